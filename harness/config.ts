@@ -1,0 +1,214 @@
+// Target config (ARCHITECTURE.md "Target config", CONTRACTS §5): which service the suites certify,
+// with which credentials, and how deep the property checks go. Read from PIX_* settings.
+import { existsSync, readFileSync } from 'node:fs'
+import { randomInt } from 'node:crypto'
+import { parse as parseDotenv } from 'dotenv'
+
+export type Profile = 'sandbox' | 'readonly'
+
+export interface TargetConfig {
+  baseUrl: string
+  gatewayUrl: string
+  clientId: string
+  clientSecret: string
+  apiKey: string
+  certFile?: string
+  certUnlinkedFile?: string
+  certOtherAccountFile?: string
+  apiKeyLimited?: string
+  otherClientId?: string
+  otherClientSecret?: string
+  otherApiKey?: string
+  controlUrl?: string
+  webhookPublicUrl?: string
+  profile: Profile
+  seed: number
+  numRuns: number
+  timeoutMs: number
+  slow: boolean
+  limitedClientId?: string
+  limitedClientSecret?: string
+  buyerUuid?: string
+  pixKey?: string
+  embedded: boolean
+}
+
+export type Env = Record<string, string | undefined>
+
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
+    super(`${setting}: ${message}`)
+    this.name = 'ConfigError'
+  }
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000
+export const DEFAULT_NUM_RUNS = 50
+const MAX_SEED = 2 ** 31
+
+/**
+ * Reads the config from `env` (process.env by default). An explicit env object is used alone:
+ * process.env is not consulted, so a caller controls precedence by merging before calling.
+ * Empty values count as unset.
+ */
+export function loadConfig(env: Env = process.env): TargetConfig {
+  const read = (name: string): string | undefined => {
+    const value = env[name]?.trim()
+    return value === undefined || value === '' ? undefined : value
+  }
+  const required = (name: string): string => {
+    const value = read(name)
+    if (value === undefined) throw new ConfigError(name, 'is required but not set')
+    return value
+  }
+
+  return {
+    baseUrl: httpUrl('PIX_BASE_URL', required('PIX_BASE_URL')),
+    gatewayUrl: httpUrl('PIX_GATEWAY_URL', required('PIX_GATEWAY_URL')),
+    clientId: required('PIX_CLIENT_ID'),
+    clientSecret: required('PIX_CLIENT_SECRET'),
+    apiKey: required('PIX_API_KEY'),
+    certFile: pemFile('PIX_CERT_FILE', read('PIX_CERT_FILE')),
+    certUnlinkedFile: pemFile('PIX_CERT_UNLINKED_FILE', read('PIX_CERT_UNLINKED_FILE')),
+    certOtherAccountFile: pemFile('PIX_CERT_OTHER_ACCOUNT_FILE', read('PIX_CERT_OTHER_ACCOUNT_FILE')),
+    apiKeyLimited: read('PIX_API_KEY_LIMITED'),
+    otherClientId: read('PIX_OTHER_CLIENT_ID'),
+    otherClientSecret: read('PIX_OTHER_CLIENT_SECRET'),
+    otherApiKey: read('PIX_OTHER_API_KEY'),
+    controlUrl: optionalHttpUrl('PIX_CONTROL_URL', read('PIX_CONTROL_URL')),
+    webhookPublicUrl: optionalHttpUrl('PIX_WEBHOOK_PUBLIC_URL', read('PIX_WEBHOOK_PUBLIC_URL')),
+    profile: profile(read('PIX_PROFILE')),
+    seed: integer('PIX_SEED', read('PIX_SEED'), { min: 0, max: MAX_SEED - 1 }) ?? randomInt(MAX_SEED),
+    numRuns: integer('PIX_NUM_RUNS', read('PIX_NUM_RUNS'), { min: 1 }) ?? DEFAULT_NUM_RUNS,
+    timeoutMs: integer('PIX_TIMEOUT_MS', read('PIX_TIMEOUT_MS'), { min: 1 }) ?? DEFAULT_TIMEOUT_MS,
+    slow: flag('PIX_SLOW', read('PIX_SLOW')),
+    limitedClientId: read('PIX_LIMITED_CLIENT_ID'),
+    limitedClientSecret: read('PIX_LIMITED_CLIENT_SECRET'),
+    buyerUuid: read('PIX_BUYER_UUID'),
+    pixKey: read('PIX_PIX_KEY'),
+    embedded: flag('PIX_EMBEDDED', read('PIX_EMBEDDED')),
+  }
+}
+
+/** Reads a dotenv file into a plain object (no interpolation, process.env untouched). */
+export function loadDotenv(file: string): Record<string, string> {
+  if (!existsSync(file)) throw new ConfigError('--env', `file ${file} does not exist`)
+  return parseDotenv(readFileSync(file))
+}
+
+export interface SecretValue {
+  name: string
+  value: string
+}
+
+/**
+ * Every value that must never appear in a report or log: client secrets, API keys and the
+ * contents of the certificate files (the whole file and each PEM block in it, since the harness
+ * sends the certificate block alone). Names are the PIX_* settings they come from.
+ */
+export function secretValues(c: TargetConfig): SecretValue[] {
+  const secrets: SecretValue[] = []
+  const add = (name: string, value: string | undefined) => {
+    if (value) secrets.push({ name, value })
+  }
+  add('PIX_CLIENT_SECRET', c.clientSecret)
+  add('PIX_OTHER_CLIENT_SECRET', c.otherClientSecret)
+  add('PIX_LIMITED_CLIENT_SECRET', c.limitedClientSecret)
+  add('PIX_API_KEY', c.apiKey)
+  add('PIX_API_KEY_LIMITED', c.apiKeyLimited)
+  add('PIX_OTHER_API_KEY', c.otherApiKey)
+  const certFiles: [string, string | undefined][] = [
+    ['PIX_CERT_FILE', c.certFile],
+    ['PIX_CERT_UNLINKED_FILE', c.certUnlinkedFile],
+    ['PIX_CERT_OTHER_ACCOUNT_FILE', c.certOtherAccountFile],
+  ]
+  for (const [name, file] of certFiles) {
+    if (!file || !existsSync(file)) continue
+    const text = readFileSync(file, 'utf8')
+    add(name, text)
+    for (const block of pemBlocks(text)) {
+      add(name, block)
+      add(name, pemBase64Body(block))
+    }
+  }
+  return secrets
+}
+
+const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g
+
+/** The PEM blocks of a file, each from its BEGIN line to its END line. */
+export function pemBlocks(text: string): string[] {
+  return [...text.matchAll(PEM_BLOCK)].map((m) => m[0])
+}
+
+/** The certificate block(s) of a PEM file: what goes into X-SSL-Client-Cert (never a private key). */
+export function certificatePem(text: string): string {
+  const certs = pemBlocks(text).filter((b) => b.startsWith('-----BEGIN CERTIFICATE-----'))
+  return certs.length > 0 ? `${certs.join('\n')}\n` : text
+}
+
+/** Reads the certificate of a configured PEM file. */
+export function readCertificate(file: string): string {
+  return certificatePem(readFileSync(file, 'utf8'))
+}
+
+function pemBase64Body(block: string): string {
+  return block
+    .split('\n')
+    .filter((line) => !line.startsWith('-----'))
+    .join('')
+    .replace(/\s/g, '')
+}
+
+function httpUrl(setting: string, value: string): string {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new ConfigError(setting, `"${value}" is not a URL`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(setting, `"${value}" must be an http or https URL`)
+  }
+  return value.replace(/\/+$/, '')
+}
+
+function optionalHttpUrl(setting: string, value: string | undefined): string | undefined {
+  return value === undefined ? undefined : httpUrl(setting, value)
+}
+
+function profile(value: string | undefined): Profile {
+  if (value === undefined) return 'sandbox'
+  if (value === 'sandbox' || value === 'readonly') return value
+  throw new ConfigError('PIX_PROFILE', `"${value}" must be sandbox or readonly`)
+}
+
+function integer(setting: string, value: string | undefined, range: { min: number; max?: number }): number | undefined {
+  if (value === undefined) return undefined
+  if (!/^-?\d+$/.test(value)) throw new ConfigError(setting, `"${value}" is not an integer`)
+  const n = Number(value)
+  const max = range.max ?? Number.MAX_SAFE_INTEGER
+  if (n < range.min || n > max) throw new ConfigError(setting, `${value} must be between ${range.min} and ${max}`)
+  return n
+}
+
+function flag(setting: string, value: string | undefined): boolean {
+  if (value === undefined) return false
+  const v = value.toLowerCase()
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true
+  if (['0', 'false', 'no', 'off'].includes(v)) return false
+  throw new ConfigError(setting, `"${value}" must be 1/true or 0/false`)
+}
+
+function pemFile(setting: string, file: string | undefined): string | undefined {
+  if (file === undefined) return undefined
+  if (!existsSync(file)) throw new ConfigError(setting, `file ${file} does not exist`)
+  const text = readFileSync(file, 'utf8')
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new ConfigError(setting, `file ${file} is not a PEM certificate (no BEGIN CERTIFICATE block)`)
+  }
+  return file
+}

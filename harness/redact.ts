@@ -1,0 +1,146 @@
+// Redaction: no secret reaches a report or a log (ARCHITECTURE.md "Reports"). Every known secret
+// value (config secrets, tokens seen in responses) is replaced by «redacted:<name>» wherever it
+// appears, in its plain, URL-encoded, form-encoded and JSON-escaped forms; the credential headers
+// and credential body fields are replaced even when their value is not a known secret.
+import type { SecretValue } from './config.ts'
+import type { Exchange } from './exchange.ts'
+
+/** Values shorter than this are not redacted as text: they would blank out ordinary words. */
+export const MIN_SECRET_LENGTH = 4
+
+const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'x-api-key', 'x-ssl-client-cert']
+const CREDENTIAL_FIELDS = ['clientSecret', 'client_secret', 'access_token', 'refresh_token']
+const TOKEN_FIELDS = ['access_token', 'refresh_token']
+const PLACEHOLDER = /^«redacted:[^»]+»$/
+
+export function placeholder(name: string): string {
+  return `«redacted:${name}»`
+}
+
+export class Redactor {
+  /** Every form of every secret, mapped to the name it is reported under. */
+  private readonly forms = new Map<string, string>()
+  private pattern: RegExp | undefined
+
+  constructor(secrets: SecretValue[] = []) {
+    for (const s of secrets) this.add(s.name, s.value)
+  }
+
+  /** Registers a secret: from now on its value, in any encoding, is replaced by «redacted:name». */
+  add(name: string, value: string): void {
+    if (value.length < MIN_SECRET_LENGTH) return
+    for (const form of encodedForms(value)) {
+      if (!this.forms.has(form)) {
+        this.forms.set(form, name)
+        this.pattern = undefined
+      }
+    }
+  }
+
+  /** Learns the tokens a response hands out, so later requests carrying them are redacted too. */
+  learnFrom(ex: Exchange): void {
+    const json = ex.response.json
+    if (json === null || typeof json !== 'object') return
+    for (const field of TOKEN_FIELDS) {
+      const value = (json as Record<string, unknown>)[field]
+      if (typeof value === 'string') this.add(field, value)
+    }
+  }
+
+  /** Replaces every known secret in a piece of text. */
+  text(s: string): string {
+    if (this.forms.size === 0 || s === '') return s
+    this.pattern ??= alternation([...this.forms.keys()])
+    return s.replace(this.pattern, (match) => placeholder(this.forms.get(match) ?? 'secret'))
+  }
+
+  headers(headers: Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {}
+    for (const [name, value] of Object.entries(headers)) {
+      const redacted = this.text(value)
+      out[name] = CREDENTIAL_HEADERS.includes(name.toLowerCase()) ? credentialHeader(name.toLowerCase(), redacted) : redacted
+    }
+    return out
+  }
+
+  body(body: string): string {
+    return credentialFields(this.text(body))
+  }
+
+  /** A redacted copy of an exchange; the parsed JSON is rebuilt from the redacted text. */
+  exchange(ex: Exchange): Exchange {
+    const request = {
+      ...ex.request,
+      url: this.text(ex.request.url),
+      headers: this.headers(ex.request.headers),
+      ...(ex.request.body === undefined ? {} : { body: this.body(ex.request.body) }),
+    }
+    const body = this.body(ex.response.body)
+    const response = { ...ex.response, headers: this.headers(ex.response.headers), body }
+    if (ex.response.json !== undefined) response.json = reparse(body, ex.response.json, this)
+    if (ex.response.error !== undefined) response.error = this.text(ex.response.error)
+    return { request, response }
+  }
+}
+
+/** The forms a secret takes on the wire: plain, URL-encoded, form-encoded, inside a JSON string. */
+export function encodedForms(value: string): string[] {
+  const forms = new Set<string>([value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2)])
+  const jsonEscaped = JSON.stringify(value).slice(1, -1)
+  forms.add(jsonEscaped)
+  forms.add(encodeURIComponent(jsonEscaped))
+  return [...forms].filter((f) => f.length >= MIN_SECRET_LENGTH)
+}
+
+function alternation(values: string[]): RegExp {
+  const longestFirst = [...values].sort((a, b) => b.length - a.length)
+  return new RegExp(longestFirst.map(escapeRegExp).join('|'), 'g')
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+/** Keeps the scheme of an Authorization header (evidence of what was sent) and a known name. */
+function credentialHeader(name: string, value: string): string {
+  if (PLACEHOLDER.test(value)) return value
+  const scheme = /^([A-Za-z][\w-]*)\s+(.*)$/.exec(value)
+  if (name.endsWith('authorization') && scheme) {
+    const credential = scheme[2] ?? ''
+    return `${scheme[1]} ${PLACEHOLDER.test(credential) ? credential : placeholder(name)}`
+  }
+  return value === '' ? value : placeholder(name)
+}
+
+/** Blanks credential fields in JSON text (`"clientSecret": "…"`) and form text (`clientSecret=…`). */
+function credentialFields(body: string): string {
+  let out = body
+  for (const field of CREDENTIAL_FIELDS) {
+    const json = new RegExp(`("${field}"\\s*:\\s*)"((?:[^"\\\\]|\\\\.)*)"`, 'g')
+    out = out.replace(json, (_m, prefix: string, value: string) =>
+      `${prefix}"${PLACEHOLDER.test(value) ? value : placeholder(field)}"`,
+    )
+    const form = new RegExp(`(^|&)(${field}=)([^&]*)`, 'g')
+    out = out.replace(form, (_m, start: string, key: string, value: string) =>
+      `${start}${key}${PLACEHOLDER.test(decodeSafe(value)) ? value : placeholder(field)}`,
+    )
+  }
+  return out
+}
+
+function decodeSafe(s: string): string {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return s
+  }
+}
+
+/** Parses the redacted body again; when it no longer parses (cut mid-string), redacts the value. */
+function reparse(redactedBody: string, original: unknown, redactor: Redactor): unknown {
+  try {
+    return JSON.parse(redactedBody)
+  } catch {
+    return JSON.parse(redactor.body(JSON.stringify(original))) as unknown
+  }
+}
