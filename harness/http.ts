@@ -1,0 +1,459 @@
+// HTTP clients per auth family (interface §5): bearer (base API), certificate token, api-key
+// (gateway API) and raw. Every call returns an Exchange and hands it to the check's recorder; a
+// network failure, a timeout or an oversized body becomes `response.error`, never a throw.
+import { Agent, request, type Dispatcher } from 'undici'
+import type { Profile, TargetConfig } from './config.ts'
+import { readCertificate } from './config.ts'
+import type { Exchange, ExchangeRequest, ExchangeResponse } from './exchange.ts'
+
+/** A hostile or broken target cannot make the kit hold more than this per response. */
+export const BODY_CAP_BYTES = 2 * 1024 * 1024
+
+const TOKEN_PATHS = ['/oauth/token', '/api/auth/token']
+const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS']
+
+let agent: Agent | undefined
+
+/** One keep-alive pool for the whole worker; redirects are never followed (no redirect interceptor). */
+export function sharedAgent(): Agent {
+  agent ??= new Agent({ connections: 16, pipelining: 1, keepAliveTimeout: 4_000, connect: { timeout: 10_000 } })
+  return agent
+}
+
+export async function closeSharedAgent(): Promise<void> {
+  const a = agent
+  agent = undefined
+  await a?.close()
+}
+
+export class ReadonlyViolation extends Error {
+  constructor(method: string, url: string) {
+    super(`readonly profile: ${method} ${url} would change the target; declare need 'mutating' on this check`)
+    this.name = 'ReadonlyViolation'
+  }
+}
+
+export interface SendRequest {
+  method: string
+  url: string
+  headers?: Record<string, string>
+  body?: string
+  timeoutMs?: number
+}
+
+export interface HttpClientOptions {
+  timeoutMs: number
+  bodyCapBytes?: number
+  /** Under the readonly profile, anything but GET/HEAD/OPTIONS (token endpoints aside) is refused. */
+  profile?: Profile
+  onExchange?: (ex: Exchange) => void
+  dispatcher?: Dispatcher
+}
+
+export class HttpClient {
+  constructor(readonly options: HttpClientOptions) {}
+
+  async send(req: SendRequest): Promise<Exchange> {
+    const method = req.method.toUpperCase()
+    this.guardReadonly(method, req.url)
+    const headers = lowerCaseKeys(req.headers ?? {})
+    const sent: ExchangeRequest = { method, url: req.url, headers, ...(req.body === undefined ? {} : { body: req.body }) }
+    const timeoutMs = req.timeoutMs ?? this.options.timeoutMs
+    const started = performance.now()
+    const response = await this.exchange(sent, timeoutMs, started)
+    const ex = { request: sent, response }
+    this.options.onExchange?.(ex)
+    return ex
+  }
+
+  private guardReadonly(method: string, url: string): void {
+    if (this.options.profile !== 'readonly' || SAFE_METHODS.includes(method)) return
+    if (TOKEN_PATHS.some((p) => new URL(url).pathname.endsWith(p))) return
+    throw new ReadonlyViolation(method, url)
+  }
+
+  private async exchange(req: ExchangeRequest, timeoutMs: number, started: number): Promise<ExchangeResponse> {
+    const signal = AbortSignal.timeout(timeoutMs)
+    const elapsed = () => Math.round(performance.now() - started)
+    let status = 0
+    let headers: Record<string, string> = {}
+    try {
+      const res = await request(req.url, {
+        method: req.method as Dispatcher.HttpMethod,
+        headers: req.headers,
+        body: req.body,
+        signal,
+        dispatcher: this.options.dispatcher ?? sharedAgent(),
+      })
+      status = res.statusCode
+      headers = flattenHeaders(res.headers)
+      const { text, error } = await readCapped(res.body, this.options.bodyCapBytes ?? BODY_CAP_BYTES)
+      return { status, headers, body: text, ...parseJson(headers, text), durationMs: elapsed(), ...(error ? { error } : {}) }
+    } catch (err) {
+      return { status, headers, body: '', durationMs: elapsed(), error: describeNetworkError(err, signal, timeoutMs) }
+    }
+  }
+}
+
+async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise<{ text: string; error?: string }> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of body) {
+    const buf = chunk as Buffer
+    size += buf.length
+    if (size > cap) {
+      body.destroy()
+      return { text: Buffer.concat(chunks).toString('utf8'), error: `body exceeds cap of ${cap} bytes (stopped reading)` }
+    }
+    chunks.push(buf)
+  }
+  return { text: Buffer.concat(chunks).toString('utf8') }
+}
+
+function parseJson(headers: Record<string, string>, text: string): { json?: unknown; jsonError?: string } {
+  const type = headers['content-type'] ?? ''
+  if (!/[/+]json\b/i.test(type) || text.trim() === '') return {}
+  try {
+    return { json: JSON.parse(text) as unknown }
+  } catch (err) {
+    return { jsonError: `content-type ${type} but the body is not JSON: ${(err as Error).message}` }
+  }
+}
+
+const NETWORK_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset by the target',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host lookup failed',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  UND_ERR_SOCKET: 'connection closed by the target',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  UND_ERR_HEADERS_TIMEOUT: 'no response headers in time',
+  UND_ERR_BODY_TIMEOUT: 'response body stalled',
+}
+
+export function describeNetworkError(err: unknown, signal: AbortSignal, timeoutMs: number): string {
+  if (signal.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError') return `timeout after ${timeoutMs} ms`
+  const code = errorCode(err)
+  if (code && NETWORK_CODES[code]) return NETWORK_CODES[code]
+  const message = err instanceof Error ? err.message : String(err)
+  return code ? `${code}: ${message}` : message
+}
+
+function errorCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; cause?: unknown; errors?: unknown[] } | undefined
+  if (!e || typeof e !== 'object') return undefined
+  if (typeof e.code === 'string') return e.code
+  if (e.cause) return errorCode(e.cause)
+  if (Array.isArray(e.errors)) return e.errors.map(errorCode).find((c) => c !== undefined)
+  return undefined
+}
+
+function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
+  return out
+}
+
+function lowerCaseKeys(h: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Family clients
+
+export type Query = Record<string, string | number | boolean | null | undefined>
+
+export interface CallOptions {
+  query?: Query
+  headers?: Record<string, string>
+  timeoutMs?: number
+}
+
+/** A body: an object is sent as JSON; a string is sent as is (still labelled JSON unless a content-type is given). */
+export type Body = unknown
+
+function joinUrl(base: string, path: string, query?: Query): string {
+  const url = /^https?:\/\//.test(path) ? path : `${base}${path.startsWith('/') ? '' : '/'}${path}`
+  if (!query) return url
+  const params = new URLSearchParams()
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) params.append(k, String(v))
+  const qs = params.toString()
+  return qs === '' ? url : `${url}${url.includes('?') ? '&' : '?'}${qs}`
+}
+
+function encodeBody(body: Body, headers: Record<string, string>): { body?: string; headers: Record<string, string> } {
+  const h = lowerCaseKeys(headers)
+  if (body === undefined) return { headers: { accept: 'application/json', ...h } }
+  const text = typeof body === 'string' ? body : JSON.stringify(body)
+  return { body: text, headers: { accept: 'application/json', 'content-type': 'application/json', ...h } }
+}
+
+abstract class FamilyClient<Auth> {
+  constructor(
+    protected readonly http: HttpClient,
+    readonly baseUrl: string,
+  ) {}
+
+  get(path: string, opts: CallOptions & { auth?: Auth } = {}): Promise<Exchange> {
+    return this.request('GET', path, undefined, opts)
+  }
+  post(path: string, body?: Body, opts: CallOptions & { auth?: Auth } = {}): Promise<Exchange> {
+    return this.request('POST', path, body, opts)
+  }
+  put(path: string, body?: Body, opts: CallOptions & { auth?: Auth } = {}): Promise<Exchange> {
+    return this.request('PUT', path, body, opts)
+  }
+  patch(path: string, body?: Body, opts: CallOptions & { auth?: Auth } = {}): Promise<Exchange> {
+    return this.request('PATCH', path, body, opts)
+  }
+  delete(path: string, opts: CallOptions & { auth?: Auth } = {}): Promise<Exchange> {
+    return this.request('DELETE', path, undefined, opts)
+  }
+
+  abstract request(method: string, path: string, body: Body, opts: CallOptions & { auth?: Auth }): Promise<Exchange>
+
+  protected send(method: string, path: string, body: Body, opts: CallOptions, auth: Record<string, string>): Promise<Exchange> {
+    const encoded = encodeBody(body, { ...auth, ...(opts.headers ?? {}) })
+    return this.http.send({
+      method,
+      url: joinUrl(this.baseUrl, path, opts.query),
+      headers: encoded.headers,
+      ...(encoded.body === undefined ? {} : { body: encoded.body }),
+      ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
+    })
+  }
+}
+
+// --- bearer family: tokens from POST /oauth/token (interface §4.2, §5.2) ---------------------
+
+export interface Credentials {
+  clientId: string
+  clientSecret: string
+}
+
+export class TokenError extends Error {
+  constructor(
+    message: string,
+    readonly exchange: Exchange,
+  ) {
+    super(message)
+    this.name = 'TokenError'
+  }
+}
+
+/** Used when a token response has no usable expires_in: the interface's default lifetime (§4.2). */
+export const DEFAULT_TOKEN_LIFETIME_S = 3600
+/** A cached token is replaced once this share of its lifetime has passed. */
+export const REFRESH_AT_SHARE = 0.8
+
+interface CachedToken {
+  value: string
+  refreshAtMs: number
+}
+
+/** Worker-wide, so checks do not each fetch a token; keyed by target and client. */
+const tokenCache = new Map<string, Promise<CachedToken>>()
+
+export function clearTokenCache(): void {
+  tokenCache.clear()
+}
+
+export type BearerAuth = 'none' | 'token' | (string & {})
+
+export class BearerClient extends FamilyClient<BearerAuth> {
+  constructor(
+    http: HttpClient,
+    baseUrl: string,
+    private readonly credentials: Credentials,
+    private readonly now: () => number = Date.now,
+  ) {
+    super(http, baseUrl)
+  }
+
+  /** `auth`: 'token' (default) the cached token, refreshed as needed; 'none' no header; any other string is sent as the bearer token. */
+  async request(method: string, path: string, body: Body, opts: CallOptions & { auth?: BearerAuth } = {}): Promise<Exchange> {
+    const auth = opts.auth ?? 'token'
+    if (auth === 'none') return this.send(method, path, body, opts, {})
+    if (auth !== 'token') return this.send(method, path, body, opts, { authorization: `Bearer ${auth}` })
+    const { token, fresh } = await this.currentToken()
+    const ex = await this.send(method, path, body, opts, { authorization: `Bearer ${token}` })
+    if (ex.response.status !== 401 || fresh) return ex
+    // A cached token the target no longer accepts (expired by the clock, or a reset): renew once.
+    this.forgetToken()
+    const renewed = await this.currentToken()
+    return this.send(method, path, body, opts, { authorization: `Bearer ${renewed.token}` })
+  }
+
+  /** The access token for this client, from the cache when still fresh. */
+  async token(): Promise<string> {
+    return (await this.currentToken()).token
+  }
+
+  /** POST /oauth/token with the given (or configured) credentials; returns the exchange, caches nothing. */
+  requestToken(body: Body = { clientId: this.credentials.clientId, clientSecret: this.credentials.clientSecret }, opts: CallOptions = {}): Promise<Exchange> {
+    return this.send('POST', '/oauth/token', body, opts, {})
+  }
+
+  forgetToken(): void {
+    tokenCache.delete(this.cacheKey())
+  }
+
+  private cacheKey(): string {
+    return `${this.baseUrl}|${this.credentials.clientId}`
+  }
+
+  private async currentToken(): Promise<{ token: string; fresh: boolean }> {
+    const key = this.cacheKey()
+    const cached = tokenCache.get(key)
+    if (cached) {
+      const value = await cached.catch(() => undefined)
+      if (value && this.now() < value.refreshAtMs) return { token: value.value, fresh: false }
+      if (tokenCache.get(key) === cached) tokenCache.delete(key)
+    }
+    let pending = tokenCache.get(key)
+    if (!pending) {
+      pending = this.fetchToken()
+      tokenCache.set(key, pending)
+      pending.catch(() => tokenCache.delete(key))
+    }
+    return { token: (await pending).value, fresh: true }
+  }
+
+  private async fetchToken(): Promise<CachedToken> {
+    const ex = await this.requestToken()
+    const json = ex.response.json as { access_token?: unknown; expires_in?: unknown } | undefined
+    if (ex.response.error || ex.response.status < 200 || ex.response.status > 299 || typeof json?.access_token !== 'string') {
+      const why = ex.response.error ?? `status ${ex.response.status}`
+      throw new TokenError(`could not obtain a bearer token: POST ${this.baseUrl}/oauth/token answered ${why} without an access_token`, ex)
+    }
+    const lifetime = typeof json.expires_in === 'number' && json.expires_in > 0 ? json.expires_in : DEFAULT_TOKEN_LIFETIME_S
+    return { value: json.access_token, refreshAtMs: this.now() + lifetime * 1000 * REFRESH_AT_SHARE }
+  }
+}
+
+// --- api-key family (gateway) -----------------------------------------------------------------
+
+export type GatewayAuth = 'none' | 'key' | (string & {})
+
+export class GatewayClient extends FamilyClient<GatewayAuth> {
+  constructor(
+    http: HttpClient,
+    baseUrl: string,
+    private readonly apiKey: string,
+  ) {
+    super(http, baseUrl)
+  }
+
+  /** `auth`: 'key' (default) the configured key; 'none' no header; any other string is sent as the key. */
+  request(method: string, path: string, body: Body, opts: CallOptions & { auth?: GatewayAuth } = {}): Promise<Exchange> {
+    const auth = opts.auth ?? 'key'
+    const headers: Record<string, string> = auth === 'none' ? {} : { 'x-api-key': auth === 'key' ? this.apiKey : auth }
+    return this.send(method, path, body, opts, headers)
+  }
+}
+
+// --- certificate-backed token (interface §4.1, §5.1) ------------------------------------------
+
+export interface CertTokenOptions extends CallOptions {
+  /** PEM of the certificate to present; default the configured PIX_CERT_FILE; null sends no header. */
+  certPem?: string | null
+  /** A literal X-SSL-Client-Cert value (for malformed-header checks); wins over certPem. */
+  header?: string
+  /** The body; default `{ clientId, clientSecret }` of the configured account. */
+  body?: Body
+}
+
+export class CertTokenClient {
+  constructor(
+    private readonly http: HttpClient,
+    readonly baseUrl: string,
+    private readonly credentials: Credentials,
+    private readonly certFile: string | undefined,
+  ) {}
+
+  /** POST /api/auth/token with the certificate header (URL-encoded PEM) and the credentials. */
+  issue(opts: CertTokenOptions = {}): Promise<Exchange> {
+    const certHeader = this.certHeader(opts)
+    const body = opts.body ?? { clientId: this.credentials.clientId, clientSecret: this.credentials.clientSecret }
+    const encoded = encodeBody(body, { ...(certHeader === undefined ? {} : { 'x-ssl-client-cert': certHeader }), ...(opts.headers ?? {}) })
+    return this.http.send({
+      method: 'POST',
+      url: joinUrl(this.baseUrl, '/api/auth/token', opts.query),
+      headers: encoded.headers,
+      ...(encoded.body === undefined ? {} : { body: encoded.body }),
+      ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
+    })
+  }
+
+  private certHeader(opts: CertTokenOptions): string | undefined {
+    if (opts.header !== undefined) return opts.header
+    if (opts.certPem === null) return undefined
+    const pem = opts.certPem ?? (this.certFile ? readCertificate(this.certFile) : undefined)
+    return pem === undefined ? undefined : encodeCertHeader(pem)
+  }
+}
+
+/** URL-encoded PEM, as X-SSL-Client-Cert carries it (CONTRACTS §8 encodeCertHeader). */
+export function encodeCertHeader(pem: string): string {
+  return encodeURIComponent(pem)
+}
+
+// --- raw: anything, for negative checks --------------------------------------------------------
+
+export class RawClient {
+  constructor(private readonly http: HttpClient) {}
+
+  request(req: SendRequest): Promise<Exchange> {
+    return this.http.send(req)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export interface AccountClients {
+  base: BearerClient
+  gateway: GatewayClient
+}
+
+export interface Clients extends AccountClients {
+  http: HttpClient
+  certToken: CertTokenClient
+  raw: RawClient
+  /** The second account (isolation checks), when PIX_OTHER_* are set. */
+  other?: Partial<AccountClients>
+  /** The limited client (bearer, PIX_LIMITED_CLIENT_*) and key (gateway, PIX_API_KEY_LIMITED), when set. */
+  limited?: Partial<AccountClients>
+}
+
+/** Every client of a config, all recording into `onExchange`. */
+export function createClients(config: TargetConfig, onExchange?: (ex: Exchange) => void): Clients {
+  const http = new HttpClient({ timeoutMs: config.timeoutMs, profile: config.profile, ...(onExchange ? { onExchange } : {}) })
+  const primary = { clientId: config.clientId, clientSecret: config.clientSecret }
+  const clients: Clients = {
+    http,
+    base: new BearerClient(http, config.baseUrl, primary),
+    gateway: new GatewayClient(http, config.gatewayUrl, config.apiKey),
+    certToken: new CertTokenClient(http, config.baseUrl, primary, config.certFile),
+    raw: new RawClient(http),
+  }
+  const other = accountClients(http, config, config.otherClientId, config.otherClientSecret, config.otherApiKey)
+  if (other) clients.other = other
+  const limited = accountClients(http, config, config.limitedClientId, config.limitedClientSecret, config.apiKeyLimited)
+  if (limited) clients.limited = limited
+  return clients
+}
+
+function accountClients(
+  http: HttpClient,
+  config: TargetConfig,
+  clientId: string | undefined,
+  clientSecret: string | undefined,
+  apiKey: string | undefined,
+): Partial<AccountClients> | undefined {
+  const out: Partial<AccountClients> = {}
+  if (clientId && clientSecret) out.base = new BearerClient(http, config.baseUrl, { clientId, clientSecret })
+  if (apiKey) out.gateway = new GatewayClient(http, config.gatewayUrl, apiKey)
+  return out.base || out.gateway ? out : undefined
+}

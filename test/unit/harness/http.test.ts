@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { HttpClient, ReadonlyViolation, GatewayClient, BearerClient } from '../../../harness/http.ts'
+import { fakeServer, json, type FakeServer } from './fake-server.ts'
+
+let server: FakeServer
+beforeAll(async () => {
+  server = await fakeServer((req, res) => {
+    switch (req.url) {
+      case '/hang':
+        return // never answers
+      case '/big':
+        res.writeHead(200, { 'content-type': 'application/octet-stream' })
+        res.end(Buffer.alloc(64 * 1024, 'a'))
+        return
+      case '/bad-json':
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
+        res.end('{"oops":')
+        return
+      case '/redirect':
+        res.writeHead(302, { location: '/ok' })
+        res.end()
+        return
+      case '/text':
+        res.writeHead(200, { 'content-type': 'text/plain' })
+        res.end('{"not":"parsed"}')
+        return
+      default:
+        return json(res, 200, { path: req.url, method: req.method, headers: req.headers, body: req.body })
+    }
+  })
+})
+afterAll(() => server.close())
+
+const client = (extra: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) => new HttpClient({ timeoutMs: 2_000, ...extra })
+
+describe('HttpClient', () => {
+  test('the deadline fires on a hanging server and becomes the exchange error', async () => {
+    const started = Date.now()
+    const ex = await client({ timeoutMs: 200 }).send({ method: 'GET', url: `${server.url}/hang` })
+    expect(ex.response.status).toBe(0)
+    expect(ex.response.error).toBe('timeout after 200 ms')
+    expect(Date.now() - started).toBeLessThan(1_500)
+  })
+
+  test('a body over the cap stops reading and fails the exchange', async () => {
+    const ex = await client({ bodyCapBytes: 1024 }).send({ method: 'GET', url: `${server.url}/big` })
+    expect(ex.response.status).toBe(200)
+    expect(ex.response.error).toMatch(/body exceeds cap of 1024 bytes/)
+    expect(ex.response.body.length).toBeLessThanOrEqual(1024)
+  })
+
+  test('a JSON content type that does not parse is recorded, not thrown', async () => {
+    const ex = await client().send({ method: 'GET', url: `${server.url}/bad-json` })
+    expect(ex.response.status).toBe(200)
+    expect(ex.response.body).toBe('{"oops":')
+    expect(ex.response.json).toBeUndefined()
+    expect(ex.response.jsonError).toMatch(/not JSON/)
+    expect(ex.response.error).toBeUndefined()
+  })
+
+  test('JSON is parsed only when the content type says so; raw text is always kept', async () => {
+    const text = await client().send({ method: 'GET', url: `${server.url}/text` })
+    expect(text.response.json).toBeUndefined()
+    expect(text.response.body).toBe('{"not":"parsed"}')
+    const ok = await client().send({ method: 'GET', url: `${server.url}/ok` })
+    expect(ok.response.json).toMatchObject({ path: '/ok' })
+  })
+
+  test('a redirect is not followed', async () => {
+    const okRequests = () => server.requests.filter((r) => r.url === '/ok').length
+    const before = okRequests()
+    const ex = await client().send({ method: 'GET', url: `${server.url}/redirect` })
+    expect(ex.response.status).toBe(302)
+    expect(ex.response.headers.location).toBe('/ok')
+    expect(okRequests()).toBe(before)
+  })
+
+  test('a refused connection becomes "connection refused"', async () => {
+    const closed = await fakeServer(() => undefined)
+    await closed.close()
+    const ex = await client().send({ method: 'GET', url: `${closed.url}/` })
+    expect(ex.response).toMatchObject({ status: 0, error: 'connection refused' })
+  })
+
+  test('every exchange reaches onExchange', async () => {
+    const seen: string[] = []
+    await client({ onExchange: (ex) => seen.push(ex.request.url) }).send({ method: 'GET', url: `${server.url}/seen` })
+    expect(seen).toEqual([`${server.url}/seen`])
+  })
+
+  test('the readonly profile refuses writes except to the token endpoints', async () => {
+    const ro = client({ profile: 'readonly' })
+    await expect(ro.send({ method: 'POST', url: `${server.url}/api/pix/cash-in`, body: '{}' })).rejects.toBeInstanceOf(ReadonlyViolation)
+    expect((await ro.send({ method: 'POST', url: `${server.url}/oauth/token`, body: '{}' })).response.status).toBe(200)
+    expect((await ro.send({ method: 'GET', url: `${server.url}/api/balance` })).response.status).toBe(200)
+  })
+})
+
+describe('family clients', () => {
+  test('gateway: the configured key, another key, or none', async () => {
+    const gw = new GatewayClient(client(), server.url, 'key-1')
+    const echoed = async (auth?: string) => ((await gw.get('/v1/account/balance', auth === undefined ? {} : { auth })).response.json as { headers: Record<string, string> }).headers['x-api-key']
+    expect(await echoed()).toBe('key-1')
+    expect(await echoed('other')).toBe('other')
+    expect(await echoed('none')).toBeUndefined()
+  })
+
+  test('query and JSON body encoding', async () => {
+    const gw = new GatewayClient(client(), server.url, 'key-1')
+    const ex = await gw.post('/p', { a: 1 }, { query: { page: 2, skip: undefined, s: 'a b' } })
+    expect(ex.request.url).toBe(`${server.url}/p?page=2&s=a+b`)
+    expect(ex.request.headers['content-type']).toBe('application/json')
+    expect((ex.response.json as { body: string }).body).toBe('{"a":1}')
+  })
+
+  test('bearer with an explicit token or none never asks for a token', async () => {
+    const base = new BearerClient(client(), server.url, { clientId: 'c', clientSecret: 's' })
+    const withToken = await base.get('/x', { auth: 'abc' })
+    expect((withToken.response.json as { headers: Record<string, string> }).headers.authorization).toBe('Bearer abc')
+    const without = await base.get('/x', { auth: 'none' })
+    expect((without.response.json as { headers: Record<string, string> }).headers.authorization).toBeUndefined()
+    expect(server.requests.some((r) => r.url === '/oauth/token' && r.method === 'POST' && r.body.includes('"clientId":"c"'))).toBe(false)
+  })
+})
