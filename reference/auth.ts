@@ -1,0 +1,123 @@
+// §5 Authentication: certificate-backed tokens (§4.1), credential tokens (§4.2), bearer checks
+// with scopes, and gateway API keys. JWTs are HS256 with a per-start secret and expire against
+// the SIMULATED clock, so /control/clock/advance expires them.
+import { X509Certificate, timingSafeEqual } from 'node:crypto'
+import { SignJWT, jwtVerify } from 'jose'
+import { HttpError, type Req } from './http.ts'
+import { FULL_KEY_PERMISSIONS, LIMITED_KEY_PERMISSIONS, type KeyPermission, type Scope } from './identities.ts'
+import type { Account } from './model.ts'
+import type { World } from './state.ts'
+import { bodyObject, stringField } from './validate.ts'
+
+export const CERT_TOKEN_TTL_S = 1800
+export const OAUTH_TOKEN_TTL_S = 3600
+const ISSUER = 'pix-reference'
+
+export interface Caller {
+  account: Account
+  scopes: Scope[]
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a)
+  const y = Buffer.from(b)
+  return x.length === y.length && timingSafeEqual(x, y)
+}
+
+async function issueToken(world: World, accountId: string, clientId: string, scopes: Scope[], ttlS: number): Promise<string> {
+  const nowS = Math.floor(world.clock.nowMs() / 1000)
+  return new SignJWT({ acc: accountId, scope: scopes.join(' ') })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(ISSUER)
+    .setSubject(clientId)
+    .setIssuedAt(nowS)
+    .setExpirationTime(nowS + ttlS)
+    .sign(world.identities.tokenSecret)
+}
+
+function readCredentials(body: unknown, secretBounds: boolean): { clientId: string; clientSecret: string } {
+  const o = bodyObject(body)
+  const clientId = stringField(o, 'clientId', 'clientId', { required: true, min: 1, max: 256 }) as string
+  const clientSecret = stringField(o, 'clientSecret', 'clientSecret', secretBounds ? { required: true, min: 8, max: 64 } : { required: true, min: 1, max: 256 }) as string
+  return { clientId, clientSecret }
+}
+
+/** §4.1 and §7: 400 header absent or not a PEM; 401 bad credentials or unknown certificate; 403 certificate not linked to the account. */
+export async function certToken(world: World, req: Req): Promise<Record<string, unknown>> {
+  const header = req.headers['x-ssl-client-cert']
+  if (typeof header !== 'string' || header.trim() === '') throw new HttpError(400, 'X-SSL-Client-Cert header is required')
+  const fingerprint = certificateFingerprint(header)
+  const { clientId, clientSecret } = readCredentials(req.body, false)
+  const client = world.identities.clients.find((c) => c.clientId === clientId)
+  if (!client || !sameSecret(client.clientSecret, clientSecret)) throw new HttpError(401, 'invalid client credentials')
+  const registry = world.identities.certs.registry
+  if (!registry.has(fingerprint)) throw new HttpError(401, 'invalid certificate: fingerprint not registered')
+  if (registry.get(fingerprint) !== client.accountId) throw new HttpError(403, 'certificate not linked to the account')
+  const token = await issueToken(world, client.accountId, client.clientId, client.scopes, CERT_TOKEN_TTL_S)
+  return { access_token: token, token_type: 'Bearer', expires_in: CERT_TOKEN_TTL_S }
+}
+
+/** The header is the URL-encoded PEM; anything that does not decode and parse as a certificate is 400. */
+function certificateFingerprint(header: string): string {
+  let pem: string
+  try {
+    pem = decodeURIComponent(header)
+  } catch {
+    throw new HttpError(400, 'X-SSL-Client-Cert is not valid URL encoding')
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new HttpError(400, 'X-SSL-Client-Cert is not a PEM certificate')
+  try {
+    return new X509Certificate(pem).fingerprint256
+  } catch {
+    throw new HttpError(400, 'X-SSL-Client-Cert is not a parsable X.509 certificate')
+  }
+}
+
+/** §4.2: 400 on a secret outside 8–64 characters, 401 on wrong credentials, 200 with the client's scopes. */
+export async function oauthToken(world: World, req: Req): Promise<Record<string, unknown>> {
+  const { clientId, clientSecret } = readCredentials(req.body, true)
+  const client = world.identities.clients.find((c) => c.clientId === clientId)
+  if (!client || !sameSecret(client.clientSecret, clientSecret)) throw new HttpError(401, 'invalid client credentials')
+  const token = await issueToken(world, client.accountId, client.clientId, client.scopes, OAUTH_TOKEN_TTL_S)
+  return { access_token: token, token_type: 'Bearer', expires_in: OAUTH_TOKEN_TTL_S, scope: client.scopes.join(' ') }
+}
+
+/** Bearer endpoints: 401 for a missing, malformed, forged or expired token; 403 when `scope` is required and absent. */
+export async function bearer(world: World, req: Req, scope?: Scope): Promise<Caller> {
+  const header = req.headers.authorization
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null
+  if (!match?.[1]) throw new HttpError(401, 'bearer token missing')
+  let payload: Record<string, unknown>
+  try {
+    const verified = await jwtVerify(match[1], world.identities.tokenSecret, {
+      issuer: ISSUER,
+      algorithms: ['HS256'],
+      currentDate: world.clock.now(),
+    })
+    payload = verified.payload
+  } catch {
+    throw new HttpError(401, 'bearer token invalid or expired')
+  }
+  const account = typeof payload.acc === 'string' ? world.accounts.get(payload.acc) : undefined
+  if (!account) throw new HttpError(401, 'bearer token names no account')
+  const scopes = (typeof payload.scope === 'string' ? payload.scope.split(' ') : []) as Scope[]
+  if (scope && !scopes.includes(scope)) throw new HttpError(403, `permission denied: scope ${scope} required`)
+  return { account, scopes }
+}
+
+/** Gateway: 401 (code UNAUTHORIZED) for a missing or unknown key; 403 (FORBIDDEN) when the key lacks the permission. */
+export function apiKey(world: World, req: Req, permission: KeyPermission): Account {
+  const key = req.headers['x-api-key']
+  if (typeof key !== 'string' || key === '') throw new HttpError(401, 'x-api-key header missing', 'UNAUTHORIZED')
+  for (const account of world.accounts.values()) {
+    if (sameSecret(account.apiKey, key)) {
+      if (!FULL_KEY_PERMISSIONS.includes(permission)) break
+      return account
+    }
+    if (sameSecret(account.apiKeyLimited, key)) {
+      if (!LIMITED_KEY_PERMISSIONS.includes(permission)) throw new HttpError(403, `API key lacks permission ${permission}`, 'FORBIDDEN')
+      return account
+    }
+  }
+  throw new HttpError(401, 'invalid API key', 'UNAUTHORIZED')
+}

@@ -1,0 +1,202 @@
+// The reference's thin HTTP layer: a router over node:http, the interface's error body (§7), and
+// a body reader that never lets bad input crash a listener.
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
+
+/** Request bodies above this size are refused with 413 (payload limits are "not shown" in §8). */
+export const MAX_BODY_BYTES = 1024 * 1024
+
+export interface Req {
+  method: string
+  path: string
+  query: URLSearchParams
+  params: Record<string, string>
+  headers: IncomingMessage['headers']
+  /** Parsed JSON body; `undefined` when the request had no body. */
+  body: unknown
+}
+
+export interface Res {
+  status: number
+  body?: unknown
+  headers?: Record<string, string>
+  /** Raw payload (e.g. a PDF); when set, `body` is ignored. */
+  raw?: { contentType: string; data: Buffer }
+}
+
+/** Thrown by handlers to answer with the interface's error body; `code` is added on the gateway. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code?: string,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message)
+  }
+}
+
+export function errorBody(status: number, message: string, code?: string): Record<string, unknown> {
+  const body: Record<string, unknown> = { statusCode: status, message, error: STATUS_CODES[status] ?? 'Error' }
+  if (code !== undefined) body.code = code
+  return body
+}
+
+export const ok = (body: unknown, status = 200): Res => ({ status, body })
+
+type Handler = (req: Req) => Res | Promise<Res>
+interface Route {
+  method: string
+  pattern: RegExp
+  names: string[]
+  handler: Handler
+}
+
+/** Routes are declared as `/pix/:e2eid/devolucao/:id`; a parameter matches one path segment. */
+export class Router {
+  private readonly routes: Route[] = []
+
+  constructor(private readonly options: { gatewayCodes: boolean }) {}
+
+  on(method: string, path: string, handler: Handler): this {
+    const names: string[] = []
+    const source = path
+      .split('/')
+      .map((segment) => {
+        if (!segment.startsWith(':')) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+        names.push(segment.slice(1))
+        return '([^/]*)'
+      })
+      .join('/')
+    this.routes.push({ method, pattern: new RegExp(`^${source}$`), names, handler })
+    return this
+  }
+
+  /** The node:http listener: read, route, answer; every failure becomes an error body. */
+  listener(beforeEach?: () => void): (req: IncomingMessage, res: ServerResponse) => void {
+    return (req, res) => {
+      this.handle(req, beforeEach)
+        .then((answer) => send(res, answer))
+        .catch(() => send(res, this.failure(new HttpError(500, 'internal error'))))
+    }
+  }
+
+  private async handle(req: IncomingMessage, beforeEach?: () => void): Promise<Res> {
+    try {
+      const url = new URL(req.url ?? '/', 'http://reference.local')
+      const method = (req.method ?? 'GET').toUpperCase()
+      const match = this.match(method, url.pathname)
+      if (match === 'not-found') {
+        drain(req)
+        throw new HttpError(404, `no route for ${url.pathname}`, 'NOT_FOUND')
+      }
+      if (match.kind === 'wrong-method') {
+        drain(req)
+        throw new HttpError(405, `method ${method} not allowed on ${url.pathname}`, 'METHOD_NOT_ALLOWED', {
+          allow: match.allow.join(', '),
+        })
+      }
+      const body = await readJsonBody(req)
+      beforeEach?.()
+      return await match.route.handler({
+        method,
+        path: url.pathname,
+        query: url.searchParams,
+        params: match.params,
+        headers: req.headers,
+        body,
+      })
+    } catch (err) {
+      return this.failure(err)
+    }
+  }
+
+  private match(
+    method: string,
+    path: string,
+  ): 'not-found' | { kind: 'wrong-method'; allow: string[] } | { kind: 'ok'; route: Route; params: Record<string, string> } {
+    const allow: string[] = []
+    for (const route of this.routes) {
+      const m = route.pattern.exec(path)
+      if (!m) continue
+      if (route.method !== method) {
+        allow.push(route.method)
+        continue
+      }
+      const params: Record<string, string> = {}
+      let decodable = true
+      route.names.forEach((name, i) => {
+        const raw = m[i + 1] ?? ''
+        try {
+          params[name] = decodeURIComponent(raw)
+        } catch {
+          decodable = false
+          params[name] = raw
+        }
+      })
+      if (!decodable) throw new HttpError(400, 'path parameter is not valid percent-encoding', 'INVALID_PATH')
+      return { kind: 'ok', route, params }
+    }
+    return allow.length > 0 ? { kind: 'wrong-method', allow } : 'not-found'
+  }
+
+  private failure(err: unknown): Res {
+    const e = err instanceof HttpError ? err : new HttpError(500, 'internal error', 'INTERNAL_SERVER_ERROR')
+    const code = this.options.gatewayCodes ? (e.code ?? defaultCode(e.status)) : undefined
+    return { status: e.status, body: errorBody(e.status, e.message, code), headers: e.headers }
+  }
+}
+
+function defaultCode(status: number): string {
+  return (STATUS_CODES[status] ?? 'ERROR').toUpperCase().replace(/[^A-Z0-9]+/g, '_')
+}
+
+function drain(req: IncomingMessage): void {
+  req.resume()
+}
+
+/** Reads at most MAX_BODY_BYTES; 413 above it, 400 on malformed JSON. */
+async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const declared = Number(req.headers['content-length'] ?? '0')
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
+    drain(req)
+    throw new HttpError(413, `request body larger than ${MAX_BODY_BYTES} bytes`, 'PAYLOAD_TOO_LARGE')
+  }
+  const chunks: Buffer[] = []
+  let size = 0
+  let tooLarge = false
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > MAX_BODY_BYTES) tooLarge = true
+    else chunks.push(chunk)
+  }
+  if (tooLarge) throw new HttpError(413, `request body larger than ${MAX_BODY_BYTES} bytes`, 'PAYLOAD_TOO_LARGE')
+  const text = Buffer.concat(chunks).toString('utf8')
+  if (text.trim() === '') return undefined
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    throw new HttpError(400, 'request body is not valid JSON', 'INVALID_JSON')
+  }
+}
+
+function send(res: ServerResponse, answer: Res): void {
+  if (res.headersSent) return
+  const headers: Record<string, string> = { ...(answer.headers ?? {}) }
+  if (answer.raw) {
+    headers['content-type'] = answer.raw.contentType
+    headers['content-length'] = String(answer.raw.data.length)
+    res.writeHead(answer.status, headers)
+    res.end(answer.raw.data)
+    return
+  }
+  if (answer.body === undefined) {
+    res.writeHead(answer.status, headers)
+    res.end()
+    return
+  }
+  const data = Buffer.from(JSON.stringify(answer.body), 'utf8')
+  headers['content-type'] = 'application/json; charset=utf-8'
+  headers['content-length'] = String(data.length)
+  res.writeHead(answer.status, headers)
+  res.end(data)
+}

@@ -1,0 +1,125 @@
+// Who exists in the reference: two accounts, each with client credentials, a full and a limited
+// API key, PIX keys, buyers and a holder; a limited OAuth client of account 1; a CA and three client
+// certificates. Made once per start (random secrets) and re-applied unchanged by /control/reset.
+import { randomBytes, randomUUID } from 'node:crypto'
+import { createCa, createLeaf, fingerprint256, type KeyPairPem } from '../generators/certificates.ts'
+import { randomCnpj, randomCpf } from '../generators/documents.ts'
+import type { BankAccount, Buyer } from './model.ts'
+
+/** The reference's own bank (the account holders' PSP). */
+export const REFERENCE_BANK = { ispb: '99999999', bankCode: '999', bankName: 'Reference Payments S.A.' } as const
+/** The bank of simulated counterparts (payers of charges, receivers of cash-outs). */
+export const COUNTERPART_BANK = { ispb: '18236120', bankCode: '260', bankName: 'Counterpart Bank S.A.' } as const
+
+/** Initial available balance of every account (R$ 10,000.00), so cash-outs work from the start. */
+export const SEED_AVAILABLE_CENTS = 1_000_000
+
+export type Scope = 'pix:read' | 'pix:write' | 'balance:read'
+export const FULL_SCOPES: Scope[] = ['pix:read', 'pix:write', 'balance:read']
+/** The limited OAuth client: may read, may not write charges or returns (403 on PUT /cob, PUT /devolucao). */
+export const LIMITED_SCOPES: Scope[] = ['pix:read', 'balance:read']
+
+export type KeyPermission = 'balance:read' | 'buyer:read' | 'webhook:write' | 'webhook:resend' | 'pix:refund' | 'bank-slip:write'
+export const FULL_KEY_PERMISSIONS: KeyPermission[] = ['balance:read', 'buyer:read', 'webhook:write', 'webhook:resend', 'pix:refund', 'bank-slip:write']
+/** The limited API key: reads (balance, buyer) but may not refund, resend, set webhooks or create slips. */
+export const LIMITED_KEY_PERMISSIONS: KeyPermission[] = ['balance:read', 'buyer:read']
+
+export interface AccountSeed {
+  id: string
+  clientId: string
+  clientSecret: string
+  apiKey: string
+  apiKeyLimited: string
+  holder: BankAccount
+  pixKeys: string[]
+  buyers: Omit<Buyer, 'accountId'>[]
+}
+
+export interface OauthClient {
+  clientId: string
+  clientSecret: string
+  accountId: string
+  scopes: Scope[]
+}
+
+export interface CertificateSet {
+  ca: KeyPairPem
+  linked: KeyPairPem // linked to account 1
+  unlinked: KeyPairPem // registered, linked to no account
+  otherAccount: KeyPairPem // linked to account 2
+  /** SHA-256 fingerprint → linked account id (null: registered but unlinked). */
+  registry: Map<string, string | null>
+}
+
+export interface Identities {
+  accounts: AccountSeed[]
+  clients: OauthClient[]
+  certs: CertificateSet
+  tokenSecret: Uint8Array
+}
+
+const secret = (bytes: number): string => randomBytes(bytes).toString('base64url')
+
+function accountSeed(n: number): AccountSeed {
+  const id = `acct-${n}`
+  const createdAt = new Date().toISOString()
+  return {
+    id,
+    clientId: `reference-client-${n}`,
+    clientSecret: secret(24),
+    apiKey: `rk_full_${secret(24)}`,
+    apiKeyLimited: `rk_limited_${secret(24)}`,
+    holder: {
+      name: `Reference Merchant ${n} Ltda`,
+      document: randomCnpj(),
+      bankCode: REFERENCE_BANK.bankCode,
+      branch: '0001',
+      account: `${100000 + n}-${n}`,
+      ispb: REFERENCE_BANK.ispb,
+      bankName: REFERENCE_BANK.bankName,
+    },
+    pixKeys: [randomUUID(), `merchant${n}@reference.local`],
+    buyers: Array.from({ length: n === 1 ? 2 : 1 }, (_, i) => ({
+      uuid: randomUUID(),
+      name: `Buyer ${n}.${i + 1}`,
+      email: `buyer${n}.${i + 1}@reference.local`,
+      document: { documentNumber: randomCpf(), documentType: 'cpf', documentNation: 'BR' },
+      phone: `1199${String(1000000 + n * 10 + i).slice(-7)}`,
+      countryCode: '+55',
+      address: {
+        street: 'Avenida Paulista',
+        number: String(1000 + i),
+        complement: '',
+        district: 'Bela Vista',
+        city: 'Sao Paulo',
+        state: 'SP',
+        country: 'BR',
+        zipCode: '01310100',
+      },
+      createdAt,
+      updatedAt: createdAt,
+    })),
+  }
+}
+
+export async function createIdentities(): Promise<Identities> {
+  const accounts = [accountSeed(1), accountSeed(2)]
+  const [one, two] = accounts as [AccountSeed, AccountSeed]
+  const clients: OauthClient[] = [
+    { clientId: one.clientId, clientSecret: one.clientSecret, accountId: one.id, scopes: FULL_SCOPES },
+    { clientId: two.clientId, clientSecret: two.clientSecret, accountId: two.id, scopes: FULL_SCOPES },
+    { clientId: 'reference-client-limited', clientSecret: secret(24), accountId: one.id, scopes: LIMITED_SCOPES },
+  ]
+  const ca = await createCa('PIX Reference Client CA')
+  const [linked, unlinked, otherAccount] = await Promise.all([
+    createLeaf(ca, { cn: `${one.clientId}`, usage: 'client' }),
+    createLeaf(ca, { cn: 'reference-unlinked', usage: 'client' }),
+    createLeaf(ca, { cn: `${two.clientId}`, usage: 'client' }),
+  ])
+  const registry = new Map<string, string | null>([
+    [fingerprint256(linked.certPem), one.id],
+    [fingerprint256(unlinked.certPem), null],
+    [fingerprint256(otherAccount.certPem), two.id],
+  ])
+  return { accounts, clients, certs: { ca, linked, unlinked, otherAccount, registry }, tokenSecret: randomBytes(32) }
+}

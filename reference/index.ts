@@ -1,0 +1,153 @@
+// The embedded reference target (docs/CONTRACTS.md §7): three plain-HTTP listeners on loopback
+// (base API, gateway API, control API), identities made at start, and a dotenv file with every
+// PIX_* setting a certification run needs. Secrets are random per start and never logged.
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { expireCobs } from './charges.ts'
+import { Context } from './context.ts'
+import { createIdentities, type Identities } from './identities.ts'
+import { SimClock } from './lib/clock.ts'
+import { expireCashIns } from './pix.ts'
+import { baseRouter } from './routes-base.ts'
+import { controlRouter } from './routes-control.ts'
+import { gatewayRouter } from './routes-gateway.ts'
+import { expireSlips } from './slips.ts'
+import { DEFAULT_CONFIG, World } from './state.ts'
+
+export interface ReferenceOptions {
+  port?: number // base port; gateway = port+1, control = port+2; 0 or absent = free ports
+  host?: string // default 127.0.0.1
+  outDir?: string // where the certificates (PEM) and the env file are written
+  envOut?: string // path of the dotenv file to write (PIX_* for a certification run)
+  slipRegistrationDelayMs?: number
+  quiet?: boolean
+}
+
+export interface RunningReference {
+  baseUrl: string
+  gatewayUrl: string
+  controlUrl: string
+  env: Record<string, string> // every PIX_* setting a certification run needs
+  close(): Promise<void>
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolveListen, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolveListen((server.address() as AddressInfo).port)
+    })
+  })
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolveClose) => {
+    server.close(() => resolveClose())
+    server.closeAllConnections()
+  })
+}
+
+const urlOf = (host: string, port: number): string => `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+
+/** Writes the three client certificates and the CA beside the env file; returns their paths. */
+async function writeCertificates(dir: string, ids: Identities): Promise<Record<string, string>> {
+  await mkdir(dir, { recursive: true })
+  const files = {
+    ca: join(dir, 'reference-client-ca.pem'),
+    linked: join(dir, 'reference-cert-account1.pem'),
+    unlinked: join(dir, 'reference-cert-unlinked.pem'),
+    otherAccount: join(dir, 'reference-cert-account2.pem'),
+  }
+  await writeFile(files.ca, ids.certs.ca.certPem, { mode: 0o600 })
+  await writeFile(files.linked, ids.certs.linked.certPem, { mode: 0o600 })
+  await writeFile(files.unlinked, ids.certs.unlinked.certPem, { mode: 0o600 })
+  await writeFile(files.otherAccount, ids.certs.otherAccount.certPem, { mode: 0o600 })
+  return files
+}
+
+function envOf(urls: { baseUrl: string; gatewayUrl: string; controlUrl: string }, ids: Identities, certFiles: Record<string, string>): Record<string, string> {
+  const [one, two] = ids.accounts
+  const limited = ids.clients.find((c) => c.clientId === 'reference-client-limited')
+  if (!one || !two || !limited) throw new Error('reference identities are incomplete')
+  return {
+    PIX_BASE_URL: urls.baseUrl,
+    PIX_GATEWAY_URL: urls.gatewayUrl,
+    PIX_CONTROL_URL: urls.controlUrl,
+    PIX_CLIENT_ID: one.clientId,
+    PIX_CLIENT_SECRET: one.clientSecret,
+    PIX_API_KEY: one.apiKey,
+    PIX_API_KEY_LIMITED: one.apiKeyLimited,
+    PIX_CERT_FILE: certFiles.linked as string,
+    PIX_CERT_UNLINKED_FILE: certFiles.unlinked as string,
+    PIX_CERT_OTHER_ACCOUNT_FILE: certFiles.otherAccount as string,
+    PIX_OTHER_CLIENT_ID: two.clientId,
+    PIX_OTHER_CLIENT_SECRET: two.clientSecret,
+    PIX_OTHER_API_KEY: two.apiKey,
+    PIX_LIMITED_CLIENT_ID: limited.clientId,
+    PIX_LIMITED_CLIENT_SECRET: limited.clientSecret,
+    PIX_BUYER_UUID: one.buyers[0]?.uuid ?? '',
+    PIX_PIX_KEY: one.pixKeys[0] ?? '',
+  }
+}
+
+function dotenv(env: Record<string, string>): string {
+  const lines = Object.entries(env).map(([k, v]) => `${k}=${/^[\w./:@+-]*$/.test(v) ? v : JSON.stringify(v)}`)
+  return `# Written by the PIX reference target; valid while it runs.\n${lines.join('\n')}\n`
+}
+
+export async function startReference(opts: ReferenceOptions = {}): Promise<RunningReference> {
+  const host = opts.host ?? '127.0.0.1'
+  const log = opts.quiet ? (): void => {} : (line: string): void => console.log(`[reference] ${line}`)
+  const identities = await createIdentities()
+  const config = { ...DEFAULT_CONFIG, webhookRetry: { ...DEFAULT_CONFIG.webhookRetry } }
+  if (opts.slipRegistrationDelayMs !== undefined) config.slipRegistrationDelayMs = opts.slipRegistrationDelayMs
+  const world = new World(new SimClock(), identities, config)
+  const ctx = new Context(world, log)
+
+  /** Time-driven transitions (charge, cash-in and slip expiry), run before each request and after each clock advance. */
+  const sweep = (): void => {
+    expireCobs(ctx)
+    expireCashIns(ctx)
+    expireSlips(ctx)
+  }
+
+  const servers = [
+    createServer(baseRouter(ctx).listener(sweep)),
+    createServer(gatewayRouter(ctx).listener(sweep)),
+    createServer(controlRouter(ctx, sweep).listener(sweep)),
+  ] as const
+  const ports: number[] = []
+  try {
+    for (const [i, server] of servers.entries()) {
+      const port = opts.port ? opts.port + i : 0
+      ports.push(await listen(server, port, host))
+    }
+  } catch (err) {
+    await Promise.all(servers.filter((s) => s.listening).map(closeServer))
+    throw err
+  }
+  const urls = { baseUrl: urlOf(host, ports[0] as number), gatewayUrl: urlOf(host, ports[1] as number), controlUrl: urlOf(host, ports[2] as number) }
+  ctx.gatewayUrl = urls.gatewayUrl
+
+  const outDir = resolve(opts.outDir ?? (opts.envOut ? dirname(resolve(opts.envOut)) : await mkdtemp(join(tmpdir(), 'pix-reference-'))))
+  const certFiles = await writeCertificates(outDir, identities)
+  const env = envOf(urls, identities, certFiles)
+  if (opts.envOut) await writeFile(resolve(opts.envOut), dotenv(env), { mode: 0o600 })
+  log(`base ${urls.baseUrl}, gateway ${urls.gatewayUrl}, control ${urls.controlUrl}`)
+
+  let closed = false
+  return {
+    ...urls,
+    env,
+    async close() {
+      if (closed) return
+      closed = true
+      await Promise.all(servers.map(closeServer))
+      await ctx.close()
+    },
+  }
+}

@@ -1,0 +1,88 @@
+// The base API (§4 rows 1–11): the bearer family under /api/ and the central-bank-style family.
+// Scopes (not shown in §5, the reference's table): PUT /cob and PUT /devolucao need pix:write,
+// GET /accounts/balances needs balance:read; the /api/ paths accept any valid token.
+import { bearer, certToken, oauthToken } from './auth.ts'
+import { cobView, createCob } from './charges.ts'
+import type { Context } from './context.ts'
+import { HttpError, Router, ok } from './http.ts'
+import { reaisNumber } from './money.ts'
+import { cashIn, cashOut } from './pix.ts'
+import { createReturn, returnView } from './returns.ts'
+import { listPage, parseListQuery, transactionView } from './views.ts'
+
+const PIX_KEY_LISTING_CAP = 1000
+
+export function baseRouter(ctx: Context): Router {
+  const { world } = ctx
+  const router = new Router({ gatewayCodes: false })
+
+  router.on('POST', '/api/auth/token', async (req) => ok(await certToken(world, req), 201))
+  router.on('POST', '/oauth/token', async (req) => ok(await oauthToken(world, req), 200))
+
+  router.on('GET', '/api/pix/transaction/:id', async (req) => {
+    const { account } = await bearer(world, req)
+    const tx = world.findTransaction(account.id, req.params.id ?? '')
+    if (!tx) throw new HttpError(404, `transaction ${req.params.id} not found`)
+    return ok(transactionView(tx))
+  })
+
+  router.on('GET', '/api/transactions', async (req) => {
+    const { account } = await bearer(world, req)
+    const q = parseListQuery(req.query, world.clock.nowMs(), { maxSize: 100, defaultSize: 20, defaultDays: 31, withIds: true })
+    const mine = [...world.transactions.values()].filter((tx) => tx.accountId === account.id)
+    return ok(listPage(mine, q))
+  })
+
+  router.on('GET', '/api/pix/transactions/pix-key/:pixKey', async (req) => {
+    const { account } = await bearer(world, req)
+    const pixKey = req.params.pixKey ?? ''
+    if (pixKey.length < 1 || pixKey.length > 77) throw new HttpError(400, 'pixKey must have 1 to 77 characters')
+    const q = parseListQuery(req.query, world.clock.nowMs(), { maxSize: 1000, defaultSize: 20, defaultDays: 30, withIds: false })
+    const mine = [...world.transactions.values()].filter((tx) => tx.accountId === account.id && tx.pixKey === pixKey)
+    return ok(listPage(mine, q, PIX_KEY_LISTING_CAP))
+  })
+
+  router.on('POST', '/api/pix/cash-in', async (req) => {
+    const { account } = await bearer(world, req)
+    return ok(await cashIn(ctx, account, req.body))
+  })
+
+  router.on('POST', '/api/pix/cash-out-qrcode', async (req) => {
+    const { account } = await bearer(world, req)
+    return ok(cashOut(ctx, account, req.body))
+  })
+
+  router.on('GET', '/api/balance', async (req) => {
+    const { account } = await bearer(world, req)
+    return ok({
+      grossBalance: reaisNumber(account.availableCents + account.blockedCents),
+      blockedBalance: reaisNumber(account.blockedCents),
+      netBalance: reaisNumber(account.availableCents),
+      consultedAt: world.now().toISOString(),
+    })
+  })
+
+  router.on('GET', '/accounts/balances', async (req) => {
+    const { account } = await bearer(world, req, 'balance:read')
+    return ok({
+      data: [
+        {
+          eventDate: world.now().toISOString(),
+          balanceAmount: { available: reaisNumber(account.availableCents), blocked: reaisNumber(account.blockedCents), overdraft: 0 },
+        },
+      ],
+    })
+  })
+
+  router.on('PUT', '/cob/:txid', async (req) => {
+    const { account } = await bearer(world, req, 'pix:write')
+    return ok(cobView(createCob(ctx, account, req.params.txid ?? '', req.body)), 201)
+  })
+
+  router.on('PUT', '/pix/:e2eid/devolucao/:id', async (req) => {
+    const { account } = await bearer(world, req, 'pix:write')
+    return ok(returnView(createReturn(ctx, account, req.params.e2eid ?? '', req.params.id ?? '', req.body)), 201)
+  })
+
+  return router
+}

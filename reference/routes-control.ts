@@ -1,0 +1,147 @@
+// The control API (docs/CONTRACTS.md §4): the outside world and the clock, on their own listener.
+// Illegal transitions answer 409, unknown objects 404, bad bodies 400, all with the error body.
+import { X509Certificate } from 'node:crypto'
+import { cobView, findCob, payCob, removeCob } from './charges.ts'
+import type { Context } from './context.ts'
+import { HttpError, Router, ok } from './http.ts'
+import type { Account, Transaction } from './model.ts'
+import { failTransaction, incomingPayment, payCashIn, reverseCashOut, settleTransaction } from './pix.ts'
+import { failReturn, findReturn, returnView, settleReturn } from './returns.ts'
+import { expireSlip, findSlip, paySlip, registerSlip, slipView } from './slips.ts'
+import { bad, bodyObject, booleanField, integerField, isHttpUrl, isObject, numberField, stringField, type Json } from './validate.ts'
+import { transactionView } from './views.ts'
+
+function accountByClientId(ctx: Context, clientId: string): Account {
+  const account = ctx.world.accountByClientId(clientId)
+  if (!account) throw new HttpError(404, `account ${clientId} not found`)
+  return account
+}
+
+function transaction(ctx: Context, id: string): Transaction {
+  const tx = ctx.world.transactions.get(id)
+  if (!tx) throw new HttpError(404, `transaction ${id} not found`)
+  return tx
+}
+
+function accountView(ctx: Context, a: Account): Record<string, unknown> {
+  const buyers = [...ctx.world.buyers.values()].filter((b) => b.accountId === a.id).map((b) => b.uuid)
+  return { clientId: a.clientId, webhookUrl: a.webhookUrl, pixWebhookUrl: a.pixWebhookUrl, pixKeys: a.pixKeys, buyers }
+}
+
+/** `null` clears a URL; absent leaves it; anything else must be an http(s) URL. */
+function urlSetting(o: Json, key: string): string | null | undefined {
+  const v = o[key]
+  if (v === undefined) return undefined
+  if (v === null) return null
+  if (typeof v !== 'string' || !isHttpUrl(v, false)) throw bad(`${key} must be an http(s) URL or null`)
+  return v
+}
+
+function updateConfig(ctx: Context, body: unknown): Record<string, unknown> {
+  const o = bodyObject(body)
+  const config = ctx.world.config
+  const delay = integerField(o, 'slipRegistrationDelayMs', 'slipRegistrationDelayMs', 0, 3_600_000)
+  const auto = booleanField(o, 'autoRegisterSlips', 'autoRegisterSlips')
+  const fee = numberField(o, 'feePercent', 'feePercent', false)
+  if (fee !== undefined && (fee < 0 || fee > 50)) throw bad('feePercent must be from 0 to 50')
+  const retry = o.webhookRetry === undefined ? undefined : o.webhookRetry
+  let attempts: number | undefined
+  let baseDelayMs: number | undefined
+  if (retry !== undefined) {
+    if (!isObject(retry)) throw bad('webhookRetry must be an object')
+    attempts = integerField(retry, 'attempts', 'webhookRetry.attempts', 1, 20)
+    baseDelayMs = integerField(retry, 'baseDelayMs', 'webhookRetry.baseDelayMs', 0, 60_000)
+  }
+  if (delay !== undefined) config.slipRegistrationDelayMs = delay
+  if (auto !== undefined) config.autoRegisterSlips = auto
+  if (fee !== undefined) config.feePercent = fee
+  if (attempts !== undefined || baseDelayMs !== undefined) {
+    config.webhookRetry = { attempts: attempts ?? config.webhookRetry.attempts, baseDelayMs: baseDelayMs ?? config.webhookRetry.baseDelayMs }
+    ctx.reconfigureWebhooks()
+  }
+  return { ...config, webhookRetry: { ...config.webhookRetry } }
+}
+
+export function controlRouter(ctx: Context, sweep: () => void): Router {
+  const { world } = ctx
+  const router = new Router({ gatewayCodes: false })
+  const p = (params: Record<string, string>, name: string): string => params[name] ?? ''
+
+  router.on('POST', '/control/reset', () => {
+    ctx.reset()
+    return { status: 204 }
+  })
+  router.on('GET', '/control/clock', () => ok({ now: world.now().toISOString() }))
+  router.on('POST', '/control/clock/advance', (req) => {
+    const seconds = numberField(bodyObject(req.body), 'seconds', 'seconds', true) as number
+    if (seconds < 0 || seconds > 10 * 365 * 86_400) throw bad('seconds must be from 0 to ten years')
+    world.clock.advance(seconds)
+    sweep()
+    return ok({ now: world.now().toISOString() })
+  })
+
+  router.on('POST', '/control/cob/:txid/pay', (req) => ok(payCob(ctx, p(req.params, 'txid'), bodyObject(req.body, true))))
+  router.on('POST', '/control/cob/:txid/remove', (req) => ok(cobView(removeCob(ctx, p(req.params, 'txid'), bodyObject(req.body)))))
+  router.on('GET', '/control/cob/:txid', (req) => ok(cobView(findCob(ctx, p(req.params, 'txid')))))
+
+  router.on('POST', '/control/cash-in/:transactionId/pay', (req) => ok(payCashIn(ctx, p(req.params, 'transactionId'), bodyObject(req.body, true))))
+  router.on('POST', '/control/incoming-payments', (req) => ok(incomingPayment(ctx, bodyObject(req.body))))
+
+  router.on('POST', '/control/transactions/:transactionId/settle', (req) => ok(transactionView(settleTransaction(ctx, p(req.params, 'transactionId')))))
+  router.on('POST', '/control/transactions/:transactionId/fail', (req) => {
+    const reason = stringField(bodyObject(req.body, true), 'reason', 'reason', { max: 500 }) ?? 'refused by the receiving bank'
+    return ok(transactionView(failTransaction(ctx, p(req.params, 'transactionId'), reason)))
+  })
+  router.on('POST', '/control/transactions/:transactionId/callback-url', (req) => {
+    const url = stringField(bodyObject(req.body), 'url', 'url', { required: true }) as string
+    if (!isHttpUrl(url, false)) throw bad('url must be an http(s) URL')
+    transaction(ctx, p(req.params, 'transactionId')).callbackWebhookUrl = url
+    return { status: 204 }
+  })
+  router.on('POST', '/control/transactions/:transactionId/reverse', (req) => ok(reverseCashOut(ctx, p(req.params, 'transactionId'), bodyObject(req.body, true))))
+
+  router.on('POST', '/control/returns/:e2eid/:id/settle', (req) => ok(returnView(settleReturn(ctx, p(req.params, 'e2eid'), p(req.params, 'id')))))
+  router.on('POST', '/control/returns/:e2eid/:id/fail', (req) => {
+    const motivo = stringField(bodyObject(req.body, true), 'motivo', 'motivo', { max: 140 }) ?? 'Devolucao recusada pelo participante recebedor'
+    return ok(returnView(failReturn(ctx, p(req.params, 'e2eid'), p(req.params, 'id'), motivo)))
+  })
+  router.on('GET', '/control/returns/:e2eid/:id', (req) => ok(returnView(findReturn(ctx, p(req.params, 'e2eid'), p(req.params, 'id')))))
+
+  router.on('POST', '/control/bank-slips/:id/register', (req) => ok(slipView(registerSlip(ctx, p(req.params, 'id')))))
+  router.on('POST', '/control/bank-slips/:id/pay', (req) => ok(slipView(paySlip(ctx, p(req.params, 'id'), bodyObject(req.body, true)))))
+  router.on('POST', '/control/bank-slips/:id/expire', (req) => ok(slipView(expireSlip(ctx, p(req.params, 'id')))))
+  router.on('GET', '/control/bank-slips/:id', (req) => {
+    const slip = findSlip(ctx, p(req.params, 'id'))
+    if (!slip) throw new HttpError(404, `bank slip ${req.params.id} not found`)
+    return ok(slipView(slip))
+  })
+
+  router.on('POST', '/control/trust-ca', (req) => {
+    const pem = stringField(bodyObject(req.body), 'pem', 'pem', { required: true }) as string
+    try {
+      new X509Certificate(pem)
+    } catch {
+      throw bad('pem is not a PEM certificate')
+    }
+    ctx.trustCa(pem)
+    return { status: 204 }
+  })
+
+  router.on('POST', '/control/accounts/:account/webhook-urls', (req) => {
+    const account = accountByClientId(ctx, p(req.params, 'account'))
+    const o = bodyObject(req.body)
+    const webhookUrl = urlSetting(o, 'webhookUrl')
+    const pixWebhookUrl = urlSetting(o, 'pixWebhookUrl')
+    if (webhookUrl !== undefined) account.webhookUrl = webhookUrl
+    if (pixWebhookUrl !== undefined) account.pixWebhookUrl = pixWebhookUrl
+    return ok({ clientId: account.clientId, webhookUrl: account.webhookUrl, pixWebhookUrl: account.pixWebhookUrl })
+  })
+  router.on('GET', '/control/accounts/:account', (req) => {
+    return ok(accountView(ctx, accountByClientId(ctx, p(req.params, 'account'))))
+  })
+
+  router.on('POST', '/control/config', (req) => ok(updateConfig(ctx, req.body)))
+  router.on('GET', '/control/config', () => ok({ ...world.config, webhookRetry: { ...world.config.webhookRetry } }))
+  router.on('GET', '/control/webhooks', () => ok({ deliveries: ctx.webhooks.deliveries() }))
+  return router
+}
