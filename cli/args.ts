@@ -1,0 +1,188 @@
+// Flags of `npm run conformance` (ARCHITECTURE.md "Commands") and how they combine with the
+// target config: flags win over the dotenv file, which wins over the process environment.
+
+export type Profile = 'sandbox' | 'readonly'
+
+export interface Shard {
+  index: number
+  count: number
+}
+
+export interface CliArgs {
+  envFile?: string
+  profile?: Profile
+  areas: string[]
+  seed?: number
+  numRuns?: number
+  timeoutMs?: number
+  reportDir?: string
+  shard?: Shard
+  /** Report folders (or results.json files) to merge; present only with --merge. */
+  merge?: string[]
+  slow: boolean
+  help: boolean
+}
+
+/** A bad flag; `setting` names it, as ConfigError does for a PIX_* setting. */
+export class ArgsError extends Error {
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
+    super(`${setting}: ${message}`)
+    this.name = 'ArgsError'
+  }
+}
+
+export const MAX_SEED = 2 ** 31 - 1
+
+export const USAGE = `Usage: npm run conformance -- [flags]
+
+Certifies a PIX service against the interface. Without PIX_BASE_URL (in the environment, the
+--env file or a flag) it starts the embedded reference target and certifies that.
+
+  --env FILE          dotenv file with the PIX_* settings of the target
+  --profile NAME      sandbox (every check, the default) or readonly (no state-changing request
+                      except to the token endpoints; production-safe)
+  --area NAME         run only suites/NAME/ (repeat, or a comma list: --area auth,balance)
+  --seed N            seed of the property checks (0..${MAX_SEED}); replays a run
+  --num-runs N        runs per property check
+  --timeout MS        time limit of each request
+  --report-dir DIR    where reports/<run-id>/ goes (default: reports/)
+  --shard I/N         run the I-th of N slices of the suite files (give every shard the same --seed)
+  --merge DIR...      merge the results.json of shard runs into one report (no run)
+  --slow              include the slow checks (token expiry, rate-limit windows)
+  --help              this text
+
+Exit codes: 0 every applicable check passed (skips allowed), 1 a check failed,
+2 the target could not be reached or the config is wrong.`
+
+const VALUE_FLAGS = ['--env', '--profile', '--area', '--seed', '--num-runs', '--timeout', '--report-dir', '--shard'] as const
+type ValueFlag = (typeof VALUE_FLAGS)[number]
+
+export function parseArgs(argv: readonly string[]): CliArgs {
+  const args: CliArgs = { areas: [], slow: false, help: false }
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] ?? ''
+    const [flag, inline] = splitInline(word)
+    if (flag === '--help' || flag === '-h') {
+      args.help = true
+    } else if (flag === '--slow') {
+      if (inline !== undefined) throw new ArgsError('--slow', 'takes no value')
+      args.slow = true
+    } else if (flag === '--merge') {
+      const dirs = inline !== undefined ? [inline] : []
+      while (i + 1 < argv.length && !(argv[i + 1] ?? '').startsWith('--')) dirs.push(argv[++i] ?? '')
+      if (dirs.length === 0) throw new ArgsError('--merge', 'needs at least one report folder')
+      args.merge = [...(args.merge ?? []), ...dirs]
+    } else if (isValueFlag(flag)) {
+      let value = inline
+      if (value === undefined) {
+        const next = argv[i + 1]
+        if (next === undefined || next.startsWith('--')) throw new ArgsError(flag, 'needs a value')
+        value = next
+        i++
+      }
+      applyValue(args, flag, value)
+    } else if (word.startsWith('-')) {
+      throw new ArgsError(flag, `unknown flag (see --help)`)
+    } else {
+      throw new ArgsError(word, 'unexpected argument (flags start with --; see --help)')
+    }
+  }
+  return args
+}
+
+function splitInline(word: string): [string, string | undefined] {
+  const eq = word.indexOf('=')
+  return word.startsWith('--') && eq > 0 ? [word.slice(0, eq), word.slice(eq + 1)] : [word, undefined]
+}
+
+function isValueFlag(flag: string): flag is ValueFlag {
+  return (VALUE_FLAGS as readonly string[]).includes(flag)
+}
+
+function applyValue(args: CliArgs, flag: ValueFlag, value: string): void {
+  switch (flag) {
+    case '--env':
+      args.envFile = nonEmpty(flag, value)
+      return
+    case '--profile':
+      if (value !== 'sandbox' && value !== 'readonly') throw new ArgsError(flag, `"${value}" must be sandbox or readonly`)
+      args.profile = value
+      return
+    case '--area':
+      for (const area of value.split(',').map((a) => a.trim()).filter(Boolean)) {
+        if (!/^[a-z0-9][a-z0-9-]*$/.test(area)) throw new ArgsError(flag, `"${area}" is not an area name (a folder under suites/)`)
+        if (!args.areas.includes(area)) args.areas.push(area)
+      }
+      if (args.areas.length === 0) throw new ArgsError(flag, 'needs an area name')
+      return
+    case '--seed':
+      args.seed = integer(flag, value, 0, MAX_SEED)
+      return
+    case '--num-runs':
+      args.numRuns = integer(flag, value, 1, 1_000_000)
+      return
+    case '--timeout':
+      args.timeoutMs = integer(flag, value, 1, 3_600_000)
+      return
+    case '--report-dir':
+      args.reportDir = nonEmpty(flag, value)
+      return
+    case '--shard':
+      args.shard = shard(value)
+      return
+  }
+}
+
+function nonEmpty(flag: string, value: string): string {
+  if (value.trim() === '') throw new ArgsError(flag, 'needs a value')
+  return value
+}
+
+function integer(flag: string, value: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value)) throw new ArgsError(flag, `"${value}" is not a whole number`)
+  const n = Number(value)
+  if (n < min || n > max) throw new ArgsError(flag, `${value} must be between ${min} and ${max}`)
+  return n
+}
+
+function shard(value: string): Shard {
+  const m = /^(\d+)\/(\d+)$/.exec(value)
+  const index = Number(m?.[1])
+  const count = Number(m?.[2])
+  if (!m || count < 1 || index < 1 || index > count) {
+    throw new ArgsError('--shard', `"${value}" must be I/N with 1 <= I <= N, for example 1/3`)
+  }
+  return { index, count }
+}
+
+export function shardText(s: Shard): string {
+  return `${s.index}/${s.count}`
+}
+
+/** The PIX_* settings the flags stand for. */
+export function flagEnv(args: CliArgs): Record<string, string> {
+  const env: Record<string, string> = {}
+  if (args.profile) env.PIX_PROFILE = args.profile
+  if (args.seed !== undefined) env.PIX_SEED = String(args.seed)
+  if (args.numRuns !== undefined) env.PIX_NUM_RUNS = String(args.numRuns)
+  if (args.timeoutMs !== undefined) env.PIX_TIMEOUT_MS = String(args.timeoutMs)
+  if (args.slow) env.PIX_SLOW = '1'
+  return env
+}
+
+export type Env = Record<string, string | undefined>
+
+/** Flags > dotenv file > process environment. */
+export function mergeEnv(processEnv: Env, dotenv: Env, flags: Env): Env {
+  return { ...processEnv, ...dotenv, ...flags }
+}
+
+/** Only the PIX_* entries with a value: what the suites' workers are given. */
+export function pixOnly(env: Env): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(env)) if (k.startsWith('PIX_') && v !== undefined) out[k] = v
+  return out
+}

@@ -1,0 +1,33 @@
+// The command lines a report prints so a person can re-run what they see. Only flags go in:
+// never a secret, never a value read from the environment.
+
+export interface ReplayOptions {
+  envFile?: string
+  profile?: 'sandbox' | 'readonly'
+  seed?: number
+  areas?: string[]
+  numRuns?: number
+  timeoutMs?: number
+  shard?: string
+  slow?: boolean
+}
+
+export function conformanceCommand(o: ReplayOptions): string {
+  const args: string[] = []
+  if (o.envFile) args.push('--env', o.envFile)
+  if (o.profile && o.profile !== 'sandbox') args.push('--profile', o.profile)
+  if (o.seed !== undefined) args.push('--seed', String(o.seed))
+  if (o.areas && o.areas.length > 0) args.push('--area', o.areas.join(','))
+  if (o.numRuns !== undefined) args.push('--num-runs', String(o.numRuns))
+  if (o.timeoutMs !== undefined) args.push('--timeout', String(o.timeoutMs))
+  if (o.shard) args.push('--shard', o.shard)
+  if (o.slow) args.push('--slow')
+  const tail = args.map(shellQuote).join(' ')
+  return tail ? `npm run conformance -- ${tail}` : 'npm run conformance'
+}
+
+/** Quotes a word for a POSIX shell only when it needs it. */
+export function shellQuote(word: string): string {
+  if (/^[A-Za-z0-9_./:=,@%+-]+$/.test(word)) return word
+  return `'${word.replace(/'/g, `'\\''`)}'`
+}

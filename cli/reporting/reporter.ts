@@ -1,0 +1,224 @@
+// The vitest reporter of a certification run (ARCHITECTURE.md "Reports", CONTRACTS §6): it turns
+// each finished test case into a check (clauses, needs, evidence from the task meta), prints a
+// progress line per suite file, and at the end writes results.json, junit.xml and report.html.
+
+import { relative, sep } from 'node:path'
+import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, TestSuite } from 'vitest/node'
+import { countStatuses, buildResults, type RunInfo } from './results.ts'
+import type { Scrubber } from './scrub.ts'
+import type { CheckResult, CheckStatus, ClauseInfo, EvidenceExchange, Results } from './types.ts'
+import { writeReport } from './write.ts'
+import { fileLine, paint, type Paint } from './progress.ts'
+
+export interface ConformanceReporterOptions {
+  /** The run folder: reports/<run-id>. */
+  runDir: string
+  /** Repository root: suite files are named relative to it. */
+  repoRoot: string
+  run: Omit<RunInfo, 'startedAt' | 'finishedAt'>
+  /** The clause catalogue (specs/clauses.yaml); read once, when the run ends. */
+  clauses: () => ClauseInfo[]
+  scrubber: Scrubber
+  /** The command that replays one area with one seed, for failure messages. */
+  replayCommand?: (area: string, seed: number) => string
+  /** Where progress lines go (already scrubbed by the caller); absent = silent. */
+  out?: (line: string) => void
+  colour?: boolean
+  now?: () => Date
+}
+
+/** What the task meta of a check carries (CONTRACTS §6). */
+interface CheckMeta {
+  clauses?: unknown
+  area?: unknown
+  needs?: unknown
+  exchanges?: unknown
+  seed?: unknown
+  replay?: unknown
+  skipReason?: unknown
+}
+
+const MAX_MESSAGE_CHARS = 4_000
+const MAX_EXCHANGES = 20
+
+export class ConformanceReporter implements Reporter {
+  private readonly checks: CheckResult[] = []
+  private readonly errors: string[] = []
+  private readonly ids = new Set<string>()
+  private readonly paint: Paint
+  private readonly now: () => Date
+  private startedAt: Date
+  /** Available once the run has ended. */
+  results: Results | undefined
+  /** Why building or writing the report failed, if it did. */
+  writeError: Error | undefined
+
+  constructor(private readonly options: ConformanceReporterOptions) {
+    this.now = options.now ?? (() => new Date())
+    this.startedAt = this.now()
+    this.paint = paint(options.colour ?? false)
+  }
+
+  onTestRunStart(): void {
+    this.startedAt = this.now()
+  }
+
+  onTestCaseResult(testCase: TestCase): void {
+    this.record(this.checkOf(testCase))
+  }
+
+  onTestModuleEnd(testModule: TestModule): void {
+    for (const message of suiteErrors(testModule)) {
+      this.record(this.brokenSuiteCheck(testModule, message))
+    }
+    if (!this.options.out) return
+    const file = this.fileOf(testModule)
+    const own = countStatuses(this.checks.filter((c) => c.file === file))
+    const elapsed = this.now().getTime() - this.startedAt.getTime()
+    this.options.out(fileLine(file.replace(/^suites\//, ''), own, countStatuses(this.checks), elapsed, this.paint))
+  }
+
+  onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
+    for (const e of unhandledErrors) this.errors.push(`unhandled error: ${errorText(e)}`)
+    if (reason === 'interrupted') this.errors.push('the run was interrupted before every check finished')
+    this.finish()
+  }
+
+  /** Builds and writes the report; also usable without vitest (tests feed synthetic checks). */
+  finish(): Results | undefined {
+    try {
+      const results = buildResults(
+        { ...this.options.run, startedAt: this.startedAt.toISOString(), finishedAt: this.now().toISOString() },
+        this.checks,
+        this.options.clauses(),
+        this.errors,
+      )
+      this.results = writeReport(this.options.runDir, results, this.options.scrubber)
+    } catch (e) {
+      this.writeError = e as Error
+    }
+    return this.results
+  }
+
+  /** An error outside any check; it fails the run. */
+  noteError(message: string): void {
+    this.errors.push(message)
+  }
+
+  /** Adds a finished check (from vitest, or synthetic in tests). */
+  record(check: CheckResult): void {
+    let id = check.id
+    for (let n = 2; this.ids.has(id); n++) id = `${check.id} #${n}`
+    this.ids.add(id)
+    for (const ex of check.exchanges ?? []) this.noteTokens(ex)
+    this.checks.push({ ...check, id })
+  }
+
+  private checkOf(testCase: TestCase): CheckResult {
+    const meta = testCase.meta() as CheckMeta
+    const result = testCase.result()
+    const file = this.fileOf(testCase.module)
+    const area = areaOf(file) ?? stringOr(meta.area, 'other')
+    const status: CheckStatus = result.state === 'failed' ? 'failed' : result.state === 'passed' ? 'passed' : 'skipped'
+    const seed = typeof meta.seed === 'number' ? meta.seed : undefined
+    const check: CheckResult = {
+      id: `${file.replace(/^suites\//, '').replace(/\.test\.ts$/, '')}::${testCase.fullName}`,
+      title: testCase.fullName,
+      area,
+      file,
+      clauses: stringList(meta.clauses),
+      needs: stringList(meta.needs),
+      status,
+      durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
+    }
+    if (result.state === 'failed') check.message = failureMessage(result.errors)
+    if (status === 'skipped') {
+      const reason = typeof meta.skipReason === 'string' ? meta.skipReason : result.state === 'skipped' ? result.note : undefined
+      if (reason) check.skipReason = reason
+    }
+    if (seed !== undefined) check.seed = seed
+    if (typeof meta.replay === 'string') check.replay = meta.replay
+    if (status === 'failed' && this.options.replayCommand) {
+      check.replayCommand = this.options.replayCommand(area, seed ?? this.options.run.seed)
+    }
+    const exchanges = exchangeList(meta.exchanges)
+    if (exchanges.length > 0) check.exchanges = exchanges
+    return check
+  }
+
+  private brokenSuiteCheck(testModule: TestModule, message: string): CheckResult {
+    const file = this.fileOf(testModule)
+    const area = areaOf(file) ?? 'other'
+    return {
+      id: `${file.replace(/^suites\//, '').replace(/\.test\.ts$/, '')}::(suite error)`,
+      title: `${file}: the suite could not run`,
+      area,
+      file,
+      clauses: [],
+      needs: [],
+      status: 'failed',
+      durationMs: 0,
+      message,
+    }
+  }
+
+  private fileOf(testModule: TestModule): string {
+    return relative(this.options.repoRoot, testModule.moduleId).split(sep).join('/')
+  }
+
+  private noteTokens(ex: EvidenceExchange): void {
+    for (const [k, v] of Object.entries(ex.request.headers ?? {})) {
+      if (k.toLowerCase() === 'authorization') this.options.scrubber.addTokensFrom(v)
+    }
+    const body = ex.response?.json ?? ex.response?.body
+    if (body !== undefined) this.options.scrubber.addTokensFrom(typeof body === 'string' ? body : JSON.stringify(body))
+  }
+}
+
+export default ConformanceReporter
+
+/** `suites/<area>/…` → area. */
+export function areaOf(file: string): string | undefined {
+  const parts = file.split('/')
+  const i = parts.indexOf('suites')
+  return i >= 0 && parts.length > i + 2 ? parts[i + 1] : undefined
+}
+
+/** Errors raised outside any test case: a file that does not load, a failing beforeAll. */
+function suiteErrors(testModule: TestModule): string[] {
+  const suites: (TestModule | TestSuite)[] = [testModule, ...testModule.children.allSuites()]
+  return suites.flatMap((s) => s.errors().map(errorText))
+}
+
+function failureMessage(errors: ReadonlyArray<SerializedError & { diff?: string }>): string {
+  const first = errors[0]
+  if (!first) return 'failed'
+  let message = errorText(first)
+  if (first.diff) message += `\n\n${stripAnsi(first.diff)}`
+  if (errors.length > 1) message += `\n\n(+${errors.length - 1} more error${errors.length > 2 ? 's' : ''})`
+  return message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}…` : message
+}
+
+function errorText(e: SerializedError): string {
+  const name = e.name && e.name !== 'Error' && e.name !== 'AssertionError' ? `${e.name}: ` : ''
+  return stripAnsi(`${name}${e.message ?? String(e)}`).trim()
+}
+
+function stripAnsi(s: string): string {
+  return s.replace(/\u001b\[[0-9;]*m/g, '')
+}
+
+function stringList(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []
+}
+
+function stringOr(v: unknown, fallback: string): string {
+  return typeof v === 'string' && v ? v : fallback
+}
+
+function exchangeList(v: unknown): EvidenceExchange[] {
+  if (!Array.isArray(v)) return []
+  return v
+    .filter((x): x is EvidenceExchange => !!x && typeof x === 'object' && !!(x as EvidenceExchange).request)
+    .slice(-MAX_EXCHANGES)
+}

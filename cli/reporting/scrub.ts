@@ -1,0 +1,81 @@
+// The last line of defence for secrets (ARCHITECTURE.md "Reports"): whatever the harness already
+// redacted, every string that reaches a report file or the console passes through a Scrubber built
+// from the config's secret values and the bearer tokens seen during the run.
+
+export interface NamedSecret {
+  name: string
+  value: string
+}
+
+const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g
+const BEARER = /\b(Bearer\s+)(?!«redacted)([A-Za-z0-9._~+/=-]{8,})/g
+const ACCESS_TOKEN_FIELD = /("access_token"\s*:\s*")([^"«]{8,})(")/g
+
+export class Scrubber {
+  // name of the secret, and every spelling of its value that may appear in text
+  private readonly variants: { name: string; text: string }[] = []
+
+  constructor(secrets: Iterable<NamedSecret> = []) {
+    for (const s of secrets) this.add(s.name, s.value)
+  }
+
+  /** Registers a secret; its JSON-, URL- and HTML-escaped spellings are registered with it. */
+  add(name: string, value: string): void {
+    if (!value) return
+    for (const text of spellings(value)) {
+      if (!this.variants.some((v) => v.text === text)) this.variants.push({ name, text })
+    }
+    // longest first, so a whole PEM file is replaced before one of its blocks
+    this.variants.sort((a, b) => b.text.length - a.text.length)
+  }
+
+  /** Registers the bearer tokens found in a header value or a token response body. */
+  addTokensFrom(text: string): void {
+    for (const m of text.matchAll(BEARER)) if (m[2]) this.add('bearer-token', m[2])
+    for (const m of text.matchAll(ACCESS_TOKEN_FIELD)) if (m[2]) this.add('access_token', m[2])
+  }
+
+  text(input: string): string {
+    let out = input
+    for (const v of this.variants) {
+      if (out.includes(v.text)) out = out.split(v.text).join(`«redacted:${v.name}»`)
+    }
+    return out
+      .replace(JWT, '«redacted:jwt»')
+      .replace(BEARER, '$1«redacted:bearer-token»')
+      .replace(ACCESS_TOKEN_FIELD, '$1«redacted:access_token»$3')
+  }
+
+  /** A deep copy of `value` with every string scrubbed (object keys included). */
+  deep<T>(value: T): T {
+    return this.walk(value) as T
+  }
+
+  private walk(value: unknown): unknown {
+    if (typeof value === 'string') return this.text(value)
+    if (Array.isArray(value)) return value.map((v) => this.walk(v))
+    if (value !== null && typeof value === 'object') {
+      const out: Record<string, unknown> = {}
+      for (const [k, v] of Object.entries(value)) out[this.text(k)] = this.walk(v)
+      return out
+    }
+    return value
+  }
+}
+
+function spellings(value: string): string[] {
+  const all = [
+    value,
+    value.trim(),
+    JSON.stringify(value).slice(1, -1),
+    encodeURIComponent(value),
+    encodeURI(value),
+    htmlEscaped(value),
+    htmlEscaped(JSON.stringify(value).slice(1, -1)),
+  ]
+  return [...new Set(all)].filter((s) => s.length > 0)
+}
+
+function htmlEscaped(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c)
+}

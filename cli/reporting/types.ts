@@ -1,0 +1,108 @@
+// The shape of a run's results (ARCHITECTURE.md "Reports"): results.json is a contract other tools
+// read, so these names only grow. Everything here is plain data, already scrubbed of secrets.
+
+export type CheckStatus = 'passed' | 'failed' | 'skipped'
+export type ClauseStatus = CheckStatus | 'uncovered'
+export type Testability = 'black-box' | 'needs-control' | 'not-shown'
+export type Level = 'must' | 'info'
+
+/** One request and its answer as the harness recorded it (CONTRACTS §5 "Evidence"), redacted. */
+export interface EvidenceExchange {
+  request: { method: string; url: string; headers?: Record<string, string>; body?: unknown }
+  response?: {
+    status: number
+    headers?: Record<string, string>
+    body?: unknown
+    json?: unknown
+    durationMs?: number
+    error?: string
+  }
+}
+
+export interface CheckResult {
+  id: string
+  title: string
+  area: string
+  /** Path of the suite file, relative to the repository (`suites/auth/tokens.test.ts`). */
+  file: string
+  clauses: string[]
+  needs: string[]
+  status: CheckStatus
+  durationMs: number
+  message?: string
+  skipReason?: string
+  seed?: number
+  replay?: string
+  /** The command line that re-runs this check's area with its seed. */
+  replayCommand?: string
+  exchanges?: EvidenceExchange[]
+}
+
+/** A clause of specs/clauses.yaml as the loader gives it (CONTRACTS §2). */
+export interface ClauseInfo {
+  id: string
+  section: string
+  statement: string
+  testability: Testability
+  level: Level
+}
+
+export interface ClauseResult extends ClauseInfo {
+  status: ClauseStatus
+  checks: string[]
+}
+
+export interface Counts {
+  passed: number
+  failed: number
+  skipped: number
+  total: number
+}
+
+export interface AreaSummary extends Counts {
+  area: string
+}
+
+export interface Coverage {
+  /** Clauses with level must that are not "not shown": what a complete kit must check. */
+  testableMust: number
+  /** Of those, how many have at least one check (whatever its verdict). */
+  covered: number
+  /** Of those, how many have every check passed. */
+  verified: number
+  /** covered / testableMust, in percent with one decimal. */
+  percent: number
+}
+
+export interface ExcludedCheck {
+  id: string
+  title: string
+  area: string
+  reason: string
+}
+
+export interface Results {
+  runId: string
+  startedAt: string
+  finishedAt: string
+  target: { baseUrl: string; gatewayUrl: string; controlUrl?: string; embedded: boolean }
+  profile: 'sandbox' | 'readonly'
+  seed: number
+  numRuns?: number
+  kitVersion: string
+  specHash: string
+  command: string
+  shard?: string
+  /** Run ids of the results merged into this one (only on a merged report). */
+  mergedFrom?: string[]
+  summary: Counts
+  areas: AreaSummary[]
+  coverage: Coverage
+  checks: CheckResult[]
+  clauses: ClauseResult[]
+  /** Clause ids named by checks but missing from specs/clauses.yaml. */
+  unknownClauses: string[]
+  excludedByProfile: ExcludedCheck[]
+  /** Errors outside any check (a suite file that failed to load, an unhandled rejection). */
+  errors: string[]
+}

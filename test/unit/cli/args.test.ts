@@ -1,0 +1,90 @@
+import { describe, expect, test } from 'vitest'
+import { ArgsError, flagEnv, mergeEnv, parseArgs, pixOnly } from '../../../cli/args.ts'
+
+describe('parseArgs', () => {
+  test('no flags: defaults', () => {
+    expect(parseArgs([])).toEqual({ areas: [], slow: false, help: false })
+  })
+
+  test('every flag, with separate and inline values', () => {
+    const args = parseArgs([
+      '--env', 'target.env', '--profile=readonly', '--area', 'auth', '--area=charges,returns', '--seed', '7',
+      '--num-runs', '25', '--timeout=5000', '--report-dir', '/tmp/r', '--shard', '2/3', '--slow',
+    ])
+    expect(args).toEqual({
+      envFile: 'target.env', profile: 'readonly', areas: ['auth', 'charges', 'returns'], seed: 7, numRuns: 25,
+      timeoutMs: 5000, reportDir: '/tmp/r', shard: { index: 2, count: 3 }, slow: true, help: false,
+    })
+  })
+
+  test('repeated areas are kept once, in order', () => {
+    expect(parseArgs(['--area', 'auth,balance', '--area', 'auth']).areas).toEqual(['auth', 'balance'])
+  })
+
+  test('--merge takes every following folder up to the next flag', () => {
+    const args = parseArgs(['--merge', 'a', 'b', 'c', '--report-dir', 'out'])
+    expect(args.merge).toEqual(['a', 'b', 'c'])
+    expect(args.reportDir).toBe('out')
+  })
+
+  test('--help and -h', () => {
+    expect(parseArgs(['--help']).help).toBe(true)
+    expect(parseArgs(['-h']).help).toBe(true)
+  })
+
+  const bad: [string[], string, RegExp][] = [
+    [['--profile', 'prod'], '--profile', /sandbox or readonly/],
+    [['--seed', '-1'], '--seed', /not a whole number/],
+    [['--seed', '2147483648'], '--seed', /between 0 and 2147483647/],
+    [['--seed'], '--seed', /needs a value/],
+    [['--seed', '--slow'], '--seed', /needs a value/],
+    [['--num-runs', '0'], '--num-runs', /between 1/],
+    [['--timeout', '1.5'], '--timeout', /not a whole number/],
+    [['--shard', '3/2'], '--shard', /I\/N/],
+    [['--shard', '0/2'], '--shard', /I\/N/],
+    [['--shard', 'half'], '--shard', /I\/N/],
+    [['--area', 'Auth'], '--area', /not an area name/],
+    [['--area', ','], '--area', /needs an area name/],
+    [['--merge'], '--merge', /at least one/],
+    [['--bogus'], '--bogus', /unknown flag/],
+    [['--slow=yes'], '--slow', /takes no value/],
+    [['stray'], 'stray', /unexpected argument/],
+  ]
+  test.each(bad)('%j is refused, naming %s', (argv, setting, message) => {
+    let caught: unknown
+    try {
+      parseArgs(argv)
+    } catch (e) {
+      caught = e
+    }
+    expect(caught).toBeInstanceOf(ArgsError)
+    expect((caught as ArgsError).setting).toBe(setting)
+    expect((caught as ArgsError).message).toMatch(message)
+    expect((caught as ArgsError).message.startsWith(`${setting}: `)).toBe(true)
+  })
+})
+
+describe('precedence: flags > dotenv file > process environment', () => {
+  const processEnv = { PIX_BASE_URL: 'http://process', PIX_PROFILE: 'sandbox', PIX_SEED: '1', PIX_API_KEY: 'from-process', PATH: '/bin' }
+  const dotenv = { PIX_BASE_URL: 'http://file', PIX_SEED: '2' }
+  const flags = flagEnv(parseArgs(['--seed', '3', '--profile', 'readonly']))
+
+  test('flags become PIX_* settings', () => {
+    expect(flags).toEqual({ PIX_SEED: '3', PIX_PROFILE: 'readonly' })
+    expect(flagEnv(parseArgs(['--num-runs', '9', '--timeout', '100', '--slow']))).toEqual({
+      PIX_NUM_RUNS: '9', PIX_TIMEOUT_MS: '100', PIX_SLOW: '1',
+    })
+  })
+
+  test('each setting comes from the strongest source that has it', () => {
+    const env = mergeEnv(processEnv, dotenv, flags)
+    expect(env.PIX_SEED).toBe('3')                // flag over file and process
+    expect(env.PIX_PROFILE).toBe('readonly')      // flag over process
+    expect(env.PIX_BASE_URL).toBe('http://file')  // file over process
+    expect(env.PIX_API_KEY).toBe('from-process')  // only the process has it
+  })
+
+  test('workers get only the PIX_* settings', () => {
+    expect(pixOnly(mergeEnv(processEnv, dotenv, flags))).not.toHaveProperty('PATH')
+  })
+})

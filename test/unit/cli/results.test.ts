@@ -1,0 +1,76 @@
+import { describe, expect, test } from 'vitest'
+import { buildResults, clauseStatus } from '../../../cli/reporting/results.ts'
+import { CLAUSES, check, runInfo } from './fixtures.ts'
+
+describe('clauseStatus', () => {
+  test.each([
+    [[], 'uncovered'],
+    [['passed', 'passed'], 'passed'],
+    [['passed', 'failed'], 'failed'],
+    [['skipped', 'failed'], 'failed'],
+    [['skipped', 'skipped'], 'skipped'],
+    [['passed', 'skipped'], 'passed'],
+  ])('%j -> %s', (statuses, expected) => {
+    expect(clauseStatus(statuses)).toBe(expected)
+  })
+})
+
+describe('buildResults', () => {
+  const checks = [
+    check({ id: 'auth/tokens::a', clauses: ['4.2.token-type'], status: 'passed' }),
+    check({ id: 'auth/tokens::b', clauses: ['4.2.token-type', '4.2.expires-default'], status: 'failed', message: 'expected 3600, got 60' }),
+    check({ id: 'charges/cob::c', area: 'charges', file: 'suites/charges/cob.test.ts', clauses: ['4.10.txid-length'], status: 'passed' }),
+    check({ id: 'charges/cob::d', area: 'charges', file: 'suites/charges/cob.test.ts', clauses: ['3.2.pay-concluida'], status: 'skipped', needs: ['control'], skipReason: 'no PIX_CONTROL_URL' }),
+    check({ id: 'charges/cob::e', area: 'charges', file: 'suites/charges/cob.test.ts', clauses: ['9.made-up'], status: 'passed' }),
+  ]
+  const r = buildResults(runInfo(), checks, CLAUSES)
+
+  test('keeps the contract fields of results.json', () => {
+    for (const key of ['runId', 'startedAt', 'finishedAt', 'target', 'profile', 'seed', 'summary', 'checks', 'clauses', 'kitVersion', 'specHash', 'command', 'excludedByProfile']) {
+      expect(r).toHaveProperty(key)
+    }
+    expect(r.target).toEqual({ baseUrl: 'http://127.0.0.1:4000', gatewayUrl: 'http://127.0.0.1:4001', embedded: true })
+  })
+
+  test('summary and per-area counts', () => {
+    expect(r.summary).toEqual({ passed: 3, failed: 1, skipped: 1, total: 5 })
+    expect(r.areas).toEqual([
+      { area: 'auth', passed: 1, failed: 1, skipped: 0, total: 2 },
+      { area: 'charges', passed: 2, failed: 0, skipped: 1, total: 3 },
+    ])
+  })
+
+  test('every clause of the catalogue gets a verdict, sorted numerically', () => {
+    expect(r.clauses.map((c) => [c.id, c.status, c.checks])).toEqual([
+      ['2.3.gross', 'uncovered', []],
+      ['3.2.pay-concluida', 'skipped', ['charges/cob::d']],
+      ['4.2.expires-default', 'failed', ['auth/tokens::b']],
+      ['4.2.token-type', 'failed', ['auth/tokens::a', 'auth/tokens::b']],
+      ['4.10.txid-length', 'passed', ['charges/cob::c']],
+      ['7.refund-codes-status', 'uncovered', []],
+    ])
+    expect(r.clauses[0]).toMatchObject({ section: '2.3', testability: 'black-box', level: 'must' })
+  })
+
+  test('coverage counts testable must clauses only', () => {
+    // five must clauses that are not "not shown"; four have a check; one (4.10) passed outright
+    expect(r.coverage).toEqual({ testableMust: 5, covered: 4, verified: 1, percent: 80 })
+  })
+
+  test('clause ids missing from the catalogue are listed', () => {
+    expect(r.unknownClauses).toEqual(['9.made-up'])
+  })
+
+  test('the readonly profile lists the mutating checks it left out, with the reason', () => {
+    const ro = buildResults(runInfo({ profile: 'readonly' }), [
+      check({ id: 'x', needs: ['mutating'], status: 'skipped', skipReason: 'readonly profile: creates a charge' }),
+      check({ id: 'y', needs: ['mutating'], status: 'skipped' }),
+      check({ id: 'z', needs: ['control'], status: 'skipped' }),
+    ], CLAUSES)
+    expect(ro.excludedByProfile).toEqual([
+      { id: 'x', title: 'x', area: 'auth', reason: 'readonly profile: creates a charge' },
+      { id: 'y', title: 'y', area: 'auth', reason: 'readonly profile: the check changes the target state' },
+    ])
+    expect(buildResults(runInfo(), [check({ id: 'x', needs: ['mutating'], status: 'skipped' })], CLAUSES).excludedByProfile).toEqual([])
+  })
+})
