@@ -1,0 +1,125 @@
+// Identifiers of the interface: txid (§2.4, §4.10), end-to-end id and return id (§4.11), rtrId
+// (§2.5), UUID and 24-hex object id (§4.12).
+//
+// e2eid and rtrId follow the central bank's structure: a letter (E for a payment, D for a return),
+// the 8-digit ISPB of the institution, the UTC timestamp yyyyMMddHHmm, then 11 alphanumerics:
+// 32 characters in all. The interface itself only asks "exactly 32 alphanumeric characters" of an
+// e2eid sent by the client (E2EID_PATH_RE); E2EID_RE and RTRID_RE check the full structure of the
+// ids a target generates.
+import { randomBytes, randomInt, randomUUID } from 'node:crypto'
+import fc, { type Arbitrary } from 'fast-check'
+
+const YEAR = '\\d{4}'
+const MONTH = '(?:0[1-9]|1[0-2])'
+const DAY = '(?:0[1-9]|[12]\\d|3[01])'
+const HOUR = '(?:[01]\\d|2[0-3])'
+const MINUTE = '[0-5]\\d'
+const TIMESTAMP = `${YEAR}${MONTH}${DAY}${HOUR}${MINUTE}`
+
+export const TXID_RE = /^[a-zA-Z0-9]{26,35}$/
+export const E2EID_RE = new RegExp(`^E\\d{8}${TIMESTAMP}[a-zA-Z0-9]{11}$`)
+export const RTRID_RE = new RegExp(`^D\\d{8}${TIMESTAMP}[a-zA-Z0-9]{11}$`)
+/** What §4.11 asks of the path e2eid: exactly 32 alphanumerics. */
+export const E2EID_PATH_RE = /^[a-zA-Z0-9]{32}$/
+export const RETURN_ID_RE = /^[a-zA-Z0-9]{1,35}$/
+/** Any UUID in the 8-4-4-4-12 hex form (the interface says "UUID", no version). */
+export const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
+export const UUID_V4_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/
+export const OBJECT_ID_RE = /^[0-9a-fA-F]{24}$/
+export const ISPB_RE = /^\d{8}$/
+
+const ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
+const HEX = '0123456789abcdef'
+
+// ---- arbitraries ------------------------------------------------------------------------------
+
+const alnum = (minLength: number, maxLength: number): Arbitrary<string> =>
+  fc.string({ unit: fc.constantFrom(...ALNUM), minLength, maxLength })
+
+const arbIspb = (): Arbitrary<string> => fc.stringMatching(ISPB_RE)
+
+/** Minutes from 2020-01-01 to 2099-12-31: real calendar timestamps for e2eid / rtrId. */
+const arbTimestamp = (): Arbitrary<Date> =>
+  fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:00Z'), noInvalidDate: true })
+
+/** 26 to 35 of [a-zA-Z0-9] (§4.10). */
+export function arbTxid(): Arbitrary<string> {
+  return alnum(26, 35)
+}
+
+/** 'E' + ISPB + yyyyMMddHHmm + 11 alphanumerics = 32. */
+export function arbE2eId(): Arbitrary<string> {
+  return fc.tuple(arbIspb(), arbTimestamp(), alnum(11, 11)).map(([ispb, at, tail]) => `E${ispb}${timestampOf(at)}${tail}`)
+}
+
+/** 'D' + ISPB + yyyyMMddHHmm + 11 alphanumerics = 32. */
+export function arbRtrId(): Arbitrary<string> {
+  return fc.tuple(arbIspb(), arbTimestamp(), alnum(11, 11)).map(([ispb, at, tail]) => `D${ispb}${timestampOf(at)}${tail}`)
+}
+
+/** 1 to 35 alphanumerics (§4.11 path id). */
+export function arbReturnId(): Arbitrary<string> {
+  return alnum(1, 35)
+}
+
+/** UUID v4, lower case. */
+export function arbUuid(): Arbitrary<string> {
+  return fc.uuid({ version: 4 })
+}
+
+/** 24 lower-case hex characters. */
+export function arbObjectId(): Arbitrary<string> {
+  return fc.string({ unit: fc.constantFrom(...HEX), minLength: 24, maxLength: 24 })
+}
+
+// ---- fresh ids --------------------------------------------------------------------------------
+
+function randomAlnum(length: number): string {
+  let s = ''
+  for (let i = 0; i < length; i++) s += ALNUM[randomInt(ALNUM.length)]
+  return s
+}
+
+/** yyyyMMddHHmm in UTC. */
+export function timestampOf(at: Date): string {
+  const iso = at.toISOString() // YYYY-MM-DDTHH:mm:ss.sssZ
+  return iso.slice(0, 4) + iso.slice(5, 7) + iso.slice(8, 10) + iso.slice(11, 13) + iso.slice(14, 16)
+}
+
+function structuredId(letter: 'E' | 'D', ispb: string, at: Date): string {
+  if (!ISPB_RE.test(ispb)) throw new Error(`ISPB must be 8 digits, got "${ispb}"`)
+  if (Number.isNaN(at.getTime())) throw new Error('invalid date')
+  return `${letter}${ispb}${timestampOf(at)}${randomAlnum(11)}`
+}
+
+/** A fresh txid: 32 alphanumerics (inside 26..35). */
+export function newTxid(): string {
+  return randomAlnum(32)
+}
+
+export function newE2eId(ispb: string, at: Date): string {
+  return structuredId('E', ispb, at)
+}
+
+export function newRtrId(ispb: string, at: Date): string {
+  return structuredId('D', ispb, at)
+}
+
+/** A MongoDB-style object id: 4-byte seconds timestamp then 8 random bytes, 24 lower-case hex. */
+export function newObjectId(at: Date = new Date()): string {
+  const seconds = Math.floor(at.getTime() / 1000) >>> 0
+  return seconds.toString(16).padStart(8, '0') + randomBytes(8).toString('hex')
+}
+
+export function newUuid(): string {
+  return randomUUID()
+}
+
+/** The UTC time written in an e2eid or rtrId, or undefined when the id does not have that structure or the date is not real. */
+export function timeOfStructuredId(id: string): Date | undefined {
+  if (!E2EID_RE.test(id) && !RTRID_RE.test(id)) return undefined
+  const t = id.slice(9, 21)
+  const iso = `${t.slice(0, 4)}-${t.slice(4, 6)}-${t.slice(6, 8)}T${t.slice(8, 10)}:${t.slice(10, 12)}:00Z`
+  const at = new Date(iso)
+  return !Number.isNaN(at.getTime()) && timestampOf(at) === t ? at : undefined
+}
