@@ -1,0 +1,84 @@
+// `npm run reference -- [--port N] [--env-out FILE] [--out-dir DIR]` (or `npx tsx cli/reference.ts`):
+// starts the reference target alone, prints its three addresses and where it wrote the env file
+// and the certificates, and stops cleanly on SIGINT/SIGTERM. Secrets go to the env file only.
+import { dirname, resolve } from 'node:path'
+import { startReference, type ReferenceOptions } from '../reference/index.ts'
+
+const USAGE = 'usage: reference [--port N] [--env-out FILE] [--out-dir DIR] [--host HOST] [--quiet]'
+
+export function parseReferenceArgs(argv: string[]): ReferenceOptions {
+  const opts: ReferenceOptions = {}
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string
+    const [flag, inline] = arg.includes('=') ? (arg.split(/=(.*)/s, 2) as [string, string]) : [arg, undefined]
+    const value = (): string => {
+      const v = inline ?? argv[++i]
+      if (v === undefined || v === '') throw new Error(`${flag} needs a value\n${USAGE}`)
+      return v
+    }
+    switch (flag) {
+      case '--port': {
+        const port = Number(value())
+        if (!Number.isInteger(port) || port < 0 || port > 65533) throw new Error(`--port must be an integer from 0 to 65533\n${USAGE}`)
+        opts.port = port
+        break
+      }
+      case '--env-out':
+        opts.envOut = resolve(value())
+        break
+      case '--out-dir':
+        opts.outDir = resolve(value())
+        break
+      case '--host':
+        opts.host = value()
+        break
+      case '--quiet':
+        opts.quiet = true
+        break
+      case '--help':
+      case '-h':
+        throw new Error(USAGE)
+      default:
+        throw new Error(`unknown option ${arg}\n${USAGE}`)
+    }
+  }
+  return opts
+}
+
+async function main(): Promise<void> {
+  let opts: ReferenceOptions
+  try {
+    opts = parseReferenceArgs(process.argv.slice(2))
+  } catch (err) {
+    console.error((err as Error).message)
+    process.exitCode = 2
+    return
+  }
+  const running = await startReference({ ...opts, quiet: opts.quiet ?? true })
+  console.log(`PIX reference target running
+  base API     ${running.baseUrl}
+  gateway API  ${running.gatewayUrl}
+  control API  ${running.controlUrl}
+  certificates ${dirname(running.env.PIX_CERT_FILE ?? '')}
+  env file     ${opts.envOut ?? '(none: pass --env-out FILE to write one)'}
+Press Ctrl+C to stop.`)
+  let stopping = false
+  const stop = (signal: string): void => {
+    if (stopping) return
+    stopping = true
+    console.log(`\n${signal}: stopping the reference target`)
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    )
+  }
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {
+  main().catch((err: unknown) => {
+    console.error(`reference target failed to start: ${(err as Error).message}`)
+    process.exit(2)
+  })
+}
