@@ -1,0 +1,150 @@
+// The clause catalogue (specs/clauses.yaml, docs/CONTRACTS.md §2): every normative statement of
+// the interface, once, with an id that checks name and the report groups by section.
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { parse } from 'yaml'
+
+export type Testability = 'black-box' | 'needs-control' | 'not-shown'
+export type Level = 'must' | 'info'
+
+export interface Clause {
+  id: string
+  section: string
+  statement: string
+  testability: Testability
+  level: Level
+  /** Other sections of the interface that state the same rule (kept once, here). */
+  also?: string[]
+}
+
+export const CLAUSES_PATH: string = fileURLToPath(new URL('../specs/clauses.yaml', import.meta.url))
+
+/** `<section>.<slug>`: section like 4 or 4.10, slug lower-case kebab. */
+export const CLAUSE_ID_PATTERN = /^\d+(\.\d+)?\.[a-z0-9]+(-[a-z0-9]+)*$/
+const SECTION_PATTERN = /^\d+(\.\d+)?$/
+const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/
+const TESTABILITIES: readonly Testability[] = ['black-box', 'needs-control', 'not-shown']
+const LEVELS: readonly Level[] = ['must', 'info']
+const KNOWN_KEYS = new Set(['id', 'section', 'statement', 'testability', 'level', 'also'])
+
+export class ClauseCatalogueError extends Error {
+  override name = 'ClauseCatalogueError'
+}
+
+let cached: { clauses: Clause[]; byId: Map<string, Clause> } | undefined
+
+/** Every clause, in file order (interface order). Read and validated once. */
+export function loadClauses(): Clause[] {
+  return [...catalogue().clauses]
+}
+
+export function clauseById(id: string): Clause | undefined {
+  return catalogue().byId.get(id)
+}
+
+/** Section → clause ids, sections in interface order, ids in file order. */
+export function clauseIdsBySection(): Map<string, string[]> {
+  const bySection = new Map<string, string[]>()
+  for (const clause of catalogue().clauses) {
+    const ids = bySection.get(clause.section) ?? []
+    ids.push(clause.id)
+    bySection.set(clause.section, ids)
+  }
+  return bySection
+}
+
+function catalogue(): { clauses: Clause[]; byId: Map<string, Clause> } {
+  if (!cached) {
+    const clauses = parseClauses(readFileSync(CLAUSES_PATH, 'utf8'), CLAUSES_PATH)
+    cached = { clauses, byId: new Map(clauses.map((c) => [c.id, c])) }
+  }
+  return cached
+}
+
+/**
+ * Parses and validates catalogue text. Throws ClauseCatalogueError naming the first bad entry
+ * (its position and id) and what is wrong with it.
+ */
+export function parseClauses(text: string, source = 'clauses.yaml'): Clause[] {
+  let document: unknown
+  try {
+    document = parse(text)
+  } catch (err) {
+    throw new ClauseCatalogueError(`${source}: not valid YAML: ${(err as Error).message}`)
+  }
+  if (!isRecord(document) || !Array.isArray(document.clauses)) {
+    throw new ClauseCatalogueError(`${source}: expected a top-level "clauses:" list`)
+  }
+  const clauses = document.clauses.map((entry, index) => toClause(entry, `${source}: clause #${index + 1}`))
+  rejectDuplicates(clauses, source)
+  return clauses.map((c) => Object.freeze(c))
+}
+
+function toClause(entry: unknown, where: string): Clause {
+  if (!isRecord(entry)) throw new ClauseCatalogueError(`${where}: expected a mapping, got ${describe(entry)}`)
+  const label = typeof entry.id === 'string' ? `${where} (${entry.id})` : where
+  const fail = (problem: string): never => {
+    throw new ClauseCatalogueError(`${label}: ${problem}`)
+  }
+
+  for (const key of Object.keys(entry)) if (!KNOWN_KEYS.has(key)) fail(`unknown field "${key}"`)
+
+  const { id, section, statement, testability, level, also } = entry
+  if (typeof id !== 'string' || !CLAUSE_ID_PATTERN.test(id)) {
+    fail(`id must match ${CLAUSE_ID_PATTERN} (section.slug), got ${describe(id)}`)
+  }
+  // A section written unquoted (4.10) would arrive as the number 4.1: demand a string.
+  if (typeof section !== 'string' || !SECTION_PATTERN.test(section)) {
+    fail(`section must be a quoted section number such as "4.10", got ${describe(section)}`)
+  }
+  const clauseId = id as string
+  const clauseSection = section as string
+  if (!clauseId.startsWith(`${clauseSection}.`) || !SLUG_PATTERN.test(clauseId.slice(clauseSection.length + 1))) {
+    fail(`id must start with its section "${clauseSection}." followed by the slug`)
+  }
+  if (typeof statement !== 'string' || statement.trim() === '' || /[\r\n]/.test(statement)) {
+    fail('statement must be a non-empty single line')
+  }
+  if (!TESTABILITIES.includes(testability as Testability)) {
+    fail(`testability must be one of ${TESTABILITIES.join(', ')}, got ${describe(testability)}`)
+  }
+  if (!LEVELS.includes(level as Level)) fail(`level must be one of ${LEVELS.join(', ')}, got ${describe(level)}`)
+  if (testability === 'not-shown' && level !== 'info') fail('a not-shown clause must have level info')
+
+  const clause: Clause = {
+    id: clauseId,
+    section: clauseSection,
+    statement: statement as string,
+    testability: testability as Testability,
+    level: level as Level,
+  }
+  if (also !== undefined) clause.also = toAlso(also, clauseSection, fail)
+  return clause
+}
+
+function toAlso(also: unknown, section: string, fail: (problem: string) => never): string[] {
+  if (!Array.isArray(also) || also.length === 0) fail('also must be a non-empty list of section numbers')
+  const sections = also as unknown[]
+  for (const s of sections) {
+    if (typeof s !== 'string' || !SECTION_PATTERN.test(s)) fail(`also entries must be quoted section numbers, got ${describe(s)}`)
+    if (s === section) fail(`also must not repeat the clause's own section "${section}"`)
+  }
+  if (new Set(sections).size !== sections.length) fail('also lists a section twice')
+  return [...(sections as string[])]
+}
+
+function rejectDuplicates(clauses: Clause[], source: string): void {
+  const seen = new Set<string>()
+  for (const clause of clauses) {
+    if (seen.has(clause.id)) throw new ClauseCatalogueError(`${source}: clause id "${clause.id}" appears more than once`)
+    seen.add(clause.id)
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function describe(value: unknown): string {
+  return value === undefined ? 'nothing' : JSON.stringify(value)
+}
