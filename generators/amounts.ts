@@ -1,0 +1,104 @@
+// Amounts in reais. The interface carries them two ways: two-decimal strings ("10.50": §2.1,
+// §2.4 valor.original, §2.5 valor) and JSON numbers in reais (§2.2, §2.3, §4.6 value, §4.14).
+// Everything here works in integer cents so that 0.1 + 0.2 is "0.30", never "0.30000000000000004".
+//
+// A number is read through its shortest decimal form (what String(x) prints: 1.005 is "1.005", not
+// the binary 1.00499999…), then rounded half away from zero to cents. Strings must be plain
+// decimals (-?digits[.digits]); more than two decimals are rounded the same way.
+import fc, { type Arbitrary } from 'fast-check'
+
+export const TWO_DECIMALS_RE = /^\d+\.\d{2}$/
+/** The largest amount the arbitraries produce: 1,000,000.00 reais. */
+export const MAX_ARB_CENTS = 100_000_000
+
+const PLAIN_DECIMAL_RE = /^-?\d+(?:\.\d+)?$/
+const NUMBER_TEXT_RE = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i
+
+interface Cents {
+  cents: number
+  /** false when rounding dropped a non-zero digit beyond the second decimal */
+  exact: boolean
+}
+
+/** Reads a decimal text (with optional exponent) into cents, rounding half away from zero. */
+function readCents(text: string): Cents {
+  const m = NUMBER_TEXT_RE.exec(text)
+  if (!m) throw new Error(`not a decimal amount: "${text}"`)
+  const [, sign = '', whole = '', fraction = '', exponentText = '0'] = m
+  const digits = (whole + fraction).replace(/^0+(?=\d)/, '')
+  const shift = Number(exponentText) - fraction.length + 2 // value * 100 = digits * 10^shift
+  let magnitude: bigint
+  let exact = true
+  if (shift >= 0) {
+    magnitude = BigInt(digits + '0'.repeat(shift))
+  } else {
+    const keep = digits.length + shift
+    const kept = keep > 0 ? digits.slice(0, keep) : '0'
+    const dropped = keep > 0 ? digits.slice(keep) : '0'.repeat(-keep) + digits
+    exact = /^0*$/.test(dropped)
+    magnitude = BigInt(kept) + (dropped[0] !== undefined && dropped[0] >= '5' ? 1n : 0n)
+  }
+  const cents = Number(sign === '-' ? -magnitude : magnitude)
+  if (!Number.isSafeInteger(cents)) throw new RangeError(`amount out of range: "${text}"`)
+  return { cents: cents === 0 ? 0 : cents, exact }
+}
+
+function centsOfAny(x: number | string): Cents {
+  if (typeof x === 'number') {
+    if (!Number.isFinite(x)) throw new RangeError(`not a finite amount: ${x}`)
+    return readCents(String(x))
+  }
+  if (typeof x !== 'string' || !PLAIN_DECIMAL_RE.test(x)) throw new Error(`not a decimal amount: "${String(x)}"`)
+  return readCents(x)
+}
+
+/** Exact integer cents of an amount in reais (number or decimal string). */
+export function centsOf(x: number | string): number {
+  return centsOfAny(x).cents
+}
+
+/** True when the amount has no non-zero digit beyond the second decimal (10, 10.5, 10.50 yes; 10.555 no). */
+export function hasAtMostTwoDecimals(x: number | string): boolean {
+  return centsOfAny(x).exact
+}
+
+/** "12.34" from 1234 cents; "-0.05" from -5. */
+export function fromCents(cents: number): string {
+  if (!Number.isSafeInteger(cents)) throw new RangeError(`cents must be a safe integer, got ${cents}`)
+  const sign = cents < 0 ? '-' : ''
+  const abs = Math.abs(cents)
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`
+}
+
+/** The number of reais that `cents` stands for (the nearest double, whose shortest form has ≤ 2 decimals). */
+export function reaisOf(cents: number): number {
+  if (!Number.isSafeInteger(cents)) throw new RangeError(`cents must be a safe integer, got ${cents}`)
+  return cents / 100
+}
+
+/** An amount in reais as a two-decimal string: 0.1 + 0.2 gives "0.30". */
+export function toDecimalString(reais: number): string {
+  return fromCents(centsOf(reais))
+}
+
+/** /^\d+\.\d{2}$/: the interface's two-decimal string (no sign, no exponent, no spaces). */
+export function isTwoDecimalString(s: string): boolean {
+  return typeof s === 'string' && TWO_DECIMALS_RE.test(s)
+}
+
+/** Sum of amounts in exact cents, as a number of reais. */
+export function sumReais(amounts: readonly (number | string)[]): number {
+  return reaisOf(amounts.reduce<number>((sum, a) => sum + centsOf(a), 0))
+}
+
+const arbCents = (): Arbitrary<number> => fc.integer({ min: 1, max: MAX_ARB_CENTS })
+
+/** Two-decimal strings from "0.01" to "1000000.00". */
+export function arbAmountString(): Arbitrary<string> {
+  return arbCents().map(fromCents)
+}
+
+/** Numbers of reais with at most two decimals, 0.01 to 1,000,000.00. */
+export function arbAmountNumber(): Arbitrary<number> {
+  return arbCents().map(reaisOf)
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import {
+  arbAmountNumber,
+  arbAmountString,
+  centsOf,
+  fromCents,
+  hasAtMostTwoDecimals,
+  isTwoDecimalString,
+  MAX_ARB_CENTS,
+  reaisOf,
+  sumReais,
+  toDecimalString,
+} from '../../../generators/amounts.ts'
+
+describe('toDecimalString', () => {
+  it.each([
+    [0.1 + 0.2, '0.30'],
+    [10, '10.00'],
+    [10.5, '10.50'],
+    [0.01, '0.01'],
+    [1.005, '1.01'], // the decimal 1.005 rounds half up, whatever its binary neighbour is
+    [1.004, '1.00'],
+    [0.005, '0.01'],
+    [0.0049, '0.00'],
+    [1e-7, '0.00'],
+    [123456.789, '123456.79'],
+    [1000000, '1000000.00'],
+    [-2.5, '-2.50'],
+    [-0.001, '0.00'],
+    [0, '0.00'],
+  ])('%s -> %s', (reais, expected) => {
+    expect(toDecimalString(reais)).toBe(expected)
+  })
+
+  it('refuses non-finite numbers', () => {
+    expect(() => toDecimalString(Number.NaN)).toThrow()
+    expect(() => toDecimalString(Number.POSITIVE_INFINITY)).toThrow()
+    expect(() => toDecimalString(1e300)).toThrow(RangeError)
+  })
+})
+
+describe('centsOf', () => {
+  it.each([
+    ['10.50', 1050],
+    ['10.5', 1050],
+    ['10', 1000],
+    ['0.01', 1],
+    ['007.10', 710],
+    ['-3.25', -325],
+    ['0.125', 13],
+  ])('centsOf(%s) = %s', (s, cents) => {
+    expect(centsOf(s)).toBe(cents)
+  })
+
+  it('reads numbers exactly', () => {
+    expect(centsOf(0.1 + 0.2)).toBe(30)
+    expect(centsOf(19.99)).toBe(1999)
+    expect(centsOf(4.35)).toBe(435) // 4.35 * 100 is 434.99999999999994
+  })
+
+  it.each(['', ' 1.00', '1,00', '1.', '.5', '+1', '1e3', 'abc', 'NaN'])('refuses the string "%s"', (s) => {
+    expect(() => centsOf(s)).toThrow()
+  })
+
+  it('round-trips through fromCents (property)', () => {
+    fc.assert(fc.property(fc.integer({ min: -1e12, max: 1e12 }), (c) => centsOf(fromCents(c)) === c && centsOf(reaisOf(c)) === c))
+  })
+
+  it('sums without float drift', () => {
+    expect(sumReais([0.1, 0.2])).toBe(0.3)
+    expect(sumReais(['10.10', 0.2, '0.7'])).toBe(11)
+    expect(sumReais(Array.from({ length: 10 }, () => 0.1))).toBe(1)
+  })
+})
+
+describe('two-decimal checks', () => {
+  it('isTwoDecimalString is /^\\d+\\.\\d{2}$/', () => {
+    for (const s of ['0.00', '10.50', '1000000.00']) expect(isTwoDecimalString(s)).toBe(true)
+    for (const s of ['10.5', '10', '10.500', '-1.00', '1e2', ' 1.00', '1,00', '.50']) expect(isTwoDecimalString(s)).toBe(false)
+  })
+
+  it('hasAtMostTwoDecimals', () => {
+    for (const x of [10, 10.5, 10.55, '10.50', '10.500', 0.3]) expect(hasAtMostTwoDecimals(x)).toBe(true)
+    for (const x of [10.555, '10.501', 0.001, 0.1 + 0.2]) expect(hasAtMostTwoDecimals(x)).toBe(false)
+  })
+})
+
+describe('arbitraries', () => {
+  it('arbAmountString yields two-decimal strings from 0.01 to 1,000,000.00', () => {
+    fc.assert(
+      fc.property(arbAmountString(), (s) => {
+        expect(s).toMatch(/^\d+\.\d{2}$/)
+        expect(centsOf(s)).toBeGreaterThanOrEqual(1)
+        expect(centsOf(s)).toBeLessThanOrEqual(MAX_ARB_CENTS)
+        expect(s).not.toMatch(/^0\d/)
+      }),
+    )
+  })
+
+  it('arbAmountNumber yields numbers with at most two decimals that print back exactly', () => {
+    fc.assert(
+      fc.property(arbAmountNumber(), (n) => {
+        expect(n).toBeGreaterThanOrEqual(0.01)
+        expect(n).toBeLessThanOrEqual(1_000_000)
+        expect(hasAtMostTwoDecimals(n)).toBe(true)
+        expect(Number(toDecimalString(n))).toBe(n)
+      }),
+    )
+  })
+})
