@@ -6,6 +6,7 @@ import { buildPixCode, parsePixCode } from '../generators/emv.ts'
 import type { Context } from './context.ts'
 import { HttpError } from './http.ts'
 import { COUNTERPART_BANK } from './identities.ts'
+import { wholeDaysSince } from './returns.ts'
 import { newCashInTxid, newE2eId } from './ids.ts'
 import { qrPngDataUri } from './lib/qr-image.ts'
 import type { Account, BankAccount, Transaction } from './model.ts'
@@ -271,7 +272,7 @@ export function gatewayRefund(ctx: Context, account: Account, id: string, body: 
     throw new HttpError(422, `transaction ${id} is not a paid instant payment`, 'TRANSACTION_NOT_REFUNDABLE')
   }
   const receivedAt = (original.processedAt ?? original.createdAt).getTime()
-  if (ctx.world.clock.nowMs() - receivedAt > REFUND_DEADLINE_DAYS * DAY_MS) {
+  if (wholeDaysSince(receivedAt, ctx.world.clock.nowMs()) > REFUND_DEADLINE_DAYS) {
     throw new HttpError(422, `refunds are accepted up to ${REFUND_DEADLINE_DAYS} days after the payment`, 'REFUND_PERIOD_EXPIRED')
   }
   const remaining = original.originalCents - ctx.world.refundedCents(original.id)

@@ -12,6 +12,11 @@ const DAY_MS = 86_400_000
 const E2E_RE = /^[a-zA-Z0-9]{32}$/
 const RETURN_ID_RE = /^[a-zA-Z0-9]{1,35}$/
 
+/** Elapsed whole days: a payment received 89 days and some seconds ago is still "within 89 days". */
+export function wholeDaysSince(fromMs: number, nowMs: number): number {
+  return Math.floor((nowMs - fromMs) / DAY_MS)
+}
+
 export const returnKey = (accountId: string, e2eid: string, id: string): string => `${accountId}:${e2eid}:${id}`
 
 interface ReturnRequest {
@@ -58,7 +63,7 @@ export function createReturn(ctx: Context, account: Account, e2eid: string, id: 
   }
   const original = receivedPayment(ctx, account, e2eid)
   const receivedAt = (original.processedAt ?? original.createdAt).getTime()
-  if (ctx.world.clock.nowMs() - receivedAt > RETURN_DEADLINE_DAYS * DAY_MS) {
+  if (wholeDaysSince(receivedAt, ctx.world.clock.nowMs()) > RETURN_DEADLINE_DAYS) {
     throw new HttpError(422, `returns are accepted only within ${RETURN_DEADLINE_DAYS} days after receipt`)
   }
   const remaining = original.originalCents - ctx.world.refundedCents(original.id)
