@@ -144,3 +144,10 @@ function reparse(redactedBody: string, original: unknown, redactor: Redactor): u
     return JSON.parse(redactor.body(JSON.stringify(original))) as unknown
   }
 }
+
+/**
+ * The worker's redactor: config secrets are added when a check's context is built, tokens as
+ * they are seen. Recorders and failure messages all use it, so a token learned by one check is
+ * redacted in every other.
+ */
+export const sharedRedactor = new Redactor()

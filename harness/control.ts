@@ -1,0 +1,165 @@
+// Typed driver of the sandbox control API (CONTRACTS §4): the outside world acting on the target
+// (a payer pays, the bank settles, time passes). Any non-2xx answer throws, naming the route.
+import { describeExchange } from './assertions.ts'
+import type { Exchange } from './exchange.ts'
+import type { HttpClient } from './http.ts'
+
+export interface Party {
+  name: string
+  document: string
+}
+
+/** What a payment made through the control API produced. */
+export interface PaymentResult {
+  transactionId: string
+  e2eId: string
+  gatewayId: string
+}
+
+export interface IncomingPayment {
+  account?: string
+  amount: number
+  payer?: Party
+  ageDays?: number
+  pixKey?: string
+  externalId?: string
+}
+
+export interface AccountUrls {
+  webhookUrl?: string | null
+  pixWebhookUrl?: string | null
+}
+
+export interface AccountView {
+  clientId: string
+  webhookUrl: string | null
+  pixWebhookUrl: string | null
+  pixKeys: string[]
+  buyers: string[]
+}
+
+export interface SimulatorSettings {
+  slipRegistrationDelayMs?: number
+  autoRegisterSlips?: boolean
+  feePercent?: number
+  webhookRetry?: { attempts: number; baseDelayMs: number }
+}
+
+/** The charge (§2.4), return (§2.5), slip (§2.6) and transaction views are the interface's shapes. */
+export type JsonObject = Record<string, unknown>
+
+export class ControlError extends Error {
+  constructor(
+    readonly route: string,
+    readonly exchange: Exchange,
+  ) {
+    const answer = exchange.response.error ?? `HTTP ${exchange.response.status}`
+    super(`control ${route} failed (${answer})\n${describeExchange(exchange)}`)
+    this.name = 'ControlError'
+  }
+}
+
+const p = encodeURIComponent
+
+export class ControlClient {
+  constructor(
+    private readonly http: HttpClient,
+    readonly controlUrl: string,
+    /** The account control calls act on when none is named (the primary client id). */
+    readonly defaultAccount: string,
+  ) {}
+
+  // --- whole simulator
+  async reset(): Promise<void> {
+    await this.call('POST', '/control/reset')
+  }
+  clock(): Promise<{ now: string }> {
+    return this.call('GET', '/control/clock')
+  }
+  advance(seconds: number): Promise<{ now: string }> {
+    return this.call('POST', '/control/clock/advance', { seconds })
+  }
+  configure(settings: SimulatorSettings): Promise<SimulatorSettings> {
+    return this.call('POST', '/control/config', settings)
+  }
+  async trustCa(pem: string): Promise<void> {
+    await this.call('POST', '/control/trust-ca', { pem })
+  }
+
+  // --- charges (cob) and cash-in
+  payCob(txid: string, body: { payer?: Party; amount?: string | number } = {}): Promise<PaymentResult> {
+    return this.call('POST', `/control/cob/${p(txid)}/pay`, body)
+  }
+  removeCob(txid: string, by: 'receiver' | 'psp'): Promise<JsonObject> {
+    return this.call('POST', `/control/cob/${p(txid)}/remove`, { by })
+  }
+  getCob(txid: string): Promise<JsonObject> {
+    return this.call('GET', `/control/cob/${p(txid)}`)
+  }
+  payCashIn(transactionId: string, body: { payer?: Party } = {}): Promise<PaymentResult> {
+    return this.call('POST', `/control/cash-in/${p(transactionId)}/pay`, body)
+  }
+  incomingPayment(payment: IncomingPayment): Promise<PaymentResult & { externalId: string }> {
+    return this.call('POST', '/control/incoming-payments', payment)
+  }
+
+  // --- outgoing operations
+  settleTransaction(transactionId: string): Promise<JsonObject> {
+    return this.call('POST', `/control/transactions/${p(transactionId)}/settle`)
+  }
+  failTransaction(transactionId: string, reason?: string): Promise<JsonObject> {
+    return this.call('POST', `/control/transactions/${p(transactionId)}/fail`, reason === undefined ? {} : { reason })
+  }
+  reverseTransaction(transactionId: string, amount?: number): Promise<PaymentResult> {
+    return this.call('POST', `/control/transactions/${p(transactionId)}/reverse`, amount === undefined ? {} : { amount })
+  }
+  async setCallbackUrl(transactionId: string, url: string): Promise<void> {
+    await this.call('POST', `/control/transactions/${p(transactionId)}/callback-url`, { url })
+  }
+
+  // --- returns (devolucao)
+  settleReturn(e2eid: string, id: string): Promise<JsonObject> {
+    return this.call('POST', `/control/returns/${p(e2eid)}/${p(id)}/settle`)
+  }
+  failReturn(e2eid: string, id: string, motivo?: string): Promise<JsonObject> {
+    return this.call('POST', `/control/returns/${p(e2eid)}/${p(id)}/fail`, motivo === undefined ? {} : { motivo })
+  }
+  getReturn(e2eid: string, id: string): Promise<JsonObject> {
+    return this.call('GET', `/control/returns/${p(e2eid)}/${p(id)}`)
+  }
+
+  // --- bank slips
+  registerSlip(id: string): Promise<JsonObject> {
+    return this.call('POST', `/control/bank-slips/${p(id)}/register`)
+  }
+  paySlip(id: string, body: { amount?: number; paymentType?: number } = {}): Promise<JsonObject> {
+    return this.call('POST', `/control/bank-slips/${p(id)}/pay`, body)
+  }
+  expireSlip(id: string): Promise<JsonObject> {
+    return this.call('POST', `/control/bank-slips/${p(id)}/expire`)
+  }
+  getSlip(id: string): Promise<JsonObject> {
+    return this.call('GET', `/control/bank-slips/${p(id)}`)
+  }
+
+  // --- accounts
+  setWebhookUrls(urls: AccountUrls, account = this.defaultAccount): Promise<AccountView> {
+    return this.call('POST', `/control/accounts/${p(account)}/webhook-urls`, urls)
+  }
+  account(account = this.defaultAccount): Promise<AccountView> {
+    return this.call('GET', `/control/accounts/${p(account)}`)
+  }
+
+  /** One control route; the answer's JSON (undefined for 204), or a ControlError naming the route. */
+  private async call<T>(method: 'GET' | 'POST', route: string, body?: unknown): Promise<T> {
+    const ex = await this.http.send({
+      method,
+      url: `${this.controlUrl}${route}`,
+      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+    const { status, error, json } = ex.response
+    if (error || status < 200 || status > 299) throw new ControlError(`${method} ${route}`, ex)
+    return json as T
+  }
+}

@@ -1,0 +1,115 @@
+// Webhook capture for checks (interface §6): one capture server per worker, started on first use;
+// each check gets its own channels (`<check-id>-<name>`), so checks running side by side never see
+// each other's notifications.
+import type { TargetConfig } from './config.ts'
+import type { ControlClient } from './control.ts'
+import type { GatewayClient } from './http.ts'
+import { fail } from './assertions.ts'
+import type { Captured, WebhookCapture } from './webhook-capture.ts'
+
+let capture: Promise<WebhookCapture> | undefined
+
+/**
+ * The worker's capture server: HTTPS with its own CA (the target is told to trust it through the
+ * control API), or plain HTTP behind PIX_WEBHOOK_PUBLIC_URL when the target is remote.
+ */
+export function workerCapture(config: TargetConfig): Promise<WebhookCapture> {
+  if (!capture) {
+    capture = import('./webhook-capture.ts').then(({ WebhookCapture }) =>
+      WebhookCapture.start(config.webhookPublicUrl ? { https: false, publicUrl: config.webhookPublicUrl } : { https: true }),
+    )
+    capture.catch(() => (capture = undefined))
+  }
+  return capture
+}
+
+export async function closeWorkerCapture(): Promise<void> {
+  const c = capture
+  capture = undefined
+  await (await c?.catch(() => undefined))?.close()
+}
+
+/**
+ * Why a target cannot deliver to the capture server, or undefined when it can: either a public
+ * URL is configured, or the target runs on this machine and the control API can make it trust
+ * the capture's CA.
+ */
+export function webhooksUnavailable(config: TargetConfig): string | undefined {
+  if (config.webhookPublicUrl) return undefined
+  if (!isLoopback(config.baseUrl)) {
+    return 'the target is not on this machine and PIX_WEBHOOK_PUBLIC_URL is not set: it cannot reach the webhook capture server'
+  }
+  if (!config.controlUrl) return 'no control URL (PIX_CONTROL_URL): the target cannot be told to trust the capture server certificate'
+  return undefined
+}
+
+function isLoopback(url: string): boolean {
+  const host = new URL(url).hostname
+  return host === 'localhost' || host === '[::1]' || host === '::1' || host.startsWith('127.')
+}
+
+export class CheckHooks {
+  constructor(
+    readonly capture: WebhookCapture,
+    private readonly checkId: string,
+    private readonly gateway: GatewayClient,
+    private readonly control: () => ControlClient | undefined,
+  ) {}
+
+  /** The capture channel of this check for `name`. */
+  channel(name = 'default'): string {
+    return `${this.checkId}-${name}`
+  }
+
+  /** A URL that lands in this check's channel `name`. */
+  url(name = 'default'): string {
+    return this.capture.url(this.channel(name))
+  }
+
+  /** Notifications received on this check's channel `name` (all of this check's channels when omitted). */
+  events(name?: string): Captured[] {
+    if (name !== undefined) return this.capture.events(this.channel(name))
+    return this.capture.events().filter((c) => this.isMine(c))
+  }
+
+  /** The first notification (already here or still to come) of this check matching `pred`. */
+  waitFor(pred: (c: Captured) => boolean, timeoutMs = 10_000, name?: string): Promise<Captured> {
+    if (name !== undefined) return this.capture.waitFor(pred, timeoutMs, this.channel(name))
+    return this.capture.waitFor((c) => this.isMine(c) && pred(c), timeoutMs)
+  }
+
+  /**
+   * Points the account's notifications at this check's channel `name`: pixWebhookUrl through the
+   * gateway (§4.18) and, when a control URL exists, the global webhookUrl (it has no public setter).
+   */
+  async useForAccount(name = 'default'): Promise<string> {
+    const url = this.url(name)
+    const ex = await this.gateway.post('/v1/account/webhook', { pixWebhookUrl: url })
+    if (ex.response.error || ex.response.status < 200 || ex.response.status > 299) {
+      fail('set account webhook (§4.18)', 'a 2xx answer', ex.response.error ?? `HTTP ${ex.response.status}`, ex)
+    }
+    await this.control()?.setWebhookUrls({ webhookUrl: url })
+    return url
+  }
+
+  private isMine(c: Captured): boolean {
+    return c.channel.startsWith(`${this.checkId}-`)
+  }
+}
+
+/** The hooks of one check; trusts the capture CA on the target first when a control URL exists. */
+export async function checkHooks(
+  config: TargetConfig,
+  checkId: string,
+  gateway: GatewayClient,
+  control: () => ControlClient | undefined,
+): Promise<CheckHooks> {
+  const cap = await workerCapture(config)
+  const driver = control()
+  if (driver && cap.caPem) await driver.trustCa(cap.caPem)
+  return new CheckHooks(cap, channelSafe(checkId), gateway, control)
+}
+
+function channelSafe(id: string): string {
+  return id.replace(/[^A-Za-z0-9_]/g, '_')
+}

@@ -1,0 +1,129 @@
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startVitest } from 'vitest/node'
+import type { Reporter, TestCase } from 'vitest/node'
+import { check, unmetNeed, areaOf } from '../../../harness/check.ts'
+import { loadConfig } from '../../../harness/config.ts'
+import { fakeServer, json, type FakeServer } from './fake-server.ts'
+
+const API_KEY = 'gw-key-never-shown'
+const SECRET = 'client-secret-never-shown'
+const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhY21lIn0.dG9rZW4tc2lnbmF0dXJl'
+
+interface Row { name: string; state: string; meta: Record<string, unknown>; errors: string[]; note?: string }
+
+let target: FakeServer
+const rows: Row[] = []
+beforeAll(async () => {
+  target = await fakeServer((req, res) => {
+    if (req.url === '/oauth/token') return json(res, 200, { access_token: TOKEN, token_type: 'Bearer', expires_in: 3600, scope: 'balance:read' })
+    if (req.url === '/v1/account/balance') return json(res, 200, { id: 'acc-1', totalBalance: 1, blockedBalance: 0, availableBalance: 1, consultedAt: '2026-01-01T00:00:00Z' })
+    return json(res, 200, { grossBalance: 1, blockedBalance: 0, netBalance: 1, consultedAt: '2026-01-01T00:00:00Z' })
+  })
+  const collect: Reporter = {
+    onTestCaseResult(tc: TestCase) {
+      const r = tc.result()
+      rows.push({
+        name: tc.name,
+        state: r.state,
+        meta: tc.meta() as Record<string, unknown>,
+        errors: (r.errors ?? []).map((e) => e.message),
+        ...(r.state === 'skipped' && r.note ? { note: r.note } : {}),
+      })
+    },
+  }
+  const root = fileURLToPath(new URL('./fixtures', import.meta.url))
+  const vitest = await startVitest('test', [], {
+    run: true, watch: false, config: false, root, pool: 'threads', include: ['**/*.fixture.ts'], reporters: [collect],
+    env: { PIX_BASE_URL: target.url, PIX_GATEWAY_URL: target.url, PIX_CLIENT_ID: 'acme', PIX_CLIENT_SECRET: SECRET, PIX_API_KEY: API_KEY, PIX_SEED: '1234', PIX_NUM_RUNS: '20' },
+  })
+  await vitest.close()
+  process.exitCode = 0 // the nested run has failing checks on purpose
+}, 60_000)
+afterAll(() => target.close())
+
+const row = (name: string): Row => {
+  const r = rows.find((x) => x.name === name)
+  if (!r) throw new Error(`no result for "${name}"; got ${rows.map((x) => x.name).join(' | ')}`)
+  return r
+}
+
+describe('check() meta reaches a vitest reporter', () => {
+  test('a passing check carries clauses, area, tags and redacted exchanges with curl lines', () => {
+    const r = row('passes and records redacted evidence')
+    expect(r.state).toBe('passed')
+    expect(r.meta).toMatchObject({ clauses: ['2.3.gateway-id'], area: 'demo', tags: ['demo'], needs: [] })
+    const exchanges = r.meta.exchanges as { request: { url: string; headers: Record<string, string> }; curl: string }[]
+    expect(exchanges.map((e) => new URL(e.request.url).pathname)).toEqual(['/v1/account/balance', '/oauth/token', '/api/balance'])
+    const text = JSON.stringify(r.meta)
+    for (const secret of [API_KEY, SECRET, TOKEN]) expect(text).not.toContain(secret)
+    expect(exchanges[0]?.request.headers['x-api-key']).toBe('«redacted:PIX_API_KEY»')
+    expect(exchanges[2]?.request.headers.authorization).toBe('Bearer «redacted:access_token»')
+    expect(exchanges[0]?.curl).toContain('"$PIX_API_KEY"')
+  })
+
+  test('a failing check names the rule, what came back, the request and the clause; evidence kept', () => {
+    const r = row('fails with the rule, the clause and the request')
+    expect(r.state).toBe('failed')
+    expect(r.errors[0]).toMatch(/^status: expected HTTP 418, got HTTP 200/)
+    expect(r.errors[0]).toContain(`request: GET ${target.url}/v1/account/balance`)
+    expect(r.errors[0]).toContain('clauses: 2.3.gateway-id')
+    expect(r.meta.exchanges).toHaveLength(1)
+  })
+
+  test('an unmet need skips with the reason in meta.skipReason and in the result note', () => {
+    const r = row('skips without a control URL')
+    expect(r.state).toBe('skipped')
+    expect(r.meta.skipReason).toMatch(/no control URL \(PIX_CONTROL_URL\)/)
+    expect(r.note).toBe(r.meta.skipReason)
+    expect(r.meta.exchanges).toEqual([])
+  })
+
+  test('using an unconfigured optional account skips at first use', () => {
+    const r = row('skips at first use of an unconfigured second account')
+    expect(r.state).toBe('skipped')
+    expect(r.meta.skipReason).toMatch(/PIX_OTHER_API_KEY/)
+  })
+
+  test('a failing property records the seed and the replay path and shows the counterexample', () => {
+    const r = row('property failure records seed and replay')
+    expect(r.state).toBe('failed')
+    expect(r.meta.seed).toBe(1234)
+    expect(r.meta.replay).toMatch(/^seed=1234 path=\d+(:\d+)*$/)
+    expect(r.errors[0]).toMatch(/Counterexample: \[10\]/)
+    expect(r.errors[0]).toContain('--seed 1234')
+  })
+})
+
+describe('declaration-time and need rules', () => {
+  test('an unknown clause id throws when the check is declared', () => {
+    expect(() => check('x', { clauses: ['9.9.no-such-clause'] }, () => undefined)).toThrow(/unknown clause id\(s\) 9\.9\.no-such-clause/)
+    expect(() => check('x', { clauses: [] }, () => undefined)).toThrow(/names no clause/)
+    expect(() => check('x', { clauses: ['2.3.gateway-id'], needs: ['time-travel' as never] }, () => undefined)).toThrow(/unknown need/)
+  })
+
+  const base = { PIX_BASE_URL: 'http://127.0.0.1:1', PIX_GATEWAY_URL: 'http://127.0.0.1:2', PIX_CLIENT_ID: 'a', PIX_CLIENT_SECRET: 'bbbbbbbb', PIX_API_KEY: 'kkkk' }
+  test.each([
+    [{}, 'control', /PIX_CONTROL_URL/],
+    [{ PIX_PROFILE: 'readonly' }, 'mutating', /readonly profile/],
+    [{}, 'otherAccount', /second account/],
+    [{}, 'limitedKey', /PIX_API_KEY_LIMITED/],
+    [{}, 'certs', /PIX_CERT_FILE/],
+    [{}, 'otherAccountCert', /PIX_CERT_OTHER_ACCOUNT_FILE/],
+    [{}, 'unlinkedCert', /PIX_CERT_UNLINKED_FILE/],
+    [{}, 'webhooks', /trust the capture server/],
+    [{ PIX_BASE_URL: 'https://sandbox.example.test' }, 'webhooks', /PIX_WEBHOOK_PUBLIC_URL/],
+  ] as const)('%o makes need %s unmet', (extra, need, reason) => {
+    expect(unmetNeed(loadConfig({ ...base, ...extra }), [need])).toMatch(reason)
+  })
+
+  test('met needs give no reason', () => {
+    const c = loadConfig({ ...base, PIX_CONTROL_URL: 'http://127.0.0.1:3', PIX_OTHER_API_KEY: 'other', PIX_API_KEY_LIMITED: 'lim' })
+    expect(unmetNeed(c, ['control', 'mutating', 'otherAccount', 'limitedKey', 'webhooks'])).toBeUndefined()
+  })
+
+  test('area is the folder under suites/', () => {
+    expect(areaOf('/work/main/suites/auth/tokens.test.ts')).toBe('auth')
+    expect(areaOf('/work/main/test/unit/x.test.ts')).toBeUndefined()
+  })
+})
