@@ -5,6 +5,7 @@ import fc, { type Arbitrary } from 'fast-check'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
+import { loadOpenApi, OPENAPI_ID, openApiAjv } from './openapi.ts'
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020
@@ -37,19 +38,42 @@ const ANNOTATIONS = new Set(['description', 'title', 'example', 'examples', 'dep
 interface Ctx { input: Node; validate: ValidateFunction; resolveDoc(base: string, from: Doc): Doc }
 
 // One context per (schema, ajv or root) pair, so compiled validators and boundary cases are reused.
-const contexts = new WeakMap<object, WeakMap<object, Ctx>>()
+// A bare `{ $ref }` is keyed by its text: callers such as requestBodySchema() hand out fresh objects.
+const contextsBySchema = new WeakMap<object, WeakMap<object, Ctx>>()
+const contextsByRef = new WeakMap<object, Map<string, Ctx>>()
 const NO_OPTIONS = {}
 
 function contextFor(schema: object, opts: SchemaArbOptions = {}): Ctx {
   const key = opts.ajv ?? opts.root ?? NO_OPTIONS
-  let perSchema = contexts.get(schema)
-  if (!perSchema) contexts.set(schema, (perSchema = new WeakMap()))
+  const ref = bareRef(schema)
+  if (ref !== undefined) {
+    let perKey = contextsByRef.get(key)
+    if (!perKey) contextsByRef.set(key, (perKey = new Map()))
+    let ctx = perKey.get(ref)
+    if (!ctx) perKey.set(ref, (ctx = buildContext(schema as Schema, opts)))
+    return ctx
+  }
+  let perSchema = contextsBySchema.get(schema)
+  if (!perSchema) contextsBySchema.set(schema, (perSchema = new WeakMap()))
   let ctx = perSchema.get(key)
   if (!ctx) perSchema.set(key, (ctx = buildContext(schema as Schema, opts)))
   return ctx
 }
 
-function buildContext(schema: Schema, opts: SchemaArbOptions): Ctx {
+function bareRef(schema: object): string | undefined {
+  const keys = Object.keys(schema)
+  const ref = (schema as Schema).$ref
+  return keys.length === 1 && typeof ref === 'string' ? ref : undefined
+}
+
+/** Without options, a schema that points into the OpenAPI document is judged by the document's own ajv. */
+function withDefaults(schema: Schema, opts: SchemaArbOptions): SchemaArbOptions {
+  if (opts.root || opts.ajv || !JSON.stringify(schema).includes(`"${OPENAPI_ID}#`)) return opts
+  return { root: loadOpenApi(), rootId: OPENAPI_ID, ajv: openApiAjv() }
+}
+
+function buildContext(schema: Schema, given: SchemaArbOptions): Ctx {
+  const opts = withDefaults(schema, given)
   const rootDoc: Doc | undefined = opts.root
     ? { id: opts.rootId ?? (typeof (opts.root as Schema).$id === 'string' ? (opts.root as Schema).$id as string : DEFAULT_ROOT_ID), root: opts.root }
     : undefined
@@ -178,14 +202,14 @@ function arbFor(node: Node, ctx: Ctx, refDepth: number): Arbitrary<unknown> {
   const sub = (s: unknown): Arbitrary<unknown> => arbFor({ schema: asSchema(s), doc }, ctx, depth)
   const minimal = depth > MAX_REF_DEPTH
   let arb: Arbitrary<unknown>
-  if ('const' in schema) arb = fc.constant(schema.const)
-  else if (Array.isArray(schema.enum) && schema.enum.length > 0) arb = fc.constantFrom(...schema.enum)
+  if ('const' in schema) arb = fc.constant(schema.const).map(copy)
+  else if (Array.isArray(schema.enum) && schema.enum.length > 0) arb = fc.constantFrom(...schema.enum).map(copy)
   else if (Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf)) arb = fc.oneof(...branchesOf(schema).map(sub))
   else {
     const types = typesOf(schema)
     arb = types.length === 0 ? fc.jsonValue({ maxDepth: 2 }) : fc.oneof(...types.map((t) => arbForType(schema, t, sub, minimal)))
   }
-  return 'default' in schema ? fc.oneof({ weight: 4, arbitrary: arb }, { weight: 1, arbitrary: fc.constant(schema.default) }) : arb
+  return 'default' in schema ? fc.oneof({ weight: 4, arbitrary: arb }, { weight: 1, arbitrary: fc.constant(schema.default).map(copy) }) : arb
 }
 
 /**
@@ -247,7 +271,8 @@ function patternArb(pattern: string, maxLength: number | undefined): Arbitrary<s
   const re = new RegExp(pattern, 'u')
   const bound = maxLength === undefined ? {} : { maxLength }
   try {
-    return fc.oneof(fc.stringMatching(re, bound), fc.stringMatching(re, { ...bound, size: 'large' }))
+    // the larger size now and then reaches long lengths that the default size never produces
+    return fc.oneof({ weight: 3, arbitrary: fc.stringMatching(re, bound) }, { weight: 1, arbitrary: fc.stringMatching(re, { ...bound, size: 'large' }) })
   } catch {
     // lookarounds, backreferences…: fast-check cannot build them; random text, kept when it matches
     return fc.string({ unit: textUnit, maxLength: maxLength ?? 40 }).map((v) => (re.test(v) ? v : ''))
@@ -355,7 +380,7 @@ function realizedCases(ctx: Ctx): Case[] {
 function validPool(ctx: Ctx): unknown[] {
   const pool = sampleDistinct(candidateArb(ctx), POOL_SIZE).filter((v) => ctx.validate(v) === true)
   if (pool.length === 0) throw new Error('schema-arb: could not generate a valid value for the schema')
-  return pool.sort((a, b) => JSON.stringify(a).length - JSON.stringify(b).length)
+  return bySize(pool)
 }
 
 interface Spot { path: Seg[]; node: Node }
@@ -390,7 +415,13 @@ function draftsFor({ path, node }: Spot, ctx: Ctx): Draft[] {
       if (miss !== undefined) add('pattern', `does not match ${s.pattern}: ${JSON.stringify(miss)}`, miss, false)
     }
   }
+  if (types.includes('string') && typeof s.pattern === 'string') {
+    const implied = s.minLength === undefined && s.maxLength === undefined ? patternLengths(s.pattern) : undefined
+    if (implied) for (const d of lengthDrafts({ ...s, ...implied }, sampleOf, 'pattern')) add(d.keyword, `${d.description}, implied by ${s.pattern}`, d.value, d.valid)
+  }
   if (types.includes('string') && typeof s.format === 'string' && s.format in FORMAT_MISSES) {
+    const hit = sampleOf(s, (v) => typeof v === 'string')
+    if (hit !== undefined) add('format', `a ${s.format}`, hit, true)
     add('format', `not a ${s.format}`, FORMAT_MISSES[s.format], false)
   }
   if (types.includes('number') || types.includes('integer')) for (const d of numberDrafts(s, types.includes('number'))) add(d.keyword, d.description, d.value, d.valid)
@@ -412,8 +443,20 @@ function draftsFor({ path, node }: Spot, ctx: Ctx): Draft[] {
 interface ValueDraft { keyword: string; description: string; value: unknown; valid: boolean }
 type Sampler = (schema: Schema, pred?: (v: unknown) => boolean) => unknown
 
+/**
+ * Length bounds that a pattern of the form `^X{m,n}$` (X one character, class or escape) states on
+ * its own, as the document's txid does: `^[a-zA-Z0-9]{26,35}$` → 26..35.
+ */
+function patternLengths(pattern: string): { minLength: number; maxLength?: number } | undefined {
+  const m = /^\^(?:\[(?:\\.|[^\]\\])+\]|\\[dDwWsS]|[^\\^$.|?*+()[\]{}])\{(\d+)(,(\d*))?\}\$$/.exec(pattern)
+  if (!m) return undefined
+  const min = Number(m[1])
+  if (m[2] === undefined) return { minLength: min, maxLength: min }
+  return m[3] ? { minLength: min, maxLength: Number(m[3]) } : { minLength: min }
+}
+
 /** n−1 / n / n+1 around minLength and maxLength; validity from the length bounds, re-checked later by ajv. */
-function lengthDrafts(s: Schema, sampleOf: Sampler): ValueDraft[] {
+function lengthDrafts(s: Schema, sampleOf: Sampler, reportAs?: string): ValueDraft[] {
   const min = num(s.minLength), max = num(s.maxLength)
   const withLength = (n: number) => sampleOf({ ...s, minLength: n, maxLength: n }, (v) => typeof v === 'string' && lengthOf(v) === n) as string | undefined
   const inRange = (n: number) => n >= (min ?? 0) && (max === undefined || n <= max)
@@ -426,7 +469,7 @@ function lengthDrafts(s: Schema, sampleOf: Sampler): ValueDraft[] {
       if (len < 0) continue
       // out-of-range lengths come from the n-long string, cut or grown by its own last character
       const value = inRange(len) ? withLength(len) : resize(exact, len)
-      if (value !== undefined) out.push({ keyword, description: `${keyword} ${n}: length ${len}`, value, valid: inRange(len) })
+      if (value !== undefined) out.push({ keyword: reportAs ?? keyword, description: `${keyword} ${n}: length ${len}`, value, valid: inRange(len) })
     }
   }
   return out
@@ -571,6 +614,11 @@ function hasKeywords(s: Schema): boolean {
   return Object.keys(s).some((k) => !ANNOTATIONS.has(k))
 }
 
+/** Values taken from the (frozen) document are handed out as copies the caller may change. */
+function copy<T>(v: T): T {
+  return typeof v === 'object' && v !== null ? structuredClone(v) : v
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
@@ -618,9 +666,13 @@ function nextDouble(x: number, dir: 1 | -1): number {
   return buf.getFloat64(0)
 }
 
-/** Deterministic search of a value satisfying `pred` among samples of `arb` (never loops forever). */
+/** The shortest value satisfying `pred` among deterministic samples of `arb` (never loops forever). */
 function findValue(arb: Arbitrary<unknown>, pred: (v: unknown) => boolean): unknown {
-  return sampleDistinct(arb, SEARCH_TRIES).find(pred)
+  return bySize(sampleDistinct(arb, SEARCH_TRIES).filter(pred))[0]
+}
+
+function bySize(values: unknown[]): unknown[] {
+  return values.sort((a, b) => (JSON.stringify(a) ?? '').length - (JSON.stringify(b) ?? '').length)
 }
 
 function sampleDistinct(arb: Arbitrary<unknown>, n: number): unknown[] {
