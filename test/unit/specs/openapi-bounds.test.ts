@@ -285,6 +285,13 @@ describe('success responses', () => {
     expect(response('createOauthToken', 200)({ access_token: JWT, token_type: 'bearer', expires_in: 3600, scope: '' })).toBe(false)
   })
 
+  it('cash-in answers PENDING on creation', () => {
+    const created = { transactionId: '1024', correlationId: UUID, externalId: 'order-42', status: 'PENDING', pixCode: EMV, generateTime: NOW, expirationDate: NOW }
+    expect(response('createCashIn', 201)(created)).toBe(true)
+    expect(response('createCashIn', 201)({ ...created, status: 'CONFIRMED' })).toBe(false)
+    expect(response('createCashIn', 201)({ ...created, correlationId: 'not-a-uuid' })).toBe(false)
+  })
+
   it('bank slip creation answers PENDING; resend answers Success true; gateway balance requires every field', () => {
     expect(response('createBankSlip', 201)({ ...slip, status: 'WAITING_PAYMENT' })).toBe(false)
     expect(response('createBankSlip', 201)({ ...slip, dueDate: NOW })).toBe(false)
