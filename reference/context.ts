@@ -17,7 +17,7 @@ export class Context {
 
   constructor(
     readonly world: World,
-    private readonly log: (line: string) => void,
+    readonly log: (line: string) => void,
   ) {
     const { attempts, baseDelayMs } = world.config.webhookRetry
     this.dispatcher = new WebhookDispatcher({ attempts, baseDelayMs, log })

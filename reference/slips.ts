@@ -2,7 +2,7 @@
 // after a delay (WAITING_PAYMENT + notification with barcode, line, PIX code and PDF link),
 // payment (PAID), expiry past the due date (EXPIRED), and the temporary PDF download.
 import { randomUUID } from 'node:crypto'
-import { barcodeToLine, buildBarcode } from '../generators/boleto.ts'
+import { barcodeToLine, buildBarcode, MAX_BARCODE_CENTS } from '../generators/boleto.ts'
 import type { Context } from './context.ts'
 import { HttpError, type Res } from './http.ts'
 import { newToken } from './ids.ts'
@@ -46,6 +46,7 @@ export function createSlip(ctx: Context, account: Account, body: unknown): BankS
   const amount = o.amount
   if (typeof amount !== 'number' || !Number.isFinite(amount)) throw bad('amount is required and must be a number in reais')
   const amountCents = centsFromNumber(amount, 'amount')
+  if (amountCents > MAX_BARCODE_CENTS) throw bad(`amount must be at most ${reais(MAX_BARCODE_CENTS)} (the barcode's ten digits of cents)`)
   const dueDate = readDueDate(o, ctx.world.now().toISOString().slice(0, 10))
   const description = stringField(o, 'description', 'description', { max: 500 }) ?? ''
   const externalId = stringField(o, 'externalId', 'externalId', { required: true, min: 1, max: 100 }) as string
@@ -81,7 +82,12 @@ function scheduleRegistration(ctx: Context, slip: BankSlip): void {
   if (!ctx.world.config.autoRegisterSlips) return
   const timer = setTimeout(() => {
     ctx.slipTimers.delete(timer)
-    if (ctx.world.slips.get(slip.id) === slip && slip.status === 'PENDING') registerSlip(ctx, slip.id)
+    if (ctx.world.slips.get(slip.id) !== slip || slip.status !== 'PENDING') return
+    try {
+      registerSlip(ctx, slip.id)
+    } catch (err) {
+      ctx.log(`slip ${slip.id} could not be registered: ${(err as Error).message}`)
+    }
   }, ctx.world.config.slipRegistrationDelayMs)
   timer.unref()
   ctx.slipTimers.add(timer)
