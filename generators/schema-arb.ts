@@ -29,7 +29,7 @@ export interface BoundaryCase { path: string; keyword: string; description: stri
 const DEFAULT_ROOT_ID = 'https://schema-arb.local/root.json'
 const MAX_REF_DEPTH = 4
 const POOL_SIZE = 120
-const SEARCH_TRIES = 300
+const SEARCH_BATCHES = [10, 40, 250]
 const ANNOTATIONS = new Set(['description', 'title', 'example', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'externalDocs', 'xml'])
 
 // ---------------------------------------------------------------------------------------------
@@ -392,7 +392,8 @@ function collectSpots(node: Node, ctx: Ctx, path: Seg[], refChain: Set<string>):
   const n = normalize(node, ctx)
   const child = (s: unknown, p: Seg[]) => collectSpots({ schema: asSchema(s), doc: n.doc }, ctx, p, chain)
   const spots: Spot[] = [{ path, node: n }]
-  if (Array.isArray(n.schema.oneOf) || Array.isArray(n.schema.anyOf)) for (const b of branchesOf(n.schema)) spots.push(...child(b, path))
+  // branches are walked on their own: the siblings' properties are already walked from this node
+  for (const b of [...arrayOf(n.schema.oneOf), ...arrayOf(n.schema.anyOf)]) spots.push(...child(b, path))
   if (isObject(n.schema.properties)) for (const [k, s] of Object.entries(n.schema.properties)) spots.push(...child(s, [...path, k]))
   if (n.schema.items !== undefined && typeof n.schema.items !== 'boolean') spots.push(...child(n.schema.items, [...path, 0]))
   return spots
@@ -619,6 +620,10 @@ function copy<T>(v: T): T {
   return typeof v === 'object' && v !== null ? structuredClone(v) : v
 }
 
+function arrayOf(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : []
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
@@ -666,18 +671,25 @@ function nextDouble(x: number, dir: 1 | -1): number {
   return buf.getFloat64(0)
 }
 
-/** The shortest value satisfying `pred` among deterministic samples of `arb` (never loops forever). */
+/**
+ * The shortest value satisfying `pred` among deterministic samples of `arb`, searched in growing
+ * batches so the common case (the first samples fit) stays cheap; never loops forever.
+ */
 function findValue(arb: Arbitrary<unknown>, pred: (v: unknown) => boolean): unknown {
-  return bySize(sampleDistinct(arb, SEARCH_TRIES).filter(pred))[0]
+  for (const [i, batch] of SEARCH_BATCHES.entries()) {
+    const found = bySize(sampleDistinct(arb, batch, i).filter(pred))
+    if (found.length > 0) return found[0]
+  }
+  return undefined
 }
 
 function bySize(values: unknown[]): unknown[] {
   return values.sort((a, b) => (JSON.stringify(a) ?? '').length - (JSON.stringify(b) ?? '').length)
 }
 
-function sampleDistinct(arb: Arbitrary<unknown>, n: number): unknown[] {
+function sampleDistinct(arb: Arbitrary<unknown>, n: number, seedOffset = 0): unknown[] {
   const out = new Map<string, unknown>()
-  for (const v of fc.sample(arb, { numRuns: n, seed: 20_260_101 })) out.set(JSON.stringify(v) ?? 'undefined', v)
+  for (const v of fc.sample(arb, { numRuns: n, seed: 20_260_101 + seedOffset })) out.set(JSON.stringify(v) ?? 'undefined', v)
   return [...out.values()]
 }
 
