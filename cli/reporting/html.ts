@@ -116,7 +116,8 @@ ${errors.map((e) => `<pre>${esc(e)}</pre>`).join('\n')}</section>`
 function failures(failed: CheckResult[], anchors: Map<string, string>): string {
   if (failed.length === 0) return ''
   const items = failed.map((c) => {
-    const exchanges = (c.exchanges ?? []).map((ex, i) => exchange(ex, i, c.exchanges?.length ?? 0)).join('\n')
+    const omitted = c.exchangesOmitted ? `<p class="muted">${esc(c.exchangesOmitted)} earlier exchanges not kept.</p>` : ''
+    const exchanges = omitted + (c.exchanges ?? []).map((ex, i) => exchange(ex, i, c.exchanges?.length ?? 0)).join('\n')
     return `<article class="failure" id="fail-${esc(anchors.get(c.id))}">
 <h3><span class="dot failed"></span>${esc(c.title)}</h3>
 <p class="sub"><span class="area">${esc(c.area)}</span> ${clauseChips(c.clauses)} <a href="#${esc(anchors.get(c.id))}">in the list</a></p>
@@ -143,7 +144,7 @@ function exchange(ex: EvidenceExchange, index: number, count: number): string {
 <div class="ex">
 <h4>Request</h4><pre>${esc(httpText(`${ex.request.method} ${ex.request.url}`, ex.request.headers, ex.request.body))}</pre>
 <h4>Response</h4><pre>${esc(res ? httpText(`HTTP ${status}`, res.headers, res.json ?? res.body) : 'none')}</pre>
-<h4>curl</h4><pre class="curl">${esc(curlOf(ex))}</pre>
+<h4>curl</h4><pre class="curl">${esc(ex.curl ?? curlOf(ex))}</pre>
 </div></details>`
 }
 

@@ -36,6 +36,7 @@ interface CheckMeta {
   seed?: unknown
   replay?: unknown
   skipReason?: unknown
+  exchangesOmitted?: unknown
 }
 
 const MAX_MESSAGE_CHARS = 4_000
@@ -75,7 +76,7 @@ export class ConformanceReporter implements Reporter {
     const file = this.fileOf(testModule)
     const own = countStatuses(this.checks.filter((c) => c.file === file))
     const elapsed = this.now().getTime() - this.startedAt.getTime()
-    this.options.out(fileLine(file.replace(/^suites\//, ''), own, countStatuses(this.checks), elapsed, this.paint))
+    this.options.out(fileLine(underSuites(file), own, countStatuses(this.checks), elapsed, this.paint))
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
@@ -122,7 +123,7 @@ export class ConformanceReporter implements Reporter {
     const status: CheckStatus = result.state === 'failed' ? 'failed' : result.state === 'passed' ? 'passed' : 'skipped'
     const seed = typeof meta.seed === 'number' ? meta.seed : undefined
     const check: CheckResult = {
-      id: `${file.replace(/^suites\//, '').replace(/\.test\.ts$/, '')}::${testCase.fullName}`,
+      id: `${checkPrefix(file)}::${testCase.fullName}`,
       title: testCase.fullName,
       area,
       file,
@@ -143,6 +144,7 @@ export class ConformanceReporter implements Reporter {
     }
     const exchanges = exchangeList(meta.exchanges)
     if (exchanges.length > 0) check.exchanges = exchanges
+    if (typeof meta.exchangesOmitted === 'number' && meta.exchangesOmitted > 0) check.exchangesOmitted = meta.exchangesOmitted
     return check
   }
 
@@ -150,7 +152,7 @@ export class ConformanceReporter implements Reporter {
     const file = this.fileOf(testModule)
     const area = areaOf(file) ?? 'other'
     return {
-      id: `${file.replace(/^suites\//, '').replace(/\.test\.ts$/, '')}::(suite error)`,
+      id: `${checkPrefix(file)}::(suite error)`,
       title: `${file}: the suite could not run`,
       area,
       file,
@@ -176,6 +178,17 @@ export class ConformanceReporter implements Reporter {
 }
 
 export default ConformanceReporter
+
+/** `suites/auth/tokens.test.ts` → `auth/tokens.test.ts` (the path people know a suite by). */
+export function underSuites(file: string): string {
+  const i = file.split('/').indexOf('suites')
+  return i >= 0 ? file.split('/').slice(i + 1).join('/') : file
+}
+
+/** `suites/auth/tokens.test.ts` → `auth/tokens`: the first half of a check id. */
+function checkPrefix(file: string): string {
+  return underSuites(file).replace(/\.(test|check)\.ts$/, '')
+}
 
 /** `suites/<area>/…` → area. */
 export function areaOf(file: string): string | undefined {

@@ -17,6 +17,8 @@ export interface EvidenceExchange {
     durationMs?: number
     error?: string
   }
+  /** The harness's own reproducer, when it recorded one. */
+  curl?: string
 }
 
 export interface CheckResult {
@@ -36,6 +38,8 @@ export interface CheckResult {
   /** The command line that re-runs this check's area with its seed. */
   replayCommand?: string
   exchanges?: EvidenceExchange[]
+  /** Older exchanges the harness dropped to keep the evidence small. */
+  exchangesOmitted?: number
 }
 
 /** A clause of specs/clauses.yaml as the loader gives it (CONTRACTS §2). */

@@ -1,0 +1,252 @@
+// `npm run conformance` (ARCHITECTURE.md "Commands", "Target config", "Reports"): certifies the
+// target a config describes, or the embedded reference when there is none, and writes
+// reports/<run-id>/. Exit codes: 0 every applicable check passed, 1 a check failed, 2 the target
+// could not be reached or the config is wrong.
+
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { ConfigError, loadConfig, loadDotenv, secretValues, type TargetConfig } from '../harness/config.ts'
+import { ArgsError, USAGE, flagEnv, mergeEnv, parseArgs, pixOnly, shardText, type CliArgs, type Env } from './args.ts'
+import { conformanceCommand } from './reporting/command.ts'
+import { MergeError, mergeResults, readResults } from './reporting/merge.ts'
+import { colourWanted, paint, summaryText } from './reporting/progress.ts'
+import { ConformanceReporter } from './reporting/reporter.ts'
+import { exitCodeOf, kitVersion, makeRunId, specHash } from './reporting/run-info.ts'
+import { Scrubber } from './reporting/scrub.ts'
+import type { ClauseInfo } from './reporting/types.ts'
+import { writeReport } from './reporting/write.ts'
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const SUITES_DIR = join(REPO_ROOT, 'suites')
+const PROBE_TIMEOUT_MS = 3_000
+
+const EXIT_PASSED = 0
+const EXIT_FAILED = 1
+const EXIT_UNUSABLE = 2
+
+/** Every line the CLI prints goes through here, scrubbed. */
+const scrubber = new Scrubber()
+const say = (line = '') => process.stdout.write(`${line}\n`)
+const complain = (line: string) => process.stderr.write(`${line}\n`)
+
+export async function main(argv: readonly string[]): Promise<number> {
+  scrubConsole(scrubber)
+  let args: CliArgs
+  try {
+    args = parseArgs(argv)
+  } catch (e) {
+    return unusable(e)
+  }
+  if (args.help) {
+    say(USAGE)
+    return EXIT_PASSED
+  }
+  try {
+    return args.merge ? merge(args, args.merge) : await certify(args)
+  } catch (e) {
+    if (e instanceof ArgsError || e instanceof ConfigError || e instanceof MergeError) return unusable(e)
+    throw e
+  }
+}
+
+async function certify(args: CliArgs): Promise<number> {
+  checkAreas(args.areas)
+  const fileEnv = args.envFile ? loadDotenv(args.envFile) : {}
+  let env = mergeEnv(process.env, fileEnv, flagEnv(args))
+  let reference: { close(): Promise<void> } | undefined
+
+  if (!env.PIX_BASE_URL?.trim()) {
+    const started = await startEmbeddedReference()
+    if (!started.ok) return unusable(new Error(`embedded reference did not start (${started.reason})`))
+    reference = started.reference
+    env = { ...env, ...started.reference.env, PIX_EMBEDDED: '1', ...flagEnv(args) }
+  }
+
+  const stopOnSignal = () => void reference?.close().finally(() => process.exit(130))
+  process.once('SIGINT', stopOnSignal)
+  try {
+    const config = loadConfig(env)
+    for (const s of secretValues(config)) scrubber.add(s.name, s.value)
+    env = { ...env, PIX_SEED: String(config.seed) }  // a random seed is drawn once, here, for every worker
+
+    const unreachable = await firstUnreachable([config.baseUrl, config.gatewayUrl])
+    if (unreachable) return unusable(new Error(`target unreachable: ${unreachable.url} (${unreachable.reason})`))
+
+    return await runSuites(args, config, env)
+  } finally {
+    process.off('SIGINT', stopOnSignal)
+    await reference?.close()
+  }
+}
+
+async function runSuites(args: CliArgs, config: TargetConfig, env: Env): Promise<number> {
+  const { catalogue, catalogueError } = await loadCatalogue()
+  const shard = args.shard ? shardText(args.shard) : undefined
+  const runId = makeRunId(new Date(), args.shard ? `shard${args.shard.index}of${args.shard.count}` : undefined)
+  const runDir = join(reportRoot(args), runId)
+  const replay = { envFile: args.envFile, profile: config.profile, numRuns: args.numRuns, timeoutMs: args.timeoutMs, slow: args.slow }
+  const colour = colourWanted(process.stdout)
+
+  say(`Certifying ${config.baseUrl} (gateway ${config.gatewayUrl})${config.embedded ? ', the embedded reference' : ''}`)
+  say(paint(colour).dim(`profile ${config.profile} · seed ${config.seed} · run ${runId}${shard ? ` · shard ${shard}` : ''}`))
+
+  const reporter = new ConformanceReporter({
+    runDir,
+    repoRoot: REPO_ROOT,
+    run: {
+      runId,
+      target: { baseUrl: config.baseUrl, gatewayUrl: config.gatewayUrl, ...(config.controlUrl ? { controlUrl: config.controlUrl } : {}), embedded: config.embedded },
+      profile: config.profile,
+      seed: config.seed,
+      numRuns: config.numRuns,
+      kitVersion: kitVersion(REPO_ROOT),
+      specHash: specHash(REPO_ROOT),
+      command: conformanceCommand({ ...replay, seed: config.seed, areas: args.areas, ...(shard ? { shard } : {}) }),
+      ...(shard ? { shard } : {}),
+    },
+    clauses: () => catalogue,
+    scrubber,
+    replayCommand: (area, seed) => conformanceCommand({ ...replay, seed, areas: [area] }),
+    out: say,
+    colour,
+  })
+  if (catalogueError) reporter.noteError(catalogueError)
+
+  const workerEnv = pixOnly(env)
+  Object.assign(process.env, workerEnv)
+  const { startVitest } = await import('vitest/node')
+  const vitest = await startVitest('test', args.areas.map((a) => `suites/${a}/`), {
+    root: REPO_ROOT,
+    config: join(REPO_ROOT, 'vitest.config.ts'),
+    run: true,
+    watch: false,
+    project: ['conformance'],
+    reporters: [reporter],
+    env: workerEnv,
+    passWithNoTests: true,
+    ...(shard ? { shard } : {}),
+  })
+  await vitest.close()
+  process.exitCode = undefined  // vitest sets it; the exit code is ours to decide
+
+  const results = reporter.results
+  if (!results) {
+    complain(`the report could not be written: ${reporter.writeError?.message ?? 'the run did not finish'}`)
+    return EXIT_FAILED
+  }
+  say(summaryText(results, runDir, paint(colour)))
+  return exitCodeOf(results, shard !== undefined)
+}
+
+function merge(args: CliArgs, dirs: string[]): number {
+  const parts = dirs.map(readResults)
+  const runId = makeRunId(new Date(), 'merged')
+  const merged = mergeResults(parts, runId)
+  const runDir = join(reportRoot(args), runId)
+  const written = writeReport(runDir, merged, scrubber)
+  say(`Merged ${parts.length} results (${parts.map((p) => p.runId).join(', ')})`)
+  const colour = colourWanted(process.stdout)
+  say(summaryText(written, runDir, paint(colour)))
+  return exitCodeOf(written, false)
+}
+
+function reportRoot(args: CliArgs): string {
+  return args.reportDir ? resolve(args.reportDir) : join(REPO_ROOT, 'reports')
+}
+
+/** Every --area must name a folder under suites/. */
+function checkAreas(areas: string[]): void {
+  const known = existsSync(SUITES_DIR)
+    ? readdirSync(SUITES_DIR).filter((name) => statSync(join(SUITES_DIR, name)).isDirectory()).sort()
+    : []
+  for (const area of areas) {
+    if (!known.includes(area)) throw new ArgsError('--area', `unknown area "${area}" (known: ${known.join(', ') || 'none'})`)
+  }
+}
+
+async function startEmbeddedReference(): Promise<
+  { ok: true; reference: { env: Record<string, string>; close(): Promise<void> } } | { ok: false; reason: string }
+> {
+  try {
+    const { startReference } = await import('../reference/index.ts')
+    return { ok: true, reference: await startReference({ quiet: true }) }
+  } catch (e) {
+    return { ok: false, reason: (e as Error).message }
+  }
+}
+
+async function loadCatalogue(): Promise<{ catalogue: ClauseInfo[]; catalogueError?: string }> {
+  try {
+    const { loadClauses } = await import('../generators/clauses.ts')
+    return { catalogue: loadClauses() }
+  } catch (e) {
+    return { catalogue: [], catalogueError: `the clause catalogue could not be loaded: ${(e as Error).message}` }
+  }
+}
+
+/**
+ * Preflight: any HTTP answer counts as reachable; a refused connection, a name that does not
+ * resolve or no answer within PROBE_TIMEOUT_MS does not.
+ */
+async function firstUnreachable(urls: string[]): Promise<{ url: string; reason: string } | undefined> {
+  const probes = await Promise.all([...new Set(urls)].map(async (url) => ({ url, reason: await probe(url) })))
+  return probes.find((p) => p.reason !== undefined) as { url: string; reason: string } | undefined
+}
+
+/** GETs the URL; resolves with why it could not, or undefined once any HTTP answer arrives. */
+function probe(url: string): Promise<string | undefined> {
+  return new Promise((settle) => {
+    const target = new URL(url)
+    // The probe sends nothing secret and asks only "does an HTTP server answer?", so certificate
+    // trust is not its business (the suites' clients decide that).
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest
+    const req = send(target, { method: 'GET', rejectUnauthorized: false }, (res) => {
+      res.resume()
+      finish(undefined)
+    })
+    const timer = setTimeout(() => finish(`no answer within ${PROBE_TIMEOUT_MS / 1000} s`), PROBE_TIMEOUT_MS)
+    function finish(reason: string | undefined): void {
+      clearTimeout(timer)
+      req.destroy()
+      settle(reason)
+    }
+    req.on('error', (e) => finish(probeFailure(e)))
+    req.end()
+  })
+}
+
+function probeFailure(e: Error & { code?: string }): string {
+  if (e.code === 'ECONNREFUSED') return 'connection refused'
+  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return 'host name does not resolve'
+  return e.code ? `${e.code}: ${e.message}` : e.message
+}
+
+function unusable(e: unknown): number {
+  complain(`conformance: ${(e as Error).message}`)
+  return EXIT_UNUSABLE
+}
+
+/** Whatever reaches stdout or stderr, from us or from vitest, goes out scrubbed. */
+function scrubConsole(s: Scrubber): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream) as (chunk: string, ...rest: unknown[]) => boolean
+    stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')
+      return write(s.text(text), ...rest)
+    }) as typeof stream.write
+  }
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href
+if (invokedDirectly) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      complain(`conformance: internal error: ${(e as Error)?.stack ?? String(e)}`)
+      process.exit(EXIT_FAILED)
+    },
+  )
+}
