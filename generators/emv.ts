@@ -8,9 +8,10 @@
 // - lengths are counted in characters (code points); the CRC runs over the UTF-8 bytes;
 // - the PIX template is the merchant-account field (26..51) whose GUI (00) is br.gov.bcb.pix, in
 //   any letter case; the builder always writes it in field 26;
-// - 62/05 (txid) holds "***" or 1 to 35 of [a-zA-Z0-9]: the BR Code manual allows 25 for static
-//   codes, but the interface's txids are 26 to 35 characters, and refusing them would fail targets
-//   for something the interface never asks;
+// - 62/05 (txid) holds "***" or 1 to 35 characters: the BR Code manual allows 25 for static codes,
+//   but the interface's txids are 26 to 35 characters, and refusing them would fail targets for
+//   something the interface never asks. The parser does not restrict its characters (the BR Code
+//   manual's own example carries "RP12345678-2019"); the builder writes only [a-zA-Z0-9];
 // - 54 (amount), when present, is `^\d+\.\d{2}$` (the interface's two-decimal amounts), at most 13.
 import fc, { type Arbitrary } from 'fast-check'
 
@@ -273,7 +274,7 @@ function readTxid(additional: string): string | undefined {
   const txid = sub.get(ADDITIONAL.txid)
   if (txid === undefined) throw new EmvError('MISSING_FIELD', 'no txid (62/05); "***" stands for none')
   if (txid === TXID_NOT_GIVEN) return undefined
-  checkTxid(txid)
+  requireLength('txid (62/05)', txid, MAX_TXID)
   return txid
 }
 

@@ -18,6 +18,19 @@ import {
 const MANUAL_EXAMPLE =
   '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D'
 
+// The Pix initiation manual's dynamic and composite examples, and the BR Code manual's
+// multi-arrangement example (a card-network field 04, another arrangement in 27, postal code 61,
+// an unreserved template 80, a txid with a hyphen).
+const MANUAL_DYNAMIC =
+  '00020101021226700014br.gov.bcb.pix2548pix.example.com/8b3da2f39a4140d1a91abd93113bd4415204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***630464E4'
+const MANUAL_COMPOSITE =
+  '00020101021226700014br.gov.bcb.pix2548pix.example.com/8b3da2f39a4140d1a91abd93113bd4415204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***80740014br.gov.bcb.pix2552pix.example.com/rec/2353c790eefb11eaadc10242ac1200026304FB42'
+const BRCODE_MULTI_ARRANGEMENT =
+  '00020104141234567890123426580014BR.GOV.BCB.PIX0136123e4567-e12b-12d1-a456-42665544000027300012BR.COM.OUTRO011001234567895204000053039865406123.455802BR5917NOME DO RECEBEDOR6008BRASILIA61087007490062190515RP12345678-201980390012BR.COM.OUTRO01190123.ABCD.3456.WXYZ6304AD38'
+// A code seen in the wild whose city (60) has 19 characters, over the EMV maximum of 15.
+const CITY_TOO_LONG =
+  '00020126580014br.gov.bcb.pix0136bee05743-4291-4f3c-9259-595df1307ba1520400005303986540510.005802BR5914Alexandre Lima6019Presidente Prudente62180514Um-Id-Qualquer6304D475'
+
 function errorCode(code: string): EmvErrorCode | 'ok' {
   const r = parsePixCode(code)
   return r.ok ? 'ok' : r.error.code
@@ -89,6 +102,31 @@ describe('parsePixCode on published and hand-made vectors', () => {
     const { fields, ...payload } = r.value
     expect(payload).toEqual({ key: '123e4567-e12b-12d1-a456-426655440000', merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA' })
     expect(fields.map((f) => f.id)).toEqual(['00', '26', '52', '53', '58', '59', '60', '62', '63'])
+  })
+
+  it('reads the other published examples', () => {
+    const strip = (code: string) => {
+      const r = parsePixCode(code)
+      if (!r.ok) throw r.error
+      const { fields: _fields, ...payload } = r.value
+      return payload
+    }
+    expect(strip(MANUAL_DYNAMIC)).toStrictEqual({ url: 'pix.example.com/8b3da2f39a4140d1a91abd93113bd441', merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA' })
+    expect(strip(MANUAL_COMPOSITE)).toStrictEqual(strip(MANUAL_DYNAMIC))
+    expect(strip(BRCODE_MULTI_ARRANGEMENT)).toStrictEqual({
+      key: '123e4567-e12b-12d1-a456-426655440000',
+      amount: '123.45',
+      txid: 'RP12345678-2019',
+      merchantName: 'NOME DO RECEBEDOR',
+      merchantCity: 'BRASILIA',
+    })
+    for (const code of [MANUAL_DYNAMIC, MANUAL_COMPOSITE, BRCODE_MULTI_ARRANGEMENT, CITY_TOO_LONG]) {
+      expect(crc16(code.slice(0, -4))).toBe(code.slice(-4))
+    }
+  })
+
+  it('refuses a published code whose city exceeds 15 characters', () => {
+    expect(errorCode(CITY_TOO_LONG)).toBe('BAD_LENGTH')
   })
 
   it('builds the manual example exactly', () => {
