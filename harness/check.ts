@@ -4,18 +4,18 @@
 // the task for the reporters.
 import { existsSync } from 'node:fs'
 import fc from 'fast-check'
-import { TestRunner, inject, test, type TestContext } from 'vitest'
+import { TestRunner, afterAll, inject, test, type TestContext } from 'vitest'
 import { CLAUSES_PATH, clauseById } from '../generators/clauses.ts'
 import { CheckFailure, expectErrorBody, expectHeader, expectStatus, fail } from './assertions.ts'
 import { loadConfig, secretValues, type TargetConfig } from './config.ts'
 import { ControlClient } from './control.ts'
 import type { Exchange } from './exchange.ts'
-import { HttpClient, createClients, type AccountClients, type BearerClient, type CertTokenClient, type GatewayClient, type RawClient } from './http.ts'
+import { HttpClient, closeSharedAgent, createClients, type AccountClients, type BearerClient, type CertTokenClient, type GatewayClient, type RawClient } from './http.ts'
 import type { CheckMeta } from './meta.ts'
 import { Recorder, type RecordedExchange } from './recorder.ts'
 import { sharedRedactor } from './redact.ts'
 import { expectSchema } from './validate.ts'
-import { checkHooks, webhooksUnavailable, type CheckHooks } from './webhooks.ts'
+import { checkHooks, closeWorkerCapture, webhooksUnavailable, type CheckHooks } from './webhooks.ts'
 
 export type Need = 'control' | 'webhooks' | 'mutating' | 'otherAccount' | 'limitedKey' | 'certs' | 'otherAccountCert' | 'unlinkedCert'
 
@@ -69,8 +69,10 @@ export function check(title: string, options: CheckOptions, fn: (t: CheckContext
   const clauses = validateClauses(title, options.clauses)
   const needs = validateNeeds(title, options.needs ?? [])
   const meta: CheckMeta = { clauses, needs, tags: options.tags ?? [] }
-  const area = areaOf(TestRunner.getCurrentSuite()?.file?.filepath)
+  const file = TestRunner.getCurrentSuite()?.file
+  const area = areaOf(file?.filepath)
   if (area) meta.area = area
+  releaseResourcesAfter(file)
   test(title, { meta, ...(options.timeout ? { timeout: options.timeout } : {}) }, async (ctx) => {
     await runCheck(ctx, clauses, needs, fn)
   })
@@ -92,6 +94,21 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
     meta.exchanges = recorder.exchanges()
     if (recorder.omitted > 0) meta.exchangesOmitted = recorder.omitted
   }
+}
+
+const filesWithCleanup = new WeakSet<object>()
+
+/**
+ * Closes the worker's sockets and capture server once the file's checks are done, so no worker is
+ * held open by them; both start again lazily for the next file.
+ */
+function releaseResourcesAfter(file: object | undefined): void {
+  if (!file || filesWithCleanup.has(file)) return
+  filesWithCleanup.add(file)
+  afterAll(async () => {
+    await closeWorkerCapture()
+    await closeSharedAgent()
+  })
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,66 @@
+import { Agent, request } from 'undici'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { loadConfig } from '../../../harness/config.ts'
+import { ControlClient } from '../../../harness/control.ts'
+import { GatewayClient, HttpClient } from '../../../harness/http.ts'
+import { checkHooks, closeWorkerCapture } from '../../../harness/webhooks.ts'
+import { fakeServer, json, type FakeServer } from './fake-server.ts'
+
+let target: FakeServer
+beforeAll(async () => {
+  target = await fakeServer((req, res) => {
+    if (req.url === '/control/trust-ca') { res.writeHead(204); res.end(); return }
+    return json(res, 200, {})
+  })
+})
+afterAll(async () => {
+  await closeWorkerCapture()
+  await target.close()
+})
+
+function setup() {
+  const config = loadConfig({
+    PIX_BASE_URL: target.url, PIX_GATEWAY_URL: target.url, PIX_CONTROL_URL: target.url,
+    PIX_CLIENT_ID: 'acme', PIX_CLIENT_SECRET: 'acme-secret', PIX_API_KEY: 'acme-key',
+  })
+  const http = new HttpClient({ timeoutMs: 5_000 })
+  const gateway = new GatewayClient(http, config.gatewayUrl, config.apiKey)
+  const control = new ControlClient(http, target.url, 'acme')
+  return { config, gateway, control }
+}
+
+describe('check hooks', () => {
+  test('trust-ca, per-check channels, isolation between checks, and the account URLs', async () => {
+    const { config, gateway, control } = setup()
+    const mine = await checkHooks(config, '-123_0', gateway, () => control)
+    const theirs = await checkHooks(config, '-456_0', gateway, () => control)
+
+    const trust = target.requests.filter((r) => r.url === '/control/trust-ca')
+    expect(trust.length).toBeGreaterThanOrEqual(1)
+    const pem = (JSON.parse(trust[0]?.body ?? '{}') as { pem?: string }).pem ?? ''
+    expect(pem).toContain('-----BEGIN CERTIFICATE-----')
+
+    const url = mine.url('refund')
+    expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/hooks\/_123_0-refund$/)
+
+    const dispatcher = new Agent({ connect: { ca: pem } })
+    const res = await request(url, { method: 'POST', body: JSON.stringify({ type: 'REFUND' }), headers: { 'content-type': 'application/json' }, dispatcher })
+    await res.body.dump()
+    expect(res.statusCode).toBe(200)
+    await dispatcher.close()
+
+    const got = await mine.waitFor((c) => (c.body as { type?: string }).type === 'REFUND', 2_000)
+    expect(got.channel).toBe('_123_0-refund')
+    expect(mine.events('refund')).toHaveLength(1)
+    expect(theirs.events()).toEqual([])
+    await expect(theirs.waitFor(() => true, 100)).rejects.toThrow()
+
+    const accountUrl = await mine.useForAccount('pix')
+    expect(accountUrl).toBe(mine.url('pix'))
+    const gw = target.requests.find((r) => r.url === '/v1/account/webhook')
+    expect(gw?.headers['x-api-key']).toBe('acme-key')
+    expect(JSON.parse(gw?.body ?? '{}')).toEqual({ pixWebhookUrl: accountUrl })
+    const ctl = target.requests.find((r) => r.url === '/control/accounts/acme/webhook-urls')
+    expect(JSON.parse(ctl?.body ?? '{}')).toEqual({ webhookUrl: accountUrl })
+  })
+})
