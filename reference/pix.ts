@@ -110,6 +110,7 @@ export async function cashIn(ctx: Context, account: Account, body: unknown): Pro
     txid,
     counterpart: expectedPayer,
   })
+  tx.externalId ??= tx.gatewayId
   tx.pixCode = pixCode
   tx.expiresAt = new Date(tx.createdAt.getTime() + r.expirationS * 1000)
   return {
@@ -151,7 +152,7 @@ export function cashOut(ctx: Context, account: Account, body: unknown): Record<s
   if (qr.amount !== undefined && centsFromDecimalString(normaliseAmount(qr.amount), 'qrCode amount (field 54)') !== valueCents) {
     throw bad(`value ${reais(valueCents)} does not match the amount ${qr.amount} embedded in the qrCode (field 54)`, 'AMOUNT_MISMATCH')
   }
-  const externalId = stringField(o, 'externalId', 'externalId', { required: true, min: 1, max: 100 }) as string
+  const externalId = stringField(o, 'externalId', 'externalId', { min: 1, max: 100 })
   const description = stringField(o, 'description', 'description', { max: 140 })
   const name = stringField(o, 'name', 'name', { min: 1, max: 200 }) ?? qr.merchantName
   const document = documentField(o, 'document', 'document', false) ?? ''
@@ -165,8 +166,9 @@ export function cashOut(ctx: Context, account: Account, body: unknown): Record<s
     description: description ?? null,
     txid: qr.txid ?? null,
     e2eId: newE2eId(account.holder.ispb, ctx.world.now()),
-    counterpart: counterpartOf(name, document, qr.key ?? externalId),
+    counterpart: counterpartOf(name, document, qr.key ?? externalId ?? ''),
   })
+  tx.externalId ??= tx.gatewayId
   return { transactionId: tx.id, externalId: tx.externalId, status: tx.status, generateTime: tx.createdAt.toISOString() }
 }
 

@@ -18,7 +18,7 @@ export function transactionView(tx: Transaction): Record<string, unknown> {
     finalAmount: reais(tx.finalCents),
     e2eId: tx.e2eId,
     counterpartName: c?.name ?? null,
-    counterpartDocument: c?.document ?? null,
+    counterpartDocument: c?.document || null,
     counterpartAccountBankCode: c?.bankCode ?? null,
     counterpartAccountBranch: c?.branch ?? null,
     counterpartAccountNumber: c?.account ?? null,
@@ -39,9 +39,21 @@ const TYPE_LABEL: Record<TxType, { operationType: string; movementType: 'CREDIT'
   TRANSFER: { operationType: 'Transfer', movementType: 'DEBIT' },
 }
 
+/** Drops absent values: list-item fields are strings when present (their required status is "not shown"). */
+function present(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined && v !== ''))
+}
+
 export function listItem(tx: Transaction): Record<string, unknown> {
   const c = tx.counterpart
-  return {
+  const counterpart = c
+    ? present({
+        name: c.name,
+        document: c.document ? safeMask(c.document) : null,
+        bank: present({ bankISPB: c.ispb, bankName: c.bankName, bankCode: c.bankCode, accountBranch: c.branch, accountNumber: c.account }),
+      })
+    : null
+  return present({
     transactionId: tx.id,
     externalId: tx.externalId,
     status: STATUS_LABEL[tx.status],
@@ -52,18 +64,8 @@ export function listItem(tx: Transaction): Record<string, unknown> {
     endToEndId: tx.e2eId,
     createdAt: tx.createdAt.toISOString(),
     processedAt: tx.processedAt?.toISOString() ?? null,
-    counterpart: {
-      name: c?.name ?? null,
-      document: c ? safeMask(c.document) : null,
-      bank: {
-        bankISPB: c?.ispb ?? null,
-        bankName: c?.bankName ?? null,
-        bankCode: c?.bankCode ?? null,
-        accountBranch: c?.branch ?? null,
-        accountNumber: c?.account ?? null,
-      },
-    },
-  }
+    counterpart,
+  })
 }
 
 const DAY_MS = 86_400_000
