@@ -202,7 +202,8 @@ function arbFor(node: Node, ctx: Ctx, refDepth: number): Arbitrary<unknown> {
   const sub = (s: unknown): Arbitrary<unknown> => arbFor({ schema: asSchema(s), doc }, ctx, depth)
   const minimal = depth > MAX_REF_DEPTH
   let arb: Arbitrary<unknown>
-  if ('const' in schema) arb = fc.constant(schema.const).map(copy)
+  if ('if' in schema) arb = fc.oneof(...conditionalBranches(schema).map(sub))
+  else if ('const' in schema) arb = fc.constant(schema.const).map(copy)
   else if (Array.isArray(schema.enum) && schema.enum.length > 0) arb = fc.constantFrom(...schema.enum).map(copy)
   else if (Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf)) arb = fc.oneof(...branchesOf(schema).map(sub))
   else {
@@ -227,6 +228,12 @@ function branchesOf(schema: Schema): Schema[] {
     const properties = Object.fromEntries(Object.entries(merged.properties).filter(([k]) => !foreign.includes(k)))
     return { ...merged, properties }
   })
+}
+
+/** if/then/else as two candidates: rest ∧ if ∧ then, and rest ∧ else (the ajv re-check sorts out overlaps). */
+function conditionalBranches(schema: Schema): Schema[] {
+  const { if: cond, then, else: otherwise, ...rest } = schema
+  return [mergeSchemas([rest, asSchema(cond), asSchema(then)]), mergeSchemas([rest, asSchema(otherwise)])]
 }
 
 function arbForType(s: Schema, type: string, sub: (s: unknown) => Arbitrary<unknown>, minimal: boolean): Arbitrary<unknown> {
@@ -263,8 +270,18 @@ function stringArb(s: Schema): Arbitrary<string> {
   const max = num(s.maxLength)
   const format = typeof s.format === 'string' ? formatArbs[s.format] : undefined
   if (format) return format
-  if (typeof s.pattern === 'string') return patternArb(s.pattern, max)
+  if (typeof s.pattern === 'string') return padded(patternArb(s.pattern, max), s.pattern, min)
   return fc.string({ unit: textUnit, minLength: min, maxLength: max ?? min + 30 })
+}
+
+/**
+ * A pattern not anchored at its end (`^000201`) still matches after text is appended, so a too-short
+ * match is padded up to minLength.
+ */
+function padded(arb: Arbitrary<string>, pattern: string, min: number): Arbitrary<string> {
+  if (min === 0 || pattern.endsWith('$')) return arb
+  return fc.tuple(arb, fc.string({ unit: textUnit, minLength: min, maxLength: min }))
+    .map(([v, pad]) => (lengthOf(v) >= min ? v : v + [...pad].slice(0, min - lengthOf(v)).join('')))
 }
 
 function patternArb(pattern: string, maxLength: number | undefined): Arbitrary<string> {
@@ -294,12 +311,14 @@ function numberArb(s: Schema, integer: boolean): Arbitrary<number> {
   if (step === undefined) {
     return fc.double({ min: lo, max: hi, minExcluded: loOpen, maxExcluded: hiOpen, noNaN: true, noDefaultInfinity: true })
   }
-  // multiples k·step inside the bounds; the default range keeps k a 32-bit integer
+  // multiples k·step inside the bounds. Unbounded, k stays a 32-bit integer for integral steps and
+  // within ±10⁶ for fractional ones: beyond that k·0.01 drifts past ajv's multipleOf precision.
+  const reach = Number.isInteger(step) ? 0x7fffffff : 1_000_000
   let kLo = lo === undefined ? undefined : Math.ceil(lo / step), kHi = hi === undefined ? undefined : Math.floor(hi / step)
   if (kLo !== undefined && loOpen && kLo * step <= lo!) kLo++
   if (kHi !== undefined && hiOpen && kHi * step >= hi!) kHi--
-  kLo ??= Math.min(kHi ?? 0, 0) - 0x7fffffff
-  kHi ??= Math.max(kLo, 0) + 0x7fffffff
+  kLo ??= Math.min(kHi ?? 0, 0) - reach
+  kHi ??= Math.max(kLo, 0) + reach
   const places = decimalsOf(step)
   return fc.integer({ min: clampSafe(kLo), max: clampSafe(kHi) }).map((k) => roundTo(k * step, places))
 }
@@ -316,8 +335,10 @@ function arrayArb(s: Schema, sub: (s: unknown) => Arbitrary<unknown>, minimal: b
 function objectArb(s: Schema, sub: (s: unknown) => Arbitrary<unknown>, minimal: boolean): Arbitrary<Record<string, unknown>> {
   const props = isObject(s.properties) ? s.properties : {}
   const required = requiredOf(s)
+  // `not: { required: [k] }` (k must be absent) is honoured by leaving k out
+  const banned = isObject(s.not) && Object.keys(s.not).length === 1 ? requiredOf(s.not) : []
   const keys = [...new Set([...Object.keys(props), ...required])]
-    .filter((k) => props[k] !== false && (!minimal || required.includes(k)))
+    .filter((k) => props[k] !== false && !banned.includes(k) && (!minimal || required.includes(k)))
   const record = fc.record(Object.fromEntries(keys.map((k) => [k, sub(props[k] ?? true)])), { requiredKeys: required.filter((k) => keys.includes(k)) })
   if (!isObject(s.additionalProperties) || minimal) return record
   const extraKey = fc.string({ unit: textUnit, minLength: 1, maxLength: 12 }).filter((k) => !(k in props))
