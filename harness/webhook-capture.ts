@@ -47,6 +47,8 @@ const HOOK_PATH = /^\/hooks\/([^/]+)$/
 /** How many of the events that did arrive a timeout message describes, and how much of each body. */
 const SUMMARY_EVENTS = 10
 const SUMMARY_BODY_CHARS = 160
+/** setTimeout fires at once past this (a 32-bit delay), so longer waits are capped to it. */
+const MAX_TIMER_MS = 2 ** 31 - 1
 
 type Server = HttpServer | HttpsServer
 
@@ -116,7 +118,7 @@ export class WebhookCapture {
         timer: setTimeout(() => {
           this.waiters.delete(waiter)
           reject(new Error(this.timeoutMessage(timeoutMs, channel)))
-        }, timeoutMs),
+        }, Math.min(Math.max(timeoutMs, 0), MAX_TIMER_MS)),
       }
       this.waiters.add(waiter)
     })
