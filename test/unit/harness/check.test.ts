@@ -10,6 +10,13 @@ const API_KEY = 'gw-key-never-shown'
 const SECRET = 'client-secret-never-shown'
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhY21lIn0.dG9rZW4tc2lnbmF0dXJl'
 
+// The nested run must not pick up optional settings from the environment this test runs in.
+const UNSET_OPTIONAL = Object.fromEntries([
+  'PIX_CERT_FILE', 'PIX_CERT_UNLINKED_FILE', 'PIX_CERT_OTHER_ACCOUNT_FILE', 'PIX_API_KEY_LIMITED', 'PIX_OTHER_CLIENT_ID',
+  'PIX_OTHER_CLIENT_SECRET', 'PIX_OTHER_API_KEY', 'PIX_CONTROL_URL', 'PIX_WEBHOOK_PUBLIC_URL', 'PIX_PROFILE', 'PIX_TIMEOUT_MS',
+  'PIX_LIMITED_CLIENT_ID', 'PIX_LIMITED_CLIENT_SECRET', 'PIX_BUYER_UUID', 'PIX_PIX_KEY', 'PIX_EMBEDDED', 'PIX_SLOW',
+].map((name) => [name, '']))
+
 interface Row { name: string; state: string; meta: Record<string, unknown>; errors: string[]; note?: string }
 
 let target: FakeServer
@@ -35,7 +42,7 @@ beforeAll(async () => {
   const root = fileURLToPath(new URL('./fixtures', import.meta.url))
   const vitest = await startVitest('test', [], {
     run: true, watch: false, config: false, root, pool: 'threads', include: ['**/*.fixture.ts'], reporters: [collect],
-    env: { PIX_BASE_URL: target.url, PIX_GATEWAY_URL: target.url, PIX_CLIENT_ID: 'acme', PIX_CLIENT_SECRET: SECRET, PIX_API_KEY: API_KEY, PIX_SEED: '1234', PIX_NUM_RUNS: '20' },
+    env: { ...UNSET_OPTIONAL, PIX_BASE_URL: target.url, PIX_GATEWAY_URL: target.url, PIX_CLIENT_ID: 'acme', PIX_CLIENT_SECRET: SECRET, PIX_API_KEY: API_KEY, PIX_SEED: '1234', PIX_NUM_RUNS: '20' },
   })
   await vitest.close()
   process.exitCode = 0 // the nested run has failing checks on purpose

@@ -8,6 +8,14 @@ beforeAll(async () => {
     switch (req.url) {
       case '/hang':
         return // never answers
+      case '/stall-body':
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.write('{"partial":')
+        return // the rest never comes
+      case '/problem':
+        res.writeHead(400, { 'content-type': 'application/problem+json' })
+        res.end('{"title":"bad"}')
+        return
       case '/big':
         res.writeHead(200, { 'content-type': 'application/octet-stream' })
         res.end(Buffer.alloc(64 * 1024, 'a'))
@@ -40,6 +48,17 @@ describe('HttpClient', () => {
     expect(ex.response.status).toBe(0)
     expect(ex.response.error).toBe('timeout after 200 ms')
     expect(Date.now() - started).toBeLessThan(1_500)
+  })
+
+  test('the deadline also covers a body that stalls after the headers', async () => {
+    const ex = await client({ timeoutMs: 200 }).send({ method: 'GET', url: `${server.url}/stall-body` })
+    expect(ex.response.status).toBe(200)
+    expect(ex.response.error).toBe('timeout after 200 ms')
+  })
+
+  test('+json media types are parsed too', async () => {
+    const ex = await client().send({ method: 'GET', url: `${server.url}/problem` })
+    expect(ex.response).toMatchObject({ status: 400, json: { title: 'bad' } })
   })
 
   test('a body over the cap stops reading and fails the exchange', async () => {
