@@ -3,9 +3,10 @@
 // reports/<run-id>/. Exit codes: 0 every applicable check passed, 1 a check failed, 2 the target
 // could not be reached or the config is wrong.
 
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
+import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { ConfigError, loadConfig, loadDotenv, secretValues, type TargetConfig } from '../harness/config.ts'
@@ -167,13 +168,21 @@ function checkAreas(areas: string[]): void {
   }
 }
 
+/** The reference on free loopback ports; its certificate files live in a temporary folder removed on close. */
 async function startEmbeddedReference(): Promise<
   { ok: true; reference: { env: Record<string, string>; close(): Promise<void> } } | { ok: false; reason: string }
 > {
+  const outDir = mkdtempSync(join(tmpdir(), 'pix-embedded-'))
   try {
     const { startReference } = await import('../reference/index.ts')
-    return { ok: true, reference: await startReference({ quiet: true }) }
+    const running = await startReference({ quiet: true, outDir })
+    const close = async () => {
+      await running.close()
+      rmSync(outDir, { recursive: true, force: true })
+    }
+    return { ok: true, reference: { env: running.env, close } }
   } catch (e) {
+    rmSync(outDir, { recursive: true, force: true })
     return { ok: false, reason: (e as Error).message }
   }
 }

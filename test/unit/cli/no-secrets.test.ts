@@ -3,17 +3,19 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { summaryText, paint } from '../../../cli/reporting/progress.ts'
 import { ConformanceReporter } from '../../../cli/reporting/reporter.ts'
 import { Scrubber } from '../../../cli/reporting/scrub.ts'
-import { CLAUSES, REPO_ROOT, check, runInfo } from './fixtures.ts'
+import { startReference, type RunningReference } from '../../../reference/index.ts'
+import { CLAUSES, REPO_ROOT, check, runCli, runInfo, type CliRun } from './fixtures.ts'
 import { expectNoSecret } from './secret-scan.ts'
 import { FIXTURE_SECRETS as S, FIXTURE_SECRET_LIST } from './fixtures/secrets.ts'
 
 const tmp = mkdtempSync(join(tmpdir(), 'no-secrets-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
+const JWT = /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\./
 const ALL = [S.clientSecret, S.apiKey, S.certPem, S.token, S.opaqueToken]
 
 describe('reporter fed with results that contain secrets', () => {
@@ -58,5 +60,46 @@ describe('reporter fed with results that contain secrets', () => {
 
   test('the terminal summary holds no secret value', () => {
     expectNoSecret(summaryText(results!, runDir, paint(false)), 'summary', ALL)
+  })
+})
+
+describe('a CLI run against the reference target', () => {
+  const reportDir = join(tmp, 'reports')
+  const outDir = join(tmp, 'reference')
+  let secrets: string[] = []
+  let run: CliRun
+  let reference: RunningReference | undefined
+
+  beforeAll(async () => {
+    reference = await startReference({ quiet: true, outDir, envOut: join(outDir, 'target.env') })
+    const e = reference.env
+    const certs = [e.PIX_CERT_FILE, e.PIX_CERT_UNLINKED_FILE, e.PIX_CERT_OTHER_ACCOUNT_FILE].filter((f): f is string => !!f).map((f) => readFileSync(f, 'utf8'))
+    secrets = [e.PIX_CLIENT_SECRET, e.PIX_OTHER_CLIENT_SECRET, e.PIX_LIMITED_CLIENT_SECRET, e.PIX_API_KEY, e.PIX_API_KEY_LIMITED, e.PIX_OTHER_API_KEY, ...certs]
+      .filter((s): s is string => !!s)
+    run = await runCli(['--env', join(outDir, 'target.env'), '--area', 'auth,balance', '--report-dir', reportDir], {}, 120_000)
+  }, 150_000)
+
+  afterAll(() => reference?.close())
+
+  test('ran the suites and wrote a report', () => {
+    expect(run.code, run.stderr).not.toBe(2)
+    expect(secrets.length).toBeGreaterThanOrEqual(6)
+    expect(run.stdout).toMatch(/Report: /)
+  })
+
+  test('no secret value in the console output', () => {
+    expectNoSecret(run.stdout + run.stderr, 'console', secrets)
+    expect(run.stdout + run.stderr).not.toMatch(JWT)
+  })
+
+  test('no secret value, and no token, in any report file', () => {
+    const [folder] = readdirSync(reportDir)
+    const files = readdirSync(join(reportDir, folder ?? ''))
+    expect(files.sort()).toEqual(['junit.xml', 'report.html', 'results.json'])
+    for (const file of files) {
+      const text = readFileSync(join(reportDir, folder ?? '', file), 'utf8')
+      expectNoSecret(text, file, secrets)
+      expect(text, `${file} holds a JWT`).not.toMatch(JWT)
+    }
   })
 })
