@@ -72,6 +72,39 @@ export function arbObjectId(): Arbitrary<string> {
   return fc.string({ unit: fc.constantFrom(...HEX), minLength: 24, maxLength: 24 })
 }
 
+// ---- near misses (for the 400 checks) ---------------------------------------------------------
+
+/** Characters that survive a URL path unescaped but are not [a-zA-Z0-9]. */
+const PATH_SAFE_NON_ALNUM = ['-', '_', '.', '~']
+
+/** `base` with one character replaced by a path-safe non-alphanumeric. */
+const withOneStrayCharacter = (base: Arbitrary<string>): Arbitrary<string> =>
+  fc
+    .tuple(base, fc.nat(), fc.constantFrom(...PATH_SAFE_NON_ALNUM))
+    .map(([s, at, ch]) => {
+      const i = at % s.length
+      return s.slice(0, i) + ch + s.slice(i + 1)
+    })
+
+/** Not a txid: 1..25 or 36..60 alphanumerics (25 and 36 drawn often), or 26..35 with one stray character. */
+export function arbInvalidTxid(): Arbitrary<string> {
+  return fc.oneof(alnum(25, 25), alnum(36, 36), alnum(1, 24), alnum(37, 60), withOneStrayCharacter(alnum(26, 35)))
+}
+
+/** Not a §4.11 path e2eid: 31 or 33 alphanumerics, or 32 with one stray character. */
+export function arbInvalidE2eId(): Arbitrary<string> {
+  return fc.oneof(alnum(31, 31), alnum(33, 33), withOneStrayCharacter(arbE2eId()))
+}
+
+/**
+ * A return id over 35 characters (36 drawn often). The interface bounds only the length of the
+ * return id ("1 to 35 characters"), so this is the one sure refusal; RETURN_ID_RE and arbReturnId
+ * additionally keep to alphanumerics, as the central bank's API does.
+ */
+export function arbTooLongReturnId(): Arbitrary<string> {
+  return fc.oneof(alnum(36, 36), alnum(37, 60))
+}
+
 // ---- fresh ids --------------------------------------------------------------------------------
 
 function randomAlnum(length: number): string {

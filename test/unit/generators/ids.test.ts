@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import {
   arbE2eId,
+  arbInvalidE2eId,
+  arbInvalidTxid,
+  arbTooLongReturnId,
   arbObjectId,
   arbReturnId,
   arbRtrId,
@@ -76,6 +79,22 @@ describe('arbitraries', () => {
   it('txids reach both ends of 26..35', () => {
     const lengths = new Set(fc.sample(arbTxid(), { numRuns: 1000, seed: 3 }).map((s) => s.length))
     expect(lengths.has(26) && lengths.has(35)).toBe(true)
+  })
+})
+
+describe('near misses', () => {
+  it('each yields only values its regex refuses, all safe in a URL path', () => {
+    const pathSafe = (s: string) => encodeURIComponent(s) === s
+    fc.assert(fc.property(arbInvalidTxid(), (s) => !TXID_RE.test(s) && pathSafe(s)))
+    fc.assert(fc.property(arbInvalidE2eId(), (s) => !E2EID_PATH_RE.test(s) && pathSafe(s)))
+    fc.assert(fc.property(arbTooLongReturnId(), (s) => s.length > 35 && pathSafe(s)))
+  })
+
+  it('invalid txids include the 25 and 36 edges and stray characters', () => {
+    const samples = fc.sample(arbInvalidTxid(), { numRuns: 500, seed: 11 })
+    expect(samples.some((s) => s.length === 25)).toBe(true)
+    expect(samples.some((s) => s.length === 36)).toBe(true)
+    expect(samples.some((s) => s.length >= 26 && s.length <= 35)).toBe(true)
   })
 })
 
