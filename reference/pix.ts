@@ -2,7 +2,7 @@
 // (§4.7, §3.6), the gateway refund (§4.14), and the outside world's side of them (a payer paying,
 // an incoming payment, a receiver sending a cash-out back), driven by the control API.
 import { isValidCnpj, isValidCpf, randomCpf } from '../generators/documents.ts'
-import { buildPixCode, parsePixCode } from '../generators/emv.ts'
+import { buildPixCode, EmvError, parsePixCode } from '../generators/emv.ts'
 import type { Context } from './context.ts'
 import { HttpError } from './http.ts'
 import { COUNTERPART_BANK } from './identities.ts'
@@ -53,8 +53,14 @@ function merchantOf(account: Account): { merchantName: string; merchantCity: str
   return { merchantName: account.holder.name.slice(0, 25), merchantCity: 'SAO PAULO' }
 }
 
+/** A BR Code for the account; a key the EMV layout cannot carry is the caller's 400, not a crash. */
 export function pixCodeFor(account: Account, key: string, txid: string, cents: number): string {
-  return buildPixCode({ key, txid, amount: reais(cents), ...merchantOf(account) })
+  try {
+    return buildPixCode({ key, txid, amount: reais(cents), ...merchantOf(account) })
+  } catch (err) {
+    if (err instanceof EmvError) throw bad(`cannot build a BR Code for key "${key}": ${err.message}`, 'INVALID_PIX_KEY')
+    throw err
+  }
 }
 
 // ---- §4.6 cash-in --------------------------------------------------------------------------------
