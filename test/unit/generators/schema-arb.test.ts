@@ -97,6 +97,13 @@ describe.each(Object.entries(schemas))('schema %s', (_name, schema) => {
     fc.assert(fc.property(arbInvalid(schema), ({ value }) => !isValid(value)), { numRuns: 150 })
   })
 
+  it('shrinking keeps the verdict: the shrunk counterexample of a failing property is still valid / invalid', () => {
+    const valid = fc.check(fc.property(arbValid(schema), () => false), { seed: 7 })
+    expect(valid.failed && isValid(valid.counterexample?.[0])).toBe(true)
+    const invalid = fc.check(fc.property(arbInvalid(schema), () => false), { seed: 7 })
+    expect(invalid.failed && !isValid(invalid.counterexample?.[0].value)).toBe(true)
+  })
+
   it('every boundary case carries the verdict ajv gives', () => {
     const cases = boundaryCases(schema)
     expect(cases.length).toBeGreaterThan(3)
