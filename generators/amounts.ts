@@ -102,3 +102,24 @@ export function arbAmountString(): Arbitrary<string> {
 export function arbAmountNumber(): Arbitrary<number> {
   return arbCents().map(reaisOf)
 }
+
+/**
+ * Strings that are not two-decimal amounts (§7: "value not a two-decimal string"): one or three
+ * decimals, none, a comma, a sign, an exponent, spaces, empty.
+ */
+export function arbInvalidAmountString(): Arbitrary<string> {
+  const cents = arbCents()
+  const whole = cents.map((c) => String(Math.floor(c / 100)))
+  return fc.oneof(
+    cents.map((c) => `${Math.floor(c / 100)}.${Math.floor((c % 100) / 10)}`), // one decimal
+    cents.map((c) => `${fromCents(c)}0`), // three decimals
+    whole, // no decimals
+    cents.map((c) => fromCents(c).replace('.', ',')),
+    cents.map((c) => `-${fromCents(c)}`),
+    cents.map((c) => `+${fromCents(c)}`),
+    cents.map((c) => ` ${fromCents(c)}`),
+    whole.map((w) => `${w}.`),
+    whole.map((w) => `${w}e2`),
+    fc.constantFrom('', '.50', 'abc', 'NaN', 'Infinity'),
+  )
+}

@@ -180,3 +180,26 @@ export function arbInvalidCnpj(): Arbitrary<string> {
     .map(([first12, offset]) => withWrongCheckDigits(first12, cnpjCheckDigits(first12), offset))
   return fc.oneof({ arbitrary: wrongCheck, weight: 4 }, { arbitrary: repeatedDigit(14), weight: 1 })
 }
+
+/**
+ * Not "exactly 11 numeric digits" (§7): 10 or 12 digits, the formatted form, or a letter in place
+ * of a digit. Built from valid CPFs so that only the shape is wrong.
+ */
+export function arbMalformedCpf(): Arbitrary<string> {
+  return fc.oneof(
+    arbCpf().map((cpf) => cpf.slice(0, 10)),
+    fc.tuple(arbCpf(), fc.integer({ min: 0, max: 9 })).map(([cpf, d]) => cpf + String(d)),
+    arbCpf().map(formatCpf),
+    fc.tuple(arbCpf(), fc.nat(10)).map(([cpf, at]) => cpf.slice(0, at) + 'A' + cpf.slice(at + 1)),
+  )
+}
+
+/** Not 14 numeric digits: 13 or 15 digits, the formatted form, or a letter in place of a digit. */
+export function arbMalformedCnpj(): Arbitrary<string> {
+  return fc.oneof(
+    arbCnpj().map((cnpj) => cnpj.slice(0, 13)),
+    fc.tuple(arbCnpj(), fc.integer({ min: 0, max: 9 })).map(([cnpj, d]) => cnpj + String(d)),
+    arbCnpj().map(formatCnpj),
+    fc.tuple(arbCnpj(), fc.nat(13)).map(([cnpj, at]) => cnpj.slice(0, at) + 'A' + cnpj.slice(at + 1)),
+  )
+}

@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import {
   arbAmountNumber,
   arbAmountString,
+  arbInvalidAmountString,
   centsOf,
   fromCents,
   hasAtMostTwoDecimals,
@@ -107,5 +108,11 @@ describe('arbitraries', () => {
         expect(Number(toDecimalString(n))).toBe(n)
       }),
     )
+  })
+})
+
+describe('invalid amount strings', () => {
+  it('arbInvalidAmountString never yields a two-decimal string', () => {
+    fc.assert(fc.property(arbInvalidAmountString(), (s) => !isTwoDecimalString(s)))
   })
 })

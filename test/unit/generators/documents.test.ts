@@ -5,6 +5,8 @@ import {
   arbCpf,
   arbInvalidCnpj,
   arbInvalidCpf,
+  arbMalformedCnpj,
+  arbMalformedCpf,
   cnpjCheckDigits,
   cpfCheckDigits,
   formatCnpj,
@@ -181,5 +183,12 @@ describe('arbitraries and random documents', () => {
   it('a body change the mod-11 rule cannot see is still a valid document', () => {
     expect(isValidCpf('63050101105')).toBe(true)
     expect(isValidCpf('53050101105')).toBe(true)
+  })
+})
+
+describe('malformed documents', () => {
+  it('arbMalformedCpf / arbMalformedCnpj are never exactly 11 / 14 digits', () => {
+    fc.assert(fc.property(arbMalformedCpf(), (s) => !/^\d{11}$/.test(s)))
+    fc.assert(fc.property(arbMalformedCnpj(), (s) => !/^\d{14}$/.test(s)))
   })
 })
