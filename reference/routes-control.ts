@@ -134,7 +134,7 @@ export function controlRouter(ctx: Context, sweep: () => void): Router {
     const pixWebhookUrl = urlSetting(o, 'pixWebhookUrl')
     if (webhookUrl !== undefined) account.webhookUrl = webhookUrl
     if (pixWebhookUrl !== undefined) account.pixWebhookUrl = pixWebhookUrl
-    return ok({ clientId: account.clientId, webhookUrl: account.webhookUrl, pixWebhookUrl: account.pixWebhookUrl })
+    return ok(accountView(ctx, account))
   })
   router.on('GET', '/control/accounts/:account', (req) => {
     return ok(accountView(ctx, accountByClientId(ctx, p(req.params, 'account'))))
