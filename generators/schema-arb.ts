@@ -13,7 +13,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 type Schema = Record<string, unknown>
 type Seg = string | number
 interface Doc { id: string; root: unknown }
-interface Node { schema: Schema; doc: Doc }
+interface SchemaNode { schema: Schema; doc: Doc }
 
 export interface SchemaArbOptions {
   /** document that `#/…` and `<rootId>#/…` references resolve against */
@@ -35,7 +35,7 @@ const ANNOTATIONS = new Set(['description', 'title', 'example', 'examples', 'dep
 // ---------------------------------------------------------------------------------------------
 // Context: where references resolve and which ajv judges
 
-interface Ctx { input: Node; validate: ValidateFunction; resolveDoc(base: string, from: Doc): Doc }
+interface Ctx { input: SchemaNode; validate: ValidateFunction; resolveDoc(base: string, from: Doc): Doc }
 
 // One context per (schema, ajv or root) pair, so compiled validators and boundary cases are reused.
 // A bare `{ $ref }` is keyed by its text: callers such as requestBodySchema() hand out fresh objects.
@@ -119,7 +119,7 @@ export function schemaAt(refOrSchema: object, opts?: SchemaArbOptions): object {
 // ---------------------------------------------------------------------------------------------
 // Resolving and merging
 
-function resolveRef(ref: string, from: Doc, ctx: Ctx): Node {
+function resolveRef(ref: string, from: Doc, ctx: Ctx): SchemaNode {
   const hash = ref.indexOf('#')
   const base = hash < 0 ? ref : ref.slice(0, hash)
   const pointer = hash < 0 ? '' : decodeURIComponent(ref.slice(hash + 1))
@@ -134,7 +134,7 @@ function resolveRef(ref: string, from: Doc, ctx: Ctx): Node {
 }
 
 /** Follows `$ref` and merges `allOf` until the node is a plain schema. */
-function normalize(node: Node, ctx: Ctx): Node {
+function normalize(node: SchemaNode, ctx: Ctx): SchemaNode {
   let { schema, doc } = node
   for (let hops = 0; typeof schema.$ref === 'string' || Array.isArray(schema.allOf); hops++) {
     if (hops > 20) throw new Error('schema-arb: $ref/allOf chain too deep')
@@ -196,7 +196,7 @@ function candidateArb(ctx: Ctx): Arbitrary<unknown> {
   return arbFor(ctx.input, ctx, 0)
 }
 
-function arbFor(node: Node, ctx: Ctx, refDepth: number): Arbitrary<unknown> {
+function arbFor(node: SchemaNode, ctx: Ctx, refDepth: number): Arbitrary<unknown> {
   const depth = typeof node.schema.$ref === 'string' ? refDepth + 1 : refDepth
   const { schema, doc } = normalize(node, ctx)
   const sub = (s: unknown): Arbitrary<unknown> => arbFor({ schema: asSchema(s), doc }, ctx, depth)
@@ -361,7 +361,11 @@ export function boundaryCases(schema: object, opts?: SchemaArbOptions): Boundary
   return realizedCases(contextFor(schema, opts)).map(publicCase)
 }
 
-/** An arbitrary over the invalid boundary cases, also applied to random valid documents; ajv rejects every value. */
+/**
+ * An arbitrary over the invalid boundary cases: `case` names the boundary case, `value` is either the
+ * case's own document or the same spot change applied to a random valid document. ajv rejects every
+ * value, shrunk ones included.
+ */
 export function arbInvalid(schema: object, opts?: SchemaArbOptions): Arbitrary<{ case: BoundaryCase; value: unknown }> {
   const ctx = contextFor(schema, opts)
   const invalid = realizedCases(ctx).filter((c) => !c.valid)
@@ -404,9 +408,9 @@ function validPool(ctx: Ctx): unknown[] {
   return bySize(pool)
 }
 
-interface Spot { path: Seg[]; node: Node }
+interface Spot { path: Seg[]; node: SchemaNode }
 
-function collectSpots(node: Node, ctx: Ctx, path: Seg[], refChain: Set<string>): Spot[] {
+function collectSpots(node: SchemaNode, ctx: Ctx, path: Seg[], refChain: Set<string>): Spot[] {
   const ref = typeof node.schema.$ref === 'string' ? `${node.doc.id}|${node.schema.$ref}` : undefined
   if (ref && refChain.has(ref)) return []
   const chain = ref ? new Set([...refChain, ref]) : refChain
@@ -730,10 +734,10 @@ function has(doc: unknown, path: Seg[]): boolean {
 /** A copy of `doc` with one spot changed; undefined when the spot's parent is absent. */
 function applyEdit(doc: unknown, path: Seg[], edit: Edit): unknown {
   if (path.length === 0) return edit.kind === 'set' ? structuredClone(edit.value) : undefined
-  const copy = structuredClone(doc)
+  const changed = structuredClone(doc)
   const parentPath = path.slice(0, -1)
-  if (!has(copy, parentPath)) return undefined
-  const parent = parentPath.reduce<unknown>((at, seg) => (at as Record<string, unknown>)[seg], copy)
+  if (!has(changed, parentPath)) return undefined
+  const parent = parentPath.reduce<unknown>((at, seg) => (at as Record<string, unknown>)[seg], changed)
   if (!isObject(parent) && !Array.isArray(parent)) return undefined
   const last = path[path.length - 1] as Seg
   if (edit.kind === 'set') {
@@ -743,5 +747,5 @@ function applyEdit(doc: unknown, path: Seg[], edit: Edit): unknown {
     if (Array.isArray(parent)) return undefined
     delete parent[last]
   }
-  return copy
+  return changed
 }
