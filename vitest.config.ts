@@ -6,8 +6,18 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/**/*.test.ts'],
+          include: ['test/unit/**/*.test.ts'],
           testTimeout: 30_000,
+        },
+      },
+      {
+        // Fault injection and variants (test/selfcheck/): each test runs the CLI in a child process.
+        test: {
+          name: 'selfcheck',
+          include: ['test/selfcheck/**/*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
+          maxConcurrency: 2,
         },
       },
       {

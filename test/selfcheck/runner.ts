@@ -1,0 +1,236 @@
+// Certification runs for the self-check (docs/CONTRACTS.md §10): the embedded reference behind the
+// fault proxy, certified by the real CLI in a child process, exactly as a user would run it.
+//
+// References are pooled per test file (module scope): a run takes an idle one (or starts one),
+// resets it, and gives it back, so runs side by side (test.concurrent) never share a target.
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { request } from 'undici'
+import type { Results } from '../../cli/reporting/types.ts'
+import { startReference, type RunningReference } from '../../reference/index.ts'
+import type { Fault, ProxyHooks } from './fault.ts'
+import { FaultProxy } from './proxy.ts'
+import type { Variant } from './variants.ts'
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
+const TSX = join(REPO_ROOT, 'node_modules', '.bin', 'tsx')
+const CLI = join(REPO_ROOT, 'cli', 'conformance.ts')
+const DEFAULT_TIME_LIMIT_MS = 120_000
+const OUTPUT_TAIL_LINES = 40
+
+export interface CertifyOptions {
+  areas: string[]
+  /**
+   * Suite files (relative to suites/) a fault concerns. The CLI has no file filter today, so the
+   * whole areas run; the list is kept for when it gains one (see the self-check report).
+   */
+  files?: string[]
+  fault?: Fault
+  variant?: Variant
+  extraArgs?: string[]
+  /** Hard limit of the CLI child; it is killed and the run fails past it. Default 120 s. */
+  timeLimitMs?: number
+}
+
+/** results.json of the run, plus how the run went. */
+export type RunResults = Results & {
+  run: { exitCode: number | null; durationMs: number; output: string; proxyErrors: string[] }
+}
+
+export async function certify(opts: CertifyOptions): Promise<RunResults> {
+  if (opts.areas.length === 0) throw new Error('certify: name at least one area')
+  const reference = await takeReference()
+  let proxy: FaultProxy | undefined
+  const workDir = mkdtempSync(join(tmpdir(), 'pix-selfcheck-'))
+  try {
+    await resetTarget(reference)
+    proxy = await FaultProxy.start(reference, hooksOf(opts))
+    const envFile = join(workDir, 'target.env')
+    writeFileSync(envFile, dotenv(proxy.envFor(reference.env)), { mode: 0o600 })
+    const reportDir = join(workDir, 'reports')
+    const args = [CLI, '--env', envFile, '--area', opts.areas.join(','), '--report-dir', reportDir, ...(opts.extraArgs ?? [])]
+    const started = Date.now()
+    const child = await runChild(args, opts.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS)
+    const durationMs = Date.now() - started
+    const results = readResults(reportDir, child, proxy.errors)
+    return { ...results, run: { exitCode: child.exitCode, durationMs, output: child.output, proxyErrors: [...proxy.errors] } }
+  } finally {
+    await proxy?.close()
+    giveBack(reference)
+    rmSync(workDir, { recursive: true, force: true })
+  }
+}
+
+/** Some failed check names one of the fault's clauses. */
+export function expectCaught(results: RunResults, fault: Fault): void {
+  const failed = results.checks.filter((c) => c.status === 'failed')
+  if (failed.some((c) => c.clauses.some((id) => fault.clauses.includes(id)))) return
+  const head = `fault ${fault.id} (clauses ${fault.clauses.join(', ')}) was not caught by area ${fault.area}`
+  if (failed.length === 0) {
+    throw new Error(`${head}: nothing failed (${counts(results)})${diagnostics(results)}`)
+  }
+  throw new Error(`${head}: the checks that failed name other clauses:\n${listChecks(failed)}${diagnostics(results)}`)
+}
+
+/**
+ * For a fault marked `escapes`: no failed check names its clauses. Once one does, the check has
+ * landed and the mark must go.
+ */
+export function expectEscaped(results: RunResults, fault: Fault): void {
+  const catching = results.checks.filter((c) => c.status === 'failed' && c.clauses.some((id) => fault.clauses.includes(id)))
+  if (catching.length === 0) return
+  throw new Error(`fault ${fault.id} is marked as escaping ("${fault.escapes}") but is caught now; remove its \`escapes\`:\n${listChecks(catching)}`)
+}
+
+/** Something ran, nothing failed, and no suite file broke. */
+export function expectClean(results: RunResults): void {
+  const failed = results.checks.filter((c) => c.status === 'failed')
+  if (results.summary.passed > 0 && results.summary.failed === 0 && failed.length === 0 && results.errors.length === 0) return
+  const why = results.summary.passed === 0 ? 'no check passed' : `${results.summary.failed} check(s) failed`
+  throw new Error(`expected a clean run, but ${why} (${counts(results)}):\n${listChecks(failed)}${diagnostics(results)}`)
+}
+
+/** Stops every reference this test file started. */
+export async function closeReferences(): Promise<void> {
+  const all = [...pool.all]
+  pool.all.length = 0
+  pool.idle.length = 0
+  await Promise.all(all.map(async (r) => {
+    await r.reference.close()
+    rmSync(r.dir, { recursive: true, force: true })
+  }))
+}
+
+// ── references ──────────────────────────────────────────────────────────────────────────────
+
+interface PooledReference extends RunningReference {
+  reference: RunningReference
+  dir: string
+}
+
+const pool = { idle: [] as PooledReference[], all: [] as PooledReference[] }
+
+async function takeReference(): Promise<PooledReference> {
+  const idle = pool.idle.pop()
+  if (idle) return idle
+  const dir = mkdtempSync(join(tmpdir(), 'pix-selfcheck-ref-'))
+  const reference = await startReference({ quiet: true, outDir: dir })
+  const pooled: PooledReference = { ...reference, reference, dir }
+  pool.all.push(pooled)
+  return pooled
+}
+
+function giveBack(r: PooledReference): void {
+  if (pool.all.includes(r)) pool.idle.push(r)
+}
+
+async function resetTarget(r: RunningReference): Promise<void> {
+  const res = await request(`${r.controlUrl}/control/reset`, { method: 'POST' })
+  await res.body.dump()
+  if (res.statusCode !== 204) throw new Error(`POST /control/reset answered ${res.statusCode}`)
+}
+
+function hooksOf(opts: CertifyOptions): ProxyHooks[] {
+  const hooks: ProxyHooks[] = []
+  if (opts.fault) hooks.push(opts.fault)
+  if (opts.variant) hooks.push(opts.variant)
+  return hooks
+}
+
+// ── the CLI child ───────────────────────────────────────────────────────────────────────────
+
+interface ChildOutcome {
+  exitCode: number | null
+  timedOut: boolean
+  output: string
+}
+
+function runChild(args: string[], timeLimitMs: number): Promise<ChildOutcome> {
+  return new Promise((resolveRun, reject) => {
+    // Own process group, so a hung run is killed with every process it started.
+    const child = spawn(TSX, args, { cwd: REPO_ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    const lines: string[] = []
+    const keep = (chunk: Buffer) => {
+      lines.push(...chunk.toString('utf8').split('\n'))
+      if (lines.length > OUTPUT_TAIL_LINES * 4) lines.splice(0, lines.length - OUTPUT_TAIL_LINES)
+    }
+    child.stdout.on('data', keep)
+    child.stderr.on('data', keep)
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      killGroup(child.pid)
+    }, timeLimitMs)
+    child.on('error', (e) => {
+      clearTimeout(timer)
+      reject(e)
+    })
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolveRun({ exitCode: code, timedOut, output: lines.slice(-OUTPUT_TAIL_LINES).join('\n') })
+    })
+  })
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return
+  try {
+    process.kill(-pid, 'SIGKILL')
+  } catch {
+    /* already gone */
+  }
+}
+
+/**
+ * The child must see only its --env file: no PIX_* of ours, and none of the variables by which
+ * vitest marks its own workers (the child runs a vitest of its own).
+ */
+function childEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k.startsWith('PIX_') || k.startsWith('VITEST') || k === 'TEST' || k === 'NODE_ENV' || k === 'FORCE_COLOR') continue
+    env[k] = v
+  }
+  env.NO_COLOR = '1'
+  return env
+}
+
+function readResults(reportDir: string, child: ChildOutcome, proxyErrors: string[]): Results {
+  const runs = existsSync(reportDir) ? readdirSync(reportDir) : []
+  const file = runs.length === 1 ? join(reportDir, runs[0] as string, 'results.json') : undefined
+  if (child.timedOut || file === undefined || !existsSync(file)) {
+    const why = child.timedOut ? 'was killed past its time limit' : `left no results.json (exit code ${child.exitCode})`
+    const proxy = proxyErrors.length ? `\nproxy errors:\n  ${proxyErrors.slice(0, 10).join('\n  ')}` : ''
+    throw new Error(`the certification run ${why}; its last output:\n${child.output}${proxy}`)
+  }
+  return JSON.parse(readFileSync(file, 'utf8')) as Results
+}
+
+function dotenv(env: Record<string, string>): string {
+  return `${Object.entries(env).map(([k, v]) => `${k}=${/^[\w./:@+-]*$/.test(v) ? v : JSON.stringify(v)}`).join('\n')}\n`
+}
+
+// ── messages ────────────────────────────────────────────────────────────────────────────────
+
+function counts(r: Results): string {
+  return `${r.summary.passed} passed, ${r.summary.failed} failed, ${r.summary.skipped} skipped`
+}
+
+function listChecks(checks: Results['checks']): string {
+  return checks.map((c) => `  ✗ ${c.area}: ${c.title} [${c.clauses.join(', ')}]${c.message ? `\n      ${firstLine(c.message)}` : ''}`).join('\n')
+}
+
+function diagnostics(r: RunResults): string {
+  const parts: string[] = []
+  if (r.errors.length) parts.push(`errors outside checks:\n  ${r.errors.map(firstLine).join('\n  ')}`)
+  if (r.run.proxyErrors.length) parts.push(`proxy errors:\n  ${r.run.proxyErrors.slice(0, 10).join('\n  ')}`)
+  return parts.length ? `\n${parts.join('\n')}` : ''
+}
+
+function firstLine(s: string): string {
+  const line = s.split('\n')[0] ?? ''
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line
+}
