@@ -186,9 +186,13 @@ function intersectTypes(a: unknown, b: unknown): string[] {
 // ---------------------------------------------------------------------------------------------
 // Valid values
 
-/** An arbitrary whose every value (shrunk ones included) passes ajv. */
+/**
+ * An arbitrary whose every value (shrunk ones included) passes ajv. Throws at once, rather than
+ * letting the filter spin, when no sample of the deterministic pool passes.
+ */
 export function arbValid(schema: object, opts?: SchemaArbOptions): Arbitrary<unknown> {
   const ctx = contextFor(schema, opts)
+  validPool(ctx)
   return candidateArb(ctx).filter((v) => ctx.validate(v) === true)
 }
 
@@ -401,11 +405,16 @@ function realizedCases(ctx: Ctx): Case[] {
   return cases
 }
 
+const pools = new WeakMap<Ctx, unknown[]>()
+
 /** Valid documents to change one spot of, smallest first (deterministic: fixed seed). */
 function validPool(ctx: Ctx): unknown[] {
-  const pool = sampleDistinct(candidateArb(ctx), POOL_SIZE).filter((v) => ctx.validate(v) === true)
-  if (pool.length === 0) throw new Error('schema-arb: could not generate a valid value for the schema')
-  return bySize(pool)
+  let pool = pools.get(ctx)
+  if (pool) return pool
+  pool = bySize(sampleDistinct(candidateArb(ctx), POOL_SIZE).filter((v) => ctx.validate(v) === true))
+  if (pool.length === 0) throw new Error(`schema-arb: none of ${POOL_SIZE} generated values passes the schema (keywords the converter does not build, or an unsatisfiable schema)`)
+  pools.set(ctx, pool)
+  return pool
 }
 
 interface Spot { path: Seg[]; node: SchemaNode }

@@ -248,3 +248,15 @@ describe('references against a root document', () => {
 it('refuses to build arbInvalid for a schema that accepts everything', () => {
   expect(() => arbInvalid({})).toThrow(/no invalid boundary case/)
 })
+
+it('fails fast, instead of spinning, when the generator cannot satisfy a schema', () => {
+  expect(() => arbValid({ type: 'string', not: { maxLength: 1000 } })).toThrow(/none of \d+ generated values passes/)
+})
+
+it('handles keywords it does not build through the ajv re-check (not, uniqueItems)', () => {
+  const schema = { type: 'array', uniqueItems: true, minItems: 2, maxItems: 4, items: { type: 'string', maxLength: 3, not: { const: 'a' } } }
+  const isValid = judge(schema)
+  fc.assert(fc.property(arbValid(schema), (v) => isValid(v)), { numRuns: 100 })
+  const cases = boundaryCases(schema)
+  expect(cases.filter((c) => c.keyword === 'minItems').map((c) => [(c.value as unknown[]).length, c.valid])).toEqual([[1, false], [2, true], [3, true]])
+})
