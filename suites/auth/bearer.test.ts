@@ -1,0 +1,181 @@
+// Bearer endpoints (interface §5, §7 "Any bearer endpoint"): a token that is missing, malformed,
+// wrongly signed or expired is refused with 401; a token lacking permission on the
+// central-bank-style family with 403. Every endpoint of §4 rows 3–11 is probed with a request that
+// would otherwise be valid. Under the readonly profile only the GET endpoints are probed.
+import { check, type CheckContext } from '../../harness/check.ts'
+import type { Exchange } from '../../harness/exchange.ts'
+import { jsonObject, show } from '../../harness/assertions.ts'
+import { BEARER_ERROR_BODY_NOT_SHOWN, CENTRAL_BANK_STYLE, bearerRequests, type EndpointRequest } from './endpoints.ts'
+
+const ERROR_BODY = ['7.error-body-shape', '7.error-status-code-matches', '7.error-reason-phrase']
+
+function send(t: CheckContext, r: EndpointRequest, auth: string, headers?: Record<string, string>): Promise<Exchange> {
+  return t.base.request(r.method, r.path, r.body, { auth, ...(headers ? { headers } : {}) })
+}
+
+/** 401, with the §7 error body where the interface shows it for that operation. */
+function expectUnauthorized(t: CheckContext, r: EndpointRequest, ex: Exchange): void {
+  if (BEARER_ERROR_BODY_NOT_SHOWN.has(r.operationId)) t.expectStatus(ex, 401)
+  else t.expectErrorBody(ex, 401)
+}
+
+async function everyEndpointRefuses(t: CheckContext, auth: (r: EndpointRequest) => { auth: string; headers?: Record<string, string> }): Promise<void> {
+  for (const r of bearerRequests(t.config)) {
+    const a = auth(r)
+    expectUnauthorized(t, r, await send(t, r, a.auth, a.headers))
+  }
+}
+
+// ---- JWT surgery ------------------------------------------------------------------------------
+
+const b64url = (s: string | Buffer): string => Buffer.from(s).toString('base64url')
+
+function jwtParts(token: string): { header: string; payload: string; signature: string } {
+  const [header = '', payload = '', signature = ''] = token.split('.')
+  return { header, payload, signature }
+}
+
+/** The same token with its signature bytes changed. */
+function withForgedSignature(token: string): string {
+  const { header, payload, signature } = jwtParts(token)
+  const bytes = Buffer.from(signature, 'base64url')
+  const forged = bytes.length > 0 ? Buffer.from(bytes.map((b, i) => (i === 0 ? b ^ 0xff : b))) : Buffer.from('forged')
+  return `${header}.${payload}.${b64url(forged)}`
+}
+
+/** The same token with one claim changed and the original signature kept. */
+function withAlteredPayload(token: string): string {
+  const { header, payload, signature } = jwtParts(token)
+  let claims: Record<string, unknown>
+  try {
+    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>
+  } catch {
+    claims = {}
+  }
+  const exp = typeof claims.exp === 'number' ? claims.exp + 86_400 : Math.floor(Date.now() / 1000) + 86_400
+  return `${header}.${b64url(JSON.stringify({ ...claims, exp }))}.${signature}`
+}
+
+/** The token's claims under `alg: none` with no signature: an unsigned token. */
+function unsigned(token: string): string {
+  const { payload } = jwtParts(token)
+  return `${b64url(JSON.stringify({ alg: 'none', typ: 'JWT' }))}.${payload}.`
+}
+
+// ---- checks -----------------------------------------------------------------------------------
+
+check('every bearer endpoint called without an Authorization header answers 401', {
+  clauses: ['7.bearer-missing-token-401', ...ERROR_BODY],
+}, async (t) => {
+  await everyEndpointRefuses(t, () => ({ auth: 'none' }))
+})
+
+check('every bearer endpoint answers 401 to an Authorization header without a bearer token', {
+  clauses: ['7.bearer-missing-token-401'],
+}, async (t) => {
+  const token = await t.base.token()
+  for (const header of ['Bearer', 'Bearer ', `Basic ${b64url('user:password')}`, token]) {
+    for (const r of bearerRequests(t.config)) {
+      const ex = await t.base.request(r.method, r.path, r.body, { auth: 'none', headers: { authorization: header } })
+      t.expectStatus(ex, 401)
+    }
+  }
+})
+
+check('every bearer endpoint called with a malformed bearer token answers 401', {
+  clauses: ['7.bearer-invalid-token-401', ...ERROR_BODY],
+}, async (t) => {
+  for (const malformed of ['not-a-jwt', 'a.b.c', `${b64url('{"alg":"HS256"}')}.${b64url('{}')}`]) {
+    await everyEndpointRefuses(t, () => ({ auth: malformed }))
+  }
+})
+
+check('every bearer endpoint refuses a token whose signature was forged, with 401', {
+  clauses: ['7.bearer-invalid-token-401', ...ERROR_BODY],
+}, async (t) => {
+  const token = await t.base.token()
+  await everyEndpointRefuses(t, () => ({ auth: withForgedSignature(token) }))
+})
+
+check('every bearer endpoint refuses a token whose claims were altered after signing, with 401', {
+  clauses: ['7.bearer-invalid-token-401', ...ERROR_BODY],
+}, async (t) => {
+  const token = await t.base.token()
+  await everyEndpointRefuses(t, () => ({ auth: withAlteredPayload(token) }))
+})
+
+check('every bearer endpoint refuses an unsigned token (alg none), with 401', {
+  clauses: ['7.bearer-invalid-token-401', ...ERROR_BODY],
+}, async (t) => {
+  const token = await t.base.token()
+  await everyEndpointRefuses(t, () => ({ auth: unsigned(token) }))
+})
+
+// ---- lifetimes (the control clock) --------------------------------------------------------------
+
+/** A fresh access token from an exchange of a token endpoint; fails the check when there is none. */
+function accessToken(t: CheckContext, ex: Exchange, rule: string): { token: string; expiresIn: number } {
+  t.expectStatus(ex, [200, 201])
+  const body = jsonObject(ex, rule)
+  if (typeof body.access_token !== 'string') t.fail(rule, 'an access_token string', show(body.access_token), ex)
+  const expiresIn = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600
+  return { token: body.access_token, expiresIn }
+}
+
+async function expectAccepted(t: CheckContext, token: string, rule: string): Promise<void> {
+  for (const path of ['/api/balance', '/accounts/balances']) {
+    const ex = await t.base.get(path, { auth: token })
+    if (ex.response.status !== 200) t.fail(rule, `HTTP 200 from GET ${path} while the token is within its lifetime`, `HTTP ${ex.response.status}`, ex)
+  }
+}
+
+/** Seconds of slack on either side of a lifetime: requests and the clock do not move in one instant. */
+const SLACK_S = 10
+
+check('a credential token is accepted until expires_in seconds after issue and refused with 401 after, by every bearer endpoint', {
+  clauses: ['5.credential-token-lifetime', '7.bearer-expired-token-401', ...ERROR_BODY],
+  needs: ['control'],
+}, async (t) => {
+  const { token, expiresIn } = accessToken(t, await t.base.requestToken(), 'credential token (4.2)')
+  await t.control.advance(expiresIn - SLACK_S)
+  await expectAccepted(t, token, `credential token valid until expires_in = ${expiresIn} s (5.2)`)
+  await t.control.advance(2 * SLACK_S)
+  await everyEndpointRefuses(t, () => ({ auth: token }))
+})
+
+check('a certificate token is accepted until 1800 seconds after issue and refused with 401 after', {
+  clauses: ['5.cert-token-lifetime', '7.bearer-expired-token-401', ...ERROR_BODY],
+  needs: ['control', 'certs'],
+}, async (t) => {
+  const { token } = accessToken(t, await t.certToken.issue(), 'certificate token (4.1)')
+  await t.control.advance(1800 - SLACK_S)
+  await expectAccepted(t, token, 'certificate token valid for 1800 s (5.1)')
+  await t.control.advance(2 * SLACK_S)
+  await everyEndpointRefuses(t, () => ({ auth: token }))
+})
+
+// ---- permission (scope) denied ------------------------------------------------------------------
+
+check('a token lacking permission is refused by the central-bank-style endpoints with 403, never 401', {
+  clauses: ['7.bcb-permission-denied-403', '5.scope-denied-403', ...ERROR_BODY],
+  needs: ['limitedKey'],
+}, async (t) => {
+  const limited = t.limited.base
+  const probes = bearerRequests(t.config).filter((r) => CENTRAL_BANK_STYLE.has(r.operationId))
+  const refused: string[] = []
+  for (const r of probes) {
+    const ex = await limited.request(r.method, r.path, r.body, {})
+    if (ex.response.status === 401) t.fail('a valid token lacking permission is not an invalid token (5, 7)', 'HTTP 403 or the operation\'s own answer', 'HTTP 401', ex)
+    if (ex.response.status === 403) {
+      t.expectErrorBody(ex, 403)
+      refused.push(r.operationId)
+    }
+  }
+  if (refused.length === 0 && t.config.profile === 'readonly') {
+    t.skip('readonly profile: only GET /accounts/balances can be probed, and the limited client may hold its permission')
+  }
+  if (refused.length === 0) {
+    t.fail('permission denied answers 403 (7)', `the limited client (PIX_LIMITED_CLIENT_ID) refused with 403 by at least one of ${probes.map((p) => p.operationId).join(', ')}`,
+      'no 403 at all (is the limited client really limited on this target?)')
+  }
+})
