@@ -1,0 +1,227 @@
+// Shared by the transaction and balance suites: how a check makes the transactions it looks at
+// (through the API and the control driver) and how it reads them back (§2.1 view, §2.2 listings).
+// Not a suite file: it declares no check.
+import { fail, jsonObject, show } from '../../harness/assertions.ts'
+import type { CheckContext } from '../../harness/check.ts'
+import type { Party } from '../../harness/control.ts'
+import type { Exchange } from '../../harness/exchange.ts'
+import { centsOf, fromCents } from '../../generators/amounts.ts'
+import { addDays, isoDate } from '../../generators/dates.ts'
+import { buildPixCode } from '../../generators/emv.ts'
+import { newUuid } from '../../generators/ids.ts'
+
+export type Json = Record<string, unknown>
+
+export const ACCOUNT_LISTING = '/api/transactions'
+export const pixKeyListing = (key: string) => `/api/pix/transactions/pix-key/${encodeURIComponent(key)}`
+
+/** §2.2 mapping tables. */
+export const STATUS_LABEL = { PENDING: 'Pendente', CONFIRMED: 'Confirmado', ERROR: 'Error' } as const
+export const TYPE_LABEL = {
+  PAYMENT: { operationType: 'Pix in', movementType: 'CREDIT' },
+  WITHDRAW: { operationType: 'Pix out', movementType: 'DEBIT' },
+  REFUND_IN: { operationType: 'Refund in', movementType: 'DEBIT' },
+  REFUND_OUT: { operationType: 'Refund out', movementType: 'CREDIT' },
+} as const
+export type Status = keyof typeof STATUS_LABEL
+export type ListedType = keyof typeof TYPE_LABEL
+
+let counter = 0
+/** An externalId no other check (or earlier run) uses: the kit's own, so filters isolate it. */
+export function uniqueExternalId(label: string): string {
+  counter += 1
+  return `kit-${label}-${Date.now().toString(36)}-${counter}-${newUuid().slice(0, 8)}`
+}
+
+/** A two-decimal amount between 1.00 and 99.99 that differs from one check to the next. */
+export function someAmount(): string {
+  return fromCents(100 + Math.floor(Math.random() * 9_900))
+}
+
+/** The target's "now" (the control clock), so date windows follow a simulated clock. */
+export async function targetNow(t: CheckContext): Promise<Date> {
+  return new Date((await t.control.clock()).now)
+}
+
+export async function targetToday(t: CheckContext): Promise<string> {
+  return isoDate(await targetNow(t))
+}
+
+export function daysBefore(today: string, days: number): string {
+  return addDays(today, -days)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Making transactions
+
+export interface Made {
+  /** The id §4.3 takes (the cash-out / cash-in `transactionId`, the control `transactionId`). */
+  id: string
+  externalId?: string
+  e2eId?: string
+  gatewayId?: string
+  amount: string
+}
+
+/** A received PAYMENT, CONFIRMED, credited (control `incomingPayment`). */
+export async function incomingPayment(
+  t: CheckContext,
+  opts: { amount?: string; payer?: Party; ageDays?: number; pixKey?: string; externalId?: string | null; account?: string } = {},
+): Promise<Made> {
+  const amount = opts.amount ?? someAmount()
+  const externalId = opts.externalId === null ? undefined : (opts.externalId ?? uniqueExternalId('in'))
+  const made = await t.control.incomingPayment({
+    amount: Number(amount),
+    ...(opts.payer ? { payer: opts.payer } : {}),
+    ...(opts.ageDays !== undefined ? { ageDays: opts.ageDays } : {}),
+    ...(opts.pixKey ? { pixKey: opts.pixKey } : {}),
+    ...(externalId ? { externalId } : {}),
+    ...(opts.account ? { account: opts.account } : {}),
+  })
+  return { id: made.transactionId, ...(externalId ? { externalId } : {}), e2eId: made.e2eId, gatewayId: made.gatewayId, amount }
+}
+
+/** A BR Code paying `amount` to a fresh random (EVP) key. */
+export function qrCodeFor(amount: string): string {
+  return buildPixCode({ key: newUuid(), amount, merchantName: 'KIT RECEIVER', merchantCity: 'SAO PAULO' })
+}
+
+/** POST /api/pix/cash-out-qrcode: a WITHDRAW, PENDING until the bank settles or refuses it. */
+export async function cashOut(t: CheckContext, opts: { amount?: string; externalId?: string } = {}): Promise<Made & { ex: Exchange }> {
+  const amount = opts.amount ?? someAmount()
+  const externalId = opts.externalId ?? uniqueExternalId('out')
+  const ex = await t.base.post('/api/pix/cash-out-qrcode', { value: Number(amount), qrCode: qrCodeFor(amount), externalId, description: 'conformance kit' })
+  t.expectStatus(ex, [200, 201])
+  const body = jsonObject(ex, 'cash-out answer (4.7)')
+  if (typeof body.transactionId !== 'string') fail('cash-out transactionId (4.7)', 'a string', show(body.transactionId), ex)
+  return { id: body.transactionId, externalId, amount, ex }
+}
+
+/** POST /api/pix/cash-in: a charge the payer has not paid yet. */
+export async function cashIn(t: CheckContext, opts: { amount?: string; externalId?: string } = {}): Promise<Made & { ex: Exchange }> {
+  const amount = opts.amount ?? someAmount()
+  const externalId = opts.externalId ?? uniqueExternalId('cashin')
+  const ex = await t.base.post('/api/pix/cash-in', { transaction: { value: Number(amount), description: 'conformance kit', externalId, expirationTime: 3600 } })
+  t.expectStatus(ex, [200, 201])
+  const body = jsonObject(ex, 'cash-in answer (4.6)')
+  if (typeof body.transactionId !== 'string') fail('cash-in transactionId (4.6)', 'a string', show(body.transactionId), ex)
+  return { id: body.transactionId, externalId, amount, ex }
+}
+
+/** A settled cash-out sent back by its receiver (control `reverse`): a REFUND_OUT credit. */
+export async function refundOut(t: CheckContext): Promise<Made> {
+  const out = await cashOut(t)
+  await t.control.settleTransaction(out.id)
+  const back = await t.control.reverseTransaction(out.id)
+  return { id: back.transactionId, e2eId: back.e2eId, gatewayId: back.gatewayId, amount: out.amount }
+}
+
+/** A gateway refund (§4.14) of a fresh incoming payment: a REFUND_IN debit, PENDING. */
+export async function refundIn(t: CheckContext): Promise<Made> {
+  const paid = await incomingPayment(t)
+  const ex = await t.gateway.post(`/pix/v2/payment/refund/${encodeURIComponent(paid.gatewayId ?? paid.id)}`, { description: 'conformance kit' })
+  t.expectStatus(ex, [200, 201])
+  const body = jsonObject(ex, 'refund answer (4.14)')
+  if (typeof body.transactionId !== 'string') fail('refund transactionId (4.14)', 'a string', show(body.transactionId), ex)
+  return { id: body.transactionId, amount: paid.amount }
+}
+
+/** One transaction of the given internal type and status, made the way the world makes it. */
+export async function transactionOf(t: CheckContext, type: ListedType, status: Status): Promise<Made> {
+  if (type === 'PAYMENT' && status === 'CONFIRMED') return incomingPayment(t)
+  if (type === 'WITHDRAW') {
+    const out = await cashOut(t)
+    if (status === 'CONFIRMED') await t.control.settleTransaction(out.id)
+    if (status === 'ERROR') await t.control.failTransaction(out.id, 'refused by the conformance kit')
+    return out
+  }
+  if (type === 'REFUND_IN' && status === 'PENDING') return refundIn(t)
+  if (type === 'REFUND_OUT' && status === 'CONFIRMED') return refundOut(t)
+  throw new Error(`transactionOf: no recipe for a ${type} ${status}`)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading them back
+
+/** GET /api/pix/transaction/{id}: 200 and the §2.1 object. */
+export async function singleView(t: CheckContext, id: string): Promise<{ view: Json; ex: Exchange }> {
+  const ex = await t.base.get(`/api/pix/transaction/${encodeURIComponent(id)}`)
+  t.expectStatus(ex, 200)
+  return { view: jsonObject(ex, 'transaction (2.1)'), ex }
+}
+
+export interface Page {
+  data: Json[]
+  metadata: Json
+  ex: Exchange
+}
+
+/** One page of a listing: 200, `{data: [...], metadata}` (the schema is the shape checks' business). */
+export async function listPage(t: CheckContext, path: string, query: Record<string, string | number | undefined>): Promise<Page> {
+  const ex = await t.base.get(path, { query })
+  t.expectStatus(ex, 200)
+  const body = jsonObject(ex, 'listing body (4.4, 4.5)')
+  if (!Array.isArray(body.data)) fail('listing data (4.4, 4.5)', 'an array', show(body.data), ex)
+  const metadata = body.metadata
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) fail('listing metadata (2.2)', 'an object', show(metadata), ex)
+  const data = body.data as unknown[]
+  const bad = data.findIndex((item) => item === null || typeof item !== 'object' || Array.isArray(item))
+  if (bad >= 0) fail('listing item (2.2)', 'an object', show(data[bad]), ex)
+  return { data: data as Json[], metadata: metadata as Json, ex }
+}
+
+/** Every item of a listing, walking pages of `size` until the last (bounded by `maxPages`). */
+export async function listAll(t: CheckContext, path: string, query: Record<string, string | number | undefined>, size: number, maxPages = 50): Promise<{ items: Json[]; pages: Page[] }> {
+  const pages: Page[] = []
+  for (let page = 1; page <= maxPages; page++) {
+    const p = await listPage(t, path, { ...query, page, size })
+    pages.push(p)
+    if (p.data.length === 0 || p.metadata.hasNext !== true) break
+  }
+  return { items: pages.flatMap((p) => p.data), pages }
+}
+
+/**
+ * The list item of the transaction whose §2.1 view is `view`: looked up through the narrowest
+ * filter the view allows (externalId on the account listing, else endToEndId), then by walking
+ * the unfiltered pages, matched by transactionId = id.
+ */
+export async function listedItem(t: CheckContext, path: string, view: Json, opts: { narrow?: boolean } = {}): Promise<{ item: Json; ex: Exchange }> {
+  const id = view.id
+  const narrow = opts.narrow ?? path === ACCOUNT_LISTING
+  const filters: Record<string, string>[] = []
+  if (narrow && typeof view.externalId === 'string') filters.push({ externalId: view.externalId })
+  if (narrow && typeof view.e2eId === 'string') filters.push({ endToEndId: view.e2eId })
+  filters.push({})
+  let last: Exchange | undefined
+  for (const filter of filters) {
+    const { items, pages } = await listAll(t, path, filter, path === ACCOUNT_LISTING ? 100 : 1000)
+    last = pages[pages.length - 1]?.ex
+    const item = items.find((i) => i.transactionId === id)
+    const ex = pages.find((p) => p.data.some((i) => i.transactionId === id))?.ex
+    if (item && ex) return { item, ex }
+  }
+  return fail('the transaction is listed (2.2)', `an item with transactionId ${show(id)} in ${path}`, 'none', last)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Amounts
+
+/** Exact cents of a reais value (number or two-decimal string); undefined when it is neither. */
+export function cents(value: unknown): number | undefined {
+  if (typeof value !== 'number' && typeof value !== 'string') return undefined
+  if (typeof value === 'number' && !Number.isFinite(value)) return undefined
+  try {
+    const c = centsOf(value)
+    return Math.abs(Number(value) * 100 - c) < 1e-6 ? c : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** A PIX key of the account under test: PIX_PIX_KEY, else the first key the control driver knows. */
+export async function ourPixKey(t: CheckContext): Promise<string> {
+  if (t.config.pixKey) return t.config.pixKey
+  const key = (await t.control.account()).pixKeys[0]
+  return key ?? t.skip('no PIX key of the account (PIX_PIX_KEY) and the control driver lists none')
+}
