@@ -1,0 +1,51 @@
+// Buyer errors (interface §7 "Buyer" rows): a malformed UUID is 400 INVALID_UUID, an absent or
+// invalid key 401 UNAUTHORIZED, a well-formed UUID of no buyer 404 BUYER_NOT_FOUND; each with the
+// §7 error body and its code. The 500 INTERNAL_SERVER_ERROR row cannot be provoked.
+import { randomBytes } from 'node:crypto'
+import fc from 'fast-check'
+import { check } from '../../harness/check.ts'
+import { UUID_RE, arbUuid, newUuid } from '../../generators/ids.ts'
+
+const ERROR_BODY = ['7.error-body-shape', '7.error-status-code-matches', '7.error-reason-phrase', '7.gateway-error-codes']
+const buyerPath = (uuid: string) => `/credit-card/v1/buyer/${encodeURIComponent(uuid)}`
+
+/** Near misses of a UUID: one character too few or too many, a non-hex digit, free text. */
+function arbMalformedUuid(): fc.Arbitrary<string> {
+  return fc.oneof(
+    arbUuid().map((u) => u.slice(0, -1)),
+    arbUuid().map((u) => `${u}0`),
+    fc.tuple(arbUuid(), fc.nat(), fc.constantFrom('g', 'z', 'x', '_')).map(([u, at, ch]) => {
+      const positions = [...u].flatMap((c, i) => (c === '-' ? [] : [i]))
+      const i = positions[at % positions.length] as number
+      return u.slice(0, i) + ch + u.slice(i + 1)
+    }),
+    fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'), minLength: 1, maxLength: 20 }),
+  ).filter((s) => !UUID_RE.test(s))
+}
+
+check('buyer with a malformed UUID answers 400 with code INVALID_UUID', {
+  clauses: ['7.buyer-invalid-uuid-400', ...ERROR_BODY],
+}, async (t) => {
+  await t.property([arbMalformedUuid()], async (malformed) => {
+    if (UUID_RE.test(malformed)) t.fail('the generated id is malformed', 'not a UUID', malformed)
+    t.expectErrorBody(await t.gateway.get(buyerPath(malformed)), 400, { code: 'INVALID_UUID' })
+  }, { numRuns: Math.min(t.config.numRuns, 15) })
+})
+
+check('buyer with an absent or invalid x-api-key answers 401 with code UNAUTHORIZED', {
+  clauses: ['7.buyer-unauthorized-401', ...ERROR_BODY],
+}, async (t) => {
+  const uuid = t.config.buyerUuid ?? newUuid()
+  for (const auth of ['none', `pk_live_${randomBytes(18).toString('base64url')}`]) {
+    t.expectErrorBody(await t.gateway.get(buyerPath(uuid), { auth }), 401, { code: 'UNAUTHORIZED' })
+  }
+})
+
+check('buyer with a well-formed UUID of no buyer answers 404 with code BUYER_NOT_FOUND', {
+  clauses: ['7.buyer-not-found-404', ...ERROR_BODY],
+}, async (t) => {
+  await t.property([arbUuid()], async (uuid) => {
+    if (uuid === t.config.buyerUuid) return
+    t.expectErrorBody(await t.gateway.get(buyerPath(uuid)), 404, { code: 'BUYER_NOT_FOUND' })
+  }, { numRuns: Math.min(t.config.numRuns, 5) })
+})
