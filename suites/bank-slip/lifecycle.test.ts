@@ -136,7 +136,7 @@ check('bank slip: creation answers the slip with status PENDING, echoing amount,
   clauses: ['3.4.create-pending', '4.15.request-accepted', '2.6.id-uuid', '2.6.external-id', '2.6.status-enum', '2.6.description',
     '2.6.amount', '2.6.due-date', '2.6.created-at', '2.6.payer-object'],
   needs: ['mutating'],
-}, async (t) => {
+}, async (t: CheckContext) => {
   const arbRequest = fc.record({
     cents: fc.integer({ min: 100, max: 1_000_000 }),
     days: fc.integer({ min: 1, max: 60 }),
@@ -166,7 +166,7 @@ check('bank slip: creation answers the slip with status PENDING, echoing amount,
 check('bank slip registration: a WAITING_PAYMENT notification with the common fields and additionalInfo, and the slip is WAITING_PAYMENT', {
   clauses: ['3.4.register-waiting-payment', '6.3.waiting-payment-emitted', '6.3.common-fields', '6.3.waiting-payment-info', '6.http-post-json'],
   needs: ['control', 'mutating', 'webhooks'],
-}, async (t) => {
+}, async (t: CheckContext) => {
   await t.hooks.useForAccount()
   const slip = await createSlip(t)
   await registerSlip(t, slip)
@@ -182,7 +182,7 @@ check('bank slip registration: a WAITING_PAYMENT notification with the common fi
 check('bank slip registration: pixCode is a valid BR Code carrying the slip amount', {
   clauses: ['6.3.waiting-payment-info'],
   needs: ['control', 'mutating', 'webhooks'],
-}, async (t) => {
+}, async (t: CheckContext) => {
   const { slip, notification } = await registeredSlip(t, slipRequest({ amount: 87.3 }))
   const pixCode = additionalInfo(t, notification, 'additionalInfo (6.3)').pixCode
   if (typeof pixCode !== 'string') t.fail('additionalInfo.pixCode (6.3)', 'a string', show(pixCode))
@@ -197,7 +197,7 @@ check('bank slip registration: pixCode is a valid BR Code carrying the slip amou
 check('bank slip registration: barcode has valid check digits and encodes the slip amount and due date', {
   clauses: ['6.3.waiting-payment-info'],
   needs: ['control', 'mutating', 'webhooks'],
-}, async (t) => {
+}, async (t: CheckContext) => {
   const request = slipRequest({ amount: 1234.56, dueDate: addDays(isoDate(new Date()), 17) })
   const { notification } = await registeredSlip(t, request)
   const barcode = additionalInfo(t, notification, 'additionalInfo (6.3)').barcode
@@ -211,7 +211,7 @@ check('bank slip registration: barcode has valid check digits and encodes the sl
 check('bank slip registration: slipLine is the payment line of the barcode, with valid field check digits', {
   clauses: ['6.3.slip-line-of-barcode'],
   needs: ['control', 'mutating', 'webhooks'],
-}, async (t) => {
+}, async (t: CheckContext) => {
   const request = slipRequest({ amount: 42.42, dueDate: addDays(isoDate(new Date()), 5) })
   const { notification } = await registeredSlip(t, request)
   const info = additionalInfo(t, notification, 'additionalInfo (6.3)')
@@ -229,7 +229,7 @@ check('bank slip registration: slipLine is the payment line of the barcode, with
 check('bank slip payment: a PAID notification with top-level amount and additionalInfo amount, paymentType and paymentDate; the slip is PAID', {
   clauses: ['3.4.pay-paid', '6.3.paid-emitted', '6.3.paid-info', '6.3.common-fields'],
   needs: ['control', 'mutating', 'webhooks'],
-}, async (t) => {
+}, async (t: CheckContext) => {
   const { slip } = await registeredSlip(t, slipRequest({ amount: 310.09 }))
   await t.control.paySlip(slip.id)
   const event = await t.hooks.waitFor(slipEvent(slip, 'PAID'), NOTIFICATION_WAIT_MS)
@@ -250,7 +250,7 @@ check('bank slip payment: a PAID notification with top-level amount and addition
 check('bank slip expiry: an overdue WAITING_PAYMENT slip becomes EXPIRED', {
   clauses: ['3.4.expire-expired'],
   needs: ['control', 'mutating', 'webhooks'],
-}, async (t) => {
+}, async (t: CheckContext) => {
   const { slip } = await registeredSlip(t)
   await t.control.expireSlip(slip.id)
   const status = await observedStatus(t, slip)
@@ -261,7 +261,7 @@ check('bank slip expiry: an overdue WAITING_PAYMENT slip becomes EXPIRED', {
 check('bank slip: a registered slip can still be paid after its due date', {
   clauses: ['2.6.pay-after-due-date'],
   needs: ['control', 'mutating', 'webhooks'],
-}, async (t) => {
+}, async (t: CheckContext) => {
   try {
     const targetToday = (await t.control.clock()).now.slice(0, 10)
     const { slip } = await registeredSlip(t, slipRequest({ dueDate: targetToday }))
@@ -288,7 +288,7 @@ check('bank slip: a registered slip can still be paid after its due date', {
 check('generate-pdf of a slip not yet registered is refused with BOLETO_NOT_GENERATED', {
   clauses: ['4.16.must-be-registered'],
   needs: ['control', 'mutating'],
-}, async (t) => {
+}, async (t: CheckContext) => {
   for (let attempt = 0; attempt < 3; attempt++) {
     const slip = await createSlip(t)
     const ex = await generatePdf(t, slip.id)
@@ -304,7 +304,7 @@ check('generate-pdf of a slip not yet registered is refused with BOLETO_NOT_GENE
 check('generate-pdf of a registered slip answers a pdfAccessUrl, by slip id and by externalId', {
   clauses: ['4.16.by-id-or-external-id', '4.16.pdf-access-url'],
   needs: ['control', 'mutating', 'webhooks'],
-}, async (t) => {
+}, async (t: CheckContext) => {
   const { slip } = await registeredSlip(t)
   pdfAccessUrl(t, await generatePdf(t, slip.id), 'generate-pdf by id (4.16)')
   pdfAccessUrl(t, await generatePdf(t, slip.request.externalId), 'generate-pdf by externalId (4.16)')
@@ -313,7 +313,7 @@ check('generate-pdf of a registered slip answers a pdfAccessUrl, by slip id and 
 check('pdfAccessUrl downloads a PDF document', {
   clauses: ['4.16.url-serves-pdf'],
   needs: ['control', 'mutating', 'webhooks'],
-}, async (t) => {
+}, async (t: CheckContext) => {
   const { slip } = await registeredSlip(t)
   const url = pdfAccessUrl(t, await generatePdf(t, slip.id), 'pdfAccessUrl (4.16)')
   const download = await t.raw.request({ method: 'GET', url })
@@ -324,7 +324,7 @@ check('pdfAccessUrl downloads a PDF document', {
 check('generate-pdf of an id matching no slip is refused with BOLETO_NOT_FOUND', {
   clauses: ['7.pdf-boleto-not-found'],
   needs: ['mutating'],
-}, async (t) => {
+}, async (t: CheckContext) => {
   for (const id of [randomUUID(), `kit-no-such-slip-${randomUUID()}`]) {
     expectRefusedWithCode(t, await generatePdf(t, id), 'BOLETO_NOT_FOUND', 'an unknown slip (7)')
   }
