@@ -21,6 +21,7 @@ export function renderHtml(r: Results): string {
 ${header(r)}
 <main>
 ${countCards(r)}
+${nav(r)}
 ${areaBars(r.areas)}
 ${runErrors(r.errors)}
 ${failures(r.checks.filter((c) => c.status === 'failed'), anchors)}
@@ -92,6 +93,15 @@ ${card('coverage', `${c.verified}/${c.testableMust}`, 'must clauses verified', '
 </section>`
 }
 
+function nav(r: Results): string {
+  const links: [string, string][] = [['#areas', 'By area']]
+  if (r.errors.length > 0) links.push(['#errors', `Run errors (${r.errors.length})`])
+  if (r.summary.failed > 0) links.push(['#failures', `Failures (${r.summary.failed})`])
+  links.push(['#clauses', `Clause matrix (${r.clauses.length})`], ['#checks', `Checks (${r.summary.total})`])
+  if (r.excludedByProfile.length > 0) links.push(['#excluded', `Left out by profile (${r.excludedByProfile.length})`])
+  return `<nav>${links.map(([href, label]) => `<a href="${esc(href)}">${esc(label)}</a>`).join('')}</nav>`
+}
+
 function areaBars(areas: AreaSummary[]): string {
   if (areas.length === 0) return ''
   const rows = areas.map((a) => {
@@ -102,14 +112,14 @@ function areaBars(areas: AreaSummary[]): string {
 </div></td>
 <td class="num passed-text">${a.passed}</td><td class="num failed-text">${a.failed}</td><td class="num skipped-text">${a.skipped}</td><td class="num">${a.total}</td></tr>`
   })
-  return `<section><h2>By area</h2>
+  return `<section id="areas"><h2>By area</h2>
 <table class="areas"><thead><tr><th>area</th><th></th><th class="num">passed</th><th class="num">failed</th><th class="num">skipped</th><th class="num">total</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></section>`
 }
 
 function runErrors(errors: string[]): string {
   if (errors.length === 0) return ''
-  return `<section class="errors"><h2>Run errors</h2><p>Errors outside any check; the run counts as failed.</p>
+  return `<section class="errors" id="errors"><h2>Run errors</h2><p>Errors outside any check; the run counts as failed.</p>
 ${errors.map((e) => `<pre>${esc(e)}</pre>`).join('\n')}</section>`
 }
 
@@ -131,7 +141,7 @@ ${c.replayCommand ? `<dt>Replay</dt><dd><code>${esc(c.replayCommand)}</code></dd
 ${exchanges || '<p class="muted">No HTTP exchange recorded.</p>'}
 </article>`
   })
-  return `<section><h2>Failures (${failed.length})</h2>\n${items.join('\n')}</section>`
+  return `<section id="failures"><h2>Failures (${failed.length})</h2>\n${items.join('\n')}</section>`
 }
 
 function exchange(ex: EvidenceExchange, index: number, count: number): string {
@@ -227,7 +237,7 @@ ${rows.join('\n')}
   const unknownNote = unknown.length > 0
     ? `<p class="warn">Checks name clause ids that are not in specs/clauses.yaml: ${unknown.map((id) => `<code>${esc(id)}</code>`).join(', ')}</p>`
     : ''
-  return `<section><h2>Clause matrix</h2>
+  return `<section id="clauses"><h2>Clause matrix</h2>
 <p class="muted">Every clause of specs/clauses.yaml, by section. A clause fails if any of its checks failed, passes if the checks that ran all passed, is skipped if all its checks were skipped, and is <em>uncovered</em> if no check names it. Clauses the interface marks “not shown” are informational.</p>
 ${unknownNote}
 <table class="matrix"><thead><tr><th>clause</th><th>statement</th><th>testability</th><th>checks</th><th>verdict</th></tr></thead>
@@ -250,14 +260,14 @@ function checksTable(checks: CheckResult[], anchors: Map<string, string>): strin
 <td class="detail">${esc(detail)}</td>
 </tr>`
     })
-  return `<section><h2>Checks (${checks.length})</h2>
+  return `<section id="checks"><h2>Checks (${checks.length})</h2>
 <table class="checks"><thead><tr><th></th><th>area</th><th>check</th><th>clauses</th><th class="num">time</th><th>reason</th></tr></thead>
 <tbody class="group">${rows.join('\n')}</tbody></table></section>`
 }
 
 function excluded(r: Results): string {
   if (r.excludedByProfile.length === 0) return ''
-  return `<section><h2>Left out by the ${esc(r.profile)} profile (${r.excludedByProfile.length})</h2>
+  return `<section id="excluded"><h2>Left out by the ${esc(r.profile)} profile (${r.excludedByProfile.length})</h2>
 <ul>${r.excludedByProfile.map((e) => `<li><b>${esc(e.area)}</b> ${esc(e.title)} <span class="muted">${esc(e.reason)}</span></li>`).join('\n')}</ul></section>`
 }
 
@@ -296,7 +306,7 @@ const VERDICT_LABEL: Record<string, string> = {
 
 // Headings of the interface, so a section number reads as a topic.
 const SECTION_TITLES: Record<string, string> = {
-  '1': 'What the service does', '2': 'Resources and their fields', '2.1': 'Transaction', '2.2': 'Transaction list item',
+  '0': 'Conventions', '1': 'What the service does', '2': 'Resources and their fields', '2.1': 'Transaction', '2.2': 'Transaction list item',
   '2.3': 'Balance', '2.4': 'Immediate charge (cob)', '2.5': 'Return (devolucao)', '2.6': 'Bank slip', '2.7': 'Buyer',
   '2.8': 'Cash-in and cash-out results', '3': 'States and transitions', '3.1': 'Transaction status',
   '3.2': 'Immediate charge states', '3.3': 'Return states', '3.4': 'Bank slip states', '3.5': 'Resendable webhook statuses',
@@ -367,10 +377,13 @@ tr[data-status="not-shown"] td{color:#6b7280}
 pre.message{background:#fff5f5;border-color:#f1c0c0}
 .exchange{margin:6px 0}.exchange summary{cursor:pointer;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px}
 .ex{padding-left:14px}.ex h4{margin:8px 0 2px;font-size:12px;color:var(--muted);text-transform:uppercase}
-code.clause{background:#eef1f6;border-radius:4px;padding:0 4px}
+code.clause{background:#eef1f6;border-radius:4px;padding:0 4px;white-space:nowrap}
 .filter{position:sticky;top:0;background:var(--bg);padding:10px 0;display:flex;gap:18px;align-items:center;border-bottom:1px solid var(--line);z-index:1}
 .filter input{width:320px;padding:4px 8px}.filter select{padding:3px}
 .errors pre{background:#fff5f5}
+nav{display:flex;gap:6px;flex-wrap:wrap;margin:14px 0 0}
+nav a{background:#fff;border:1px solid var(--line);border-radius:14px;padding:2px 12px;color:var(--ink);text-decoration:none}
+nav a:hover{border-color:var(--ns)}
 td.detail{color:var(--muted);max-width:480px}
 `
 

@@ -33,7 +33,9 @@ export function mergeResults(parts: Results[], runId: string): Results {
   const first = parts[0]
   if (!first) throw new MergeError('--merge: give at least one report folder')
   for (const p of parts.slice(1)) {
-    if (p.target.baseUrl !== first.target.baseUrl || p.target.gatewayUrl !== first.target.gatewayUrl) {
+    // every embedded run starts its own reference on free ports: the same target, other addresses
+    const sameTarget = (p.target.embedded && first.target.embedded) || (p.target.baseUrl === first.target.baseUrl && p.target.gatewayUrl === first.target.gatewayUrl)
+    if (!sameTarget) {
       throw new MergeError(`--merge: ${p.runId} certified ${p.target.baseUrl}, ${first.runId} certified ${first.target.baseUrl}`)
     }
     if (p.profile !== first.profile) {

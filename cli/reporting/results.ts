@@ -89,12 +89,17 @@ export function coverageOf(clauses: readonly ClauseResult[]): Coverage {
 }
 
 const MUTATING_NEED = 'mutating'
+// how the harness words a skip the profile caused (harness/check.ts, and checks that skip themselves)
+const READONLY_REASON = /^readonly profile\b/i
 
-/** Checks the readonly profile left out: they would have changed the target's state. */
+/**
+ * Checks the readonly profile left out: those needing 'mutating' (they would change the target's
+ * state), and those that skipped themselves with a "readonly profile: …" reason.
+ */
 export function excludedByProfile(profile: Results['profile'], checks: readonly CheckResult[]): ExcludedCheck[] {
   if (profile !== 'readonly') return []
   return checks
-    .filter((c) => c.status === 'skipped' && c.needs.includes(MUTATING_NEED))
+    .filter((c) => c.status === 'skipped' && (c.needs.includes(MUTATING_NEED) || READONLY_REASON.test(c.skipReason ?? '')))
     .map((c) => ({
       id: c.id,
       title: c.title,

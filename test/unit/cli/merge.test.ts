@@ -38,7 +38,13 @@ describe('mergeResults', () => {
 
   test('shards of different targets or profiles cannot be merged', () => {
     expect(() => mergeResults([shard1, { ...shard2, profile: 'readonly' }], 'x')).toThrow(MergeError)
-    expect(() => mergeResults([shard1, { ...shard2, target: { ...shard2.target, baseUrl: 'http://other' } }], 'x')).toThrow(/certified http:\/\/other/)
+    const elsewhere = { ...shard2.target, baseUrl: 'http://other', embedded: false }
+    expect(() => mergeResults([{ ...shard1, target: { ...shard1.target, embedded: false } }, { ...shard2, target: elsewhere }], 'x')).toThrow(/certified http:\/\/other/)
+  })
+
+  test('embedded runs merge although each reference had its own ports', () => {
+    const otherPorts = { ...shard2.target, baseUrl: 'http://127.0.0.1:5000', gatewayUrl: 'http://127.0.0.1:5001' }
+    expect(mergeResults([shard1, { ...shard2, target: otherPorts }], 'x').summary.total).toBe(3)
   })
 })
 

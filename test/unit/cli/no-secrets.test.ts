@@ -76,7 +76,7 @@ describe('a CLI run against the reference target', () => {
     const certs = [e.PIX_CERT_FILE, e.PIX_CERT_UNLINKED_FILE, e.PIX_CERT_OTHER_ACCOUNT_FILE].filter((f): f is string => !!f).map((f) => readFileSync(f, 'utf8'))
     secrets = [e.PIX_CLIENT_SECRET, e.PIX_OTHER_CLIENT_SECRET, e.PIX_LIMITED_CLIENT_SECRET, e.PIX_API_KEY, e.PIX_API_KEY_LIMITED, e.PIX_OTHER_API_KEY, ...certs]
       .filter((s): s is string => !!s)
-    run = await runCli(['--env', join(outDir, 'target.env'), '--area', 'auth,balance', '--report-dir', reportDir], {}, 120_000)
+    run = await runCli(['--env', join(outDir, 'target.env'), '--area', 'auth,balance', '--num-runs', '3', '--report-dir', reportDir], {}, 120_000)
   }, 150_000)
 
   afterAll(() => reference?.close())

@@ -66,10 +66,12 @@ describe('buildResults', () => {
       check({ id: 'x', needs: ['mutating'], status: 'skipped', skipReason: 'readonly profile: creates a charge' }),
       check({ id: 'y', needs: ['mutating'], status: 'skipped' }),
       check({ id: 'z', needs: ['control'], status: 'skipped' }),
+      check({ id: 'w', needs: ['limitedKey'], status: 'skipped', skipReason: 'readonly profile: only GET can be probed' }),
     ], CLAUSES)
     expect(ro.excludedByProfile).toEqual([
       { id: 'x', title: 'x', area: 'auth', reason: 'readonly profile: creates a charge' },
       { id: 'y', title: 'y', area: 'auth', reason: 'readonly profile: the check changes the target state' },
+      { id: 'w', title: 'w', area: 'auth', reason: 'readonly profile: only GET can be probed' },
     ])
     expect(buildResults(runInfo(), [check({ id: 'x', needs: ['mutating'], status: 'skipped' })], CLAUSES).excludedByProfile).toEqual([])
   })
