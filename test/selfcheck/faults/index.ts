@@ -2,9 +2,11 @@
 // `export default [defineFault({...}), …]` and add one import line and one spread below.
 import type { Fault } from '../fault.ts'
 import core from './core.ts'
+import slipsWebhooks from './slips-webhooks.ts'
 
 export const FAULTS: readonly Fault[] = [
   ...core,
+  ...slipsWebhooks,
 ]
 
 /** Fault ids are unique and kebab-case; a fault names an area and at least one clause. */
