@@ -1,0 +1,260 @@
+// Listing filters (interface §4.4, §4.5): status, type, externalId, endToEndId, the PIX key and the
+// date window, each alone and in combination: every item returned satisfies the filter, and the
+// transactions the check made for it are (or are not) among them. Dates are UTC days of the
+// target's clock (the control clock), since the interface writes its timestamps in UTC.
+import { check, type CheckContext } from '../../harness/check.ts'
+import { show } from '../../harness/assertions.ts'
+import type { Exchange } from '../../harness/exchange.ts'
+import { isoDate } from '../../generators/dates.ts'
+import {
+  ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, daysBefore, incomingPayment, listAll, listPage, ourPixKey, pixKeyListing, singleView, targetNow,
+  transactionOf, uniqueExternalId, type Json, type ListedType, type Made, type Status,
+} from './seed.ts'
+
+const DAY_MS = 86_400_000
+/** A date bound read in any time zone moves at most this far from the UTC day (UTC−12 … UTC+14). */
+const ZONE_SLACK_MS = 14 * 3_600_000
+const STATUSES: Status[] = ['PENDING', 'CONFIRMED', 'ERROR']
+const TYPES: ListedType[] = ['PAYMENT', 'WITHDRAW', 'REFUND_IN', 'REFUND_OUT']
+const STATUS_OF: Record<ListedType, Status> = { PAYMENT: 'CONFIRMED', WITHDRAW: 'PENDING', REFUND_IN: 'PENDING', REFUND_OUT: 'CONFIRMED' }
+const RECIPE: Record<Status, ListedType> = { PENDING: 'WITHDRAW', CONFIRMED: 'PAYMENT', ERROR: 'WITHDRAW' }
+
+interface Listed {
+  items: Json[]
+  ex: Exchange | undefined
+}
+
+async function listed(t: CheckContext, path: string, query: Record<string, string | number | undefined>): Promise<Listed> {
+  const { items, pages } = await listAll(t, path, query, path === ACCOUNT_LISTING ? 100 : 1000)
+  return { items, ex: pages[pages.length - 1]?.ex }
+}
+
+const has = (l: Listed, m: Made) => l.items.some((i) => i.transactionId === m.id)
+
+function expectListed(t: CheckContext, l: Listed, m: Made, rule: string, query: Json): void {
+  if (!has(l, m)) t.fail(rule, `transaction ${m.id} listed for ${show(query)}`, `absent among ${l.items.length} items`, l.ex)
+}
+
+function expectNotListed(t: CheckContext, l: Listed, m: Made, rule: string, query: Json): void {
+  if (has(l, m)) t.fail(rule, `transaction ${m.id} not listed for ${show(query)}`, 'listed', l.ex)
+}
+
+/** Every item satisfies `ok`; the failure names the first that does not. */
+function expectEvery(t: CheckContext, l: Listed, ok: (i: Json) => boolean, rule: string, expected: string): void {
+  const bad = l.items.find((i) => !ok(i))
+  if (bad) t.fail(rule, expected, `item ${show(bad)}`, l.ex)
+}
+
+// ---- status and type, alone -----------------------------------------------------------------
+
+check('account listing: status=PENDING|CONFIRMED|ERROR lists only items of that translated status, including the one made in it', {
+  clauses: ['4.4.status-filter'],
+  needs: ['control', 'mutating'],
+}, async (t) => {
+  const made = new Map<Status, Made>()
+  for (const s of STATUSES) made.set(s, await transactionOf(t, RECIPE[s], s))
+  for (const s of STATUSES) {
+    const query = { status: s }
+    const l = await listed(t, ACCOUNT_LISTING, query)
+    expectEvery(t, l, (i) => i.status === STATUS_LABEL[s], `status=${s} lists only ${STATUS_LABEL[s]} items (4.4)`, `status ${show(STATUS_LABEL[s])}`)
+    for (const [other, m] of made) {
+      if (other === s) expectListed(t, l, m, `status=${s} lists the ${s} transaction (4.4)`, query)
+      else expectNotListed(t, l, m, `status=${s} leaves out a ${other} transaction (4.4)`, query)
+    }
+  }
+})
+
+check('account listing: type=PAYMENT|WITHDRAW|REFUND_IN|REFUND_OUT lists only items of that operationType, including the one made of it', {
+  clauses: ['4.4.type-filter'],
+  needs: ['control', 'mutating'],
+}, async (t) => {
+  const made = new Map<ListedType, Made>()
+  for (const type of TYPES) made.set(type, await transactionOf(t, type, STATUS_OF[type]))
+  for (const type of TYPES) {
+    const query = { type }
+    const l = await listed(t, ACCOUNT_LISTING, query)
+    const { operationType, movementType } = TYPE_LABEL[type]
+    expectEvery(t, l, (i) => i.operationType === operationType && i.movementType === movementType, `type=${type} lists only ${operationType} items (4.4)`,
+      `operationType ${show(operationType)}, movementType ${show(movementType)}`)
+    for (const [other, m] of made) {
+      if (other === type) expectListed(t, l, m, `type=${type} lists the ${type} transaction (4.4)`, query)
+      else expectNotListed(t, l, m, `type=${type} leaves out a ${other} transaction (4.4)`, query)
+    }
+  }
+})
+
+check('pix-key listing: status and type filters keep a received payment to the key only under CONFIRMED and PAYMENT', {
+  clauses: ['4.5.status-filter', '4.5.type-filter'],
+  needs: ['control', 'mutating'],
+}, async (t) => {
+  const key = await ourPixKey(t)
+  const path = pixKeyListing(key)
+  const paid = await incomingPayment(t, { pixKey: key })
+  for (const s of STATUSES) {
+    const query = { status: s }
+    const l = await listed(t, path, query)
+    expectEvery(t, l, (i) => i.status === STATUS_LABEL[s], `status=${s} lists only ${STATUS_LABEL[s]} items (4.5)`, `status ${show(STATUS_LABEL[s])}`)
+    if (s === 'CONFIRMED') expectListed(t, l, paid, 'status=CONFIRMED lists a received, credited payment (4.5)', query)
+    else expectNotListed(t, l, paid, `status=${s} leaves out a CONFIRMED payment (4.5)`, query)
+  }
+  for (const type of TYPES) {
+    const query = { type }
+    const l = await listed(t, path, query)
+    const { operationType } = TYPE_LABEL[type]
+    expectEvery(t, l, (i) => i.operationType === operationType, `type=${type} lists only ${operationType} items (4.5)`, `operationType ${show(operationType)}`)
+    if (type === 'PAYMENT') expectListed(t, l, paid, 'type=PAYMENT lists a received payment (4.5)', query)
+    else expectNotListed(t, l, paid, `type=${type} leaves out a PAYMENT (4.5)`, query)
+  }
+})
+
+// ---- ids, alone ------------------------------------------------------------------------------
+
+check('account listing: externalId=X lists exactly the transaction whose externalId is X (not one that merely starts with X)', {
+  clauses: ['4.4.external-id-filter'],
+  needs: ['control', 'mutating'],
+}, async (t) => {
+  const x = uniqueExternalId('exact')
+  const target = await incomingPayment(t, { externalId: x })
+  const longer = await incomingPayment(t, { externalId: `${x}-2` })
+  const p = await listPage(t, ACCOUNT_LISTING, { externalId: x, size: 100 })
+  const ids = p.data.map((i) => i.transactionId)
+  if (ids.length !== 1 || ids[0] !== target.id) {
+    t.fail('externalId filters exactly (4.4)', `only transaction ${target.id}`, `${show(ids)}${ids.includes(longer.id) ? ` (${longer.id} has externalId ${x}-2)` : ''}`, p.ex)
+  }
+})
+
+check('account listing: endToEndId=E lists only the transaction with that end-to-end id', {
+  clauses: ['4.4.end-to-end-id-filter'],
+  needs: ['control', 'mutating'],
+}, async (t) => {
+  const target = await incomingPayment(t)
+  const other = await incomingPayment(t)
+  const e2e = (await singleView(t, target.id)).view.e2eId
+  const e2eId = typeof e2e === 'string' ? e2e : (target.e2eId ?? t.skip('the payment has no end-to-end id to filter on'))
+  const query = { endToEndId: e2eId }
+  const l = await listed(t, ACCOUNT_LISTING, query)
+  expectEvery(t, l, (i) => i.endToEndId === e2eId, 'endToEndId filters on the end-to-end id (4.4)', `endToEndId ${show(e2eId)}`)
+  expectListed(t, l, target, 'endToEndId=E lists the transaction with E (4.4)', query)
+  expectNotListed(t, l, other, 'endToEndId=E leaves out another transaction (4.4)', query)
+})
+
+// ---- combinations ---------------------------------------------------------------------------
+
+check('account listing: filters combine: every item satisfies all of them at once', {
+  clauses: ['4.4.status-filter', '4.4.type-filter', '4.4.external-id-filter', '4.4.end-to-end-id-filter'],
+  needs: ['control', 'mutating'],
+}, async (t) => {
+  const failed = await transactionOf(t, 'WITHDRAW', 'ERROR')
+  const pending = await transactionOf(t, 'WITHDRAW', 'PENDING')
+  const paid = await incomingPayment(t)
+  const paidE2e = (await singleView(t, paid.id)).view.e2eId
+  const cases: { query: Record<string, string>; in: Made[]; out: Made[] }[] = [
+    { query: { type: 'WITHDRAW', status: 'ERROR' }, in: [failed], out: [pending, paid] },
+    { query: { type: 'WITHDRAW', status: 'PENDING' }, in: [pending], out: [failed, paid] },
+    { query: { externalId: paid.externalId as string, status: 'CONFIRMED', type: 'PAYMENT' }, in: [paid], out: [] },
+    { query: { externalId: paid.externalId as string, status: 'PENDING' }, in: [], out: [paid] },
+    { query: { externalId: paid.externalId as string, type: 'WITHDRAW' }, in: [], out: [paid] },
+    { query: { externalId: failed.externalId as string, type: 'WITHDRAW', status: 'ERROR' }, in: [failed], out: [] },
+    ...(typeof paidE2e === 'string' ? [
+      { query: { endToEndId: paidE2e, type: 'PAYMENT' }, in: [paid], out: [] },
+      { query: { endToEndId: paidE2e, status: 'ERROR' }, in: [], out: [paid] },
+    ] : []),
+  ]
+  for (const c of cases) {
+    const l = await listed(t, ACCOUNT_LISTING, c.query)
+    const rule = `${Object.keys(c.query).join(' + ')} combined (4.4)`
+    expectEvery(t, l, (i) => satisfies(i, c.query), rule, `items matching ${show(c.query)}`)
+    for (const m of c.in) expectListed(t, l, m, rule, c.query)
+    for (const m of c.out) expectNotListed(t, l, m, rule, c.query)
+  }
+})
+
+function satisfies(i: Json, q: Record<string, string>): boolean {
+  if (q.status && i.status !== STATUS_LABEL[q.status as Status]) return false
+  if (q.type && i.operationType !== TYPE_LABEL[q.type as ListedType].operationType) return false
+  if (q.externalId && i.externalId !== q.externalId) return false
+  if (q.endToEndId && i.endToEndId !== q.endToEndId) return false
+  return true
+}
+
+// ---- PIX key ---------------------------------------------------------------------------------
+
+check('pix-key listing: lists the payments received to that key and not those received to another key of the account', {
+  clauses: ['4.5.filters-by-key'],
+  needs: ['control', 'mutating'],
+}, async (t) => {
+  const keys = (await t.control.account()).pixKeys
+  const [a, b] = keys
+  if (!a || !b) t.skip('the account has fewer than two PIX keys (control account view)')
+  const toA = await incomingPayment(t, { pixKey: a })
+  const toB = await incomingPayment(t, { pixKey: b })
+  const listA = await listed(t, pixKeyListing(a), {})
+  expectListed(t, listA, toA, 'the pix-key listing lists a payment received to the key (4.5)', { pixKey: a })
+  expectNotListed(t, listA, toB, 'the pix-key listing leaves out a payment received to another key (4.5)', { pixKey: a })
+  expectListed(t, await listed(t, pixKeyListing(b), {}), toB, 'the pix-key listing lists a payment received to the key (4.5)', { pixKey: b })
+})
+
+// ---- date windows ----------------------------------------------------------------------------
+
+/** Received payments aged `ages` days (to the account's key), by age. */
+async function aged(t: CheckContext, ages: number[]): Promise<Map<number, Made>> {
+  const key = await ourPixKey(t)
+  const made = await Promise.all(ages.map((ageDays) => incomingPayment(t, { ageDays, pixKey: key })))
+  return new Map(ages.map((age, i) => [age, made[i] as Made]))
+}
+
+function inWindow(i: Json, startDate: string, endDate: string): boolean {
+  const at = typeof i.createdAt === 'string' ? Date.parse(i.createdAt) : Number.NaN
+  return at >= Date.parse(`${startDate}T00:00:00Z`) - ZONE_SLACK_MS && at < Date.parse(`${endDate}T00:00:00Z`) + DAY_MS + ZONE_SLACK_MS
+}
+
+for (const listing of [{ name: 'account listing', clause: '4.4.interval-max-31', account: true }, { name: 'pix-key listing', clause: '4.5.interval-max-31', account: false }]) {
+  check(`${listing.name}: an explicit 31-day window lists what was created inside it and nothing outside`, {
+    clauses: [listing.clause],
+    needs: ['control', 'mutating'],
+  }, async (t) => {
+    const path = listing.account ? ACCOUNT_LISTING : pixKeyListing(await ourPixKey(t))
+    const made = await aged(t, [5, 10, 42])
+    const today = await targetToday(t)
+    const query = { startDate: daysBefore(today, 40), endDate: daysBefore(today, 9) }
+    const l = await listed(t, path, query)
+    expectEvery(t, l, (i) => inWindow(i, query.startDate, query.endDate), `startDate and endDate bound createdAt (${listing.clause})`, `createdAt within ${query.startDate} … ${query.endDate}`)
+    expectListed(t, l, made.get(10) as Made, `a 31-day window lists a payment inside it (${listing.clause})`, query)
+    expectNotListed(t, l, made.get(5) as Made, `a window leaves out a payment after endDate (${listing.clause})`, query)
+    expectNotListed(t, l, made.get(42) as Made, `a window leaves out a payment before startDate (${listing.clause})`, query)
+  })
+}
+
+async function targetToday(t: CheckContext): Promise<string> {
+  return isoDate(await targetNow(t))
+}
+
+// Aged exactly N days (the default's own boundary) is left unasserted: "N days back" read as a date
+// includes it, read as an instant does not, and the interface does not say which.
+check('account listing: without dates it covers the last 31 days: payments 0, 29 and 30 days old are listed, 32 days old not', {
+  clauses: ['4.4.start-date-default', '4.4.end-date-default'],
+  needs: ['control', 'mutating'],
+}, async (t) => {
+  const made = await aged(t, [0, 29, 30, 32])
+  for (const [age, m] of made) {
+    const query = { externalId: m.externalId as string }
+    const l = await listed(t, ACCOUNT_LISTING, query)
+    const clause = age === 0 ? '4.4.end-date-default' : '4.4.start-date-default'
+    if (age <= 30) expectListed(t, l, m, `without dates a payment ${age} days old is listed (${clause})`, query)
+    else expectNotListed(t, l, m, `without startDate a payment ${age} days old is not listed (${clause})`, query)
+  }
+})
+
+check('pix-key listing: without dates it covers the last 30 days: payments 0 and 29 days old are listed, 31 and 32 days old not', {
+  clauses: ['4.5.start-date-default', '4.5.end-date-default'],
+  needs: ['control', 'mutating'],
+}, async (t) => {
+  const key = await ourPixKey(t)
+  const made = await aged(t, [0, 29, 31, 32])
+  const l = await listed(t, pixKeyListing(key), {})
+  for (const [age, m] of made) {
+    const clause = age === 0 ? '4.5.end-date-default' : '4.5.start-date-default'
+    if (age <= 29) expectListed(t, l, m, `without dates a payment ${age} days old is listed (${clause})`, {})
+    else expectNotListed(t, l, m, `without startDate a payment ${age} days old is not listed (${clause})`, {})
+  }
+})
