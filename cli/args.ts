@@ -38,8 +38,8 @@ export const MAX_SEED = 2 ** 31 - 1
 
 export const USAGE = `Usage: npm run conformance -- [flags]
 
-Certifies a PIX service against the interface. Without PIX_BASE_URL (in the environment, the
---env file or a flag) it starts the embedded reference target and certifies that.
+Certifies a PIX service against the interface. Without PIX_BASE_URL (in the environment or the
+--env file) it starts the embedded reference target and certifies that.
 
   --env FILE          dotenv file with the PIX_* settings of the target
   --profile NAME      sandbox (every check, the default) or readonly (no state-changing request

@@ -212,8 +212,11 @@ function failureMessage(errors: ReadonlyArray<SerializedError & { diff?: string 
   return message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}…` : message
 }
 
+// error classes whose name adds nothing to a message that already says what failed
+const PLAIN_ERROR_NAMES = new Set(['Error', 'AssertionError', 'CheckFailure'])
+
 function errorText(e: SerializedError): string {
-  const name = e.name && e.name !== 'Error' && e.name !== 'AssertionError' ? `${e.name}: ` : ''
+  const name = e.name && !PLAIN_ERROR_NAMES.has(e.name) ? `${e.name}: ` : ''
   return stripAnsi(`${name}${e.message ?? String(e)}`).trim()
 }
 
