@@ -1,0 +1,220 @@
+// Returns (devolucao) of received payments (interface §3.3, §4.11, §2.5, §6.2 REFUND, §7 rows):
+// creation in EM_PROCESSAMENTO, the processing result (DEVOLVIDO or NAO_REALIZADO, both final),
+// the sum of returns bounded by the original, the 89-day limit, and the 404 rows.
+// Received payments come from the control API (POST /control/incoming-payments, aged with ageDays);
+// the processing result is driven and observed through /control/returns/{e2eid}/{id}.
+import fc from 'fast-check'
+import { check, type CheckContext } from '../../harness/check.ts'
+import { jsonObject, show } from '../../harness/assertions.ts'
+import { ControlError } from '../../harness/control.ts'
+import type { Exchange } from '../../harness/exchange.ts'
+import type { Captured } from '../../harness/webhook-capture.ts'
+import { centsOf, fromCents, reaisOf } from '../../generators/amounts.ts'
+import { buildPixCode } from '../../generators/emv.ts'
+import { newE2eId, newUuid } from '../../generators/ids.ts'
+import { randomCpf } from '../../generators/documents.ts'
+
+const WEBHOOK_DEADLINE_MS = 5_000
+const RETURN_DEADLINE_DAYS = 89
+
+/** A payment received `ageDays` ago for `cents`; its end-to-end id is what a return names. */
+async function receivedPayment(t: CheckContext, cents: number, ageDays = 0): Promise<string> {
+  const payment = await t.control.incomingPayment({ amount: reaisOf(cents), ageDays, payer: { name: 'Returning Payer', document: randomCpf() } })
+  return payment.e2eId
+}
+
+/** Return ids: alphanumerics only, well inside 1 to 35 characters. */
+let returnSeq = 0
+function newReturnId(): string {
+  returnSeq += 1
+  return `kit${Date.now().toString(36)}${returnSeq}`
+}
+
+function putReturn(t: CheckContext, e2eid: string, id: string, valor: string, extra: Record<string, unknown> = {}): Promise<Exchange> {
+  return t.base.put(`/pix/${encodeURIComponent(e2eid)}/devolucao/${encodeURIComponent(id)}`, { valor, ...extra })
+}
+
+/** A return of `cents` against `e2eid`, which must be accepted (201). */
+async function acceptedReturn(t: CheckContext, e2eid: string, cents: number): Promise<{ id: string; ex: Exchange; body: Record<string, unknown> }> {
+  const id = newReturnId()
+  const ex = await putReturn(t, e2eid, id, fromCents(cents), { descricao: 'conformance kit return' })
+  t.expectStatus(ex, 201)
+  return { id, ex, body: jsonObject(ex) }
+}
+
+function horario(body: Record<string, unknown>): Record<string, unknown> {
+  const h = body.horario
+  return h !== null && typeof h === 'object' ? (h as Record<string, unknown>) : {}
+}
+
+const isIsoDateTime = (v: unknown) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v))
+
+/** The HTTP status a control call was refused with, or 'accepted' when it went through. */
+async function refusalStatus(call: () => Promise<unknown>): Promise<number | 'accepted'> {
+  try {
+    await call()
+    return 'accepted'
+  } catch (err) {
+    if (err instanceof ControlError) return err.exchange.response.status
+    throw err
+  }
+}
+
+function eventData(c: Captured): Record<string, unknown> {
+  const body = c.body as { data?: unknown } | undefined
+  return body && typeof body.data === 'object' && body.data !== null ? (body.data as Record<string, unknown>) : {}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transitions (§3.3)
+
+check('an accepted return: 201, EM_PROCESSAMENTO with horario.solicitacao set', {
+  clauses: ['3.3.create-em-processamento', '4.11.status-201'],
+  needs: ['mutating', 'control'],
+}, async (t) => {
+  const e2eid = await receivedPayment(t, 5_000)
+  const { ex, body } = await acceptedReturn(t, e2eid, 1_000)
+  t.expectSchema(ex, 'putDevolucao')
+  if (body.status !== 'EM_PROCESSAMENTO') t.fail('a new return is EM_PROCESSAMENTO (3.3)', '"EM_PROCESSAMENTO"', show(body.status), ex)
+  if (!isIsoDateTime(horario(body).solicitacao)) t.fail('horario.solicitacao set (3.3)', 'an ISO 8601 date-time', show(horario(body).solicitacao), ex)
+})
+
+check('a return processed successfully becomes DEVOLVIDO with horario.liquidacao set', { clauses: ['3.3.settle-devolvido'], needs: ['mutating', 'control'] }, async (t) => {
+  const e2eid = await receivedPayment(t, 3_000)
+  const { id } = await acceptedReturn(t, e2eid, 3_000)
+  await t.control.settleReturn(e2eid, id)
+  const settled = await t.control.getReturn(e2eid, id)
+  if (settled.status !== 'DEVOLVIDO') t.fail('a settled return is DEVOLVIDO (3.3)', '"DEVOLVIDO"', show(settled.status))
+  if (!isIsoDateTime(horario(settled).liquidacao)) t.fail('horario.liquidacao set on DEVOLVIDO (3.3)', 'an ISO 8601 date-time', show(horario(settled).liquidacao))
+})
+
+check('a settled return posts a REFUND event whose refunds hold the return, LIQUIDATED', {
+  clauses: ['6.2.refund-emitted', '6.2.refund-items'],
+  needs: ['mutating', 'control', 'webhooks'],
+}, async (t) => {
+  await t.hooks.useForAccount()
+  const e2eid = await receivedPayment(t, 4_000)
+  const { id } = await acceptedReturn(t, e2eid, 1_500)
+  await t.control.settleReturn(e2eid, id)
+  let event: Captured
+  try {
+    // This check's channel sees only this check's return settle: any REFUND there is its event.
+    event = await t.hooks.waitFor((c) => (c.body as { type?: unknown } | undefined)?.type === 'REFUND', WEBHOOK_DEADLINE_MS)
+  } catch (err) {
+    return t.fail('REFUND on a processed return (6.2)', `a REFUND event within ${WEBHOOK_DEADLINE_MS} ms`, (err as Error).message)
+  }
+  const refunds = eventData(event).refunds
+  const items = Array.isArray(refunds) ? (refunds as Record<string, unknown>[]) : []
+  const matching = items.find((r) => {
+    const amount = (r?.payment as { amount?: unknown } | undefined)?.amount
+    return typeof amount === 'number' && centsOf(amount) === 1_500 && r.status === 'LIQUIDATED'
+  })
+  if (!matching) t.fail('REFUND refunds[] holds the return (6.2)', 'an item with status LIQUIDATED and payment.amount 15 (the number)', show(refunds))
+})
+
+// motivo "may explain" a failure (§3.3): observed when present, never required.
+check('a return whose processing fails becomes NAO_REALIZADO, without horario.liquidacao', { clauses: ['3.3.fail-nao-realizado'], needs: ['mutating', 'control'] }, async (t) => {
+  const e2eid = await receivedPayment(t, 2_000)
+  const { id } = await acceptedReturn(t, e2eid, 2_000)
+  await t.control.failReturn(e2eid, id, 'conta do pagador encerrada')
+  const failed = await t.control.getReturn(e2eid, id)
+  if (failed.status !== 'NAO_REALIZADO') t.fail('a failed return is NAO_REALIZADO (3.3)', '"NAO_REALIZADO"', show(failed.status))
+  if (failed.motivo !== undefined && typeof failed.motivo !== 'string') t.fail('motivo explains the failure (3.3)', 'absent or a string', show(failed.motivo))
+  if (horario(failed).liquidacao !== undefined) t.fail('no liquidacao unless DEVOLVIDO (3.3)', 'no horario.liquidacao', show(horario(failed).liquidacao))
+})
+
+check('final return states stay final: settle and fail are refused with 409 and change nothing', { clauses: ['3.3.final-states'], needs: ['mutating', 'control'] }, async (t) => {
+  for (const final of ['DEVOLVIDO', 'NAO_REALIZADO'] as const) {
+    const e2eid = await receivedPayment(t, 1_000)
+    const { id } = await acceptedReturn(t, e2eid, 1_000)
+    if (final === 'DEVOLVIDO') await t.control.settleReturn(e2eid, id)
+    else await t.control.failReturn(e2eid, id)
+    for (const [what, call] of [['settle', () => t.control.settleReturn(e2eid, id)], ['fail', () => t.control.failReturn(e2eid, id)]] as const) {
+      const answer = await refusalStatus(call)
+      if (answer !== 409) t.fail(`${final} is final (3.3)`, `${what} refused with HTTP 409`, answer === 'accepted' ? 'accepted' : `HTTP ${answer}`)
+    }
+    const status = (await t.control.getReturn(e2eid, id)).status
+    if (status !== final) t.fail(`${final} is final (3.3)`, `status still ${final} after settle and fail`, show(status))
+  }
+})
+
+// ---------------------------------------------------------------------------------------------
+// Sums (§4.11, §7 row "value exceeds the amount still refundable")
+
+check('partial returns are accepted while their sum stays within the original; beyond it, 400', {
+  clauses: ['4.11.partial-returns-up-to-original', '7.return-value-exceeds-refundable-400'],
+  needs: ['mutating', 'control'],
+}, async (t) => {
+  const arbOriginal = fc.integer({ min: 100, max: 5_000 })
+  const arbParts = fc.array(fc.integer({ min: 1, max: 3_000 }), { minLength: 1, maxLength: 5 })
+  await t.property([arbOriginal, arbParts], async (original, parts) => {
+    const e2eid = await receivedPayment(t, original)
+    let returned = 0
+    // Random partial amounts, then exactly what is left (accepted), then one cent more (refused).
+    const attempts = [...parts, undefined, 1]
+    for (const part of attempts) {
+      const cents = part ?? original - returned
+      if (cents <= 0) continue
+      const fits = returned + cents <= original
+      const ex = await putReturn(t, e2eid, newReturnId(), fromCents(cents))
+      const context = `a return of ${fromCents(cents)} after ${fromCents(returned)} of ${fromCents(original)} returned`
+      if (fits) {
+        if (ex.response.status !== 201) t.fail('partial returns up to the original are accepted (4.11)', `HTTP 201 for ${context}`, ex.response.error ?? `HTTP ${ex.response.status}`, ex)
+        returned += cents
+      } else {
+        if (ex.response.status !== 400) t.fail('a return beyond the amount still refundable is refused (7)', `HTTP 400 for ${context}`, ex.response.error ?? `HTTP ${ex.response.status}`, ex)
+        t.expectErrorBody(ex, 400)
+      }
+    }
+  }, { numRuns: Math.min(t.config.numRuns, 10) })
+})
+
+// ---------------------------------------------------------------------------------------------
+// The 89-day limit (§4.11, §8, §7 row 422)
+
+check('a return 89 days after receipt is accepted', { clauses: ['4.11.within-89-days-accepted'], needs: ['mutating', 'control'] }, async (t) => {
+  const e2eid = await receivedPayment(t, 1_000, RETURN_DEADLINE_DAYS)
+  const ex = await putReturn(t, e2eid, newReturnId(), '10.00')
+  if (ex.response.status !== 201) t.fail(`returns within ${RETURN_DEADLINE_DAYS} days are accepted (4.11)`, 'HTTP 201 for a payment received 89 days ago', ex.response.error ?? `HTTP ${ex.response.status}`, ex)
+})
+
+check('a return 90 days after receipt: 422 with the error body', { clauses: ['7.return-after-89-days-422'], needs: ['mutating', 'control'] }, async (t) => {
+  const e2eid = await receivedPayment(t, 1_000, RETURN_DEADLINE_DAYS + 1)
+  const ex = await putReturn(t, e2eid, newReturnId(), '10.00')
+  t.expectErrorBody(ex, 422)
+})
+
+// ---------------------------------------------------------------------------------------------
+// 404 rows of §7
+
+check('a return naming a well-formed e2eid of no transaction: 404 with the error body', { clauses: ['7.return-original-not-found-404'], needs: ['mutating'] }, async (t) => {
+  const unknown = newE2eId('99999999', new Date())
+  const ex = await putReturn(t, unknown, newReturnId(), '1.00')
+  t.expectErrorBody(ex, 404)
+})
+
+check('a return naming the e2eid of a cash-out (not a received payment): 404 with the error body', { clauses: ['7.return-not-received-payment-404'], needs: ['mutating', 'control'] }, async (t) => {
+  const e2eid = await cashOutE2eId(t)
+  const ex = await putReturn(t, e2eid, newReturnId(), '1.00')
+  t.expectErrorBody(ex, 404)
+})
+
+/** The end-to-end id of a fresh cash-out (settled first when the target assigns it only then). */
+async function cashOutE2eId(t: CheckContext): Promise<string> {
+  const qrCode = buildPixCode({ key: 'payee@conformance.example', amount: '3.00', merchantName: 'Conformance Payee', merchantCity: 'SAO PAULO' })
+  const created = await t.base.post('/api/pix/cash-out-qrcode', { value: 3, qrCode, externalId: `kit-return-404-${newUuid()}` })
+  t.expectStatus(created, [200, 201])
+  const transactionId = String(jsonObject(created).transactionId)
+  const read = async () => {
+    const ex = await t.base.get(`/api/pix/transaction/${encodeURIComponent(transactionId)}`)
+    t.expectStatus(ex, 200)
+    return jsonObject(ex).e2eId
+  }
+  let e2eId = await read()
+  if (typeof e2eId !== 'string') {
+    await t.control.settleTransaction(transactionId)
+    e2eId = await read()
+  }
+  if (typeof e2eId !== 'string') return t.fail('cash-out e2eId (2.1)', 'an end-to-end id once settled', show(e2eId))
+  return e2eId
+}
