@@ -5,6 +5,7 @@ import { Agent, request, type Dispatcher } from 'undici'
 import type { Profile, TargetConfig } from './config.ts'
 import { readCertificate } from './config.ts'
 import type { Exchange, ExchangeRequest, ExchangeResponse } from './exchange.ts'
+import { pacerFor, type Pacer } from './pacing.ts'
 
 /** A hostile or broken target cannot make the kit hold more than this per response. */
 export const BODY_CAP_BYTES = 2 * 1024 * 1024
@@ -39,6 +40,8 @@ export interface SendRequest {
   headers?: Record<string, string>
   body?: string
   timeoutMs?: number
+  /** Rate-limit checks only: never delayed by the pacer (still recorded in its log). */
+  unpaced?: boolean
 }
 
 export interface HttpClientOptions {
@@ -48,6 +51,8 @@ export interface HttpClientOptions {
   profile?: Profile
   onExchange?: (ex: Exchange) => void
   dispatcher?: Dispatcher
+  /** Keeps the kit's own requests to rate-limited operations within their limits (harness/pacing.ts). */
+  pacer?: Pacer
 }
 
 export class HttpClient {
@@ -59,6 +64,7 @@ export class HttpClient {
     const headers = lowerCaseKeys(req.headers ?? {})
     const sent: ExchangeRequest = { method, url: req.url, headers, ...(req.body === undefined ? {} : { body: req.body }) }
     const timeoutMs = req.timeoutMs ?? this.options.timeoutMs
+    await this.options.pacer?.beforeSend(sent, { unpaced: req.unpaced === true })
     const started = performance.now()
     const response = await this.exchange(sent, timeoutMs, started)
     const ex = { request: sent, response }
@@ -169,6 +175,8 @@ export interface CallOptions {
   query?: Query
   headers?: Record<string, string>
   timeoutMs?: number
+  /** Rate-limit checks only: send without waiting for the pacer (the request is still logged). */
+  unpaced?: boolean
 }
 
 /** A body: an object is sent as JSON; a string is sent as is (still labelled JSON unless a content-type is given). */
@@ -222,6 +230,7 @@ abstract class FamilyClient<Auth> {
       headers: encoded.headers,
       ...(encoded.body === undefined ? {} : { body: encoded.body }),
       ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
+      ...(opts.unpaced ? { unpaced: true } : {}),
     })
   }
 }
@@ -429,7 +438,7 @@ export interface Clients extends AccountClients {
 
 /** Every client of a config, all recording into `onExchange`. */
 export function createClients(config: TargetConfig, onExchange?: (ex: Exchange) => void): Clients {
-  const http = new HttpClient({ timeoutMs: config.timeoutMs, profile: config.profile, ...(onExchange ? { onExchange } : {}) })
+  const http = new HttpClient({ timeoutMs: config.timeoutMs, profile: config.profile, pacer: pacerFor(config.gatewayUrl), ...(onExchange ? { onExchange } : {}) })
   const primary = { clientId: config.clientId, clientSecret: config.clientSecret }
   const clients: Clients = {
     http,
