@@ -42,6 +42,7 @@ function updateConfig(ctx: Context, body: unknown): Record<string, unknown> {
   const config = ctx.world.config
   const delay = integerField(o, 'slipRegistrationDelayMs', 'slipRegistrationDelayMs', 0, 3_600_000)
   const auto = booleanField(o, 'autoRegisterSlips', 'autoRegisterSlips')
+  const grace = integerField(o, 'slipGraceDays', 'slipGraceDays', 0, 3650)
   const fee = numberField(o, 'feePercent', 'feePercent', false)
   if (fee !== undefined && (fee < 0 || fee > 50)) throw bad('feePercent must be from 0 to 50')
   const retry = o.webhookRetry === undefined ? undefined : o.webhookRetry
@@ -54,6 +55,7 @@ function updateConfig(ctx: Context, body: unknown): Record<string, unknown> {
   }
   if (delay !== undefined) config.slipRegistrationDelayMs = delay
   if (auto !== undefined) config.autoRegisterSlips = auto
+  if (grace !== undefined) config.slipGraceDays = grace
   if (fee !== undefined) config.feePercent = fee
   if (attempts !== undefined || baseDelayMs !== undefined) {
     config.webhookRetry = { attempts: attempts ?? config.webhookRetry.attempts, baseDelayMs: baseDelayMs ?? config.webhookRetry.baseDelayMs }

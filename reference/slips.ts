@@ -182,12 +182,16 @@ function markExpired(ctx: Context, slip: BankSlip): void {
   ctx.notifier.slip(slip, {})
 }
 
-/** §3.4: a WAITING_PAYMENT slip expires once the clock passes the end of its due date (UTC). */
+/**
+ * §3.4 expiry, reconciled with §2.6 ("a slip may be paid after its due date"): a WAITING_PAYMENT
+ * slip stays payable for `slipGraceDays` after the end (UTC) of its due date, then becomes EXPIRED.
+ */
 export function expireSlips(ctx: Context): void {
   const now = ctx.world.clock.nowMs()
+  const graceMs = ctx.world.config.slipGraceDays * DAY_MS
   for (const slip of ctx.world.slips.values()) {
     const dueEnd = Date.parse(`${slip.dueDate}T00:00:00.000Z`) + DAY_MS
-    if (slip.status === 'WAITING_PAYMENT' && now >= dueEnd) markExpired(ctx, slip)
+    if (slip.status === 'WAITING_PAYMENT' && now >= dueEnd + graceMs) markExpired(ctx, slip)
   }
 }
 

@@ -11,6 +11,8 @@ import { SimClock } from './lib/clock.ts'
 export interface ReferenceConfig {
   slipRegistrationDelayMs: number
   autoRegisterSlips: boolean
+  /** Days after the due date during which a slip can still be paid (§2.6) before it expires (§3.4). */
+  slipGraceDays: number
   feePercent: number
   webhookRetry: { attempts: number; baseDelayMs: number }
 }
@@ -18,6 +20,7 @@ export interface ReferenceConfig {
 export const DEFAULT_CONFIG: ReferenceConfig = {
   slipRegistrationDelayMs: 2000,
   autoRegisterSlips: true,
+  slipGraceDays: 30,
   feePercent: 1,
   webhookRetry: { attempts: 5, baseDelayMs: 200 },
 }

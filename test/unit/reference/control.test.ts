@@ -52,7 +52,7 @@ describe('reset and clock', () => {
     const due = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
     const slip = await ref.gateway('/bank-slip/v1/payment', { method: 'POST', body: { amount: 10, dueDate: due, externalId: 'clock-slip', payer: { name: 'P', document: VALID_CPF } } })
     await ref.control(`/control/bank-slips/${slip.body.id}/register`, {})
-    await ref.control('/control/clock/advance', { seconds: 3 * 86_400 })
+    await ref.control('/control/clock/advance', { seconds: 33 * 86_400 })
     expectError(await ref.base('/api/balance', { headers: auth }), 401)
     expect((await ref.control(`/control/cob/${txid}`)).body.status).toBe('REMOVIDA_PELO_PSP')
     expect((await ref.control('/control/bank-slips/clock-slip')).body.status).toBe('EXPIRED')

@@ -80,14 +80,19 @@ describe('bank slips (§4.15, §4.16, §3.4, §6.3)', () => {
     expectError(await ref.control(`/control/bank-slips/${r.body.id}/expire`, {}), 409)
   })
 
-  it('expires an unpaid registered slip when the clock passes its due date', async () => {
-    const r = await createSlip({ dueDate: inDays(1) })
-    await ref.control(`/control/bank-slips/${r.body.id}/register`, {})
-    await ref.control('/control/clock/advance', { seconds: 2 * 86_400 + 60 })
-    expect((await ref.control(`/control/bank-slips/${r.body.id}`)).body.status).toBe('EXPIRED')
+  it('stays payable after its due date, expires after the grace period, or at once by control', async () => {
     const other = await createSlip()
     await ref.control(`/control/bank-slips/${other.body.id}/register`, {})
     expect((await ref.control(`/control/bank-slips/${other.body.id}/expire`, {})).body.status).toBe('EXPIRED')
+    const r = await createSlip({ dueDate: inDays(1) })
+    await ref.control(`/control/bank-slips/${r.body.id}/register`, {})
+    await ref.control('/control/clock/advance', { seconds: 1 * 86_400 + 60 })
+    await ref.control(`/control/bank-slips/${r.body.id}/pay`, {}).then((paid) => expect(paid.status).toBe(200))
+    const unpaid = await createSlip({ dueDate: inDays(1) })
+    await ref.control(`/control/bank-slips/${unpaid.body.id}/register`, {})
+    await ref.control('/control/clock/advance', { seconds: 32 * 86_400 })
+    expect((await ref.control(`/control/bank-slips/${r.body.id}`)).body.status).toBe('PAID')
+    expect((await ref.control(`/control/bank-slips/${unpaid.body.id}`)).body.status).toBe('EXPIRED')
   })
 
   it('registers on its own after slipRegistrationDelayMs when autoRegisterSlips is on', async () => {
