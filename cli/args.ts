@@ -12,6 +12,8 @@ export interface CliArgs {
   envFile?: string
   profile?: Profile
   areas: string[]
+  /** Suite files relative to suites/ (`auth/tokens.test.ts`); narrower than --area. */
+  files: string[]
   seed?: number
   numRuns?: number
   timeoutMs?: number
@@ -45,6 +47,8 @@ Certifies a PIX service against the interface. Without PIX_BASE_URL (in the envi
   --profile NAME      sandbox (every check, the default) or readonly (no state-changing request
                       except to the token endpoints; production-safe)
   --area NAME         run only suites/NAME/ (repeat, or a comma list: --area auth,balance)
+  --file PATH         run only this suite file, relative to suites/ (repeat, or a comma list:
+                      --file auth/tokens.test.ts)
   --seed N            seed of the property checks (0..${MAX_SEED}); replays a run
   --num-runs N        runs per property check
   --timeout MS        time limit of each request
@@ -57,11 +61,11 @@ Certifies a PIX service against the interface. Without PIX_BASE_URL (in the envi
 Exit codes: 0 every applicable check passed (skips allowed), 1 a check failed,
 2 the target could not be reached or the config is wrong.`
 
-const VALUE_FLAGS = ['--env', '--profile', '--area', '--seed', '--num-runs', '--timeout', '--report-dir', '--shard'] as const
+const VALUE_FLAGS = ['--env', '--profile', '--area', '--file', '--seed', '--num-runs', '--timeout', '--report-dir', '--shard'] as const
 type ValueFlag = (typeof VALUE_FLAGS)[number]
 
 export function parseArgs(argv: readonly string[]): CliArgs {
-  const args: CliArgs = { areas: [], slow: false, help: false }
+  const args: CliArgs = { areas: [], files: [], slow: false, help: false }
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i] ?? ''
     const [flag, inline] = splitInline(word)
@@ -117,6 +121,15 @@ function applyValue(args: CliArgs, flag: ValueFlag, value: string): void {
         if (!args.areas.includes(area)) args.areas.push(area)
       }
       if (args.areas.length === 0) throw new ArgsError(flag, 'needs an area name')
+      return
+    case '--file':
+      for (const file of value.split(',').map((f) => f.trim().replace(/^suites\//, '')).filter(Boolean)) {
+        if (!/^[a-z0-9][a-z0-9-]*\/[\w./-]+\.test\.ts$/.test(file) || file.includes('..')) {
+          throw new ArgsError(flag, `"${file}" is not a suite file (<area>/<name>.test.ts, relative to suites/)`)
+        }
+        if (!args.files.includes(file)) args.files.push(file)
+      }
+      if (args.files.length === 0) throw new ArgsError(flag, 'needs a suite file')
       return
     case '--seed':
       args.seed = integer(flag, value, 0, MAX_SEED)

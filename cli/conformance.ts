@@ -55,6 +55,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 async function certify(args: CliArgs): Promise<number> {
   checkAreas(args.areas)
+  checkFiles(args.files, args.areas)
   const fileEnv = args.envFile ? loadDotenv(args.envFile) : {}
   let env = mergeEnv(process.env, fileEnv, flagEnv(args))
   let reference: { close(): Promise<void> } | undefined
@@ -105,7 +106,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env): Promise
       numRuns: config.numRuns,
       kitVersion: kitVersion(REPO_ROOT),
       specHash: specHash(REPO_ROOT),
-      command: conformanceCommand({ ...replay, seed: config.seed, areas: args.areas, ...(shard ? { shard } : {}) }),
+      command: conformanceCommand({ ...replay, seed: config.seed, areas: args.areas, files: args.files, ...(shard ? { shard } : {}) }),
       ...(shard ? { shard } : {}),
     },
     clauses: () => catalogue,
@@ -119,7 +120,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env): Promise
   const workerEnv = pixOnly(env)
   Object.assign(process.env, workerEnv)
   const { startVitest } = await import('vitest/node')
-  const vitest = await startVitest('test', args.areas.map((a) => `suites/${a}/`), {
+  const vitest = await startVitest('test', suiteFilters(args), {
     root: REPO_ROOT,
     config: join(REPO_ROOT, 'vitest.config.ts'),
     run: true,
@@ -169,6 +170,20 @@ function checkAreas(areas: string[]): void {
 }
 
 /** The reference on free loopback ports; its certificate files live in a temporary folder removed on close. */
+/** Every --file must exist under suites/, and lie in one of the --area folders when both are given. */
+function checkFiles(files: string[], areas: string[]): void {
+  for (const file of files) {
+    if (!existsSync(join(SUITES_DIR, file))) throw new ArgsError('--file', `no suite file suites/${file}`)
+    const area = file.split('/')[0] ?? ''
+    if (areas.length > 0 && !areas.includes(area)) throw new ArgsError('--file', `${file} is not in the areas given by --area (${areas.join(', ')})`)
+  }
+}
+
+/** vitest file filters: the files when given (narrower), else the area folders, else everything. */
+function suiteFilters(args: CliArgs): string[] {
+  return args.files.length > 0 ? args.files.map((f) => `suites/${f}`) : args.areas.map((a) => `suites/${a}/`)
+}
+
 async function startEmbeddedReference(): Promise<
   { ok: true; reference: { env: Record<string, string>; close(): Promise<void> } } | { ok: false; reason: string }
 > {

@@ -6,6 +6,7 @@ export interface ReplayOptions {
   profile?: 'sandbox' | 'readonly'
   seed?: number
   areas?: string[]
+  files?: string[]
   numRuns?: number
   timeoutMs?: number
   shard?: string
@@ -18,6 +19,7 @@ export function conformanceCommand(o: ReplayOptions): string {
   if (o.profile && o.profile !== 'sandbox') args.push('--profile', o.profile)
   if (o.seed !== undefined) args.push('--seed', String(o.seed))
   if (o.areas && o.areas.length > 0) args.push('--area', o.areas.join(','))
+  if (o.files && o.files.length > 0) args.push('--file', o.files.join(','))
   if (o.numRuns !== undefined) args.push('--num-runs', String(o.numRuns))
   if (o.timeoutMs !== undefined) args.push('--timeout', String(o.timeoutMs))
   if (o.shard) args.push('--shard', o.shard)

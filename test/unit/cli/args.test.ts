@@ -3,16 +3,17 @@ import { ArgsError, flagEnv, mergeEnv, parseArgs, pixOnly } from '../../../cli/a
 
 describe('parseArgs', () => {
   test('no flags: defaults', () => {
-    expect(parseArgs([])).toEqual({ areas: [], slow: false, help: false })
+    expect(parseArgs([])).toEqual({ areas: [], files: [], slow: false, help: false })
   })
 
   test('every flag, with separate and inline values', () => {
     const args = parseArgs([
       '--env', 'target.env', '--profile=readonly', '--area', 'auth', '--area=charges,returns', '--seed', '7',
       '--num-runs', '25', '--timeout=5000', '--report-dir', '/tmp/r', '--shard', '2/3', '--slow',
+      '--file', 'auth/tokens.test.ts,suites/auth/bearer.test.ts',
     ])
     expect(args).toEqual({
-      envFile: 'target.env', profile: 'readonly', areas: ['auth', 'charges', 'returns'], seed: 7, numRuns: 25,
+      envFile: 'target.env', profile: 'readonly', areas: ['auth', 'charges', 'returns'], files: ['auth/tokens.test.ts', 'auth/bearer.test.ts'], seed: 7, numRuns: 25,
       timeoutMs: 5000, reportDir: '/tmp/r', shard: { index: 2, count: 3 }, slow: true, help: false,
     })
   })
@@ -46,6 +47,8 @@ describe('parseArgs', () => {
     [['--area', 'Auth'], '--area', /not an area name/],
     [['--area', ','], '--area', /needs an area name/],
     [['--merge'], '--merge', /at least one/],
+    [['--file', 'tokens.test.ts'], '--file', /not a suite file/],
+    [['--file', 'auth/../../etc/x.test.ts'], '--file', /not a suite file/],
     [['--bogus'], '--bogus', /unknown flag/],
     [['--slow=yes'], '--slow', /takes no value/],
     [['stray'], 'stray', /unexpected argument/],

@@ -13,7 +13,7 @@ let results: Results
 let folder = ''
 
 beforeAll(async () => {
-  run = await runCli(['--area', 'balance', '--seed', '77', '--num-runs', '3', '--report-dir', reportDir], {}, 120_000)
+  run = await runCli(['--area', 'balance', '--file', 'balance/shapes.test.ts', '--seed', '77', '--num-runs', '3', '--report-dir', reportDir], {}, 120_000)
   folder = readdirSync(reportDir)[0] ?? ''
   results = JSON.parse(readFileSync(join(reportDir, folder, 'results.json'), 'utf8')) as Results
 }, 150_000)
@@ -31,14 +31,14 @@ describe('a run of the embedded reference', () => {
   test('results.json names the embedded target, profile, seed and replay command', () => {
     expect(results.target.embedded).toBe(true)
     expect(results.target.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-    expect(results).toMatchObject({ profile: 'sandbox', seed: 77, command: 'npm run conformance -- --seed 77 --area balance --num-runs 3' })
+    expect(results).toMatchObject({ profile: 'sandbox', seed: 77, command: 'npm run conformance -- --seed 77 --area balance --file balance/shapes.test.ts --num-runs 3' })
     expect(results.specHash).toMatch(/^[0-9a-f]{64}$/)
-    expect(results.checks.every((c) => c.area === 'balance')).toBe(true)
+    expect(results.checks.every((c) => c.file === 'suites/balance/shapes.test.ts')).toBe(true)
     expect(results.clauses.length).toBeGreaterThan(100)
   })
 
   test('prints a progress line per file, a summary per area and the report folder', () => {
-    expect(run.stdout).toMatch(/✓ balance\/\S+\.test\.ts/)
+    expect(run.stdout).toMatch(/✓ balance\/shapes\.test\.ts/)
     expect(run.stdout).toMatch(/^ {2}balance +\d+ +0 +\d+$/m)
     expect(run.stdout).toContain(`Report: ${join(reportDir, folder)}`)
     expect(run.stdout).toMatch(/^PASSED$/m)

@@ -78,6 +78,12 @@ describe.concurrent('exit 2: bad config', () => {
     expectOneLine(run.stderr, /^conformance: --area: unknown area "no-such-area" \(known: .*\)$/)
   })
 
+  test('a --file that does not exist is named', async () => {
+    const run = await runCli(['--file', 'auth/no-such.test.ts'], { ...GOOD, PIX_BASE_URL: 'http://127.0.0.1:1' })
+    expect(run.code).toBe(2)
+    expectOneLine(run.stderr, /^conformance: --file: no suite file suites\/auth\/no-such\.test\.ts$/)
+  })
+
   test('no secret of the config is printed', async () => {
     const run = await runCli([], { ...GOOD, PIX_BASE_URL: 'http://127.0.0.1:1' })
     expect(run.stdout + run.stderr).not.toContain(GOOD.PIX_CLIENT_SECRET)
