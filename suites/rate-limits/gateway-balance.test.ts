@@ -1,0 +1,108 @@
+// Gateway balance rate limit (interface §4.13, §8): 60 requests per minute per API key. The
+// interface names no status for the refusal; the clause asks for a 4xx (429 by analogy with
+// resend), and section 7's error body applies to it as to every error.
+//
+// These checks change no data, yet they declare 'mutating': exhausting a key's quota throttles
+// its owner's live traffic for a minute, which the production-safe readonly profile must not do.
+import type { CheckContext } from '../../harness/check.ts'
+import { check } from '../../harness/check.ts'
+import type { Exchange } from '../../harness/exchange.ts'
+import type { GatewayClient } from '../../harness/http.ts'
+import { GATEWAY_BALANCE, LIMIT, SLOW_CHECK_TIMEOUT_MS, WINDOW_S, burst, cleanWindow, expectServed, isRefused, leaveWindow, refusal, rollWindow, slotOf } from './window.ts'
+
+const SERVES_60 = 'gateway balance serves 60 requests per API key within 60 s (8)'
+
+function balance(client: GatewayClient): Promise<Exchange> {
+  return client.get(GATEWAY_BALANCE, { unpaced: true })
+}
+
+function balanceSlot(t: CheckContext, apiKey = t.config.apiKey) {
+  return slotOf(t, 'GET', GATEWAY_BALANCE, apiKey)
+}
+
+/** Exhausts the primary key's window; skips when the 61st is not refused (the enforcement check reports that). */
+async function throttlePrimaryKey(t: CheckContext): Promise<void> {
+  const exchanges = await burst(() => balance(t.gateway))
+  if (!isRefused(exchanges[LIMIT])) t.skip(`the primary key was not throttled by ${LIMIT + 1} requests (the enforcement check reports it)`)
+}
+
+check('gateway balance: the 61st request within 60 s with one API key is refused with a 4xx and the error body', {
+  clauses: ['8.gateway-balance-rate', '7.error-body-shape', '7.error-status-code-matches', '7.error-reason-phrase'],
+  needs: ['mutating'],
+  timeout: SLOW_CHECK_TIMEOUT_MS,
+}, async (t) => {
+  await cleanWindow(t, balanceSlot(t))
+  try {
+    const exchanges = await burst(() => balance(t.gateway))
+    expectServed(t, SERVES_60, exchanges)
+    const refused = refusal(t, 'the 61st gateway balance request within 60 s is refused (8)', exchanges)
+    const { status } = refused.response
+    if (refused.response.error || status < 400 || status > 499) {
+      t.fail('the 61st gateway balance request within 60 s is refused (8)', 'a 4xx (429 by analogy with resend)', refused.response.error ?? `HTTP ${status}`, refused)
+    }
+    t.expectErrorBody(refused, status)
+  } finally {
+    await leaveWindow(t)
+  }
+})
+
+check('gateway balance: the limit is per API key, another key of the same account is served while the first is throttled', {
+  clauses: ['8.gateway-balance-rate'],
+  needs: ['mutating', 'limitedKey'],
+  timeout: SLOW_CHECK_TIMEOUT_MS,
+}, async (t) => {
+  const sameAccountKey = t.limited.gateway
+  await cleanWindow(t, balanceSlot(t))
+  await cleanWindow(t, balanceSlot(t, t.config.apiKeyLimited ?? ''))
+  try {
+    await throttlePrimaryKey(t)
+    const ex = await balance(sameAccountKey)
+    if (ex.response.status === 403) t.skip('the limited key (PIX_API_KEY_LIMITED) may not read the gateway balance, so it cannot show the limit is per key')
+    if (ex.response.status === 429) {
+      t.fail('the gateway balance limit is per API key (4.13, 8)', 'the other key served (HTTP 200)', 'HTTP 429 right after the primary key was throttled', ex)
+    }
+    t.expectStatus(ex, 200)
+  } finally {
+    await leaveWindow(t)
+  }
+})
+
+check("gateway balance: another account's key is served while the first key is throttled", {
+  clauses: ['8.gateway-balance-rate'],
+  needs: ['mutating', 'otherAccount'],
+  timeout: SLOW_CHECK_TIMEOUT_MS,
+}, async (t) => {
+  const otherKey = t.other.gateway
+  await cleanWindow(t, balanceSlot(t))
+  await cleanWindow(t, balanceSlot(t, t.config.otherApiKey ?? ''))
+  try {
+    await throttlePrimaryKey(t)
+    const ex = await balance(otherKey)
+    if (ex.response.status === 429) {
+      t.fail('the gateway balance limit is per API key (4.13, 8)', "the other account's key served (HTTP 200)", 'HTTP 429 right after the primary key was throttled', ex)
+    }
+    t.expectStatus(ex, 200)
+  } finally {
+    await leaveWindow(t)
+  }
+})
+
+check('gateway balance: the window rolls, a throttled key is served again once 60 s have passed', {
+  clauses: ['8.gateway-balance-rate'],
+  needs: ['mutating'],
+  timeout: SLOW_CHECK_TIMEOUT_MS,
+}, async (t) => {
+  const slot = balanceSlot(t)
+  await cleanWindow(t, slot)
+  try {
+    await throttlePrimaryKey(t)
+    const how = await rollWindow(t, slot, 'real-time')
+    const ex = await balance(t.gateway)
+    if (ex.response.status === 429) {
+      t.fail('the gateway balance window is 60 s and rolls (8)', `HTTP 200 once ${WINDOW_S} s passed (${how === 'clock' ? 'control clock' : 'real time'})`, 'HTTP 429 still', ex)
+    }
+    t.expectStatus(ex, 200)
+  } finally {
+    await leaveWindow(t)
+  }
+})

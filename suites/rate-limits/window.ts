@@ -1,0 +1,107 @@
+// What the rate-limit checks share (interface §4.12, §4.13, §8): a clean window to start from, a
+// burst of 61 requests, and a window left clean (or known to the pacer) when the check is done.
+//
+// A window is made clean and rolled either with the control clock (POST /control/clock/advance by
+// 61 s: every window of the target rolls) or, behind --slow, by waiting in real time. Either way
+// the kit's pacer is told, so it neither waits for nothing nor lets a later check hit a 429.
+import type { CheckContext } from '../../harness/check.ts'
+import type { Exchange } from '../../harness/exchange.ts'
+import { pacerFor, type Slot } from '../../harness/pacing.ts'
+
+export const LIMIT = 60
+export const WINDOW_S = 60
+/** A check that may wait a whole window in real time needs more than the default 30 s. */
+export const SLOW_CHECK_TIMEOUT_MS = 150_000
+
+export const RESEND_V1 = (gatewayId: string) => `/pix/v1/webhooks/resend/${encodeURIComponent(gatewayId)}`
+export const GATEWAY_BALANCE = '/v1/account/balance'
+
+/** The pacer's log for `path` sent with `apiKey` on the gateway. */
+export function slotOf(t: CheckContext, method: string, path: string, apiKey: string): Slot {
+  const slot = pacerFor(t.config.gatewayUrl).slotOf({ method, url: `${t.config.gatewayUrl}${path}`, headers: { 'x-api-key': apiKey } })
+  if (!slot) throw new Error(`${method} ${path} is not a rate-limited operation of harness/pacing.ts`)
+  return slot
+}
+
+/**
+ * Rolls every window of the target with the control clock (then the pacer forgets its logs), or,
+ * with --slow and no control API, waits in real time until `slot` holds none of the kit's requests.
+ * `prefer: 'real-time'` waits in real time whenever --slow is set, even with a control API.
+ */
+export async function rollWindow(t: CheckContext, slot: Slot, prefer: 'clock' | 'real-time' = 'clock'): Promise<'clock' | 'real-time'> {
+  const realTime = t.config.slow && (prefer === 'real-time' || !t.config.controlUrl)
+  if (realTime) {
+    await pacerFor(t.config.gatewayUrl).waitForClearWindow(slot)
+    return 'real-time'
+  }
+  if (!t.config.controlUrl) {
+    t.skip('rolling a 60 s rate window needs the control clock (PIX_CONTROL_URL) or real-time waiting (--slow)')
+  }
+  await t.control.advance(WINDOW_S + 1)
+  pacerFor(t.config.gatewayUrl).forget()
+  return 'clock'
+}
+
+/**
+ * After a check that exhausted a window: roll it with the control clock when there is one;
+ * otherwise the pacer's log holds the burst, so the kit's next request waits as long as needed.
+ */
+export async function leaveWindow(t: CheckContext): Promise<void> {
+  if (!t.config.controlUrl) return
+  await t.control.advance(WINDOW_S + 1)
+  pacerFor(t.config.gatewayUrl).forget()
+}
+
+/**
+ * A window the kit has not used yet: rolled by the control clock when there is one; otherwise
+ * as it is when the kit sent nothing in it, or waited out with --slow; else the check is skipped.
+ */
+export async function cleanWindow(t: CheckContext, slot: Slot): Promise<void> {
+  if (t.config.controlUrl) {
+    await rollWindow(t, slot)
+    return
+  }
+  const used = pacerFor(t.config.gatewayUrl).sentInWindow(slot)
+  if (used === 0) return
+  if (!t.config.slow) {
+    t.skip(`the kit itself sent ${used} ${slot.operation.operation} request(s) in the last ${WINDOW_S} s; a clean window needs the control clock or --slow`)
+  }
+  await pacerFor(t.config.gatewayUrl).waitForClearWindow(slot)
+}
+
+/**
+ * Sends `LIMIT + 1` requests as fast as the target answers, never delayed by the pacer; stops
+ * at the first answer that is not 2xx. Returns every exchange.
+ */
+export async function burst(send: () => Promise<Exchange>): Promise<Exchange[]> {
+  const exchanges: Exchange[] = []
+  for (let i = 0; i <= LIMIT; i++) {
+    const ex = await send()
+    exchanges.push(ex)
+    if (ex.response.error || ex.response.status < 200 || ex.response.status > 299) break
+  }
+  return exchanges
+}
+
+/** The first `LIMIT` answers of a burst are 2xx; fails naming the first that is not. */
+export function expectServed(t: CheckContext, rule: string, exchanges: Exchange[]): void {
+  for (let i = 0; i < LIMIT; i++) {
+    const ex = exchanges[i]
+    if (!ex) t.fail(rule, `${LIMIT} requests served`, `the burst stopped after ${i}`)
+    if (ex.response.error || ex.response.status < 200 || ex.response.status > 299) {
+      t.fail(rule, `HTTP 2xx for request ${i + 1} of the first ${LIMIT} within ${WINDOW_S} s`, ex.response.error ?? `HTTP ${ex.response.status}`, ex)
+    }
+  }
+}
+
+/** The answer to the request after the first `LIMIT`. */
+export function refusal(t: CheckContext, rule: string, exchanges: Exchange[]): Exchange {
+  const ex = exchanges[LIMIT]
+  if (!ex) t.fail(rule, `a request ${LIMIT + 1}`, 'none sent')
+  return ex
+}
+
+/** True when the answer is a refusal by the rate limit (a 4xx); used as a precondition of the scope checks. */
+export function isRefused(ex: Exchange | undefined): ex is Exchange {
+  return ex !== undefined && !ex.response.error && ex.response.status >= 400 && ex.response.status < 500
+}
