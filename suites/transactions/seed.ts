@@ -225,3 +225,41 @@ export async function ourPixKey(t: CheckContext): Promise<string> {
   const key = (await t.control.account()).pixKeys[0]
   return key ?? t.skip('no PIX key of the account (PIX_PIX_KEY) and the control driver lists none')
 }
+
+// ---------------------------------------------------------------------------------------------
+// Balances (§2.3): one reading of the three shapes, in cents
+
+export interface Balances {
+  public: { gross: number; blocked: number; net: number; consultedAt: unknown }
+  bcb: { available: number; blocked: number; eventDate: unknown }
+  gateway: { total: number; blocked: number; available: number }
+  publicEx: Exchange
+  bcbEx: Exchange
+  gatewayEx: Exchange
+}
+
+function centsField(t: CheckContext, body: Json, field: string, ex: Exchange, where: string): number {
+  const c = cents(body[field])
+  if (c === undefined || typeof body[field] !== 'number') t.fail(`${where} ${field} is a number of reais (2.3)`, 'a number with at most two decimals', show(body[field]), ex)
+  return c
+}
+
+/** GET /api/balance, GET /accounts/balances and GET {gateway}/v1/account/balance, one after the other. */
+export async function readBalances(t: CheckContext): Promise<Balances> {
+  const publicEx = await t.base.get('/api/balance')
+  const bcbEx = await t.base.get('/accounts/balances')
+  const gatewayEx = await t.gateway.get('/v1/account/balance')
+  for (const ex of [publicEx, bcbEx, gatewayEx]) t.expectStatus(ex, 200)
+  const pub = jsonObject(publicEx, 'public balance (2.3)')
+  const data = jsonObject(bcbEx, 'central-bank-style balance (2.3)').data
+  const item = Array.isArray(data) ? (data[0] as Json | undefined) : undefined
+  const amount = item?.balanceAmount as Json | undefined
+  if (!item || amount === null || typeof amount !== 'object') fail('data[0].balanceAmount (2.3)', 'an object', show(data), bcbEx)
+  const gw = jsonObject(gatewayEx, 'gateway balance (2.3)')
+  return {
+    public: { gross: centsField(t, pub, 'grossBalance', publicEx, 'public'), blocked: centsField(t, pub, 'blockedBalance', publicEx, 'public'), net: centsField(t, pub, 'netBalance', publicEx, 'public'), consultedAt: pub.consultedAt },
+    bcb: { available: centsField(t, amount, 'available', bcbEx, 'central-bank-style'), blocked: centsField(t, amount, 'blocked', bcbEx, 'central-bank-style'), eventDate: item.eventDate },
+    gateway: { total: centsField(t, gw, 'totalBalance', gatewayEx, 'gateway'), blocked: centsField(t, gw, 'blockedBalance', gatewayEx, 'gateway'), available: centsField(t, gw, 'availableBalance', gatewayEx, 'gateway') },
+    publicEx, bcbEx, gatewayEx,
+  }
+}

@@ -1,0 +1,90 @@
+// How money moves through the balance (interface §3.6, §2.3), seen in all three shapes: an accepted
+// outgoing payment moves its amount from available to blocked, the bank's confirmation releases
+// it, a failure returns it to available, an incoming payment raises available. Nothing assumes a
+// known balance: each check compares two readings, and the amount expected to move is the
+// transaction's finalAmount from its single view (fees are the target's business).
+import { check, type CheckContext } from '../../harness/check.ts'
+import type { Exchange } from '../../harness/exchange.ts'
+import { cashOut, cents, incomingPayment, readBalances, singleView, type Balances } from '../transactions/seed.ts'
+
+/** The finalAmount of a transaction, in cents, from GET /api/pix/transaction/{id}. */
+async function finalCents(t: CheckContext, id: string): Promise<number> {
+  const { view, ex } = await singleView(t, id)
+  const c = cents(view.finalAmount)
+  if (c === undefined || typeof view.finalAmount !== 'string') t.fail('finalAmount is reais with two decimals (2.1)', 'a string like "10.50"', JSON.stringify(view.finalAmount), ex)
+  return c
+}
+
+interface Expected {
+  available: number
+  blocked: number
+}
+
+/** Every shape moved by `expected` (cents) between `before` and `after`. */
+function expectMoved(t: CheckContext, rule: string, before: Balances, after: Balances, expected: Expected): void {
+  const moves: [string, number, number, Exchange][] = [
+    ['public netBalance', after.public.net - before.public.net, expected.available, after.publicEx],
+    ['public blockedBalance', after.public.blocked - before.public.blocked, expected.blocked, after.publicEx],
+    ['public grossBalance', after.public.gross - before.public.gross, expected.available + expected.blocked, after.publicEx],
+    ['central-bank-style available', after.bcb.available - before.bcb.available, expected.available, after.bcbEx],
+    ['central-bank-style blocked', after.bcb.blocked - before.bcb.blocked, expected.blocked, after.bcbEx],
+    ['gateway availableBalance', after.gateway.available - before.gateway.available, expected.available, after.gatewayEx],
+    ['gateway blockedBalance', after.gateway.blocked - before.gateway.blocked, expected.blocked, after.gatewayEx],
+    ['gateway totalBalance', after.gateway.total - before.gateway.total, expected.available + expected.blocked, after.gatewayEx],
+  ]
+  for (const [field, got, want, ex] of moves) {
+    if (got !== want) t.fail(rule, `${field} to change by ${signed(want)}`, `a change of ${signed(got)}`, ex)
+  }
+}
+
+function signed(c: number): string {
+  return `${c < 0 ? '−' : '+'}${(Math.abs(c) / 100).toFixed(2)}`
+}
+
+check('an accepted cash-out moves its finalAmount from available to blocked, in all three shapes', {
+  clauses: ['3.6.accept-moves-to-blocked'],
+  needs: ['mutating'],
+}, async (t) => {
+  const before = await readBalances(t)
+  const out = await cashOut(t)
+  const after = await readBalances(t)
+  const amount = await finalCents(t, out.id)
+  expectMoved(t, 'an accepted outgoing payment moves its amount from available to blocked (3.6)', before, after, { available: -amount, blocked: amount })
+  // Leave no funds blocked behind when the sandbox can settle them.
+  if (t.config.controlUrl) await t.control.settleTransaction(out.id)
+})
+
+check("the bank's confirmation of a cash-out releases its blocked amount; available stays as it was", {
+  clauses: ['3.6.confirm-releases-blocked'],
+  needs: ['control', 'mutating'],
+}, async (t) => {
+  const out = await cashOut(t)
+  const amount = await finalCents(t, out.id)
+  const before = await readBalances(t)
+  await t.control.settleTransaction(out.id)
+  const after = await readBalances(t)
+  expectMoved(t, 'a confirmed outgoing payment releases its blocked amount (3.6)', before, after, { available: 0, blocked: -amount })
+})
+
+check('a failed cash-out returns its blocked amount to available', {
+  clauses: ['2.3.failed-operation-unblocks'],
+  needs: ['control', 'mutating'],
+}, async (t) => {
+  const out = await cashOut(t)
+  const amount = await finalCents(t, out.id)
+  const before = await readBalances(t)
+  await t.control.failTransaction(out.id, 'refused by the conformance kit')
+  const after = await readBalances(t)
+  expectMoved(t, 'on a failed operation the blocked value returns to available (2.3)', before, after, { available: amount, blocked: -amount })
+})
+
+check('an incoming payment raises available by its finalAmount at once, in all three shapes (gateway included: PIX is available immediately)', {
+  clauses: ['3.6.incoming-raises-available', '2.3.release-pix-immediate'],
+  needs: ['control', 'mutating'],
+}, async (t) => {
+  const before = await readBalances(t)
+  const paid = await incomingPayment(t)
+  const after = await readBalances(t)
+  const amount = await finalCents(t, paid.id)
+  expectMoved(t, 'an incoming payment raises available (3.6)', before, after, { available: amount, blocked: 0 })
+})
