@@ -1,0 +1,27 @@
+// Return errors (interface §7 "Return" 400 row): a valor that is not a two-decimal string answers
+// 400 with the §7 error body. Property-based over the amount generator's near misses, each
+// re-checked by the codec, against a real received payment (so the refusal can only be the
+// format). The other Return rows (exceeds refundable, 404, 422) are checked by lifecycle.test.ts.
+import fc from 'fast-check'
+import { check } from '../../harness/check.ts'
+import { arbInvalidAmountString, isTwoDecimalString } from '../../generators/amounts.ts'
+import { newTxid } from '../../generators/ids.ts'
+import { randomCpf } from '../../generators/documents.ts'
+
+const ERROR_BODY = ['7.error-body-shape', '7.error-status-code-matches', '7.error-reason-phrase']
+
+check('return with a valor that is not a two-decimal string answers 400 with the error body', {
+  clauses: ['7.return-value-format-400', ...ERROR_BODY],
+  needs: ['control', 'mutating'],
+}, async (t) => {
+  const { e2eId } = await t.control.incomingPayment({ amount: 100, payer: { name: 'Format Payer', document: randomCpf() } })
+  const arbValor = fc.oneof(
+    { arbitrary: arbInvalidAmountString() as fc.Arbitrary<unknown>, weight: 4 },
+    { arbitrary: fc.constantFrom<unknown>(1, 1.5, 0.01, true), weight: 1 },
+  )
+  await t.property([arbValor], async (valor) => {
+    if (typeof valor === 'string' && isTwoDecimalString(valor)) t.fail('the generated valor is not a two-decimal string (re-check)', 'invalid', valor)
+    const id = newTxid().slice(0, 12)
+    t.expectErrorBody(await t.base.put(`/pix/${encodeURIComponent(e2eId)}/devolucao/${id}`, { valor }), 400)
+  }, { numRuns: Math.min(t.config.numRuns, 12) })
+})
