@@ -10,6 +10,17 @@ const createSlip = (req: ProxyRequest) => matches(req, 'POST', '/bank-slip/v1/pa
 const generatePdf = (req: ProxyRequest) => matches(req, 'POST', /^\/bank-slip\/v1\/payment\/[^/]+\/generate-pdf$/, 'gateway')
 const slipEvent = (d: WebhookDelivery, status: string) => jsonObjectOf(d)?.product === 'BOLETO' && d.json.status === status
 
+const HOOK_FILES = ['webhooks/resend.test.ts']
+const V2_FILES = ['webhooks/v2-events.test.ts']
+const RESEND = /^\/pix\/v[12]\/webhooks\/resend\/[^/]*$/
+const resend = (req: ProxyRequest) => matches(req, 'POST', RESEND, 'gateway')
+const v1Event = (d: WebhookDelivery) => typeof jsonObjectOf(d)?.businessTransactionId !== 'undefined' || typeof jsonObjectOf(d)?.movementType === 'string'
+const v2Event = (d: WebhookDelivery, type: string) => jsonObjectOf(d)?.type === type
+/** The capture channel a delivery was meant for: …/hooks/<check>-<name>. */
+const channelName = (d: WebhookDelivery) => /-([a-z]+)$/.exec(new URL(d.url).pathname)?.[1]
+const toChannel = (d: WebhookDelivery, name: string): WebhookDelivery => ({ ...d, url: d.url.replace(/-[a-z]+$/, `-${name}`) })
+const success = { Success: true }
+
 /** A BR Code without its amount field (54), CRC recomputed: a static code where a dynamic one is due. */
 function withoutAmount(pixCode: string): string {
   const fields = parseTlv(pixCode).filter((f) => f.id !== '54' && f.id !== '63')
@@ -192,6 +203,236 @@ export default [
       const body = jsonObjectOf(res)
       if (generatePdf(req) && body?.code === 'BOLETO_NOT_FOUND') body.code = 'NOT_FOUND'
       return res
+    },
+  }),
+
+  // ------------------------------------------------------------------------------- webhook resend
+  defineFault({
+    id: 'hooks-resend-answers-lower-case-success',
+    area: 'webhooks',
+    files: HOOK_FILES,
+    clauses: ['4.12.response-success'],
+    description: 'a successful resend answers {"success": true} (key not spelled Success)',
+    onResponse(req, res) {
+      if (!resend(req) || jsonObjectOf(res)?.Success !== true) return undefined
+      return jsonResponse(res.status, { success: true })
+    },
+  }),
+
+  defineFault({
+    id: 'hooks-v2-resend-answers-ok-string',
+    area: 'webhooks',
+    files: HOOK_FILES,
+    clauses: ['4.12.v2-identical'],
+    description: 'only the /pix/v2/ resend answers {"Success": "true"} (a string): the two paths differ',
+    onResponse(req, res) {
+      if (!resend(req) || !req.path.startsWith('/pix/v2/') || jsonObjectOf(res)?.Success !== true) return undefined
+      return jsonResponse(res.status, { Success: 'true' })
+    },
+  }),
+
+  defineFault({
+    id: 'hooks-v1-business-id-is-gateway-id',
+    area: 'webhooks',
+    files: HOOK_FILES,
+    clauses: ['6.1.business-transaction-id'],
+    description: "the V1 notification's businessTransactionId repeats the transactionId instead of the caller's externalId",
+    onWebhook(d) {
+      const body = jsonObjectOf(d)
+      if (v1Event(d) && body) body.businessTransactionId = body.transactionId
+      return d
+    },
+  }),
+
+  defineFault({
+    id: 'hooks-v1-refund-out-not-normalised',
+    area: 'webhooks',
+    files: HOOK_FILES,
+    clauses: ['6.1.status-refund-normalised'],
+    description: 'the V1 notification of a refund carries REFUND_OUT instead of the normalised REFUND',
+    onWebhook(d) {
+      const body = jsonObjectOf(d)
+      if (v1Event(d) && body?.status === 'REFUND') body.status = 'REFUND_OUT'
+      return d
+    },
+  }),
+
+  defineFault({
+    id: 'hooks-v1-confirmed-cash-in-confirmed',
+    area: 'webhooks',
+    files: HOOK_FILES,
+    clauses: ['3.5.paid-is-confirmed-cash-in'],
+    description: 'the V1 notification of a confirmed cash-in leaks the internal CONFIRMED instead of PAID',
+    onWebhook(d) {
+      const body = jsonObjectOf(d)
+      if (v1Event(d) && body?.status === 'PAID') body.status = 'CONFIRMED'
+      return d
+    },
+  }),
+
+  (() => {
+    const seen = new Set<string>()
+    return defineFault({
+      id: 'hooks-resend-restamps-created-date',
+      area: 'webhooks',
+      files: HOOK_FILES,
+      clauses: ['4.12.repeat-safe'],
+      description: 'each repeated resend to the same URL stamps a new createdDate: the notifications differ',
+      onWebhook(d) {
+        const body = jsonObjectOf(d)
+        if (!v1Event(d) || !body) return undefined
+        const key = `${d.url} ${String(body.transactionId)}`
+        if (seen.has(key)) body.createdDate = new Date(Date.now() + seen.size * 1000).toISOString()
+        seen.add(key)
+        return d
+      },
+    })
+  })(),
+
+  defineFault({
+    id: 'hooks-resend-body-url-loses-to-callback',
+    area: 'webhooks',
+    files: HOOK_FILES,
+    clauses: ['4.12.destination-body-url'],
+    description: 'resend prefers the transaction\'s callbackWebhookUrl over the url of the body',
+    onWebhook: (d) => (channelName(d) === 'body' ? toChannel(d, 'callback') : undefined),
+  }),
+
+  defineFault({
+    id: 'hooks-resend-callback-ignored',
+    area: 'webhooks',
+    files: HOOK_FILES,
+    clauses: ['4.12.destination-callback'],
+    description: 'notifications ignore the transaction\'s callbackWebhookUrl and go to the account\'s pixWebhookUrl',
+    onWebhook: (d) => (channelName(d) === 'callback' ? toChannel(d, 'pix') : undefined),
+  }),
+
+  defineFault({
+    id: 'hooks-pix-webhook-url-loses-to-global',
+    area: 'webhooks',
+    files: HOOK_FILES,
+    clauses: ['4.12.destination-pix-webhook'],
+    description: 'notifications prefer the global webhookUrl over the account\'s pixWebhookUrl',
+    onWebhook: (d) => (channelName(d) === 'pix' ? toChannel(d, 'global') : undefined),
+  }),
+
+  defineFault({
+    id: 'hooks-global-webhook-url-ignored',
+    area: 'webhooks',
+    files: HOOK_FILES,
+    clauses: ['4.12.destination-webhook-url'],
+    description: 'the global webhookUrl is never used as a last resort: nothing is sent there',
+    onWebhook: (d) => (channelName(d) === 'global' ? 'drop' : undefined),
+  }),
+
+  defineFault({
+    id: 'hooks-resend-without-destination-succeeds',
+    area: 'webhooks',
+    files: HOOK_FILES,
+    clauses: ['7.resend-no-webhook-url-400'],
+    description: 'resend with no URL anywhere answers {"Success": true} instead of 400',
+    onResponse(req, res) {
+      const message = String(jsonObjectOf(res)?.message ?? '')
+      if (!resend(req) || res.status !== 400 || !/no webhook url/i.test(message)) return undefined
+      return jsonResponse(200, success)
+    },
+  }),
+
+  defineFault({
+    id: 'hooks-resend-accepts-http-url',
+    area: 'webhooks',
+    files: HOOK_FILES,
+    clauses: ['7.resend-url-not-https-400'],
+    description: 'resend accepts a body url that is plain http (or no URL at all) and answers success',
+    onResponse(req, res) {
+      const url = jsonObjectOf(req)?.url
+      if (!resend(req) || res.status !== 400 || typeof url !== 'string' || url.startsWith('https://')) return undefined
+      return jsonResponse(200, success)
+    },
+  }),
+
+  defineFault({
+    id: 'hooks-resend-other-account-succeeds',
+    area: 'webhooks',
+    files: HOOK_FILES,
+    clauses: ['7.resend-other-account-400'],
+    description: "resend of another account's transaction answers success (a tenancy leak)",
+    onResponse(req, res) {
+      const message = String(jsonObjectOf(res)?.message ?? '')
+      if (!resend(req) || res.status !== 400 || !/another account/i.test(message)) return undefined
+      return jsonResponse(200, success)
+    },
+  }),
+
+  defineFault({
+    id: 'hooks-resend-unknown-is-400',
+    area: 'webhooks',
+    files: HOOK_FILES,
+    clauses: ['7.resend-not-found-404'],
+    description: 'resend of an unknown transaction answers 400 instead of 404',
+    onResponse(req, res) {
+      if (!resend(req) || res.status !== 404) return undefined
+      return jsonResponse(400, { statusCode: 400, message: 'transaction not found', error: 'Bad Request' })
+    },
+  }),
+
+  defineFault({
+    id: 'hooks-resend-empty-id-is-404',
+    area: 'webhooks',
+    files: HOOK_FILES,
+    clauses: ['7.resend-missing-id-400'],
+    description: 'resend with an empty transaction id answers 404 (no route) instead of 400',
+    onRequest(req) {
+      if (!resend(req) || !req.path.endsWith('/resend/')) return undefined
+      return jsonResponse(404, { statusCode: 404, message: 'Cannot POST', error: 'Not Found' })
+    },
+  }),
+
+  // ------------------------------------------------------------------------------- V2 events, §4.18
+  defineFault({
+    id: 'hooks-receive-amount-number',
+    area: 'webhooks',
+    files: V2_FILES,
+    clauses: ['6.2.receive-fields'],
+    description: 'RECEIVE carries payment.amount as a number instead of a string',
+    onWebhook(d) {
+      const payment = v2Event(d, 'RECEIVE') ? jsonObjectOf(d)?.data?.payment : undefined
+      if (typeof payment?.amount === 'string') payment.amount = Number(payment.amount)
+      return d
+    },
+  }),
+
+  defineFault({
+    id: 'hooks-refund-item-carries-original-e2e',
+    area: 'webhooks',
+    files: V2_FILES,
+    clauses: ['6.2.refund-items'],
+    description: "REFUND's refunds item carries the original payment's end-to-end id instead of the return's",
+    onWebhook(d) {
+      const data = v2Event(d, 'REFUND') ? jsonObjectOf(d)?.data : undefined
+      if (Array.isArray(data?.refunds)) for (const item of data.refunds) item.endToEndId = data.endToEndId
+      return d
+    },
+  }),
+
+  defineFault({
+    id: 'hooks-transfer-never-sent',
+    area: 'webhooks',
+    files: V2_FILES,
+    clauses: ['6.2.transfer-emitted'],
+    description: 'no TRANSFER event is sent when the bank settles a cash-out',
+    onWebhook: (d) => (v2Event(d, 'TRANSFER') ? 'drop' : undefined),
+  }),
+
+  defineFault({
+    id: 'hooks-account-webhook-not-stored',
+    area: 'webhooks',
+    files: V2_FILES,
+    clauses: ['4.18.set-pix-webhook-url'],
+    description: 'POST /v1/account/webhook answers 200 but does not store pixWebhookUrl',
+    onRequest(req) {
+      if (!matches(req, 'POST', '/v1/account/webhook', 'gateway')) return undefined
+      return jsonResponse(200, { pixWebhookUrl: jsonObjectOf(req)?.pixWebhookUrl ?? null })
     },
   }),
 ]
