@@ -105,7 +105,8 @@ export async function cashIn(ctx: Context, account: Account, body: unknown): Pro
   const qrCodeImage = r.generateQrCode ? await qrPngDataUri(pixCode) : undefined
   // Re-checked after the await: another request may have taken the externalId meanwhile.
   ctx.world.assertExternalIdFree(account.id, r.externalId)
-  const expectedPayer = r.payer.document ? counterpartOf(r.payer.fullName ?? 'Payer', r.payer.document, r.payer.document) : null
+  // The payer named at creation (if any) is who pays unless the control call names another.
+  const expectedPayer = r.payer.fullName || r.payer.document ? counterpartOf(r.payer.fullName ?? 'Simulated Payer', r.payer.document ?? '', r.payer.document ?? '') : null
   const tx = ctx.world.addTransaction(account.id, {
     type: 'PAYMENT',
     status: 'PENDING',
@@ -131,12 +132,20 @@ export async function cashIn(ctx: Context, account: Account, body: unknown): Pro
   }
 }
 
+/** Who pays a cash-in: the control call's payer, else the payer named at creation, else a default person. */
+function cashInPayer(tx: Transaction, body: Json): BankAccount {
+  const given = objectField(body, 'payer', 'payer', false) ?? {}
+  const name = stringField(given, 'name', 'payer.name', { min: 1, max: 200 }) ?? tx.counterpart?.name ?? 'Simulated Payer'
+  const document = documentField(given, 'document', 'payer.document', false) ?? (tx.counterpart?.document || randomCpf())
+  return counterpartOf(name, document, document)
+}
+
 /** Control: the payer pays a PENDING cash-in before it expires. */
 export function payCashIn(ctx: Context, transactionId: string, body: Json): Record<string, unknown> {
   const tx = ctx.world.transactions.get(transactionId)
   if (!tx || tx.type !== 'PAYMENT' || tx.pixCode === null) throw new HttpError(404, `cash-in ${transactionId} not found`)
   if (tx.status !== 'PENDING') throw new HttpError(409, `cash-in ${transactionId} is ${tx.status}`, 'INVALID_TRANSITION')
-  const payer = body.payer !== undefined || !tx.counterpart ? payerOf(body) : tx.counterpart
+  const payer = cashInPayer(tx, body)
   const e2eId = newE2eId(payer.ispb, ctx.world.now())
   ctx.world.confirmCredit(tx, e2eId, payer)
   ctx.notifier.notifyV1(tx)

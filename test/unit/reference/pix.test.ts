@@ -56,6 +56,16 @@ describe('POST /api/pix/cash-in (§4.6)', () => {
     expectError(await ref.control(`/control/cash-in/${r.body.transactionId}/pay`, {}), 409)
   })
 
+  it('is paid by the payer named at creation unless the control call names another', async () => {
+    const named = await post('/api/pix/cash-in', { transaction: { value: 3, externalId: 'named' }, payer: { fullName: 'Bia' } })
+    await ref.control(`/control/cash-in/${named.body.transactionId}/pay`, {})
+    expect((await get('/api/pix/transaction/named')).body).toMatchObject({ counterpartName: 'Bia', counterpartDocument: expect.stringMatching(/^\d{11}$/) })
+    const other = await post('/api/pix/cash-in', { transaction: { value: 3, externalId: 'other' }, payer: { fullName: 'Bia', document: VALID_CPF } })
+    await ref.control(`/control/cash-in/${other.body.transactionId}/pay`, { payer: { name: 'Caio' } })
+    expect((await get('/api/pix/transaction/other')).body).toMatchObject({ counterpartName: 'Caio', counterpartDocument: VALID_CPF })
+    expect((await post('/api/pix/cash-in', { transaction: { value: 3 } })).body.externalId).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
   it('refuses bad bodies with 400 and a reused externalId with 409', async () => {
     expectError(await post('/api/pix/cash-in', {}), 400)
     expectError(await post('/api/pix/cash-in', { transaction: { value: '10' } }), 400)
