@@ -2,11 +2,19 @@
 // `export default [defineFault({...}), …]` and add one import line and one spread below.
 import type { Fault } from '../fault.ts'
 import core from './core.ts'
+import authBounds from './auth-bounds.ts'
+import rateLimits from './rate-limits.ts'
 import slipsWebhooks from './slips-webhooks.ts'
+import stateMachines from './state-machines.ts'
+import viewsListings from './views-listings.ts'
 
 export const FAULTS: readonly Fault[] = [
   ...core,
+  ...authBounds,
+  ...rateLimits,
   ...slipsWebhooks,
+  ...stateMachines,
+  ...viewsListings,
 ]
 
 /** Fault ids are unique and kebab-case; a fault names an area and at least one clause. */
