@@ -23,10 +23,7 @@ const OUTPUT_TAIL_LINES = 40
 
 export interface CertifyOptions {
   areas: string[]
-  /**
-   * Suite files (relative to suites/) a fault concerns. The CLI has no file filter today, so the
-   * whole areas run; the list is kept for when it gains one (see the self-check report).
-   */
+  /** Only these suite files (relative to suites/, within the areas): the CLI's --file. */
   files?: string[]
   fault?: Fault
   variant?: Variant
@@ -51,7 +48,7 @@ export async function certify(opts: CertifyOptions): Promise<RunResults> {
     const envFile = join(workDir, 'target.env')
     writeFileSync(envFile, dotenv(proxy.envFor(reference.env)), { mode: 0o600 })
     const reportDir = join(workDir, 'reports')
-    const args = [CLI, '--env', envFile, '--area', opts.areas.join(','), '--report-dir', reportDir, ...(opts.extraArgs ?? [])]
+    const args = [CLI, '--env', envFile, '--area', opts.areas.join(','), '--report-dir', reportDir, ...fileArgs(opts.files), ...(opts.extraArgs ?? [])]
     const started = Date.now()
     const child = await runChild(args, opts.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS)
     const durationMs = Date.now() - started
@@ -131,6 +128,10 @@ async function resetTarget(r: RunningReference): Promise<void> {
   const res = await request(`${r.controlUrl}/control/reset`, { method: 'POST' })
   await res.body.dump()
   if (res.statusCode !== 204) throw new Error(`POST /control/reset answered ${res.statusCode}`)
+}
+
+function fileArgs(files: string[] | undefined): string[] {
+  return files && files.length > 0 ? ['--file', files.join(',')] : []
 }
 
 function hooksOf(opts: CertifyOptions): ProxyHooks[] {
