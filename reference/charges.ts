@@ -126,7 +126,7 @@ export function payCob(ctx: Context, txid: string, body: Json): Record<string, u
   })
   cob.status = 'CONCLUIDA'
   cob.transactionId = tx.id
-  ctx.notifier.receive(cob, tx)
+  ctx.notifier.receive(tx)
   return { transactionId: tx.id, e2eId: tx.e2eId, gatewayId: tx.gatewayId }
 }
 

@@ -3,7 +3,7 @@
 // interface shows none. Delivery is the dispatcher's job: it never blocks the triggering request.
 import { maskDocument } from '../generators/documents.ts'
 import type { WebhookDispatcher } from './lib/webhook-dispatcher.ts'
-import type { Account, BankAccount, BankSlip, Cob, PixReturn, Transaction } from './model.ts'
+import type { Account, BankAccount, BankSlip, PixReturn, Transaction } from './model.ts'
 import { reais, reaisNumber } from './money.ts'
 import { isCredit, type World } from './state.ts'
 
@@ -80,8 +80,8 @@ export class Notifier {
     if (url) this.sendV1(tx, url)
   }
 
-  /** §6.2 RECEIVE: a charge was paid. */
-  receive(cob: Cob, tx: Transaction): void {
+  /** §6.2 and §3.6 RECEIVE: a payment was received (a charge paid, a cash-in paid, any incoming payment). */
+  receive(tx: Transaction): void {
     const url = this.pixDestination(tx)
     if (!url) return
     this.dispatcher().send(
@@ -90,7 +90,7 @@ export class Notifier {
         type: 'RECEIVE',
         data: {
           id: Number(tx.id),
-          txId: cob.txid,
+          txId: tx.txid,
           status: 'LIQUIDATED',
           payment: { amount: reais(tx.originalCents), currency: 'BRL' },
           endToEndId: tx.e2eId,

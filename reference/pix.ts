@@ -149,6 +149,7 @@ export function payCashIn(ctx: Context, transactionId: string, body: Json): Reco
   const e2eId = newE2eId(payer.ispb, ctx.world.now())
   ctx.world.confirmCredit(tx, e2eId, payer)
   ctx.notifier.notifyV1(tx)
+  ctx.notifier.receive(tx)
   return { transactionId: tx.id, e2eId, gatewayId: tx.gatewayId }
 }
 
@@ -240,9 +241,11 @@ export function incomingPayment(ctx: Context, body: Json): Record<string, unknow
     e2eId: newE2eId(payer.ispb, receivedAt),
     counterpart: payer,
     pixKey,
+    txid: newCashInTxid(), // as if paid through a dynamic code: RECEIVE and REFUND always carry a txId
     createdAt: receivedAt,
   })
   ctx.notifier.notifyV1(tx)
+  ctx.notifier.receive(tx)
   return { transactionId: tx.id, externalId: tx.externalId, e2eId: tx.e2eId, gatewayId: tx.gatewayId }
 }
 

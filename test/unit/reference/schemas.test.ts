@@ -94,3 +94,12 @@ describe('responses match the OpenAPI document', () => {
     conformsEvent('bankSlipPaid', (await hooks.waitFor((e) => e.body?.status === 'PAID' && e.body?.product === 'BOLETO')).body)
   })
 })
+
+describe('RECEIVE on every incoming payment (§3.6)', () => {
+  it('posts RECEIVE LIQUIDATED for a payment received without a charge', async () => {
+    const pay = (await ref.control('/control/incoming-payments', { amount: 7.5, payer: { name: 'Rui', document: VALID_CPF } })).body
+    const hook = await hooks.waitFor((e) => e.body?.type === 'RECEIVE' && e.body?.data?.endToEndId === pay.e2eId)
+    conformsEvent('pixReceiveV2', hook.body)
+    expect(hook.body.data).toMatchObject({ id: Number(pay.transactionId), status: 'LIQUIDATED', payment: { amount: '7.50', currency: 'BRL' }, debtorAccount: { name: 'Rui', document: '***.982.247-**' } })
+  })
+})
