@@ -11,7 +11,7 @@ import { buildPixCode } from '../../generators/emv.ts'
 import { newTxid } from '../../generators/ids.ts'
 import { validator, webhookSchema } from '../../generators/openapi.ts'
 
-const WAIT_MS = 10_000
+const WAIT_MS = 8_000
 /** How long an event that must not come yet is given to show up anyway. */
 const QUIET_MS = 600
 

@@ -12,6 +12,7 @@ const slipEvent = (d: WebhookDelivery, status: string) => jsonObjectOf(d)?.produ
 
 const HOOK_FILES = ['webhooks/resend.test.ts']
 const V2_FILES = ['webhooks/v2-events.test.ts']
+const MODEL_FILES = ['model/ledger.test.ts']
 const RESEND = /^\/pix\/v[12]\/webhooks\/resend\/[^/]*$/
 const resend = (req: ProxyRequest) => matches(req, 'POST', RESEND, 'gateway')
 const v1Event = (d: WebhookDelivery) => typeof jsonObjectOf(d)?.businessTransactionId !== 'undefined' || typeof jsonObjectOf(d)?.movementType === 'string'
@@ -433,6 +434,51 @@ export default [
     onRequest(req) {
       if (!matches(req, 'POST', '/v1/account/webhook', 'gateway')) return undefined
       return jsonResponse(200, { pixWebhookUrl: jsonObjectOf(req)?.pixWebhookUrl ?? null })
+    },
+  }),
+
+  // ------------------------------------------------------------------------------- ledger model
+  defineFault({
+    id: 'model-net-balance-includes-blocked',
+    area: 'model',
+    files: MODEL_FILES,
+    clauses: ['2.3.net-equals-available', '3.6.accept-moves-to-blocked'],
+    description: 'GET /api/balance reports netBalance as available plus blocked (pending cash-outs still spendable)',
+    onResponse(req, res) {
+      const body = jsonObjectOf(res)
+      if (!matches(req, 'GET', '/api/balance', 'base') || typeof body?.netBalance !== 'number' || typeof body.blockedBalance !== 'number') return undefined
+      body.netBalance = Math.round((body.netBalance + body.blockedBalance) * 100) / 100
+      return res
+    },
+  }),
+
+  defineFault({
+    id: 'model-failed-cash-out-treated-as-settled',
+    area: 'model',
+    files: MODEL_FILES,
+    clauses: ['2.3.failed-operation-unblocks'],
+    description: 'a cash-out the bank refuses is booked like a settled one: its blocked amount never returns to available',
+    onRequest(req) {
+      if (!matches(req, 'POST', /^\/control\/transactions\/[^/]+\/fail$/, 'control')) return undefined
+      return { ...req, path: req.path.replace(/\/fail$/, '/settle'), body: Buffer.alloc(0), json: undefined }
+    },
+  }),
+
+  defineFault({
+    id: 'model-listed-debit-final-minus-fee',
+    area: 'model',
+    files: MODEL_FILES,
+    clauses: ['2.2.final-amount'],
+    description: 'the listing gives debits a finalAmount of original minus the fee, disagreeing with the single view',
+    onResponse(req, res) {
+      const data = matches(req, 'GET', '/api/transactions', 'base') ? jsonObjectOf(res)?.data : undefined
+      if (!Array.isArray(data)) return undefined
+      for (const item of data) {
+        if (item?.movementType === 'DEBIT' && typeof item.originalAmount === 'number' && typeof item.feeAmount === 'number') {
+          item.finalAmount = Math.round((item.originalAmount - item.feeAmount) * 100) / 100
+        }
+      }
+      return res
     },
   }),
 ]
