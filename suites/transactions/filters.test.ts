@@ -6,6 +6,8 @@ import { check, type CheckContext } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { isoDate } from '../../generators/dates.ts'
+import { randomCnpj, randomCpf } from '../../generators/documents.ts'
+import { newUuid } from '../../generators/ids.ts'
 import {
   ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, daysBefore, incomingPayment, listAll, listPage, ourPixKey, pixKeyListing, singleView, targetNow,
   transactionOf, uniqueExternalId, type Json, type ListedType, type Made, type Status,
@@ -192,6 +194,21 @@ check('pix-key listing: lists the payments received to that key and not those re
   expectListed(t, listA, toA, 'the pix-key listing lists a payment received to the key (4.5)', { pixKey: a })
   expectNotListed(t, listA, toB, 'the pix-key listing leaves out a payment received to another key (4.5)', { pixKey: a })
   expectListed(t, await listed(t, pixKeyListing(b), {}), toB, 'the pix-key listing lists a payment received to the key (4.5)', { pixKey: b })
+})
+
+// A key nobody paid gets an empty page: the interface shows no error for a well-formed key without
+// transactions, and a filter that matches nothing is not a fault.
+check('pix-key listing: a CPF, a CNPJ, a phone, an e-mail and a random EVP key are each accepted as the key', {
+  clauses: ['4.5.pix-key-kinds', '4.5.response-shape'],
+}, async (t) => {
+  const kinds: [string, string][] = [
+    ['CPF', randomCpf()], ['CNPJ', randomCnpj()], ['phone', '+5511987654321'], ['e-mail', 'kit.listing@example.com'], ['random EVP key', newUuid()],
+  ]
+  for (const [kind, key] of kinds) {
+    const ex = await t.base.get(pixKeyListing(key), { query: { size: 10 } })
+    if (ex.response.status !== 200) t.fail(`a ${kind} is accepted as pixKey (4.5)`, 'HTTP 200', `HTTP ${ex.response.status}`, ex)
+    t.expectSchema(ex, 'listTransactionsByPixKey')
+  }
 })
 
 // ---- date windows ----------------------------------------------------------------------------

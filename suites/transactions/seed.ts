@@ -183,8 +183,9 @@ export async function listAll(t: CheckContext, path: string, query: Record<strin
 
 /**
  * The list item of the transaction whose §2.1 view is `view`: looked up through the narrowest
- * filter the view allows (externalId on the account listing, else endToEndId), then by walking
- * the unfiltered pages, matched by transactionId = id.
+ * filter the view allows (externalId, else endToEndId on the account listing; the days around its
+ * createdAt on the pix-key listing), then by walking the unfiltered pages; matched by
+ * transactionId = id.
  */
 export async function listedItem(t: CheckContext, path: string, view: Json, opts: { narrow?: boolean } = {}): Promise<{ item: Json; ex: Exchange }> {
   const id = view.id
@@ -192,6 +193,8 @@ export async function listedItem(t: CheckContext, path: string, view: Json, opts
   const filters: Record<string, string>[] = []
   if (narrow && typeof view.externalId === 'string') filters.push({ externalId: view.externalId })
   if (narrow && typeof view.e2eId === 'string') filters.push({ endToEndId: view.e2eId })
+  const around = daysAround(view.createdAt)
+  if (!narrow && around) filters.push(around)
   filters.push({})
   let last: Exchange | undefined
   for (const filter of filters) {
@@ -202,6 +205,16 @@ export async function listedItem(t: CheckContext, path: string, view: Json, opts
     if (item && ex) return { item, ex }
   }
   return fail('the transaction is listed (2.2)', `an item with transactionId ${show(id)} in ${path}`, 'none', last)
+}
+
+/**
+ * The days either side of a createdAt: a window that holds the transaction whichever time zone
+ * the target reads its date bounds in, and keeps a busy key's listing short (and under its cap).
+ */
+function daysAround(createdAt: unknown): { startDate: string; endDate: string } | undefined {
+  if (typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt))) return undefined
+  const day = isoDate(new Date(createdAt))
+  return { startDate: addDays(day, -1), endDate: addDays(day, 1) }
 }
 
 // ---------------------------------------------------------------------------------------------

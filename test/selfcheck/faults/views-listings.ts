@@ -401,6 +401,18 @@ export default [
   })),
 
   defineFault({
+    id: 'vl-pix-key-listing-refuses-phone',
+    area: 'transactions',
+    files: ['transactions/filters.test.ts'],
+    clauses: ['4.5.pix-key-kinds'],
+    description: 'the pix-key listing refuses a phone key (+55…) with 400, taking only documents, e-mails and EVP keys',
+    onRequest(req) {
+      if (!isPixKeyListing(req) || !decodeURIComponent(req.path).includes('/pix-key/+')) return undefined
+      return jsonResponse(400, { statusCode: 400, message: 'invalid pixKey', error: 'Bad Request' })
+    },
+  }),
+
+  defineFault({
     id: 'vl-listing-explicit-dates-ignored',
     area: 'transactions',
     files: ['transactions/filters.test.ts'],
