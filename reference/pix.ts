@@ -142,7 +142,7 @@ function cashInPayer(tx: Transaction, body: Json): BankAccount {
 
 /** Control: the payer pays a PENDING cash-in before it expires. */
 export function payCashIn(ctx: Context, transactionId: string, body: Json): Record<string, unknown> {
-  const tx = ctx.world.transactions.get(transactionId)
+  const tx = ctx.world.transactionByAnyId(transactionId)
   if (!tx || tx.type !== 'PAYMENT' || tx.pixCode === null) throw new HttpError(404, `cash-in ${transactionId} not found`)
   if (tx.status !== 'PENDING') throw new HttpError(409, `cash-in ${transactionId} is ${tx.status}`, 'INVALID_TRANSITION')
   const payer = cashInPayer(tx, body)
@@ -197,7 +197,7 @@ function normaliseAmount(amount: string): string {
 
 /** Control: the bank confirms an outgoing operation; a settled cash-out sends TRANSFER. */
 export function settleTransaction(ctx: Context, transactionId: string): Transaction {
-  const tx = ctx.world.transactions.get(transactionId)
+  const tx = ctx.world.transactionByAnyId(transactionId)
   if (!tx) throw new HttpError(404, `transaction ${transactionId} not found`)
   if (returnOf(ctx, tx)) throw new HttpError(409, `transaction ${transactionId} belongs to a return; settle it through /control/returns`, 'INVALID_TRANSITION')
   ctx.world.settleDebit(tx)
@@ -207,7 +207,7 @@ export function settleTransaction(ctx: Context, transactionId: string): Transact
 }
 
 export function failTransaction(ctx: Context, transactionId: string, reason: string): Transaction {
-  const tx = ctx.world.transactions.get(transactionId)
+  const tx = ctx.world.transactionByAnyId(transactionId)
   if (!tx) throw new HttpError(404, `transaction ${transactionId} not found`)
   if (returnOf(ctx, tx)) throw new HttpError(409, `transaction ${transactionId} belongs to a return; fail it through /control/returns`, 'INVALID_TRANSITION')
   ctx.world.failDebit(tx, reason)
@@ -251,7 +251,7 @@ export function incomingPayment(ctx: Context, body: Json): Record<string, unknow
 
 /** The receiver of a settled cash-out sends (part of) it back: a REFUND_OUT credit, CONFIRMED. */
 export function reverseCashOut(ctx: Context, transactionId: string, body: Json): Record<string, unknown> {
-  const tx = ctx.world.transactions.get(transactionId)
+  const tx = ctx.world.transactionByAnyId(transactionId)
   if (!tx) throw new HttpError(404, `transaction ${transactionId} not found`)
   if (tx.type !== 'WITHDRAW' || tx.status !== 'CONFIRMED') throw new HttpError(409, `transaction ${transactionId} is not a settled cash-out`, 'INVALID_TRANSITION')
   const remaining = tx.originalCents - ctx.world.refundedCents(tx.id)
@@ -312,7 +312,7 @@ export function gatewayRefund(ctx: Context, account: Account, id: string, body: 
     description: description ?? null,
     refundOf: original.id,
   })
-  return { transactionId: refund.id }
+  return { transactionId: refund.gatewayId }
 }
 
 /** Gateway ids: the numeric id or the gatewayId (UUID), within the caller's account. */

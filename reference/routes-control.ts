@@ -18,7 +18,7 @@ function accountByClientId(ctx: Context, clientId: string): Account {
 }
 
 function transaction(ctx: Context, id: string): Transaction {
-  const tx = ctx.world.transactions.get(id)
+  const tx = ctx.world.transactionByAnyId(id)
   if (!tx) throw new HttpError(404, `transaction ${id} not found`)
   return tx
 }

@@ -112,9 +112,14 @@ export class World {
     return this.nextSlipSeq++
   }
 
-  /** §4.3: by numeric id or by the caller's externalId, within the caller's account only. */
+  /** Either id a transaction is known by: the numeric id (base API) or the gateway id (gateway API). */
+  transactionByAnyId(id: string): Transaction | undefined {
+    return this.transactions.get(id) ?? this.findByGatewayId(id)
+  }
+
+  /** §4.3: by numeric id or by the caller's externalId (also the gateway id), within the caller's account only. */
   findTransaction(accountId: string, idOrExternalId: string): Transaction | undefined {
-    const byId = this.transactions.get(idOrExternalId)
+    const byId = this.transactionByAnyId(idOrExternalId)
     if (byId && byId.accountId === accountId) return byId
     for (const tx of this.transactions.values()) {
       if (tx.accountId === accountId && tx.externalId === idOrExternalId) return tx
