@@ -240,7 +240,8 @@ ${rows.join('\n')}
   return `<section id="clauses"><h2>Clause matrix</h2>
 <p class="muted">Every clause of specs/clauses.yaml, by section. A clause fails if any of its checks failed, passes if the checks that ran all passed, is skipped if all its checks were skipped, and is <em>uncovered</em> if no check names it. Clauses the interface marks “not shown” are informational.</p>
 ${unknownNote}
-<table class="matrix"><thead><tr><th>clause</th><th>statement</th><th>testability</th><th>checks</th><th>verdict</th></tr></thead>
+<table class="matrix"><colgroup><col style="width:230px"><col style="width:36%"><col style="width:120px"><col><col style="width:100px"></colgroup>
+<thead><tr><th>clause</th><th>statement</th><th>testability</th><th>checks</th><th>verdict</th></tr></thead>
 ${groups.join('\n')}
 </table></section>`
 }
@@ -261,7 +262,8 @@ function checksTable(checks: CheckResult[], anchors: Map<string, string>): strin
 </tr>`
     })
   return `<section id="checks"><h2>Checks (${checks.length})</h2>
-<table class="checks"><thead><tr><th></th><th>area</th><th>check</th><th>clauses</th><th class="num">time</th><th>reason</th></tr></thead>
+<table class="checks"><colgroup><col style="width:28px"><col style="width:110px"><col style="width:32%"><col style="width:26%"><col style="width:80px"><col></colgroup>
+<thead><tr><th></th><th>area</th><th>check</th><th>clauses</th><th class="num">time</th><th>reason</th></tr></thead>
 <tbody class="group">${rows.join('\n')}</tbody></table></section>`
 }
 
@@ -348,7 +350,7 @@ pre{background:#f6f8fa;border:1px solid var(--line);border-radius:6px;padding:8p
 .card.passed{border-left-color:var(--pass)}.card.failed{border-left-color:var(--fail)}.card.skipped{border-left-color:var(--skip)}
 .card.total{border-left-color:var(--ink)}.card.coverage{border-left-color:var(--ns)}
 table{border-collapse:collapse;width:100%;background:#fff;border:1px solid var(--line)}
-th,td{text-align:left;padding:5px 8px;border-bottom:1px solid var(--line);vertical-align:top}
+th,td{text-align:left;padding:5px 8px;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:anywhere}
 thead th{background:#f0f2f5;font-weight:600}
 .num{text-align:right;white-space:nowrap}
 table.areas{max-width:900px}.barcell{width:55%}
@@ -359,10 +361,10 @@ table.areas{max-width:900px}.barcell{width:55%}
 .bar .skipped,.dot.skipped,.chip.skipped{background:var(--skip)}
 .passed-text{color:var(--pass)}.failed-text{color:var(--fail)}.skipped-text{color:var(--skip)}
 .dot{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:6px}
-.chip{display:inline-block;color:#fff;text-decoration:none;border-radius:10px;padding:0 8px;margin:1px 0;font-size:12px;white-space:nowrap}
+.chip{display:inline-block;color:#fff;text-decoration:none;border-radius:10px;padding:0 8px;margin:1px 0;font-size:12px;white-space:nowrap;max-width:100%;overflow:hidden;text-overflow:ellipsis;vertical-align:top}
 .tag{display:inline-block;border:1px solid var(--line);border-radius:10px;padding:0 7px;font-size:12px;color:var(--muted);background:#fff;white-space:nowrap}
 .tag.t-not-shown{color:var(--ns);border-color:var(--ns)}.tag.t-needs-control{color:#7b4fa0;border-color:#c6a9dd}
-.cid{white-space:nowrap}
+.cid{overflow-wrap:anywhere}
 .group-head th{background:#eef1f6;font-weight:600}
 .verdict-cell{font-weight:600;white-space:nowrap;text-align:center}
 .v-passed{background:#e3f3e4;color:var(--pass)}.v-failed{background:#fbe4e4;color:var(--fail)}
@@ -384,7 +386,9 @@ code.clause{background:#eef1f6;border-radius:4px;padding:0 4px;white-space:nowra
 nav{display:flex;gap:6px;flex-wrap:wrap;margin:14px 0 0}
 nav a{background:#fff;border:1px solid var(--line);border-radius:14px;padding:2px 12px;color:var(--ink);text-decoration:none}
 nav a:hover{border-color:var(--ns)}
-td.detail{color:var(--muted);max-width:480px}
+td.detail{color:var(--muted)}
+table.checks,table.matrix{table-layout:fixed}
+.ex pre{max-height:480px}
 `
 
 const FILTER_SCRIPT = `

@@ -72,7 +72,10 @@ function verdictLine(r: Results, p: Paint): string {
   return p.pass(p.bold('PASSED'))
 }
 
+/** The first line of a message; a first line that ends in ':' announces the next one, which joins it. */
 export function oneLine(message: string, max = 200): string {
-  const line = message.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? ''
+  const lines = message.split('\n').map((l) => l.trim()).filter((l) => l.length > 0)
+  const first = lines[0] ?? ''
+  const line = first.endsWith(':') && lines[1] ? `${first} ${lines[1]}` : first
   return line.length > max ? `${line.slice(0, max - 1)}…` : line
 }

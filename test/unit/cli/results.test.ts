@@ -76,3 +76,12 @@ describe('buildResults', () => {
     expect(buildResults(runInfo(), [check({ id: 'x', needs: ['mutating'], status: 'skipped' })], CLAUSES).excludedByProfile).toEqual([])
   })
 })
+
+describe('oneLine (the reason printed for a failure)', () => {
+  test('takes the first non-empty line, and the next when the first announces it', async () => {
+    const { oneLine } = await import('../../../cli/reporting/progress.ts')
+    expect(oneLine('\n  expected 401, got 200\nbody: {}')).toBe('expected 401, got 200')
+    expect(oneLine('the body does not match the schema:\n  /data/0/id must be string\n  more')).toBe('the body does not match the schema: /data/0/id must be string')
+    expect(oneLine('x'.repeat(300))).toHaveLength(200)
+  })
+})
