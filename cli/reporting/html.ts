@@ -30,11 +30,16 @@ ${clauseMatrix(r.clauses, r.checks, anchors, r.unknownClauses)}
 ${checksTable(r.checks, anchors)}
 ${excluded(r)}
 </main>
-<script type="application/json" id="results-data">${embedJson(r)}</script>
+<script type="application/json" id="results-data">${embedJson(withFailureEvidenceOnly(r))}</script>
 <script>${FILTER_SCRIPT}</script>
 </body>
 </html>
 `
+}
+
+/** The embedded copy keeps evidence for failed checks only; results.json beside it has all of it. */
+function withFailureEvidenceOnly(r: Results): Results {
+  return { ...r, checks: r.checks.map((c) => (c.status === 'failed' || !c.exchanges ? c : { ...c, exchanges: undefined })) }
 }
 
 /** Escapes text for HTML element content and quoted attribute values. */
