@@ -12,8 +12,8 @@
 //   listing by endToEndId = the return's rtrId (the id of the return transaction, §2.5);
 // - listed statuses are asserted only where the control contract names them (CONTRACTS §4:
 //   settle = CONFIRMED, fail = ERROR for cash-outs); a return's transaction status is not shown;
-// - the RECEIVE of a payment received without a charge is left to suites/webhooks (§3.6 asks for
-//   it; this check waits for the events of charges paid, cash-outs settled and returns settled).
+// - a RECEIVE is awaited for every payment received (charge paid or not, §3.2, §3.6), a TRANSFER
+//   for every settled cash-out (counted: its payload is not shown), a REFUND for every settled return.
 import { randomUUID } from 'node:crypto'
 import fc from 'fast-check'
 import { TestRunner } from 'vitest'
@@ -241,6 +241,7 @@ class IncomingPayment implements Command {
     m.available += view.finalCents
     m.received.push({ e2eId: paid.e2eId, refundableCents: view.originalCents })
     m.listed.set(paid.transactionId, { operationType: 'Pix in', movementType: 'CREDIT', status: 'Confirmado', ...view })
+    await expectEvent(r, 'an incoming payment posts RECEIVE (3.6, 6.2)', v2Event('RECEIVE', (d) => d.endToEndId === paid.e2eId))
     await verify(m, r)
   }
   toString = () => `incomingPayment(${fromCents(this.amountCents)})`
