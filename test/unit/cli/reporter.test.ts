@@ -36,7 +36,7 @@ describe('ConformanceReporter on a vitest run', () => {
   test('one check per test case, with area, clauses and status from the task meta', () => {
     expect(byTitle('issues a token')).toMatchObject({ id: 'auth/tokens::issues a token', area: 'auth', clauses: ['4.2.token-type'], status: 'passed' })
     expect(byTitle('a plain test without meta')).toMatchObject({ clauses: [], status: 'passed' })
-    expect(results.summary).toEqual({ passed: 2, failed: 2, skipped: 1, total: 5 })
+    expect(results.summary).toEqual({ passed: 2, failed: 3, skipped: 2, total: 7 })
   })
 
   test('a failure keeps its first error message, seed, replay path and replay command', () => {
@@ -52,9 +52,14 @@ describe('ConformanceReporter on a vitest run', () => {
   })
 
   test('a suite that fails to load is a failed check of its area', () => {
-    const broken = results.checks.find((c) => c.area === 'balance')
-    expect(broken).toMatchObject({ status: 'failed', id: 'balance/broken::(suite error)' })
+    const broken = results.checks.find((c) => c.id === 'balance/broken::(suite error)')
+    expect(broken).toMatchObject({ status: 'failed', area: 'balance' })
     expect(broken?.message).toMatch(/suite setup exploded/)
+  })
+
+  test('a failing beforeAll is a failed check too; the tests it kept from running are skipped', () => {
+    expect(results.checks.find((c) => c.id === 'balance/hook::(suite error)')).toMatchObject({ status: 'failed', message: 'beforeAll could not reach the target' })
+    expect(results.checks.find((c) => c.id === 'balance/hook::with a broken setup > never runs either')?.status).toBe('skipped')
   })
 
   test('clause verdicts aggregate the checks', () => {
@@ -68,15 +73,18 @@ describe('ConformanceReporter on a vitest run', () => {
     })
   })
 
-  test('a progress line per finished file', () => {
-    expect(progress).toHaveLength(2)
-    expect(progress[0]).toMatch(/auth\/tokens\.check\.ts .*2 passed, 1 failed, 1 skipped/)
-    expect(progress[1]).toMatch(/balance\/broken\.check\.ts .*1 failed .*\[2 passed, 2 failed, 1 skipped/)
+  test('a progress line per finished file, the last with the run totals', () => {
+    expect(progress).toHaveLength(3)
+    expect(progress.find((l) => l.includes('auth/tokens.check.ts'))).toMatch(/2 passed, 1 failed, 1 skipped/)
+    expect(progress.find((l) => l.includes('balance/broken.check.ts'))).toMatch(/ 1 failed /)
+    expect(progress.find((l) => l.includes('balance/hook.check.ts'))).toMatch(/1 failed, 1 skipped/)
+    expect(progress.at(-1)).toMatch(/\[2 passed, 3 failed, 2 skipped · \d+\.\ds\]/)
   })
 
   test('junit.xml and report.html are written beside results.json', () => {
     const xml = readFileSync(join(dir, 'junit.xml'), 'utf8')
     expect(xml).toContain('<testsuite name="auth" tests="4" failures="1" errors="0" skipped="1"')
+    expect(xml).toContain('<testsuite name="balance" tests="3" failures="2" errors="0" skipped="1"')
     expect(xml).toMatch(/name="defaults expires_in to 3600"[^]*?<property name="clause" value="4\.2\.expires-default"\/>/)
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('defaults expires_in to 3600')
   })
