@@ -5,11 +5,10 @@
 import { check, type CheckContext } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import type { Exchange } from '../../harness/exchange.ts'
-import { isoDate } from '../../generators/dates.ts'
 import { randomCnpj, randomCpf } from '../../generators/documents.ts'
 import { newUuid } from '../../generators/ids.ts'
 import {
-  ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, daysBefore, incomingPayment, listAll, listPage, ourPixKey, pixKeyListing, singleView, targetNow,
+  ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, daysBefore, incomingPayment, listAll, listPage, ourPixKey, pixKeyListing, singleView, targetToday,
   transactionOf, uniqueExternalId, type Json, type ListedType, type Made, type Status,
 } from './seed.ts'
 
@@ -240,10 +239,6 @@ for (const listing of [{ name: 'account listing', clause: '4.4.interval-max-31',
     expectNotListed(t, l, made.get(5) as Made, `a window leaves out a payment after endDate (${listing.clause})`, query)
     expectNotListed(t, l, made.get(42) as Made, `a window leaves out a payment before startDate (${listing.clause})`, query)
   })
-}
-
-async function targetToday(t: CheckContext): Promise<string> {
-  return isoDate(await targetNow(t))
 }
 
 // Aged exactly N days (the default's own boundary) is left unasserted: "N days back" read as a date
