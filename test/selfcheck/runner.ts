@@ -37,6 +37,13 @@ export type RunResults = Results & {
   run: { exitCode: number | null; durationMs: number; output: string; proxyErrors: string[] }
 }
 
+/** What the expectations read: the verdict of each check (a RunResults, or a batch run's). */
+export interface Verdicts {
+  checks: { title: string; area: string; clauses: string[]; status: 'passed' | 'failed' | 'skipped'; message?: string }[]
+  errors: string[]
+  run: { proxyErrors: string[] }
+}
+
 export async function certify(opts: CertifyOptions): Promise<RunResults> {
   if (opts.areas.length === 0) throw new Error('certify: name at least one area')
   const reference = await takeReference()
@@ -62,7 +69,7 @@ export async function certify(opts: CertifyOptions): Promise<RunResults> {
 }
 
 /** Some failed check names one of the fault's clauses. */
-export function expectCaught(results: RunResults, fault: Fault): void {
+export function expectCaught(results: Verdicts, fault: Fault): void {
   const failed = results.checks.filter((c) => c.status === 'failed')
   if (failed.some((c) => c.clauses.some((id) => fault.clauses.includes(id)))) return
   const head = `fault ${fault.id} (clauses ${fault.clauses.join(', ')}) was not caught by area ${fault.area}`
@@ -76,17 +83,18 @@ export function expectCaught(results: RunResults, fault: Fault): void {
  * For a fault marked `escapes`: no failed check names its clauses. Once one does, the check has
  * landed and the mark must go.
  */
-export function expectEscaped(results: RunResults, fault: Fault): void {
+export function expectEscaped(results: Verdicts, fault: Fault): void {
   const catching = results.checks.filter((c) => c.status === 'failed' && c.clauses.some((id) => fault.clauses.includes(id)))
   if (catching.length === 0) return
   throw new Error(`fault ${fault.id} is marked as escaping ("${fault.escapes}") but is caught now; remove its \`escapes\`:\n${listChecks(catching)}`)
 }
 
 /** Something ran, nothing failed, and no suite file broke. */
-export function expectClean(results: RunResults): void {
+export function expectClean(results: Verdicts): void {
   const failed = results.checks.filter((c) => c.status === 'failed')
-  if (results.summary.passed > 0 && results.summary.failed === 0 && failed.length === 0 && results.errors.length === 0) return
-  const why = results.summary.passed === 0 ? 'no check passed' : `${results.summary.failed} check(s) failed`
+  const passed = results.checks.filter((c) => c.status === 'passed').length
+  if (passed > 0 && failed.length === 0 && results.errors.length === 0) return
+  const why = passed === 0 ? 'no check passed' : failed.length > 0 ? `${failed.length} check(s) failed` : 'errors outside checks'
   throw new Error(`expected a clean run, but ${why} (${counts(results)}):\n${listChecks(failed)}${diagnostics(results)}`)
 }
 
@@ -189,7 +197,7 @@ function killGroup(pid: number | undefined): void {
  * The child must see only its --env file: no PIX_* of ours, and none of the variables by which
  * vitest marks its own workers (the child runs a vitest of its own).
  */
-function childEnv(): NodeJS.ProcessEnv {
+export function childEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
   for (const [k, v] of Object.entries(process.env)) {
     if (k.startsWith('PIX_') || k.startsWith('VITEST') || k === 'TEST' || k === 'NODE_ENV' || k === 'FORCE_COLOR') continue
@@ -216,15 +224,16 @@ function dotenv(env: Record<string, string>): string {
 
 // ── messages ────────────────────────────────────────────────────────────────────────────────
 
-function counts(r: Results): string {
-  return `${r.summary.passed} passed, ${r.summary.failed} failed, ${r.summary.skipped} skipped`
+function counts(r: Verdicts): string {
+  const n = (status: string) => r.checks.filter((c) => c.status === status).length
+  return `${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped`
 }
 
-function listChecks(checks: Results['checks']): string {
+function listChecks(checks: Verdicts['checks']): string {
   return checks.map((c) => `  ✗ ${c.area}: ${c.title} [${c.clauses.join(', ')}]${c.message ? `\n      ${firstLine(c.message)}` : ''}`).join('\n')
 }
 
-function diagnostics(r: RunResults): string {
+function diagnostics(r: Verdicts): string {
   const parts: string[] = []
   if (r.errors.length) parts.push(`errors outside checks:\n  ${r.errors.map(firstLine).join('\n  ')}`)
   if (r.run.proxyErrors.length) parts.push(`proxy errors:\n  ${r.run.proxyErrors.slice(0, 10).join('\n  ')}`)
