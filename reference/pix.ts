@@ -312,7 +312,8 @@ export function gatewayRefund(ctx: Context, account: Account, id: string, body: 
     description: description ?? null,
     refundOf: original.id,
   })
-  return { transactionId: refund.gatewayId }
+  // The numeric id, as in the listings and §4.3; the gateway id stays internal (resend takes UUIDs only).
+  return { transactionId: refund.id }
 }
 
 /** Gateway ids: the numeric id or the gatewayId (UUID), within the caller's account. */

@@ -157,7 +157,7 @@ describe('POST /pix/v2/payment/refund/{id} (§4.14)', () => {
     const pay = (await ref.control('/control/incoming-payments', { amount: 50 })).body
     const part = await refund(pay.transactionId, { value: 20 })
     expect(part.status).toBe(200)
-    expect(part.body).toEqual({ transactionId: expect.stringMatching(/^[0-9a-f-]{36}$/) })
+    expect(part.body).toEqual({ transactionId: expect.stringMatching(/^\d+$/) })
     const rest = await refund(pay.gatewayId, {})
     expect(rest.status).toBe(200)
     const view = (await ref.base(`/api/pix/transaction/${rest.body.transactionId}`, { headers: auth })).body
@@ -165,13 +165,14 @@ describe('POST /pix/v2/payment/refund/{id} (§4.14)', () => {
     expectError(await refund(pay.transactionId, { value: 0.01 }), 422, 'TRANSACTION_NOT_REFUNDABLE')
   })
 
-  it('answers a gateway id that control settles and resend notifies as REFUND', async () => {
+  it('settles through control and notifies the REFUND_IN as REFUND (V1, by its gateway id)', async () => {
+    await ref.control(`/control/accounts/${ref.env.PIX_CLIENT_ID}/webhook-urls`, { pixWebhookUrl: hooks.url('refund-in') })
     const pay = (await ref.control('/control/incoming-payments', { amount: 40 })).body
     const refundId = (await refund(pay.gatewayId, { value: 10 })).body.transactionId as string
     expect((await ref.control(`/control/transactions/${refundId}/settle`, {})).body).toMatchObject({ type: 'REFUND_IN', status: 'CONFIRMED' })
-    expect((await ref.gateway(`/pix/v1/webhooks/resend/${refundId}`, { method: 'POST', body: { url: hooks.url('refund-in') } })).status).toBe(200)
-    const v1 = await hooks.waitFor((e) => e.path === '/refund-in')
-    expect(v1.body).toMatchObject({ transactionId: refundId, status: 'REFUND', movementType: 'OUT', value: 10 })
+    const v1 = await hooks.waitFor((e) => e.path === '/refund-in' && e.body?.status === 'REFUND')
+    expect(v1.body).toMatchObject({ status: 'REFUND', movementType: 'OUT', value: 10 })
+    expect((await ref.gateway(`/pix/v1/webhooks/resend/${v1.body.transactionId}`, { method: 'POST' })).status).toBe(200)
   })
 
   it('answers each error code', async () => {
