@@ -334,7 +334,7 @@ export class BearerClient extends FamilyClient<BearerAuth> {
     const ex = await this.requestToken()
     const json = ex.response.json as { access_token?: unknown; expires_in?: unknown } | undefined
     if (ex.response.error || ex.response.status < 200 || ex.response.status > 299 || typeof json?.access_token !== 'string') {
-      const why = ex.response.error ?? `status ${ex.response.status}`
+      const why = ex.response.error ?? (ex.response.jsonError ? `status ${ex.response.status} (${ex.response.jsonError})` : `status ${ex.response.status}`)
       throw new TokenError(`could not obtain a bearer token: POST ${this.baseUrl}/oauth/token answered ${why} without an access_token`, ex)
     }
     const lifetime = typeof json.expires_in === 'number' && json.expires_in > 0 ? json.expires_in : DEFAULT_TOKEN_LIFETIME_S
