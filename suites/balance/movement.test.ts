@@ -4,8 +4,12 @@
 // known balance: each check compares two readings, and the amount expected to move is the
 // transaction's finalAmount from its single view (fees are the target's business).
 import { check, type CheckContext } from '../../harness/check.ts'
+import { jsonObject, show } from '../../harness/assertions.ts'
+import { ControlError } from '../../harness/control.ts'
 import type { Exchange } from '../../harness/exchange.ts'
-import { cashOut, cents, incomingPayment, readBalances, singleView, type Balances } from '../transactions/seed.ts'
+import { addDays } from '../../generators/dates.ts'
+import { randomCpf } from '../../generators/documents.ts'
+import { cashOut, cents, incomingPayment, readBalances, singleView, targetToday, uniqueExternalId, type Balances } from '../transactions/seed.ts'
 
 /** The finalAmount of a transaction, in cents, from GET /api/pix/transaction/{id}. */
 async function finalCents(t: CheckContext, id: string): Promise<number> {
@@ -87,4 +91,34 @@ check('an incoming payment raises available by its finalAmount at once, in all t
   const after = await readBalances(t)
   const amount = await finalCents(t, paid.id)
   expectMoved(t, 'an incoming payment raises available (3.6)', before, after, { available: amount, blocked: 0 })
+})
+
+// Only the "not before" half of D+1 is checked here: seeing the amount arrive one business day
+// later needs the clock moved by days, which would shift every later check of the run (and the
+// interface does not say which calendar makes a business day).
+check('a paid bank slip does not raise the gateway availableBalance on the day it is paid (bank slip funds are D+1)', {
+  clauses: ['2.3.release-bank-slip-d1'],
+  needs: ['control', 'mutating'],
+}, async (t) => {
+  const slip = await t.gateway.post('/bank-slip/v1/payment', {
+    amount: 321.45,
+    dueDate: addDays(await targetToday(t), 10),
+    description: 'conformance kit: D+1 release',
+    externalId: uniqueExternalId('slip'),
+    payer: { name: 'Kit Slip Payer', document: randomCpf(), city: 'Sao Paulo', state: 'SP', number: '100', postalCode: '01310100', neighborhood: 'Bela Vista', address: 'Avenida Paulista' },
+  })
+  t.expectStatus(slip, [200, 201])
+  const id = jsonObject(slip, 'bank slip creation (4.15)').id
+  if (typeof id !== 'string') return t.fail('slip id (2.6)', 'a string', show(id), slip)
+  try {
+    await t.control.registerSlip(id)
+  } catch (err) {
+    // The target registered it first (the driver answers 409: no longer PENDING).
+    if (!(err instanceof ControlError && err.exchange.response.status === 409)) throw err
+  }
+  const before = await readBalances(t)
+  await t.control.paySlip(id)
+  const after = await readBalances(t)
+  const moved = after.gateway.available - before.gateway.available
+  if (moved !== 0) t.fail('a paid bank slip is available 1 business day after payment, not before (2.3)', 'availableBalance unchanged on the day of payment', `a change of ${signed(moved)}`, after.gatewayEx)
 })

@@ -629,4 +629,27 @@ export default [
       }
     })(),
   }),
+
+  defineFault({
+    id: 'vl-slip-credited-at-once',
+    area: 'balance',
+    files: ['balance/movement.test.ts'],
+    clauses: ['2.3.release-bank-slip-d1'],
+    description: 'GET /v1/account/balance counts a paid bank slip as available the moment it is paid (D+0 instead of D+1)',
+    onResponse: (() => {
+      let paidCents = 0
+      return (req: ProxyRequest, res: ProxyResponse): ProxyResponse | undefined => {
+        if (req.api === 'control' && req.method === 'POST' && /^\/control\/bank-slips\/[^/]+\/pay$/.test(req.path) && res.status === 200 && typeof res.json?.amount === 'number') {
+          paidCents += Math.round(res.json.amount * 100)
+          return undefined
+        }
+        if (req.api === 'control' && matches(req, 'POST', '/control/reset')) paidCents = 0
+        const body = jsonObjectOf(res)
+        if (!matches(req, 'GET', '/v1/account/balance', 'gateway') || typeof body?.availableBalance !== 'number' || typeof body.totalBalance !== 'number') return undefined
+        body.availableBalance = (Math.round(body.availableBalance * 100) + paidCents) / 100
+        body.totalBalance = (Math.round(body.totalBalance * 100) + paidCents) / 100
+        return res
+      }
+    })(),
+  }),
 ]
