@@ -259,6 +259,19 @@ export default [
   }),
 
   defineFault({
+    id: 'hooks-v1-refund-in-not-normalised',
+    area: 'webhooks',
+    files: HOOK_FILES,
+    clauses: ['6.1.status-refund-normalised'],
+    description: 'the V1 notification of a refund the account sent (an outgoing movement) carries REFUND_IN instead of REFUND',
+    onWebhook(d) {
+      const body = jsonObjectOf(d)
+      if (v1Event(d) && body?.status === 'REFUND' && body.movementType !== 'IN') body.status = 'REFUND_IN'
+      return d
+    },
+  }),
+
+  defineFault({
     id: 'hooks-v1-confirmed-cash-in-confirmed',
     area: 'webhooks',
     files: HOOK_FILES,
