@@ -35,9 +35,10 @@ const URL_FIELDS = new Set(['pixWebhookUrl', 'webhookUrl', 'url', 'callbackWebho
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length'])
 const LOOPBACK_HTTPS = /^https:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?\//i
 const UPSTREAM_TIMEOUT_MS = 60_000
+const MAX_ERRORS = 200
 
 export class FaultProxy {
-  /** Hook failures and upstream errors, for the runner's diagnostics (no bodies, no headers). */
+  /** Hook failures and upstream errors, for the runner's diagnostics (no bodies, no headers); the first MAX_ERRORS. */
   readonly errors: string[] = []
   private hooks: ProxyHooks[] = []
   private readonly relayIds = new Map<string, string>() // original URL -> id
@@ -91,6 +92,10 @@ export class FaultProxy {
     await Promise.all([this.upstream.close(), this.relayAgent.close()].map((p) => p.catch(() => {})))
   }
 
+  private note(error: string): void {
+    if (this.errors.length < MAX_ERRORS) this.errors.push(error)
+  }
+
   // ── the kit's side ────────────────────────────────────────────────────────────────────────
 
   private async serveKit(api: Api, incoming: IncomingMessage, out: ServerResponse): Promise<void> {
@@ -107,7 +112,7 @@ export class FaultProxy {
       }
       send(out, answer)
     } catch (e) {
-      this.errors.push(`${api} ${incoming.method} ${pathOnly(incoming.url)}: ${(e as Error).message}`)
+      this.note(`${api} ${incoming.method} ${pathOnly(incoming.url)}: ${(e as Error).message}`)
       send(out, errorAnswer(502, `self-check proxy: ${(e as Error).message}`))
     }
   }
@@ -218,7 +223,7 @@ export class FaultProxy {
       if (delivery === 'drop') return send(out, { status: 200, headers: {}, body: Buffer.alloc(0) })
       send(out, await this.deliver(incoming.method ?? 'POST', delivery))
     } catch (e) {
-      this.errors.push(`relay ${pathOnly(incoming.url)}: ${(e as Error).message}`)
+      this.note(`relay ${pathOnly(incoming.url)}: ${(e as Error).message}`)
       send(out, errorAnswer(502, `self-check relay: ${(e as Error).message}`))
     }
   }

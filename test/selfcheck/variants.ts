@@ -1,6 +1,10 @@
 // Semantics-preserving variants (the self-check's other half): transformations of the target's
 // answers and notifications that any conforming client must take in its stride. A clean run
-// through each one must still pass every check; a check that fails here is over-specified.
+// through each one must still pass every check; a check that fails here is over-specified (it
+// depends on key order, on the absence of unknown fields, on an exact content-type string, on
+// speed, on millisecond precision or on connection reuse).
+//
+// Only what the target sends is transformed; the kit's requests reach the target untouched.
 import type { ProxyHooks, ProxyRequest, ProxyResponse, WebhookDelivery } from './fault.ts'
 
 export interface Variant extends ProxyHooks {
@@ -9,3 +13,126 @@ export interface Variant extends ProxyHooks {
 }
 
 export const defineVariant = (v: Variant): Variant => v
+
+/** A field no version of the interface uses: a client must ignore it. */
+export const UNKNOWN_FIELD = 'x-selfcheck-unknown'
+const ISO_WITH_FRACTION = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.\d+(Z|[+-]\d{2}:\d{2})$/
+const ISO_WITHOUT_FRACTION = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(Z|[+-]\d{2}:\d{2})$/
+
+/** A variant that rewrites every JSON value the target sends (answers and notifications). */
+function jsonVariant(id: string, description: string, rewrite: (json: unknown) => unknown): Variant {
+  return defineVariant({
+    id,
+    description,
+    onResponse: (_req: ProxyRequest, res: ProxyResponse) => (res.json === undefined ? undefined : { ...res, json: rewrite(res.json) }),
+    onWebhook: (d: WebhookDelivery) => (d.json === undefined ? undefined : { ...d, json: rewrite(d.json) }),
+  })
+}
+
+export const keysShuffled = jsonVariant('json-keys-shuffled', 'every JSON object has its keys in a (seeded) random order', (json) => {
+  const random = mulberry32(0x5eed)
+  return mapObjects(json, (o) => Object.fromEntries(shuffle(Object.entries(o), random)))
+})
+
+export const unknownFields = jsonVariant('unknown-fields-added', `every JSON object carries an extra field "${UNKNOWN_FIELD}"`, (json) =>
+  mapObjects(json, (o) => ({ ...o, [UNKNOWN_FIELD]: 'ignore me' })),
+)
+
+export const timestampsWithoutMs = jsonVariant('timestamps-without-ms', 'ISO 8601 timestamps lose their fraction of a second (…:05Z)', (json) =>
+  mapStrings(json, (s) => s.replace(ISO_WITH_FRACTION, '$1$2')),
+)
+
+export const timestampsWithMs = jsonVariant('timestamps-with-ms', 'ISO 8601 timestamps without a fraction gain one (…:05.000Z)', (json) =>
+  mapStrings(json, (s) => s.replace(ISO_WITHOUT_FRACTION, '$1.000$2')),
+)
+
+export const charsetUtf8 = defineVariant({
+  id: 'content-type-charset',
+  description: 'JSON is sent as "application/json; charset=utf-8"',
+  onResponse: (_req, res) => withCharset(res),
+  onWebhook: (d) => withCharset(d),
+})
+
+export const LATENCY_MS = 30
+export const latency = defineVariant({
+  id: 'latency-30ms',
+  description: `every answer is ${LATENCY_MS} ms late`,
+  onResponse: async () => {
+    await new Promise((r) => setTimeout(r, LATENCY_MS))
+    return undefined
+  },
+})
+
+export const connectionClose = defineVariant({
+  id: 'connection-close',
+  description: 'every answer carries "Connection: close" and the connection is closed after it',
+  onResponse: (_req, res) => ({ ...res, headers: { ...res.headers, connection: 'close' } }),
+})
+
+export const VARIANTS: readonly Variant[] = [keysShuffled, unknownFields, charsetUtf8, latency, timestampsWithoutMs, timestampsWithMs, connectionClose]
+
+/** One variant doing each of `parts` in turn: one run instead of several. */
+export function combine(id: string, parts: readonly Variant[]): Variant {
+  return defineVariant({
+    id,
+    description: parts.map((p) => p.id).join(' + '),
+    async onResponse(req, res) {
+      let current = res
+      for (const p of parts) current = (await p.onResponse?.(req, current)) ?? current
+      return current
+    },
+    async onWebhook(d) {
+      let current: WebhookDelivery = d
+      for (const p of parts) {
+        const next = (await p.onWebhook?.(current)) ?? current
+        if (next === 'drop') return 'drop'
+        current = next
+      }
+      return current
+    },
+  })
+}
+
+// ── JSON plumbing ───────────────────────────────────────────────────────────────────────────
+
+function withCharset<M extends { json?: unknown; headers: Record<string, string> }>(m: M): M | undefined {
+  if (m.json === undefined) return undefined
+  return { ...m, headers: { ...m.headers, 'content-type': 'application/json; charset=utf-8' } }
+}
+
+/** Every object of a JSON value through `f`, innermost first; a copy. */
+function mapObjects(value: unknown, f: (o: Record<string, unknown>) => Record<string, unknown>): unknown {
+  if (Array.isArray(value)) return value.map((v) => mapObjects(v, f))
+  if (value !== null && typeof value === 'object') {
+    return f(Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapObjects(v, f)])))
+  }
+  return value
+}
+
+function mapStrings(value: unknown, f: (s: string) => string): unknown {
+  if (typeof value === 'string') return f(value)
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, f))
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, f)]))
+  return value
+}
+
+function shuffle<T>(items: T[], random: () => number): T[] {
+  const out = [...items]
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1))
+    ;[out[i], out[j]] = [out[j] as T, out[i] as T]
+  }
+  return out
+}
+
+/** A small seeded PRNG, so a failing shuffle replays. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
