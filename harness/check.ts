@@ -181,10 +181,13 @@ export function unmetNeed(c: TargetConfig, needs: Need[]): string | undefined {
 function needReason(c: TargetConfig, need: Need): string | undefined {
   switch (need) {
     case 'control':
+      if (c.profile === 'readonly') return READONLY_CONTROL
       return c.controlUrl ? undefined : NO_CONTROL
     case 'mutating':
       return c.profile === 'readonly' ? 'readonly profile: this check changes the target' : undefined
     case 'webhooks':
+      // the capture server's CA is given to the target through the control API
+      if (c.profile === 'readonly' && !c.webhookPublicUrl) return READONLY_CONTROL
       return webhooksUnavailable(c)
     case 'otherAccount':
       return (c.otherClientId && c.otherClientSecret) || c.otherApiKey
@@ -204,6 +207,11 @@ function needReason(c: TargetConfig, need: Need): string | undefined {
 }
 
 const NO_CONTROL = 'no control URL (PIX_CONTROL_URL): the target cannot be driven'
+/**
+ * Production has no control API, and driving a sandbox's (its clock, payments, trusted CAs) changes
+ * its state: a readonly run uses none of it, so a check that needs it is left out by the profile.
+ */
+const READONLY_CONTROL = 'readonly profile: the control API changes the state of the target it drives'
 
 function skipCheck(ctx: TestContext, reason: string): never {
   ctx.task.meta.skipReason = reason
@@ -216,8 +224,8 @@ function skipCheck(ctx: TestContext, reason: string): never {
 async function buildContext(ctx: TestContext, c: TargetConfig, clauses: string[], needs: Need[], recorder: Recorder): Promise<CheckContext> {
   const record = (ex: Exchange) => void recorder.record(ex)
   const clients = createClients(c, record)
-  // The control API is the sandbox's driver, not the target's surface: the readonly guard does not apply.
-  const control = c.controlUrl
+  // The control API is the sandbox's driver, not the target's surface; readonly runs never drive it.
+  const control = c.controlUrl && c.profile !== 'readonly'
     ? new ControlClient(new HttpClient({ timeoutMs: c.timeoutMs, onExchange: record }), c.controlUrl, c.clientId)
     : undefined
   const skip = (reason: string): never => skipCheck(ctx, reason)
@@ -239,7 +247,7 @@ async function buildContext(ctx: TestContext, c: TargetConfig, clauses: string[]
       return accountOrSkip(clients.limited, skip, 'limited', 'PIX_LIMITED_CLIENT_ID/PIX_LIMITED_CLIENT_SECRET', 'PIX_API_KEY_LIMITED')
     },
     get control() {
-      return control ?? skip(NO_CONTROL)
+      return control ?? skip(c.profile === 'readonly' ? READONLY_CONTROL : NO_CONTROL)
     },
     get hooks(): CheckHooks {
       if (!hooks) throw new Error("t.hooks is only available to checks that declare need 'webhooks'")

@@ -31,7 +31,8 @@ check('gateway balance: the 61st request within 60 s with one API key is refused
   needs: ['mutating'],
   timeout: SLOW_CHECK_TIMEOUT_MS,
 }, async (t) => {
-  await cleanWindow(t, balanceSlot(t))
+  const slot = balanceSlot(t)
+  await cleanWindow(t, slot)
   try {
     const exchanges = await burst(() => balance(t.gateway))
     expectServed(t, SERVES_60, exchanges)
@@ -42,7 +43,7 @@ check('gateway balance: the 61st request within 60 s with one API key is refused
     }
     t.expectErrorBody(refused, status)
   } finally {
-    await leaveWindow(t)
+    await leaveWindow(t, slot)
   }
 })
 
@@ -52,7 +53,8 @@ check('gateway balance: the limit is per API key, another key of the same accoun
   timeout: SLOW_CHECK_TIMEOUT_MS,
 }, async (t) => {
   const sameAccountKey = t.limited.gateway
-  await cleanWindow(t, balanceSlot(t))
+  const slot = balanceSlot(t)
+  await cleanWindow(t, slot)
   await cleanWindow(t, balanceSlot(t, t.config.apiKeyLimited ?? ''))
   try {
     await throttlePrimaryKey(t)
@@ -63,7 +65,7 @@ check('gateway balance: the limit is per API key, another key of the same accoun
     }
     t.expectStatus(ex, 200)
   } finally {
-    await leaveWindow(t)
+    await leaveWindow(t, slot)
   }
 })
 
@@ -73,7 +75,8 @@ check("gateway balance: another account's key is served while the first key is t
   timeout: SLOW_CHECK_TIMEOUT_MS,
 }, async (t) => {
   const otherKey = t.other.gateway
-  await cleanWindow(t, balanceSlot(t))
+  const slot = balanceSlot(t)
+  await cleanWindow(t, slot)
   await cleanWindow(t, balanceSlot(t, t.config.otherApiKey ?? ''))
   try {
     await throttlePrimaryKey(t)
@@ -83,7 +86,7 @@ check("gateway balance: another account's key is served while the first key is t
     }
     t.expectStatus(ex, 200)
   } finally {
-    await leaveWindow(t)
+    await leaveWindow(t, slot)
   }
 })
 
@@ -103,6 +106,6 @@ check('gateway balance: the window rolls, a throttled key is served again once 6
     }
     t.expectStatus(ex, 200)
   } finally {
-    await leaveWindow(t)
+    await leaveWindow(t, slot)
   }
 })

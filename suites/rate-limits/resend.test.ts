@@ -40,7 +40,7 @@ check('resend: the 61st request within 60 s is refused with 429 and the error bo
     expectServed(t, SERVES_60, exchanges)
     t.expectErrorBody(refusal(t, 'the 61st resend within 60 s is refused (7)', exchanges), 429)
   } finally {
-    await leaveWindow(t)
+    await leaveWindow(t, slot)
   }
 })
 
@@ -64,7 +64,7 @@ check('resend: the limit is per account, another account is served while the fir
     }
     t.expectStatus(ex, 200)
   } finally {
-    await leaveWindow(t)
+    await leaveWindow(t, slot)
   }
 })
 
@@ -87,6 +87,6 @@ check('resend: the window rolls, a throttled account is served again once 60 s h
     }
     t.expectStatus(ex, 200)
   } finally {
-    await leaveWindow(t)
+    await leaveWindow(t, slot)
   }
 })
