@@ -109,7 +109,13 @@ check('a settled return posts a REFUND event whose refunds hold the return, LIQU
     const amount = (r?.payment as { amount?: unknown } | undefined)?.amount
     return typeof amount === 'number' && centsOf(amount) === 1_500 && r.status === 'LIQUIDATED'
   })
-  if (!matching) t.fail('REFUND refunds[] holds the return (6.2)', 'an item with status LIQUIDATED and payment.amount 15 (the number)', show(refunds))
+  if (!matching) return t.fail('REFUND refunds[] holds the return (6.2)', 'an item with status LIQUIDATED and payment.amount 15 (the number)', show(refunds))
+  const payment = matching.payment as Record<string, unknown>
+  const missing = [
+    typeof payment.currency === 'string' ? undefined : 'payment.currency',
+    ...(['endToEndId', 'eventDate', 'information'] as const).map((field) => (typeof matching[field] === 'string' ? undefined : field)),
+  ].filter((field) => field !== undefined)
+  if (missing.length > 0) t.fail('REFUND refunds[] item fields (6.2)', 'payment.currency, endToEndId, eventDate and information strings', `${missing.join(', ')} not a string in ${show(matching)}`)
 })
 
 // motivo "may explain" a failure (§3.3): observed when present, never required.

@@ -482,6 +482,19 @@ const returns = [
   }),
 
   defineFault({
+    id: 'sm-return-refund-item-without-information',
+    area: 'returns',
+    files: STATE_FILES.returns,
+    clauses: ['6.2.refund-items'],
+    description: 'the REFUND refunds[] items carry no information field',
+    onWebhook(d) {
+      const items = eventData(d)?.refunds
+      if (eventOf(d, 'REFUND') && Array.isArray(items)) for (const item of items) if (item && typeof item === 'object') delete item.information
+      return d
+    },
+  }),
+
+  defineFault({
     id: 'sm-return-fail-stays-processing',
     area: 'returns',
     files: STATE_FILES.returns,
