@@ -196,6 +196,19 @@ const charges = [
   }),
 
   defineFault({
+    id: 'sm-cob-receive-without-end-to-end-id',
+    area: 'charges',
+    files: STATE_FILES.charges,
+    clauses: ['6.2.receive-fields'],
+    description: 'RECEIVE data carries no endToEndId',
+    onWebhook(d) {
+      const data = eventData(d)
+      if (eventOf(d, 'RECEIVE') && data) delete data.endToEndId
+      return d
+    },
+  }),
+
+  defineFault({
     id: 'sm-cob-receive-amount-off-by-cent',
     area: 'charges',
     files: STATE_FILES.charges,
