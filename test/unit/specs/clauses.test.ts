@@ -241,6 +241,10 @@ describe('clause catalogue: ids the brief and suites rely on', () => {
     '3.1.transitions-not-shown',
     '4.6.required-fields-not-shown',
     '7.refund-code-status-not-shown',
+    '1.own-account-transactions',
+    '1.balance-shapes-one-balance',
+    '4.4.date-range-filter',
+    '4.5.date-range-filter',
   ])('%s exists', (id) => {
     expect(clauseById(id)?.id).toBe(id)
   })
