@@ -1,0 +1,222 @@
+// `npm run bench`: the kit's performance figures, measured in one run and printed as ratios to
+// their targets. Never part of `npm test`.
+//   (a) full certification of the embedded reference (sandbox, default depth) vs the 20 s target
+//   (b) the kit's request pipeline (harness HttpClient + recorder + redaction) vs raw undici, same
+//       loopback server: throughput ratio, target >= 0.8
+//   (c) the reference on GET /api/balance (valid token) vs a bare node:http server answering a
+//       JSON of the same size: throughput ratio, target >= 0.7
+//   (d) where the reference spends its time under that load, (e) where the kit's pipeline does
+//       (V8 CPU profiler, as node --cpu-prof; top self time)
+// Flags: --skip-certification (a takes the longest), --requests N (default 3000).
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { Agent, request } from 'undici'
+import { HttpClient } from '../harness/http.ts'
+import { Recorder } from '../harness/recorder.ts'
+import { Redactor } from '../harness/redact.ts'
+import { startReference } from '../reference/index.ts'
+import { bareJsonServer, loadReference, measure, type Measured } from './load.ts'
+import { profileHere, profileReference } from './profile.ts'
+
+const REPO_ROOT = resolve(import.meta.dirname, '..')
+const CERTIFICATION_TARGET_S = 20
+const PIPELINE_TARGET = 0.8
+const REFERENCE_TARGET = 0.7
+
+const argv = process.argv.slice(2)
+const requests = Number(argv[argv.indexOf('--requests') + 1]) || 3000
+const skipCertification = argv.includes('--skip-certification')
+
+const line = (s = '') => process.stdout.write(`${s}\n`)
+const ratioLine = (name: string, ratio: number, target: string, ok: boolean) =>
+  line(`  ${name.padEnd(34)} ${ratio.toFixed(2).padStart(6)}   target ${target.padEnd(7)} ${ok ? 'ok' : 'MISSED'}`)
+
+async function main(): Promise<void> {
+  line(`bench: node ${process.version}, ${requests} requests per throughput figure, sequential on loopback`)
+  const figures: (() => void)[] = []
+
+  if (!skipCertification) {
+    const seconds = await certificationSeconds()
+    line(`(a) full certification of the embedded reference: ${seconds.toFixed(1)} s`)
+    figures.push(() => ratioLine('(a) certification s / 20 s', seconds / CERTIFICATION_TARGET_S, '<= 1.00', seconds <= CERTIFICATION_TARGET_S))
+  }
+
+  const pipeline = await pipelineVsRaw(requests)
+  line(`(b) kit pipeline ${rate(pipeline.kit)}, raw undici ${rate(pipeline.raw)}`)
+  const pipelineRatio = pipeline.kit.perSecond / pipeline.raw.perSecond
+  figures.push(() => ratioLine('(b) kit pipeline / raw undici', pipelineRatio, `>= ${PIPELINE_TARGET}`, pipelineRatio >= PIPELINE_TARGET))
+
+  const reference = await referenceVsBare(requests)
+  line(`(c) reference GET /api/balance ${rate(reference.reference)}, bare node:http ${rate(reference.bare)} (body ${reference.bodyBytes} bytes)`)
+  const referenceRatio = reference.reference.perSecond / reference.bare.perSecond
+  figures.push(() => ratioLine('(c) reference / bare node:http', referenceRatio, `>= ${REFERENCE_TARGET}`, referenceRatio >= REFERENCE_TARGET))
+
+  line('(d) the reference under GET /api/balance load: top self time')
+  for (const row of await profileReference(requests)) line(`  ${row}`)
+  line('(e) the kit pipeline (HttpClient + recorder + redaction) under load: top self time')
+  for (const row of pipeline.profile) line(`  ${row}`)
+  line('(f) the kit pipeline taken apart (req/s, each step adds one thing to raw undici):')
+  for (const row of await pipelineSteps(Math.max(500, Math.floor(requests / 2)))) line(`  ${row}`)
+
+  line()
+  line('ratios:')
+  for (const f of figures) f()
+}
+
+/** (a) `tsx cli/conformance.ts` as a user runs it, wall time. */
+async function certificationSeconds(): Promise<number> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'pix-bench-'))
+  const started = performance.now()
+  try {
+    const code = await new Promise<number | null>((done, fail) => {
+      const child = spawn(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['cli/conformance.ts', '--report-dir', reportDir], {
+        cwd: REPO_ROOT,
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIX_'))),
+      })
+      child.on('error', fail)
+      child.on('close', done)
+    })
+    if (code !== 0) line(`    (the certification exited ${code}: a failing check; the time still counts)`)
+    return (performance.now() - started) / 1000
+  } finally {
+    rmSync(reportDir, { recursive: true, force: true })
+  }
+}
+
+/** (b) The same bare server, through the harness pipeline and through raw undici. */
+async function pipelineVsRaw(n: number): Promise<{ kit: Measured; raw: Measured; profile: string[] }> {
+  const server = await bareJsonServer(balanceLikeBody(96))
+  const secret = 'bench-client-secret-0123456789'
+  const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJiZW5jaCJ9.c2lnbmF0dXJlLWJlbmNo'
+  const redactor = new Redactor([{ name: 'PIX_CLIENT_SECRET', value: secret }, { name: 'PIX_API_KEY', value: 'bench-api-key-0123456789' }])
+  redactor.add('access_token', token)
+  let recorder = new Recorder(redactor)
+  let recorded = 0
+  const agent = new Agent({ connections: 16, pipelining: 1, keepAliveTimeout: 4_000 })
+  const kit = new HttpClient({
+    timeoutMs: 10_000,
+    dispatcher: agent,
+    // A check records every exchange; a fresh recorder every 20 requests, as checks come and go.
+    onExchange: (ex) => {
+      if (++recorded % 20 === 0) recorder = new Recorder(redactor)
+      recorder.record(ex)
+    },
+  })
+  const headers = { accept: 'application/json', authorization: `Bearer ${token}` }
+  const rawAgent = new Agent({ connections: 16, pipelining: 1, keepAliveTimeout: 4_000 })
+  try {
+    const viaKit = () => kit.send({ method: 'GET', url: `${server.url}/api/balance`, headers }).then(() => undefined)
+    const viaRaw = async () => {
+      const res = await request(`${server.url}/api/balance`, { method: 'GET', headers, dispatcher: rawAgent })
+      JSON.parse(await res.body.text())
+    }
+    // Alternate rounds so drift in machine load hits both sides alike.
+    const [kitRun, rawRun] = await alternate(n, viaKit, viaRaw)
+    const profile = await profileHere(async () => void (await measure(n, viaKit)))
+    return { kit: kitRun, raw: rawRun, profile }
+  } finally {
+    await Promise.all([agent.close(), rawAgent.close(), server.close()])
+  }
+}
+
+/** (f) Raw undici, then one harness ingredient at a time, against the same bare server. */
+async function pipelineSteps(n: number): Promise<string[]> {
+  const server = await bareJsonServer(balanceLikeBody(96))
+  const agent = new Agent({ connections: 16, pipelining: 1, keepAliveTimeout: 4_000 })
+  const url = `${server.url}/api/balance`
+  const headers = { accept: 'application/json', authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJiZW5jaCJ9.c2ln' }
+  const redactor = new Redactor([{ name: 'PIX_CLIENT_SECRET', value: 'bench-client-secret-0123456789' }])
+  const steps: [string, () => Promise<void>][] = [
+    ['raw undici, body.text() + JSON.parse', async () => {
+      const res = await request(url, { headers, dispatcher: agent })
+      JSON.parse(await res.body.text())
+    }],
+    ['+ AbortSignal.timeout per request', async () => {
+      const res = await request(url, { headers, dispatcher: agent, signal: AbortSignal.timeout(10_000) })
+      JSON.parse(await res.body.text())
+    }],
+    ['+ body read by for-await (as readCapped)', async () => {
+      const res = await request(url, { headers, dispatcher: agent, signal: AbortSignal.timeout(10_000) })
+      const chunks: Buffer[] = []
+      for await (const c of res.body) chunks.push(c as Buffer)
+      JSON.parse(Buffer.concat(chunks).toString('utf8'))
+    }],
+    ['harness HttpClient, no recorder', (() => {
+      const kit = new HttpClient({ timeoutMs: 10_000, dispatcher: agent })
+      return async () => void (await kit.send({ method: 'GET', url, headers }))
+    })()],
+    ['harness HttpClient + recorder/redaction', (() => {
+      let recorder = new Recorder(redactor)
+      let k = 0
+      const kit = new HttpClient({ timeoutMs: 10_000, dispatcher: agent, onExchange: (ex) => {
+        if (++k % 20 === 0) recorder = new Recorder(redactor)
+        recorder.record(ex)
+      } })
+      return async () => void (await kit.send({ method: 'GET', url, headers }))
+    })()],
+  ]
+  try {
+    const rows: string[] = []
+    for (const [name, fn] of steps) {
+      await measure(200, fn)
+      const m = await measure(n, fn)
+      rows.push(`${String(Math.round(m.perSecond)).padStart(6)} req/s  ${name}`)
+    }
+    return rows
+  } finally {
+    await Promise.all([agent.close(), server.close()])
+  }
+}
+
+/** (c) GET /api/balance on the reference and on a bare server answering a JSON of the same size. */
+async function referenceVsBare(n: number): Promise<{ reference: Measured; bare: Measured; bodyBytes: number }> {
+  const ref = await startReference({ quiet: true })
+  const load = await loadReference(ref)
+  const bare = await bareJsonServer(balanceLikeBody(load.bodyBytes))
+  try {
+    const [refRun, bareRun] = await alternate(n, load.once, () => load.onceAt(bare.url))
+    return { reference: refRun, bare: bareRun, bodyBytes: load.bodyBytes }
+  } finally {
+    await Promise.all([load.close(), bare.close(), ref.close()])
+  }
+}
+
+/** Runs `a` and `b` n times each in rounds of 250, alternating, after a warm-up. */
+async function alternate(n: number, a: () => Promise<void>, b: () => Promise<void>): Promise<[Measured, Measured]> {
+  await measure(200, a)
+  await measure(200, b)
+  const round = 250
+  const totals: [number, number] = [0, 0]
+  let done = 0
+  while (done < n) {
+    const k = Math.min(round, n - done)
+    totals[0] += (await measure(k, a)).seconds
+    totals[1] += (await measure(k, b)).seconds
+    done += k
+  }
+  return [
+    { count: n, seconds: totals[0], perSecond: n / totals[0] },
+    { count: n, seconds: totals[1], perSecond: n / totals[1] },
+  ]
+}
+
+function balanceLikeBody(bytes: number): string {
+  const base = { grossBalance: 1234.56, blockedBalance: 10, netBalance: 1224.56, consultedAt: new Date().toISOString(), pad: '' }
+  const size = Buffer.byteLength(JSON.stringify(base))
+  return JSON.stringify({ ...base, pad: 'x'.repeat(Math.max(0, bytes - size)) })
+}
+
+function rate(m: Measured): string {
+  return `${Math.round(m.perSecond)} req/s`
+}
+
+main().then(
+  () => process.exit(0),
+  (e: Error) => {
+    process.stderr.write(`bench: ${e.stack ?? e.message}\n`)
+    process.exit(1)
+  },
+)
