@@ -61,6 +61,13 @@ export class ControlError extends Error {
 
 const p = encodeURIComponent
 
+/** Most payments one bulk seeding call may ask for (CONTRACTS §4 `count`). */
+export const MAX_BULK_PAYMENTS = 2000
+/** Single control calls in flight at once when the target seeds one payment per call. */
+const SINGLE_CALLS_IN_FLIGHT = 50
+
+type Seeded = PaymentResult & { externalId: string | null }
+
 export class ControlClient {
   constructor(
     private readonly http: HttpClient,
@@ -101,6 +108,41 @@ export class ControlClient {
   }
   incomingPayment(payment: IncomingPayment): Promise<PaymentResult & { externalId: string }> {
     return this.call('POST', '/control/incoming-payments', payment)
+  }
+  /**
+   * `n` payments alike (no externalId: each would need its own), through the optional `count` of
+   * the route, in calls of at most 2000. `count` is optional for vendors: a target that answers
+   * 400 to it, or one payment (it ignored `count`), gets the rest as single calls, 50 in flight.
+   */
+  async incomingPayments(n: number, payment: Omit<IncomingPayment, 'externalId'>): Promise<Seeded[]> {
+    if (!Number.isInteger(n) || n < 0) throw new RangeError(`incomingPayments: n must be a whole number, got ${n}`)
+    const made: Seeded[] = []
+    let bulk = true
+    while (bulk && made.length < n) {
+      const answer = await this.bulkIncomingPayments(Math.min(MAX_BULK_PAYMENTS, n - made.length), payment)
+      if (answer === undefined) break
+      made.push(...answer.made)
+      bulk = answer.tookCount
+    }
+    while (made.length < n) {
+      const batch = Math.min(SINGLE_CALLS_IN_FLIGHT, n - made.length)
+      made.push(...(await Promise.all(Array.from({ length: batch }, () => this.incomingPayment(payment)))))
+    }
+    return made
+  }
+
+  /** One call with `count`; undefined when the target refuses `count` (400). */
+  private async bulkIncomingPayments(count: number, payment: Omit<IncomingPayment, 'externalId'>): Promise<{ made: Seeded[]; tookCount: boolean } | undefined> {
+    let answer: unknown
+    try {
+      answer = await this.call('POST', '/control/incoming-payments', { ...payment, count })
+    } catch (err) {
+      if (err instanceof ControlError && err.exchange.response.status === 400) return undefined
+      throw err
+    }
+    if (!Array.isArray(answer)) return { made: [answer as Seeded], tookCount: false }
+    if (answer.length !== count) throw new Error(`control POST /control/incoming-payments with count ${count} answered ${answer.length} payments`)
+    return { made: answer as Seeded[], tookCount: true }
   }
 
   // --- outgoing operations

@@ -64,6 +64,23 @@ function updateConfig(ctx: Context, body: unknown): Record<string, unknown> {
   return { ...config, webhookRetry: { ...config.webhookRetry } }
 }
 
+/** Most payments one seeding call may make (enough for the pix-key listing's 1000 cap and then some). */
+const MAX_SEEDED_PAYMENTS = 2000
+
+/**
+ * `count` seeds that many payments alike in one call (a thousand single calls take seconds) and
+ * answers their list; without it, one payment and its object, as before. An externalId names one
+ * payment, so it is refused together with `count`. A bad body creates nothing: the first payment
+ * validates it before anything is stored.
+ */
+function incomingPayments(ctx: Context, body: Json): unknown {
+  const count = integerField(body, 'count', 'count', 1, MAX_SEEDED_PAYMENTS)
+  if (count === undefined) return incomingPayment(ctx, body)
+  if (body.externalId !== undefined && body.externalId !== null) throw bad('externalId names a single payment: leave it out when count is given')
+  const { count: _count, ...one } = body
+  return Array.from({ length: count }, () => incomingPayment(ctx, one))
+}
+
 export function controlRouter(ctx: Context, sweep: () => void): Router {
   const { world } = ctx
   const router = new Router({ gatewayCodes: false })
@@ -87,7 +104,7 @@ export function controlRouter(ctx: Context, sweep: () => void): Router {
   router.on('GET', '/control/cob/:txid', (req) => ok(cobView(findCob(ctx, p(req.params, 'txid')))))
 
   router.on('POST', '/control/cash-in/:transactionId/pay', (req) => ok(payCashIn(ctx, p(req.params, 'transactionId'), bodyObject(req.body, true))))
-  router.on('POST', '/control/incoming-payments', (req) => ok(incomingPayment(ctx, bodyObject(req.body))))
+  router.on('POST', '/control/incoming-payments', (req) => ok(incomingPayments(ctx, bodyObject(req.body))))
 
   router.on('POST', '/control/transactions/:transactionId/settle', (req) => ok(transactionView(settleTransaction(ctx, p(req.params, 'transactionId')))))
   router.on('POST', '/control/transactions/:transactionId/fail', (req) => {

@@ -131,3 +131,39 @@ describe('observations and objects', () => {
     expectError(await ref.control(`/control/transactions/${debit.transactionId}/settle`, {}), 409)
   })
 })
+
+describe('bulk incoming payments (count)', () => {
+  it('seeds count payments alike in one call and answers their list', async () => {
+    const key = ref.env.PIX_PIX_KEY as string
+    const before = await balance()
+    const made = await ref.control('/control/incoming-payments', { amount: 1, count: 3, ageDays: 2, pixKey: key })
+    expect(made.status).toBe(200)
+    expect(made.body).toHaveLength(3)
+    for (const p of made.body) expect(p).toMatchObject({ transactionId: expect.any(String), externalId: null, e2eId: expect.any(String), gatewayId: expect.any(String) })
+    expect(new Set(made.body.map((p: { transactionId: string }) => p.transactionId)).size).toBe(3)
+    const listed = (await ref.base(`/api/pix/transactions/pix-key/${encodeURIComponent(key)}`, { headers: auth })).body
+    expect(listed.metadata.total).toBe(3)
+    expect(Date.now() - Date.parse(listed.data[0].createdAt)).toBeGreaterThan(86_400_000)
+    expect((await balance()).netBalance).toBeGreaterThan(before.netBalance)
+  })
+
+  it('answers one payment object without count, as before', async () => {
+    const one = await ref.control('/control/incoming-payments', { amount: 1 })
+    expect(one.status).toBe(200)
+    expect(Array.isArray(one.body)).toBe(false)
+    expect(one.body.transactionId).toEqual(expect.any(String))
+  })
+
+  it('refuses count outside 1..2000, a fractional count and count with an externalId, creating nothing', async () => {
+    for (const count of [0, 2001, 1.5, '3']) expectError(await ref.control('/control/incoming-payments', { amount: 1, count }), 400)
+    expectError(await ref.control('/control/incoming-payments', { amount: 1, count: 2, externalId: 'bulk-x' }), 400)
+    expectError(await ref.control('/control/incoming-payments', { count: 2 }), 400)
+    expect((await ref.base('/api/transactions', { headers: auth })).body.metadata.total).toBe(0)
+  })
+
+  it('seeds the 2000 allowed in one call', async () => {
+    const made = await ref.control('/control/incoming-payments', { amount: 0.01, count: 2000 })
+    expect(made.status).toBe(200)
+    expect(made.body).toHaveLength(2000)
+  })
+})
