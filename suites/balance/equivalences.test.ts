@@ -1,8 +1,10 @@
-// Balance equivalences (interface §2.3) that shapes.test.ts does not reach: the three shapes agree
-// while funds are blocked (at rest blocked is often 0, which hides a shape that ignores it), and
-// consultedAt / eventDate give the moment of the query.
+// Balance equivalences (interface §1 item 6, §2.3) that shapes.test.ts does not reach: the gateway
+// shape reports the same balance as the other two, the three agree while funds are blocked (at
+// rest blocked is often 0, which hides a shape that ignores it), and consultedAt / eventDate give
+// the moment of the query.
 import { check, type CheckContext } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
+import type { Exchange } from '../../harness/exchange.ts'
 import { cashOut, readBalances, type Balances } from '../transactions/seed.ts'
 
 /** Without a control clock the kit's and the target's clocks are compared: this much skew is tolerated. */
@@ -30,21 +32,46 @@ check('consultedAt and eventDate give the moment of the query', {
   }
 })
 
-/** The §2.3 equivalences between the shapes of one reading, to the cent. */
-function expectEquivalent(t: CheckContext, b: Balances): void {
-  const rules: [string, string, number, number][] = [
-    ['2.3.gross-equals-available-plus-blocked', 'public grossBalance = available + blocked', b.public.gross, b.bcb.available + b.bcb.blocked],
-    ['2.3.blocked-equals-blocked', 'public blockedBalance = central-bank-style blocked', b.public.blocked, b.bcb.blocked],
-    ['2.3.net-equals-available', 'public netBalance = central-bank-style available', b.public.net, b.bcb.available],
-    ['2.3.gateway-total-equals-available-plus-blocked', 'gateway totalBalance = availableBalance + blockedBalance', b.gateway.total, b.gateway.available + b.gateway.blocked],
+/** A rule between fields of one reading, and the answer that shows it best (the shape it is about). */
+type Rule = [clause: string, rule: string, got: number, expected: number, shown: Exchange]
+
+/** §1 item 6: the gateway's available and blocked are the other shapes' (one balance, three shapes). */
+function gatewayRules(b: Balances): Rule[] {
+  const clause = '1.balance-shapes-one-balance'
+  return [
+    [clause, 'gateway availableBalance = central-bank-style available', b.gateway.available, b.bcb.available, b.gatewayEx],
+    [clause, 'gateway availableBalance = public netBalance', b.gateway.available, b.public.net, b.gatewayEx],
+    [clause, 'gateway blockedBalance = central-bank-style blocked', b.gateway.blocked, b.bcb.blocked, b.gatewayEx],
+    [clause, 'gateway blockedBalance = public blockedBalance', b.gateway.blocked, b.public.blocked, b.gatewayEx],
   ]
-  for (const [clause, rule, got, expected] of rules) {
-    if (got !== expected) t.fail(`${rule} (${clause})`, (expected / 100).toFixed(2), `${(got / 100).toFixed(2)} (public ${show(b.publicEx.response.json)}, central-bank-style ${show(b.bcbEx.response.json)}, gateway ${show(b.gatewayEx.response.json)})`, b.publicEx)
+}
+
+/** The §2.3 equivalences within and between the public and central-bank-style shapes. */
+function shapeRules(b: Balances): Rule[] {
+  return [
+    ['2.3.gross-equals-available-plus-blocked', 'public grossBalance = available + blocked', b.public.gross, b.bcb.available + b.bcb.blocked, b.publicEx],
+    ['2.3.blocked-equals-blocked', 'public blockedBalance = central-bank-style blocked', b.public.blocked, b.bcb.blocked, b.publicEx],
+    ['2.3.net-equals-available', 'public netBalance = central-bank-style available', b.public.net, b.bcb.available, b.publicEx],
+    ['2.3.gateway-total-equals-available-plus-blocked', 'gateway totalBalance = availableBalance + blockedBalance', b.gateway.total, b.gateway.available + b.gateway.blocked, b.gatewayEx],
+  ]
+}
+
+/** Every rule holds to the cent; the failure shows the three answers side by side. */
+function expectRules(t: CheckContext, b: Balances, rules: Rule[]): void {
+  for (const [clause, rule, got, expected, shown] of rules) {
+    if (got !== expected) t.fail(`${rule} (${clause})`, (expected / 100).toFixed(2), `${(got / 100).toFixed(2)} (public ${show(b.publicEx.response.json)}, central-bank-style ${show(b.bcbEx.response.json)}, gateway ${show(b.gatewayEx.response.json)})`, shown)
   }
 }
 
-check('while a cash-out holds funds blocked, the three shapes still agree: gross and total = available + blocked, net = available', {
-  clauses: ['2.3.gross-equals-available-plus-blocked', '2.3.blocked-equals-blocked', '2.3.net-equals-available', '2.3.gateway-total-equals-available-plus-blocked'],
+check('the gateway balance is the same balance as the other two shapes: availableBalance = available = netBalance, blockedBalance = blocked', {
+  clauses: ['1.balance-shapes-one-balance'],
+}, async (t) => {
+  const b = await readBalances(t)
+  expectRules(t, b, gatewayRules(b))
+})
+
+check('while a cash-out holds funds blocked, the three shapes still agree: gross and total = available + blocked, net and gateway available = available, blocked alike', {
+  clauses: ['2.3.gross-equals-available-plus-blocked', '2.3.blocked-equals-blocked', '2.3.net-equals-available', '2.3.gateway-total-equals-available-plus-blocked', '1.balance-shapes-one-balance'],
   needs: ['control', 'mutating'],
 }, async (t) => {
   const out = await cashOut(t)
@@ -53,7 +80,7 @@ check('while a cash-out holds funds blocked, the three shapes still agree: gross
     if (b.bcb.blocked <= 0 || b.gateway.blocked <= 0) {
       t.fail('precondition: a pending cash-out holds funds blocked (2.3, 3.6)', 'blocked above 0 in every shape', `central-bank-style ${(b.bcb.blocked / 100).toFixed(2)}, gateway ${(b.gateway.blocked / 100).toFixed(2)}`, b.bcbEx)
     }
-    expectEquivalent(t, b)
+    expectRules(t, b, [...shapeRules(b), ...gatewayRules(b)])
   } finally {
     await t.control.settleTransaction(out.id)
   }

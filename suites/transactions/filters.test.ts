@@ -224,20 +224,44 @@ function inWindow(i: Json, startDate: string, endDate: string): boolean {
   return at >= Date.parse(`${startDate}T00:00:00Z`) - ZONE_SLACK_MS && at < Date.parse(`${endDate}T00:00:00Z`) + DAY_MS + ZONE_SLACK_MS
 }
 
-for (const listing of [{ name: 'account listing', clause: '4.4.interval-max-31', account: true }, { name: 'pix-key listing', clause: '4.5.interval-max-31', account: false }]) {
-  check(`${listing.name}: an explicit 31-day window lists what was created inside it and nothing outside`, {
-    clauses: [listing.clause],
+const LISTINGS = [
+  { name: 'account listing', section: '4.4', account: true },
+  { name: 'pix-key listing', section: '4.5', account: false },
+] as const
+
+/**
+ * Lists `path` through the window [`startDays` … `endDays`] back from today and expects the
+ * payment aged `inside` days listed, those aged `after` (newer than endDate) and `before` (older
+ * than startDate) not, and every item's createdAt within the window.
+ */
+async function expectWindow(t: CheckContext, path: string, clause: string, w: { startDays: number; endDays: number; after: number; inside: number; before: number }): Promise<void> {
+  const made = await aged(t, [w.after, w.inside, w.before])
+  const today = await targetToday(t)
+  const query = { startDate: daysBefore(today, w.startDays), endDate: daysBefore(today, w.endDays) }
+  const l = await listed(t, path, query)
+  expectEvery(t, l, (i) => inWindow(i, query.startDate, query.endDate), `startDate and endDate bound createdAt (${clause})`, `createdAt within ${query.startDate} … ${query.endDate}`)
+  expectListed(t, l, made.get(w.inside) as Made, `a window lists a payment created inside it (${clause})`, query)
+  expectNotListed(t, l, made.get(w.after) as Made, `a window leaves out a payment created after endDate (${clause})`, query)
+  expectNotListed(t, l, made.get(w.before) as Made, `a window leaves out a payment created before startDate (${clause})`, query)
+}
+
+for (const listing of LISTINGS) {
+  const pathOf = async (t: CheckContext) => (listing.account ? ACCOUNT_LISTING : pixKeyListing(await ourPixKey(t)))
+
+  check(`${listing.name}: an explicit 31-day window is accepted and lists what was created inside it and nothing outside`, {
+    clauses: [`${listing.section}.interval-max-31`, `${listing.section}.date-range-filter`],
     needs: ['control', 'mutating'],
   }, async (t) => {
-    const path = listing.account ? ACCOUNT_LISTING : pixKeyListing(await ourPixKey(t))
-    const made = await aged(t, [5, 10, 42])
-    const today = await targetToday(t)
-    const query = { startDate: daysBefore(today, 40), endDate: daysBefore(today, 9) }
-    const l = await listed(t, path, query)
-    expectEvery(t, l, (i) => inWindow(i, query.startDate, query.endDate), `startDate and endDate bound createdAt (${listing.clause})`, `createdAt within ${query.startDate} … ${query.endDate}`)
-    expectListed(t, l, made.get(10) as Made, `a 31-day window lists a payment inside it (${listing.clause})`, query)
-    expectNotListed(t, l, made.get(5) as Made, `a window leaves out a payment after endDate (${listing.clause})`, query)
-    expectNotListed(t, l, made.get(42) as Made, `a window leaves out a payment before startDate (${listing.clause})`, query)
+    await expectWindow(t, await pathOf(t), `${listing.section}.date-range-filter`, { startDays: 40, endDays: 9, after: 5, inside: 10, before: 42 })
+  })
+
+  // A window shorter than the default, ending in the past: a target that drops either bound and
+  // falls back to its default for it (31 or 30 days back, today) lists a payment it must not.
+  check(`${listing.name}: startDate and endDate each bound a short window (15 to 8 days back)`, {
+    clauses: [`${listing.section}.date-range-filter`],
+    needs: ['control', 'mutating'],
+  }, async (t) => {
+    await expectWindow(t, await pathOf(t), `${listing.section}.date-range-filter`, { startDays: 15, endDays: 8, after: 3, inside: 11, before: 20 })
   })
 }
 

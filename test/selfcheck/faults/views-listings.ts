@@ -41,6 +41,18 @@ function defaultWindow(req: ProxyRequest, startDaysAgo: number, endDaysAgo = 0):
   return req
 }
 
+/** The client id (`sub`) of a bearer JWT; undefined for anything else. */
+function tokenSubject(authorization: string | undefined): string | undefined {
+  const payload = /^Bearer [^.]+\.([^.]+)\.[^.]*$/.exec(authorization ?? '')?.[1]
+  if (!payload) return undefined
+  try {
+    const sub = (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sub?: unknown }).sub
+    return typeof sub === 'string' ? sub : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** Requests whose page size the off-by-one fault raised. */
 const oneOver = new WeakSet<ProxyRequest>()
 
@@ -416,7 +428,7 @@ export default [
     id: 'vl-listing-explicit-dates-ignored',
     area: 'transactions',
     files: ['transactions/filters.test.ts'],
-    clauses: ['4.4.interval-max-31'],
+    clauses: ['4.4.date-range-filter'],
     description: 'the account listing ignores startDate and endDate and always lists its default window',
     onRequest(req) {
       if (!isAccountListing(req) || !req.query.has('startDate')) return undefined
@@ -430,7 +442,7 @@ export default [
     id: 'vl-pix-key-listing-explicit-dates-ignored',
     area: 'transactions',
     files: ['transactions/filters.test.ts'],
-    clauses: ['4.5.interval-max-31'],
+    clauses: ['4.5.date-range-filter'],
     description: 'the pix-key listing ignores startDate and endDate and always lists its default window',
     onRequest(req) {
       if (!isPixKeyListing(req) || !req.query.has('startDate')) return undefined
@@ -439,6 +451,18 @@ export default [
       return req
     },
   }),
+
+  ...([
+    ['vl-listing-start-date-ignored', isAccountListing, '4.4.date-range-filter', 'the account listing honours endDate but ignores startDate, listing 31 days back from endDate'],
+    ['vl-pix-key-listing-start-date-ignored', isPixKeyListing, '4.5.date-range-filter', 'the pix-key listing honours endDate but ignores startDate, listing 30 days back from endDate'],
+  ] as const).map(([id, applies, clause, description]) => defineFault({
+    id, area: 'transactions', files: ['transactions/filters.test.ts'], clauses: [clause], description,
+    onRequest(req) {
+      if (!applies(req) || !req.query.has('startDate') || !req.query.has('endDate')) return undefined
+      req.query.delete('startDate')
+      return req
+    },
+  })),
 
   defineFault({
     id: 'vl-listing-default-window-32-days',
@@ -512,7 +536,7 @@ export default [
     id: 'vl-listing-cache-ignores-account',
     area: 'transactions',
     files: ['transactions/scope.test.ts'],
-    clauses: ['4.4.external-id-filter'],
+    clauses: ['1.own-account-transactions'],
     description: 'the account listing caches answers by query string, so one account is served what another account was listed',
     onResponse(req, res) {
       if (!isAccountListing(req) || !req.query.has('externalId')) return undefined
@@ -523,6 +547,37 @@ export default [
       else if (cached && cached.authorization !== authorization) return { ...res, json: cached.json }
       return res
     },
+  }),
+
+  defineFault({
+    id: 'vl-pix-key-listing-lists-key-owner',
+    area: 'transactions',
+    files: ['transactions/scope.test.ts'],
+    clauses: ['1.own-account-transactions'],
+    description: "the pix-key listing lists the transactions of the key's owner, whoever asks (it filters by key, not by the caller's account)",
+    ...(() => {
+      const ownerOfKey = new Map<string, string>()
+      const authorizationOf = new Map<string, string>()
+      return {
+        onRequest(req: ProxyRequest): ProxyRequest | undefined {
+          const caller = tokenSubject(req.headers.authorization)
+          if (req.api !== 'base' || !caller) return undefined
+          authorizationOf.set(caller, req.headers.authorization as string)
+          if (!isPixKeyListing(req)) return undefined
+          const owner = ownerOfKey.get(decodeURIComponent(req.path.slice(req.path.lastIndexOf('/') + 1)))
+          const ownersAuthorization = owner === undefined || owner === caller ? undefined : authorizationOf.get(owner)
+          if (!ownersAuthorization) return undefined
+          return { ...req, headers: { ...req.headers, authorization: ownersAuthorization } }
+        },
+        // The control driver's account view names each account's keys.
+        onResponse(req: ProxyRequest, res: ProxyResponse): undefined {
+          const view = jsonObjectOf(res)
+          if (req.api !== 'control' || !matches(req, 'GET', /^\/control\/accounts\/[^/]+$/) || typeof view?.clientId !== 'string' || !Array.isArray(view.pixKeys)) return undefined
+          for (const key of view.pixKeys) if (typeof key === 'string') ownerOfKey.set(key, view.clientId)
+          return undefined
+        },
+      }
+    })(),
   }),
 
   // ---- balance equivalences (balance/equivalences.test.ts) ----------------------------------
@@ -548,6 +603,36 @@ export default [
     onResponse(req, res) {
       const body = jsonObjectOf(res)
       if (matches(req, 'GET', '/v1/account/balance', 'gateway') && typeof body?.availableBalance === 'number') body.totalBalance = body.availableBalance
+      return res
+    },
+  }),
+
+  defineFault({
+    id: 'vl-gateway-available-one-cent-high',
+    area: 'balance',
+    files: ['balance/equivalences.test.ts'],
+    clauses: ['1.balance-shapes-one-balance'],
+    description: 'GET /v1/account/balance reports availableBalance (and so totalBalance) 0.01 above what the other two shapes report',
+    onResponse(req, res) {
+      const body = jsonObjectOf(res)
+      if (!matches(req, 'GET', '/v1/account/balance', 'gateway') || typeof body?.availableBalance !== 'number' || typeof body.totalBalance !== 'number') return undefined
+      body.availableBalance = (Math.round(body.availableBalance * 100) + 1) / 100
+      body.totalBalance = (Math.round(body.totalBalance * 100) + 1) / 100
+      return res
+    },
+  }),
+
+  defineFault({
+    id: 'vl-gateway-blocked-counted-available',
+    area: 'balance',
+    files: ['balance/equivalences.test.ts'],
+    clauses: ['1.balance-shapes-one-balance'],
+    description: 'GET /v1/account/balance counts blocked funds as available (blockedBalance 0), though its totalBalance stays right',
+    onResponse(req, res) {
+      const body = jsonObjectOf(res)
+      if (!matches(req, 'GET', '/v1/account/balance', 'gateway') || typeof body?.availableBalance !== 'number' || typeof body.blockedBalance !== 'number') return undefined
+      body.availableBalance = (Math.round(body.availableBalance * 100) + Math.round(body.blockedBalance * 100)) / 100
+      body.blockedBalance = 0
       return res
     },
   }),
