@@ -1,6 +1,6 @@
 // Target config (ARCHITECTURE.md "Target config", CONTRACTS §5): which service the suites certify,
 // with which credentials, and how deep the property checks go. Read from PIX_* settings.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, type Stats } from 'node:fs'
 import { randomInt } from 'node:crypto'
 import { parse as parseDotenv } from 'dotenv'
 
@@ -47,7 +47,34 @@ export class ConfigError extends Error {
 
 export const DEFAULT_TIMEOUT_MS = 10_000
 export const DEFAULT_NUM_RUNS = 50
+/** An hour. Far below 2^31-1 ms, above which AbortSignal.timeout fires at once (every request would "time out"). */
+export const MAX_TIMEOUT_MS = 3_600_000
+export const MAX_NUM_RUNS = 1_000_000
 const MAX_SEED = 2 ** 31
+
+/**
+ * The settings that describe a target (its addresses, credentials, certificates and account data),
+ * as opposed to the settings of a run (profile, seed, depth, time limit). Any of them set means
+ * "certify this target", never the embedded reference.
+ */
+export const TARGET_SETTINGS = [
+  'PIX_BASE_URL', 'PIX_GATEWAY_URL', 'PIX_CONTROL_URL', 'PIX_WEBHOOK_PUBLIC_URL',
+  'PIX_CLIENT_ID', 'PIX_CLIENT_SECRET', 'PIX_API_KEY', 'PIX_API_KEY_LIMITED',
+  'PIX_CERT_FILE', 'PIX_CERT_UNLINKED_FILE', 'PIX_CERT_OTHER_ACCOUNT_FILE',
+  'PIX_OTHER_CLIENT_ID', 'PIX_OTHER_CLIENT_SECRET', 'PIX_OTHER_API_KEY',
+  'PIX_LIMITED_CLIENT_ID', 'PIX_LIMITED_CLIENT_SECRET', 'PIX_BUYER_UUID', 'PIX_PIX_KEY',
+] as const
+
+/**
+ * harness/redact.ts leaves secrets shorter than 4 characters out of free-text redaction (they would
+ * match inside ordinary words), so a short secret may show in a log line. Below this length the
+ * config warns (it stays usable: a sandbox may hand out short keys).
+ */
+export const SAFE_SECRET_LENGTH = 8
+const SECRET_SETTINGS = [
+  'PIX_CLIENT_SECRET', 'PIX_OTHER_CLIENT_SECRET', 'PIX_LIMITED_CLIENT_SECRET',
+  'PIX_API_KEY', 'PIX_API_KEY_LIMITED', 'PIX_OTHER_API_KEY',
+] as const
 
 /**
  * Reads the config from `env` (process.env by default). An explicit env object is used alone:
@@ -65,7 +92,7 @@ export function loadConfig(env: Env = process.env): TargetConfig {
     return value
   }
 
-  return {
+  const config: TargetConfig = {
     baseUrl: httpUrl('PIX_BASE_URL', required('PIX_BASE_URL')),
     gatewayUrl: httpUrl('PIX_GATEWAY_URL', required('PIX_GATEWAY_URL')),
     clientId: required('PIX_CLIENT_ID'),
@@ -82,8 +109,8 @@ export function loadConfig(env: Env = process.env): TargetConfig {
     webhookPublicUrl: optionalHttpUrl('PIX_WEBHOOK_PUBLIC_URL', read('PIX_WEBHOOK_PUBLIC_URL')),
     profile: profile(read('PIX_PROFILE')),
     seed: integer('PIX_SEED', read('PIX_SEED'), { min: 0, max: MAX_SEED - 1 }) ?? randomInt(MAX_SEED),
-    numRuns: integer('PIX_NUM_RUNS', read('PIX_NUM_RUNS'), { min: 1 }) ?? DEFAULT_NUM_RUNS,
-    timeoutMs: integer('PIX_TIMEOUT_MS', read('PIX_TIMEOUT_MS'), { min: 1 }) ?? DEFAULT_TIMEOUT_MS,
+    numRuns: integer('PIX_NUM_RUNS', read('PIX_NUM_RUNS'), { min: 1, max: MAX_NUM_RUNS }) ?? DEFAULT_NUM_RUNS,
+    timeoutMs: integer('PIX_TIMEOUT_MS', read('PIX_TIMEOUT_MS'), { min: 1, max: MAX_TIMEOUT_MS }) ?? DEFAULT_TIMEOUT_MS,
     slow: flag('PIX_SLOW', read('PIX_SLOW')),
     limitedClientId: read('PIX_LIMITED_CLIENT_ID'),
     limitedClientSecret: read('PIX_LIMITED_CLIENT_SECRET'),
@@ -91,12 +118,32 @@ export function loadConfig(env: Env = process.env): TargetConfig {
     pixKey: read('PIX_PIX_KEY'),
     embedded: flag('PIX_EMBEDDED', read('PIX_EMBEDDED')),
   }
+  warnOfShortSecrets(read)
+  return config
 }
 
-/** Reads a dotenv file into a plain object (no interpolation, process.env untouched). */
+const warnedShortSecrets = new Set<string>()
+
+/** One console warning per short secret and process (workers and tests load the config often). */
+function warnOfShortSecrets(read: (name: string) => string | undefined): void {
+  for (const name of SECRET_SETTINGS) {
+    const value = read(name)
+    if (value === undefined || value.length >= SAFE_SECRET_LENGTH) continue
+    const key = `${name}\0${value}`
+    if (warnedShortSecrets.has(key)) continue
+    warnedShortSecrets.add(key)
+    console.warn(
+      `warning: ${name} is shorter than ${SAFE_SECRET_LENGTH} characters: it cannot be reliably redacted from free text (logs, messages); use a longer value`,
+    )
+  }
+}
+
+/**
+ * Reads a dotenv file into a plain object (no interpolation, process.env untouched). A pipe is
+ * accepted besides a regular file (`--env <(secret-tool …)`): the file is read once.
+ */
 export function loadDotenv(file: string): Record<string, string> {
-  if (!existsSync(file)) throw new ConfigError('--env', `file ${file} does not exist`)
-  return parseDotenv(readFileSync(file))
+  return parseDotenv(readSettingFile('--env', file, (s) => s.isFile() || s.isFIFO()))
 }
 
 export interface SecretValue {
@@ -203,12 +250,35 @@ function flag(setting: string, value: string | undefined): boolean {
   throw new ConfigError(setting, `"${value}" must be 1/true or 0/false`)
 }
 
+/** A certificate file is read more than once (validation, redaction, each request): regular files only. */
 function pemFile(setting: string, file: string | undefined): string | undefined {
   if (file === undefined) return undefined
-  if (!existsSync(file)) throw new ConfigError(setting, `file ${file} does not exist`)
-  const text = readFileSync(file, 'utf8')
+  const text = readSettingFile(setting, file, (s) => s.isFile()).toString('utf8')
   if (!text.includes('-----BEGIN CERTIFICATE-----')) {
     throw new ConfigError(setting, `file ${file} is not a PEM certificate (no BEGIN CERTIFICATE block)`)
   }
   return file
+}
+
+/** Reads a file a setting names; anything that stops it (absent, a directory, no permission) is that setting's ConfigError. */
+function readSettingFile(setting: string, file: string, readable: (s: Stats) => boolean): Buffer {
+  let stats: Stats
+  try {
+    stats = statSync(file)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new ConfigError(setting, `file ${file} does not exist`)
+    throw new ConfigError(setting, `file ${file} cannot be read (${reasonOf(e)})`)
+  }
+  if (stats.isDirectory()) throw new ConfigError(setting, `${file} is a directory, not a file`)
+  if (!readable(stats)) throw new ConfigError(setting, `${file} is not a regular file`)
+  try {
+    return readFileSync(file)
+  } catch (e) {
+    throw new ConfigError(setting, `file ${file} cannot be read (${reasonOf(e)})`)
+  }
+}
+
+function reasonOf(e: unknown): string {
+  const err = e as NodeJS.ErrnoException
+  return err.code ?? err.message
 }

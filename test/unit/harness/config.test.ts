@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { ConfigError, loadConfig, loadDotenv, secretValues, certificatePem } from '../../../harness/config.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'harness-config-'))
@@ -62,10 +62,31 @@ describe('loadConfig', () => {
     ['PIX_CERT_FILE', join(dir, 'missing.pem')],
     ['PIX_CERT_UNLINKED_FILE', notPem],
     ['PIX_EMBEDDED', 'maybe'],
+    ['PIX_CERT_FILE', dir],
+    ['PIX_CERT_OTHER_ACCOUNT_FILE', dir],
   ])('malformed %s=%s is named', (name, value) => {
     const err = configError({ ...minimal, [name]: value })
     expect(err.setting).toBe(name)
     expect(err.message).toContain(name)
+  })
+
+  test('a directory given as a certificate file says so', () => {
+    expect(configError({ ...minimal, PIX_CERT_FILE: dir }).message).toBe(`PIX_CERT_FILE: ${dir} is a directory, not a file`)
+  })
+
+  // AbortSignal.timeout fires at once above 2^31-1 ms: every request would "time out" and the target be blamed
+  test.each([
+    ['PIX_TIMEOUT_MS', '3000000000'],
+    ['PIX_TIMEOUT_MS', '3600001'],
+    ['PIX_NUM_RUNS', '1000001'],
+  ])('%s=%s is above its cap and named', (name, value) => {
+    const err = configError({ ...minimal, [name]: value })
+    expect(err.setting).toBe(name)
+    expect(err.message).toMatch(/must be between 1 and (3600000|1000000)$/)
+  })
+
+  test('the caps themselves are accepted', () => {
+    expect(loadConfig({ ...minimal, PIX_TIMEOUT_MS: '3600000', PIX_NUM_RUNS: '1000000' })).toMatchObject({ timeoutMs: 3_600_000, numRuns: 1_000_000 })
   })
 
   test('explicit settings are read as given', () => {
@@ -113,10 +134,54 @@ describe('loadDotenv', () => {
     expect(process.env.PIX_API_KEY).not.toBe('quoted key')
   })
 
+  const dotenvError = (file: string): ConfigError => {
+    try {
+      loadDotenv(file)
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError)
+      return e as ConfigError
+    }
+    throw new Error('loadDotenv did not throw')
+  }
+
   test('a missing file is a ConfigError on --env', () => {
-    const err = (() => { try { loadDotenv(join(dir, 'nope.env')) } catch (e) { return e } })()
-    expect(err).toBeInstanceOf(ConfigError)
-    expect((err as ConfigError).setting).toBe('--env')
+    expect(dotenvError(join(dir, 'nope.env')).setting).toBe('--env')
+  })
+
+  test('a directory is a ConfigError on --env, not a crash', () => {
+    const err = dotenvError(dir)
+    expect(err.setting).toBe('--env')
+    expect(err.message).toBe(`--env: ${dir} is a directory, not a file`)
+  })
+})
+
+describe('short secrets', () => {
+  afterEach(() => vi.restoreAllMocks())
+
+  const warnings = (env: Record<string, string>): string[] => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    loadConfig({ ...minimal, ...env })
+    return warn.mock.calls.map((call) => String(call[0]))
+  }
+
+  test('a secret shorter than 8 characters is warned of by name, without its value', () => {
+    const lines = warnings({ PIX_API_KEY: 'k7Q', PIX_OTHER_CLIENT_SECRET: 'Zx9pW2q' })
+    expect(lines).toHaveLength(2)
+    expect(lines.find((l) => l.includes('PIX_API_KEY'))).toMatch(/^warning: PIX_API_KEY is shorter than 8 characters: it cannot be reliably redacted from free text/)
+    expect(lines.find((l) => l.includes('PIX_OTHER_CLIENT_SECRET'))).toMatch(/^warning: PIX_OTHER_CLIENT_SECRET is shorter than 8 characters/)
+    for (const line of lines) {
+      expect(line).not.toContain('k7Q')
+      expect(line).not.toContain('Zx9pW2q')
+    }
+  })
+
+  test('8 characters or more, and non-secret settings, are not warned of', () => {
+    expect(warnings({ PIX_API_KEY: 'abcdefgh', PIX_CLIENT_ID: 'c' })).toEqual([])
+  })
+
+  test('it stays a warning: the config loads', () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    expect(loadConfig({ ...minimal, PIX_CLIENT_SECRET: 'Sh0rt' }).clientSecret).toBe('Sh0rt')
   })
 })
 
