@@ -4,7 +4,9 @@
 // depends on key order, on the absence of unknown fields, on an exact content-type string, on
 // speed, on millisecond precision or on connection reuse).
 //
-// Only what the target sends is transformed; the kit's requests reach the target untouched.
+// Only what the target sends through the interface is transformed (base and gateway answers,
+// webhook notifications); the kit's requests reach the target untouched, and the control API (the
+// kit's own sandbox driver, not the interface under test) passes as it is.
 import type { ProxyHooks, ProxyRequest, ProxyResponse, WebhookDelivery } from './fault.ts'
 
 export interface Variant extends ProxyHooks {
@@ -19,12 +21,14 @@ export const UNKNOWN_FIELD = 'x-selfcheck-unknown'
 const ISO_WITH_FRACTION = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.\d+(Z|[+-]\d{2}:\d{2})$/
 const ISO_WITHOUT_FRACTION = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(Z|[+-]\d{2}:\d{2})$/
 
+const ofInterface = (req: ProxyRequest) => req.api !== 'control'
+
 /** A variant that rewrites every JSON value the target sends (answers and notifications). */
 function jsonVariant(id: string, description: string, rewrite: (json: unknown) => unknown): Variant {
   return defineVariant({
     id,
     description,
-    onResponse: (_req: ProxyRequest, res: ProxyResponse) => (res.json === undefined ? undefined : { ...res, json: rewrite(res.json) }),
+    onResponse: (req: ProxyRequest, res: ProxyResponse) => (res.json === undefined || !ofInterface(req) ? undefined : { ...res, json: rewrite(res.json) }),
     onWebhook: (d: WebhookDelivery) => (d.json === undefined ? undefined : { ...d, json: rewrite(d.json) }),
   })
 }
@@ -49,24 +53,31 @@ export const timestampsWithMs = jsonVariant('timestamps-with-ms', 'ISO 8601 time
 export const charsetUtf8 = defineVariant({
   id: 'content-type-charset',
   description: 'JSON is sent as "application/json; charset=utf-8"',
-  onResponse: (_req, res) => withCharset(res),
+  onResponse: (req, res) => (ofInterface(req) ? withCharset(res) : undefined),
   onWebhook: (d) => withCharset(d),
 })
 
 export const LATENCY_MS = 30
-export const latency = defineVariant({
-  id: 'latency-30ms',
-  description: `every answer is ${LATENCY_MS} ms late`,
-  onResponse: async () => {
-    await new Promise((r) => setTimeout(r, LATENCY_MS))
-    return undefined
-  },
-})
+
+/** Every `every`-th answer of the interface is LATENCY_MS late (1: all of them). */
+export function lateAnswers(every: number): Variant {
+  let n = 0
+  return defineVariant({
+    id: every === 1 ? `latency-${LATENCY_MS}ms` : `latency-${LATENCY_MS}ms-every-${every}th`,
+    description: every === 1 ? `every answer is ${LATENCY_MS} ms late` : `one answer in ${every} is ${LATENCY_MS} ms late`,
+    onResponse: async (req) => {
+      if (ofInterface(req) && n++ % every === 0) await new Promise((r) => setTimeout(r, LATENCY_MS))
+      return undefined
+    },
+  })
+}
+
+export const latency = lateAnswers(1)
 
 export const connectionClose = defineVariant({
   id: 'connection-close',
   description: 'every answer carries "Connection: close" and the connection is closed after it',
-  onResponse: (_req, res) => ({ ...res, headers: { ...res.headers, connection: 'close' } }),
+  onResponse: (req, res) => (ofInterface(req) ? { ...res, headers: { ...res.headers, connection: 'close' } } : undefined),
 })
 
 export const VARIANTS: readonly Variant[] = [keysShuffled, unknownFields, charsetUtf8, latency, timestampsWithoutMs, timestampsWithMs, connectionClose]
