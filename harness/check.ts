@@ -12,6 +12,7 @@ import { ControlClient } from './control.ts'
 import type { Exchange } from './exchange.ts'
 import { HttpClient, closeSharedAgent, createClients, type AccountClients, type BearerClient, type CertTokenClient, type GatewayClient, type RawClient } from './http.ts'
 import type { CheckMeta } from './meta.ts'
+import { pacerFor } from './pacing.ts'
 import { Recorder, type RecordedExchange } from './recorder.ts'
 import { sharedRedactor } from './redact.ts'
 import { expectSchema } from './validate.ts'
@@ -225,8 +226,12 @@ async function buildContext(ctx: TestContext, c: TargetConfig, clauses: string[]
   const record = (ex: Exchange) => void recorder.record(ex)
   const clients = createClients(c, record)
   // The control API is the sandbox's driver, not the target's surface; readonly runs never drive it.
+  const onControl = (ex: Exchange) => {
+    record(ex)
+    tellPacerOfClock(c, ex)
+  }
   const control = c.controlUrl && c.profile !== 'readonly'
-    ? new ControlClient(new HttpClient({ timeoutMs: c.timeoutMs, onExchange: record }), c.controlUrl, c.clientId)
+    ? new ControlClient(new HttpClient({ timeoutMs: c.timeoutMs, onExchange: onControl }), c.controlUrl, c.clientId)
     : undefined
   const skip = (reason: string): never => skipCheck(ctx, reason)
   const hooks = needs.includes('webhooks') ? await checkHooks(c, ctx.task.id, clients.gateway, () => control) : undefined
@@ -262,6 +267,20 @@ async function buildContext(ctx: TestContext, c: TargetConfig, clauses: string[]
     fail,
     property: (arbs, predicate, opts) => runProperty(meta, c, arbs as fc.Arbitrary<unknown>[], predicate as (...a: unknown[]) => unknown, opts),
   }
+}
+
+/**
+ * A reset or a clock advance of the sandbox rolls its rate windows: the pacer follows, so it does
+ * not make later requests wait for a window the target has already let go.
+ */
+function tellPacerOfClock(c: TargetConfig, ex: Exchange): void {
+  const { method, url, body } = ex.request
+  if (method !== 'POST' || ex.response.status < 200 || ex.response.status > 299) return
+  const path = new URL(url).pathname
+  if (path.endsWith('/control/reset')) return pacerFor(c.gatewayUrl).forget()
+  if (!path.endsWith('/control/clock/advance') || body === undefined) return
+  const seconds = (JSON.parse(body) as { seconds?: unknown }).seconds
+  if (typeof seconds === 'number') pacerFor(c.gatewayUrl).clockAdvanced(seconds)
 }
 
 /** Clients of an optional account; using the part that is not configured skips the check. */

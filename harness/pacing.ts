@@ -45,6 +45,7 @@ export interface PacerStore {
   load(key: string): number[]
   save(key: string, times: number[]): void
   clear(prefix: string): void
+  keys(prefix: string): string[]
 }
 
 export interface PaceRequest {
@@ -138,6 +139,19 @@ export class Pacer {
     this.store.clear(this.gatewayPrefix())
   }
 
+  /**
+   * The target's simulated clock moved `seconds` forward (control clock): its windows see the
+   * kit's past requests that much older, and so does the pacer.
+   */
+  clockAdvanced(seconds: number): void {
+    if (!(seconds > 0)) return
+    const ms = seconds * 1000
+    const cutoff = this.now() - Math.max(...RATE_LIMITED.map((op) => op.windowMs))
+    for (const key of this.store.keys(this.gatewayPrefix())) {
+      this.store.save(key, this.store.load(key).map((t) => t - ms).filter((t) => t > cutoff))
+    }
+  }
+
   /** ms until one more request fits in the window; 0 when it fits now. */
   private waitFor(slot: Slot): number {
     const log = this.live(slot)
@@ -199,7 +213,10 @@ export class MemoryStore implements PacerStore {
     this.logs.set(key, [...times])
   }
   clear(prefix: string): void {
-    for (const key of [...this.logs.keys()]) if (key.startsWith(prefix)) this.logs.delete(key)
+    for (const key of this.keys(prefix)) this.logs.delete(key)
+  }
+  keys(prefix: string): string[] {
+    return [...this.logs.keys()].filter((key) => key.startsWith(prefix))
   }
 }
 
@@ -224,13 +241,17 @@ export class FileStore implements PacerStore {
   }
 
   clear(prefix: string): void {
+    for (const key of this.keys(prefix)) rmSync(this.file(key), { force: true })
+  }
+
+  keys(prefix: string): string[] {
     let names: string[] = []
     try {
       names = readdirSync(this.dir)
     } catch {
-      return  // no folder yet: nothing to forget
+      return []  // no folder yet
     }
-    for (const name of names) if (name.startsWith(prefix)) rmSync(join(this.dir, name), { force: true })
+    return names.filter((n) => n.startsWith(prefix) && n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length))
   }
 
   private file(key: string): string {

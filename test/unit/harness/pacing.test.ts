@@ -123,6 +123,20 @@ describe('pacer against a target that limits 60 per minute per key', () => {
     expect(clock.slept).toEqual([])
   })
 
+  test('clockAdvanced(): the target clock moved 30 s, so the kit\'s requests count 30 s older', async () => {
+    const { gateway, pacer } = setup()
+    const client = gateway('key-a')
+    for (let i = 0; i < 60; i++) await client.get('/v1/account/balance', { unpaced: true })
+    clock.ms += 10_000
+    pacer.clockAdvanced(30)
+    const req = { method: 'GET', url: `${server.url}/v1/account/balance`, headers: { 'x-api-key': 'key-a' } }
+    await pacer.beforeSend(req)
+    expect(clock.slept).toEqual([WINDOW_MS - 40_000 + PACING_MARGIN_MS])
+    pacer.clockAdvanced(61)
+    const slot = pacer.slotOf(req)
+    expect(slot && pacer.sentInWindow(slot)).toBe(0)
+  })
+
   test('windowClearAt / waitForClearWindow: the moment no kit request of the slot is in the window', async () => {
     const { pacer } = setup()
     const req = { method: 'GET', url: `${server.url}/v1/account/balance`, headers: { 'x-api-key': 'k' } }
