@@ -1,6 +1,8 @@
 // Flags of `npm run conformance` (ARCHITECTURE.md "Commands") and how they combine with the
 // target config: flags win over the dotenv file, which wins over the process environment.
 
+import { MAX_NUM_RUNS, MAX_TIMEOUT_MS } from '../harness/config.ts'
+
 export type Profile = 'sandbox' | 'readonly'
 
 export interface Shard {
@@ -40,8 +42,9 @@ export const MAX_SEED = 2 ** 31 - 1
 
 export const USAGE = `Usage: npm run conformance -- [flags]
 
-Certifies a PIX service against the interface. Without PIX_BASE_URL (in the environment or the
---env file) it starts the embedded reference target and certifies that.
+Certifies a PIX service against the interface. With no --env file and no target setting in the
+environment (PIX_BASE_URL, PIX_GATEWAY_URL, credentials, certificate files, …) it starts the
+embedded reference target and certifies that; with either, PIX_BASE_URL is required.
 
   --env FILE          dotenv file with the PIX_* settings of the target
   --profile NAME      sandbox (every check, the default) or readonly (no state-changing request
@@ -50,9 +53,9 @@ Certifies a PIX service against the interface. Without PIX_BASE_URL (in the envi
   --file PATH         run only this suite file, relative to suites/ (repeat, or a comma list:
                       --file auth/tokens.test.ts)
   --seed N            seed of the property checks (0..${MAX_SEED}); replays a run
-  --num-runs N        runs per property check
-  --timeout MS        time limit of each request
-  --report-dir DIR    where reports/<run-id>/ goes (default: reports/)
+  --num-runs N        runs per property check (1..${MAX_NUM_RUNS})
+  --timeout MS        time limit of each request (1..${MAX_TIMEOUT_MS})
+  --report-dir DIR    where reports/<run-id>/ goes (default: reports/); checked before the run
   --shard I/N         run the I-th of N slices of the suite files (give every shard the same --seed)
   --merge DIR...      merge the results.json of shard runs into one report (no run)
   --slow              include the slow checks (token expiry, rate-limit windows)
@@ -135,10 +138,10 @@ function applyValue(args: CliArgs, flag: ValueFlag, value: string): void {
       args.seed = integer(flag, value, 0, MAX_SEED)
       return
     case '--num-runs':
-      args.numRuns = integer(flag, value, 1, 1_000_000)
+      args.numRuns = integer(flag, value, 1, MAX_NUM_RUNS)
       return
     case '--timeout':
-      args.timeoutMs = integer(flag, value, 1, 3_600_000)
+      args.timeoutMs = integer(flag, value, 1, MAX_TIMEOUT_MS)
       return
     case '--report-dir':
       args.reportDir = nonEmpty(flag, value)

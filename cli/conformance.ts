@@ -9,7 +9,7 @@ import { request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { ConfigError, loadConfig, loadDotenv, secretValues, type TargetConfig } from '../harness/config.ts'
+import { ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, secretValues, type TargetConfig } from '../harness/config.ts'
 import { ArgsError, USAGE, flagEnv, mergeEnv, parseArgs, pixOnly, shardText, type CliArgs, type Env } from './args.ts'
 import { conformanceCommand } from './reporting/command.ts'
 import { MergeError, mergeResults, readResults } from './reporting/merge.ts'
@@ -18,7 +18,7 @@ import { ConformanceReporter } from './reporting/reporter.ts'
 import { exitCodeOf, kitVersion, makeRunId, specHash } from './reporting/run-info.ts'
 import { Scrubber } from './reporting/scrub.ts'
 import type { ClauseInfo } from './reporting/types.ts'
-import { writeReport } from './reporting/write.ts'
+import { prepareRunDir, removeIfEmpty, writeReport } from './reporting/write.ts'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const SUITES_DIR = join(REPO_ROOT, 'suites')
@@ -60,11 +60,29 @@ export async function main(argv: readonly string[]): Promise<number> {
 async function certify(args: CliArgs): Promise<number> {
   checkAreas(args.areas)
   checkFiles(args.files, args.areas)
+  const shard = args.shard ? shardText(args.shard) : undefined
+  const runId = makeRunId(new Date(), args.shard ? `shard${args.shard.index}of${args.shard.count}` : undefined)
+  const runDir = runFolder(args, runId)
+  try {
+    return await certifyInto(args, { runId, runDir, shard })
+  } finally {
+    removeIfEmpty(runDir)  // a run that ended before its report (bad config, unreachable target) leaves no empty folder
+  }
+}
+
+interface RunPlace {
+  runId: string
+  runDir: string
+  shard?: string
+}
+
+async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
   const fileEnv = args.envFile ? loadDotenv(args.envFile) : {}
   let env = mergeEnv(process.env, fileEnv, flagEnv(args))
   let reference: { close(): Promise<void> } | undefined
 
   if (!env.PIX_BASE_URL?.trim()) {
+    refuseEmbeddedForATarget(args, env)
     const started = await startEmbeddedReference()
     if (!started.ok) return unusable(new Error(`embedded reference did not start (${started.reason})`))
     reference = started.reference
@@ -81,18 +99,48 @@ async function certify(args: CliArgs): Promise<number> {
     const unreachable = await firstUnreachable([config.baseUrl, config.gatewayUrl])
     if (unreachable) return unusable(new Error(`target unreachable: ${unreachable.url} (${unreachable.reason})`))
 
-    return await runSuites(args, config, env)
+    return await runSuites(args, config, env, place)
   } finally {
     process.off('SIGINT', stopOnSignal)
     await reference?.close()
   }
 }
 
-async function runSuites(args: CliArgs, config: TargetConfig, env: Env): Promise<number> {
+/**
+ * The embedded reference is certified only when nothing describes a target: no --env file and no
+ * target setting. Otherwise a missing PIX_BASE_URL is a config mistake, and certifying the
+ * reference instead would pass a target that was never contacted.
+ */
+function refuseEmbeddedForATarget(args: CliArgs, env: Env): void {
+  const given = TARGET_SETTINGS.filter((name) => env[name]?.trim())
+  if (!args.envFile && given.length === 0) return
+  const why = args.envFile
+    ? `the --env file ${args.envFile} does not set it`
+    : `${given.join(', ')} ${given.length === 1 ? 'is' : 'are'} set, so a target is meant`
+  throw new ConfigError('PIX_BASE_URL', `is required but not set (${why}); the embedded reference is certified only without --env and without any target setting`)
+}
+
+/** The run's report folder, created and proven writable before anything runs. */
+function runFolder(args: CliArgs, runId: string): string {
+  const root = reportRoot(args)
+  const runDir = join(root, runId)
+  try {
+    prepareRunDir(runDir)
+  } catch (e) {
+    throw new ArgsError('--report-dir', `cannot write reports under ${root} (${reportDirReason(root, e)})`)
+  }
+  return runDir
+}
+
+function reportDirReason(root: string, e: unknown): string {
+  if (existsSync(root) && !statSync(root).isDirectory()) return 'it is not a folder'
+  const err = e as NodeJS.ErrnoException
+  return err.code ?? err.message
+}
+
+async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: RunPlace): Promise<number> {
   const { catalogue, catalogueError } = await loadCatalogue()
-  const shard = args.shard ? shardText(args.shard) : undefined
-  const runId = makeRunId(new Date(), args.shard ? `shard${args.shard.index}of${args.shard.count}` : undefined)
-  const runDir = join(reportRoot(args), runId)
+  const { runId, runDir, shard } = place
   const replay = { envFile: args.envFile, profile: config.profile, numRuns: args.numRuns, timeoutMs: args.timeoutMs, slow: args.slow }
   const colour = colourWanted(process.stdout)
 
@@ -157,7 +205,7 @@ function merge(args: CliArgs, dirs: string[]): number {
   const parts = dirs.map(readResults)
   const runId = makeRunId(new Date(), 'merged')
   const merged = mergeResults(parts, runId)
-  const runDir = join(reportRoot(args), runId)
+  const runDir = runFolder(args, runId)
   const written = writeReport(runDir, merged, scrubber)
   say(`Merged ${parts.length} results (${parts.map((p) => p.runId).join(', ')})`)
   const colour = colourWanted(process.stdout)
@@ -179,7 +227,6 @@ function checkAreas(areas: string[]): void {
   }
 }
 
-/** The reference on free loopback ports; its certificate files live in a temporary folder removed on close. */
 /** Every --file must exist under suites/, and lie in one of the --area folders when both are given. */
 function checkFiles(files: string[], areas: string[]): void {
   for (const file of files) {
@@ -194,6 +241,7 @@ function suiteFilters(args: CliArgs): string[] {
   return args.files.length > 0 ? args.files.map((f) => `suites/${f}`) : args.areas.map((a) => `suites/${a}/`)
 }
 
+/** The reference on free loopback ports; its certificate files live in a temporary folder removed on close. */
 async function startEmbeddedReference(): Promise<
   { ok: true; reference: { env: Record<string, string>; close(): Promise<void> } } | { ok: false; reason: string }
 > {

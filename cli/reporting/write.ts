@@ -1,7 +1,7 @@
 // Writes a run's three files into its folder. Everything is scrubbed twice: the data before it is
 // rendered, and each rendered text before it touches the disk.
 
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { renderHtml } from './html.ts'
 import { renderJunit } from './junit.ts'
@@ -20,4 +20,25 @@ export function writeReport(dir: string, results: Results, scrubber: Scrubber): 
   }
   for (const name of REPORT_FILES) writeFileSync(join(dir, name), scrubber.text(files[name]))
   return clean
+}
+
+/**
+ * Creates a run's folder and proves a file can be written there, so that an unusable report
+ * folder is known before the run rather than after it. Throws with the reason (the caller names
+ * the setting).
+ */
+export function prepareRunDir(dir: string): void {
+  mkdirSync(dir, { recursive: true })
+  const probe = join(dir, '.write-probe')
+  writeFileSync(probe, '')
+  rmSync(probe)
+}
+
+/** Removes a run folder that received nothing (the run ended before its report); keeps anything written. */
+export function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir)
+  } catch {
+    // not empty, or already gone: either way nothing to clean
+  }
 }

@@ -77,6 +77,14 @@ describe('conformance --merge', () => {
     expect(run.code).toBe(0)
   })
 
+  test('a --report-dir that is a regular file is a usage error (exit 2), not a crash', async () => {
+    const file = join(root, 'a-file')
+    writeFileSync(file, 'not a folder')
+    const run = await runCli(['--merge', join(root, 's1'), '--report-dir', file])
+    expect(run.code).toBe(2)
+    expect(run.stderr.trim()).toBe(`conformance: --report-dir: cannot write reports under ${file} (it is not a folder)`)
+  })
+
   test('a folder without results.json is a usage error (exit 2)', async () => {
     const run = await runCli(['--merge', join(root, 'nothing-here'), '--report-dir', join(root, 'out2')])
     expect(run.code).toBe(2)
