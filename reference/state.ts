@@ -117,12 +117,21 @@ export class World {
     return this.transactions.get(id) ?? this.findByGatewayId(id)
   }
 
-  /** §4.3: by numeric id or by the caller's externalId (also the gateway id), within the caller's account only. */
+  /**
+   * §4.3: by the numeric id (or the gateway id), else by the caller's externalId — both within the
+   * caller's account only, so another account's transaction never shadows the caller's externalId.
+   * When one of the caller's transactions has the id and another has it as externalId, the id wins
+   * (a digit-only externalId may be shadowed by the caller's own internal id; the README says so).
+   */
   findTransaction(accountId: string, idOrExternalId: string): Transaction | undefined {
     const byId = this.transactionByAnyId(idOrExternalId)
-    if (byId && byId.accountId === accountId) return byId
+    if (byId?.accountId === accountId) return byId
+    return this.findByExternalId(accountId, idOrExternalId)
+  }
+
+  findByExternalId(accountId: string, externalId: string): Transaction | undefined {
     for (const tx of this.transactions.values()) {
-      if (tx.accountId === accountId && tx.externalId === idOrExternalId) return tx
+      if (tx.accountId === accountId && tx.externalId === externalId) return tx
     }
     return undefined
   }

@@ -102,9 +102,18 @@ function startOfUtcDay(ms: number): number {
 }
 
 /**
+ * Whole UTC days from the day of `fromMs` to the day of `toMs`: the interval is measured date to
+ * date, so the default start (midnight, 31 days before the end's day) never breaks the 31-day rule
+ * whatever the end's time of day.
+ */
+function daysBetween(fromMs: number, toMs: number): number {
+  return (startOfUtcDay(toMs) - startOfUtcDay(fromMs)) / DAY_MS
+}
+
+/**
  * §4.4/§4.5 query: page ≥ 1; size 1..maxSize; enums; startDate defaults to `defaultDays` back
  * (from the start of that day), endDate to today (inclusive to the end of its day); the interval
- * from startDate to endDate may not exceed 31 days.
+ * from startDate's day to endDate's day may not exceed 31 whole UTC days.
  */
 export function parseListQuery(q: URLSearchParams, nowMs: number, opts: { maxSize: number; defaultSize: number; defaultDays: number; withIds: boolean }): ListQuery {
   const page = queryInteger(q, 'page', 1, 1_000_000_000, 1)
@@ -117,7 +126,7 @@ export function parseListQuery(q: URLSearchParams, nowMs: number, opts: { maxSiz
   const end = endRaw === null ? { start: today, end: today + DAY_MS - 1 } : parseDateBound(endRaw, 'endDate')
   const start = startRaw === null ? { start: startOfUtcDay(end.start) - opts.defaultDays * DAY_MS, end: 0 } : parseDateBound(startRaw, 'startDate')
   if (start.start > end.end) throw bad('startDate must not be after endDate')
-  if (end.start - start.start > MAX_INTERVAL_DAYS * DAY_MS) throw bad(`the interval between startDate and endDate must not exceed ${MAX_INTERVAL_DAYS} days`)
+  if (daysBetween(start.start, end.start) > MAX_INTERVAL_DAYS) throw bad(`the interval between startDate and endDate must not exceed ${MAX_INTERVAL_DAYS} days`)
   const query: ListQuery = { page, size, from: start.start, to: end.end }
   if (status) query.status = status
   if (type) query.type = type

@@ -144,6 +144,17 @@ describe('GET /api/pix/transaction/{id} (§2.1, §4.3)', () => {
     expectError(await get('/api/pix/transaction/mine', other), 404)
     expectError(await get('/api/pix/transaction/999999'), 404)
   })
+
+  it('finds a digit-only externalId unless one of the caller’s own transactions has that internal id', async () => {
+    const otherAccounts = await ref.control('/control/incoming-payments', { account: ref.env.PIX_OTHER_CLIENT_ID, amount: 1 })
+    expect(otherAccounts.body.transactionId).toBe('1')
+    const named1 = await post('/api/pix/cash-in', { transaction: { value: 2, externalId: '1' } })
+    expect((await get('/api/pix/transaction/1')).body).toMatchObject({ id: named1.body.transactionId, externalId: '1' })
+    // the caller's own internal id wins over the caller's digit-only externalId (README, §4.3 row)
+    const named2 = await post('/api/pix/cash-in', { transaction: { value: 3, externalId: named1.body.transactionId } })
+    expect((await get(`/api/pix/transaction/${named1.body.transactionId}`)).body).toMatchObject({ id: named1.body.transactionId, externalId: '1' })
+    expect((await get(`/api/pix/transaction/${named2.body.transactionId}`)).body.id).toBe(named2.body.transactionId)
+  })
 })
 
 describe('listings (§2.2, §4.4, §4.5)', () => {
@@ -195,6 +206,22 @@ describe('listings (§2.2, §4.4, §4.5)', () => {
     expectError(await get(`/api/transactions?startDate=${old}&endDate=${today}`), 400)
     for (const q of ['page=0', 'size=0', 'size=101', 'page=x', 'status=DONE', 'type=TRANSFERX', 'startDate=2025-02-30', 'endDate=yesterday']) {
       expectError(await get(`/api/transactions?${q}`), 400)
+    }
+  })
+
+  it('measures the date window in whole UTC days, so a default start never breaks the 31-day rule', async () => {
+    await ref.control('/control/incoming-payments', { amount: 1 })
+    const today = new Date().toISOString().slice(0, 10)
+    const day = (back: number) => new Date(Date.parse(`${today}T00:00:00Z`) - back * 86_400_000).toISOString().slice(0, 10)
+    for (const end of [`${today}T00:00:01Z`, `${today}T23:59:59.999Z`, `${today}T12:00:00-03:00`]) {
+      expect((await get(`/api/transactions?endDate=${encodeURIComponent(end)}`)).status, end).toBe(200)
+    }
+    const key = encodeURIComponent(ref.env.PIX_PIX_KEY as string)
+    for (const path of ['/api/transactions', `/api/pix/transactions/pix-key/${key}`]) {
+      expect((await get(`${path}?startDate=${day(31)}&endDate=${today}T23:59:59Z`)).status, path).toBe(200)
+      expect((await get(`${path}?startDate=${day(31)}T23:00:00Z&endDate=${today}T01:00:00Z`)).status, path).toBe(200)
+      expectError(await get(`${path}?startDate=${day(32)}T23:59:59Z&endDate=${today}T00:00:00Z`), 400)
+      expectError(await get(`${path}?startDate=${day(32)}&endDate=${today}`), 400)
     }
   })
 
