@@ -10,7 +10,12 @@ import { bad, bodyObject, checkString, stringField } from './validate.ts'
 export const RETURN_DEADLINE_DAYS = 89
 const DAY_MS = 86_400_000
 const E2E_RE = /^[a-zA-Z0-9]{32}$/
-const RETURN_ID_RE = /^[a-zA-Z0-9]{1,35}$/
+/**
+ * §2.5/§4.11/§8 say only "1 to 35 characters" (counted as Unicode code points, after URL decoding).
+ * A `/` could not round-trip as one path segment and control characters cannot be echoed safely,
+ * so those two are refused; anything else is the client's choice.
+ */
+const RETURN_ID_RE = /^[^/\p{Cc}]{1,35}$/u
 
 /** Elapsed whole days: a payment received 89 days and some seconds ago is still "within 89 days". */
 export function wholeDaysSince(fromMs: number, nowMs: number): number {
@@ -52,7 +57,7 @@ function receivedPayment(ctx: Context, account: Account, e2eid: string): Transac
  */
 export function createReturn(ctx: Context, account: Account, e2eid: string, id: string, body: unknown): PixReturn {
   checkString(e2eid, 'e2eid', { pattern: E2E_RE, patternText: 'exactly 32 alphanumeric characters' })
-  checkString(id, 'id', { pattern: RETURN_ID_RE, patternText: '1 to 35 alphanumeric characters' })
+  checkString(id, 'id', { pattern: RETURN_ID_RE, patternText: '1 to 35 characters, none of them / or a control character' })
   const request = readReturn(body)
   const existing = ctx.world.returns.get(returnKey(account.id, e2eid, id))
   if (existing) {

@@ -150,6 +150,27 @@ describe('PUT /pix/{e2eid}/devolucao/{id} (§4.11)', () => {
   })
 })
 
+describe('return ids (§2.5, §4.11, §8: 1 to 35 characters)', () => {
+  const devolucao = (e2e: string, id: string, body: unknown) => put(`/pix/${e2e}/devolucao/${encodeURIComponent(id)}`, body)
+
+  it('accepts any 1 to 35 characters other than / and control characters, and settles them by the same id', async () => {
+    const pay = (await ref.control('/control/incoming-payments', { amount: 100 })).body
+    for (const id of ['ret-1_x', 'a b.c', 'devolução', 'x'.repeat(35), '😀'.repeat(35), '%41', '...']) {
+      const r = await devolucao(pay.e2eId, id, { valor: '1.00' })
+      expect(r.status, id).toBe(201)
+      expect(r.body.id).toBe(id)
+    }
+    const settled = await ref.control(`/control/returns/${pay.e2eId}/${encodeURIComponent('a b.c')}/settle`, {})
+    expect(settled.body).toMatchObject({ id: 'a b.c', status: 'DEVOLVIDO' })
+  })
+
+  it('refuses an empty id, 36 characters, a slash and control characters', async () => {
+    const pay = (await ref.control('/control/incoming-payments', { amount: 100 })).body
+    for (const id of ['x'.repeat(36), '😀'.repeat(36), 'a/b', 'tab\there', 'nul\u0000']) expectError(await devolucao(pay.e2eId, id, { valor: '1.00' }), 400)
+    expectError(await put(`/pix/${pay.e2eId}/devolucao/`, { valor: '1.00' }), 400)
+  })
+})
+
 describe('POST /pix/v2/payment/refund/{id} (§4.14)', () => {
   const refund = (id: string, body?: unknown, key?: string) => ref.gateway(`/pix/v2/payment/refund/${id}`, { method: 'POST', body, ...(key ? { key } : {}) })
 
