@@ -36,17 +36,23 @@ function partyBlock(prefix: 'Payer' | 'Receiver', party: BankAccount | null): Re
   }
 }
 
-/** §6.1 V1 notification. `transactionId` is the gateway id (the id §4.12 resends by). */
+/**
+ * §6.1 V1 notification. `transactionId` is the gateway id (the id §4.12 resends by). Every required
+ * field of `pixNotificationV1` is a string, never null: `businessTransactionId` is the caller's
+ * externalId, or — for a transaction nobody named (a refund, a return, a paid charge, an incoming
+ * payment without one) — the gateway id, as for a cash-in or cash-out sent without externalId;
+ * `endToEndId` is empty while the payment has none (a cash-in not paid yet).
+ */
 export function v1Notification(tx: Transaction, account: Account): Record<string, unknown> {
   const credit = isCredit(tx.type)
   return {
     transactionId: tx.gatewayId,
-    businessTransactionId: tx.externalId,
+    businessTransactionId: tx.externalId ?? tx.gatewayId,
     status: v1Status(tx),
     value: reaisNumber(tx.originalCents),
     movementType: credit ? 'IN' : 'OUT',
-    endToEndId: tx.e2eId,
-    pixKey: tx.pixKey ?? account.pixKeys[0] ?? null,
+    endToEndId: tx.e2eId ?? '',
+    pixKey: tx.pixKey ?? account.pixKeys[0] ?? '',
     createdDate: tx.createdAt.toISOString(),
     ...partyBlock('Payer', credit ? tx.counterpart : account.holder),
     ...partyBlock('Receiver', credit ? account.holder : tx.counterpart),

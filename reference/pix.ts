@@ -261,6 +261,7 @@ export function reverseCashOut(ctx: Context, transactionId: string, body: Json):
     type: 'REFUND_OUT',
     status: 'CONFIRMED',
     originalCents: amountCents,
+    externalId: reversalExternalId(ctx, tx),
     e2eId: newE2eId(tx.counterpart?.ispb ?? COUNTERPART_BANK.ispb, ctx.world.now()),
     counterpart: tx.counterpart,
     pixKey: tx.pixKey,
@@ -268,6 +269,19 @@ export function reverseCashOut(ctx: Context, transactionId: string, body: Json):
   })
   ctx.notifier.notifyV1(back)
   return { transactionId: back.id, e2eId: back.e2eId, gatewayId: back.gatewayId }
+}
+
+/**
+ * A REFUND_OUT answers to the caller's own name for the cash-out it reverses: `<cash-out
+ * externalId>-reverse-<n>` (n counts this cash-out's reversals from 1; skipped past any externalId
+ * the account already uses, as externalIds are unique per account).
+ */
+function reversalExternalId(ctx: Context, cashOut: Transaction): string {
+  const base = cashOut.externalId ?? cashOut.gatewayId
+  let n = 1
+  for (const t of ctx.world.transactions.values()) if (t.type === 'REFUND_OUT' && t.refundOf === cashOut.id) n++
+  while (ctx.world.findByExternalId(cashOut.accountId, `${base}-reverse-${n}`)) n++
+  return `${base}-reverse-${n}`
 }
 
 export function controlAccount(ctx: Context, body: Json): Account {
