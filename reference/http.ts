@@ -1,6 +1,8 @@
 // The reference's thin HTTP layer: a router over node:http, the interface's error body (§7), and
 // a body reader that never lets bad input crash a listener.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
 
 /** Request bodies above this size are refused with 413 (payload limits are "not shown" in §8). */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -82,16 +84,17 @@ export class Router {
 
   private async handle(req: IncomingMessage, beforeEach?: () => void): Promise<Res> {
     try {
-      const url = new URL(req.url ?? '/', 'http://reference.local')
+      const target = splitTarget(req.url ?? '/')
       const method = (req.method ?? 'GET').toUpperCase()
-      const match = this.match(method, url.pathname)
+      // HEAD is answered like GET; send() leaves the body out.
+      const match = this.match(method === 'HEAD' ? 'GET' : method, target.path)
       if (match === 'not-found') {
         drain(req)
-        throw new HttpError(404, `no route for ${url.pathname}`, 'NOT_FOUND')
+        throw new HttpError(404, `no route for ${target.path}`, 'NOT_FOUND')
       }
       if (match.kind === 'wrong-method') {
         drain(req)
-        throw new HttpError(405, `method ${method} not allowed on ${url.pathname}`, 'METHOD_NOT_ALLOWED', {
+        throw new HttpError(405, `method ${method} not allowed on ${target.path}`, 'METHOD_NOT_ALLOWED', {
           allow: match.allow.join(', '),
         })
       }
@@ -99,8 +102,8 @@ export class Router {
       beforeEach?.()
       return await match.route.handler({
         method,
-        path: url.pathname,
-        query: url.searchParams,
+        path: target.path,
+        query: target.query,
         params: match.params,
         headers: req.headers,
         body,
@@ -120,6 +123,7 @@ export class Router {
       if (!m) continue
       if (route.method !== method) {
         allow.push(route.method)
+        if (route.method === 'GET') allow.push('HEAD')
         continue
       }
       const params: Record<string, string> = {}
@@ -139,11 +143,48 @@ export class Router {
     return allow.length > 0 ? { kind: 'wrong-method', allow } : 'not-found'
   }
 
+  /**
+   * The node:http 'clientError' listener: a request Node cannot parse (bad Content-Length, header
+   * block too large, …) gets the interface's error body instead of Node's bare status line — 431
+   * for an oversized header block, 408 for a request that timed out, 400 otherwise — and the
+   * connection is closed. Nothing of the raw request is echoed (it may hold credentials).
+   */
+  clientErrorListener(): (err: Error & { code?: string }, socket: Duplex) => void {
+    return (err, socket) => {
+      if (socket.destroyed) return
+      const nothingWrittenYet = socket.writable && ((socket as Partial<Socket>).bytesWritten ?? 0) === 0
+      if (err.code !== 'ECONNRESET' && nothingWrittenYet) socket.write(rawErrorResponse(this.clientErrorAnswer(err.code)))
+      socket.destroy()
+    }
+  }
+
+  private clientErrorAnswer(parserCode: string | undefined): Res {
+    if (parserCode === 'HPE_HEADER_OVERFLOW') return this.failure(new HttpError(431, 'request header fields too large', 'REQUEST_HEADER_FIELDS_TOO_LARGE'))
+    if (parserCode === 'ERR_HTTP_REQUEST_TIMEOUT') return this.failure(new HttpError(408, 'request timed out', 'REQUEST_TIMEOUT'))
+    return this.failure(new HttpError(400, `malformed HTTP request${parserCode ? ` (${parserCode})` : ''}`, 'BAD_REQUEST'))
+  }
+
   private failure(err: unknown): Res {
     const e = err instanceof HttpError ? err : new HttpError(500, 'internal error', 'INTERNAL_SERVER_ERROR')
     const code = this.options.gatewayCodes ? (e.code ?? defaultCode(e.status)) : undefined
     return { status: e.status, body: errorBody(e.status, e.message, code), headers: e.headers }
   }
+}
+
+/**
+ * The request target as sent: the path is split off at the first `?` and never normalised (no
+ * dot-segment removal, `//x` is not an authority, nothing is decoded), so an odd path is answered
+ * for what it literally is; route parameters are decoded segment by segment in match(). An
+ * absolute-form target (`http://host/path`, RFC 9112 §3.2.2) is reduced to its path.
+ */
+export function splitTarget(raw: string): { path: string; query: URLSearchParams } {
+  const noFragment = raw.split('#', 1)[0] ?? ''
+  const q = noFragment.indexOf('?')
+  let path = q === -1 ? noFragment : noFragment.slice(0, q)
+  const query = new URLSearchParams(q === -1 ? '' : noFragment.slice(q + 1))
+  const absolute = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/]*/.exec(path)
+  if (absolute) path = path.slice(absolute[0].length) || '/'
+  return { path, query }
 }
 
 function defaultCode(status: number): string {
@@ -179,14 +220,29 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
+/** A whole HTTP/1.1 response written straight to a socket (there is no ServerResponse on a client error). */
+function rawErrorResponse(answer: Res): string {
+  const data = JSON.stringify(answer.body)
+  const reason = STATUS_CODES[answer.status] ?? 'Error'
+  return [
+    `HTTP/1.1 ${answer.status} ${reason}`,
+    'content-type: application/json; charset=utf-8',
+    `content-length: ${Buffer.byteLength(data)}`,
+    'connection: close',
+    '',
+    data,
+  ].join('\r\n')
+}
+
 function send(res: ServerResponse, answer: Res): void {
   if (res.headersSent) return
+  const bodyless = res.req.method === 'HEAD'
   const headers: Record<string, string> = { ...(answer.headers ?? {}) }
   if (answer.raw) {
     headers['content-type'] = answer.raw.contentType
     headers['content-length'] = String(answer.raw.data.length)
     res.writeHead(answer.status, headers)
-    res.end(answer.raw.data)
+    res.end(bodyless ? undefined : answer.raw.data)
     return
   }
   if (answer.body === undefined) {
@@ -198,5 +254,5 @@ function send(res: ServerResponse, answer: Res): void {
   headers['content-type'] = 'application/json; charset=utf-8'
   headers['content-length'] = String(data.length)
   res.writeHead(answer.status, headers)
-  res.end(data)
+  res.end(bodyless ? undefined : data)
 }

@@ -1,11 +1,11 @@
 // The embedded reference target (docs/CONTRACTS.md §7): three plain-HTTP listeners on loopback
 // (base API, gateway API, control API), identities made at start, and a dotenv file with every
 // PIX_* setting a certification run needs. Secrets are random per start and never logged.
-import { mkdtemp, mkdir, writeFile } from 'node:fs/promises'
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { expireCobs } from './charges.ts'
 import { Context } from './context.ts'
 import { createIdentities, type Identities } from './identities.ts'
@@ -53,14 +53,26 @@ function closeServer(server: Server): Promise<void> {
 
 const urlOf = (host: string, port: number): string => `http://${host.includes(':') ? `[${host}]` : host}:${port}`
 
+/**
+ * The prefix of this instance's certificate files, so that two references writing into one folder
+ * never overwrite each other's: the env file's base name (`ci.env` → `ci-`), else the base port,
+ * which no other running instance on this host can hold.
+ */
+function certificatePrefix(envOut: string | undefined, basePort: number): string {
+  if (envOut === undefined) return `reference-${basePort}-`
+  const name = basename(envOut)
+  const stem = name.includes('.', 1) ? name.slice(0, name.lastIndexOf('.')) : name
+  return `${stem}-`
+}
+
 /** Writes the three client certificates and the CA beside the env file; returns their paths. */
-async function writeCertificates(dir: string, ids: Identities): Promise<Record<string, string>> {
+async function writeCertificates(dir: string, prefix: string, ids: Identities): Promise<Record<string, string>> {
   await mkdir(dir, { recursive: true })
   const files = {
-    ca: join(dir, 'reference-client-ca.pem'),
-    linked: join(dir, 'reference-cert-account1.pem'),
-    unlinked: join(dir, 'reference-cert-unlinked.pem'),
-    otherAccount: join(dir, 'reference-cert-account2.pem'),
+    ca: join(dir, `${prefix}reference-client-ca.pem`),
+    linked: join(dir, `${prefix}reference-cert-account1.pem`),
+    unlinked: join(dir, `${prefix}reference-cert-unlinked.pem`),
+    otherAccount: join(dir, `${prefix}reference-cert-account2.pem`),
   }
   await writeFile(files.ca, ids.certs.ca.certPem, { mode: 0o600 })
   await writeFile(files.linked, ids.certs.linked.certPem, { mode: 0o600 })
@@ -115,11 +127,9 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     expireSlips(ctx)
   }
 
-  const servers = [
-    createServer(baseRouter(ctx).listener(sweep)),
-    createServer(gatewayRouter(ctx).listener(sweep)),
-    createServer(controlRouter(ctx, sweep).listener(sweep)),
-  ] as const
+  const servers = [baseRouter(ctx), gatewayRouter(ctx), controlRouter(ctx, sweep)].map((router) =>
+    createServer(router.listener(sweep)).on('clientError', router.clientErrorListener()),
+  )
   const ports: number[] = []
   try {
     for (const [i, server] of servers.entries()) {
@@ -133,8 +143,10 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const urls = { baseUrl: urlOf(host, ports[0] as number), gatewayUrl: urlOf(host, ports[1] as number), controlUrl: urlOf(host, ports[2] as number) }
   ctx.gatewayUrl = urls.gatewayUrl
 
-  const outDir = resolve(opts.outDir ?? (opts.envOut ? dirname(resolve(opts.envOut)) : await mkdtemp(join(tmpdir(), 'pix-reference-'))))
-  const certFiles = await writeCertificates(outDir, identities)
+  // A folder the reference made for itself (neither outDir nor envOut given) is removed on close.
+  const ownTempDir = opts.outDir === undefined && opts.envOut === undefined ? await mkdtemp(join(tmpdir(), 'pix-reference-')) : undefined
+  const outDir = resolve(opts.outDir ?? ownTempDir ?? dirname(resolve(opts.envOut as string)))
+  const certFiles = await writeCertificates(outDir, certificatePrefix(opts.envOut, ports[0] as number), identities)
   const env = envOf(urls, identities, certFiles)
   if (opts.envOut) await writeFile(resolve(opts.envOut), dotenv(env), { mode: 0o600 })
   log(`base ${urls.baseUrl}, gateway ${urls.gatewayUrl}, control ${urls.controlUrl}`)
@@ -148,6 +160,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
       closed = true
       await Promise.all(servers.map(closeServer))
       await ctx.close()
+      if (ownTempDir) await rm(ownTempDir, { recursive: true, force: true })
     },
   }
 }

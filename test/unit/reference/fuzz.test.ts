@@ -80,7 +80,7 @@ describe('router refusals', () => {
     expectError(await ref.gateway('/no/such/route'), 404, 'NOT_FOUND')
     const wrong = await ref.base('/api/balance', { method: 'DELETE' })
     expectError(wrong, 405)
-    expect(wrong.headers.allow).toBe('GET')
+    expect(wrong.headers.allow).toBe('GET, HEAD')
   })
 
   it('answers 400 for malformed JSON and 413 above the 1 MB body cap', async () => {

@@ -1,10 +1,12 @@
 // startReference (docs/CONTRACTS.md §7): ports, the env file, the certificates, fresh secrets.
 import { X509Certificate } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { parse } from 'dotenv'
 import { afterAll, describe, expect, it } from 'vitest'
+import { encodeCertHeader } from '../../../generators/certificates.ts'
 import { startReference, type RunningReference } from '../../../reference/index.ts'
 import { call } from './helpers.ts'
 
@@ -51,6 +53,39 @@ describe('startReference', () => {
     }
     expect(fingerprints.size).toBe(3)
     expect((await call(`${ref.controlUrl}/control/clock`)).status).toBe(200)
+  })
+
+  it('keeps two instances whose env files share a folder apart: each certificate stays its own', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ref-index-'))
+    dirs.push(dir)
+    const a = await startReference({ quiet: true, envOut: join(dir, 'a.env') })
+    const b = await startReference({ quiet: true, envOut: join(dir, 'b.env') })
+    started.push(a, b)
+    for (const [ref, envFile] of [[a, 'a.env'], [b, 'b.env']] as const) {
+      const env = parse(await readFile(join(dir, envFile), 'utf8'))
+      expect(env).toEqual(ref.env)
+      const cert = encodeCertHeader(await readFile(env.PIX_CERT_FILE as string, 'utf8'))
+      const token = await call(`${ref.baseUrl}/api/auth/token`, {
+        method: 'POST',
+        headers: { 'x-ssl-client-cert': cert },
+        body: { clientId: env.PIX_CLIENT_ID, clientSecret: env.PIX_CLIENT_SECRET },
+      })
+      expect(token.status, envFile).toBe(201)
+    }
+    expect(new Set([...Object.values(a.env), ...Object.values(b.env)].filter((v) => v.endsWith('.pem'))).size).toBe(6)
+  })
+
+  it('removes the temporary folder it made for itself on close, and only that', async () => {
+    const own = await startReference({ quiet: true })
+    const ownDir = dirname(own.env.PIX_CERT_FILE as string)
+    expect(existsSync(own.env.PIX_CERT_FILE as string)).toBe(true)
+    await own.close()
+    expect(existsSync(ownDir)).toBe(false)
+    const dir = await mkdtemp(join(tmpdir(), 'ref-index-'))
+    dirs.push(dir)
+    const given = await startReference({ quiet: true, outDir: dir })
+    await given.close()
+    expect(existsSync(given.env.PIX_CERT_FILE as string)).toBe(true)
   })
 
   it('makes fresh secrets and keys on every start, and frees its ports on close', async () => {
