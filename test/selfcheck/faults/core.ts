@@ -117,6 +117,7 @@ export default [
   defineFault({
     id: 'balance-without-token-answers-200',
     area: 'auth',
+    files: ['auth/bearer.test.ts'],
     clauses: ['7.bearer-missing-token-401'],
     description: 'GET /api/balance without an Authorization header answers 200 with a balance (auth bypass)',
     onRequest(req) {
@@ -128,6 +129,7 @@ export default [
   defineFault({
     id: 'error-body-status-code-differs',
     area: 'auth',
+    files: ['auth/bearer.test.ts'],
     clauses: ['7.error-status-code-matches', '7.error-body-shape'],
     description: 'every error body carries statusCode 400 whatever the HTTP status',
     onResponse(req, res) {
