@@ -61,7 +61,7 @@ export interface CheckContext {
   property<Ts extends [unknown, ...unknown[]]>(
     arbs: { [K in keyof Ts]: fc.Arbitrary<Ts[K]> },
     predicate: (...args: Ts) => Promise<boolean | void> | boolean | void,
-    opts?: { numRuns?: number },
+    opts?: { numRuns?: number; timeLimitMs?: number },
   ): Promise<void>
 }
 
@@ -304,19 +304,24 @@ function accountOrSkip(
 // ---------------------------------------------------------------------------------------------
 // Property checks
 
+/** Time budget of one property check, shrinking included (fast-check's interruptAfterTimeLimit). */
+export const PROPERTY_TIME_LIMIT_MS = 20_000
+
 async function runProperty(
   meta: Partial<CheckMeta>,
   c: TargetConfig,
   arbs: fc.Arbitrary<unknown>[],
   predicate: (...args: unknown[]) => unknown,
-  opts: { numRuns?: number } = {},
+  opts: { numRuns?: number; timeLimitMs?: number } = {},
 ): Promise<void> {
   meta.seed = c.seed
   const property = fc.asyncProperty(...(arbs as [fc.Arbitrary<unknown>]), async (...args: unknown[]) => {
     const verdict = await predicate(...args)
     return verdict !== false
   })
-  const details = await fc.check(property, { seed: c.seed, numRuns: opts.numRuns ?? c.numRuns })
+  // A failing webhook property waits out its deadline on every shrink step: bound the whole run so a
+  // broken target still fails within the check's time limit, with the smallest case found so far.
+  const details = await fc.check(property, { seed: c.seed, numRuns: opts.numRuns ?? c.numRuns, interruptAfterTimeLimit: opts.timeLimitMs ?? PROPERTY_TIME_LIMIT_MS })
   if (!details.failed) return
   meta.replay = `seed=${details.seed} path=${details.counterexamplePath ?? ''}`
   const cause = details.errorInstance

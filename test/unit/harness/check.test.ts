@@ -17,7 +17,7 @@ const UNSET_OPTIONAL = Object.fromEntries([
   'PIX_LIMITED_CLIENT_ID', 'PIX_LIMITED_CLIENT_SECRET', 'PIX_BUYER_UUID', 'PIX_PIX_KEY', 'PIX_EMBEDDED', 'PIX_SLOW',
 ].map((name) => [name, '']))
 
-interface Row { name: string; state: string; meta: Record<string, unknown>; errors: string[]; note?: string }
+interface Row { name: string; state: string; meta: Record<string, unknown>; errors: string[]; note?: string; duration: number }
 
 let target: FakeServer
 const rows: Row[] = []
@@ -35,6 +35,7 @@ beforeAll(async () => {
         state: r.state,
         meta: tc.meta() as Record<string, unknown>,
         errors: (r.errors ?? []).map((e) => e.message),
+        duration: tc.diagnostic()?.duration ?? Number.NaN,
         ...(r.state === 'skipped' && r.note ? { note: r.note } : {}),
       })
     },
@@ -99,6 +100,15 @@ describe('check() meta reaches a vitest reporter', () => {
     expect(r.meta.replay).toMatch(/^seed=1234 path=\d+(:\d+)*$/)
     expect(r.errors[0]).toMatch(/Counterexample: \[10\]/)
     expect(r.errors[0]).toContain('--seed 1234')
+  })
+})
+
+describe('property time budget', () => {
+  test('a slow failing property fails within its time limit with the smallest case found so far', () => {
+    const r = row('slow failing property stops shrinking at its time limit')
+    expect(r.state).toBe('failed')
+    expect(r.errors[0]).toMatch(/Counterexample: \[\d+\]/)
+    expect(r.duration).toBeLessThan(3_500)
   })
 })
 
