@@ -1,0 +1,148 @@
+// Conventions (interface "Conventions"): timestamps are ISO 8601 in UTC. Every date-time string in
+// the answers of the operations that are cheap to call, and in one notification of each kind the
+// kit can cheaply cause, must carry the zone Z or +00:00. A date-time is recognised by its shape
+// (YYYY-MM-DDThh:mm…), so a field that is one is checked whatever its name; plain dates (a slip's
+// dueDate) are not timestamps and are left alone.
+import { randomUUID } from 'node:crypto'
+import { check, type CheckContext } from '../../harness/check.ts'
+import { jsonObject, show } from '../../harness/assertions.ts'
+import type { Exchange } from '../../harness/exchange.ts'
+import type { Captured } from '../../harness/webhook-capture.ts'
+import { ControlError } from '../../harness/control.ts'
+import { buildPixCode } from '../../generators/emv.ts'
+import { newTxid, newUuid } from '../../generators/ids.ts'
+import { randomCpf } from '../../generators/documents.ts'
+
+const RULE = 'timestamps are ISO 8601 in UTC, zone Z or +00:00 (0)'
+const LOOKS_LIKE_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/
+const UTC_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|\+00:00)$/
+const NOTIFICATION_WAIT_MS = 5_000
+
+interface Stamp {
+  path: string
+  value: string
+}
+
+/** Every date-time-shaped string in a JSON value, with its JSON path. */
+function dateTimesIn(value: unknown, path = '$'): Stamp[] {
+  if (typeof value === 'string') return LOOKS_LIKE_DATE_TIME.test(value) ? [{ path, value }] : []
+  if (Array.isArray(value)) return value.flatMap((item, i) => dateTimesIn(item, `${path}[${i}]`))
+  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => dateTimesIn(v, `${path}.${k}`))
+  return []
+}
+
+function isUtc(value: string): boolean {
+  return UTC_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))
+}
+
+/** Fails on the first non-UTC timestamp of the answers; also when the sample held no timestamp at all. */
+function expectUtcAnswers(t: CheckContext, exchanges: Exchange[]): void {
+  let seen = 0
+  for (const ex of exchanges) {
+    for (const stamp of dateTimesIn(jsonObject(ex))) {
+      seen += 1
+      if (!isUtc(stamp.value)) t.fail(RULE, `${stamp.path} in UTC`, show(stamp.value), ex)
+    }
+  }
+  if (seen === 0) t.fail(RULE, 'answers carrying their documented timestamps', 'no date-time in any answer', exchanges[0])
+}
+
+function expectUtcNotification(t: CheckContext, kind: string, c: Captured): void {
+  for (const stamp of dateTimesIn(c.body)) {
+    if (!isUtc(stamp.value)) t.fail(RULE, `${kind} notification ${stamp.path} in UTC`, `${show(stamp.value)} in ${show(c.body)}`)
+  }
+}
+
+function accepted(t: CheckContext, ex: Exchange): Exchange {
+  t.expectStatus(ex, [200, 201])
+  return ex
+}
+
+check('timestamps of the balance answers are UTC', { clauses: ['0.timestamps-utc'] }, async (t) => {
+  expectUtcAnswers(t, [
+    accepted(t, await t.base.get('/api/balance')),
+    accepted(t, await t.base.get('/accounts/balances')),
+    accepted(t, await t.gateway.get('/v1/account/balance')),
+  ])
+})
+
+check('timestamps of the charge, cash-in and cash-out answers are UTC', { clauses: ['0.timestamps-utc'], needs: ['mutating'] }, async (t) => {
+  const qrCode = buildPixCode({ key: 'payee@conformance.example', amount: '1.00', merchantName: 'Conformance Payee', merchantCity: 'SAO PAULO' })
+  const cashIn = accepted(t, await t.base.post('/api/pix/cash-in', { transaction: { value: 1, externalId: `kit-utc-${newUuid()}`, expirationTime: 600 } }))
+  const cashInId = jsonObject(cashIn).transactionId
+  expectUtcAnswers(t, [
+    accepted(t, await t.base.put(`/cob/${newTxid()}`, { calendario: {}, valor: { original: '1.00' } })),
+    cashIn,
+    accepted(t, await t.base.post('/api/pix/cash-out-qrcode', { value: 1, qrCode, externalId: `kit-utc-${newUuid()}` })),
+    accepted(t, await t.base.get(`/api/pix/transaction/${encodeURIComponent(String(cashInId))}`)),
+    accepted(t, await t.base.get('/api/transactions', { query: { size: 5 } })),
+  ])
+})
+
+check('timestamps of the return answer are UTC', { clauses: ['0.timestamps-utc'], needs: ['mutating', 'control'] }, async (t) => {
+  const paid = await t.control.incomingPayment({ amount: 5, payer: { name: 'Utc Payer', document: randomCpf() } })
+  const ex = await t.base.put(`/pix/${encodeURIComponent(paid.e2eId)}/devolucao/kitutc${Date.now().toString(36)}`, { valor: '1.00' })
+  t.expectStatus(ex, 201)
+  expectUtcAnswers(t, [ex])
+})
+
+/** The first notification of this check matching `pred`, or undefined when none came in time. */
+function notification(t: CheckContext, pred: (c: Captured) => boolean): Promise<Captured | undefined> {
+  return t.hooks.waitFor(pred, NOTIFICATION_WAIT_MS).catch(() => undefined)
+}
+
+const bodyOf = (c: Captured) => (c.body !== null && typeof c.body === 'object' ? (c.body as Record<string, any>) : {})
+
+// Whether each notification is sent is other clauses' business (§6): one that does not come is not
+// held against this rule; the check fails only on a timestamp out of UTC, and is skipped when no
+// notification came at all.
+check('timestamps of the V1, V2 and bank slip notifications are UTC', {
+  clauses: ['0.timestamps-utc'],
+  needs: ['mutating', 'control', 'webhooks'],
+}, async (t) => {
+  await t.hooks.useForAccount()
+  const paid = await t.control.incomingPayment({ amount: 9, payer: { name: 'Utc Notified Payer', document: randomCpf() } })
+  const returnId = `kitutc${randomUUID().replace(/-/g, '').slice(0, 16)}`
+  t.expectStatus(await t.base.put(`/pix/${encodeURIComponent(paid.e2eId)}/devolucao/${returnId}`, { valor: '2.00' }), 201)
+  await t.control.settleReturn(paid.e2eId, returnId)
+  t.expectStatus(await t.gateway.post(`/pix/v1/webhooks/resend/${encodeURIComponent(paid.gatewayId)}`, { url: t.hooks.url('v1') }), 200)
+  const slipId = await registeredAndPaidSlip(t)
+
+  const kinds: [string, (c: Captured) => boolean][] = [
+    ['RECEIVE', (c) => bodyOf(c).type === 'RECEIVE' && bodyOf(c).data?.endToEndId === paid.e2eId],
+    ['REFUND', (c) => bodyOf(c).type === 'REFUND' && bodyOf(c).data?.endToEndId === paid.e2eId],
+    ['V1', (c) => c.channel === t.hooks.channel('v1') && typeof bodyOf(c).transactionId === 'string'],
+    ['bank slip WAITING_PAYMENT', (c) => bodyOf(c).paymentId === slipId && bodyOf(c).status === 'WAITING_PAYMENT'],
+    ['bank slip PAID', (c) => bodyOf(c).paymentId === slipId && bodyOf(c).status === 'PAID'],
+  ]
+  let came = 0
+  for (const [kind, pred] of kinds) {
+    const c = await notification(t, pred)
+    if (!c) continue
+    came += 1
+    expectUtcNotification(t, kind, c)
+  }
+  if (came === 0) t.skip('no notification came within the wait (their emission is checked by suites/webhooks and suites/bank-slip)')
+})
+
+/** A bank slip created, registered by the bank and paid; its id. */
+async function registeredAndPaidSlip(t: CheckContext): Promise<string> {
+  const dueDate = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10)
+  const created = await t.gateway.post('/bank-slip/v1/payment', {
+    amount: 33.1,
+    dueDate,
+    description: 'conformance kit: utc timestamps',
+    externalId: `kit-utc-slip-${randomUUID()}`,
+    payer: { name: 'Maria da Silva', document: randomCpf(), city: 'Sao Paulo', state: 'SP', number: '100', postalCode: '01310100', neighborhood: 'Bela Vista', address: 'Avenida Paulista' },
+  })
+  if (created.response.status < 200 || created.response.status > 299) t.fail('bank slip creation (4.15)', 'a 2xx', `HTTP ${created.response.status}`, created)
+  const id = String(jsonObject(created).id)
+  try {
+    await t.control.registerSlip(id)
+  } catch (err) {
+    // The target registered it first: the driver answers 409 (the slip is no longer PENDING).
+    if (!(err instanceof ControlError && err.exchange.response.status === 409)) throw err
+  }
+  await t.control.paySlip(id)
+  return id
+}
