@@ -7,6 +7,7 @@ import rateLimits from './rate-limits.ts'
 import slipsWebhooks from './slips-webhooks.ts'
 import stateMachines from './state-machines.ts'
 import viewsListings from './views-listings.ts'
+import answers from './answers.ts'
 
 export const FAULTS: readonly Fault[] = [
   ...core,
@@ -15,6 +16,7 @@ export const FAULTS: readonly Fault[] = [
   ...slipsWebhooks,
   ...stateMachines,
   ...viewsListings,
+  ...answers,
 ]
 
 /** Fault ids are unique and kebab-case; a fault names an area and at least one clause. */
