@@ -236,9 +236,11 @@ export function openApiAjv(): Ajv2020 {
   const doc = loadOpenApi()
   // strictSchema stays on so unknown keywords and unknown formats throw; type-strictness is off
   // because the document keeps shapes open and uses union types for nullable fields.
+  // multipleOfPrecision 4: amounts are reais as doubles, so 1000001.69 / 0.01 is off a whole
+  // number by ~1e-8; a tolerance of 1e-4 cents still refuses any third decimal (0.1 cent off).
   const ajv = new Ajv2020({
     allErrors: true, strictTypes: false, strictTuples: false, strictRequired: false,
-    allowUnionTypes: true, multipleOfPrecision: 9,
+    allowUnionTypes: true, multipleOfPrecision: 4,
   })
   addFormats(ajv)
   ajv.addVocabulary([...OPENAPI_KEYWORDS, ...extensionKeywords(doc)])

@@ -347,3 +347,12 @@ describe('webhook payloads', () => {
     expect(event('bankSlipPaid')({ ...paid, product: 'PIX' })).toBe(false)
   })
 })
+
+describe('money as JSON numbers (multipleOf 0.01)', () => {
+  const v = validator(responseSchema('listTransactionsByPixKey', 200)!)
+  const page = (amount: number) => ({ data: [{ originalAmount: amount }], metadata: { page: 1, size: 20, total: 1, totalPages: 1, hasNext: false, hasPrevious: false } })
+  it('two-decimal amounts pass at any realistic size, a third decimal fails', () => {
+    for (const amount of [0.01, 12.34, 1000001.69, 98765432.1, 9999999999.99]) expect(v(page(amount)), String(amount)).toBe(true)
+    for (const amount of [0.001, 12.345, 1000001.695]) expect(v(page(amount)), String(amount)).toBe(false)
+  })
+})
