@@ -22,6 +22,17 @@ export default defineConfig({
         },
       },
       {
+        // Hostile targets (test/hostile/) and the profile proofs (test/profiles/): each test runs the
+        // CLI in a child process, two at a time (the machine has two cores).
+        test: {
+          name: 'robustness',
+          include: ['test/hostile/**/*.test.ts', 'test/profiles/**/*.test.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+          maxConcurrency: 2,
+        },
+      },
+      {
         test: {
           name: 'conformance',
           include: ['suites/**/*.test.ts'],

@@ -2,7 +2,7 @@
 // Each run certifies one small area (balance) with a 2 s request timeout and must: end within a
 // bounded time; fail the affected checks with the reason (and pass none); keep its memory bounded
 // by the 2 MiB body cap; write all three reports; exit 1, or 2 where the target is unusable.
-// Run: npx vitest run --config test/hostile/vitest.config.ts
+// Run: npx vitest run --project robustness test/hostile
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
