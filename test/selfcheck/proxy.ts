@@ -12,7 +12,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { rootCertificates } from 'node:tls'
+import { createSecureContext } from 'node:tls'
 import { Agent, request } from 'undici'
 import { createCa, createLeaf } from '../../generators/certificates.ts'
 import {
@@ -44,7 +44,7 @@ export class FaultProxy {
   private readonly relayIds = new Map<string, string>() // original URL -> id
   private readonly relayTargets = new Map<string, string>() // id -> original URL
   private readonly trustedCas = new Set<string>()
-  private relayAgent = new Agent({ connect: { ca: [...rootCertificates] } })
+  private relayAgent = relayAgentTrusting([])
   private readonly upstream = new Agent({ keepAliveTimeout: 4_000 })
 
   private constructor(
@@ -164,7 +164,7 @@ export class FaultProxy {
     if (this.trustedCas.has(pem)) return
     this.trustedCas.add(pem)
     const old = this.relayAgent
-    this.relayAgent = new Agent({ connect: { ca: [...rootCertificates, ...this.trustedCas] } })
+    this.relayAgent = relayAgentTrusting([...this.trustedCas])
     void old.close().catch(() => {})
   }
 
@@ -380,4 +380,13 @@ function closeServer(server: Server): Promise<void> {
     server.close(() => resolve())
     server.closeAllConnections()
   })
+}
+
+/**
+ * The relay delivers only to the kit's loopback capture servers, so it trusts just their CAs. One
+ * secure context for all connections: a `ca` list in the connect options would be parsed again on
+ * every TLS connection (that once cost more CPU than the whole certification run).
+ */
+function relayAgentTrusting(cas: string[]): Agent {
+  return new Agent({ connect: cas.length > 0 ? { secureContext: createSecureContext({ ca: cas }) } : {} })
 }
