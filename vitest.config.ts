@@ -37,6 +37,7 @@ export default defineConfig({
           name: 'conformance',
           include: ['suites/**/*.test.ts'],
           fileParallelism: false,
+          isolate: false,
           testTimeout: 30_000,
         },
       },
