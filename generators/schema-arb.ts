@@ -259,12 +259,22 @@ const textUnit: Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('ã', 'ç', 'é', 'õ', 'Á', 'ü') },
 )
 
-const formatArbs: Record<string, Arbitrary<string>> = {
-  'date-time': fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true }).map((d) => d.toISOString()),
-  date: fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
-  uuid: fc.uuid(),
-  uri: fc.webUrl({ validSchemes: ['https'] }),
-  email: fc.emailAddress(),
+// Built on first use: fc.webUrl() alone takes about two seconds to construct, a cost every suite
+// file that imports this module would otherwise pay at load time.
+const formatArbBuilders: Record<string, () => Arbitrary<string>> = {
+  'date-time': () => fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true }).map((d) => d.toISOString()),
+  date: () => fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+  uuid: () => fc.uuid(),
+  uri: () => fc.webUrl({ validSchemes: ['https'] }),
+  email: () => fc.emailAddress(),
+}
+const formatArbs = new Map<string, Arbitrary<string>>()
+
+function formatArb(format: unknown): Arbitrary<string> | undefined {
+  if (typeof format !== 'string' || !Object.hasOwn(formatArbBuilders, format)) return undefined
+  let arb = formatArbs.get(format)
+  if (!arb) formatArbs.set(format, (arb = formatArbBuilders[format]!()))
+  return arb
 }
 
 // No nested filters here: a filter fast-check cannot satisfy spins forever, so lengths that a format or
@@ -272,7 +282,7 @@ const formatArbs: Record<string, Arbitrary<string>> = {
 function stringArb(s: Schema): Arbitrary<string> {
   const min = num(s.minLength) ?? 0
   const max = num(s.maxLength)
-  const format = typeof s.format === 'string' ? formatArbs[s.format] : undefined
+  const format = formatArb(s.format)
   if (format) return format
   if (typeof s.pattern === 'string') return padded(patternArb(s.pattern, max), s.pattern, min)
   return fc.string({ unit: textUnit, minLength: min, maxLength: max ?? min + 30 })
