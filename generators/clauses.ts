@@ -2,7 +2,7 @@
 // the interface, once, with an id that checks name and the report groups by section.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { parse } from 'yaml'
+import { parseYamlCached } from './yaml-cache.ts'
 
 export type Testability = 'black-box' | 'needs-control' | 'not-shown'
 export type Level = 'must' | 'info'
@@ -68,7 +68,7 @@ function catalogue(): { clauses: Clause[]; byId: Map<string, Clause> } {
 export function parseClauses(text: string, source = 'clauses.yaml'): Clause[] {
   let document: unknown
   try {
-    document = parse(text)
+    document = parseYamlCached(text)
   } catch (err) {
     throw new ClauseCatalogueError(`${source}: not valid YAML: ${(err as Error).message}`)
   }

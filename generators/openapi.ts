@@ -3,7 +3,7 @@
 // document, which is added to one ajv instance once; validators are compiled once per pointer.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { parse } from 'yaml'
+import { parseYamlCached } from './yaml-cache.ts'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
@@ -35,7 +35,7 @@ const OPENAPI_KEYWORDS = [
 let cachedDoc: OpenAPIV3_1.Document | undefined
 
 export function loadOpenApi(): OpenAPIV3_1.Document {
-  cachedDoc ??= deepFreeze(parse(readFileSync(OPENAPI_PATH, 'utf8'), { maxAliasCount: -1 })) as OpenAPIV3_1.Document
+  cachedDoc ??= deepFreeze(parseYamlCached(readFileSync(OPENAPI_PATH, 'utf8'), { maxAliasCount: -1 })) as OpenAPIV3_1.Document
   return cachedDoc
 }
 
