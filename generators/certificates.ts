@@ -7,6 +7,8 @@ import * as x509 from '@peculiar/x509'
 import { createPrivateKey, KeyObject, webcrypto, X509Certificate as NodeX509Certificate } from 'node:crypto'
 import { isIP } from 'node:net'
 
+export { encodeCertHeader } from './cert-header.ts'
+
 x509.cryptoProvider.set(webcrypto)
 
 export interface KeyPairPem { certPem: string; keyPem: string }
@@ -30,22 +32,10 @@ const CA_LIFETIME_MS = 10 * 365 * DAY_MS
 const LEAF_LIFETIME_MS = 5 * 365 * DAY_MS
 
 export async function createCa(cn = 'PIX Conformance Kit Test CA'): Promise<KeyPairPem & { cert: x509.X509Certificate }> {
-  const keys = await generateKeys()
-  const { notBefore, notAfter } = validity(CA_LIFETIME_MS)
-  const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: randomSerial(),
-    name: distinguishedName(cn),
-    notBefore,
-    notAfter,
-    keys,
-    signingAlgorithm: ALGORITHM,
-    extensions: [
-      new x509.BasicConstraintsExtension(true, 0, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
-    ],
-  })
-  return { cert, certPem: cert.toString('pem'), keyPem: privateKeyPem(keys.privateKey) }
+  return selfSigned(cn, CA_LIFETIME_MS, [
+    new x509.BasicConstraintsExtension(true, 0, true),
+    new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+  ])
 }
 
 /** A leaf signed by `ca`; only the CA's PEMs are needed, so a CA read back from files works too. */
@@ -79,8 +69,18 @@ export async function createLeaf(ca: KeyPairPem, opts: LeafOptions): Promise<Key
 
 /** A self-signed end-entity certificate (no CA behind it): a valid PEM that no account links to. */
 export async function createSelfSigned(cn: string): Promise<KeyPairPem> {
+  const { certPem, keyPem } = await selfSigned(cn, LEAF_LIFETIME_MS, [
+    new x509.BasicConstraintsExtension(false, undefined, true),
+    new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+    new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth, x509.ExtendedKeyUsage.serverAuth]),
+  ])
+  return { certPem, keyPem }
+}
+
+/** A fresh key pair and a certificate it signs itself, with the given extensions and a key identifier. */
+async function selfSigned(cn: string, lifetimeMs: number, extensions: x509.Extension[]): Promise<KeyPairPem & { cert: x509.X509Certificate }> {
   const keys = await generateKeys()
-  const { notBefore, notAfter } = validity(LEAF_LIFETIME_MS)
+  const { notBefore, notAfter } = validity(lifetimeMs)
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: randomSerial(),
     name: distinguishedName(cn),
@@ -88,24 +88,14 @@ export async function createSelfSigned(cn: string): Promise<KeyPairPem> {
     notAfter,
     keys,
     signingAlgorithm: ALGORITHM,
-    extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth, x509.ExtendedKeyUsage.serverAuth]),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
-    ],
+    extensions: [...extensions, await x509.SubjectKeyIdentifierExtension.create(keys.publicKey)],
   })
-  return { certPem: cert.toString('pem'), keyPem: privateKeyPem(keys.privateKey) }
+  return { cert, certPem: cert.toString('pem'), keyPem: privateKeyPem(keys.privateKey) }
 }
 
 /** 'AB:CD:…', exactly as node:crypto's X509Certificate gives it; throws on anything but a certificate PEM. */
 export function fingerprint256(pem: string): string {
   return new NodeX509Certificate(pem).fingerprint256
-}
-
-/** The X-SSL-Client-Cert header value: the PEM, URL-encoded (interface §4.1). */
-export function encodeCertHeader(pem: string): string {
-  return encodeURIComponent(pem)
 }
 
 function generateKeys(): Promise<webcrypto.CryptoKeyPair> {

@@ -4,8 +4,11 @@
 import { Agent, request, type Dispatcher } from 'undici'
 import type { Profile, TargetConfig } from './config.ts'
 import { readCertificate } from './config.ts'
+import { encodeCertHeader } from '../generators/cert-header.ts'
 import type { Exchange, ExchangeRequest, ExchangeResponse } from './exchange.ts'
 import { pacerFor, type Pacer } from './pacing.ts'
+
+export { encodeCertHeader }
 
 /** A hostile or broken target cannot make the kit hold more than this per response. */
 export const BODY_CAP_BYTES = 2 * 1024 * 1024
@@ -79,7 +82,10 @@ export class HttpClient {
   }
 
   private async exchange(req: ExchangeRequest, timeoutMs: number, started: number): Promise<ExchangeResponse> {
-    const signal = AbortSignal.timeout(timeoutMs)
+    // One timer per request, cleared as soon as the body is in: cheaper than AbortSignal.timeout,
+    // whose timers outlive the request.
+    const deadline = new AbortController()
+    const timer = setTimeout(() => deadline.abort(new DOMException(`timeout after ${timeoutMs} ms`, 'TimeoutError')), timeoutMs)
     const elapsed = () => Math.round(performance.now() - started)
     let status = 0
     let headers: Record<string, string> = {}
@@ -88,20 +94,27 @@ export class HttpClient {
         method: req.method as Dispatcher.HttpMethod,
         headers: req.headers,
         body: req.body,
-        signal,
+        signal: deadline.signal,
         dispatcher: this.options.dispatcher ?? sharedAgent(),
       })
       status = res.statusCode
       headers = flattenHeaders(res.headers)
-      const { text, error } = await readCapped(res.body, this.options.bodyCapBytes ?? BODY_CAP_BYTES)
+      const { text, error } = await readCapped(res.body, headers['content-length'], this.options.bodyCapBytes ?? BODY_CAP_BYTES)
       return { status, headers, body: text, ...parseJson(headers, text), durationMs: elapsed(), ...(error ? { error } : {}) }
     } catch (err) {
-      return { status, headers, body: '', durationMs: elapsed(), error: describeNetworkError(err, signal, timeoutMs) }
+      return { status, headers, body: '', durationMs: elapsed(), error: describeNetworkError(err, deadline.signal, timeoutMs) }
+    } finally {
+      clearTimeout(timer)
     }
   }
 }
 
-async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise<{ text: string; error?: string }> {
+/**
+ * The body as text, never more than `cap` bytes of it. A body whose declared length fits is read
+ * whole (undici holds a server to its Content-Length); any other is read chunk by chunk and cut.
+ */
+async function readCapped(body: Dispatcher.ResponseData['body'], contentLength: string | undefined, cap: number): Promise<{ text: string; error?: string }> {
+  if (contentLength !== undefined && /^\d+$/.test(contentLength) && Number(contentLength) <= cap) return { text: await body.text() }
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of body) {
@@ -402,11 +415,6 @@ export class CertTokenClient {
     const pem = opts.certPem ?? (this.certFile ? readCertificate(this.certFile) : undefined)
     return pem === undefined ? undefined : encodeCertHeader(pem)
   }
-}
-
-/** URL-encoded PEM, as X-SSL-Client-Cert carries it (CONTRACTS §8 encodeCertHeader). */
-export function encodeCertHeader(pem: string): string {
-  return encodeURIComponent(pem)
 }
 
 // --- raw: anything, for negative checks --------------------------------------------------------

@@ -12,12 +12,20 @@ beforeAll(async () => {
         res.writeHead(200, { 'content-type': 'application/json' })
         res.write('{"partial":')
         return // the rest never comes
+      case '/stall-declared':
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' })
+        res.write('{"partial":')
+        return // 89 declared bytes never come
       case '/problem':
         res.writeHead(400, { 'content-type': 'application/problem+json' })
         res.end('{"title":"bad"}')
         return
       case '/big':
         res.writeHead(200, { 'content-type': 'application/octet-stream' })
+        res.end(Buffer.alloc(64 * 1024, 'a'))
+        return
+      case '/big-declared':
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(64 * 1024) })
         res.end(Buffer.alloc(64 * 1024, 'a'))
         return
       case '/bad-json':
@@ -56,6 +64,12 @@ describe('HttpClient', () => {
     expect(ex.response.error).toBe('timeout after 200 ms')
   })
 
+  test('the deadline covers a body that stalls short of its declared Content-Length', async () => {
+    const ex = await client({ timeoutMs: 200 }).send({ method: 'GET', url: `${server.url}/stall-declared` })
+    expect(ex.response.status).toBe(200)
+    expect(ex.response.error).toBe('timeout after 200 ms')
+  })
+
   test('+json media types are parsed too', async () => {
     const ex = await client().send({ method: 'GET', url: `${server.url}/problem` })
     expect(ex.response).toMatchObject({ status: 400, json: { title: 'bad' } })
@@ -64,6 +78,12 @@ describe('HttpClient', () => {
   test('a body over the cap stops reading and fails the exchange', async () => {
     const ex = await client({ bodyCapBytes: 1024 }).send({ method: 'GET', url: `${server.url}/big` })
     expect(ex.response.status).toBe(200)
+    expect(ex.response.error).toMatch(/body exceeds cap of 1024 bytes/)
+    expect(ex.response.body.length).toBeLessThanOrEqual(1024)
+  })
+
+  test('a declared Content-Length over the cap is read chunk by chunk and cut too', async () => {
+    const ex = await client({ bodyCapBytes: 1024 }).send({ method: 'GET', url: `${server.url}/big-declared` })
     expect(ex.response.error).toMatch(/body exceeds cap of 1024 bytes/)
     expect(ex.response.body.length).toBeLessThanOrEqual(1024)
   })
