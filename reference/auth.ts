@@ -87,22 +87,47 @@ export async function bearer(world: World, req: Req, scope?: Scope): Promise<Cal
   const header = req.headers.authorization
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null
   if (!match?.[1]) throw new HttpError(401, 'bearer token missing')
-  let payload: Record<string, unknown>
-  try {
-    const verified = await jwtVerify(match[1], world.identities.tokenSecret, {
-      issuer: ISSUER,
-      algorithms: ['HS256'],
-      currentDate: world.clock.now(),
-    })
-    payload = verified.payload
-  } catch {
-    throw new HttpError(401, 'bearer token invalid or expired')
-  }
+  const payload = await verifiedPayload(world, match[1])
   const account = typeof payload.acc === 'string' ? world.accounts.get(payload.acc) : undefined
   if (!account) throw new HttpError(401, 'bearer token names no account')
   const scopes = (typeof payload.scope === 'string' ? payload.scope.split(' ') : []) as Scope[]
   if (scope && !scopes.includes(scope)) throw new HttpError(403, `permission denied: scope ${scope} required`)
   return { account, scopes }
+}
+
+// Verifying a signature is most of a bearer request's cost (jose imports the key and verifies
+// through WebCrypto each time), and a client sends the same token many times: a token whose
+// signature, algorithm and issuer were verified once is remembered per secret, and only its times
+// are checked again, against the simulated clock, on each use.
+const VERIFIED_CAP = 10_000
+const verifiedTokens = new WeakMap<Uint8Array, Map<string, Record<string, unknown>>>()
+
+async function verifiedPayload(world: World, token: string): Promise<Record<string, unknown>> {
+  const secret = world.identities.tokenSecret
+  let known = verifiedTokens.get(secret)
+  if (!known) verifiedTokens.set(secret, (known = new Map()))
+  const remembered = known.get(token)
+  if (remembered) {
+    if (!currentAt(remembered, world.clock.nowMs())) throw new HttpError(401, 'bearer token invalid or expired')
+    return remembered
+  }
+  let payload: Record<string, unknown>
+  try {
+    payload = (await jwtVerify(token, secret, { issuer: ISSUER, algorithms: ['HS256'], currentDate: world.clock.now() })).payload
+  } catch {
+    throw new HttpError(401, 'bearer token invalid or expired')
+  }
+  if (known.size >= VERIFIED_CAP) known.clear()
+  known.set(token, payload)
+  return payload
+}
+
+/** jose's time rules (no clock tolerance): `exp` must lie after now, `nbf` not after it. */
+function currentAt(payload: Record<string, unknown>, nowMs: number): boolean {
+  const nowS = Math.floor(nowMs / 1000)
+  if (typeof payload.exp === 'number' && payload.exp <= nowS) return false
+  if (typeof payload.nbf === 'number' && payload.nbf > nowS) return false
+  return true
 }
 
 /** Gateway: 401 (code UNAUTHORIZED) for a missing or unknown key; 403 (FORBIDDEN) when the key lacks the permission. */

@@ -76,6 +76,9 @@ describe('bearer endpoints (§5, §7)', () => {
     const cert = (await certToken(ref.certHeader(), creds())).body.access_token as string
     const oauth = await ref.token()
     const auth = (t: string) => ({ headers: { authorization: `Bearer ${t}` } })
+    // used once before the clock moves: a token verified earlier must still expire
+    expect((await ref.base('/api/balance', auth(cert))).status).toBe(200)
+    expect((await ref.base('/api/balance', auth(oauth))).status).toBe(200)
     await ref.control('/control/clock/advance', { seconds: 1801 })
     expectError(await ref.base('/api/balance', auth(cert)), 401)
     expect((await ref.base('/api/balance', auth(oauth))).status).toBe(200)
