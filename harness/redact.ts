@@ -77,7 +77,8 @@ export class Redactor {
     }
     const body = this.body(ex.response.body)
     const response = { ...ex.response, headers: this.headers(ex.response.headers), body }
-    if (ex.response.json !== undefined) response.json = reparse(body, ex.response.json, this)
+    // Parsed again only when redaction changed the text: an unchanged body parses to the same value.
+    if (ex.response.json !== undefined) response.json = body === ex.response.body ? ex.response.json : reparse(body, ex.response.json, this)
     if (ex.response.error !== undefined) response.error = this.text(ex.response.error)
     return { request, response }
   }
@@ -112,15 +113,21 @@ function credentialHeader(name: string, value: string): string {
   return value === '' ? value : placeholder(name)
 }
 
+// Compiled once: a body is redacted on every exchange a check records.
+const CREDENTIAL_FIELD_PATTERNS = CREDENTIAL_FIELDS.map((field) => ({
+  field,
+  json: new RegExp(`("${field}"\\s*:\\s*)"((?:[^"\\\\]|\\\\.)*)"`, 'g'),
+  form: new RegExp(`(^|&)(${field}=)([^&]*)`, 'g'),
+}))
+
 /** Blanks credential fields in JSON text (`"clientSecret": "…"`) and form text (`clientSecret=…`). */
 function credentialFields(body: string): string {
   let out = body
-  for (const field of CREDENTIAL_FIELDS) {
-    const json = new RegExp(`("${field}"\\s*:\\s*)"((?:[^"\\\\]|\\\\.)*)"`, 'g')
+  for (const { field, json, form } of CREDENTIAL_FIELD_PATTERNS) {
+    if (!out.includes(field)) continue
     out = out.replace(json, (_m, prefix: string, value: string) =>
       `${prefix}"${PLACEHOLDER.test(value) ? value : placeholder(field)}"`,
     )
-    const form = new RegExp(`(^|&)(${field}=)([^&]*)`, 'g')
     out = out.replace(form, (_m, start: string, key: string, value: string) =>
       `${start}${key}${PLACEHOLDER.test(decodeSafe(value)) ? value : placeholder(field)}`,
     )
