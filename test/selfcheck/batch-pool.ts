@@ -4,8 +4,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { RESULT_MARKER, type BatchOutcome } from './batch.ts'
+import { RESULT_MARKER, type BatchOrder, type BatchOutcome } from './batch.ts'
 import type { Fault } from './fault.ts'
+import type { RunTarget } from './targeting.ts'
 import { REPO_ROOT, childEnv, type Verdicts } from './runner.ts'
 
 const TSX = join(REPO_ROOT, 'node_modules', '.bin', 'tsx')
@@ -31,7 +32,8 @@ class BatchChild {
     })
   }
 
-  run(faultId: string, timeLimitMs: number): Promise<BatchOutcome> {
+  run(order: BatchOrder, timeLimitMs: number): Promise<BatchOutcome> {
+    const faultId = order.faultId
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting = undefined
@@ -42,7 +44,7 @@ class BatchChild {
         resolve: (o) => { clearTimeout(timer); resolve(o) },
         reject: (e) => { clearTimeout(timer); reject(e) },
       }
-      this.proc.stdin!.write(`${faultId}\n`)
+      this.proc.stdin!.write(`${JSON.stringify(order)}\n`)
     })
   }
 
@@ -84,11 +86,11 @@ export class BatchPool {
 
   constructor(private readonly timeLimitMs = 120_000) {}
 
-  /** Certifies the fault's files (or area) through a proxy carrying the fault. */
-  async run(fault: Fault): Promise<FaultRun> {
+  /** Certifies the given checks (default: the fault's files, or area) through a proxy carrying the fault. */
+  async run(fault: Fault, targets?: RunTarget[]): Promise<FaultRun> {
     const child = this.take()
     try {
-      const o = await child.run(fault.id, this.timeLimitMs)
+      const o = await child.run({ faultId: fault.id, ...(targets ? { targets } : {}) }, this.timeLimitMs)
       return { checks: o.checks, errors: o.errors, run: { proxyErrors: o.proxyErrors }, durationMs: o.durationMs }
     } finally {
       if (child.exited) this.all.delete(child)

@@ -3,7 +3,7 @@
 // suite files and not the start of a CLI, a vitest and a target. The one-off path, `certify()` in
 // runner.ts, runs the real CLI; both run the same `conformance` project against the same proxy.
 //
-// Protocol: stdin gives one fault id per line; stdout answers each with one line
+// Protocol: stdin gives one BatchOrder (JSON) per line; stdout answers each with one line
 // `@@selfcheck-result <json>` (a BatchOutcome). Anything else on stdout is the suites' chatter.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -15,6 +15,7 @@ import { startReference } from '../../reference/index.ts'
 import { FAULTS } from './faults/index.ts'
 import type { Fault } from './fault.ts'
 import { FaultProxy } from './proxy.ts'
+import type { RunTarget } from './targeting.ts'
 
 export const RESULT_MARKER = '@@selfcheck-result '
 const REPO_ROOT = join(import.meta.dirname, '..', '..')
@@ -27,6 +28,12 @@ export interface BatchCheck {
   clauses: string[]
   status: 'passed' | 'failed' | 'skipped'
   message?: string
+}
+
+/** A fault to run, and the checks to run it against (targeting.ts); without them, its files or area. */
+export interface BatchOrder {
+  faultId: string
+  targets?: RunTarget[]
 }
 
 export interface BatchOutcome {
@@ -88,14 +95,19 @@ async function main(): Promise<void> {
   const project = vitest.getProjectByName('conformance')
   const byId = new Map(FAULTS.map((f) => [f.id, f]))
 
-  const runFault = async (fault: Fault): Promise<BatchOutcome> => {
+  const specifications = (fault: Fault, targets: RunTarget[] | undefined) =>
+    targets
+      ? targets.map((t) => project.createSpecification(join(REPO_ROOT, 'suites', t.file), { testIds: t.testIds }))
+      : suiteFiles(fault).map((f) => project.createSpecification(f))
+
+  const runFault = async (fault: Fault, targets: RunTarget[] | undefined): Promise<BatchOutcome> => {
     const started = Date.now()
     await reset(reference.controlUrl)
     proxy.errors.length = 0
     proxy.use(fault)
     reporter.clear()
     try {
-      await vitest.runTestSpecifications(suiteFiles(fault).map((f) => project.createSpecification(f)))
+      await vitest.runTestSpecifications(specifications(fault, targets))
     } finally {
       proxy.use()
     }
@@ -104,11 +116,12 @@ async function main(): Promise<void> {
 
   const lines = createInterface({ input: process.stdin })
   for await (const line of lines) {
-    const id = line.trim()
-    if (!id) continue
+    if (!line.trim()) continue
+    const order = JSON.parse(line) as BatchOrder
+    const id = order.faultId
     const fault = byId.get(id)
     const outcome = fault
-      ? await runFault(fault).catch((e: Error) => failedOutcome(id, `the run broke: ${e.message}`))
+      ? await runFault(fault, order.targets).catch((e: Error) => failedOutcome(id, `the run broke: ${e.message}`))
       : failedOutcome(id, `no fault with id ${id}`)
     process.stdout.write(`${RESULT_MARKER}${JSON.stringify(outcome)}\n`)
   }

@@ -7,7 +7,8 @@ import { createVitest } from 'vitest/node'
 import { loadClauses, type Clause } from '../../generators/clauses.ts'
 
 export interface Collected {
-  checks: { file: string; title: string; clauses: string[] }[]
+  /** `id` is vitest's task id: stable for a file and position, so a later run can pick the check. */
+  checks: { id: string; file: string; title: string; clauses: string[] }[]
   /** Suite files that failed to load: their checks are missing from `checks`. */
   errors: string[]
 }
@@ -31,7 +32,7 @@ export async function collectClauses(): Promise<Collected> {
     const checks = testModules.flatMap((m) =>
       [...m.children.allTests()].map((t) => {
         const clauses = (t.meta() as { clauses?: unknown }).clauses
-        return { file: m.moduleId.slice(REPO_ROOT.length + 1), title: t.fullName, clauses: Array.isArray(clauses) ? clauses.map(String) : [] }
+        return { id: t.id, file: m.moduleId.slice(REPO_ROOT.length + 1), title: t.fullName, clauses: Array.isArray(clauses) ? clauses.map(String) : [] }
       }),
     )
     const errors = [
