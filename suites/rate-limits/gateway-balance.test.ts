@@ -47,26 +47,31 @@ check('gateway balance: the 61st request within 60 s with one API key is refused
   }
 })
 
+/** Throttles the primary key, then asks with `otherKey`: it must be served (the limit is per key). */
+async function expectServedWhilePrimaryThrottled(t: CheckContext, otherKey: { client: GatewayClient; value: string; served: string }): Promise<Exchange> {
+  const slot = balanceSlot(t)
+  await cleanWindow(t, slot)
+  await cleanWindow(t, balanceSlot(t, otherKey.value))
+  try {
+    await throttlePrimaryKey(t)
+    const ex = await balance(otherKey.client)
+    if (ex.response.status === 429) {
+      t.fail('the gateway balance limit is per API key (4.13, 8)', `${otherKey.served} (HTTP 200)`, 'HTTP 429 right after the primary key was throttled', ex)
+    }
+    return ex
+  } finally {
+    await leaveWindow(t, slot)
+  }
+}
+
 check('gateway balance: the limit is per API key, another key of the same account is served while the first is throttled', {
   clauses: ['8.gateway-balance-rate'],
   needs: ['mutating', 'limitedKey'],
   timeout: SLOW_CHECK_TIMEOUT_MS,
 }, async (t) => {
-  const sameAccountKey = t.limited.gateway
-  const slot = balanceSlot(t)
-  await cleanWindow(t, slot)
-  await cleanWindow(t, balanceSlot(t, t.config.apiKeyLimited ?? ''))
-  try {
-    await throttlePrimaryKey(t)
-    const ex = await balance(sameAccountKey)
-    if (ex.response.status === 403) t.skip('the limited key (PIX_API_KEY_LIMITED) may not read the gateway balance, so it cannot show the limit is per key')
-    if (ex.response.status === 429) {
-      t.fail('the gateway balance limit is per API key (4.13, 8)', 'the other key served (HTTP 200)', 'HTTP 429 right after the primary key was throttled', ex)
-    }
-    t.expectStatus(ex, 200)
-  } finally {
-    await leaveWindow(t, slot)
-  }
+  const ex = await expectServedWhilePrimaryThrottled(t, { client: t.limited.gateway, value: t.config.apiKeyLimited ?? '', served: 'the other key served' })
+  if (ex.response.status === 403) t.skip('the limited key (PIX_API_KEY_LIMITED) may not read the gateway balance, so it cannot show the limit is per key')
+  t.expectStatus(ex, 200)
 })
 
 check("gateway balance: another account's key is served while the first key is throttled", {
@@ -74,20 +79,8 @@ check("gateway balance: another account's key is served while the first key is t
   needs: ['mutating', 'otherAccount'],
   timeout: SLOW_CHECK_TIMEOUT_MS,
 }, async (t) => {
-  const otherKey = t.other.gateway
-  const slot = balanceSlot(t)
-  await cleanWindow(t, slot)
-  await cleanWindow(t, balanceSlot(t, t.config.otherApiKey ?? ''))
-  try {
-    await throttlePrimaryKey(t)
-    const ex = await balance(otherKey)
-    if (ex.response.status === 429) {
-      t.fail('the gateway balance limit is per API key (4.13, 8)', "the other account's key served (HTTP 200)", 'HTTP 429 right after the primary key was throttled', ex)
-    }
-    t.expectStatus(ex, 200)
-  } finally {
-    await leaveWindow(t, slot)
-  }
+  const ex = await expectServedWhilePrimaryThrottled(t, { client: t.other.gateway, value: t.config.otherApiKey ?? '', served: "the other account's key served" })
+  t.expectStatus(ex, 200)
 })
 
 check('gateway balance: the window rolls, a throttled key is served again once 60 s have passed', {
