@@ -5,8 +5,9 @@
 // keeps, per (API key, operation), a sliding log of the kit's own requests, and delays a request
 // that would be the 61st within 60 seconds until the oldest one leaves the window.
 //
-// The log outlives a suite file: vitest runs each file in a fresh module graph, so the log is kept
-// in a small file under the OS temp folder, named by a hash of the gateway URL, the operation and
+// The log outlives a suite file and a run (a file may get a fresh module graph, a shard or a rerun
+// is another process, and the target's window does not care), so the log is kept in a small file
+// under the OS temp folder, named by a hash of the gateway URL, the operation and
 // the API key (the key itself is never written). Files run one after the other in a certification
 // run (fileParallelism: false), so plain read-modify-write is enough.
 //

@@ -52,7 +52,7 @@ export interface Fault extends ProxyHooks {
   id: string
   /** The suites/<area> that must catch it. */
   area: string
-  /** Optional: only these suite files, relative to suites/ (see runner.ts: today the CLI runs whole areas). */
+  /** Optional: only the checks of these suite files (relative to suites/) may catch it; default: those of `area`. */
   files?: string[]
   /** A failing check must name at least one of these. */
   clauses: string[]
