@@ -2,9 +2,9 @@
 // their targets. Never part of `npm test`.
 //   (a) full certification of the embedded reference (sandbox, default depth) vs the 20 s target
 //   (b) the kit's request pipeline (harness HttpClient + recorder + redaction) vs raw undici, same
-//       loopback server: throughput ratio, target >= 0.8
+//       loopback server: throughput ratio (median of paired rounds), target >= 0.8
 //   (c) the reference on GET /api/balance (valid token) vs a bare node:http server answering a
-//       JSON of the same size: throughput ratio, target >= 0.7
+//       JSON of the same size: throughput ratio (median of paired rounds), target >= 0.7
 //   (d) where the reference spends its time under that load, (e) where the kit's pipeline does
 //       (V8 CPU profiler, as node --cpu-prof; top self time)
 // Flags: --skip-certification (a takes the longest), --requests N (default 3000).
@@ -44,13 +44,13 @@ async function main(): Promise<void> {
   }
 
   const pipeline = await pipelineVsRaw(requests)
-  line(`(b) kit pipeline ${rate(pipeline.kit)}, raw undici ${rate(pipeline.raw)}`)
-  const pipelineRatio = pipeline.kit.perSecond / pipeline.raw.perSecond
+  line(`(b) kit pipeline ${rate(pipeline.kit)}, raw undici ${rate(pipeline.raw)}; per-round ratios ${spreadText(pipeline.spread)}`)
+  const pipelineRatio = pipeline.ratio
   figures.push(() => ratioLine('(b) kit pipeline / raw undici', pipelineRatio, `>= ${PIPELINE_TARGET}`, pipelineRatio >= PIPELINE_TARGET))
 
   const reference = await referenceVsBare(requests)
-  line(`(c) reference GET /api/balance ${rate(reference.reference)}, bare node:http ${rate(reference.bare)} (body ${reference.bodyBytes} bytes)`)
-  const referenceRatio = reference.reference.perSecond / reference.bare.perSecond
+  line(`(c) reference GET /api/balance ${rate(reference.reference)}, bare node:http ${rate(reference.bare)} (body ${reference.bodyBytes} bytes); per-round ratios ${spreadText(reference.spread)}`)
+  const referenceRatio = reference.ratio
   figures.push(() => ratioLine('(c) reference / bare node:http', referenceRatio, `>= ${REFERENCE_TARGET}`, referenceRatio >= REFERENCE_TARGET))
 
   line('(d) the reference under GET /api/balance load: top self time')
@@ -87,7 +87,7 @@ async function certificationSeconds(): Promise<number> {
 }
 
 /** (b) The same bare server, through the harness pipeline and through raw undici. */
-async function pipelineVsRaw(n: number): Promise<{ kit: Measured; raw: Measured; profile: string[] }> {
+async function pipelineVsRaw(n: number): Promise<{ kit: Measured; raw: Measured; ratio: number; spread: [number, number]; profile: string[] }> {
   const server = await bareJsonServer(balanceLikeBody(96))
   const secret = 'bench-client-secret-0123456789'
   const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJiZW5jaCJ9.c2lnbmF0dXJlLWJlbmNo'
@@ -114,9 +114,9 @@ async function pipelineVsRaw(n: number): Promise<{ kit: Measured; raw: Measured;
       JSON.parse(await res.body.text())
     }
     // Alternate rounds so drift in machine load hits both sides alike.
-    const [kitRun, rawRun] = await alternate(n, viaKit, viaRaw)
+    const paired = await alternate(n, viaKit, viaRaw)
     const profile = await profileHere(async () => void (await measure(n, viaKit)))
-    return { kit: kitRun, raw: rawRun, profile }
+    return { kit: paired.a, raw: paired.b, ratio: paired.ratio, spread: paired.spread, profile }
   } finally {
     await Promise.all([agent.close(), rawAgent.close(), server.close()])
   }
@@ -172,41 +172,71 @@ async function pipelineSteps(n: number): Promise<string[]> {
 }
 
 /** (c) GET /api/balance on the reference and on a bare server answering a JSON of the same size. */
-async function referenceVsBare(n: number): Promise<{ reference: Measured; bare: Measured; bodyBytes: number }> {
+async function referenceVsBare(n: number): Promise<{ reference: Measured; bare: Measured; ratio: number; spread: [number, number]; bodyBytes: number }> {
   const ref = await startReference({ quiet: true })
   const load = await loadReference(ref)
   const bare = await bareJsonServer(balanceLikeBody(load.bodyBytes))
   try {
-    const [refRun, bareRun] = await alternate(n, load.once, () => load.onceAt(bare.url))
-    return { reference: refRun, bare: bareRun, bodyBytes: load.bodyBytes }
+    const paired = await alternate(n, load.once, () => load.onceAt(bare.url))
+    return { reference: paired.a, bare: paired.b, ratio: paired.ratio, spread: paired.spread, bodyBytes: load.bodyBytes }
   } finally {
     await Promise.all([load.close(), bare.close(), ref.close()])
   }
 }
 
-/** Runs `a` and `b` n times each in rounds of 250, alternating, after a warm-up. */
-async function alternate(n: number, a: () => Promise<void>, b: () => Promise<void>): Promise<[Measured, Measured]> {
+/**
+ * Runs `a` and `b` n times each in paired rounds of 250, after a warm-up, swapping which goes first
+ * each round (so drift in machine load falls on both alike). The ratio is the median of the rounds'
+ * ratios: one round disturbed by another process moves a mean, not a median.
+ */
+async function alternate(n: number, a: () => Promise<void>, b: () => Promise<void>): Promise<Paired> {
   await measure(200, a)
   await measure(200, b)
   const round = 250
   const totals: [number, number] = [0, 0]
+  const ratios: number[] = []
   let done = 0
-  while (done < n) {
+  for (let i = 0; done < n; i++) {
     const k = Math.min(round, n - done)
-    totals[0] += (await measure(k, a)).seconds
-    totals[1] += (await measure(k, b)).seconds
+    const [first, second] = i % 2 === 0 ? [a, b] : [b, a]
+    const x = (await measure(k, first)).seconds
+    const y = (await measure(k, second)).seconds
+    const [sa, sb] = i % 2 === 0 ? [x, y] : [y, x]
+    totals[0] += sa
+    totals[1] += sb
+    ratios.push(sb / sa)  // a's throughput over b's: b's seconds over a's
     done += k
   }
-  return [
-    { count: n, seconds: totals[0], perSecond: n / totals[0] },
-    { count: n, seconds: totals[1], perSecond: n / totals[1] },
-  ]
+  return {
+    a: { count: n, seconds: totals[0], perSecond: n / totals[0] },
+    b: { count: n, seconds: totals[1], perSecond: n / totals[1] },
+    ratio: median(ratios),
+    spread: [Math.min(...ratios), Math.max(...ratios)],
+  }
+}
+
+interface Paired {
+  a: Measured
+  b: Measured
+  /** Median over the rounds of a's throughput / b's. */
+  ratio: number
+  spread: [number, number]
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((p, q) => p - q)
+  const mid = Math.floor(s.length / 2)
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2
 }
 
 function balanceLikeBody(bytes: number): string {
   const base = { grossBalance: 1234.56, blockedBalance: 10, netBalance: 1224.56, consultedAt: new Date().toISOString(), pad: '' }
   const size = Buffer.byteLength(JSON.stringify(base))
   return JSON.stringify({ ...base, pad: 'x'.repeat(Math.max(0, bytes - size)) })
+}
+
+function spreadText([low, high]: [number, number]): string {
+  return `${low.toFixed(2)}–${high.toFixed(2)}, median taken`
 }
 
 function rate(m: Measured): string {
