@@ -2,6 +2,10 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
+    // Two files at a time (the machine has two cores): a self-check file, which mostly waits on its
+    // certification children, beside a unit or robustness file. Each project below that runs
+    // certifications keeps its own files one at a time.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -15,6 +19,7 @@ export default defineConfig({
         test: {
           name: 'selfcheck',
           include: ['test/selfcheck/**/*.test.ts'],
+          fileParallelism: false,
           testTimeout: 180_000,
           hookTimeout: 60_000,
           // Fault runs mostly wait (for notifications a fault dropped): four overlap well on two cores.
@@ -27,6 +32,7 @@ export default defineConfig({
         test: {
           name: 'robustness',
           include: ['test/hostile/**/*.test.ts', 'test/profiles/**/*.test.ts'],
+          fileParallelism: false,
           testTimeout: 300_000,
           hookTimeout: 300_000,
           maxConcurrency: 2,
