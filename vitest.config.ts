@@ -1,4 +1,15 @@
-import { defineConfig } from 'vitest/config'
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
+
+/** The suites, as the CLI certifies a target with them; the fault self-check's batch runs reuse it. */
+export const conformanceProject = {
+  test: {
+    name: 'conformance',
+    include: ['suites/**/*.test.ts'],
+    fileParallelism: false,
+    isolate: false,
+    testTimeout: 30_000,
+  },
+} satisfies TestProjectInlineConfiguration
 
 export default defineConfig({
   test: {
@@ -38,15 +49,7 @@ export default defineConfig({
           maxConcurrency: 2,
         },
       },
-      {
-        test: {
-          name: 'conformance',
-          include: ['suites/**/*.test.ts'],
-          fileParallelism: false,
-          isolate: false,
-          testTimeout: 30_000,
-        },
-      },
+      conformanceProject,
     ],
   },
 })

@@ -1,24 +1,20 @@
-// The parent side of batch.ts: a few long-lived certification children, one fault at a time each.
-// A test takes a free child, hands it a fault id and awaits the verdicts; a child that overruns
-// the time limit is killed (with every process it started) and replaced on the next run.
+// The parent side of batch.ts: a few long-lived certification children, one round of faults at a
+// time each. A caller takes a free child, hands it a round and awaits the verdicts; a child that
+// overruns the time limit is killed (with every process it started) and replaced on the next run.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { RESULT_MARKER, type BatchOrder, type BatchOutcome } from './batch.ts'
-import type { Fault } from './fault.ts'
-import type { RunTarget } from './targeting.ts'
-import { REPO_ROOT, childEnv, type Verdicts } from './runner.ts'
+import { RESULT_MARKER, type BatchRound, type RoundOutcome } from './batch.ts'
+import { REPO_ROOT, childEnv } from './runner.ts'
 
 const TSX = join(REPO_ROOT, 'node_modules', '.bin', 'tsx')
 const BATCH = join(REPO_ROOT, 'test', 'selfcheck', 'batch.ts')
 const TAIL_LINES = 30
 
-export type FaultRun = Verdicts & { durationMs: number }
-
 class BatchChild {
   private readonly proc: ChildProcess
   private readonly tail: string[] = []
-  private waiting: { resolve: (o: BatchOutcome) => void; reject: (e: Error) => void } | undefined
+  private waiting: { resolve: (o: RoundOutcome) => void; reject: (e: Error) => void } | undefined
   exited = false
 
   constructor() {
@@ -32,19 +28,19 @@ class BatchChild {
     })
   }
 
-  run(order: BatchOrder, timeLimitMs: number): Promise<BatchOutcome> {
-    const faultId = order.faultId
+  run(round: BatchRound, timeLimitMs: number): Promise<RoundOutcome> {
+    const faultIds = round.faults.map((f) => f.faultId).join(', ')
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting = undefined
         this.kill()
-        reject(new Error(`fault ${faultId}: no verdict within ${timeLimitMs / 1000} s; the batch child was killed. Its last output:\n${this.tail.join('\n')}`))
+        reject(new Error(`round of ${faultIds}: no verdict within ${timeLimitMs / 1000} s; the batch child was killed. Its last output:\n${this.tail.join('\n')}`))
       }, timeLimitMs)
       this.waiting = {
         resolve: (o) => { clearTimeout(timer); resolve(o) },
         reject: (e) => { clearTimeout(timer); reject(e) },
       }
-      this.proc.stdin!.write(`${JSON.stringify(order)}\n`)
+      this.proc.stdin!.write(`${JSON.stringify(round)}\n`)
     })
   }
 
@@ -71,7 +67,7 @@ class BatchChild {
     if (!line.startsWith(RESULT_MARKER)) return this.keep(line)
     const waiting = this.waiting
     this.waiting = undefined
-    waiting?.resolve(JSON.parse(line.slice(RESULT_MARKER.length)) as BatchOutcome)
+    waiting?.resolve(JSON.parse(line.slice(RESULT_MARKER.length)) as RoundOutcome)
   }
 
   private keep(line: string): void {
@@ -84,14 +80,11 @@ export class BatchPool {
   private readonly idle: BatchChild[] = []
   private readonly all = new Set<BatchChild>()
 
-  constructor(private readonly timeLimitMs = 120_000) {}
-
-  /** Certifies the given checks (default: the fault's files, or area) through a proxy carrying the fault. */
-  async run(fault: Fault, targets?: RunTarget[]): Promise<FaultRun> {
+  /** Runs a round of faults, each over its checks, through a proxy that carries each check's fault. */
+  async run(round: BatchRound, timeLimitMs: number): Promise<RoundOutcome> {
     const child = this.take()
     try {
-      const o = await child.run({ faultId: fault.id, ...(targets ? { targets } : {}) }, this.timeLimitMs)
-      return { checks: o.checks, errors: o.errors, run: { proxyErrors: o.proxyErrors }, durationMs: o.durationMs }
+      return await child.run(round, timeLimitMs)
     } finally {
       if (child.exited) this.all.delete(child)
       else this.idle.push(child)

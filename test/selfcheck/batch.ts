@@ -1,24 +1,35 @@
 // A long-lived certification child for the fault self-check (run with tsx): one reference, one
-// fault proxy and one vitest instance serve many faults in turn, so a fault costs the run of its
-// suite files and not the start of a CLI, a vitest and a target. The one-off path, `certify()` in
-// runner.ts, runs the real CLI; both run the same `conformance` project against the same proxy.
+// fault proxy and one vitest instance serve many faults, so a fault costs the run of its checks
+// and not the start of a CLI, a vitest and a target. The one-off path, `certify()` in runner.ts,
+// runs the real CLI; both run the same `conformance` project against the same proxy.
 //
-// Protocol: stdin gives one BatchOrder (JSON) per line; stdout answers each with one line
-// `@@selfcheck-result <json>` (a BatchOutcome). Anything else on stdout is the suites' chatter.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+// A round holds the checks of several faults (no check twice) in one vitest run. Before each
+// check, the setup file fault-switch.ts tells this process which check starts: the target is
+// reset and that check's fault goes into the proxy; after the check, the fault comes out. So each
+// check runs alone under its own fault on a fresh target, as in a run of that fault by itself.
+//
+// Protocol: stdin gives one BatchRound (JSON) per line; stdout answers each with one line
+// `@@selfcheck-result <json>` (a RoundOutcome). Anything else on stdout is the suites' chatter.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { request } from 'undici'
 import type { Reporter, TestCase, TestModule } from 'vitest/node'
 import { startReference } from '../../reference/index.ts'
+import { conformanceProject } from '../../vitest.config.ts'
 import { FAULTS } from './faults/index.ts'
 import type { Fault } from './fault.ts'
 import { FaultProxy } from './proxy.ts'
 import type { RunTarget } from './targeting.ts'
 
 export const RESULT_MARKER = '@@selfcheck-result '
+/** The fault id of a control order: its checks run with no fault in the proxy, and must pass. */
+export const NO_FAULT = '(no fault)'
 const REPO_ROOT = join(import.meta.dirname, '..', '..')
+const SWITCH_SETUP_FILE = join(REPO_ROOT, 'test', 'selfcheck', 'fault-switch.ts')
 const MAX_MESSAGE_CHARS = 600
 
 export interface BatchCheck {
@@ -30,10 +41,15 @@ export interface BatchCheck {
   message?: string
 }
 
-/** A fault to run, and the checks to run it against (targeting.ts); without them, its files or area. */
-export interface BatchOrder {
+/** A fault and the checks to run under it (targeting.ts). */
+export interface FaultOrder {
   faultId: string
-  targets?: RunTarget[]
+  targets: RunTarget[]
+}
+
+/** Faults whose checks run in one vitest run; no check may serve two of them. */
+export interface BatchRound {
+  faults: FaultOrder[]
 }
 
 export interface BatchOutcome {
@@ -44,13 +60,18 @@ export interface BatchOutcome {
   proxyErrors: string[]
 }
 
-/** Collects the verdict of each check of one run; cleared before the next. */
+export interface RoundOutcome {
+  outcomes: BatchOutcome[]
+  durationMs: number
+}
+
+/** Collects the verdict of each check of one run, by vitest task id; cleared before the next. */
 class VerdictReporter implements Reporter {
-  checks: BatchCheck[] = []
+  checks = new Map<string, BatchCheck>()
   errors: string[] = []
 
   clear(): void {
-    this.checks = []
+    this.checks = new Map()
     this.errors = []
   }
 
@@ -59,7 +80,7 @@ class VerdictReporter implements Reporter {
     const r = tc.result()
     const status = r.state === 'passed' ? 'passed' : r.state === 'failed' ? 'failed' : 'skipped'
     const message = r.state === 'failed' ? (r.errors?.[0]?.message ?? '').slice(0, MAX_MESSAGE_CHARS) : undefined
-    this.checks.push({
+    this.checks.set(tc.id, {
       title: tc.fullName,
       area: typeof meta.area === 'string' ? meta.area : '',
       file: tc.module.moduleId.slice(join(REPO_ROOT, 'suites').length + 1),
@@ -74,17 +95,92 @@ class VerdictReporter implements Reporter {
   }
 }
 
+interface Planned {
+  faultId: string
+  /** undefined for the control order (NO_FAULT) */
+  fault: Fault | undefined
+  targets: RunTarget[]
+}
+
+/** Which fault each check of the running round is under, and what the proxy noted meanwhile. */
+class FaultSwitch {
+  private faultOf = new Map<string, Planned>()
+  private proxyErrors = new Map<string, string[]>()
+  private server: Server | undefined
+  url = ''
+
+  constructor(
+    private readonly proxy: FaultProxy,
+    private readonly controlUrl: string,
+  ) {}
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      let body = ''
+      req.setEncoding('utf8')
+      req.on('data', (chunk: string) => (body += chunk))
+      req.on('end', () => {
+        this.handle(req.url ?? '', body.trim()).then(
+          () => res.writeHead(204).end(),
+          (e: Error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(e.message),
+        )
+      })
+    })
+    await new Promise<void>((done) => this.server!.listen(0, '127.0.0.1', done))
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`
+  }
+
+  plan(round: Planned[]): void {
+    this.faultOf = new Map(round.flatMap((p) => p.targets.flatMap((t) => t.testIds.map((id) => [id, p] as const))))
+    this.proxyErrors = new Map()
+  }
+
+  errorsOf(faultId: string): string[] {
+    return this.proxyErrors.get(faultId) ?? []
+  }
+
+  private async handle(path: string, testId: string): Promise<void> {
+    if (path === '/begin') {
+      this.proxy.use()
+      await reset(this.controlUrl)
+      this.proxy.errors.length = 0
+      const fault = this.faultOf.get(testId)?.fault
+      if (fault) this.proxy.use(fault)
+      return
+    }
+    if (path === '/end') {
+      const planned = this.faultOf.get(testId)
+      this.proxy.use()
+      if (planned) this.proxyErrors.set(planned.faultId, [...this.errorsOf(planned.faultId), ...this.proxy.errors])
+      this.proxy.errors.length = 0
+      return
+    }
+    throw new Error(`unknown switch path ${path}`)
+  }
+
+  async close(): Promise<void> {
+    await new Promise((done) => this.server?.close(done))
+  }
+}
+
 async function main(): Promise<void> {
   const outDir = mkdtempSync(join(tmpdir(), 'pix-selfcheck-batch-'))
   const reference = await startReference({ quiet: true, outDir })
   const proxy = await FaultProxy.start(reference)
-  const env = { ...proxy.envFor(reference.env), PIX_SEED: process.env.PIX_SEED ?? String(Math.floor(Math.random() * 2 ** 31)) }
+  const faultSwitch = new FaultSwitch(proxy, reference.controlUrl)
+  await faultSwitch.start()
+  const env = {
+    ...proxy.envFor(reference.env),
+    PIX_SEED: process.env.PIX_SEED ?? String(Math.floor(Math.random() * 2 ** 31)),
+    SELFCHECK_SWITCH_URL: faultSwitch.url,
+  }
   Object.assign(process.env, env)
   const reporter = new VerdictReporter()
   const { createVitest } = await import('vitest/node')
   const vitest = await createVitest('test', {
     root: REPO_ROOT,
-    config: join(REPO_ROOT, 'vitest.config.ts'),
+    config: false,
+    projects: [{ test: { ...conformanceProject.test, setupFiles: [SWITCH_SETUP_FILE] } }],
     run: true,
     watch: false,
     project: ['conformance'],
@@ -95,51 +191,54 @@ async function main(): Promise<void> {
   const project = vitest.getProjectByName('conformance')
   const byId = new Map(FAULTS.map((f) => [f.id, f]))
 
-  const specifications = (fault: Fault, targets: RunTarget[] | undefined) =>
-    targets
-      ? targets.map((t) => project.createSpecification(join(REPO_ROOT, 'suites', t.file), { testIds: t.testIds }))
-      : suiteFiles(fault).map((f) => project.createSpecification(f))
-
-  const runFault = async (fault: Fault, targets: RunTarget[] | undefined): Promise<BatchOutcome> => {
+  const runRound = async (round: BatchRound): Promise<RoundOutcome> => {
     const started = Date.now()
-    await reset(reference.controlUrl)
-    proxy.errors.length = 0
-    proxy.use(fault)
+    const planned: Planned[] = round.faults.map((o) => {
+      const fault = o.faultId === NO_FAULT ? undefined : byId.get(o.faultId)
+      if (!fault && o.faultId !== NO_FAULT) throw new Error(`no fault with id ${o.faultId}`)
+      return { faultId: o.faultId, fault, targets: o.targets }
+    })
+    faultSwitch.plan(planned)
     reporter.clear()
     try {
-      await vitest.runTestSpecifications(specifications(fault, targets))
+      await vitest.runTestSpecifications(specifications(planned.flatMap((p) => p.targets)))
     } finally {
       proxy.use()
     }
-    return { faultId: fault.id, checks: reporter.checks, errors: reporter.errors, durationMs: Date.now() - started, proxyErrors: [...proxy.errors] }
+    const durationMs = Date.now() - started
+    const outcomes = planned.map(({ faultId, targets }) => ({
+      faultId,
+      checks: targets.flatMap((t) => t.testIds.flatMap((id) => reporter.checks.get(id) ?? [])),
+      errors: reporter.errors,
+      durationMs,
+      proxyErrors: faultSwitch.errorsOf(faultId),
+    }))
+    return { outcomes, durationMs }
+  }
+
+  /** One specification per file, holding every check of the round in it. */
+  const specifications = (targets: RunTarget[]) => {
+    const byFile = new Map<string, string[]>()
+    for (const t of targets) byFile.set(t.file, [...(byFile.get(t.file) ?? []), ...t.testIds])
+    return [...byFile].sort(([a], [b]) => a.localeCompare(b)).map(([file, testIds]) => project.createSpecification(join(REPO_ROOT, 'suites', file), { testIds }))
   }
 
   const lines = createInterface({ input: process.stdin })
   for await (const line of lines) {
     if (!line.trim()) continue
-    const order = JSON.parse(line) as BatchOrder
-    const id = order.faultId
-    const fault = byId.get(id)
-    const outcome = fault
-      ? await runFault(fault, order.targets).catch((e: Error) => failedOutcome(id, `the run broke: ${e.message}`))
-      : failedOutcome(id, `no fault with id ${id}`)
+    const round = JSON.parse(line) as BatchRound
+    const outcome = await runRound(round).catch((e: Error) => brokenRound(round, `the run broke: ${e.message}`))
     process.stdout.write(`${RESULT_MARKER}${JSON.stringify(outcome)}\n`)
   }
   await vitest.close()
+  await faultSwitch.close()
   await proxy.close()
   await reference.close()
   rmSync(outDir, { recursive: true, force: true })
 }
 
-/** Absolute paths of the suite files a fault's run covers: its files, or its whole area. */
-export function suiteFiles(fault: Pick<Fault, 'area' | 'files'>): string[] {
-  const suites = join(REPO_ROOT, 'suites')
-  if (fault.files?.length) return fault.files.map((f) => join(suites, f))
-  return readdirSync(join(suites, fault.area)).filter((f) => f.endsWith('.test.ts')).sort().map((f) => join(suites, fault.area, f))
-}
-
-function failedOutcome(faultId: string, error: string): BatchOutcome {
-  return { faultId, checks: [], errors: [error], durationMs: 0, proxyErrors: [] }
+function brokenRound(round: BatchRound, error: string): RoundOutcome {
+  return { outcomes: round.faults.map((o) => ({ faultId: o.faultId, checks: [], errors: [error], durationMs: 0, proxyErrors: [] })), durationMs: 0 }
 }
 
 async function reset(controlUrl: string): Promise<void> {
