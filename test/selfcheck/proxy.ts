@@ -38,7 +38,7 @@ const UPSTREAM_TIMEOUT_MS = 60_000
 const MAX_ERRORS = 200
 
 export class FaultProxy {
-  /** Hook failures and upstream errors, for the runner's diagnostics (no bodies, no headers); the first MAX_ERRORS. */
+  /** Hook failures and upstream errors, for the runner's diagnostics (no bodies, no headers); the first MAX_ERRORS, then new kinds only. */
   readonly errors: string[] = []
   private hooks: ProxyHooks[] = []
   private readonly relayIds = new Map<string, string>() // original URL -> id
@@ -93,7 +93,9 @@ export class FaultProxy {
   }
 
   private note(error: string): void {
-    if (this.errors.length < MAX_ERRORS) this.errors.push(error)
+    // Past MAX_ERRORS only new kinds of error are kept: retries to a closed capture server must
+    // not crowd out the one error that explains a failure.
+    if (this.errors.length < MAX_ERRORS || (this.errors.length < 5 * MAX_ERRORS && !this.errors.includes(error))) this.errors.push(error)
   }
 
   // ── the kit's side ────────────────────────────────────────────────────────────────────────

@@ -212,7 +212,7 @@ function readResults(reportDir: string, child: ChildOutcome, proxyErrors: string
   const file = runs.length === 1 ? join(reportDir, runs[0] as string, 'results.json') : undefined
   if (child.timedOut || file === undefined || !existsSync(file)) {
     const why = child.timedOut ? 'was killed past its time limit' : `left no results.json (exit code ${child.exitCode})`
-    const proxy = proxyErrors.length ? `\nproxy errors:\n  ${proxyErrors.slice(0, 10).join('\n  ')}` : ''
+    const proxy = proxyErrors.length ? `\nproxy errors:\n  ${distinct(proxyErrors).join('\n  ')}` : ''
     throw new Error(`the certification run ${why}; its last output:\n${child.output}${proxy}`)
   }
   return JSON.parse(readFileSync(file, 'utf8')) as Results
@@ -236,8 +236,16 @@ function listChecks(checks: Verdicts['checks']): string {
 function diagnostics(r: Verdicts): string {
   const parts: string[] = []
   if (r.errors.length) parts.push(`errors outside checks:\n  ${r.errors.map(firstLine).join('\n  ')}`)
-  if (r.run.proxyErrors.length) parts.push(`proxy errors:\n  ${r.run.proxyErrors.slice(0, 10).join('\n  ')}`)
+  if (r.run.proxyErrors.length) parts.push(`proxy errors:\n  ${distinct(r.run.proxyErrors).join('\n  ')}`)
   return parts.length ? `\n${parts.join('\n')}` : ''
+}
+
+/** Up to ten distinct messages, each with how often it came: retries repeat one error many times. */
+function distinct(errors: string[]): string[] {
+  const counts = new Map<string, number>()
+  for (const e of errors) counts.set(e, (counts.get(e) ?? 0) + 1)
+  const rows = [...counts].map(([e, n]) => (n > 1 ? `${e} (×${n})` : e))
+  return rows.length > 10 ? [...rows.slice(0, 10), `… and ${rows.length - 10} other kinds`] : rows
 }
 
 function firstLine(s: string): string {
