@@ -16,13 +16,13 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { request } from 'undici'
 import type { Reporter, TestCase, TestModule } from 'vitest/node'
 import { startReference } from '../../reference/index.ts'
 import { conformanceProject } from '../../vitest.config.ts'
 import { FAULTS } from './faults/index.ts'
 import type { Fault } from './fault.ts'
 import { FaultProxy } from './proxy.ts'
+import { resetTarget } from './runner.ts'
 import type { RunTarget } from './targeting.ts'
 
 export const RESULT_MARKER = '@@selfcheck-result '
@@ -142,7 +142,7 @@ class FaultSwitch {
   private async handle(path: string, testId: string): Promise<void> {
     if (path === '/begin') {
       this.proxy.use()
-      await reset(this.controlUrl)
+      await resetTarget(this.controlUrl)
       this.proxy.errors.length = 0
       const fault = this.faultOf.get(testId)?.fault
       if (fault) this.proxy.use(fault)
@@ -239,12 +239,6 @@ async function main(): Promise<void> {
 
 function brokenRound(round: BatchRound, error: string): RoundOutcome {
   return { outcomes: round.faults.map((o) => ({ faultId: o.faultId, checks: [], errors: [error], durationMs: 0, proxyErrors: [] })), durationMs: 0 }
-}
-
-async function reset(controlUrl: string): Promise<void> {
-  const res = await request(`${controlUrl}/control/reset`, { method: 'POST' })
-  await res.body.dump()
-  if (res.statusCode !== 204) throw new Error(`POST /control/reset answered ${res.statusCode}`)
 }
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {

@@ -50,7 +50,7 @@ export async function certify(opts: CertifyOptions): Promise<RunResults> {
   let proxy: FaultProxy | undefined
   const workDir = mkdtempSync(join(tmpdir(), 'pix-selfcheck-'))
   try {
-    await resetTarget(reference)
+    await resetTarget(reference.controlUrl)
     proxy = await FaultProxy.start(reference, hooksOf(opts))
     const envFile = join(workDir, 'target.env')
     writeFileSync(envFile, dotenv(proxy.envFor(reference.env)), { mode: 0o600 })
@@ -132,8 +132,9 @@ function giveBack(r: PooledReference): void {
   if (pool.all.includes(r)) pool.idle.push(r)
 }
 
-async function resetTarget(r: RunningReference): Promise<void> {
-  const res = await request(`${r.controlUrl}/control/reset`, { method: 'POST' })
+/** POST /control/reset on the reference's control API (not through a proxy). */
+export async function resetTarget(controlUrl: string): Promise<void> {
+  const res = await request(`${controlUrl}/control/reset`, { method: 'POST' })
   await res.body.dump()
   if (res.statusCode !== 204) throw new Error(`POST /control/reset answered ${res.statusCode}`)
 }
