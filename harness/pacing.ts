@@ -15,9 +15,9 @@
 // delayed) and then either roll the target's window with the control clock and `forget()` the
 // log, or leave the log full so the next request waits.
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 
 export interface RateLimitedOperation {
   /** OpenAPI operation id (CONTRACTS §1); resend's v1 and v2 paths share one window. */
@@ -221,42 +221,124 @@ export class MemoryStore implements PacerStore {
   }
 }
 
-/** One JSON array of timestamps per log, in `<tmp>/pix-kit-pacing/` (PIX_PACING_DIR overrides). */
+/**
+ * One JSON array of timestamps per log, in `<tmp>/pix-kit-pacing/` (PIX_PACING_DIR overrides).
+ *
+ * Every rate-limited request and every control clock move saves a log. Profiles of a certification
+ * put 2–3 s of the worker's CPU in writing (and renaming) a file on each save, so the store keeps
+ * the logs of this process in memory and writes changed ones to disk at most every
+ * FLUSH_DELAY_MS, when a suite file ends (`flushPacingLogs`, harness/check.ts) and when the process
+ * exits. The files are for the next process (a shard, a rerun, the next suite file under
+ * `isolate`); processes sharing one gateway are not meant to run side by side (see the top of this
+ * file), so a file written whole in one write needs no rename.
+ */
 export class FileStore implements PacerStore {
   constructor(readonly dir: string = process.env.PIX_PACING_DIR ?? join(tmpdir(), 'pix-kit-pacing')) {}
 
   load(key: string): number[] {
-    try {
-      const parsed = JSON.parse(readFileSync(this.file(key), 'utf8')) as unknown
-      return Array.isArray(parsed) ? parsed.filter((t): t is number => typeof t === 'number') : []
-    } catch {
-      return []
+    const file = this.file(key)
+    let times = remembered.get(file)
+    if (times === undefined) {
+      times = readTimes(file)
+      remembered.set(file, times)
     }
+    return [...times]
   }
 
   save(key: string, times: number[]): void {
-    mkdirSync(this.dir, { recursive: true })
-    const tmp = `${this.file(key)}.${process.pid}.tmp`
-    writeFileSync(tmp, JSON.stringify(times))
-    renameSync(tmp, this.file(key))  // atomic: a reader never sees half a file
+    const file = this.file(key)
+    remembered.set(file, [...times])
+    unwritten.set(file, this.dir)
+    scheduleFlush()
+    for (const [prefix, keys] of this.listings()) if (key.startsWith(prefix)) keys.add(key)
   }
 
   clear(prefix: string): void {
-    for (const key of this.keys(prefix)) rmSync(this.file(key), { force: true })
+    for (const key of this.keys(prefix)) {
+      rmSync(this.file(key), { force: true })
+      remembered.delete(this.file(key))
+      unwritten.delete(this.file(key))
+      for (const keys of this.listings().values()) keys.delete(key)
+    }
   }
 
   keys(prefix: string): string[] {
+    const listings = this.listings()
+    let keys = listings.get(prefix)
+    if (keys === undefined) {
+      keys = new Set(this.readListing(prefix))
+      listings.set(prefix, keys)
+    }
+    return [...keys]
+  }
+
+  /** The keys this process knows of, by the prefixes it listed the folder for; save() and clear() keep them current. */
+  private listings(): Map<string, Set<string>> {
+    let byPrefix = listingsByDir.get(this.dir)
+    if (!byPrefix) {
+      byPrefix = new Map()
+      listingsByDir.set(this.dir, byPrefix)
+    }
+    return byPrefix
+  }
+
+  /** The folder's logs of a prefix, and those saved but not written yet. */
+  private readListing(prefix: string): string[] {
     let names: string[] = []
     try {
       names = readdirSync(this.dir)
     } catch {
-      return []  // no folder yet
+      // no folder yet
     }
-    return names.filter((n) => n.startsWith(prefix) && n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length))
+    for (const [file, dir] of unwritten) if (dir === this.dir) names.push(basename(file))
+    return [...new Set(names)].filter((n) => n.startsWith(prefix) && n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length))
   }
 
   private file(key: string): string {
     return join(this.dir, `${key}.json`)
+  }
+}
+
+/** What this process read or wrote, by file. */
+const remembered = new Map<string, number[]>()
+/** Saved logs not on disk yet, by file. */
+const unwritten = new Map<string, string>()  // file → its folder
+let flushTimer: NodeJS.Timeout | undefined
+let flushOnExit = false
+const FLUSH_DELAY_MS = 200
+
+function scheduleFlush(): void {
+  if (!flushOnExit) {
+    process.once('exit', flushPacingLogs)
+    flushOnExit = true
+  }
+  flushTimer ??= setTimeout(flushPacingLogs, FLUSH_DELAY_MS).unref()
+}
+
+/** Writes every log saved since the last flush. */
+export function flushPacingLogs(): void {
+  clearTimeout(flushTimer)
+  flushTimer = undefined
+  for (const [file, dir] of unwritten) {
+    const json = JSON.stringify(remembered.get(file) ?? [])
+    try {
+      writeFileSync(file, json)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+      mkdirSync(dir, { recursive: true })  // the first save, or the folder was removed
+      writeFileSync(file, json)
+    }
+  }
+  unwritten.clear()
+}
+const listingsByDir = new Map<string, Map<string, Set<string>>>()
+
+function readTimes(file: string): number[] {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown
+    return Array.isArray(parsed) ? parsed.filter((t): t is number => typeof t === 'number') : []
+  } catch {
+    return []
   }
 }
 

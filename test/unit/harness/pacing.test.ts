@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { GatewayClient, HttpClient } from '../../../harness/http.ts'
-import { FileStore, MemoryStore, PACING_MARGIN_MS, Pacer } from '../../../harness/pacing.ts'
+import { FileStore, MemoryStore, PACING_MARGIN_MS, Pacer, flushPacingLogs } from '../../../harness/pacing.ts'
 import { fakeServer, json, type FakeServer } from './fake-server.ts'
 
 /** A fake clock shared by the target and the pacer: sleeping moves it forward at once. */
@@ -175,6 +175,41 @@ describe('file store: the log outlives a suite file (a fresh pacer in a fresh mo
     expect(slotOther && other.sentInWindow(slotOther)).toBe(1)
     const slotFirst = second.slotOf(req('http://127.0.0.1:1'))
     expect(slotFirst && second.sentInWindow(slotFirst)).toBe(0)
+  })
+
+  test('saves reach the files for the next process when flushed (a suite file ends, the process exits); memory serves this one', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs')
+    const c = new FakeClock()
+    const pacer = new Pacer({ gatewayUrl: 'http://127.0.0.1:4', store: new FileStore(dir), now: c.now, sleep: c.sleep, log: () => {} })
+    const req = { method: 'GET', url: 'http://127.0.0.1:4/v1/account/balance', headers: { 'x-api-key': 'another-key-value' } }
+    flushPacingLogs()
+    const before = new Set(readdirSync(dir))
+    const onDisk = () => {
+      const written = readdirSync(dir).filter((n) => !before.has(n))
+      return written.map((n) => JSON.parse(readFileSync(join(dir, n), 'utf8')) as number[])
+    }
+    for (let i = 0; i < 3; i++) await pacer.beforeSend(req)
+    flushPacingLogs()
+    expect(onDisk().map((log) => log.length)).toEqual([3])
+    pacer.clockAdvanced(59)
+    flushPacingLogs()
+    expect(onDisk().map((log) => log.length)).toEqual([3])
+    pacer.clockAdvanced(2)
+    flushPacingLogs()
+    expect(onDisk().map((log) => log.length)).toEqual([0])
+  })
+
+  test('forget() also drops logs saved but not written yet', async () => {
+    const c = new FakeClock()
+    const store = new FileStore(dir)
+    const pacer = new Pacer({ gatewayUrl: 'http://127.0.0.1:5', store, now: c.now, sleep: c.sleep, log: () => {} })
+    const req = { method: 'POST', url: 'http://127.0.0.1:5/pix/v2/webhooks/resend/abc', headers: { 'x-api-key': 'a-third-key-value' } }
+    await pacer.beforeSend(req)
+    pacer.forget()
+    flushPacingLogs()
+    const slot = pacer.slotOf(req)
+    expect(slot && pacer.sentInWindow(slot)).toBe(0)
+    expect(new FileStore(dir).keys(slot?.key.slice(0, 16) ?? '')).toEqual([])
   })
 
   test('the API key is never written to disk', async () => {
