@@ -12,11 +12,11 @@ import { ControlClient } from './control.ts'
 import type { Exchange } from './exchange.ts'
 import { HttpClient, closeSharedAgent, createClients, type AccountClients, type BearerClient, type CertTokenClient, type GatewayClient, type RawClient } from './http.ts'
 import type { CheckMeta } from './meta.ts'
-import { pacerFor } from './pacing.ts'
+import { flushPacingLogs, pacerFor } from './pacing.ts'
 import { Recorder, type RecordedExchange } from './recorder.ts'
 import { sharedRedactor } from './redact.ts'
 import { expectSchema } from './validate.ts'
-import { checkHooks, closeWorkerCapture, webhooksUnavailable, type CheckHooks } from './webhooks.ts'
+import { checkHooks, webhooksUnavailable, type CheckHooks } from './webhooks.ts'
 
 export type Need = 'control' | 'webhooks' | 'mutating' | 'otherAccount' | 'limitedKey' | 'certs' | 'otherAccountCert' | 'unlinkedCert'
 
@@ -84,12 +84,16 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
   meta.area ??= areaOf(ctx.task.file.filepath)
   const config = workerConfig()
   const recorder = new Recorder(sharedRedactor)
+  let hooks: CheckHooks | undefined
   try {
     const unmet = unmetNeed(config, needs)
     if (unmet) skipCheck(ctx, unmet)
     const t = await buildContext(ctx, config, clauses, needs, recorder)
+    if (needs.includes('webhooks')) hooks = t.hooks
     await fn(t)
+    await hooks?.restoreAccountUrls()
   } catch (err) {
+    await hooks?.restoreAccountUrls().catch(() => {})  // the check's own failure is the one to report
     throw withClauses(err, clauses)
   } finally {
     meta.exchanges = recorder.exchanges()
@@ -100,14 +104,18 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
 const filesWithCleanup = new WeakSet<object>()
 
 /**
- * Closes the worker's sockets and capture server once the file's checks are done, so no worker is
- * held open by them; both start again lazily for the next file.
+ * Once the file's checks are done: the pacer's logs go to disk (for whichever process runs next)
+ * and the worker's sockets close, so no worker is held open by them; they open again lazily for
+ * the next file. The capture server stays for the worker's life (it never holds the worker open,
+ * harness/webhooks.ts): an account's notification URL still names a channel of an earlier file, and
+ * a target that kept posting to a closed server spent its time on connections refused (a profile
+ * counted about 1000 such attempts in one certification).
  */
 function releaseResourcesAfter(file: object | undefined): void {
   if (!file || filesWithCleanup.has(file)) return
   filesWithCleanup.add(file)
   afterAll(async () => {
-    await closeWorkerCapture()
+    flushPacingLogs()
     await closeSharedAgent()
   })
 }

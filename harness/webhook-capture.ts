@@ -133,6 +133,12 @@ export class WebhookCapture {
     this.captured.splice(0, this.captured.length, ...kept)
   }
 
+  /** The server no longer keeps the process alive on its own (a check waiting on it still does). */
+  unref(): this {
+    this.server.unref()
+    return this
+  }
+
   /** Stops the server and rejects every pending wait; events stay readable. */
   async close(): Promise<void> {
     if (this.closed) return
@@ -267,7 +273,24 @@ function reply(res: ServerResponse, status: number, body: object, headers: Recor
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body))
 }
 
-async function serverCertificates(host: string): Promise<{ caPem: string; certPem: string; keyPem: string }> {
+/**
+ * One CA and server certificate per host for the life of the worker: suite files share the worker
+ * (isolate: false) and each starts a capture server of its own, and a new CA each time made the
+ * target rebuild its trust store (system roots plus every CA so far) once per file.
+ */
+const certificatesByHost = new Map<string, Promise<{ caPem: string; certPem: string; keyPem: string }>>()
+
+function serverCertificates(host: string): Promise<{ caPem: string; certPem: string; keyPem: string }> {
+  let certificates = certificatesByHost.get(host)
+  if (!certificates) {
+    certificates = newServerCertificates(host)
+    certificates.catch(() => certificatesByHost.delete(host))
+    certificatesByHost.set(host, certificates)
+  }
+  return certificates
+}
+
+async function newServerCertificates(host: string): Promise<{ caPem: string; certPem: string; keyPem: string }> {
   const ca = await createCa('PIX Kit Webhook Capture CA')
   const hosts = [...new Set(['localhost', '127.0.0.1', '::1', ...(isWildcard(host) ? [] : [host])])]
   const leaf = await createLeaf(ca, { cn: 'localhost', usage: 'server', hosts })

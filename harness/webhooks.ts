@@ -11,13 +11,15 @@ let capture: Promise<WebhookCapture> | undefined
 
 /**
  * The worker's capture server: HTTPS with its own CA (the target is told to trust it through the
- * control API), or plain HTTP behind PIX_WEBHOOK_PUBLIC_URL when the target is remote.
+ * control API), or plain HTTP behind PIX_WEBHOOK_PUBLIC_URL when the target is remote. It lives as
+ * long as the worker and never holds it open.
  */
 export function workerCapture(config: TargetConfig): Promise<WebhookCapture> {
   if (!capture) {
-    capture = import('./webhook-capture.ts').then(({ WebhookCapture }) =>
-      WebhookCapture.start(config.webhookPublicUrl ? { https: false, publicUrl: config.webhookPublicUrl } : { https: true }),
-    )
+    capture = import('./webhook-capture.ts').then(async ({ WebhookCapture }) => {
+      const started = await WebhookCapture.start(config.webhookPublicUrl ? { https: false, publicUrl: config.webhookPublicUrl } : { https: true })
+      return started.unref()
+    })
     capture.catch(() => (capture = undefined))
   }
   return capture
@@ -84,12 +86,33 @@ export class CheckHooks {
    */
   async useForAccount(name = 'default'): Promise<string> {
     const url = this.url(name)
+    await this.rememberAccountUrls()
     const ex = await this.gateway.post('/v1/account/webhook', { pixWebhookUrl: url })
     if (ex.response.error || ex.response.status < 200 || ex.response.status > 299) {
       fail('set account webhook (§4.18)', 'a 2xx answer', ex.response.error ?? `HTTP ${ex.response.status}`, ex)
     }
     await this.control()?.setWebhookUrls({ webhookUrl: url })
     return url
+  }
+
+  /**
+   * After the check: the account's URLs as the check found them, when a control URL can set them.
+   * Otherwise every later event of the account went to this check's channel, which no one reads:
+   * a check that seeds a thousand payments made the target post a thousand notifications.
+   */
+  async restoreAccountUrls(): Promise<void> {
+    const restore = this.restore
+    this.restore = undefined
+    await restore?.()
+  }
+
+  private restore: (() => Promise<void>) | undefined
+
+  private async rememberAccountUrls(): Promise<void> {
+    const control = this.control()
+    if (!control || this.restore) return
+    const { webhookUrl, pixWebhookUrl } = await control.account()
+    this.restore = async () => void (await control.setWebhookUrls({ webhookUrl: webhookUrl ?? null, pixWebhookUrl: pixWebhookUrl ?? null }))
   }
 
   private isMine(c: Captured): boolean {

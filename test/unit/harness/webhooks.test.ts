@@ -10,6 +10,7 @@ let target: FakeServer
 beforeAll(async () => {
   target = await fakeServer((req, res) => {
     if (req.url === '/control/trust-ca') { res.writeHead(204); res.end(); return }
+    if (req.method === 'GET' && req.url === '/control/accounts/acme') return json(res, 200, { clientId: 'acme', webhookUrl: 'https://before.test/hook', pixWebhookUrl: null, pixKeys: [], buyers: [] })
     return json(res, 200, {})
   })
 })
@@ -62,5 +63,17 @@ describe('check hooks', () => {
     expect(JSON.parse(gw?.body ?? '{}')).toEqual({ pixWebhookUrl: accountUrl })
     const ctl = target.requests.find((r) => r.url === '/control/accounts/acme/webhook-urls')
     expect(JSON.parse(ctl?.body ?? '{}')).toEqual({ webhookUrl: accountUrl })
+  })
+
+  test('after the check, the account URLs are put back as the check found them (control API)', async () => {
+    const { config, gateway, control } = setup()
+    const hooks = await checkHooks(config, '-789_0', gateway, () => control)
+    await hooks.useForAccount('a')
+    await hooks.useForAccount('b')
+    const settings = () => target.requests.filter((r) => r.url === '/control/accounts/acme/webhook-urls').map((r) => JSON.parse(r.body) as unknown)
+    const before = settings().length
+    await hooks.restoreAccountUrls()
+    await hooks.restoreAccountUrls()
+    expect(settings().slice(before)).toEqual([{ webhookUrl: 'https://before.test/hook', pixWebhookUrl: null }])
   })
 })
