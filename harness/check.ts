@@ -28,6 +28,12 @@ export interface CheckOptions {
   /** Free labels, kept in meta.tags (not vitest tags, which must be declared in the config). */
   tags?: string[]
   timeout?: number
+  /**
+   * Runs side by side with the concurrent checks next to it in its file (vitest `concurrent`). Only
+   * for checks that mostly wait (a quiet period in which nothing may arrive) and share nothing with
+   * those neighbours: no account URLs, no clock, no rate-limited operation near its limit.
+   */
+  concurrent?: boolean
 }
 
 export interface CheckContext {
@@ -74,7 +80,7 @@ export function check(title: string, options: CheckOptions, fn: (t: CheckContext
   const area = areaOf(file?.filepath)
   if (area) meta.area = area
   releaseResourcesAfter(file)
-  test(title, { meta, ...(options.timeout ? { timeout: options.timeout } : {}) }, async (ctx) => {
+  test(title, { meta, ...(options.timeout ? { timeout: options.timeout } : {}), ...(options.concurrent ? { concurrent: true } : {}) }, async (ctx) => {
     await runCheck(ctx, clauses, needs, fn)
   })
 }

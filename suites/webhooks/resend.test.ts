@@ -295,28 +295,6 @@ for (const version of VERSIONS) {
   // ---------------------------------------------------------------------------------------------
   // What it refuses (§4.12, §7)
 
-  check(`${path}: a body url that is not HTTPS (http scheme, or not a URL) is refused with 400`, {
-    clauses: clausesFor(version, ['7.resend-url-not-https-400']),
-    needs: ['control', 'mutating', 'webhooks'],
-  }, async (t: CheckContext) => {
-    const tx = await receivedPayment(t)
-    const https = new URL(t.hooks.url('body'))
-    const plainHttp = `http://${https.host}${https.pathname}`
-    for (const url of [plainHttp, 'not a url']) t.expectErrorBody(await resend(t, version, tx.gatewayId, { url }), 400)
-    await expectNothing(t, 'body', tx, 'a refused resend sends nothing (4.12)')
-  })
-
-  check(`${path}: a transaction of another account is refused with 400 and nothing is sent`, {
-    clauses: clausesFor(version, ['7.resend-other-account-400']),
-    needs: ['control', 'mutating', 'webhooks', 'otherAccount'],
-  }, async (t: CheckContext) => {
-    const other = t.config.otherClientId
-    if (!other) t.skip('the second account has no client id (PIX_OTHER_CLIENT_ID) to name it to the control driver')
-    const theirs = await t.control.incomingPayment({ account: other, amount: 12.34, externalId: `kit-theirs-${randomUUID()}` })
-    t.expectErrorBody(await resend(t, version, theirs.gatewayId, { url: t.hooks.url('body') }), 400)
-    await expectNothing(t, 'body', theirs, "another account's transaction is not resent (4.12)")
-  })
-
   check(`${path}: a well-formed id matching no transaction is 404`, {
     clauses: clausesFor(version, ['7.resend-not-found-404']),
     needs: ['mutating'],
@@ -329,5 +307,37 @@ for (const version of VERSIONS) {
     needs: ['mutating'],
   }, async (t: CheckContext) => {
     t.expectErrorBody(await t.gateway.post(`${path}/`, { url: 'https://example.com/hooks' }), 400)
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// What it refuses and does not send (§4.12, §7). Each check waits QUIET_MS for a notification that
+// must not come, on its own payment and channel, so the four run side by side.
+
+for (const version of VERSIONS) {
+  const path = `/pix/${version}/webhooks/resend`
+
+  check(`${path}: a body url that is not HTTPS (http scheme, or not a URL) is refused with 400`, {
+    clauses: clausesFor(version, ['7.resend-url-not-https-400']),
+    needs: ['control', 'mutating', 'webhooks'],
+    concurrent: true,
+  }, async (t: CheckContext) => {
+    const tx = await receivedPayment(t)
+    const https = new URL(t.hooks.url('body'))
+    const plainHttp = `http://${https.host}${https.pathname}`
+    for (const url of [plainHttp, 'not a url']) t.expectErrorBody(await resend(t, version, tx.gatewayId, { url }), 400)
+    await expectNothing(t, 'body', tx, 'a refused resend sends nothing (4.12)')
+  })
+
+  check(`${path}: a transaction of another account is refused with 400 and nothing is sent`, {
+    clauses: clausesFor(version, ['7.resend-other-account-400']),
+    needs: ['control', 'mutating', 'webhooks', 'otherAccount'],
+    concurrent: true,
+  }, async (t: CheckContext) => {
+    const other = t.config.otherClientId
+    if (!other) t.skip('the second account has no client id (PIX_OTHER_CLIENT_ID) to name it to the control driver')
+    const theirs = await t.control.incomingPayment({ account: other, amount: 12.34, externalId: `kit-theirs-${randomUUID()}` })
+    t.expectErrorBody(await resend(t, version, theirs.gatewayId, { url: t.hooks.url('body') }), 400)
+    await expectNothing(t, 'body', theirs, "another account's transaction is not resent (4.12)")
   })
 }
