@@ -68,7 +68,7 @@ export class HttpClient {
     const headers = lowerCaseKeys(req.headers ?? {})
     const sent: ExchangeRequest = { method, url: req.url, headers, ...(req.body === undefined ? {} : { body: req.body }) }
     const timeoutMs = req.timeoutMs ?? this.options.timeoutMs
-    await this.options.pacer?.beforeSend(sent, { unpaced: req.unpaced === true })
+    if (this.options.pacer) await this.options.pacer.beforeSend(sent, { unpaced: req.unpaced === true })
     const started = performance.now()
     const response = await this.exchange(sent, timeoutMs, started)
     const ex = { request: sent, response }
@@ -92,7 +92,6 @@ export class HttpClient {
       timedOut = true
       deadline.emit('abort')
     }, timeoutMs)
-    const elapsed = () => Math.round(performance.now() - started)
     let status = 0
     let headers: Record<string, string> = {}
     try {
@@ -106,9 +105,9 @@ export class HttpClient {
       status = res.statusCode
       headers = flattenHeaders(res.headers)
       const { text, error } = await readCapped(res.body, headers['content-length'], this.options.bodyCapBytes ?? BODY_CAP_BYTES)
-      return { status, headers, body: text, ...parseJson(headers, text), durationMs: elapsed(), ...(error ? { error } : {}) }
+      return { status, headers, body: text, ...parseJson(headers, text), durationMs: Math.round(performance.now() - started), ...(error ? { error } : {}) }
     } catch (err) {
-      return { status, headers, body: '', durationMs: elapsed(), error: timedOut ? `timeout after ${timeoutMs} ms` : describeNetworkError(err) }
+      return { status, headers, body: '', durationMs: Math.round(performance.now() - started), error: timedOut ? `timeout after ${timeoutMs} ms` : describeNetworkError(err) }
     } finally {
       clearTimeout(timer)
     }
@@ -176,12 +175,17 @@ function errorCode(err: unknown): string | undefined {
 
 function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
+  for (const k in h) {
+    const v = h[k]
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
+  }
   return out
 }
 
 function lowerCaseKeys(h: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]))
+  const out: Record<string, string> = {}
+  for (const k in h) out[k.toLowerCase()] = h[k] as string
+  return out
 }
 
 // ---------------------------------------------------------------------------------------------

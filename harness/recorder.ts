@@ -23,7 +23,7 @@ export class Recorder {
   record(ex: Exchange): RecordedExchange {
     this.redactor.learnFrom(ex)
     const redacted = truncateBodies(this.redactor.exchange(ex))
-    const recorded = { ...redacted, curl: curlOf(redacted) }
+    const recorded: RecordedExchange = { request: redacted.request, response: redacted.response, curl: curlOf(redacted) }
     this.kept.push(recorded)
     if (this.kept.length > this.max) {
       this.kept.shift()
@@ -38,6 +38,7 @@ export class Recorder {
 }
 
 function truncateBodies(ex: Exchange): Exchange {
+  if ((ex.request.body?.length ?? 0) <= MAX_BODY_CHARS && ex.response.body.length <= MAX_BODY_CHARS) return ex
   const request = ex.request.body === undefined ? ex.request : { ...ex.request, body: truncate(ex.request.body) }
   const response = { ...ex.response, body: truncate(ex.response.body) }
   // The parsed form of a large body would defeat the cap; the (truncated) text stays.
@@ -54,16 +55,18 @@ const SKIPPED_CURL_HEADERS = new Set(['content-length', 'host', 'connection'])
 
 /** A curl command line for a (redacted) exchange; «redacted:x» becomes "$X" so the shell fills it. */
 export function curlOf(ex: Exchange): string {
-  const parts = ['curl', '-sS', '-i', '-X', ex.request.method, shellWord(ex.request.url)]
-  for (const [name, value] of Object.entries(ex.request.headers)) {
-    if (!SKIPPED_CURL_HEADERS.has(name.toLowerCase())) parts.push('-H', shellWord(`${name}: ${value}`))
+  let line = `curl -sS -i -X ${ex.request.method} ${shellWord(ex.request.url)}`
+  const headers = ex.request.headers
+  for (const name in headers) {
+    if (!SKIPPED_CURL_HEADERS.has(name.toLowerCase())) line += ` -H ${shellWord(`${name}: ${headers[name]}`)}`
   }
-  if (ex.request.body !== undefined && ex.request.body !== '') parts.push('--data-raw', shellWord(ex.request.body))
-  return parts.join(' ')
+  if (ex.request.body !== undefined && ex.request.body !== '') line += ` --data-raw ${shellWord(ex.request.body)}`
+  return line
 }
 
 /** Single-quotes a word, leaving each redaction placeholder as a double-quoted variable. */
 function shellWord(s: string): string {
+  if (!s.includes('«')) return s === '' ? "''" : `'${s.includes("'") ? s.replace(/'/g, `'\\''`) : s}'`
   const word = s
     .split(/(«redacted:[^»]+»)/)
     .filter((piece) => piece !== '')

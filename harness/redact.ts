@@ -8,10 +8,12 @@ import type { Exchange } from './exchange.ts'
 /** Values shorter than this are not redacted as text: they would blank out ordinary words. */
 export const MIN_SECRET_LENGTH = 4
 
-const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'x-api-key', 'x-ssl-client-cert']
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'x-ssl-client-cert'])
 const CREDENTIAL_FIELDS = ['clientSecret', 'client_secret', 'access_token', 'refresh_token']
 const TOKEN_FIELDS = ['access_token', 'refresh_token']
 const PLACEHOLDER = /^«redacted:[^»]+»$/
+const SEEN_MAX_LENGTH = 512
+const SEEN_MAX_ENTRIES = 1000
 
 export function placeholder(name: string): string {
   return `«redacted:${name}»`
@@ -21,6 +23,10 @@ export class Redactor {
   /** Every form of every secret, mapped to the name it is reported under. */
   private readonly forms = new Map<string, string>()
   private pattern: RegExp | undefined
+  /** No text shorter than the shortest form can hold a secret (most header values). */
+  private shortest = Number.POSITIVE_INFINITY
+  /** Redacted URLs and header values by their text (see recurring()); emptied when a secret is added. */
+  private readonly seen = new Map<string, string>()
 
   constructor(secrets: SecretValue[] = []) {
     for (const s of secrets) this.add(s.name, s.value)
@@ -33,6 +39,8 @@ export class Redactor {
       if (!this.forms.has(form)) {
         this.forms.set(form, name)
         this.pattern = undefined
+        this.seen.clear()
+        this.shortest = Math.min(this.shortest, form.length)
       }
     }
   }
@@ -49,16 +57,29 @@ export class Redactor {
 
   /** Replaces every known secret in a piece of text. */
   text(s: string): string {
-    if (this.forms.size === 0 || s === '') return s
+    if (s.length < this.shortest) return s
     this.pattern ??= alternation([...this.forms.keys()])
     return s.replace(this.pattern, (match) => placeholder(this.forms.get(match) ?? 'secret'))
   }
 
+  /** text(), remembered for the short texts that recur from exchange to exchange: URLs and header values. */
+  private recurring(s: string): string {
+    const known = this.seen.get(s)
+    if (known !== undefined) return known
+    const redacted = this.text(s)
+    if (s.length <= SEEN_MAX_LENGTH) {
+      if (this.seen.size >= SEEN_MAX_ENTRIES) this.seen.clear()
+      this.seen.set(s, redacted)
+    }
+    return redacted
+  }
+
   headers(headers: Record<string, string>): Record<string, string> {
     const out: Record<string, string> = {}
-    for (const [name, value] of Object.entries(headers)) {
-      const redacted = this.text(value)
-      out[name] = CREDENTIAL_HEADERS.includes(name.toLowerCase()) ? credentialHeader(name.toLowerCase(), redacted) : redacted
+    for (const name in headers) {
+      const redacted = this.recurring(headers[name] as string)
+      const lower = name.toLowerCase()
+      out[name] = CREDENTIAL_HEADERS.has(lower) ? credentialHeader(lower, redacted) : redacted
     }
     return out
   }
@@ -71,7 +92,7 @@ export class Redactor {
   exchange(ex: Exchange): Exchange {
     const request = {
       ...ex.request,
-      url: this.text(ex.request.url),
+      url: this.recurring(ex.request.url),
       headers: this.headers(ex.request.headers),
       ...(ex.request.body === undefined ? {} : { body: this.body(ex.request.body) }),
     }

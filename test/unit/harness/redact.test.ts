@@ -75,6 +75,16 @@ describe('Redactor', () => {
     expect(later.request.url).toBe('http://t.test/?t=«redacted:access_token»')
   })
 
+  test('a URL or header value redacted before a secret was known is redacted again once it is known', () => {
+    const r = redactor()
+    const ex = exchange({ url: 'http://t.test/x?code=late-secret-value', headers: { 'x-trace': 'late-secret-value' } })
+    expect(r.exchange(ex).request.url).toBe('http://t.test/x?code=late-secret-value')
+    r.add('access_token', 'late-secret-value')
+    const again = r.exchange(ex)
+    expect(again.request.url).toBe('http://t.test/x?code=«redacted:access_token»')
+    expect(again.request.headers['x-trace']).toBe('«redacted:access_token»')
+  })
+
   test('form-encoded credential fields are blanked', () => {
     expect(new Redactor().body('clientId=a&clientSecret=zzz&x=1')).toBe('clientId=a&clientSecret=«redacted:clientSecret»&x=1')
   })
