@@ -186,14 +186,14 @@ async function referenceVsBare(n: number): Promise<{ reference: Measured; bare: 
 }
 
 /**
- * Runs `a` and `b` n times each in paired rounds of 250, after a warm-up, swapping which goes first
+ * Runs `a` and `b` n times each in paired rounds of 100, after a warm-up, swapping which goes first
  * each round (so drift in machine load falls on both alike). The ratio is the median of the rounds'
  * ratios: one round disturbed by another process moves a mean, not a median.
  */
 async function alternate(n: number, a: () => Promise<void>, b: () => Promise<void>): Promise<Paired> {
   await measure(200, a)
   await measure(200, b)
-  const round = 250
+  const round = 100
   const totals: [number, number] = [0, 0]
   const ratios: number[] = []
   let done = 0

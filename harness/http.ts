@@ -104,7 +104,9 @@ export class HttpClient {
       })
       status = res.statusCode
       headers = flattenHeaders(res.headers)
-      const { text, error } = await readCapped(res.body, headers['content-length'], this.options.bodyCapBytes ?? BODY_CAP_BYTES)
+      const cap = this.options.bodyCapBytes ?? BODY_CAP_BYTES
+      // The common case without a further async step: a declared length within the cap is read whole.
+      const { text, error } = fitsCap(headers['content-length'], cap) ? { text: await res.body.text(), error: undefined } : await readCapped(res.body, cap)
       return { status, headers, body: text, ...parseJson(headers, text), durationMs: Math.round(performance.now() - started), ...(error ? { error } : {}) }
     } catch (err) {
       return { status, headers, body: '', durationMs: Math.round(performance.now() - started), error: timedOut ? `timeout after ${timeoutMs} ms` : describeNetworkError(err) }
@@ -114,12 +116,13 @@ export class HttpClient {
   }
 }
 
-/**
- * The body as text, never more than `cap` bytes of it. A body whose declared length fits is read
- * whole (undici holds a server to its Content-Length); any other is read chunk by chunk and cut.
- */
-async function readCapped(body: Dispatcher.ResponseData['body'], contentLength: string | undefined, cap: number): Promise<{ text: string; error?: string }> {
-  if (contentLength !== undefined && /^\d+$/.test(contentLength) && Number(contentLength) <= cap) return { text: await body.text() }
+/** A body whose declared length fits the cap is read whole: undici holds a server to its Content-Length. */
+function fitsCap(contentLength: string | undefined, cap: number): boolean {
+  return contentLength !== undefined && /^\d+$/.test(contentLength) && Number(contentLength) <= cap
+}
+
+/** Any other body is read chunk by chunk, and cut at `cap` bytes. */
+async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise<{ text: string; error?: string }> {
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of body) {
