@@ -14,6 +14,10 @@ const ACCESS_TOKEN_FIELD = /("access_token"\s*:\s*")([^"«]{8,})(")/g
 export class Scrubber {
   // name of the secret, and every spelling of its value that may appear in text
   private readonly variants: { name: string; text: string }[] = []
+  /** Matches when any spelling occurs (rebuilt on add): most strings hold none and skip the loop. */
+  private anyVariant: RegExp | undefined
+  /** Object keys recur in every check of a report; emptied on add. */
+  private readonly keys = new Map<string, string>()
 
   constructor(secrets: Iterable<NamedSecret> = []) {
     for (const s of secrets) this.add(s.name, s.value)
@@ -27,6 +31,8 @@ export class Scrubber {
     }
     // longest first, so a whole PEM file is replaced before one of its blocks
     this.variants.sort((a, b) => b.text.length - a.text.length)
+    this.anyVariant = undefined
+    this.keys.clear()
   }
 
   /** Registers the bearer tokens found in a header value or a token response body. */
@@ -37,13 +43,18 @@ export class Scrubber {
 
   text(input: string): string {
     let out = input
-    for (const v of this.variants) {
-      if (out.includes(v.text)) out = out.split(v.text).join(`«redacted:${v.name}»`)
+    // One scan tells whether any spelling occurs; the replacing stays one spelling at a time,
+    // longest first, so a longer secret is never cut by a shorter one that overlaps it.
+    this.anyVariant ??= new RegExp(this.variants.map((v) => escapeRegExp(v.text)).join('|') || '(?!)')
+    if (this.anyVariant.test(out)) {
+      for (const v of this.variants) {
+        if (out.includes(v.text)) out = out.split(v.text).join(`«redacted:${v.name}»`)
+      }
     }
+    if (out.includes('eyJ')) out = out.replace(JWT, '«redacted:jwt»')
+    if (out.includes('Bearer')) out = out.replace(BEARER, '$1«redacted:bearer-token»')
+    if (out.includes('access_token')) out = out.replace(ACCESS_TOKEN_FIELD, '$1«redacted:access_token»$3')
     return out
-      .replace(JWT, '«redacted:jwt»')
-      .replace(BEARER, '$1«redacted:bearer-token»')
-      .replace(ACCESS_TOKEN_FIELD, '$1«redacted:access_token»$3')
   }
 
   /** A deep copy of `value` with every string scrubbed (object keys included). */
@@ -56,11 +67,24 @@ export class Scrubber {
     if (Array.isArray(value)) return value.map((v) => this.walk(v))
     if (value !== null && typeof value === 'object') {
       const out: Record<string, unknown> = {}
-      for (const [k, v] of Object.entries(value)) out[this.text(k)] = this.walk(v)
+      for (const [k, v] of Object.entries(value)) out[this.key(k)] = this.walk(v)
       return out
     }
     return value
   }
+
+  private key(k: string): string {
+    let clean = this.keys.get(k)
+    if (clean === undefined) {
+      clean = this.text(k)
+      this.keys.set(k, clean)
+    }
+    return clean
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
 function spellings(value: string): string[] {
