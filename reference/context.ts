@@ -35,6 +35,10 @@ export class Context {
     this.dispatcher.trustCa(pem)
   }
 
+  trustsCa(pem: string): boolean {
+    return this.dispatcher.trusts(pem)
+  }
+
   /** Applies the configured retry settings to notifications sent from now on. */
   reconfigureWebhooks(): void {
     this.dispatcher.configure(this.world.config.webhookRetry)

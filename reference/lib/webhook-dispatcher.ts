@@ -52,6 +52,7 @@ export class WebhookDispatcher {
   private readonly maxQueue: number
   private readonly log: (line: string) => void
   private trusted: string[] = []
+  private readonly trustedTexts = new Set<string>()
   private agent: Agent
   private readonly records: DeliveryRecord[] = []
   private readonly pending = new Map<DeliveryRecord, Job>()
@@ -73,9 +74,16 @@ export class WebhookDispatcher {
     if (retry.baseDelayMs !== undefined) this.baseDelayMs = nonNegative('baseDelayMs', retry.baseDelayMs)
   }
 
+  /** Whether this exact PEM text was trusted already (a client may send the same CA before every use). */
+  trusts(pem: string): boolean {
+    return this.trustedTexts.has(pem)
+  }
+
   /** Trusts a CA (PEM, one or more certificates) for HTTPS deliveries; throws if it is not a certificate. */
   trustCa(pem: string): void {
+    if (this.trustedTexts.has(pem)) return
     const certificates = splitPemCertificates(pem)
+    this.trustedTexts.add(pem)
     const added = certificates.filter((c) => !this.trusted.includes(c))
     if (added.length === 0) return
     this.trusted = [...this.trusted, ...added]
@@ -83,6 +91,7 @@ export class WebhookDispatcher {
   }
 
   resetTrust(): void {
+    this.trustedTexts.clear()
     if (this.trusted.length === 0) return
     this.trusted = []
     this.replaceAgent()

@@ -145,6 +145,14 @@ describe('WebhookDispatcher', () => {
     await d.idle()
     expect(https.hits).toHaveLength(1)
     expect(d.deliveries()[2]).toMatchObject({ status: 'failed' })
+
+    // Trusting the same PEM again after a reset trusts it again (it is not skipped as known).
+    d.trustCa(ca.certPem)
+    d.trustCa(ca.certPem)
+    expect(d.trusts(ca.certPem)).toBe(true)
+    d.send(https.url(), { try: 4 }, 'RECEIVE')
+    await d.idle()
+    expect(https.hits).toHaveLength(2)
   })
 
   it('returns at once when the receiver hangs, and times each attempt out', async () => {
