@@ -107,7 +107,10 @@ export class HttpClient {
       const cap = this.options.bodyCapBytes ?? BODY_CAP_BYTES
       // The common case without a further async step: a declared length within the cap is read whole.
       const { text, error } = fitsCap(headers['content-length'], cap) ? { text: await res.body.text(), error: undefined } : await readCapped(res.body, cap)
-      return { status, headers, body: text, ...parseJson(headers, text), durationMs: Math.round(performance.now() - started), ...(error ? { error } : {}) }
+      const response: ExchangeResponse = { status, headers, body: text, durationMs: Math.round(performance.now() - started) }
+      addJson(response, headers['content-type'])
+      if (error) response.error = error
+      return response
     } catch (err) {
       return { status, headers, body: '', durationMs: Math.round(performance.now() - started), error: timedOut ? `timeout after ${timeoutMs} ms` : describeNetworkError(err) }
     } finally {
@@ -137,13 +140,13 @@ async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): P
   return { text: Buffer.concat(chunks).toString('utf8') }
 }
 
-function parseJson(headers: Record<string, string>, text: string): { json?: unknown; jsonError?: string } {
-  const type = headers['content-type'] ?? ''
-  if (!/[/+]json\b/i.test(type) || text.trim() === '') return {}
+/** Sets `json` when the content type says JSON and the body parses, `jsonError` when it does not parse. */
+function addJson(response: ExchangeResponse, contentType = ''): void {
+  if (!/[/+]json\b/i.test(contentType) || response.body.trim() === '') return
   try {
-    return { json: JSON.parse(text) as unknown }
+    response.json = JSON.parse(response.body) as unknown
   } catch (err) {
-    return { jsonError: `content-type ${type} but the body is not JSON: ${(err as Error).message}` }
+    response.jsonError = `content-type ${contentType} but the body is not JSON: ${(err as Error).message}`
   }
 }
 

@@ -64,9 +64,24 @@ export function curlOf(ex: Exchange): string {
   return line
 }
 
+/** Header lines recur in every exchange of a check (its Authorization among them): quoted once. */
+const quotedWords = new Map<string, string>()
+
 /** Single-quotes a word, leaving each redaction placeholder as a double-quoted variable. */
 function shellWord(s: string): string {
   if (!s.includes('«')) return s === '' ? "''" : `'${s.includes("'") ? s.replace(/'/g, `'\\''`) : s}'`
+  let quoted = quotedWords.get(s)
+  if (quoted === undefined) {
+    quoted = quoteWithPlaceholders(s)
+    if (s.length <= 512) {
+      if (quotedWords.size >= 1000) quotedWords.clear()
+      quotedWords.set(s, quoted)
+    }
+  }
+  return quoted
+}
+
+function quoteWithPlaceholders(s: string): string {
   const word = s
     .split(/(«redacted:[^»]+»)/)
     .filter((piece) => piece !== '')
