@@ -97,13 +97,15 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
     const t = await buildContext(ctx, config, clauses, needs, recorder)
     if (needs.includes('webhooks')) hooks = t.hooks
     await fn(t)
-    await hooks?.restoreAccountUrls()
   } catch (err) {
-    await hooks?.restoreAccountUrls().catch(() => {})  // the check's own failure is the one to report
     throw withClauses(err, clauses)
   } finally {
     meta.exchanges = recorder.exchanges()
     if (recorder.omitted > 0) meta.exchangesOmitted = recorder.omitted
+    // After the evidence is taken: putting the account's URLs back is housekeeping, not part of
+    // what the check saw, and its failure is no verdict (later events would only reach this
+    // check's channel, where no one reads them).
+    await hooks?.restoreAccountUrls().catch(() => {})
   }
 }
 
@@ -248,7 +250,7 @@ async function buildContext(ctx: TestContext, c: TargetConfig, clauses: string[]
     ? new ControlClient(new HttpClient({ timeoutMs: c.timeoutMs, onExchange: onControl }), c.controlUrl, c.clientId)
     : undefined
   const skip = (reason: string): never => skipCheck(ctx, reason)
-  const hooks = needs.includes('webhooks') ? await checkHooks(c, ctx.task.id, clients.gateway, () => control) : undefined
+  const hooks = needs.includes('webhooks') ? await checkHooks(c, ctx.task.id, clients.gateway, () => control, { concurrent: ctx.task.concurrent === true }) : undefined
   const meta = ctx.task.meta
 
   return {

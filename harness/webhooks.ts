@@ -56,6 +56,8 @@ export class CheckHooks {
     private readonly checkId: string,
     private readonly gateway: GatewayClient,
     private readonly control: () => ControlClient | undefined,
+    /** A concurrent check (check option `concurrent`) runs beside others of its file. */
+    private readonly concurrent = false,
   ) {}
 
   /** The capture channel of this check for `name`. */
@@ -85,6 +87,7 @@ export class CheckHooks {
    * gateway (§4.18) and, when a control URL exists, the global webhookUrl (it has no public setter).
    */
   async useForAccount(name = 'default'): Promise<string> {
+    if (this.concurrent) throw new Error("useForAccount changes the account's notification URLs, which checks running side by side would share: not in a concurrent check")
     const url = this.url(name)
     await this.rememberAccountUrls()
     const ex = await this.gateway.post('/v1/account/webhook', { pixWebhookUrl: url })
@@ -96,7 +99,8 @@ export class CheckHooks {
   }
 
   /**
-   * After the check: the account's URLs as the check found them, when a control URL can set them.
+   * After the check (harness/check.ts calls it once the evidence is taken): the account's URLs as
+   * the check found them before its first useForAccount, when a control URL can set them.
    * Otherwise every later event of the account went to this check's channel, which no one reads:
    * a check that seeds a thousand payments made the target post a thousand notifications.
    */
@@ -126,11 +130,12 @@ export async function checkHooks(
   checkId: string,
   gateway: GatewayClient,
   control: () => ControlClient | undefined,
+  opts: { concurrent?: boolean } = {},
 ): Promise<CheckHooks> {
   const cap = await workerCapture(config)
   const driver = control()
   if (driver && cap.caPem) await driver.trustCa(cap.caPem)
-  return new CheckHooks(cap, channelSafe(checkId), gateway, control)
+  return new CheckHooks(cap, channelSafe(checkId), gateway, control, opts.concurrent === true)
 }
 
 function channelSafe(id: string): string {

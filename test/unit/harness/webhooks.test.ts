@@ -65,6 +65,12 @@ describe('check hooks', () => {
     expect(JSON.parse(ctl?.body ?? '{}')).toEqual({ webhookUrl: accountUrl })
   })
 
+  test('a concurrent check may not point the account at its channel (its neighbours share the account)', async () => {
+    const { config, gateway, control } = setup()
+    const hooks = await checkHooks(config, '-790_0', gateway, () => control, { concurrent: true })
+    await expect(hooks.useForAccount()).rejects.toThrow(/not in a concurrent check/)
+  })
+
   test('after the check, the account URLs are put back as the check found them (control API)', async () => {
     const { config, gateway, control } = setup()
     const hooks = await checkHooks(config, '-789_0', gateway, () => control)
