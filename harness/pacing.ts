@@ -15,7 +15,7 @@
 // delayed) and then either roll the target's window with the control clock and `forget()` the
 // log, or leave the log full so the next request waits.
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 
@@ -227,10 +227,11 @@ export class MemoryStore implements PacerStore {
  * Every rate-limited request and every control clock move saves a log. Profiles of a certification
  * put 2–3 s of the worker's CPU in writing (and renaming) a file on each save, so the store keeps
  * the logs of this process in memory and writes changed ones to disk at most every
- * FLUSH_DELAY_MS, when a suite file ends (`flushPacingLogs`, harness/check.ts) and when the process
- * exits. The files are for the next process (a shard, a rerun, the next suite file under
- * `isolate`); processes sharing one gateway are not meant to run side by side (see the top of this
- * file), so a file written whole in one write needs no rename.
+ * FLUSH_DELAY_MS, after a rate-limit burst (suites/rate-limits/window.ts), when a suite file ends
+ * (harness/check.ts) and when the process exits normally (vitest ends its workers with SIGTERM, so
+ * the end of the last file is the last flush there). The files are for the next process (a rerun,
+ * a shard, the next suite file under `isolate`); this process never reads a file again once it
+ * holds the log, so processes sharing one gateway must run one after another, shards included.
  */
 export class FileStore implements PacerStore {
   constructor(readonly dir: string = process.env.PIX_PACING_DIR ?? join(tmpdir(), 'pix-kit-pacing')) {}
@@ -309,27 +310,39 @@ const FLUSH_DELAY_MS = 200
 
 function scheduleFlush(): void {
   if (!flushOnExit) {
-    process.once('exit', flushPacingLogs)
+    process.once('exit', flushQuietly)
     flushOnExit = true
   }
-  flushTimer ??= setTimeout(flushPacingLogs, FLUSH_DELAY_MS).unref()
+  flushTimer ??= setTimeout(flushQuietly, FLUSH_DELAY_MS).unref()
 }
 
-/** Writes every log saved since the last flush. */
+/** From a timer or at exit there is no check to fail: a log that cannot be written is reported once. */
+function flushQuietly(): void {
+  try {
+    flushPacingLogs()
+  } catch (e) {
+    process.stderr.write(`pacing: the rate-limit log could not be written (${(e as Error).message}); a later run may wait less than it should\n`)
+  }
+}
+
+/** Writes every log saved since the last flush (each whole, through a temporary file: never half a log). */
 export function flushPacingLogs(): void {
   clearTimeout(flushTimer)
   flushTimer = undefined
-  for (const [file, dir] of unwritten) {
+  const files = [...unwritten]
+  unwritten.clear()
+  for (const [file, dir] of files) {
+    const tmp = `${file}.${process.pid}.tmp`
     const json = JSON.stringify(remembered.get(file) ?? [])
     try {
-      writeFileSync(file, json)
+      writeFileSync(tmp, json)
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
       mkdirSync(dir, { recursive: true })  // the first save, or the folder was removed
-      writeFileSync(file, json)
+      writeFileSync(tmp, json)
     }
+    renameSync(tmp, file)
   }
-  unwritten.clear()
 }
 const listingsByDir = new Map<string, Map<string, Set<string>>>()
 

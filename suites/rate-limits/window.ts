@@ -6,7 +6,7 @@
 // the kit's pacer is told, so it neither waits for nothing nor lets a later check hit a 429.
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
-import { pacerFor, type Slot } from '../../harness/pacing.ts'
+import { flushPacingLogs, pacerFor, type Slot } from '../../harness/pacing.ts'
 
 export const LIMIT = 60
 export const WINDOW_S = 60
@@ -81,6 +81,7 @@ export async function burst(send: () => Promise<Exchange>): Promise<Exchange[]> 
     exchanges.push(ex)
     if (ex.response.error || ex.response.status < 200 || ex.response.status > 299) break
   }
+  flushPacingLogs()  // a full window is on disk at once, should the run be killed before the file ends
   return exchanges
 }
 
