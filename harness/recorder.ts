@@ -1,6 +1,7 @@
 // The evidence of one check: every exchange it made, redacted before it is stored, capped in count
 // and body size, each with a curl line that reproduces it (secrets as shell variables).
 import type { Exchange } from './exchange.ts'
+import { remembered } from './memo.ts'
 import type { Redactor } from './redact.ts'
 
 export const MAX_EXCHANGES = 20
@@ -70,15 +71,7 @@ const quotedWords = new Map<string, string>()
 /** Single-quotes a word, leaving each redaction placeholder as a double-quoted variable. */
 function shellWord(s: string): string {
   if (!s.includes('«')) return s === '' ? "''" : `'${s.includes("'") ? s.replace(/'/g, `'\\''`) : s}'`
-  let quoted = quotedWords.get(s)
-  if (quoted === undefined) {
-    quoted = quoteWithPlaceholders(s)
-    if (s.length <= 512) {
-      if (quotedWords.size >= 1000) quotedWords.clear()
-      quotedWords.set(s, quoted)
-    }
-  }
-  return quoted
+  return remembered(quotedWords, s, quoteWithPlaceholders)
 }
 
 function quoteWithPlaceholders(s: string): string {

@@ -4,6 +4,7 @@
 // and credential body fields are replaced even when their value is not a known secret.
 import type { SecretValue } from './config.ts'
 import type { Exchange } from './exchange.ts'
+import { remembered } from './memo.ts'
 
 /** Values shorter than this are not redacted as text: they would blank out ordinary words. */
 export const MIN_SECRET_LENGTH = 4
@@ -12,8 +13,6 @@ const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-a
 const CREDENTIAL_FIELDS = ['clientSecret', 'client_secret', 'access_token', 'refresh_token']
 const TOKEN_FIELDS = ['access_token', 'refresh_token']
 const PLACEHOLDER = /^«redacted:[^»]+»$/
-const SEEN_MAX_LENGTH = 512
-const SEEN_MAX_ENTRIES = 1000
 
 export function placeholder(name: string): string {
   return `«redacted:${name}»`
@@ -25,7 +24,7 @@ export class Redactor {
   private pattern: RegExp | undefined
   /** No text shorter than the shortest form can hold a secret (most header values). */
   private shortest = Number.POSITIVE_INFINITY
-  /** Redacted URLs and header values by their text (see recurring()); emptied when a secret is added. */
+  /** Redacted header values by their text (see recurring()); emptied when a secret is added. */
   private readonly seen = new Map<string, string>()
 
   constructor(secrets: SecretValue[] = []) {
@@ -62,16 +61,9 @@ export class Redactor {
     return s.replace(this.pattern, (match) => placeholder(this.forms.get(match) ?? 'secret'))
   }
 
-  /** text(), remembered for the short texts that recur from exchange to exchange: URLs and header values. */
+  /** text(), remembered for the texts that recur from exchange to exchange: header values. */
   private recurring(s: string): string {
-    const known = this.seen.get(s)
-    if (known !== undefined) return known
-    const redacted = this.text(s)
-    if (s.length <= SEEN_MAX_LENGTH) {
-      if (this.seen.size >= SEEN_MAX_ENTRIES) this.seen.clear()
-      this.seen.set(s, redacted)
-    }
-    return redacted
+    return remembered(this.seen, s, (text) => this.text(text))
   }
 
   headers(headers: Record<string, string>): Record<string, string> {
@@ -92,7 +84,7 @@ export class Redactor {
   exchange(ex: Exchange): Exchange {
     const request = {
       ...ex.request,
-      url: this.recurring(ex.request.url),
+      url: this.text(ex.request.url),  // not remembered: most URLs of a check are new (ids, pages)
       headers: this.headers(ex.request.headers),
       ...(ex.request.body === undefined ? {} : { body: this.body(ex.request.body) }),
     }
@@ -119,7 +111,7 @@ function alternation(values: string[]): RegExp {
   return new RegExp(longestFirst.map(escapeRegExp).join('|'), 'g')
 }
 
-function escapeRegExp(s: string): string {
+export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 

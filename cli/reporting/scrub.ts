@@ -1,6 +1,7 @@
 // The last line of defence for secrets (ARCHITECTURE.md "Reports"): whatever the harness already
 // redacted, every string that reaches a report file or the console passes through a Scrubber built
 // from the config's secret values and the bearer tokens seen during the run.
+import { escapeRegExp } from '../../harness/redact.ts'
 
 export interface NamedSecret {
   name: string
@@ -81,10 +82,6 @@ export class Scrubber {
     }
     return clean
   }
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
 function spellings(value: string): string[] {
