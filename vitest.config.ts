@@ -18,8 +18,9 @@ export default defineConfig({
     // certifications keeps its own files one at a time.
     maxWorkers: 2,
     // Transformed modules are kept under node_modules/.experimental-vitest-cache, keyed by content:
-    // every certification is a vitest run, and the self-check makes dozens; each transformed the
-    // same harness and suites again (about 1 s of the main process's CPU per run).
+    // every certification is a vitest process of its own (the CLI's, and those the self-check's
+    // clean and variant runs and the robustness project start), and each transformed the same
+    // harness and suites again (about 1 s of the main process's CPU per run).
     experimental: { fsModuleCache: true },
     projects: [
       {
