@@ -7,7 +7,7 @@
 //       JSON of the same size: throughput ratio (median of paired rounds), target >= 0.7
 //   (d) where the reference spends its time under that load, (e) where the kit's pipeline does
 //       (V8 CPU profiler, as node --cpu-prof; top self time)
-// Flags: --skip-certification (a takes the longest), --requests N (default 3000).
+// Flags: --skip-certification (a takes the longest), --requests N (default 6000: 60 paired rounds, whose median moves little from run to run).
 import { spawn } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -27,7 +27,7 @@ const PIPELINE_TARGET = 0.8
 const REFERENCE_TARGET = 0.7
 
 const argv = process.argv.slice(2)
-const requests = Number(argv[argv.indexOf('--requests') + 1]) || 3000
+const requests = Number(argv[argv.indexOf('--requests') + 1]) || 6000
 const skipCertification = argv.includes('--skip-certification')
 
 const line = (s = '') => process.stdout.write(`${s}\n`)

@@ -66,33 +66,43 @@ export class Redactor {
     return remembered(this.seen, s, (text) => this.text(text))
   }
 
+  /** The headers with secrets replaced: the same object when nothing needed replacing. */
   headers(headers: Record<string, string>): Record<string, string> {
-    const out: Record<string, string> = {}
+    let out: Record<string, string> | undefined
     for (const name in headers) {
-      const redacted = this.recurring(headers[name] as string)
+      const value = headers[name] as string
+      const redacted = this.recurring(value)
       const lower = name.toLowerCase()
-      out[name] = CREDENTIAL_HEADERS.has(lower) ? credentialHeader(lower, redacted) : redacted
+      const clean = CREDENTIAL_HEADERS.has(lower) ? credentialHeader(lower, redacted) : redacted
+      if (clean !== value) out ??= { ...headers }
+      if (out) out[name] = clean
     }
-    return out
+    return out ?? headers
   }
 
   body(body: string): string {
     return credentialFields(this.text(body))
   }
 
-  /** A redacted copy of an exchange; the parsed JSON is rebuilt from the redacted text. */
+  /**
+   * The exchange with secrets replaced; the parsed JSON is rebuilt from the redacted text. A part
+   * with nothing to replace is the original object (most responses): evidence is read, never changed.
+   */
   exchange(ex: Exchange): Exchange {
-    const request = {
-      ...ex.request,
-      url: this.text(ex.request.url),  // not remembered: most URLs of a check are new (ids, pages)
-      headers: this.headers(ex.request.headers),
-      ...(ex.request.body === undefined ? {} : { body: this.body(ex.request.body) }),
-    }
+    const url = this.text(ex.request.url)  // not remembered: most URLs of a check are new (ids, pages)
+    const requestHeaders = this.headers(ex.request.headers)
+    const requestBody = ex.request.body === undefined ? undefined : this.body(ex.request.body)
+    const request = url === ex.request.url && requestHeaders === ex.request.headers && requestBody === ex.request.body
+      ? ex.request
+      : { ...ex.request, url, headers: requestHeaders, ...(requestBody === undefined ? {} : { body: requestBody }) }
     const body = this.body(ex.response.body)
-    const response = { ...ex.response, headers: this.headers(ex.response.headers), body }
+    const headers = this.headers(ex.response.headers)
+    const error = ex.response.error === undefined ? undefined : this.text(ex.response.error)
+    if (body === ex.response.body && headers === ex.response.headers && error === ex.response.error) return { request, response: ex.response }
+    const response = { ...ex.response, headers, body }
     // Parsed again only when redaction changed the text: an unchanged body parses to the same value.
     if (ex.response.json !== undefined) response.json = body === ex.response.body ? ex.response.json : reparse(body, ex.response.json, this)
-    if (ex.response.error !== undefined) response.error = this.text(ex.response.error)
+    if (error !== undefined) response.error = error
     return { request, response }
   }
 }
