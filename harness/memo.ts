@@ -1,4 +1,4 @@
-// A memo of recurring short texts (URLs, header values, curl words): computed once, and all of it
+// A memo of recurring short texts (header values, curl words): computed once, and all of it
 // forgotten once it holds MAX_ENTRIES, so a long run cannot grow it without bound.
 
 const MAX_ENTRIES = 1000
