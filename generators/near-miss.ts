@@ -9,6 +9,7 @@
 // an arbitrary:
 //   for (const c of NEAR_MISSES.amount.cases) …            // c.value, c.why
 //   t.property([arbNearMiss('amount')], async (c) => …)
+//   fc.check(property, { examples: nearMissExamples('amount') })
 //
 // Decisions (each keeps a case out rather than invent a rule the interface does not state):
 // - Leading zeros ("010.00", "00.50") are two-decimal strings: §2.4 says "decimal, two places", the
@@ -487,4 +488,12 @@ export function arbNearMiss(name: NearMissPatternName): Arbitrary<NearMiss> {
 /** The same, values only. */
 export function arbNearMissValue(name: NearMissPatternName): Arbitrary<string> {
   return arbNearMiss(name).map((c) => c.value)
+}
+
+/**
+ * The values as fast-check `examples` (fc.assert / fc.check parameters), which run before the
+ * random cases. They count within numRuns: numRuns below their number cuts the list.
+ */
+export function nearMissExamples(name: NearMissPatternName): [string][] {
+  return NEAR_MISSES[name].cases.map((c) => [c.value])
 }

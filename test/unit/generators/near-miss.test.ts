@@ -5,6 +5,7 @@ import {
   amountNearMisses,
   arbNearMiss,
   arbNearMissValue,
+  nearMissExamples,
   cnpjCheckDigitNearMisses,
   cnpjDigitsNearMisses,
   cnpjFormattedNearMisses,
@@ -108,7 +109,14 @@ describe('the fixed near misses', () => {
   })
 })
 
-describe('the arbitraries', () => {
+describe('the arbitraries and examples', () => {
+  it('nearMissExamples gives every case as a one-argument example, run first (within numRuns)', () => {
+    for (const name of NAMES) expect(nearMissExamples(name)).toEqual(NEAR_MISSES[name].cases.map((c) => [c.value]))
+    const seen: string[] = []
+    fc.assert(fc.property(fc.string(), (s) => { seen.push(s) }), { examples: nearMissExamples('txid'), numRuns: NEAR_MISSES.txid.cases.length + 5 })
+    expect(seen.slice(0, NEAR_MISSES.txid.cases.length)).toEqual(NEAR_MISSES.txid.cases.map((c) => c.value))
+  })
+
   it('arbNearMiss draws only the fixed cases, and arbNearMissValue their values', () => {
     for (const name of NAMES) {
       const values = new Set(NEAR_MISSES[name].cases.map((c) => c.value))
