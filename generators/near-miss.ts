@@ -21,7 +21,8 @@
 // - Dates are near misses of YYYY-MM-DD and of every ISO 8601 date form: the basic form 20260131,
 //   the reduced 2026-01 and the ordinal 2026-031 are ISO 8601 dates, so no case is one of them.
 // - Date-times: the interface says "ISO 8601 in UTC" without showing how UTC is written, so a
-//   missing Z, an offset, a comma fraction, a lower-case t or z and a space for the T are not cases.
+//   missing Z and an offset are not cases; nor are a comma fraction (ISO 8601 allows it) and a
+//   lower-case t or z or a space for the T (RFC 3339 allows them).
 import fc, { type Arbitrary } from 'fast-check'
 import { isTwoDecimalString } from './amounts.ts'
 import {
