@@ -135,7 +135,7 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
   meta.area ??= areaOf(ctx.task.file.filepath)
   const config = workerConfig()
   const recorder = new Recorder(sharedRedactor)
-  const state: CheckState = { clauses, refusals: [] }
+  const state: CheckState = { clauses, refusals: [], recorded: new WeakMap() }
   let hooks: CheckHooks | undefined
   let kit: ProbeKit | undefined
   try {
@@ -158,10 +158,13 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
       meta.reason = verdict.reason
       return ctx.skip(`${verdict.verdict}: ${verdict.reason}`)
     }
-    if (verdict.kind === 'failed') meta.failedClause = verdict.clause
+    if (verdict.kind === 'failed') {
+      if (verdict.clause) meta.failedClause = verdict.clause
+      if (verdict.error instanceof ClauseFailure) state.failing = verdict.error.exchange
+    }
     throw verdict.error
   } finally {
-    meta.exchanges = recorder.exchanges()
+    meta.exchanges = failingFirst(recorder.exchanges(), state)
     if (recorder.omitted > 0) meta.exchangesOmitted = recorder.omitted
     // After the evidence is taken: putting the account's URLs back is housekeeping, not part of
     // what the check saw, and its failure is no verdict (later events would only reach this
@@ -174,7 +177,15 @@ interface CheckState {
   clauses: string[]
   /** Operations whose refusals (4xx) the check's assertions took as evidence. */
   refusals: string[]
-  /** Set inside t.given(): failures there block the check. */
+  /** The redacted record of each exchange, to show the failing one first. */
+  recorded: WeakMap<Exchange, RecordedExchange>
+  failing?: Exchange | undefined
+}
+
+/** The exchange that shows the failure first, then the rest in order. */
+function failingFirst(all: RecordedExchange[], state: CheckState): RecordedExchange[] {
+  const failing = state.failing && state.recorded.get(state.failing)
+  return failing ? [failing, ...all.filter((e) => e !== failing)] : all
 }
 
 type Verdict =
@@ -375,7 +386,7 @@ async function buildContext(
 ): Promise<{ t: CheckContext; kit: ProbeKit }> {
   const record = (ex: Exchange) => {
     noteTargetExchange(ex, c)
-    void recorder.record(ex)
+    state.recorded.set(ex, recorder.record(ex))
   }
   const clients = createClients(c, record)
   // The control API is the sandbox's driver, not the target's surface; readonly runs never drive it.

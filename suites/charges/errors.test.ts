@@ -9,6 +9,7 @@ import { check, type CheckContext } from '../../harness/check.ts'
 import { TXID_RE, arbInvalidTxid, newTxid } from '../../generators/ids.ts'
 import { arbInvalidCnpj, arbInvalidCpf, arbMalformedCpf, isValidCnpj, isValidCpf, randomCpf } from '../../generators/documents.ts'
 import { arbInvalidAmountString, isTwoDecimalString } from '../../generators/amounts.ts'
+import { NEAR_MISSES, nearMissExamples } from '../../generators/near-miss.ts'
 
 type Json = Record<string, unknown>
 
@@ -31,7 +32,7 @@ check('create charge with a txid outside 26 to 35 alphanumerics answers 400 with
   await t.property([arbInvalidTxid()], async (txid) => {
     if (TXID_RE.test(txid)) throw new Error(`kit bug: the generated txid ${txid} is valid`)
     await expectBadRequest(t, '7.create-charge-txid-400', txid, charge())
-  })
+  }, { examples: nearMissExamples('txid') })
 })
 
 check('create charge with devedor.cpf not exactly 11 numeric digits answers 400 with the error body', {
@@ -41,14 +42,15 @@ check('create charge with devedor.cpf not exactly 11 numeric digits answers 400 
   await t.property([arbMalformedCpf()], async (cpf) => {
     if (/^\d{11}$/.test(cpf)) throw new Error(`kit bug: the generated CPF ${cpf} is well-formed`)
     await expectBadRequest(t, '7.create-charge-cpf-digits-400', newTxid(), charge({ devedor: { cpf, nome: 'Maria da Silva' } }))
-  })
+  }, { examples: nearMissExamples('cpfDigits') })
 })
 
 check('create charge with a CPF or CNPJ of the right length but wrong check digits answers 400 with the error body', {
   clauses: ['7.create-charge-document-invalid-400', ...ERROR_BODY],
   needs: ['mutating'],
 }, async (t) => {
-  const arbDevedor = fc.oneof(
+  type Devedor = { cpf: string; nome: string } | { cnpj: string; nome: string }
+  const arbDevedor: fc.Arbitrary<Devedor> = fc.oneof<fc.Arbitrary<Devedor>[]>(
     arbInvalidCpf().map((cpf) => ({ cpf, nome: 'Maria da Silva' })),
     arbInvalidCnpj().map((cnpj) => ({ cnpj, nome: 'Empresa Exemplo Ltda' })),
   )
@@ -56,6 +58,11 @@ check('create charge with a CPF or CNPJ of the right length but wrong check digi
     const doc = 'cpf' in devedor ? devedor.cpf : devedor.cnpj
     if ('cpf' in devedor ? isValidCpf(doc) : isValidCnpj(doc)) throw new Error(`kit bug: the generated document ${doc} is valid`)
     await expectBadRequest(t, '7.create-charge-document-invalid-400', newTxid(), charge({ devedor }))
+  }, {
+    examples: [
+      ...NEAR_MISSES.cpfCheckDigits.cases.map((c): [Devedor] => [{ cpf: c.value, nome: 'Maria da Silva' }]),
+      ...NEAR_MISSES.cnpjCheckDigits.cases.map((c): [Devedor] => [{ cnpj: c.value, nome: 'Empresa Exemplo Ltda' }]),
+    ],
   })
 })
 
@@ -64,7 +71,7 @@ check('create charge with valor.original not a two-decimal string answers 400 wi
   needs: ['mutating'],
 }, async (t) => {
   const arbOriginal: fc.Arbitrary<unknown> = arbInvalidAmountString()
-  const examples: [unknown][] = [['10'], ['10.5'], ['10.505'], [10], [10.5], [25.0], [null]]
+  const examples: [unknown][] = [...nearMissExamples('amount'), [10], [10.5], [25.0], [null]]
   await t.property<[unknown]>([arbOriginal], async (original) => {
     if (typeof original === 'string' && isTwoDecimalString(original)) throw new Error(`kit bug: the generated value ${original} is a two-decimal string`)
     await expectBadRequest(t, '7.create-charge-value-format-400', newTxid(), charge({ original }))
