@@ -180,6 +180,49 @@ export function responseSchema(operationId: string, status: number | string): ob
   return pointer === undefined ? undefined : refTo(pointer)
 }
 
+export interface LinkInfo { name: string; operationId: string; parameters: Record<string, unknown>; requestBody?: unknown }
+
+/** The OpenAPI links of the response entry that covers `status` (see responseSchema). */
+export function responseLinks(operationId: string, status: number | string): LinkInfo[] {
+  const responsesPointer = `${locate(operationId).pointer}${pointerOf('responses')}`
+  const responses = nodeAt(responsesPointer) as Json | undefined
+  const key = responses && responseKeyFor(responses, status)
+  if (key === undefined) return []
+  const links = (resolveObject(`${responsesPointer}${pointerOf(key)}`)?.node.links ?? {}) as Record<string, Json>
+  return Object.entries(links).map(([name, link]) => ({
+    name, operationId: String(link.operationId), parameters: (link.parameters ?? {}) as Record<string, unknown>,
+    ...('requestBody' in link ? { requestBody: link.requestBody } : {}),
+  }))
+}
+
+/** The named example values of the operation's JSON request body (media type `examples`). */
+export function requestBodyExamples(operationId: string): Record<string, unknown> {
+  const body = resolveObject(`${locate(operationId).pointer}${pointerOf('requestBody')}`)
+  const media = (body?.node.content as Json | undefined)?.[JSON_MEDIA] as Json | undefined
+  return exampleValues(media?.examples)
+}
+
+/** The named example values of each parameter `in` a place ('path' by default), by parameter name. */
+export function parameterExamples(operationId: string, place = 'path'): Record<string, Record<string, unknown>> {
+  const op = locate(operationId)
+  const found: Record<string, Record<string, unknown>> = {}
+  for (const owner of [op.pathItemPointer, op.pointer]) {
+    const list = nodeAt(`${owner}/parameters`)
+    if (!Array.isArray(list)) continue
+    list.forEach((_, i) => {
+      const parameter = resolveObject(`${owner}/parameters/${i}`)?.node
+      if (parameter?.in === place) found[String(parameter.name)] = exampleValues(parameter.examples)
+    })
+  }
+  return found
+}
+
+function exampleValues(examples: unknown): Record<string, unknown> {
+  const values: Record<string, unknown> = {}
+  for (const [name, example] of Object.entries((examples ?? {}) as Record<string, Json>)) values[name] = example.value
+  return values
+}
+
 /** Success statuses a target may answer: the documented 2XX keys plus any `x-accept-status`. */
 export function acceptedSuccessStatuses(operationId: string): number[] {
   const responses = (nodeAt(`${locate(operationId).pointer}${pointerOf('responses')}`) ?? {}) as Json
