@@ -1,7 +1,8 @@
 // Generates the `examples` of specs/openapi.yaml (request bodies and path parameters) with the
 // kit's own generators, once: `npx tsx scripts/openapi-examples.ts` prints them as YAML flow
 // mappings to paste into the document. test/unit/specs/openapi-examples.test.ts validates what was
-// pasted against its schemas, so a hand edit that breaks an example fails there.
+// pasted against its schemas, so a hand edit that breaks an example fails there. Webhook URLs use
+// the reserved .invalid domain: a tool sending the examples never makes a server deliver anywhere.
 import { fromCents, reaisOf } from '../generators/amounts.ts'
 import { randomCnpj, randomCpf } from '../generators/documents.ts'
 import { buildPixCode } from '../generators/emv.ts'
@@ -48,7 +49,7 @@ const examples = {
     id: 'return-2026-0001',
     body: { valor: fromCents(1000), natureza: 'ORIGINAL', descricao: 'Partial return of order 1042' },
   },
-  resendWebhook: { transactionId: { uuid: newUuid(), objectId: newObjectId(receivedAt) }, body: { url: 'https://hooks.example.com/pix' } },
+  resendWebhook: { transactionId: { uuid: newUuid(), objectId: newObjectId(receivedAt) }, body: { url: 'https://hooks.example.invalid/pix' } },
   refundPayment: { id: '1042', body: { value: reaisOf(1000), description: 'Customer asked for a partial refund' } },
   createBankSlip: {
     body: {
@@ -61,7 +62,7 @@ const examples = {
   },
   generateBankSlipPdf: { id: { byId: newUuid(), byExternalId: 'slip-2030-0012' } },
   getBuyer: { buyerUuid: newUuid() },
-  setAccountWebhook: { body: { pixWebhookUrl: 'https://hooks.example.com/pix' } },
+  setAccountWebhook: { body: { pixWebhookUrl: 'https://hooks.example.invalid/pix' } },
 }
 
 for (const [operationId, parts] of Object.entries(examples)) {
