@@ -188,7 +188,9 @@ describe('responses', () => {
       const success = Object.entries(operationObject(id).responses as Json).filter(([status]) => status.startsWith('2'))
       expect(success, id).toHaveLength(1)
       const [status, response] = success[0]! as [string, Json]
-      expect(response['x-not-shown'], id).toMatch(new RegExp(`success status not stated.*reference answers ${status}`))
+      // 2XX: a generic tool checking statuses accepts any success; the kit's checks read x-accept-status.
+      expect(status, id).toBe('2XX')
+      expect(response['x-not-shown'], id).toMatch(/success status not stated.*reference answers 200/)
       expect(response['x-accept-status'], id).toEqual(expect.arrayContaining([200, 201]))
     }
   })
