@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  loadOpenApi, operation, operations, parameterExamples, requestBodyExamples, responseLinks, responseSchema, validator, type LinkInfo,
+  clauseOfSchemaError, loadOpenApi, operation, operations, parameterExamples, requestBodyExamples, responseLinks, responseSchema, validator, type LinkInfo,
 } from '../../../generators/openapi.ts'
 import { call, startRef, type Reply, type Ref } from '../reference/helpers.ts'
 
@@ -155,5 +155,20 @@ describe('the document drives the reference', () => {
     }
     expect(new Set(seen.map((e) => e.operationId))).toEqual(new Set(operations().map((o) => o.operationId)))
     expect(Date.now() - started).toBeLessThan(10_000)
+  })
+
+  // Uses the answers the walk above collected.
+  it('attributes a broken real response to its clause (clauseOfSchemaError)', () => {
+    const real = (operationId: string, status: number) => structuredClone(seen.find((e) => e.operationId === operationId && e.reply.status === status)!.reply.body)
+    const clausesOf = (operationId: string, status: number, body: unknown) => {
+      const validate = validator(responseSchema(operationId, status)!)
+      expect(validate(body)).toBe(false)
+      return (validate.errors ?? []).map(clauseOfSchemaError)
+    }
+    expect(clausesOf('putCob', 201, { ...real('putCob', 201), txid: 'not-a-txid' })).toEqual(['4.10.txid-length'])
+    const { createdAt: _dropped, ...transaction } = real('getTransaction', 200)
+    expect(clausesOf('getTransaction', 200, transaction)).toEqual(['2.1.created-at'])
+    expect(clausesOf('getBuyer', 200, { ...real('getBuyer', 200), countryCode: '55' })).toEqual(['2.7.country-code'])
+    expect(clausesOf('resendWebhookV1', 200, { success: true })).toEqual(['4.12.response-success'])
   })
 })
