@@ -1,6 +1,8 @@
 // Loader of specs/openapi.yaml: the parsed document, its operations, and ajv validators for the
 // schemas it holds. Schemas are handed out as `{ $ref: OPENAPI_ID#/<json-pointer> }` into the whole
 // document, which is added to one ajv instance once; validators are compiled once per pointer.
+// Also: the document's examples and links (for tools and the walk test), the strictness audit of
+// its `x-clause` marks, and the clause of a schema error (docs/OPENAPI.md).
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseYamlCached } from './yaml-cache.ts'
