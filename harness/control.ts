@@ -1,4 +1,4 @@
-// Typed driver of the sandbox control API (CONTRACTS §4): the outside world acting on the target
+// Typed driver of the sandbox control API (specs/control.yaml, its only description): the outside world acting on the target
 // (a payer pays, the bank settles, time passes). Any non-2xx answer throws, naming the route.
 import { describeExchange } from './assertions.ts'
 import type { Exchange } from './exchange.ts'
