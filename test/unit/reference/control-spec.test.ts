@@ -15,7 +15,7 @@ describe('specs/control.yaml as a document', () => {
   it('is a valid OpenAPI 3.1.0 document', async () => {
     // The interface's shapes come from openapi.yaml, added under the name the references use.
     const validator = new Validator()
-    await validator.addSpecRef(JSON.stringify(loadOpenApi()), 'openapi.yaml')
+    await validator.addSpecRef(structuredClone(loadOpenApi()) as unknown as Parameters<Validator['addSpecRef']>[0], 'openapi.yaml')
     const result = await validator.validate(structuredClone(loadControlSpec()))
     expect(result.errors).toBeUndefined()
     expect(result.valid).toBe(true)
