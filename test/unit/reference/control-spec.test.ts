@@ -41,8 +41,8 @@ describe('specs/control.yaml as a document', () => {
     }
   })
 
-  it('names exactly the routes reference/routes-control.ts serves', () => {
-    const source = readFileSync(new URL('../../../reference/routes-control.ts', import.meta.url), 'utf8')
+  it('names exactly the routes reference/http/control.ts serves', () => {
+    const source = readFileSync(new URL('../../../reference/http/control.ts', import.meta.url), 'utf8')
     const served = [...source.matchAll(/router\.on\('(\w+)', '([^']+)'/g)].map(([, m, path]) => `${m} ${(path as string).replace(/:(\w+)/g, '{$1}')}`)
     expect(served.length).toBeGreaterThan(20)
     const documented = controlOperations().map((op) => `${op.method} ${op.path}`)

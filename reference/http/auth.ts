@@ -3,11 +3,11 @@
 // the SIMULATED clock, so /control/clock/advance expires them.
 import { X509Certificate, timingSafeEqual } from 'node:crypto'
 import { SignJWT, jwtVerify } from 'jose'
-import { HttpError, type Req } from './http.ts'
-import { FULL_KEY_PERMISSIONS, LIMITED_KEY_PERMISSIONS, type KeyPermission, type Scope } from './identities.ts'
-import type { Account } from './model.ts'
-import type { World } from './state.ts'
-import { bodyObject, stringField } from './validate.ts'
+import { HttpError, type Req } from './router.ts'
+import { FULL_KEY_PERMISSIONS, LIMITED_KEY_PERMISSIONS, type KeyPermission, type Scope } from '../model/identities.ts'
+import type { Account } from '../model/types.ts'
+import type { World } from '../model/world.ts'
+import { bodyObject, stringField } from '../model/fields.ts'
 
 export const CERT_TOKEN_TTL_S = 1800
 export const OAUTH_TOKEN_TTL_S = 3600
