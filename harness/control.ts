@@ -61,7 +61,7 @@ export class ControlError extends Error {
 
 const p = encodeURIComponent
 
-/** Most payments one bulk seeding call may ask for (CONTRACTS §4 `count`). */
+/** Most payments one bulk seeding call may ask for (specs/control.yaml `count`). */
 export const MAX_BULK_PAYMENTS = 2000
 /** Single control calls in flight at once when the target seeds one payment per call. */
 const SINGLE_CALLS_IN_FLIGHT = 50
