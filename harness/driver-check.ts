@@ -361,3 +361,16 @@ function routeOf(operationId: string): Omit<RouteResult, 'verdict' | 'detail'> {
   if (!op) throw new Error(`specs/control.yaml has no operation ${operationId}`)
   return { route: `${op.method} ${op.path}`, operationId, optional: op.extra }
 }
+
+/** The report as lines for a terminal: one route a line, then the count of each verdict. */
+export function formatDriverReport(report: DriverReport): string {
+  const width = Math.max(...report.routes.map((r) => r.route.length))
+  const lines = report.routes.map((r) => `${r.verdict.padEnd(10)} ${r.route.padEnd(width)}  ${r.detail}${r.optional ? ' (reference extra: optional)' : ''}`)
+  const counts = (['provided', 'refused', 'wrong', 'unchecked'] as const).map((v) => `${report.routes.filter((r) => r.verdict === v).length} ${v}`)
+  return [...lines, '', counts.join(', ')].join('\n')
+}
+
+/** A driver the kit can use fully: every route the kit needs (all but the reference's extras) provided. */
+export function driverComplete(report: DriverReport): boolean {
+  return report.routes.every((r) => r.optional || r.verdict === 'provided')
+}

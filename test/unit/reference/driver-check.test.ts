@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { checkDriver, judge, type DriverReport } from '../../../harness/driver-check.ts'
+import { checkDriver, driverComplete, formatDriverReport, judge, type DriverReport } from '../../../harness/driver-check.ts'
 import { startRef, type Ref } from './helpers.ts'
 
 let ref: Ref
@@ -53,6 +53,9 @@ describe('check-driver', () => {
   it('reports every route of the reference provided', async () => {
     const report = await check(ref.r.controlUrl)
     expect(new Set(Object.values(verdicts(report)))).toEqual(new Set(['provided']))
+    expect(driverComplete(report)).toBe(true)
+    expect(report.routes.filter((r) => r.optional).map((r) => r.route).sort()).toEqual(['GET /control/config', 'GET /control/webhooks'])
+    expect(formatDriverReport(report)).toMatch(/\n\n25 provided, 0 refused, 0 wrong, 0 unchecked$/)
   })
 
   it('reports the routes a sandbox answers 501 (or 404 with no such route) as refused, the others provided', async () => {
@@ -69,6 +72,8 @@ describe('check-driver', () => {
         'POST /control/returns/{e2eid}/{id}/fail': 'refused',
         'POST /control/bank-slips/{id}/expire': 'refused',
       })
+      const report = { routes: Object.entries(v).map(([route, verdict]) => ({ route, verdict, optional: /webhooks$|GET \/control\/config$/.test(route) })) }
+      expect(driverComplete(report as DriverReport)).toBe(false)
       const others = Object.entries(v).filter(([, verdict]) => verdict !== 'refused')
       expect(others.length).toBe(Object.keys(v).length - 4)
       for (const [route, verdict] of others) expect(verdict, route).toBe('provided')
