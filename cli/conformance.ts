@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, secretValues, type TargetConfig } from '../harness/config.ts'
-import { ArgsError, USAGE, flagEnv, mergeEnv, parseArgs, pixOnly, shardText, type CliArgs, type Env } from './args.ts'
+import { ArgsError, CHECK_DRIVER_USAGE, INIT_USAGE, USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, shardText, type CliArgs, type Command, type Env } from './args.ts'
+import { writeEnvTemplate } from './init.ts'
 import { PreflightError, preflight } from './preflight.ts'
 import { conformanceCommand } from './reporting/command.ts'
 import { MergeError, mergeResults, readResults } from './reporting/merge.ts'
@@ -40,12 +41,15 @@ const complain = (line: string) => process.stderr.write(`${line}\n`)
 
 export async function main(argv: readonly string[]): Promise<number> {
   scrubConsole(scrubber)
-  let args: CliArgs
+  let command: Command
   try {
-    args = parseArgs(argv)
+    command = parseCommand(argv)
   } catch (e) {
     return unusable(e)
   }
+  if (command.name === 'check-driver') return checkDriverCommand(command)
+  if (command.name === 'init') return initCommand(command)
+  const args = command.args
   if (args.help) {
     say(USAGE)
     return EXIT_PASSED
@@ -206,6 +210,43 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
   }
   say(summaryText(results, runDir, paint(colour)))
   return exitCodeOf(results, shard !== undefined, args.requireVerified)
+}
+
+async function checkDriverCommand(command: Extract<Command, { name: 'check-driver' }>): Promise<number> {
+  if (command.help) {
+    say(CHECK_DRIVER_USAGE)
+    return EXIT_PASSED
+  }
+  try {
+    const env = mergeEnv(process.env, command.envFile ? loadDotenv(command.envFile) : {}, command.timeoutMs ? { PIX_TIMEOUT_MS: String(command.timeoutMs) } : {})
+    const config = loadConfig(env)
+    for (const s of secretValues(config)) scrubber.add(s.name, s.value)
+    if (!config.controlUrl) throw new ConfigError('PIX_CONTROL_URL', 'is required by check-driver but not set')
+    const { checkDriver, driverComplete, formatDriverReport } = await import('../harness/driver-check.ts')
+    say(`Checking the sandbox driver at ${config.controlUrl} against specs/control.yaml (this resets the sandbox)`)
+    const report = await checkDriver(config.controlUrl, {
+      baseUrl: config.baseUrl, gatewayUrl: config.gatewayUrl, clientId: config.clientId, clientSecret: config.clientSecret, apiKey: config.apiKey, timeoutMs: config.timeoutMs,
+    })
+    say(formatDriverReport(report))
+    return driverComplete(report) ? EXIT_PASSED : EXIT_FAILED
+  } catch (e) {
+    if (e instanceof ConfigError) return unusable(e)
+    throw e
+  }
+}
+
+function initCommand(command: Extract<Command, { name: 'init' }>): number {
+  if (command.help) {
+    say(INIT_USAGE)
+    return EXIT_PASSED
+  }
+  try {
+    writeEnvTemplate(resolve(command.file), command.force)
+  } catch (e) {
+    return unusable(e)
+  }
+  say(`Wrote ${command.file}: fill in the required settings, then run pix-conformance --env ${command.file}`)
+  return EXIT_PASSED
 }
 
 function testTimeoutFor(config: TargetConfig): { testTimeout?: number } {
