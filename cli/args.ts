@@ -28,6 +28,8 @@ export interface CliArgs {
   help: boolean
   depth?: 'quick' | 'default' | 'deep'
   strictDepth: boolean
+  /** Confirms a sandbox profile against a target that looks like production (no control API). */
+  yesMutate?: boolean
   /** Fail the run (exit 1) when fewer must clauses than this percentage were verified. */
   requireVerified?: number
 }
@@ -55,8 +57,10 @@ environment (PIX_BASE_URL, PIX_GATEWAY_URL, credentials, certificate files, …)
 embedded reference target and certifies that; with either, PIX_BASE_URL is required.
 
   --env FILE          dotenv file with the PIX_* settings of the target
-  --profile NAME      sandbox (every check, the default) or readonly (no state-changing request
-                      except to the token endpoints; production-safe)
+  --profile NAME      readonly (no state-changing request except to the token endpoints; the
+                      default against any target but the embedded reference) or sandbox (every
+                      check; against a target without PIX_CONTROL_URL it needs --yes-mutate)
+  --yes-mutate        confirm the sandbox profile against a target that looks like production
   --area NAME         run only suites/NAME/ (repeat, or a comma list: --area auth,balance)
   --file PATH         run only this suite file, relative to suites/ (repeat, or a comma list:
                       --file auth/tokens.test.ts)
@@ -79,7 +83,7 @@ when checks were blocked or inconclusive), 1 a check failed (or less was verifie
 
 const VALUE_FLAGS = ['--env', '--profile', '--area', '--file', '--seed', '--num-runs', '--timeout', '--report-dir', '--shard', '--depth', '--require-verified'] as const
 type ValueFlag = (typeof VALUE_FLAGS)[number]
-const SWITCHES = ['--slow', '--strict-depth', '--help', '--merge'] as const
+const SWITCHES = ['--slow', '--strict-depth', '--help', '--merge', '--yes-mutate'] as const
 
 /** node:util's tokenizer for every flag; the values are checked here, each error naming its flag. */
 const TOKENIZER_OPTIONS = Object.fromEntries([
@@ -102,10 +106,11 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     const flag = token.rawName.startsWith('--') ? `--${token.name}` : token.rawName
     if (flag === '--help' || flag === '-h') {
       args.help = true
-    } else if (flag === '--slow' || flag === '--strict-depth') {
+    } else if (flag === '--slow' || flag === '--strict-depth' || flag === '--yes-mutate') {
       if (token.inlineValue) throw new ArgsError(flag, 'takes no value')
       if (flag === '--slow') args.slow = true
-      else args.strictDepth = true
+      else if (flag === '--strict-depth') args.strictDepth = true
+      else args.yesMutate = true
     } else if (flag === '--merge') {
       merging = true
       if (token.inlineValue) args.merge = [...(args.merge ?? []), token.value ?? '']
@@ -212,6 +217,7 @@ export function flagEnv(args: CliArgs): Record<string, string> {
   if (args.slow) env.PIX_SLOW = '1'
   if (args.depth) env.PIX_DEPTH = args.depth
   if (args.strictDepth) env.PIX_STRICT_DEPTH = '1'
+  if (args.yesMutate) env.PIX_YES_MUTATE = '1'
   return env
 }
 

@@ -93,6 +93,8 @@ function envOf(urls: { baseUrl: string; gatewayUrl: string; controlUrl: string }
     PIX_BASE_URL: urls.baseUrl,
     PIX_GATEWAY_URL: urls.gatewayUrl,
     PIX_CONTROL_URL: urls.controlUrl,
+    // the reference is a sandbox: a run against it may change it (every other target defaults to readonly)
+    PIX_PROFILE: 'sandbox',
     PIX_CLIENT_ID: one.clientId,
     PIX_CLIENT_SECRET: one.clientSecret,
     PIX_API_KEY: one.apiKey,

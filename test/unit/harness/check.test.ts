@@ -45,7 +45,7 @@ beforeAll(async () => {
   const root = fileURLToPath(new URL('./fixtures', import.meta.url))
   const vitest = await startVitest('test', [], {
     run: true, watch: false, config: false, root, pool: 'threads', include: ['**/*.fixture.ts'], reporters: [collect],
-    env: { ...UNSET_OPTIONAL, PIX_BASE_URL: target.url, PIX_GATEWAY_URL: target.url, PIX_CLIENT_ID: 'acme', PIX_CLIENT_SECRET: SECRET, PIX_API_KEY: API_KEY, PIX_SEED: '1234', PIX_NUM_RUNS: '20' },
+    env: { ...UNSET_OPTIONAL, PIX_BASE_URL: target.url, PIX_GATEWAY_URL: target.url, PIX_CLIENT_ID: 'acme', PIX_CLIENT_SECRET: SECRET, PIX_API_KEY: API_KEY, PIX_SEED: '1234', PIX_NUM_RUNS: '20', PIX_PROFILE: 'sandbox', PIX_YES_MUTATE: '1' },
   })
   await vitest.close()
   process.exitCode = 0 // the nested run has failing checks on purpose
@@ -180,7 +180,7 @@ describe('declaration-time and need rules', () => {
     expect(() => check('x', { clauses: ['2.3.gateway-id'], needs: ['time-travel' as never] }, () => undefined)).toThrow(/unknown need/)
   })
 
-  const base = { PIX_BASE_URL: 'http://127.0.0.1:1', PIX_GATEWAY_URL: 'http://127.0.0.1:2', PIX_CLIENT_ID: 'a', PIX_CLIENT_SECRET: 'bbbbbbbb', PIX_API_KEY: 'kkkk' }
+  const base = { PIX_BASE_URL: 'http://127.0.0.1:1', PIX_GATEWAY_URL: 'http://127.0.0.1:2', PIX_CLIENT_ID: 'a', PIX_CLIENT_SECRET: 'bbbbbbbb', PIX_API_KEY: 'kkkk', PIX_PROFILE: 'sandbox', PIX_YES_MUTATE: '1' }
   test.each([
     [{}, 'control', /PIX_CONTROL_URL/],
     [{ PIX_PROFILE: 'readonly' }, 'mutating', /readonly profile/],
