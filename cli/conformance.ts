@@ -19,7 +19,7 @@ import { colourWanted, paint, summaryText } from './reporting/progress.ts'
 import { ConformanceReporter } from './reporting/reporter.ts'
 import { exitCodeOf, kitVersion, makeRunId, specHash } from './reporting/run-info.ts'
 import { Scrubber } from './reporting/scrub.ts'
-import type { ClauseInfo } from './reporting/types.ts'
+import type { ClauseInfo, Results } from './reporting/types.ts'
 import { prepareRunDir, removeIfEmpty, writeReport } from './reporting/write.ts'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -33,6 +33,9 @@ const TEST_TIMEOUT_PER_REQUEST_TIMEOUT = 3
 const EXIT_PASSED = 0
 const EXIT_FAILED = 1
 const EXIT_UNUSABLE = 2
+
+/** The results of the last certification main() ran in this process (the programmatic API reads it). */
+export let lastRun: { results: Results; runDir: string } | undefined
 
 /** Every line the CLI prints goes through here, scrubbed. */
 const scrubber = new Scrubber()
@@ -209,6 +212,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
     return EXIT_FAILED
   }
   say(summaryText(results, runDir, paint(colour)))
+  lastRun = { results, runDir }
   return exitCodeOf(results, shard !== undefined, args.requireVerified)
 }
 
@@ -266,8 +270,9 @@ function merge(args: CliArgs, dirs: string[]): number {
   return exitCodeOf(written, false, args.requireVerified)
 }
 
+/** Reports land under the caller's working directory (a project that installed the kit, or this repository). */
 function reportRoot(args: CliArgs): string {
-  return args.reportDir ? resolve(args.reportDir) : join(REPO_ROOT, 'reports')
+  return resolve(args.reportDir ?? 'reports')
 }
 
 /** Every --area must name a folder under suites/. */
