@@ -70,15 +70,18 @@ function putCob(t: CheckContext, txid: string, body: unknown): Promise<Exchange>
 /** 201 and the field echoed as sent (§4.10: the charge echoes the request). */
 async function expectCreatedEchoing(t: CheckContext, clause: string, body: Json, pointer: string): Promise<void> {
   const ex = await putCob(t, newTxid(), body)
+  if (!ex.response.error && ex.response.status !== 201) t.fail(clause, `accepted: ${describe(body, pointer)}`, 'HTTP 201', `HTTP ${ex.response.status}`, ex)
   t.expectStatus(clause, ex, 201)
   const echoed = valueAt(t.json(clause, ex), pointer)
   const sent = valueAt(body, pointer)
   if (!echoes(sent, echoed)) t.fail(clause, `the charge echoes ${pointer}`, show(sent), show(echoed), ex)
 }
 
-/** 400 for a charge that breaks `clause`. */
-async function expectBadRequest(t: CheckContext, clause: string, body: unknown, txid = newTxid()): Promise<void> {
-  t.expectStatus(clause, await putCob(t, txid, body), 400)
+/** 400 for a charge that breaks `clause`; an acceptance names the case (`what`). */
+async function expectBadRequest(t: CheckContext, clause: string, body: unknown, what: string, txid = newTxid()): Promise<void> {
+  const ex = await putCob(t, txid, body)
+  if (ex.response.status >= 200 && ex.response.status <= 299) t.fail(clause, `refused: ${what}`, 'HTTP 400', `HTTP ${ex.response.status}`, ex)
+  t.expectStatus(clause, ex, 400)
 }
 
 function describe(body: Json, pointer: string): string {
@@ -122,7 +125,7 @@ for (const { pointer, clause, limit } of LIMITS) {
         const body = withValueAt(validCharge(), pointer, textOfLength(word, charCount(valueAt(c.value, pointer) as string)))
         recheck(body, c.valid, describe(body, pointer))
         if (c.valid) await expectCreatedEchoing(t, clause, body, pointer)
-        else await expectBadRequest(t, clause, body)
+        else await expectBadRequest(t, clause, body, describe(body, pointer))
       }
     }, { cost: cases.length, examples: [['Conformance']] })
   })
@@ -152,7 +155,9 @@ check('charge chave max 77: the longest key of the account is accepted and echoe
   const tooLong = emailKeyOfLength(CHAVE_MAX + 1)
   const refused = withValueAt(validCharge(), '/chave', tooLong)
   recheck(refused, false, `chave of ${charCount(tooLong)} characters`)
-  t.expectRefused(clause, await putCob(t, newTxid(), refused))
+  const ex = await putCob(t, newTxid(), refused)
+  if (ex.response.status >= 200 && ex.response.status <= 299) t.fail(clause, `refused: chave ${show(tooLong)} of ${charCount(tooLong)} characters`, 'a 4xx', `HTTP ${ex.response.status}`, ex)
+  t.expectRefused(clause, ex)
 })
 
 /** An e-mail-shaped key of exactly `length` characters, letters and digits only before the domain. */
@@ -176,7 +181,7 @@ check('charge txid: 26, 27, 34 and 35 alphanumerics are accepted; 25, 36 or a st
       t.expectStatus('4.10.txid-length', await putCob(t, txid, validCharge()), 201)
     } else {
       if (TXID_RE.test(sample)) throw new Error(`kit bug: the bound case ${show(sample)} (${c.description}) is a valid txid`)
-      await expectBadRequest(t, '7.create-charge-txid-400', validCharge(), sample)
+      await expectBadRequest(t, '7.create-charge-txid-400', validCharge(), `txid ${show(sample)} (${c.description})`, sample)
     }
   }
 })
@@ -193,7 +198,7 @@ check('charge valor.modalidadeAlteracao: 0 and 1 are accepted and echoed, 2 is r
     const body = withValueAt(validCharge(), pointer, valueAt(c.value, pointer))
     recheck(body, c.valid, describe(body, pointer))
     if (c.valid) await expectCreatedEchoing(t, '4.10.modalidade-values', body, pointer)
-    else await expectBadRequest(t, '4.10.modalidade-values', body)
+    else await expectBadRequest(t, '4.10.modalidade-values', body, describe(body, pointer))
   }
 })
 
@@ -218,7 +223,7 @@ check('charge without a required field (calendario, valor, valor.original, deved
     if (!missing.includes(pointer)) throw new Error(`kit bug: the putCob request schema states no required field at ${pointer}`)
     const body = withValueAt(validCharge(), pointer, undefined)
     recheck(body, false, `a charge without ${pointer}`)
-    await expectBadRequest(t, clause, body)
+    await expectBadRequest(t, clause, body, `a charge without ${pointer}`)
   }
 })
 
@@ -232,7 +237,7 @@ check('charge devedor.cpf: 11 valid digits are accepted; 10 or 12 digits are ref
   await expectCreatedEchoing(t, '4.10.devedor-cpf-form', withValueAt(validCharge(), '/devedor/cpf', cpf), '/devedor')
   for (const wrong of [cpf.slice(0, 10), `${cpf}0`]) {
     if (isValidCpf(wrong) || /^\d{11}$/.test(wrong)) throw new Error(`kit bug: the CPF case ${wrong} is 11 digits`)
-    await expectBadRequest(t, '7.create-charge-cpf-digits-400', withValueAt(validCharge(), '/devedor/cpf', wrong))
+    await expectBadRequest(t, '7.create-charge-cpf-digits-400', withValueAt(validCharge(), '/devedor/cpf', wrong), `devedor.cpf of ${wrong.length} digits`)
   }
 })
 
@@ -245,6 +250,6 @@ check('charge devedor.cnpj: 14 valid digits are accepted; 13 or 15 digits or a n
   await expectCreatedEchoing(t, '4.10.devedor-cnpj-form', withCnpj(cnpj), '/devedor')
   for (const wrong of [cnpj.slice(0, 13), `${cnpj}0`, `${cnpj.slice(0, 13)}A`]) {
     if (isValidCnpj(wrong) || /^\d{14}$/.test(wrong)) throw new Error(`kit bug: the CNPJ case ${wrong} is 14 digits`)
-    await expectBadRequest(t, '2.4.devedor-cnpj-digits', withCnpj(wrong))
+    await expectBadRequest(t, '2.4.devedor-cnpj-digits', withCnpj(wrong), `devedor.cnpj ${show(wrong)}`)
   }
 })
