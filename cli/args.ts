@@ -30,6 +30,8 @@ export interface CliArgs {
   strictDepth: boolean
   /** Confirms a sandbox profile against a target that looks like production (no control API). */
   yesMutate?: boolean
+  /** Allows the checks that reset the sandbox (the embedded reference allows them anyway). */
+  reset?: boolean
   /** Fail the run (exit 1) when fewer must clauses than this percentage were verified. */
   requireVerified?: number
 }
@@ -61,6 +63,8 @@ embedded reference target and certifies that; with either, PIX_BASE_URL is requi
                       default against any target but the embedded reference) or sandbox (every
                       check; against a target without PIX_CONTROL_URL it needs --yes-mutate)
   --yes-mutate        confirm the sandbox profile against a target that looks like production
+  --reset             allow the checks that reset the sandbox through its control API (a run
+                      otherwise leaves the target's state as it found it)
   --area NAME         run only suites/NAME/ (repeat, or a comma list: --area auth,balance)
   --file PATH         run only this suite file, relative to suites/ (repeat, or a comma list:
                       --file auth/tokens.test.ts)
@@ -83,7 +87,7 @@ when checks were blocked or inconclusive), 1 a check failed (or less was verifie
 
 const VALUE_FLAGS = ['--env', '--profile', '--area', '--file', '--seed', '--num-runs', '--timeout', '--report-dir', '--shard', '--depth', '--require-verified'] as const
 type ValueFlag = (typeof VALUE_FLAGS)[number]
-const SWITCHES = ['--slow', '--strict-depth', '--help', '--merge', '--yes-mutate'] as const
+const SWITCHES = ['--slow', '--strict-depth', '--help', '--merge', '--yes-mutate', '--reset'] as const
 
 /** node:util's tokenizer for every flag; the values are checked here, each error naming its flag. */
 const TOKENIZER_OPTIONS = Object.fromEntries([
@@ -106,10 +110,11 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     const flag = token.rawName.startsWith('--') ? `--${token.name}` : token.rawName
     if (flag === '--help' || flag === '-h') {
       args.help = true
-    } else if (flag === '--slow' || flag === '--strict-depth' || flag === '--yes-mutate') {
+    } else if (flag === '--slow' || flag === '--strict-depth' || flag === '--yes-mutate' || flag === '--reset') {
       if (token.inlineValue) throw new ArgsError(flag, 'takes no value')
       if (flag === '--slow') args.slow = true
       else if (flag === '--strict-depth') args.strictDepth = true
+      else if (flag === '--reset') args.reset = true
       else args.yesMutate = true
     } else if (flag === '--merge') {
       merging = true
@@ -218,6 +223,7 @@ export function flagEnv(args: CliArgs): Record<string, string> {
   if (args.depth) env.PIX_DEPTH = args.depth
   if (args.strictDepth) env.PIX_STRICT_DEPTH = '1'
   if (args.yesMutate) env.PIX_YES_MUTATE = '1'
+  if (args.reset) env.PIX_RESET = '1'
   return env
 }
 
