@@ -45,7 +45,7 @@ afterAll(async () => {
 })
 
 test('the run passed its checks', () => {
-  expect(run.code, run.output.slice(-3000)).toBe(0)
+  expect(run.exitCode, run.output.slice(-3000)).toBe(0)
   expect(report.results?.summary.failed).toBe(0)
 })
 
