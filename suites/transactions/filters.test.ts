@@ -309,7 +309,8 @@ check('account listing: without dates it covers the last 31 days: payments 0, 29
   for (const [age, m] of made) {
     const query = { externalId: m.externalId as string }
     const clause = age === 0 ? '4.4.end-date-default' : '4.4.start-date-default'
-    const l = await listed(t, clause, ACCOUNT_LISTING, query)
+    // A listing without dates that is not served covers nothing: the default window is at fault.
+    const l = await listed(t, '4.4.start-date-default', ACCOUNT_LISTING, query)
     if (age <= 30) expectListed(t, clause, l, m, `without dates a payment ${age} days old is listed`, query)
     else expectNotListed(t, clause, l, m, `without startDate a payment ${age} days old is not listed`, query)
   }
@@ -321,8 +322,8 @@ check('pix-key listing: without dates it covers the last 30 days: payments 0 and
 }, async (t) => {
   const key = await ourPixKey(t)
   const made = await aged(t, [0, 29, 31, 32])
-  // One listing serves both rules; it is read for the end default (what was made today is listed).
-  const l = await listed(t, '4.5.end-date-default', pixKeyListing(key), {})
+  // One listing serves both rules; one without dates that is not served covers nothing: the default window is at fault.
+  const l = await listed(t, '4.5.start-date-default', pixKeyListing(key), {})
   for (const [age, m] of made) {
     const clause = age === 0 ? '4.5.end-date-default' : '4.5.start-date-default'
     if (age <= 29) expectListed(t, clause, l, m, `without dates a payment ${age} days old is listed`, {})
