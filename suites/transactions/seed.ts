@@ -270,10 +270,15 @@ function centsField(t: CheckContext, clause: string, body: Json, field: string, 
 
 /**
  * GET /api/balance, GET /accounts/balances and GET {gateway}/v1/account/balance, one after the
- * other; each value fails its own 2.3 clause. A check that reads the balances only as the input of
- * its rule wraps the call in t.given.
+ * other. Every caller reads them as the input of a rule between readings (a movement, an
+ * equivalence), so the reading is a precondition; a value that is not a number of reais blocks
+ * the check, naming its own 2.3 clause (the shapes are the balance shape checks' business).
  */
-export async function readBalances(t: CheckContext): Promise<Balances> {
+export function readBalances(t: CheckContext): Promise<Balances> {
+  return t.given('the three balances (GET /api/balance, /accounts/balances, /v1/account/balance)', () => balancesOf(t))
+}
+
+async function balancesOf(t: CheckContext): Promise<Balances> {
   const publicEx = await t.base.get('/api/balance')
   const bcbEx = await t.base.get('/accounts/balances')
   const gatewayEx = await t.gateway.get('/v1/account/balance')
