@@ -5,25 +5,12 @@
 import { check, type CheckContext } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import type { Exchange } from '../../harness/exchange.ts'
-import { reaisOf } from '../../generators/amounts.ts'
-import { randomCpf } from '../../generators/documents.ts'
+import { horario, isIsoDateTime, newReturnId, putReturn, receivedPayment } from './fixtures.ts'
 
 const RETURN_STATUSES = ['EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO']
 const NATUREZAS = ['ORIGINAL', 'RETIRADA', 'MED_OPERACIONAL', 'MED_FRAUDE']
 const RTR_ID_LENGTH = 32
 const TWO_PLACES = /^\d+\.\d{2}$/
-
-async function receivedPayment(t: CheckContext, cents: number): Promise<string> {
-  const payment = await t.control.incomingPayment({ amount: reaisOf(cents), payer: { name: 'Answered Payer', document: randomCpf() } })
-  return payment.e2eId
-}
-
-/** Return ids: alphanumerics only, well inside 1 to 35 characters. */
-let returnSeq = 0
-function newReturnId(): string {
-  returnSeq += 1
-  return `kitans${Date.now().toString(36)}${returnSeq}`
-}
 
 interface AcceptedReturn {
   e2eid: string
@@ -37,22 +24,15 @@ interface AcceptedReturn {
  * `clause` when the check is about it; otherwise it only sets the check up (a precondition).
  */
 async function acceptedReturn(t: CheckContext, request: Record<string, unknown>, clause?: string): Promise<AcceptedReturn> {
-  const e2eid = await receivedPayment(t, 5_000)
+  const { e2eId: e2eid } = await receivedPayment(t, 5_000)
   const id = newReturnId()
   const put = async (on: string) => {
-    const ex = await t.base.put(`/pix/${encodeURIComponent(e2eid)}/devolucao/${encodeURIComponent(id)}`, request)
+    const ex = await putReturn(t, e2eid, id, request)
     t.expectStatus(on, ex, 201)
     return { e2eid, id, ex, body: t.json(on, ex) }
   }
   return clause ? put(clause) : t.given('a return (PUT /pix/{e2eid}/devolucao/{id})', () => put('4.11.status-201'))
 }
-
-function horario(body: Record<string, unknown>): Record<string, unknown> {
-  const h = body.horario
-  return h !== null && typeof h === 'object' && !Array.isArray(h) ? (h as Record<string, unknown>) : {}
-}
-
-const isIsoDateTime = (v: unknown) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v))
 
 check('return answer: id of the path, rtrId of 32 characters, valor as requested with two places', {
   clauses: ['2.5.id-equals-path', '2.5.rtr-id-32', '2.5.valor-format'],

@@ -11,24 +11,19 @@ import type { Exchange } from '../../harness/exchange.ts'
 import { boundaryCases } from '../../generators/schema-arb.ts'
 import { parameterSchema, requestBodySchema, validator } from '../../generators/openapi.ts'
 import { E2EID_PATH_RE, newTxid, newUuid } from '../../generators/ids.ts'
-import { randomCpf } from '../../generators/documents.ts'
+import { putReturn, receivedPayment, refund as refundOf } from './fixtures.ts'
 
 const DEVOLUCAO_REQUEST = requestBodySchema('putDevolucao') as object
 const NEEDS = ['control', 'mutating'] as const
 
 /** The end-to-end id of a payment of R$ 100.00 received now: room for many small returns. */
 async function receivedE2eId(t: CheckContext): Promise<string> {
-  const payment = await t.control.incomingPayment({ amount: 100, payer: { name: 'Bounds Payer', document: randomCpf() } })
-  return payment.e2eId
+  return (await receivedPayment(t, 10_000)).e2eId
 }
 
 /** A fresh alphanumeric return id of exactly `length` characters. */
 function returnIdOfLength(length: number): string {
   return `${newTxid()}${newTxid()}`.slice(0, length)
-}
-
-function putReturn(t: CheckContext, e2eid: string, id: string, body: unknown): Promise<Exchange> {
-  return t.base.put(`/pix/${encodeURIComponent(e2eid)}/devolucao/${encodeURIComponent(id)}`, body)
 }
 
 function expectCreated(t: CheckContext, clause: string, ex: Exchange): Record<string, unknown> {
@@ -144,11 +139,11 @@ check('gateway refund value: 0.01 and 0.02 are accepted; 0, 0.001 and just under
   clauses: ['4.14.value-min'],
   needs: [...NEEDS],
 }, async (t) => {
-  const payment = await t.control.incomingPayment({ amount: 10, payer: { name: 'Refund Bounds Payer', document: randomCpf() } })
+  const payment = await receivedPayment(t, 1_000)
   const schema = requestBodySchema('refundPayment') as object
   const judge = validator(schema)
   const belowFromSchema = boundaryCases(schema).filter((c) => c.keyword === 'minimum' && !c.valid).map((c) => (c.value as { value: number }).value)
-  const refund = (value: number) => t.gateway.post(`/pix/v2/payment/refund/${encodeURIComponent(payment.gatewayId)}`, { value, description: `kit bound ${newUuid().slice(0, 8)}` })
+  const refund = (value: number) => refundOf(t, payment.gatewayId, { value, description: `kit bound ${newUuid().slice(0, 8)}` })
   const clause = '4.14.value-min'
   for (const value of [0, 0.001, ...belowFromSchema]) {
     if (judge({ value }) === true) throw new Error(`kit bug: the refund value ${value} is valid in specs/openapi.yaml`)

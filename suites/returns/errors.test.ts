@@ -7,18 +7,18 @@ import { ERROR_BODY_CLAUSES as ERROR_BODY } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
 import { arbInvalidAmountString, isTwoDecimalString } from '../../generators/amounts.ts'
 import { newTxid } from '../../generators/ids.ts'
-import { randomCpf } from '../../generators/documents.ts'
+import { putReturn as put, receivedPayment } from './fixtures.ts'
 
 check('return with a valor that is not a two-decimal string answers 400 with the error body', {
   clauses: ['7.return-value-format-400', ...ERROR_BODY],
   needs: ['control', 'mutating'],
 }, async (t) => {
-  const { e2eId } = await t.control.incomingPayment({ amount: 100, payer: { name: 'Format Payer', document: randomCpf() } })
+  const { e2eId } = await receivedPayment(t, 10_000)
   const arbValor = fc.oneof(
     { arbitrary: arbInvalidAmountString() as fc.Arbitrary<unknown>, weight: 4 },
     { arbitrary: fc.constantFrom<unknown>(1, 1.5, 0.01, true), weight: 1 },
   )
-  const putReturn = (valor: unknown) => t.base.put(`/pix/${encodeURIComponent(e2eId)}/devolucao/${newTxid().slice(0, 12)}`, { valor })
+  const putReturn = (valor: unknown) => put(t, e2eId, newTxid().slice(0, 12), { valor })
   // The forms a lenient parser would take for an amount, every run: a random draw can miss them all.
   const examples: [unknown][] = [['1.5'], ['10'], ['1,50'], ['1.500'], [1.5], [10]]
   await t.property<[unknown]>([arbValor], async (valor) => {

@@ -9,28 +9,20 @@ import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions
 import { ControlError } from '../../harness/control.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
-import { centsOf, fromCents, reaisOf } from '../../generators/amounts.ts'
+import { centsOf, fromCents } from '../../generators/amounts.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newE2eId, newUuid } from '../../generators/ids.ts'
-import { randomCpf } from '../../generators/documents.ts'
+import { horario, isIsoDateTime, newReturnId, putReturn as put, receivedPayment as received } from './fixtures.ts'
 
 const RETURN_DEADLINE_DAYS = 89
 
 /** A payment received `ageDays` ago for `cents`; its end-to-end id is what a return names. */
 async function receivedPayment(t: CheckContext, cents: number, ageDays = 0): Promise<string> {
-  const payment = await t.control.incomingPayment({ amount: reaisOf(cents), ageDays, payer: { name: 'Returning Payer', document: randomCpf() } })
-  return payment.e2eId
-}
-
-/** Return ids: alphanumerics only, well inside 1 to 35 characters. */
-let returnSeq = 0
-function newReturnId(): string {
-  returnSeq += 1
-  return `kit${Date.now().toString(36)}${returnSeq}`
+  return (await received(t, cents, ageDays)).e2eId
 }
 
 function putReturn(t: CheckContext, e2eid: string, id: string, valor: string, extra: Record<string, unknown> = {}): Promise<Exchange> {
-  return t.base.put(`/pix/${encodeURIComponent(e2eid)}/devolucao/${encodeURIComponent(id)}`, { valor, ...extra })
+  return put(t, e2eid, id, { valor, ...extra })
 }
 
 interface Accepted { id: string; ex: Exchange; body: Record<string, unknown> }
@@ -47,13 +39,6 @@ async function acceptedReturnOn(t: CheckContext, clause: string, e2eid: string, 
 function acceptedReturn(t: CheckContext, e2eid: string, cents: number): Promise<Accepted> {
   return t.given('a return (PUT /pix/{e2eid}/devolucao/{id})', () => acceptedReturnOn(t, '4.11.status-201', e2eid, cents))
 }
-
-function horario(body: Record<string, unknown>): Record<string, unknown> {
-  const h = body.horario
-  return h !== null && typeof h === 'object' ? (h as Record<string, unknown>) : {}
-}
-
-const isIsoDateTime = (v: unknown) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v))
 
 /** The HTTP status a control call was refused with, or 'accepted' when it went through. */
 async function refusalStatus(call: () => Promise<unknown>): Promise<number | 'accepted'> {

@@ -5,25 +5,13 @@
 // rules of §4.14: after a total refund, one more cent is refused.
 import { check, type CheckContext } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
-import type { Exchange } from '../../harness/exchange.ts'
 import { reaisOf } from '../../generators/amounts.ts'
-import { randomCpf } from '../../generators/documents.ts'
+import { expectRefundAccepted as expectAccepted, receivedPayment, refund } from './fixtures.ts'
 
 const ORIGINAL_CENTS = 1_000
 
 async function paidPayment(t: CheckContext, cents: number): Promise<string> {
-  const payment = await t.control.incomingPayment({ amount: reaisOf(cents), payer: { name: 'Refund Answer Payer', document: randomCpf() } })
-  return payment.gatewayId
-}
-
-function refund(t: CheckContext, id: string, body: Record<string, unknown> = {}): Promise<Exchange> {
-  return t.gateway.post(`/pix/v2/payment/refund/${encodeURIComponent(id)}`, body)
-}
-
-/** A refund the interface says must be accepted: 200 or 201 with a JSON answer. */
-function expectAccepted(t: CheckContext, clause: string, ex: Exchange): Record<string, unknown> {
-  t.expectStatus(clause, ex, [200, 201])
-  return t.json(clause, ex)
+  return (await receivedPayment(t, cents)).gatewayId
 }
 
 /**

@@ -37,7 +37,6 @@ function total(t: CheckContext, p: Page): number {
   return n
 }
 
-
 /** The §2.2 metadata rules for page `page` of `size`, given the total the first page gave. */
 function expectMetadata(t: CheckContext, p: Page, page: number, size: number, expectedTotal: number): void {
   const m = p.metadata
@@ -51,7 +50,6 @@ function expectMetadata(t: CheckContext, p: Page, page: number, size: number, ex
     ['2.2.pagination-has-previous', 'metadata.hasPrevious is true exactly when page > 1', page > 1, m.hasPrevious],
   ]
   for (const [clause, rule, expected, got] of rules) {
-    if (!t.clauses.includes(clause)) continue
     if (got !== expected) t.fail(clause, rule, show(expected), `${show(got)} (page ${page}, size ${size}, total ${expectedTotal})`, p.ex)
   }
 }
