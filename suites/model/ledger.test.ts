@@ -107,6 +107,8 @@ function cents(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && hasAtMostTwoDecimals(value) ? centsOf(value) : undefined
 }
 
+const VIEW_AMOUNT_CLAUSE = { originalAmount: '2.1.original-amount', feeAmount: '2.1.fee-amount', finalAmount: '2.1.final-amount' }
+
 interface ViewAmounts { originalCents: number; feeCents: number; finalCents: number; ex: Exchange }
 
 /**
@@ -119,9 +121,9 @@ function singleView(t: CheckContext, transactionId: string, expect?: (v: ViewAmo
     const ex = await t.base.get(`/api/pix/transaction/${encodeURIComponent(transactionId)}`)
     t.expectStatus('4.3.get-by-id', ex, 200)
     const view = t.json('4.3.get-by-id', ex)
-    const [originalCents, feeCents, finalCents] = (['originalAmount', 'feeAmount', 'finalAmount'] as const).map((field) => {
+    const [originalCents, feeCents, finalCents] = Object.entries(VIEW_AMOUNT_CLAUSE).map(([field, clause]) => {
       const a = view[field]
-      if (typeof a !== 'string' || !/^\d+\.\d{2}$/.test(a)) return t.fail(`2.1.${field === 'originalAmount' ? 'original' : field === 'feeAmount' ? 'fee' : 'final'}-amount`, `view ${field}`, 'a two-decimal string', show(a), ex)
+      if (typeof a !== 'string' || !/^\d+\.\d{2}$/.test(a)) return t.fail(clause, `view ${field}`, 'a two-decimal string', show(a), ex)
       return centsOf(a)
     }) as [number, number, number]
     if (Math.abs(finalCents - originalCents) !== feeCents) {
@@ -318,7 +320,7 @@ class PayCharge implements Command {
     const charge = pick(m.charges, this.index)
     const paid = await r.t.control.payCob(charge.txid, { payer: payer() })
     const view = await singleView(r.t, paid.transactionId, (v) => {
-      if (v.originalCents !== charge.cents) r.t.fail('3.2.pay-ativa-concluida', 'the payment of a charge is its valor.original', fromCents(charge.cents), fromCents(v.originalCents), v.ex)
+      if (v.originalCents !== charge.cents) r.t.fail('2.1.original-amount', 'the payment of a charge is for its valor.original', fromCents(charge.cents), fromCents(v.originalCents), v.ex)
     })
     m.charges = m.charges.filter((c) => c !== charge)
     m.available += view.finalCents
