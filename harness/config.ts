@@ -25,7 +25,14 @@ export interface TargetConfig {
   otherClientSecret?: string
   otherApiKey?: string
   controlUrl?: string
+  /** Public HTTPS address of the capture server (§4.12: resend needs HTTPS). */
   webhookPublicUrl?: string
+  /** Where the capture server listens (PIX_WEBHOOK_LISTEN: `host:port` or a port). */
+  webhookListen?: { host: string; port: number }
+  /** The capture server's own TLS certificate and key files (PIX_WEBHOOK_TLS_CERT_FILE, PIX_WEBHOOK_TLS_KEY_FILE). */
+  webhookTls?: { certFile: string; keyFile: string }
+  /** Require senders to present a certificate of this CA (PIX_WEBHOOK_CLIENT_CA_FILE). */
+  webhookClientCaFile?: string
   profile: Profile
   seed: number
   /** Cases of every property check: PIX_NUM_RUNS when given, else the depth profile's. */
@@ -120,7 +127,10 @@ export function loadConfig(env: Env = process.env): TargetConfig {
     otherClientSecret: read('PIX_OTHER_CLIENT_SECRET'),
     otherApiKey: read('PIX_OTHER_API_KEY'),
     controlUrl: optionalHttpUrl('PIX_CONTROL_URL', read('PIX_CONTROL_URL')),
-    webhookPublicUrl: optionalHttpUrl('PIX_WEBHOOK_PUBLIC_URL', read('PIX_WEBHOOK_PUBLIC_URL')),
+    webhookPublicUrl: httpsOnly('PIX_WEBHOOK_PUBLIC_URL', optionalHttpUrl('PIX_WEBHOOK_PUBLIC_URL', read('PIX_WEBHOOK_PUBLIC_URL'))),
+    webhookListen: listenAddress(read('PIX_WEBHOOK_LISTEN')),
+    webhookTls: captureTls(read('PIX_WEBHOOK_TLS_CERT_FILE'), read('PIX_WEBHOOK_TLS_KEY_FILE')),
+    webhookClientCaFile: pemFile('PIX_WEBHOOK_CLIENT_CA_FILE', read('PIX_WEBHOOK_CLIENT_CA_FILE')),
     profile: profile(read('PIX_PROFILE'), flag('PIX_EMBEDDED', read('PIX_EMBEDDED'))),
     seed: integer('PIX_SEED', read('PIX_SEED'), { min: 0, max: MAX_SEED - 1 }) ?? randomInt(MAX_SEED),
     numRuns: integer('PIX_NUM_RUNS', read('PIX_NUM_RUNS'), { min: 1, max: MAX_NUM_RUNS }) ?? DEPTH_RUNS[depth(read('PIX_DEPTH'))],
@@ -270,6 +280,32 @@ function httpUrl(setting: string, value: string): string {
 
 function optionalHttpUrl(setting: string, value: string | undefined): string | undefined {
   return value === undefined ? undefined : httpUrl(setting, value)
+}
+
+/** §4.12: a resend goes only to an HTTPS URL, so the capture server's public address must be one. */
+function httpsOnly(setting: string, url: string | undefined): string | undefined {
+  if (url !== undefined && !url.startsWith('https://')) throw new ConfigError(setting, `must be an https:// URL (resend delivers only to HTTPS, §4.12), got ${url}`)
+  return url
+}
+
+function listenAddress(value: string | undefined): TargetConfig['webhookListen'] {
+  if (value === undefined) return undefined
+  const m = /^(?:(.+):)?(\d+)$/.exec(value)
+  const port = Number(m?.[2])
+  if (!m || port > 65535) throw new ConfigError('PIX_WEBHOOK_LISTEN', `must be a port or host:port, got "${value}"`)
+  return { host: (m[1] ?? '127.0.0.1').replace(/^\[(.*)\]$/, '$1'), port }
+}
+
+function captureTls(certFile: string | undefined, keyFile: string | undefined): TargetConfig['webhookTls'] {
+  if (certFile === undefined && keyFile === undefined) return undefined
+  if (certFile === undefined || keyFile === undefined) {
+    throw new ConfigError(certFile === undefined ? 'PIX_WEBHOOK_TLS_CERT_FILE' : 'PIX_WEBHOOK_TLS_KEY_FILE', 'is required with the other: the capture server needs both its certificate and its key')
+  }
+  pemFile('PIX_WEBHOOK_TLS_CERT_FILE', certFile)
+  if (!readSettingFile('PIX_WEBHOOK_TLS_KEY_FILE', keyFile, (st) => st.isFile()).toString('utf8').includes('PRIVATE KEY-----')) {
+    throw new ConfigError('PIX_WEBHOOK_TLS_KEY_FILE', `file ${keyFile} is not a PEM private key`)
+  }
+  return { certFile, keyFile }
 }
 
 /** Safe by default: only the embedded reference is changed without being asked to. */
