@@ -16,7 +16,7 @@ import { baseRouter } from './http/base.ts'
 import { controlRouter } from './http/control.ts'
 import { gatewayRouter } from './http/gateway.ts'
 import { SimClock } from './lib/clock.ts'
-import { createIdentities, type Identities } from './model/identities.ts'
+import { createIdentities, persistentIdentities, type Identities } from './model/identities.ts'
 import { sweep, type Machine } from './model/machine.ts'
 import { DEFAULT_CONFIG, World } from './model/world.ts'
 import { TRANSACTIONS } from './transactions/model.ts'
@@ -39,6 +39,8 @@ export interface ReferenceOptions {
    * client sends is dropped), as a proxy would. The env then says PIX_CERT_MODE=transport.
    */
   tls?: boolean
+  /** A folder that keeps the identities (credentials, keys, certificates) across restarts. */
+  stateDir?: string
 }
 
 export interface RunningReference {
@@ -168,7 +170,7 @@ function logged(api: string, listener: RequestListener): RequestListener {
 export async function startReference(opts: ReferenceOptions = {}): Promise<RunningReference> {
   const host = opts.host ?? '127.0.0.1'
   const log = opts.quiet ? (): void => {} : (line: string): void => console.log(`[reference] ${line}`)
-  const identities = await createIdentities()
+  const identities = opts.stateDir ? await persistentIdentities(opts.stateDir) : await createIdentities()
   const config = { ...DEFAULT_CONFIG, webhookRetry: { ...DEFAULT_CONFIG.webhookRetry } }
   if (opts.slipRegistrationDelayMs !== undefined) config.slipRegistrationDelayMs = opts.slipRegistrationDelayMs
   const world = new World(new SimClock(), identities, config)
