@@ -4,13 +4,13 @@
 // Each check starts from a window the kit has not used (control clock) and leaves the windows
 // rolled behind it, so no other check meets the 429 it provoked. Every resend goes to this
 // check's own capture channel, so the 60 notifications land nowhere else.
-import type { CheckContext } from '../../harness/check.ts'
-import { check } from '../../harness/check.ts'
+import { ERROR_BODY_CLAUSES as ERROR_BODY } from '../../harness/assertions.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { GatewayClient } from '../../harness/http.ts'
 import { LIMIT, RESEND_V1, SLOW_CHECK_TIMEOUT_MS, WINDOW_S, burst, cleanWindow, expectServed, isRefused, leaveWindow, refusal, rollWindow, slotOf } from './window.ts'
 
-const SERVES_60 = 'resend serves 60 requests per account within 60 s (8)'
+const RATE = '8.resend-rate'
 const NEEDS = ['control', 'webhooks', 'mutating'] as const
 
 /** A received payment of `account` (default the primary one): the transaction to resend. */
@@ -28,7 +28,7 @@ function resendSlot(t: CheckContext, apiKey = t.config.apiKey) {
 }
 
 check('resend: the 61st request within 60 s is refused with 429 and the error body', {
-  clauses: ['7.resend-rate-429', '8.resend-rate', '7.error-body-shape', '7.error-status-code-matches', '7.error-reason-phrase'],
+  clauses: ['7.resend-rate-429', RATE, ...ERROR_BODY],
   needs: [...NEEDS],
 }, async (t) => {
   const slot = resendSlot(t)
@@ -37,15 +37,15 @@ check('resend: the 61st request within 60 s is refused with 429 and the error bo
   const url = t.hooks.url('burst')
   try {
     const exchanges = await burst(() => resend(t.gateway, id, url))
-    expectServed(t, SERVES_60, exchanges)
-    t.expectErrorBody(refusal(t, 'the 61st resend within 60 s is refused (7)', exchanges), 429)
+    expectServed(t, RATE, exchanges)
+    t.expectErrorBody('7.resend-rate-429', refusal(exchanges), 429)
   } finally {
     await leaveWindow(t, slot)
   }
 })
 
 check('resend: the limit is per account, another account is served while the first is throttled', {
-  clauses: ['8.resend-rate'],
+  clauses: [RATE],
   needs: [...NEEDS, 'otherAccount'],
 }, async (t) => {
   const otherAccount = t.config.otherClientId ?? t.skip('the control API names accounts by client id: PIX_OTHER_CLIENT_ID is not set')
@@ -60,16 +60,16 @@ check('resend: the limit is per account, another account is served while the fir
     if (!isRefused(refused)) t.skip(`the first account was not throttled by ${LIMIT + 1} resends (the enforcement check reports it)`)
     const ex = await resend(otherGateway, theirs, t.hooks.url('theirs'))
     if (ex.response.status === 429) {
-      t.fail('the resend limit is per account (8)', 'the other account served (HTTP 200)', 'HTTP 429 right after the first account was throttled', ex)
+      t.fail(RATE, 'the limit is per account', 'the other account served (HTTP 200)', 'HTTP 429 right after the first account was throttled', ex)
     }
-    t.expectStatus(ex, 200)
+    t.expectStatus(RATE, ex, 200)
   } finally {
     await leaveWindow(t, slot)
   }
 })
 
 check('resend: the window rolls, a throttled account is served again once 60 s have passed', {
-  clauses: ['8.resend-rate'],
+  clauses: [RATE],
   needs: [...NEEDS],
   timeout: SLOW_CHECK_TIMEOUT_MS,
 }, async (t) => {
@@ -83,9 +83,9 @@ check('resend: the window rolls, a throttled account is served again once 60 s h
     const how = await rollWindow(t, slot, 'real-time')
     const ex = await resend(t.gateway, id, url)
     if (ex.response.status === 429) {
-      t.fail('the resend window is 60 s and rolls (8)', `HTTP 200 once ${WINDOW_S} s passed (${how === 'clock' ? 'control clock' : 'real time'})`, 'HTTP 429 still', ex)
+      t.fail(RATE, 'the window is 60 s and rolls', `HTTP 200 once ${WINDOW_S} s passed (${how === 'clock' ? 'control clock' : 'real time'})`, 'HTTP 429 still', ex)
     }
-    t.expectStatus(ex, 200)
+    t.expectStatus(RATE, ex, 200)
   } finally {
     await leaveWindow(t, slot)
   }

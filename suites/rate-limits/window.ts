@@ -85,21 +85,21 @@ export async function burst(send: () => Promise<Exchange>): Promise<Exchange[]> 
   return exchanges
 }
 
-/** The first `LIMIT` answers of a burst are 2xx; fails naming the first that is not. */
-export function expectServed(t: CheckContext, rule: string, exchanges: Exchange[]): void {
+/** The first `LIMIT` answers of a burst are 2xx, or `clause` fails naming the first that is not. */
+export function expectServed(t: CheckContext, clause: string, exchanges: Exchange[]): void {
   for (let i = 0; i < LIMIT; i++) {
     const ex = exchanges[i]
-    if (!ex) t.fail(rule, `${LIMIT} requests served`, `the burst stopped after ${i}`)
+    if (!ex) t.fail(clause, `${LIMIT} requests within ${WINDOW_S} s`, 'each served', `the burst stopped after ${i}`)
     if (ex.response.error || ex.response.status < 200 || ex.response.status > 299) {
-      t.fail(rule, `HTTP 2xx for request ${i + 1} of the first ${LIMIT} within ${WINDOW_S} s`, ex.response.error ?? `HTTP ${ex.response.status}`, ex)
+      t.fail(clause, `request ${i + 1} of the first ${LIMIT} within ${WINDOW_S} s`, 'HTTP 2xx', ex.response.error ?? `HTTP ${ex.response.status}`, ex)
     }
   }
 }
 
-/** The answer to the request after the first `LIMIT`. */
-export function refusal(t: CheckContext, rule: string, exchanges: Exchange[]): Exchange {
+/** The answer to the request after the first `LIMIT`; a burst that never sent it is a kit bug. */
+export function refusal(exchanges: Exchange[]): Exchange {
   const ex = exchanges[LIMIT]
-  if (!ex) t.fail(rule, `a request ${LIMIT + 1}`, 'none sent')
+  if (!ex) throw new Error(`kit bug: the burst sent no request ${LIMIT + 1} after ${LIMIT} served`)
   return ex
 }
 
