@@ -26,7 +26,7 @@ import { loadReceiverClauses, RECEIVER_CLAUSES_PATH } from '../generators/clause
 import { arbCnpj, arbCpf, maskDocument } from '../generators/documents.ts'
 import { buildPixCode } from '../generators/emv.ts'
 import { arbE2eId, arbObjectId, arbRtrId, arbTxid, arbUuid } from '../generators/ids.ts'
-import { OPENAPI_PATH, validator, webhookSchema } from '../generators/openapi.ts'
+import { OPENAPI_ID, OPENAPI_PATH, validator, webhookSchema } from '../generators/openapi.ts'
 import { arbValid } from '../generators/schema-arb.ts'
 import { ArgsError, MAX_SEED } from './args.ts'
 import { shellQuote } from './reporting/command.ts'
@@ -192,6 +192,13 @@ function partyArb(prefix: 'Payer' | 'Receiver'): Arbitrary<Json> {
     }))
 }
 
+/**
+ * The fields common to both slip notifications. WAITING_PAYMENT is drawn from these rather than its
+ * whole schema: its additionalInfo is built below anyway, and drawing its `pdfUrl` (format uri) would
+ * cost seconds (fast-check's web-URL arbitrary). The result is checked against the whole schema.
+ */
+const SLIP_COMMON_FIELDS = { $ref: `${OPENAPI_ID}#/components/schemas/BankSlipNotification` }
+
 export class NotificationFactory {
   private readonly shapes: Draw
   private readonly ids: Draw
@@ -229,7 +236,7 @@ export class NotificationFactory {
 
   /** The same V1 transaction in another status (its own notification). */
   v1Update(of: Notification, status: V1Status): Notification {
-    const body = { ...of.body, status }
+    const body: Json = { ...of.body, status }
     return this.checked('pixNotificationV1', `V1 ${status}`, body, status === 'PAID' || status === 'REFUND' ? [body.transactionId as string] : [])
   }
 
@@ -308,7 +315,7 @@ export class NotificationFactory {
     const pixCode = buildPixCode({ key: this.shapes.one(arbUuid()), amount: fromCents(cents), merchantName: 'CONFORMANCE KIT', merchantCity: 'SAO PAULO', txid: this.ids.one(arbTxid()) })
     const common = { product: 'BOLETO', paymentId, externalId, processedAt: this.now.toISOString() }
     const waiting = this.checked('bankSlipWaitingPayment', 'bank slip WAITING_PAYMENT', {
-      ...this.generated('bankSlipWaitingPayment'), ...common, status: 'WAITING_PAYMENT',
+      ...this.generated('bankSlipWaitingPayment', SLIP_COMMON_FIELDS), ...common, status: 'WAITING_PAYMENT',
       additionalInfo: { pdfUrl: `https://boletos.example.com/${paymentId}.pdf`, pixCode, barcode, slipLine: formatLine(barcodeToLine(barcode)), issuingBank: bankName },
     }, [])
     const paid = this.checked('bankSlipPaid', 'bank slip PAID', {
@@ -322,9 +329,10 @@ export class NotificationFactory {
     return `conformance-${this.ids.one(fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 12, maxLength: 12 }))}`
   }
 
-  private generated(name: WebhookName): Json {
+  /** A draw from the webhook's schema, or from `from` (a schema of its parts) when given. */
+  private generated(name: WebhookName, from?: object): Json {
     let arb = this.arbs.get(name)
-    if (!arb) this.arbs.set(name, (arb = arbValid(webhookSchema(name))))
+    if (!arb) this.arbs.set(name, (arb = arbValid(from ?? webhookSchema(name))))
     return this.shapes.one(arb) as Json
   }
 

@@ -14,6 +14,8 @@ export interface ReceiverFaults {
   unknownFields?: 'reject-400'
   /** Every answer comes this late. */
   delayMs?: number
+  /** A body that takes longer than this to arrive is answered 408 (a receiver that gives up on slow senders). */
+  bodyDeadlineMs?: number
 }
 
 export interface ReceiverTls {
@@ -53,10 +55,12 @@ export async function startReceiver(faults: ReceiverFaults = {}, tls?: ReceiverT
     const path = new URL(req.url ?? '/', 'http://x').pathname
     if (req.method === 'GET' && path === '/probe') return answer(res, 200, { recorded: [...recorded].map(([id, count]) => ({ id, count })) })
     if (req.method !== 'POST' || path !== '/webhook') return answer(res, 404, { message: 'not found' })
+    const started = Date.now()
     let text = ''
     req.setEncoding('utf8')
     req.on('data', (chunk: string) => (text += chunk))
     req.on('end', () => {
+      if (faults.bodyDeadlineMs !== undefined && Date.now() - started > faults.bodyDeadlineMs) return answer(res, 408, { message: 'body too slow' })
       let n: Json
       try {
         n = JSON.parse(text) as Json
