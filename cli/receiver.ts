@@ -7,13 +7,12 @@
 // "Testing your webhook receiver"). Exit codes: 0 no clause failed, 1 a clause failed, 2 bad
 // options or a receiver (or probe) that cannot be reached.
 
-import { randomInt } from 'node:crypto'
+import { createHash, randomInt } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { connect as netConnect } from 'node:net'
 import { connect as tlsConnect } from 'node:tls'
-import { createHash } from 'node:crypto'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs as tokenize } from 'node:util'
@@ -525,7 +524,8 @@ function send(url: URL, method: 'GET' | 'POST', t: Transport, body?: string, slo
     })
     req.on('error', (e) => finish({ body: '', error: describeError(e) }))
     // should the request never finish being sent (a receiver that stops reading), the run still ends
-    const backstop = setTimeout(() => finish({ body: '', error: `the request could not be sent within ${t.timeoutMs + t.slowReadMs} ms` }), t.timeoutMs + (slow ? t.slowReadMs : 0) + 1_000)
+    const limit = t.timeoutMs + (slow ? t.slowReadMs : 0) + 1_000
+    const backstop = setTimeout(() => finish({ body: '', error: `no answer within ${limit} ms of the first byte (the body could not be sent)` }), limit)
     // the receiver's time starts with the last byte handed over
     const endAndStartClock = (last?: string) => {
       if (done) return
