@@ -58,6 +58,7 @@ export const MAX_SEED = 2 ** 31 - 1
 export const USAGE = `Usage: pix-conformance [certify] [flags]     (in the repository: npm run conformance -- [flags])
        pix-conformance check-driver --env FILE   the sandbox driver against specs/control.yaml
        pix-conformance init [--file target.env]  a commented env file with every setting
+       pix-conformance receiver --url URL        your webhook receiver, the kit playing the provider
        (each subcommand has its own --help)
 
 Certifies a PIX service against the interface. With no --env file and no target setting in the
@@ -265,17 +266,19 @@ export function pixOnly(env: Env): Record<string, string> {
 // ---------------------------------------------------------------------------------------------
 // Subcommands: `pix-conformance [certify] …` (the flags above), `check-driver`, `init`.
 
-export const SUBCOMMANDS = ['certify', 'check-driver', 'init'] as const
+export const SUBCOMMANDS = ['certify', 'check-driver', 'init', 'receiver'] as const
 export type Subcommand = (typeof SUBCOMMANDS)[number]
 
 export type Command =
   | { name: 'certify'; args: CliArgs }
   | { name: 'check-driver'; envFile?: string; timeoutMs?: number; help: boolean }
   | { name: 'init'; file: string; force: boolean; help: boolean }
+  | { name: 'receiver'; argv: string[] }
 
 /** The subcommand (certify when the first word is a flag or absent) and its flags. */
 export function parseCommand(argv: readonly string[]): Command {
   const [first, ...rest] = argv
+  if (first === 'receiver') return { name: 'receiver', argv: rest }
   if (first === 'check-driver') {
     const flags = subcommandFlags('check-driver', rest, { env: 'string', timeout: 'string', help: 'boolean' })
     return {

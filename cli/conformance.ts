@@ -54,6 +54,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   if (command.name === 'check-driver') return checkDriverCommand(command)
   if (command.name === 'init') return initCommand(command)
+  if (command.name === 'receiver') return (await import('./receiver.ts')).receiverMain(command.argv)
   const args = command.args
   if (args.help) {
     say(USAGE)
