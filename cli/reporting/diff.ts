@@ -3,7 +3,7 @@
 // reason, newly skipped or blocked — with loud warnings when the two runs are not comparable
 // (another kit, other specs, another profile or depth).
 
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { esc } from './html.ts'
 import type { CheckResult, ClauseResult, ClauseStatus, Results } from './types.ts'
@@ -218,6 +218,17 @@ export function diffJunit(diff: RunDiff): string {
 
 function xml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!)
+}
+
+/**
+ * Puts the diff into a written report folder: its section first in report.html's <main>, its
+ * suite last in junit.xml. `scrub` is the run's Scrubber.text (the texts quote failure reasons).
+ */
+export function addDiffToReport(runDir: string, diff: RunDiff, scrub: (text: string) => string = (t) => t): void {
+  const html = join(runDir, 'report.html')
+  const junit = join(runDir, 'junit.xml')
+  writeFileSync(html, readFileSync(html, 'utf8').replace('<main>\n', () => `<main>\n${scrub(diffHtml(diff))}\n`))
+  writeFileSync(junit, readFileSync(junit, 'utf8').replace(/<\/testsuites>\s*$/, () => `${scrub(diffJunitSuite(diff))}\n</testsuites>\n`))
 }
 
 /** Reads `<dir>/results.json`, or the file itself. */

@@ -1,10 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { DiffError, diffHtml, diffJunit, diffResults, diffText, runDiff } from '../../../cli/reporting/diff.ts'
+import { DiffError, addDiffToReport, diffHtml, diffJunit, diffResults, diffText, runDiff } from '../../../cli/reporting/diff.ts'
 import { buildResults, type RunInfo } from '../../../cli/reporting/results.ts'
+import { Scrubber } from '../../../cli/reporting/scrub.ts'
 import type { CheckResult } from '../../../cli/reporting/types.ts'
+import { writeReport } from '../../../cli/reporting/write.ts'
 import { CLAUSES, check, runInfo } from './fixtures.ts'
 
 const fail = (id: string, clause: string, reason: string): CheckResult =>
@@ -116,5 +118,17 @@ describe('runDiff', () => {
   test('a missing or foreign file is a DiffError naming it', () => {
     expect(() => runDiff(join(dir, 'nope.json'), join(dir, 'old.json'))).toThrow(DiffError)
     expect(() => runDiff(write('foreign.json', { hello: 1 }), join(dir, 'old.json'))).toThrow(/foreign\.json is not a conformance results\.json/)
+  })
+})
+
+describe('addDiffToReport', () => {
+  test('puts the section at the top of report.html and the suite into junit.xml', () => {
+    const runDir = mkdtempSync(join(tmpdir(), 'pix-diff-report-'))
+    writeReport(runDir, newer, new Scrubber())
+    addDiffToReport(runDir, diffResults(older, newer))
+    const html = readFileSync(join(runDir, 'report.html'), 'utf8')
+    expect(html.indexOf('<section class="diff" id="changes">')).toBe(html.indexOf('<main>') + '<main>\n'.length)
+    const junit = readFileSync(join(runDir, 'junit.xml'), 'utf8')
+    expect(junit).toMatch(/<testsuite name="changes since old-run"[\s\S]*<\/testsuite>\n<\/testsuites>\n$/)
   })
 })
