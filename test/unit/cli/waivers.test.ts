@@ -99,6 +99,22 @@ describe('applyWaivers', () => {
     expect(r.verdict.result).toBe('FAILED')
   })
 
+  test('blocked checks or missing shards beside waived failures make the run INCOMPLETE, still exit 0', () => {
+    const waivers = parseWaivers(waiverYaml('2026-12-31'), 'w.yaml', KNOWN)
+    const blocked = applyWaivers(run([{ id: 'balance::gross', clauses: ['2.3.gross'], status: 'blocked', reason: 'token refused' }]), waivers, '2026-11-24')
+    expect(blocked.verdict.result).toBe('INCOMPLETE')
+    expect(exitCodeOf(blocked, false)).toBe(0)
+    const partial = buildResults(runInfo({ missingShards: ['2/2'] }), run().checks, CLAUSES)
+    expect(applyWaivers(partial, waivers, '2026-11-24').verdict.headline).toMatch(/shard 2\/2 missing/)
+  })
+
+  test('applying waivers again replaces the earlier ones', () => {
+    const once = applyWaivers(run(), parseWaivers(waiverYaml('2026-12-31'), 'w.yaml', KNOWN), '2026-11-24')
+    const again = applyWaivers(once, [], '2026-11-24')
+    expect(again.checks.some((c) => c.waiver)).toBe(false)
+    expect(again.verdict.result).toBe('FAILED')
+  })
+
   test('a kit error (no failed clause) cannot be waived', () => {
     const r = applyWaivers(buildResults(runInfo(), [check({ id: 'auth/tokens::(suite error)', status: 'failed', message: 'boom' })], CLAUSES), [], '2026-11-24')
     expect(r.verdict.result).toBe('FAILED')
