@@ -38,6 +38,10 @@ export interface CliArgs {
   check?: string
   /** Stop at the first failed check. */
   bail?: boolean
+  /** A failed check is run again this many times, alone, before it is reported (default 1). */
+  retries?: number
+  /** A check that passed only on a retry (flaky) fails the run. */
+  failOnFlaky?: boolean
   /** Fail the run (exit 1) when fewer must clauses than this percentage were verified. */
   requireVerified?: number
   /** waivers.yaml: accepted failures by clause (cli/reporting/waivers.ts). */
@@ -102,6 +106,9 @@ embedded reference target and certifies that; with either, PIX_BASE_URL is requi
   --check ID|PATTERN  run one check (an id as --list prints it: area/file::title) or the checks
                       whose titles match the pattern; give --seed to replay a run exactly
   --bail              stop at the first failed check
+  --retries N         run a failed check again N times before reporting it (0..5, default 1); one
+                      that passes on a retry is reported flaky, with every attempt's evidence
+  --fail-on-flaky     a flaky check fails the run
   --waivers FILE      accepted failures by clause (docs/ci/README.md "Waivers"): a waived
                       failure stays failed but the run is a CONDITIONAL PASS (exit 0) until
                       the waiver expires
@@ -117,9 +124,9 @@ Exit codes: 0 no check failed (the headline says how much was verified: PASSED, 
 when checks were blocked or inconclusive), 1 a check failed (or less was verified than
 --require-verified asks), 2 the target could not be reached or the config is wrong.`
 
-const VALUE_FLAGS = ['--env', '--profile', '--area', '--file', '--seed', '--num-runs', '--timeout', '--report-dir', '--shard', '--depth', '--require-verified', '--check', '--waivers', '--write-waivers', '--compare', '--certificate', '--har'] as const
+const VALUE_FLAGS = ['--env', '--profile', '--area', '--file', '--seed', '--num-runs', '--timeout', '--report-dir', '--shard', '--depth', '--require-verified', '--check', '--retries', '--waivers', '--write-waivers', '--compare', '--certificate', '--har'] as const
 type ValueFlag = (typeof VALUE_FLAGS)[number]
-const SWITCHES = ['--slow', '--strict-depth', '--help', '--merge', '--yes-mutate', '--reset', '--list', '--bail'] as const
+const SWITCHES = ['--slow', '--strict-depth', '--help', '--merge', '--yes-mutate', '--reset', '--list', '--bail', '--fail-on-flaky'] as const
 
 /** node:util's tokenizer for every flag; the values are checked here, each error naming its flag. */
 const TOKENIZER_OPTIONS = Object.fromEntries([
@@ -161,14 +168,14 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   return args
 }
 
-type Switch = '--slow' | '--strict-depth' | '--yes-mutate' | '--reset' | '--list' | '--bail'
+type Switch = '--slow' | '--strict-depth' | '--yes-mutate' | '--reset' | '--list' | '--bail' | '--fail-on-flaky'
 
 function isSwitch(flag: string): flag is Switch {
-  return ['--slow', '--strict-depth', '--yes-mutate', '--reset', '--list', '--bail'].includes(flag)
+  return ['--slow', '--strict-depth', '--yes-mutate', '--reset', '--list', '--bail', '--fail-on-flaky'].includes(flag)
 }
 
 function setSwitch(args: CliArgs, flag: Switch): void {
-  const field = { '--slow': 'slow', '--strict-depth': 'strictDepth', '--yes-mutate': 'yesMutate', '--reset': 'reset', '--list': 'list', '--bail': 'bail' } as const
+  const field = { '--slow': 'slow', '--strict-depth': 'strictDepth', '--yes-mutate': 'yesMutate', '--reset': 'reset', '--list': 'list', '--bail': 'bail', '--fail-on-flaky': 'failOnFlaky' } as const
   args[field[flag]] = true
 }
 
@@ -222,6 +229,9 @@ function applyValue(args: CliArgs, flag: ValueFlag, value: string): void {
       return
     case '--check':
       args.check = nonEmpty(flag, value)
+      return
+    case '--retries':
+      args.retries = integer(flag, value, 0, 5)
       return
     case '--waivers':
       args.waivers = nonEmpty(flag, value)

@@ -36,6 +36,9 @@ const PROBE_TIMEOUT_MS = 3_000
 const CONFIG_TEST_TIMEOUT_MS = 30_000
 const TEST_TIMEOUT_PER_REQUEST_TIMEOUT = 3
 
+/** A failed check runs once more before it is reported: a webhook a loaded runner saw late is not a wrong amount. */
+const DEFAULT_RETRIES = 1
+
 const EXIT_PASSED = 0
 const EXIT_FAILED = 1
 const EXIT_UNUSABLE = 2
@@ -278,6 +281,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
     ...(shard ? { shard } : {}),
     ...(args.check ? { testNamePattern: checkSelection(args.check).namePattern } : {}),
     ...(args.bail ? { bail: 1 } : {}),
+    retry: args.retries ?? DEFAULT_RETRIES,
     ...testTimeoutFor(config),
   })
   await vitest.close()
@@ -290,7 +294,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
   const results = gateOutputs(args, reporter.results, runDir, place.gate, env)
   say(summaryText(results, runDir, paint(colour)))
   lastRun = { results, runDir }
-  return exitCodeOf(results, shard !== undefined, args.requireVerified)
+  return exitCodeOf(results, shard !== undefined, args.requireVerified, args.failOnFlaky)
 }
 
 async function checkDriverCommand(command: Extract<Command, { name: 'check-driver' }>): Promise<number> {
@@ -380,7 +384,7 @@ async function merge(args: CliArgs, dirs: string[]): Promise<number> {
   const written = gateOutputs(args, writeReport(runDir, merged, scrubber), runDir, gate, env)
   const colour = colourWanted(process.stdout)
   say(summaryText(written, runDir, paint(colour)))
-  return exitCodeOf(written, false, args.requireVerified)
+  return exitCodeOf(written, false, args.requireVerified, args.failOnFlaky)
 }
 
 /** Reports land under the caller's working directory (a project that installed the kit, or this repository). */

@@ -133,6 +133,7 @@ export function check(title: string, options: CheckOptions, fn: (t: CheckContext
 async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: (t: CheckContext) => Promise<void> | void): Promise<void> {
   const meta = ctx.task.meta
   meta.area ??= areaOf(ctx.task.file.filepath)
+  keepEarlierAttempt(ctx)
   const config = workerConfig()
   const recorder = new Recorder(sharedRedactor)
   const state: CheckState = { clauses, refusals: [], recorded: new WeakMap() }
@@ -171,6 +172,19 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
     // check's channel, where no one reads them).
     await hooks?.restoreAccountUrls().catch(() => {})
   }
+}
+
+/**
+ * A retry (the CLI's --retries) runs the check again on the same task: the failed attempt's
+ * evidence moves to meta.attempts, so a flaky check shows both.
+ */
+function keepEarlierAttempt(ctx: TestContext): void {
+  const meta = ctx.task.meta
+  if (meta.exchanges === undefined) return
+  const message = ctx.task.result?.errors?.[0]?.message
+  meta.attempts = [...(meta.attempts ?? []), { ...(message ? { message } : {}), ...(meta.failedClause ? { failedClause: meta.failedClause } : {}), exchanges: meta.exchanges }]
+  delete meta.failedClause
+  delete meta.exchanges
 }
 
 interface CheckState {

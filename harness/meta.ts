@@ -26,6 +26,8 @@ export interface CheckMeta {
   failedClause?: string
   /** What the property checks of this check ran (issue: property depth). */
   property?: PropertyRun
+  /** Earlier attempts of a retried check (--retries), oldest first. */
+  attempts?: { message?: string; failedClause?: string; exchanges: (Exchange & { curl?: string })[] }[]
 }
 
 export interface PropertyRun {

@@ -49,6 +49,11 @@ export function summaryText(r: Results, reportDir: string, p: Paint): string {
     lines.push('', p.fail(p.bold(`Failures (${failed.length}${waived ? `, ${waived} waived` : ''}):`)))
     for (const group of groupByCause(failed, failureCause)) lines.push(...failureLines(group, p))
   }
+  const flaky = r.checks.filter((c) => c.flaky)
+  if (flaky.length > 0) {
+    lines.push('', p.skip(p.bold(`Flaky (${flaky.length}): failed, then passed on a retry (report.html shows every attempt)`)))
+    for (const c of flaky) lines.push(`  ${p.skip('~')} ${c.area} › ${c.title}`, `      first attempt: ${oneLine(c.attempts?.[0]?.message ?? '', 300)}`)
+  }
   const unverdicted = r.checks.filter((c) => c.status === 'blocked' || c.status === 'inconclusive')
   if (unverdicted.length > 0) {
     lines.push('', p.skip(p.bold(`Without a verdict (${unverdicted.length}): not failures of the target, not passes either`)))

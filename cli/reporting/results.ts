@@ -145,6 +145,8 @@ export function runVerdict(r: Omit<Results, 'verdict'>, clauses: readonly Clause
     : 'PASSED'
   const why = unverifiedCauses(must.filter((c) => c.status !== 'passed'), r.checks, r.profile)
   if (missingShards.length > 0) why.push(`shard${missingShards.length === 1 ? '' : 's'} ${missingShards.join(', ')} missing`)
+  const flaky = r.checks.filter((c) => c.flaky).length
+  if (flaky > 0) why.push(`${flaky} check${flaky === 1 ? '' : 's'} flaky: passed only on a retry`)
   const scope = r.scope ? ` of ${r.scope.join(', ')}` : ''
   const headline = `${result} — ${verified} of ${must.length} must clauses${scope} verified${why.length ? ` (${why.join('; ')})` : ''}`
   return { result, headline }

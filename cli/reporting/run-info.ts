@@ -39,8 +39,9 @@ export function specHash(repoRoot: string): string {
  * run itself broke. A run in which no check ran at all is not a pass (a CI gate must not go green
  * on nothing), except for a shard, which may legitimately receive no file.
  */
-export function exitCodeOf(r: Results, sharded: boolean, requireVerifiedPercent?: number): 0 | 1 {
+export function exitCodeOf(r: Results, sharded: boolean, requireVerifiedPercent?: number, failOnFlaky = false): 0 | 1 {
   if (unexcusedFailures(r.checks) > 0 || r.errors.length > 0) return 1
+  if (failOnFlaky && r.checks.some((c) => c.flaky)) return 1
   if (r.summary.total === 0 && !sharded) return 1
   if (requireVerifiedPercent !== undefined && r.coverage.percent < requireVerifiedPercent) return 1
   return 0

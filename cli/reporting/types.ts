@@ -47,6 +47,10 @@ export interface CheckResult {
   skipReason?: string
   /** Why a check is blocked or inconclusive. */
   reason?: string
+  /** Passed only on a retry (--retries): shown apart, never a silent pass. */
+  flaky?: boolean
+  /** Earlier attempts of a retried check, with their evidence, oldest first. */
+  attempts?: { message?: string; failedClause?: string; exchanges: EvidenceExchange[] }[]
   /** What its property checks ran. */
   property?: { requested: number; examples: number; runs: number; interrupted: boolean; reason?: string }
   seed?: number
