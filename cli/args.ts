@@ -25,6 +25,10 @@ export interface CliArgs {
   merge?: string[]
   slow: boolean
   help: boolean
+  depth?: 'quick' | 'default' | 'deep'
+  strictDepth: boolean
+  /** Fail the run (exit 1) when fewer must clauses than this percentage were verified. */
+  requireVerified?: number
 }
 
 /** A bad flag; `setting` names it, as ConfigError does for a PIX_* setting. */
@@ -53,7 +57,11 @@ embedded reference target and certifies that; with either, PIX_BASE_URL is requi
   --file PATH         run only this suite file, relative to suites/ (repeat, or a comma list:
                       --file auth/tokens.test.ts)
   --seed N            seed of the property checks (0..${MAX_SEED}); replays a run
-  --num-runs N        runs per property check (1..${MAX_NUM_RUNS})
+  --num-runs N        random cases of every property check (1..${MAX_NUM_RUNS}); wins over --depth
+  --depth NAME        quick, default or deep (deep: 500 cases per property); boundary cases
+                      that decide a clause always run in full
+  --strict-depth      a property stopped by its time limit before its cases fails the run
+  --require-verified P  exit 1 when fewer than P% of the testable must clauses were verified
   --timeout MS        time limit of each request (1..${MAX_TIMEOUT_MS})
   --report-dir DIR    where reports/<run-id>/ goes (default: reports/); checked before the run
   --shard I/N         run the I-th of N slices of the suite files (give every shard the same --seed)
@@ -61,14 +69,15 @@ embedded reference target and certifies that; with either, PIX_BASE_URL is requi
   --slow              include the slow checks (token expiry, rate-limit windows)
   --help              this text
 
-Exit codes: 0 every applicable check passed (skips allowed), 1 a check failed,
-2 the target could not be reached or the config is wrong.`
+Exit codes: 0 no check failed (the headline says how much was verified: PASSED, or INCOMPLETE
+when checks were blocked or inconclusive), 1 a check failed (or less was verified than
+--require-verified asks), 2 the target could not be reached or the config is wrong.`
 
-const VALUE_FLAGS = ['--env', '--profile', '--area', '--file', '--seed', '--num-runs', '--timeout', '--report-dir', '--shard'] as const
+const VALUE_FLAGS = ['--env', '--profile', '--area', '--file', '--seed', '--num-runs', '--timeout', '--report-dir', '--shard', '--depth', '--require-verified'] as const
 type ValueFlag = (typeof VALUE_FLAGS)[number]
 
 export function parseArgs(argv: readonly string[]): CliArgs {
-  const args: CliArgs = { areas: [], files: [], slow: false, help: false }
+  const args: CliArgs = { areas: [], files: [], slow: false, help: false, strictDepth: false }
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i] ?? ''
     const [flag, inline] = splitInline(word)
@@ -77,6 +86,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     } else if (flag === '--slow') {
       if (inline !== undefined) throw new ArgsError('--slow', 'takes no value')
       args.slow = true
+    } else if (flag === '--strict-depth') {
+      if (inline !== undefined) throw new ArgsError('--strict-depth', 'takes no value')
+      args.strictDepth = true
     } else if (flag === '--merge') {
       const dirs = inline !== undefined ? [inline] : []
       while (i + 1 < argv.length && !(argv[i + 1] ?? '').startsWith('--')) dirs.push(argv[++i] ?? '')
@@ -149,6 +161,13 @@ function applyValue(args: CliArgs, flag: ValueFlag, value: string): void {
     case '--shard':
       args.shard = shard(value)
       return
+    case '--depth':
+      if (value !== 'quick' && value !== 'default' && value !== 'deep') throw new ArgsError(flag, `"${value}" must be quick, default or deep`)
+      args.depth = value
+      return
+    case '--require-verified':
+      args.requireVerified = integer(flag, value.replace(/%$/, ''), 0, 100)
+      return
   }
 }
 
@@ -186,6 +205,8 @@ export function flagEnv(args: CliArgs): Record<string, string> {
   if (args.numRuns !== undefined) env.PIX_NUM_RUNS = String(args.numRuns)
   if (args.timeoutMs !== undefined) env.PIX_TIMEOUT_MS = String(args.timeoutMs)
   if (args.slow) env.PIX_SLOW = '1'
+  if (args.depth) env.PIX_DEPTH = args.depth
+  if (args.strictDepth) env.PIX_STRICT_DEPTH = '1'
   return env
 }
 

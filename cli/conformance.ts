@@ -160,6 +160,9 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
       specHash: specHash(REPO_ROOT),
       command: conformanceCommand({ ...replay, seed: config.seed, areas: args.areas, files: args.files, ...(shard ? { shard } : {}) }),
       ...(shard ? { shard } : {}),
+      ...(args.areas.length > 0 || args.files.length > 0 ? { scope: args.files.length > 0 ? args.files : args.areas } : {}),
+      depthProfile: config.depth,
+      numRunsExplicit: config.numRunsExplicit,
     },
     clauses: () => catalogue,
     scrubber,
@@ -193,7 +196,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
     return EXIT_FAILED
   }
   say(summaryText(results, runDir, paint(colour)))
-  return exitCodeOf(results, shard !== undefined)
+  return exitCodeOf(results, shard !== undefined, args.requireVerified)
 }
 
 function testTimeoutFor(config: TargetConfig): { testTimeout?: number } {
@@ -210,7 +213,7 @@ function merge(args: CliArgs, dirs: string[]): number {
   say(`Merged ${parts.length} results (${parts.map((p) => p.runId).join(', ')})`)
   const colour = colourWanted(process.stdout)
   say(summaryText(written, runDir, paint(colour)))
-  return exitCodeOf(written, false)
+  return exitCodeOf(written, false, args.requireVerified)
 }
 
 function reportRoot(args: CliArgs): string {

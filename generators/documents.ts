@@ -77,6 +77,16 @@ export function isValidCnpj(s: string): boolean {
   return cnpjCheckDigits(digits.slice(0, 12)) === digits.slice(12)
 }
 
+/** A valid CPF in the digits form only: what §2.4 devedor.cpf asks ("11 digits"). */
+export function isValidCpfDigits(s: string): boolean {
+  return typeof s === 'string' && CPF_DIGITS.test(s) && isValidCpf(s)
+}
+
+/** A valid CNPJ in the digits form only: what §2.4 devedor.cnpj asks ("14 digits"). */
+export function isValidCnpjDigits(s: string): boolean {
+  return typeof s === 'string' && CNPJ_DIGITS.test(s) && isValidCnpj(s)
+}
+
 /** NNN.NNN.NNN-NN from 11 digits (an already formatted CPF is returned as is). */
 export function formatCpf(digits: string): string {
   const d = cpfDigitsOf(digits)

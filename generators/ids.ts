@@ -27,6 +27,24 @@ export const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F
 export const UUID_V4_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/
 export const OBJECT_ID_RE = /^[0-9a-fA-F]{24}$/
 export const ISPB_RE = /^\d{8}$/
+/** §2.5 / §4.11: a return id is 1 to 35 characters; §2.5: an rtrId is 32 characters. */
+export const RETURN_ID_MAX_LENGTH = 35
+export const RTRID_LENGTH = 32
+/** §2.4 / §8: chave, the receiver's PIX key, is at most 77 characters. */
+export const PIX_KEY_MAX_LENGTH = 77
+
+/** Length in characters (code points), as the interface counts them. */
+const charLength = (s: string): number => [...s].length
+
+/** What the interface itself bounds of a return id: its length, 1 to 35 characters (RETURN_ID_RE adds alphanumerics). */
+export function isReturnIdLength(s: string): boolean {
+  return typeof s === 'string' && charLength(s) >= 1 && charLength(s) <= RETURN_ID_MAX_LENGTH
+}
+
+/** What the interface itself bounds of an rtrId: 32 characters (RTRID_RE checks the central bank's structure). */
+export function isRtrIdLength(s: string): boolean {
+  return typeof s === 'string' && charLength(s) === RTRID_LENGTH
+}
 
 const ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
 const HEX = '0123456789abcdef'
@@ -103,6 +121,43 @@ export function arbInvalidE2eId(): Arbitrary<string> {
  */
 export function arbTooLongReturnId(): Arbitrary<string> {
   return fc.oneof(alnum(36, 36), alnum(37, 60))
+}
+
+// ---- e-mail PIX keys ---------------------------------------------------------------------------
+
+const EMAIL_LOCAL_UNITS = 'abcdefghijklmnopqrstuvwxyz0123456789'
+const EMAIL_DOMAIN = '@example.com'
+const SHORT_EMAIL_DOMAIN = '@x.co'
+
+/**
+ * An e-mail-shaped key as the kit writes one: lower-case alphanumerics, '@', a dotted domain, at
+ * most 77 characters, no whitespace. (The interface names e-mail keys but shows no syntax; this is
+ * the shape of the keys the kit generates, not a rule for a target's keys.)
+ */
+export function isKitEmailPixKey(s: string): boolean {
+  return typeof s === 'string' && s.length <= PIX_KEY_MAX_LENGTH && /^[a-z0-9]+@[a-z0-9]+(?:\.[a-z0-9]+)+$/.test(s)
+}
+
+/**
+ * An e-mail PIX key of exactly `length` characters (6 to 77), its local part filled from `word`'s
+ * letters and digits in lower case; anything else in `word` (spaces among them) is dropped.
+ */
+export function emailPixKeyOfLength(word: string, length: number): string {
+  const domain = length >= EMAIL_DOMAIN.length + 1 ? EMAIL_DOMAIN : SHORT_EMAIL_DOMAIN
+  if (!Number.isInteger(length) || length < SHORT_EMAIL_DOMAIN.length + 1 || length > PIX_KEY_MAX_LENGTH) {
+    throw new RangeError(`an e-mail PIX key has ${SHORT_EMAIL_DOMAIN.length + 1} to ${PIX_KEY_MAX_LENGTH} characters here, asked for ${length}`)
+  }
+  const letters = word.toLowerCase().replace(/[^a-z0-9]/g, '') || 'kit'
+  const localLength = length - domain.length
+  return letters.repeat(Math.ceil(localLength / letters.length)).slice(0, localLength) + domain
+}
+
+/** E-mail PIX keys of `minLength` to `maxLength` characters (default 13 to 77): never a space, never over 77. */
+export function arbEmailPixKey({ minLength = EMAIL_DOMAIN.length + 1, maxLength = PIX_KEY_MAX_LENGTH } = {}): Arbitrary<string> {
+  emailPixKeyOfLength('kit', minLength) // refuses a range outside 6..77 now rather than while drawing
+  emailPixKeyOfLength('kit', maxLength)
+  const word = fc.string({ unit: fc.constantFrom(...EMAIL_LOCAL_UNITS), minLength: 1, maxLength: 12 })
+  return fc.tuple(word, fc.integer({ min: minLength, max: maxLength })).map(([w, length]) => emailPixKeyOfLength(w, length))
 }
 
 // ---- fresh ids --------------------------------------------------------------------------------

@@ -7,10 +7,15 @@ import { truncate } from './recorder.ts'
 
 export const EXCERPT_CHARS = 400
 
+/**
+ * A failed assertion of the pure functions below. They know no check: the check context (harness/
+ * check.ts) turns it into a ClauseFailure of the clause the assertion was made for, or of `clause`
+ * when the rule itself carries one (the §7 error body's shape, statusCode and reason phrase).
+ */
 export class CheckFailure extends Error {
   constructor(
     message: string,
-    readonly details: { rule?: string; clauses?: string[] } = {},
+    readonly details: { rule?: string; clause?: string; exchange?: Exchange } = {},
   ) {
     super(message)
     this.name = 'CheckFailure'
@@ -21,7 +26,12 @@ export class CheckFailure extends Error {
 export function fail(rule: string, expected: string, got: string, ex?: Exchange): never {
   const lines = [`${rule}: expected ${expected}, got ${got}`]
   if (ex) lines.push(describeExchange(ex))
-  throw new CheckFailure(lines.join('\n'), { rule })
+  throw new CheckFailure(lines.join('\n'), { rule, ...(ex ? { exchange: ex } : {}) })
+}
+
+/** fail() for a rule that carries its own clause (the §7 error body). */
+function failOn(clause: string, rule: string, expected: string, got: string, ex: Exchange): never {
+  throw new CheckFailure(`${rule}: expected ${expected}, got ${got}\n${describeExchange(ex)}`, { rule, clause, exchange: ex })
 }
 
 /** `request: GET …` and `response: 200 {…}` lines, redacted, the body cut to an excerpt. */
@@ -43,9 +53,36 @@ export function expectResponse(ex: Exchange, rule = 'response'): void {
 export function expectStatus(ex: Exchange, status: number | number[]): void {
   expectResponse(ex, 'status')
   const accepted = Array.isArray(status) ? status : [status]
-  if (!accepted.includes(ex.response.status)) {
-    fail('status', accepted.length === 1 ? `HTTP ${accepted[0]}` : `HTTP one of ${accepted.join(', ')}`, `HTTP ${ex.response.status}`, ex)
+  if (!accepted.includes(ex.response.status)) fail('status', describeStatuses(accepted), `HTTP ${ex.response.status}`, ex)
+}
+
+/** Every 4xx: a refusal whose status the interface does not fix. */
+export const ANY_4XX: readonly number[] = Array.from({ length: 100 }, (_, i) => 400 + i)
+
+/** `HTTP 200`, `HTTP 200 or 201`, `a 4xx`, `a 4xx other than 404`. */
+export function describeStatuses(statuses: readonly number[]): string {
+  const set = new Set(statuses)
+  const all4xx = ANY_4XX.filter((s) => set.has(s))
+  if (all4xx.length >= 90) {
+    const missing = ANY_4XX.filter((s) => !set.has(s))
+    const others = statuses.filter((s) => s < 400 || s > 499)
+    const head = missing.length === 0 ? 'a 4xx' : `a 4xx other than ${missing.join(', ')}`
+    return others.length === 0 ? head : `${head}, or HTTP ${others.join(', ')}`
   }
+  return statuses.length === 1 ? `HTTP ${statuses[0]}` : `HTTP ${statuses.slice(0, -1).join(', ')} or ${statuses.at(-1)}`
+}
+
+/** True when every accepted status is a 4xx: passing on such an answer is negative evidence. */
+export function isRefusal(statuses: readonly number[]): boolean {
+  return statuses.length > 0 && statuses.every((s) => s >= 400 && s <= 499)
+}
+
+/** Any 4xx (the interface leaves the status open) whose body names `code` when one is given. */
+export function expectRefused(ex: Exchange, opts: { code?: string } = {}): void {
+  expectStatus(ex, [...ANY_4XX])
+  if (opts.code === undefined) return
+  const got = jsonObject(ex, `refusal code ${opts.code}`).code
+  if (got !== opts.code) fail('error code', `code ${show(opts.code)}`, `code ${show(got)}`, ex)
 }
 
 /** The parsed JSON body as an object, or a failure saying why there is none. */
@@ -66,12 +103,29 @@ export function jsonObject(ex: Exchange, rule = 'json body'): Record<string, unk
  */
 export function expectErrorBody(ex: Exchange, status: number, opts: { code?: string } = {}): void {
   expectStatus(ex, status)
-  const body = jsonObject(ex, 'error body')
-  if (body.statusCode !== status) fail('error body statusCode', String(status), show(body.statusCode), ex)
+  const body = errorBodyObject(ex)
+  if (typeof body.statusCode !== 'number') failOn(ERROR_BODY_SHAPE, 'error body statusCode', 'a number', describeType(body.statusCode), ex)
+  if (typeof body.message !== 'string') failOn(ERROR_BODY_SHAPE, 'error body message', 'a string', describeType(body.message), ex)
+  if (typeof body.error !== 'string') failOn(ERROR_BODY_SHAPE, 'error body error', 'a string', describeType(body.error), ex)
+  if (body.statusCode !== status) failOn(ERROR_STATUS_CODE_MATCHES, 'error body statusCode', String(status), show(body.statusCode), ex)
   const phrase = STATUS_CODES[status]
-  if (body.error !== phrase) fail('error body error (reason phrase)', show(phrase), show(body.error), ex)
-  if (typeof body.message !== 'string') fail('error body message', 'a string', describeType(body.message), ex)
+  if (body.error !== phrase) failOn(ERROR_REASON_PHRASE, 'error body error (reason phrase)', show(phrase), show(body.error), ex)
   if (opts.code !== undefined && body.code !== opts.code) fail('error body code', show(opts.code), show(body.code), ex)
+}
+
+export const ERROR_BODY_SHAPE = '7.error-body-shape'
+export const ERROR_STATUS_CODE_MATCHES = '7.error-status-code-matches'
+export const ERROR_REASON_PHRASE = '7.error-reason-phrase'
+/** The clauses expectErrorBody() carries itself: a check that uses it names them. */
+export const ERROR_BODY_CLAUSES: readonly string[] = [ERROR_BODY_SHAPE, ERROR_STATUS_CODE_MATCHES, ERROR_REASON_PHRASE]
+
+function errorBodyObject(ex: Exchange): Record<string, unknown> {
+  try {
+    return jsonObject(ex, 'error body')
+  } catch (e) {
+    if (e instanceof CheckFailure) throw new CheckFailure(e.message, { ...e.details, clause: ERROR_BODY_SHAPE })
+    throw e
+  }
 }
 
 /** A response header: present, and equal to (string) or matching (RegExp) when given. */

@@ -2,20 +2,30 @@
 // "Checks and clauses", CONTRACTS §5-§6). It wraps a vitest test, hands the check its clients,
 // skips it with a reason when the target lacks what it needs, and leaves the redacted evidence on
 // the task for the reporters.
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { existsSync } from 'node:fs'
 import fc from 'fast-check'
 import { TestRunner, afterAll, inject, test, type TestContext } from 'vitest'
 import { CLAUSES_PATH, clauseById } from '../generators/clauses.ts'
-import { CheckFailure, expectErrorBody, expectHeader, expectStatus, fail } from './assertions.ts'
+import {
+  ANY_4XX, CheckFailure, ERROR_BODY_CLAUSES, expectErrorBody, expectHeader, expectRefused, expectStatus, fail, isRefusal, jsonObject, show,
+} from './assertions.ts'
 import { loadConfig, secretValues, type TargetConfig } from './config.ts'
-import { ControlClient } from './control.ts'
+import { ControlClient, ControlError } from './control.ts'
 import type { Exchange } from './exchange.ts'
-import { HttpClient, closeSharedAgent, createClients, type AccountClients, type BearerClient, type CertTokenClient, type GatewayClient, type RawClient } from './http.ts'
+import {
+  HttpClient, TokenError, closeSharedAgent, createClients, type AccountClients, type BearerClient, type CertTokenClient, type GatewayClient, type RawClient,
+} from './http.ts'
 import type { CheckMeta } from './meta.ts'
 import { flushPacingLogs, pacerFor } from './pacing.ts'
 import { Recorder, type RecordedExchange } from './recorder.ts'
 import { sharedRedactor } from './redact.ts'
-import { expectSchema } from './validate.ts'
+import {
+  controlRouteSeenWorking, controlRouteTemplate, noteControlExchange, noteTargetExchange, operationOf, whyNotLive, type ProbeKit,
+} from './routes.ts'
+import { expectEventSchema, expectSchemaOf } from './validate.ts'
+import { Blocked, ClauseFailure, Inconclusive, KitError, NotProvided } from './verdicts.ts'
+import type { Captured } from './webhook-capture.ts'
 import { checkHooks, webhooksUnavailable, type CheckHooks } from './webhooks.ts'
 
 export type Need = 'control' | 'webhooks' | 'mutating' | 'otherAccount' | 'limitedKey' | 'certs' | 'otherAccountCert' | 'unlinkedCert'
@@ -57,19 +67,54 @@ export interface CheckContext {
   exchanges(): RecordedExchange[]
   /** Skips the check with a reason (recorded in meta.skipReason); never returns. */
   skip(reason: string): never
-  expectStatus(ex: Exchange, status: number | number[]): void
-  expectErrorBody(ex: Exchange, status: number, opts?: { code?: string }): void
-  expectSchema(ex: Exchange, operationId: string): void
-  expectHeader(ex: Exchange, name: string, expected?: string | RegExp): string
-  /** Fails the check: `<rule>: expected …, got …` with the exchange. */
-  fail(rule: string, expected: string, got: string, ex?: Exchange): never
-  /** fast-check property over `arbs`, seeded by the config; a failure records meta.replay. */
+
+  /**
+   * A precondition: what `fn` does only sets the check up. Any failure inside (an assertion, a
+   * token, a control call) blocks the check, naming `what`, instead of failing a clause.
+   */
+  given<T>(what: string, fn: () => Promise<T> | T): Promise<T>
+
+  // Verdict verbs: the first argument is the clause the assertion proves, one of the check's clauses.
+  expectStatus(clause: string, ex: Exchange, status: number | readonly number[]): void
+  /** Any 4xx (the interface leaves the status open), with `code` in the body when given. */
+  expectRefused(clause: string, ex: Exchange, opts?: { code?: string }): void
+  /** §7 error body; its shape, statusCode and reason phrase fail their own 7.error-* clauses. */
+  expectErrorBody(clause: string, ex: Exchange, status: number, opts?: { code?: string }): void
+  /** The body against specs/openapi.yaml; errors of constraints that belong to clauses this check does not name are left to their checks. */
+  expectSchema(clause: string, ex: Exchange, operationId: string): void
+  expectHeader(clause: string, ex: Exchange, name: string, expected?: string | RegExp): string
+  /** The JSON object body, or a failure of `clause`. */
+  json(clause: string, ex: Exchange): Record<string, unknown>
+  /** Fails `clause`: `<rule>: expected …, got …` with the exchange. */
+  fail(clause: string, rule: string, expected: string, got: string, ex?: Exchange): never
+  /** A notification payload against its schema under `webhooks:` of specs/openapi.yaml. */
+  expectEvent(clause: string, body: unknown, webhook: string): Record<string, unknown>
+  /** The first notification of this check matching `pred` within the event deadline, or a failure of `clause`. */
+  awaitEvent(clause: string, what: string, pred: (c: Captured) => boolean, opts?: { channel?: string; deadlineMs?: number }): Promise<Captured>
+  /** Waits the quiet period; fails `clause` when a notification matching `pred` arrived. */
+  expectNoEvent(clause: string, what: string, pred: (c: Captured) => boolean, opts?: { channel?: string; quietMs?: number }): Promise<void>
+
+  /**
+   * fast-check property over `arbs`, seeded by the config. `examples` (the cases that decide a
+   * clause: near misses, n−1/n/n+1) run first and in full at every depth; then random cases, as
+   * many as the depth gives (scaled down by `cost`, requests per case, unless --num-runs is given).
+   */
   property<Ts extends [unknown, ...unknown[]]>(
     arbs: { [K in keyof Ts]: fc.Arbitrary<Ts[K]> },
     predicate: (...args: Ts) => Promise<boolean | void> | boolean | void,
-    opts?: { numRuns?: number; timeLimitMs?: number },
+    opts?: PropertyOptions<Ts>,
   ): Promise<void>
 }
+
+export interface PropertyOptions<Ts> {
+  examples?: readonly Ts[]
+  cost?: number
+  timeLimitMs?: number
+}
+
+/** How long a check waits for a notification that must come, and for one that must not. */
+export const EVENT_DEADLINE_MS = 5_000
+export const QUIET_PERIOD_MS = 600
 
 /** Declares a check. Unknown clause ids or needs throw here, when the suite is collected. */
 export function check(title: string, options: CheckOptions, fn: (t: CheckContext) => Promise<void> | void): void {
@@ -90,23 +135,115 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
   meta.area ??= areaOf(ctx.task.file.filepath)
   const config = workerConfig()
   const recorder = new Recorder(sharedRedactor)
+  const state: CheckState = { clauses, refusals: [], recorded: new WeakMap() }
   let hooks: CheckHooks | undefined
+  let kit: ProbeKit | undefined
   try {
     const unmet = unmetNeed(config, needs)
     if (unmet) skipCheck(ctx, unmet)
-    const t = await buildContext(ctx, config, clauses, needs, recorder)
-    if (needs.includes('webhooks')) hooks = t.hooks
-    await fn(t)
+    const built = await buildContext(ctx, config, state, needs, recorder)
+    kit = built.kit
+    if (needs.includes('webhooks')) hooks = built.t.hooks
+    await fn(built.t)
+    // A pass that rests on refusals proves nothing when the refusing route never worked.
+    for (const operationId of new Set(state.refusals)) {
+      const why = await whyNotLive(operationId, kit)
+      if (why) throw new Inconclusive(why)
+    }
   } catch (err) {
-    throw withClauses(err, clauses)
+    const verdict = await verdictOf(err, state, kit)
+    if (verdict.kind === 'skip') skipCheck(ctx, verdict.reason)
+    if (verdict.kind === 'no-verdict') {
+      meta.verdict = verdict.verdict
+      meta.reason = verdict.reason
+      return ctx.skip(`${verdict.verdict}: ${verdict.reason}`)
+    }
+    if (verdict.kind === 'failed') {
+      if (verdict.clause) meta.failedClause = verdict.clause
+      if (verdict.error instanceof ClauseFailure) state.failing = verdict.error.exchange
+    }
+    throw verdict.error
   } finally {
-    meta.exchanges = recorder.exchanges()
+    meta.exchanges = failingFirst(recorder.exchanges(), state)
     if (recorder.omitted > 0) meta.exchangesOmitted = recorder.omitted
     // After the evidence is taken: putting the account's URLs back is housekeeping, not part of
     // what the check saw, and its failure is no verdict (later events would only reach this
     // check's channel, where no one reads them).
     await hooks?.restoreAccountUrls().catch(() => {})
   }
+}
+
+interface CheckState {
+  clauses: string[]
+  /** Operations whose refusals (4xx) the check's assertions took as evidence. */
+  refusals: string[]
+  /** The redacted record of each exchange, to show the failing one first. */
+  recorded: WeakMap<Exchange, RecordedExchange>
+  failing?: Exchange | undefined
+}
+
+/** The exchange that shows the failure first, then the rest in order. */
+function failingFirst(all: RecordedExchange[], state: CheckState): RecordedExchange[] {
+  const failing = state.failing && state.recorded.get(state.failing)
+  return failing ? [failing, ...all.filter((e) => e !== failing)] : all
+}
+
+type Verdict =
+  | { kind: 'skip'; reason: string }
+  | { kind: 'no-verdict'; verdict: 'blocked' | 'inconclusive'; reason: string }
+  | { kind: 'failed'; clause: string | undefined; error: Error }
+  | { kind: 'rethrow'; error: unknown }
+
+/** What an error thrown by a check means (harness/verdicts.ts). */
+async function verdictOf(err: unknown, state: CheckState, kit: ProbeKit | undefined): Promise<Exclude<Verdict, { kind: 'rethrow' }> | never> {
+  if (err instanceof Error && isSkip(err)) throw err
+  if (err instanceof NotProvided) return { kind: 'skip', reason: err.message }
+  if (err instanceof Blocked) return { kind: 'no-verdict', verdict: 'blocked', reason: `${err.operation} failed (${err.answer})` }
+  if (err instanceof Inconclusive) return { kind: 'no-verdict', verdict: 'inconclusive', reason: err.reason }
+  const precondition = asPrecondition(err)
+  if (precondition) return verdictOf(precondition, state, kit)
+  if (err instanceof ClauseFailure) {
+    const why = kit ? await refusalOfADeadRoute(err, kit) : undefined
+    if (why) return { kind: 'no-verdict', verdict: 'inconclusive', reason: why }
+    return { kind: 'failed', clause: err.clause, error: err }
+  }
+  if (err instanceof CheckFailure) {
+    // A bare assertion (the pure functions of assertions.ts) in a check of one clause is about it.
+    if (state.clauses.length === 1) return verdictOf(new ClauseFailure(state.clauses[0]!, err.message, err.details.exchange), state, kit)
+    return { kind: 'failed', clause: undefined, error: new KitError(`an assertion names no clause (the check names ${state.clauses.join(', ')}):\n${err.message}`) }
+  }
+  return { kind: 'failed', clause: undefined, error: err instanceof Error ? err : new Error(String(err)) }
+}
+
+/** Token and control failures are never about the clause under test: they block or skip the check. */
+function asPrecondition(err: unknown): Blocked | NotProvided | undefined {
+  if (err instanceof TokenError) return new Blocked(`a bearer token (POST ${new URL(err.exchange.request.url).pathname})`, answerOf(err.exchange), err.exchange)
+  if (err instanceof ControlError) return controlVerdict(err)
+  return undefined
+}
+
+function controlVerdict(err: ControlError): Blocked | NotProvided {
+  const status = err.exchange.response.status
+  const answer = answerOf(err.exchange)
+  if (status === 501 || (status === 404 && !controlRouteSeenWorking(err.route))) return new NotProvided(controlRouteTemplate(err.route).replace(/\{\}/g, '{id}'), answer)
+  return new Blocked(`the sandbox driver's ${err.route}`, answer, err.exchange)
+}
+
+function answerOf(ex: Exchange): string {
+  if (ex.response.error) return ex.response.error
+  const body = ex.response.body.replace(/\s+/g, ' ').slice(0, 120)
+  return `HTTP ${ex.response.status}${body ? ` ${body}` : ''}`
+}
+
+/**
+ * A failure that expected a refusal and got a route-not-found answer (404, 405, 501) from a route
+ * that never worked in this run is no verdict: the route may not exist at all.
+ */
+async function refusalOfADeadRoute(err: ClauseFailure, kit: ProbeKit): Promise<string | undefined> {
+  const ex = err.exchange
+  if (!ex || ![404, 405, 501].includes(ex.response.status) || !err.expectedRefusal) return undefined
+  const operationId = operationOf(ex, kit.config)
+  return operationId ? whyNotLive(operationId, kit) : undefined
 }
 
 const filesWithCleanup = new WeakSet<object>()
@@ -196,6 +333,8 @@ export function unmetNeed(c: TargetConfig, needs: Need[]): string | undefined {
 }
 
 function needReason(c: TargetConfig, need: Need): string | undefined {
+  const unusable = c.unavailable[need]
+  if (unusable) return unusable
   switch (need) {
     case 'control':
       if (c.profile === 'readonly') return READONLY_CONTROL
@@ -238,51 +377,166 @@ function skipCheck(ctx: TestContext, reason: string): never {
 // ---------------------------------------------------------------------------------------------
 // The context a check receives
 
-async function buildContext(ctx: TestContext, c: TargetConfig, clauses: string[], needs: Need[], recorder: Recorder): Promise<CheckContext> {
-  const record = (ex: Exchange) => void recorder.record(ex)
+async function buildContext(
+  ctx: TestContext,
+  c: TargetConfig,
+  state: CheckState,
+  needs: Need[],
+  recorder: Recorder,
+): Promise<{ t: CheckContext; kit: ProbeKit }> {
+  const record = (ex: Exchange) => {
+    noteTargetExchange(ex, c)
+    state.recorded.set(ex, recorder.record(ex))
+  }
   const clients = createClients(c, record)
   // The control API is the sandbox's driver, not the target's surface; readonly runs never drive it.
   const onControl = (ex: Exchange) => {
-    record(ex)
+    void recorder.record(ex)
+    if (c.controlUrl) noteControlExchange(ex, c.controlUrl)
     tellPacerOfClock(c, ex)
   }
   const control = c.controlUrl && c.profile !== 'readonly'
     ? new ControlClient(new HttpClient({ timeoutMs: c.timeoutMs, onExchange: onControl }), c.controlUrl, c.clientId)
     : undefined
   const skip = (reason: string): never => skipCheck(ctx, reason)
-  const hooks = needs.includes('webhooks') ? await checkHooks(c, ctx.task.id, clients.gateway, () => control, { concurrent: ctx.task.concurrent === true }) : undefined
+  const hooks = needs.includes('webhooks')
+    ? await preconditionOf('the webhook capture set up on the target', () => checkHooks(c, ctx.task.id, clients.gateway, () => control, { concurrent: ctx.task.concurrent === true }))
+    : undefined
   const meta = ctx.task.meta
+  const kit: ProbeKit = { config: c, base: clients.base, gateway: clients.gateway, ...(control ? { control } : {}) }
+  const on = clauseScope(state)
+  const capturedHooks = (): CheckHooks => {
+    if (!hooks) throw new KitError("t.hooks is only available to checks that declare need 'webhooks'")
+    return hooks
+  }
+  const noteRefusal = (ex: Exchange, statuses: readonly number[]) => {
+    if (!isRefusal(statuses)) return
+    const operationId = operationOf(ex, c)
+    if (operationId) state.refusals.push(operationId)
+  }
 
-  return {
+  const t: CheckContext = {
     id: ctx.task.id,
-    clauses,
+    clauses: state.clauses,
     config: c,
     base: clients.base,
     gateway: clients.gateway,
     certToken: clients.certToken,
     raw: clients.raw,
     get other() {
-      return accountOrSkip(clients.other, skip, 'second account', 'PIX_OTHER_CLIENT_ID/PIX_OTHER_CLIENT_SECRET', 'PIX_OTHER_API_KEY')
+      return accountOrSkip(clients.other, skip, 'second account', 'PIX_OTHER_CLIENT_ID/PIX_OTHER_CLIENT_SECRET', 'PIX_OTHER_API_KEY', c.unavailable.otherAccount)
     },
     get limited() {
-      return accountOrSkip(clients.limited, skip, 'limited', 'PIX_LIMITED_CLIENT_ID/PIX_LIMITED_CLIENT_SECRET', 'PIX_API_KEY_LIMITED')
+      return accountOrSkip(clients.limited, skip, 'limited', 'PIX_LIMITED_CLIENT_ID/PIX_LIMITED_CLIENT_SECRET', 'PIX_API_KEY_LIMITED', c.unavailable.limitedKey)
     },
     get control() {
       return control ?? skip(c.profile === 'readonly' ? READONLY_CONTROL : NO_CONTROL)
     },
     get hooks(): CheckHooks {
-      if (!hooks) throw new Error("t.hooks is only available to checks that declare need 'webhooks'")
-      return hooks
+      return capturedHooks()
     },
     exchanges: () => recorder.exchanges(),
     skip,
-    expectStatus,
-    expectErrorBody,
-    expectSchema,
-    expectHeader,
-    fail,
-    property: (arbs, predicate, opts) => runProperty(meta, c, arbs as fc.Arbitrary<unknown>[], predicate as (...a: unknown[]) => unknown, opts),
+    given: (what, fn) => preconditionOf(what, fn),
+    expectStatus: (clause, ex, status) =>
+      on(clause, statusList(status), () => {
+        expectStatus(ex, [...statusList(status)])
+        noteRefusal(ex, statusList(status))
+      }),
+    expectRefused: (clause, ex, opts) =>
+      on(clause, ANY_4XX, () => {
+        expectRefused(ex, opts)
+        noteRefusal(ex, ANY_4XX)
+      }),
+    expectErrorBody: (clause, ex, status, opts) => {
+      requireClauses(state, ERROR_BODY_CLAUSES, 'expectErrorBody')
+      on(clause, [status], () => {
+        expectErrorBody(ex, status, opts)
+        noteRefusal(ex, [status])
+      })
+    },
+    expectSchema: (clause, ex, operationId) => on(clause, [], () => expectSchemaOf(ex, operationId, clause, state.clauses)),
+    expectHeader: (clause, ex, name, expected) => on(clause, [], () => expectHeader(ex, name, expected)),
+    json: (clause, ex) => on(clause, [], () => jsonObject(ex)),
+    fail: (clause, rule, expected, got, ex) => on(clause, [], () => fail(rule, expected, got, ex)),
+    expectEvent: (clause, body, webhook) => on(clause, [], () => expectEventSchema(body, webhook)),
+    awaitEvent: async (clause, what, pred, opts = {}) => {
+      const deadline = opts.deadlineMs ?? EVENT_DEADLINE_MS
+      try {
+        return await capturedHooks().waitFor(pred, deadline, opts.channel)
+      } catch (err) {
+        if (err instanceof KitError) throw err
+        const seen = capturedHooks().events(opts.channel).length
+        return on(clause, [], () => fail(`notification: ${what}`, `it within ${deadline} ms`, `none (${seen} other notification${seen === 1 ? '' : 's'} reached this check's channels)`))
+      }
+    },
+    expectNoEvent: async (clause, what, pred, opts = {}) => {
+      const quiet = opts.quietMs ?? QUIET_PERIOD_MS
+      await new Promise((r) => setTimeout(r, quiet))
+      const arrived = capturedHooks().events(opts.channel).filter(pred)
+      if (arrived.length > 0) on(clause, [], () => fail(`no notification: ${what}`, `none within ${quiet} ms`, `${arrived.length}: ${show(arrived[0]!.body)}`))
+    },
+    property: (arbs, predicate, opts) => runProperty(meta, c, arbs as fc.Arbitrary<unknown>[], predicate as (...a: unknown[]) => unknown, opts as PropertyOptions<unknown[]>),
   }
+  return { t, kit }
+}
+
+function statusList(status: number | readonly number[]): readonly number[] {
+  return typeof status === 'number' ? [status] : status
+}
+
+// t.given() marks its async context: assertions inside it set the check up, they prove no clause.
+const preconditions = new AsyncLocalStorage<string>()
+
+async function preconditionOf<T>(what: string, fn: () => Promise<T> | T): Promise<T> {
+  if (preconditions.getStore() !== undefined) return fn()
+  try {
+    return await preconditions.run(what, fn)
+  } catch (err) {
+    throw asBlocked(what, err)
+  }
+}
+
+function asBlocked(what: string, err: unknown): unknown {
+  if (err instanceof Error && isSkip(err)) return err
+  if (err instanceof NotProvided || err instanceof Blocked || err instanceof KitError) return err
+  const precondition = asPrecondition(err)
+  if (precondition instanceof NotProvided) return precondition
+  if (err instanceof ClauseFailure || err instanceof CheckFailure) {
+    const ex = err instanceof ClauseFailure ? err.exchange : err.details.exchange
+    const firstLine = (err instanceof ClauseFailure ? err.specifics : err.message).split('\n')[0] ?? ''
+    return new Blocked(what, ex ? `${answerOf(ex)}; ${firstLine}` : firstLine, ex)
+  }
+  if (precondition) return new Blocked(what, precondition.answer, precondition.exchange)
+  return err
+}
+
+/**
+ * Runs an assertion for `clause`. Outside t.given() the clause must be one of the check's (else
+ * it is a kit bug, raised when the assertion runs, whether it passes or not); a failure becomes a
+ * ClauseFailure of that clause, or of the clause the rule carries itself (§7 error body).
+ */
+function clauseScope(state: CheckState) {
+  return <T>(clause: string, expected: readonly number[], assertion: () => T): T => {
+    const inGiven = preconditions.getStore() !== undefined
+    if (clauseById(clause) === undefined) throw new KitError(`an assertion names clause ${clause}, which is not in specs/clauses.yaml`)
+    if (!inGiven && !state.clauses.includes(clause)) {
+      throw new KitError(`an assertion names clause ${clause}, which its check does not name (${state.clauses.join(', ')})`)
+    }
+    try {
+      return assertion()
+    } catch (err) {
+      if (!(err instanceof CheckFailure)) throw err
+      const own = err.details.clause !== undefined && state.clauses.includes(err.details.clause) ? err.details.clause : clause
+      throw new ClauseFailure(own, err.message, err.details.exchange, isRefusal(expected))
+    }
+  }
+}
+
+function requireClauses(state: CheckState, clauses: readonly string[], verb: string): void {
+  if (preconditions.getStore() !== undefined) return
+  const missing = clauses.filter((id) => !state.clauses.includes(id))
+  if (missing.length > 0) throw new KitError(`${verb} proves ${missing.join(', ')}, which its check does not name`)
 }
 
 /**
@@ -306,12 +560,15 @@ function accountOrSkip(
   label: string,
   bearerSettings: string,
   keySetting: string,
+  unusable: string | undefined,
 ): AccountClients {
   return {
     get base() {
+      if (unusable) skip(unusable)
       return clients?.base ?? skip(`no ${label} client credentials (${bearerSettings})`)
     },
     get gateway() {
+      if (unusable) skip(unusable)
       return clients?.gateway ?? skip(`no ${label} API key (${keySetting})`)
     },
   }
@@ -323,37 +580,66 @@ function accountOrSkip(
 /** Time budget of one property check, shrinking included (fast-check's interruptAfterTimeLimit). */
 export const PROPERTY_TIME_LIMIT_MS = 20_000
 
+/** Random cases of a property: --num-runs when given; else the depth's, divided by the cost (not at deep). */
+export function propertyRuns(c: Pick<TargetConfig, 'numRuns' | 'numRunsExplicit' | 'depth'>, cost = 1): number {
+  if (c.numRunsExplicit || c.depth === 'deep' || cost <= 1) return c.numRuns
+  return Math.max(1, Math.ceil(c.numRuns / cost))
+}
+
 async function runProperty(
   meta: Partial<CheckMeta>,
   c: TargetConfig,
   arbs: fc.Arbitrary<unknown>[],
   predicate: (...args: unknown[]) => unknown,
-  opts: { numRuns?: number; timeLimitMs?: number } = {},
+  opts: PropertyOptions<unknown[]> = {},
 ): Promise<void> {
   meta.seed = c.seed
-  const property = fc.asyncProperty(...(arbs as [fc.Arbitrary<unknown>]), async (...args: unknown[]) => {
-    const verdict = await predicate(...args)
-    return verdict !== false
-  })
+  const examples = opts.examples ?? []
+  const requested = propertyRuns(c, opts.cost)
+  const record = (runs: number, interrupted: boolean, reason?: string) => {
+    const previous = meta.property
+    meta.property = {
+      requested: (previous?.requested ?? 0) + requested,
+      examples: (previous?.examples ?? 0) + examples.length,
+      runs: (previous?.runs ?? 0) + runs,
+      interrupted: (previous?.interrupted ?? false) || interrupted,
+      ...(reason ?? previous?.reason ? { reason: reason ?? previous?.reason } : {}),
+    }
+  }
+  // The deciding cases first, each on its own: a verdict on a bound never depends on the seed.
+  for (const example of examples) {
+    try {
+      if ((await predicate(...example)) === false) throw new CheckFailure(`the property is false for ${show(example)}`)
+    } catch (err) {
+      record(0, false)
+      throw withCase(err, `boundary case ${show(example)} (run at every depth, before the random cases)`)
+    }
+  }
+  const property = fc.asyncProperty(...(arbs as [fc.Arbitrary<unknown>]), async (...args: unknown[]) => (await predicate(...args)) !== false)
   // A failing webhook property waits out its deadline on every shrink step: bound the whole run so a
   // broken target still fails within the check's time limit, with the smallest case found so far.
-  const details = await fc.check(property, { seed: c.seed, numRuns: opts.numRuns ?? c.numRuns, interruptAfterTimeLimit: opts.timeLimitMs ?? PROPERTY_TIME_LIMIT_MS })
+  const limit = opts.timeLimitMs ?? PROPERTY_TIME_LIMIT_MS
+  const details = await fc.check(property, { seed: c.seed, numRuns: requested, interruptAfterTimeLimit: limit })
+  const interrupted = details.interrupted && !details.failed
+  record(details.numRuns, interrupted, interrupted ? `stopped by the ${limit / 1000} s time limit after ${details.numRuns} of ${requested} runs` : undefined)
+  if (interrupted && c.strictDepth) {
+    throw new Inconclusive(`property stopped by its ${limit / 1000} s time limit after ${details.numRuns} of ${requested} runs (--strict-depth)`)
+  }
   if (!details.failed) return
   meta.replay = `seed=${details.seed} path=${details.counterexamplePath ?? ''}`
-  const cause = details.errorInstance
-  const report = sharedRedactor.text(fc.defaultReportMessage(details) ?? 'property failed')
-  const failure = new CheckFailure(`property failed (replay: ${meta.replay}; run with --seed ${details.seed})\n${report}`, {
-    rule: cause instanceof CheckFailure ? cause.details.rule : 'property',
-  })
-  throw failure
+  const counterexample = sharedRedactor.text(show(details.counterexample))
+  throw withCase(details.errorInstance, `shrunk input ${counterexample} after ${details.numShrinks} shrinks; replay: ${meta.replay} (run with --seed ${details.seed})`)
 }
 
-/** Adds the check's clause ids to a failure message (once). */
-function withClauses(err: unknown, clauses: string[]): unknown {
-  if (err instanceof Error && !isSkip(err) && !err.message.includes('\nclauses: ')) {
-    err.message = `${err.message}\nclauses: ${clauses.join(', ')}`
+/** The predicate's own failure (clause, expected, got, exchange first), then the failing case. */
+function withCase(err: unknown, what: string): unknown {
+  if (err instanceof ClauseFailure) return new ClauseFailure(err.clause, `${err.specifics}\n${what}`, err.exchange, err.expectedRefusal)
+  if (err instanceof CheckFailure) return new CheckFailure(`${err.message}\n${what}`, err.details)
+  if (err instanceof Error) {
+    if (!isSkip(err)) err.message = `${err.message}\n${what}`
+    return err
   }
-  return err
+  return new Error(`property failed: ${String(err)}\n${what}`)
 }
 
 /** vitest's dynamic skip throws a PendingError; it must pass through untouched. */

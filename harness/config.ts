@@ -5,6 +5,10 @@ import { randomInt } from 'node:crypto'
 import { parse as parseDotenv } from 'dotenv'
 
 export type Profile = 'sandbox' | 'readonly'
+export type Depth = 'quick' | 'default' | 'deep'
+
+/** Cases per property check of each depth profile, before a check's cost scales it down (not deep). */
+export const DEPTH_RUNS: Record<Depth, number> = { quick: 10, default: 50, deep: 500 }
 
 export interface TargetConfig {
   baseUrl: string
@@ -23,7 +27,15 @@ export interface TargetConfig {
   webhookPublicUrl?: string
   profile: Profile
   seed: number
+  /** Cases of every property check: PIX_NUM_RUNS when given, else the depth profile's. */
   numRuns: number
+  /** PIX_NUM_RUNS was given: it wins over every check's declared cost. */
+  numRunsExplicit: boolean
+  depth: Depth
+  /** A property stopped before its runs (time limit) fails the run instead of being reported. */
+  strictDepth: boolean
+  /** Optional parts that the preflight found unusable, by need, with the reason (PIX_UNAVAILABLE). */
+  unavailable: Record<string, string>
   timeoutMs: number
   slow: boolean
   limitedClientId?: string
@@ -109,7 +121,11 @@ export function loadConfig(env: Env = process.env): TargetConfig {
     webhookPublicUrl: optionalHttpUrl('PIX_WEBHOOK_PUBLIC_URL', read('PIX_WEBHOOK_PUBLIC_URL')),
     profile: profile(read('PIX_PROFILE')),
     seed: integer('PIX_SEED', read('PIX_SEED'), { min: 0, max: MAX_SEED - 1 }) ?? randomInt(MAX_SEED),
-    numRuns: integer('PIX_NUM_RUNS', read('PIX_NUM_RUNS'), { min: 1, max: MAX_NUM_RUNS }) ?? DEFAULT_NUM_RUNS,
+    numRuns: integer('PIX_NUM_RUNS', read('PIX_NUM_RUNS'), { min: 1, max: MAX_NUM_RUNS }) ?? DEPTH_RUNS[depth(read('PIX_DEPTH'))],
+    numRunsExplicit: read('PIX_NUM_RUNS') !== undefined,
+    depth: depth(read('PIX_DEPTH')),
+    strictDepth: flag('PIX_STRICT_DEPTH', read('PIX_STRICT_DEPTH')),
+    unavailable: unavailable(read('PIX_UNAVAILABLE')),
     timeoutMs: integer('PIX_TIMEOUT_MS', read('PIX_TIMEOUT_MS'), { min: 1, max: MAX_TIMEOUT_MS }) ?? DEFAULT_TIMEOUT_MS,
     slow: flag('PIX_SLOW', read('PIX_SLOW')),
     limitedClientId: read('PIX_LIMITED_CLIENT_ID'),
@@ -120,6 +136,26 @@ export function loadConfig(env: Env = process.env): TargetConfig {
   }
   warnOfShortSecrets(read)
   return config
+}
+
+function depth(value: string | undefined): Depth {
+  if (value === undefined) return 'default'
+  if (value === 'quick' || value === 'default' || value === 'deep') return value
+  throw new ConfigError('PIX_DEPTH', `must be quick, default or deep, got "${value}"`)
+}
+
+/** `{"otherAccount":"PIX_OTHER_API_KEY is refused …"}`, written by the CLI's preflight. */
+function unavailable(value: string | undefined): Record<string, string> {
+  if (value === undefined) return {}
+  try {
+    const parsed = JSON.parse(value) as unknown
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'))
+    }
+  } catch {
+    // fall through
+  }
+  throw new ConfigError('PIX_UNAVAILABLE', 'must be a JSON object of reasons by need (the CLI writes it)')
 }
 
 const warnedShortSecrets = new Set<string>()

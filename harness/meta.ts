@@ -18,6 +18,24 @@ export interface CheckMeta {
   replay?: string
   /** Why the check was skipped (an unmet need), never a pass. */
   skipReason?: string
+  /** A check that ended without a verdict on its clauses (vitest sees it as skipped). */
+  verdict?: 'blocked' | 'inconclusive'
+  /** Why: the precondition that failed and its answer, or why the negative evidence proves nothing. */
+  reason?: string
+  /** The one clause a failed check proves broken. */
+  failedClause?: string
+  /** What the property checks of this check ran (issue: property depth). */
+  property?: PropertyRun
+}
+
+export interface PropertyRun {
+  /** Random cases asked for (the depth, or --num-runs). */
+  requested: number
+  /** Boundary cases run before them, in full at every depth. */
+  examples: number
+  runs: number
+  interrupted: boolean
+  reason?: string
 }
 
 declare module 'vitest' {

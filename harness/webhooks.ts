@@ -4,7 +4,7 @@
 import type { TargetConfig } from './config.ts'
 import type { ControlClient } from './control.ts'
 import type { GatewayClient } from './http.ts'
-import { fail } from './assertions.ts'
+import { Blocked } from './verdicts.ts'
 import type { Captured, WebhookCapture } from './webhook-capture.ts'
 
 let capture: Promise<WebhookCapture> | undefined
@@ -92,7 +92,7 @@ export class CheckHooks {
     await this.rememberAccountUrls()
     const ex = await this.gateway.post('/v1/account/webhook', { pixWebhookUrl: url })
     if (ex.response.error || ex.response.status < 200 || ex.response.status > 299) {
-      fail('set account webhook (§4.18)', 'a 2xx answer', ex.response.error ?? `HTTP ${ex.response.status}`, ex)
+      throw new Blocked("pointing the account's notifications at the capture server (POST /v1/account/webhook, §4.18)", ex.response.error ?? `HTTP ${ex.response.status}`, ex)
     }
     await this.control()?.setWebhookUrls({ webhookUrl: url })
     return url

@@ -58,9 +58,8 @@ export function embedJson(value: unknown): string {
 }
 
 function verdictOf(r: Results): { label: string; cls: string } {
-  if (r.summary.failed > 0 || r.errors.length > 0) return { label: 'FAILED', cls: 'failed' }
-  if (r.summary.total === 0) return { label: 'NO CHECKS RAN', cls: 'skipped' }
-  return { label: 'PASSED', cls: 'passed' }
+  const cls = r.verdict.result === 'PASSED' ? 'passed' : r.verdict.result === 'FAILED' ? 'failed' : 'skipped'
+  return { label: r.verdict.result, cls }
 }
 
 function header(r: Results): string {
@@ -70,7 +69,7 @@ function header(r: Results): string {
     ['Target', `${esc(r.target.baseUrl)}${r.target.embedded ? ' <span class="tag">embedded reference</span>' : ''}`],
     ['Gateway', esc(r.target.gatewayUrl)],
     ['Profile', esc(r.profile)],
-    ['Seed', `<code>${esc(r.seed)}</code>${r.numRuns !== undefined ? ` · ${esc(r.numRuns)} runs per property` : ''}`],
+    ['Seed', `<code>${esc(r.seed)}</code>${depthText(r)}`],
     ['Run', `<code>${esc(r.runId)}</code>${r.shard ? ` · shard ${esc(r.shard)}` : ''}`],
     ['When', `${esc(r.startedAt)} · ${esc(duration.toFixed(1))} s`],
     ['Kit', `${esc(r.kitVersion)} · spec <code title="${esc(r.specHash)}">${esc(r.specHash.slice(0, 12))}</code>`],
@@ -79,8 +78,16 @@ function header(r: Results): string {
   if (r.mergedFrom && r.mergedFrom.length > 0) rows.push(['Merged from', r.mergedFrom.map((id) => `<code>${esc(id)}</code>`).join(' ')])
   return `<header>
 <div class="title"><h1>Conformance report</h1><span class="verdict ${verdict.cls}">${esc(verdict.label)}</span></div>
+<p class="headline">${esc(r.verdict.headline)}</p>
 <dl class="meta">${rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join('')}</dl>
 </header>`
+}
+
+function depthText(r: Results): string {
+  const d = r.depth
+  if (!d) return ''
+  const runs = d.minRuns === undefined ? 'no property ran' : d.minRuns === d.maxRuns ? `${d.minRuns} runs per property` : `${d.minRuns}–${d.maxRuns} runs per property`
+  return ` · depth ${esc(d.profile)}${d.numRunsExplicit ? ' (--num-runs)' : ''}: ${esc(runs)}${d.interrupted ? `, ${esc(d.interrupted)} stopped early` : ''}`
 }
 
 function countCards(r: Results): string {
@@ -91,10 +98,12 @@ function countCards(r: Results): string {
   return `<section class="cards">
 ${card('passed', s.passed, 'passed')}
 ${card('failed', s.failed, 'failed')}
+${card('skipped', s.blocked, 'blocked', 'a precondition failed: no verdict on the clauses')}
+${card('skipped', s.inconclusive, 'inconclusive', 'negative evidence from a route never seen working: no verdict')}
 ${card('skipped', s.skipped, 'skipped')}
 ${card('total', s.total, 'checks')}
-${card('coverage', `${c.percent}%`, `clause coverage (${c.covered}/${c.testableMust})`, 'testable must clauses with at least one check')}
-${card('coverage', `${c.verified}/${c.testableMust}`, 'must clauses verified', 'testable must clauses whose checks all ran and passed')}
+${card('coverage', `${c.percent}%`, `must clauses verified (${c.verified}/${c.testableMust})`, 'testable must clauses a check passed on and none failed')}
+${card('coverage', `${c.covered}/${c.testableMust}`, 'must clauses with a check', 'testable must clauses with at least one check, whatever its verdict')}
 </section>`
 }
 
@@ -205,6 +214,7 @@ function filterBar(): string {
 <label>Filter <input type="search" id="q" placeholder="clause id, title, area, text…"></label>
 <label>Status <select id="status">
 <option value="">all</option><option value="failed">failed</option><option value="passed">passed</option>
+<option value="not-reached">not reached</option><option value="blocked">blocked</option><option value="inconclusive">inconclusive</option>
 <option value="skipped">skipped</option><option value="uncovered">uncovered</option><option value="not-shown">not shown</option>
 </select></label>
 <span id="shown" class="muted"></span>
@@ -255,7 +265,7 @@ function checksTable(checks: CheckResult[], anchors: Map<string, string>): strin
   const rows = [...checks]
     .sort((a, b) => a.area.localeCompare(b.area) || a.file.localeCompare(b.file))
     .map((c) => {
-      const detail = c.status === 'failed' ? firstLine(c.message ?? '') : c.status === 'skipped' ? (c.skipReason ?? '') : ''
+      const detail = c.status === 'failed' ? firstLine(c.message ?? '') : c.status === 'skipped' ? (c.skipReason ?? '') : c.status === 'blocked' || c.status === 'inconclusive' ? (c.reason ?? '') : ''
       const search = [c.id, c.title, c.area, ...c.clauses, detail].join(' ').toLowerCase()
       return `<tr class="row" id="${esc(anchors.get(c.id))}" data-status="${esc(c.status)}" data-search="${esc(search)}">
 <td><span class="dot ${esc(c.status)}" title="${esc(c.status)}"></span></td>
@@ -364,6 +374,8 @@ table.areas{max-width:900px}.barcell{width:55%}
 .bar .passed,.dot.passed,.chip.passed{background:var(--pass)}
 .bar .failed,.dot.failed,.chip.failed{background:var(--fail)}
 .bar .skipped,.dot.skipped,.chip.skipped{background:var(--skip)}
+.bar .blocked,.dot.blocked,.chip.blocked,.bar .inconclusive,.dot.inconclusive,.chip.inconclusive,.dot.not-reached,.chip.not-reached{background:#a78bfa}
+.headline{margin:.3em 0 0;font-weight:600}
 .passed-text{color:var(--pass)}.failed-text{color:var(--fail)}.skipped-text{color:var(--skip)}
 .dot{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:6px}
 .chip{display:inline-block;color:#fff;text-decoration:none;border-radius:10px;padding:0 8px;margin:1px 0;font-size:12px;white-space:nowrap;max-width:100%;overflow:hidden;text-overflow:ellipsis;vertical-align:top}

@@ -12,7 +12,10 @@ export function renderJunit(results: Results): string {
   const time = seconds(Date.parse(results.finishedAt) - Date.parse(results.startedAt))
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="pix-conformance ${attr(results.runId)}" tests="${s.total + errors.length}" failures="${s.failed}" errors="${errors.length}" skipped="${s.skipped}" time="${time}">`,
+    `<testsuites name="pix-conformance ${attr(results.runId)}" tests="${s.total + errors.length}" failures="${s.failed}" errors="${errors.length}" skipped="${s.skipped + s.blocked + s.inconclusive}" time="${time}">`,
+    `  <properties>`,
+    `    ${property('result', results.verdict.headline)}`,
+    `  </properties>`,
     ...suites,
     ...(errors.length > 0
       ? [`  <testsuite name="run errors" tests="${errors.length}" failures="0" errors="${errors.length}" skipped="0" time="0">`, ...errors, '  </testsuite>']
@@ -24,7 +27,7 @@ export function renderJunit(results: Results): string {
 
 function testsuite(area: string, checks: CheckResult[], timestamp: string): string {
   const failed = checks.filter((c) => c.status === 'failed').length
-  const skipped = checks.filter((c) => c.status === 'skipped').length
+  const skipped = checks.filter((c) => c.status === 'skipped' || c.status === 'blocked' || c.status === 'inconclusive').length
   const time = seconds(checks.reduce((sum, c) => sum + c.durationMs, 0))
   return [
     `  <testsuite name="${attr(area)}" tests="${checks.length}" failures="${failed}" errors="0" skipped="${skipped}" time="${time}" timestamp="${attr(timestamp)}">`,
@@ -35,7 +38,10 @@ function testsuite(area: string, checks: CheckResult[], timestamp: string): stri
 
 function testcase(c: CheckResult): string {
   const properties = [
+    property('verdict', c.status),
+    ...(c.failedClause ? [property('failedClause', c.failedClause)] : []),
     ...c.clauses.map((id) => property('clause', id)),
+    ...(c.property ? [property('propertyRuns', `${c.property.runs}${c.property.interrupted ? ` (interrupted: ${c.property.reason ?? ''})` : ''}`)] : []),
     ...c.needs.map((n) => property('needs', n)),
     ...(c.seed !== undefined ? [property('seed', String(c.seed))] : []),
     ...(c.replay ? [property('replay', c.replay)] : []),
@@ -45,9 +51,11 @@ function testcase(c: CheckResult): string {
   const body = [`      <properties>`, ...properties.map((p) => `        ${p}`), `      </properties>`]
   if (c.status === 'failed') {
     const message = c.message ?? 'failed'
-    body.push(`      <failure message="${attr(firstLine(message))}" type="AssertionError">${text(message)}</failure>`)
+    body.push(`      <failure message="${attr(headOf(message))}" type="${c.failedClause ? 'ClauseFailure' : 'KitError'}">${text(message)}</failure>`)
   } else if (c.status === 'skipped') {
     body.push(`      <skipped message="${attr(c.skipReason ?? 'skipped')}"/>`)
+  } else if (c.status === 'blocked' || c.status === 'inconclusive') {
+    body.push(`      <skipped message="${attr(`${c.status}: ${c.reason ?? ''}`)}"/>`)
   }
   return [open, ...body, '    </testcase>'].join('\n')
 }
@@ -62,6 +70,11 @@ function errorCase(message: string, index: number): string {
 
 function property(name: string, value: string): string {
   return `<property name="${attr(name)}" value="${attr(value)}"/>`
+}
+
+/** The clause line and the reason line: CI systems show only the message attribute. */
+function headOf(message: string): string {
+  return message.split('\n').slice(0, 2).join(' — ')
 }
 
 function firstLine(s: string): string {

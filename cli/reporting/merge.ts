@@ -41,7 +41,12 @@ export function mergeResults(parts: Results[], runId: string): Results {
     if (p.profile !== first.profile) {
       throw new MergeError(`--merge: ${p.runId} ran profile ${p.profile}, ${first.runId} ran ${first.profile}`)
     }
+    if (p.seed !== first.seed) throw new MergeError(`--merge: ${p.runId} ran seed ${p.seed}, ${first.runId} ran seed ${first.seed}: shards of one run share a seed`)
+    if (p.kitVersion !== first.kitVersion || p.specHash !== first.specHash) {
+      throw new MergeError(`--merge: ${p.runId} ran kit ${p.kitVersion} (specs ${p.specHash.slice(0, 12)}), ${first.runId} ran kit ${first.kitVersion} (specs ${first.specHash.slice(0, 12)})`)
+    }
   }
+  const missingShards = missingShardsOf(parts)
   const checks = uniqueChecks(parts.flatMap((p) => p.checks))
   const catalogue = uniqueClauses(parts.flatMap((p) => p.clauses))
   const startedAt = parts.map((p) => p.startedAt).sort()[0] ?? first.startedAt
@@ -59,11 +64,24 @@ export function mergeResults(parts: Results[], runId: string): Results {
       specHash: first.specHash,
       command: first.command.replace(/\s--shard\s+\S+/, ''),
       mergedFrom: parts.map((p) => p.runId),
+      ...(first.scope ? { scope: first.scope } : {}),
+      ...(first.depth ? { depthProfile: first.depth.profile, numRunsExplicit: first.depth.numRunsExplicit } : {}),
+      ...(missingShards.length > 0 ? { missingShards } : {}),
     },
     checks,
     catalogue,
     parts.flatMap((p) => p.errors ?? []),
   )
+}
+
+/** `2/3` for each shard of N that no part ran (parts without --shard count as whole runs). */
+function missingShardsOf(parts: Results[]): string[] {
+  const shards = parts.map((p) => p.shard).filter((s): s is string => typeof s === 'string')
+  if (shards.length === 0) return []
+  const count = Number(shards[0]!.split('/')[1])
+  if (shards.some((s) => Number(s.split('/')[1]) !== count)) throw new MergeError(`--merge: the shards split the run differently (${shards.join(', ')})`)
+  const have = new Set(shards.map((s) => Number(s.split('/')[0])))
+  return Array.from({ length: count }, (_, i) => i + 1).filter((i) => !have.has(i)).map((i) => `${i}/${count}`)
 }
 
 // Shards split by file, so an id seen twice means the same shard was given twice: keep one.

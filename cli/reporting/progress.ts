@@ -22,28 +22,36 @@ export function colourWanted(stream: NodeJS.WriteStream): boolean {
 
 /** One line for a finished suite file, with the run's totals so far. */
 export function fileLine(file: string, own: Counts, soFar: Counts, elapsedMs: number, p: Paint): string {
-  const mark = own.failed > 0 ? p.fail('✗') : own.passed > 0 ? p.pass('✓') : p.skip('↷')
+  const mark = own.failed > 0 ? p.fail('✗') : own.blocked + own.inconclusive > 0 ? p.skip('?') : own.passed > 0 ? p.pass('✓') : p.skip('↷')
   const counts = [
     own.passed ? p.pass(`${own.passed} passed`) : '',
     own.failed ? p.fail(`${own.failed} failed`) : '',
+    own.blocked ? p.skip(`${own.blocked} blocked`) : '',
+    own.inconclusive ? p.skip(`${own.inconclusive} inconclusive`) : '',
     own.skipped ? p.skip(`${own.skipped} skipped`) : '',
   ].filter(Boolean).join(', ') || 'no checks'
-  const totals = p.dim(`[${soFar.passed} passed, ${soFar.failed} failed, ${soFar.skipped} skipped · ${(elapsedMs / 1000).toFixed(1)}s]`)
+  const others = soFar.blocked + soFar.inconclusive
+  const totals = p.dim(`[${soFar.passed} passed, ${soFar.failed} failed, ${soFar.skipped} skipped${others ? `, ${others} without verdict` : ''} · ${(elapsedMs / 1000).toFixed(1)}s]`)
   return ` ${mark} ${file.padEnd(40)} ${counts}  ${totals}`
 }
 
 export function summaryText(r: Results, reportDir: string, p: Paint): string {
   const lines: string[] = ['', p.bold(`Conformance of ${r.target.baseUrl}${r.target.embedded ? ' (embedded reference)' : ''}`)]
-  lines.push(p.dim(`run ${r.runId} · profile ${r.profile} · seed ${r.seed}`), '')
-  lines.push(`  ${'area'.padEnd(18)}${'passed'.padStart(8)}${'failed'.padStart(8)}${'skipped'.padStart(9)}`)
+  lines.push(p.dim(`run ${r.runId} · profile ${r.profile} · seed ${r.seed}${depthText(r)}`), '')
+  lines.push(`  ${'area'.padEnd(18)}${'passed'.padStart(8)}${'failed'.padStart(8)}${'blocked'.padStart(9)}${'inconcl.'.padStart(10)}${'skipped'.padStart(9)}`)
   for (const a of r.areas) lines.push(areaRow(a.area, a, p))
   lines.push(areaRow('total', r.summary, p, true))
-  lines.push('', `  clause coverage: ${r.coverage.covered}/${r.coverage.testableMust} testable must clauses have a check (${r.coverage.percent}%), ${r.coverage.verified} verified`)
+  lines.push('', `  clauses verified: ${r.coverage.verified}/${r.coverage.testableMust} testable must clauses${r.scope ? ` of ${r.scope.join(', ')}` : ''} (${r.coverage.percent}%); ${r.coverage.covered} have a check`)
 
   const failed = r.checks.filter((c) => c.status === 'failed')
   if (failed.length > 0) {
     lines.push('', p.fail(p.bold(`Failures (${failed.length}):`)))
-    for (const c of failed) lines.push(...failureLines(c, p))
+    for (const group of groupByCause(failed, failureCause)) lines.push(...failureLines(group, p))
+  }
+  const unverdicted = r.checks.filter((c) => c.status === 'blocked' || c.status === 'inconclusive')
+  if (unverdicted.length > 0) {
+    lines.push('', p.skip(p.bold(`Without a verdict (${unverdicted.length}): not failures of the target, not passes either`)))
+    for (const group of groupByCause(unverdicted, (c) => `${c.status}: ${c.reason ?? ''}`)) lines.push(...noVerdictLines(group, p))
   }
   if (r.errors.length > 0) {
     lines.push('', p.fail(p.bold(`Run errors (${r.errors.length}):`)))
@@ -55,21 +63,62 @@ export function summaryText(r: Results, reportDir: string, p: Paint): string {
 }
 
 function areaRow(name: string, c: Counts, p: Paint, bold = false): string {
-  const row = `  ${name.padEnd(18)}${p.pass(String(c.passed).padStart(8))}${(c.failed ? p.fail : (s: string) => s)(String(c.failed).padStart(8))}${p.skip(String(c.skipped).padStart(9))}`
+  const plain = (s: string) => s
+  const row = `  ${name.padEnd(18)}${p.pass(String(c.passed).padStart(8))}${(c.failed ? p.fail : plain)(String(c.failed).padStart(8))}${(c.blocked ? p.skip : plain)(String(c.blocked).padStart(9))}${(c.inconclusive ? p.skip : plain)(String(c.inconclusive).padStart(10))}${p.skip(String(c.skipped).padStart(9))}`
   return bold ? p.bold(row) : row
 }
 
-function failureLines(c: CheckResult, p: Paint): string[] {
-  const lines = [`  ${p.fail('✗')} ${c.area} › ${c.title}`, `      clauses: ${c.clauses.join(', ') || '(none named)'}`]
-  lines.push(`      reason:  ${oneLine(c.message ?? 'failed')}`)
-  if (c.replayCommand) lines.push(p.dim(`      replay:  ${c.replayCommand}`))
+/** Checks that failed the same way: the same clause and the same first line of the reason. */
+export function groupByCause(checks: readonly CheckResult[], cause: (c: CheckResult) => string): CheckResult[][] {
+  const groups = new Map<string, CheckResult[]>()
+  for (const c of checks) groups.set(cause(c), [...(groups.get(cause(c)) ?? []), c])
+  return [...groups.values()]
+}
+
+/** The clause and the specifics, with request-specific numbers folded so alike failures group. */
+export function failureCause(c: CheckResult): string {
+  const lines = (c.message ?? '').split('\n')
+  return `${c.failedClause ?? 'kit'}|${(lines[1] ?? lines[0] ?? '').replace(/\d+/g, '#')}`
+}
+
+const SHOWN_PER_GROUP = 3
+
+function failureLines(group: CheckResult[], p: Paint): string[] {
+  const first = group[0]!
+  const head = group.length > 1 ? `${group.length} checks failed the same way` : `${first.area} › ${first.title}`
+  const lines = [`  ${p.fail('✗')} ${first.failedClause ?? 'kit bug'} ${p.dim('·')} ${head}`]
+  lines.push(`      ${oneLine(first.message ?? 'failed', 300)}`)
+  const detail = (first.message ?? '').split('\n')[1]
+  if (detail) lines.push(`      ${oneLine(detail, 300)}`)
+  if (group.length > 1) {
+    for (const c of group.slice(0, SHOWN_PER_GROUP)) lines.push(p.dim(`      · ${c.area} › ${c.title}`))
+    if (group.length > SHOWN_PER_GROUP) lines.push(p.dim(`      · … and ${group.length - SHOWN_PER_GROUP} more (report.html lists them)`))
+  }
+  if (first.replayCommand) lines.push(p.dim(`      replay:  ${first.replayCommand}`))
   return lines
 }
 
+function noVerdictLines(group: CheckResult[], p: Paint): string[] {
+  const first = group[0]!
+  const head = group.length > 1 ? `${group.length} checks` : `${first.area} › ${first.title}`
+  const lines = [`  ${p.skip('?')} ${first.status} ${p.dim('·')} ${head}`, `      ${oneLine(first.reason ?? '', 300)}`]
+  if (group.length > 1) {
+    for (const c of group.slice(0, SHOWN_PER_GROUP)) lines.push(p.dim(`      · ${c.area} › ${c.title}`))
+    if (group.length > SHOWN_PER_GROUP) lines.push(p.dim(`      · … and ${group.length - SHOWN_PER_GROUP} more`))
+  }
+  return lines
+}
+
+function depthText(r: Results): string {
+  const d = r.depth
+  if (!d) return ''
+  const runs = d.minRuns === undefined ? 'no property ran' : d.minRuns === d.maxRuns ? `${d.minRuns} runs per property` : `${d.minRuns}–${d.maxRuns} runs per property`
+  return ` · depth ${d.profile}${d.numRunsExplicit ? ' (--num-runs)' : ''}: ${runs}${d.interrupted ? `, ${d.interrupted} stopped early` : ''}`
+}
+
 function verdictLine(r: Results, p: Paint): string {
-  if (r.summary.failed > 0 || r.errors.length > 0) return p.fail(p.bold('FAILED'))
-  if (r.summary.total === 0) return p.fail(p.bold('NO CHECKS RAN'))
-  return p.pass(p.bold('PASSED'))
+  const paintOf = r.verdict.result === 'PASSED' ? p.pass : r.verdict.result === 'INCOMPLETE' ? p.skip : p.fail
+  return paintOf(p.bold(r.verdict.headline))
 }
 
 /** The first line of a message; a first line that ends in ':' announces the next one, which joins it. */

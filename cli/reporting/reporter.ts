@@ -37,6 +37,10 @@ interface CheckMeta {
   replay?: unknown
   skipReason?: unknown
   exchangesOmitted?: unknown
+  verdict?: unknown
+  reason?: unknown
+  failedClause?: unknown
+  property?: unknown
 }
 
 const MAX_MESSAGE_CHARS = 4_000
@@ -120,7 +124,8 @@ export class ConformanceReporter implements Reporter {
     const result = testCase.result()
     const file = this.fileOf(testCase.module)
     const area = areaOf(file) ?? stringOr(meta.area, 'other')
-    const status: CheckStatus = result.state === 'failed' ? 'failed' : result.state === 'passed' ? 'passed' : 'skipped'
+    const noVerdict = meta.verdict === 'blocked' || meta.verdict === 'inconclusive' ? meta.verdict : undefined
+    const status: CheckStatus = result.state === 'failed' ? 'failed' : result.state === 'passed' ? 'passed' : noVerdict ?? 'skipped'
     const seed = typeof meta.seed === 'number' ? meta.seed : undefined
     const check: CheckResult = {
       id: `${checkPrefix(file)}::${testCase.fullName}`,
@@ -133,6 +138,9 @@ export class ConformanceReporter implements Reporter {
       durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
     }
     if (result.state === 'failed') check.message = failureMessage(result.errors)
+    if (status === 'failed' && typeof meta.failedClause === 'string') check.failedClause = meta.failedClause
+    if (noVerdict && typeof meta.reason === 'string') check.reason = meta.reason
+    if (isPropertyRun(meta.property)) check.property = meta.property
     if (status === 'skipped') {
       const reason = typeof meta.skipReason === 'string' ? meta.skipReason : result.state === 'skipped' ? result.note : undefined
       if (reason) check.skipReason = reason
@@ -230,6 +238,10 @@ function stringList(v: unknown): string[] {
 
 function stringOr(v: unknown, fallback: string): string {
   return typeof v === 'string' && v ? v : fallback
+}
+
+function isPropertyRun(v: unknown): v is NonNullable<CheckResult['property']> {
+  return !!v && typeof v === 'object' && typeof (v as { runs?: unknown }).runs === 'number'
 }
 
 function exchangeList(v: unknown): EvidenceExchange[] {

@@ -7,10 +7,12 @@ import type {
   ClauseInfo,
   ClauseResult,
   ClauseStatus,
+  ClauseVerdict,
   Counts,
   Coverage,
   ExcludedCheck,
   Results,
+  RunVerdict,
 } from './types.ts'
 
 export interface RunInfo {
@@ -26,26 +28,48 @@ export interface RunInfo {
   command: string
   shard?: string
   mergedFrom?: string[]
+  /** The areas a run was limited to (--area, --file); coverage is measured against their clauses. */
+  scope?: string[]
+  depthProfile?: string
+  numRunsExplicit?: boolean
+  /** Shards a merge expected but did not get (`2/3`). */
+  missingShards?: string[]
 }
 
 export function buildResults(run: RunInfo, checks: CheckResult[], catalogue: ClauseInfo[], errors: string[] = []): Results {
-  const clauses = clauseVerdicts(catalogue, checks)
+  const withVerdicts = checks.map(withClauseVerdicts)
+  const clauses = clauseVerdicts(catalogue, withVerdicts)
   const known = new Set(catalogue.map((c) => c.id))
-  return {
-    ...run,
-    summary: countStatuses(checks),
-    areas: areaSummaries(checks),
-    coverage: coverageOf(clauses),
-    checks,
+  const { depthProfile, numRunsExplicit, missingShards, ...info } = run
+  const inScope = run.scope ? new Set(withVerdicts.flatMap((c) => c.clauses)) : undefined
+  const coverage = coverageOf(inScope ? clauses.filter((c) => inScope.has(c.id)) : clauses)
+  const summary = countStatuses(withVerdicts)
+  const partial: Omit<Results, 'verdict'> = {
+    ...info,
+    summary,
+    areas: areaSummaries(withVerdicts),
+    coverage,
+    checks: withVerdicts,
     clauses,
     unknownClauses: [...new Set(checks.flatMap((c) => c.clauses))].filter((id) => !known.has(id)).sort(byNumericId),
-    excludedByProfile: excludedByProfile(run.profile, checks),
+    excludedByProfile: excludedByProfile(run.profile, withVerdicts),
     errors,
+    ...(depthProfile ? { depth: depthOf(depthProfile, numRunsExplicit ?? false, withVerdicts) } : {}),
   }
+  return { ...partial, verdict: runVerdict(partial, inScope ? clauses.filter((c) => inScope.has(c.id)) : clauses, missingShards ?? []) }
+}
+
+/** A check's verdict per clause: a failed check fails one clause and does not reach the others. */
+export function withClauseVerdicts(check: CheckResult): CheckResult {
+  const verdicts: Record<string, ClauseVerdict> = {}
+  for (const id of check.clauses) {
+    verdicts[id] = check.status === 'failed' ? (id === check.failedClause ? 'failed' : 'not-reached') : check.status
+  }
+  return { ...check, clauseVerdicts: verdicts }
 }
 
 export function countStatuses(checks: readonly CheckResult[]): Counts {
-  const counts: Counts = { passed: 0, failed: 0, skipped: 0, total: checks.length }
+  const counts: Counts = { passed: 0, failed: 0, skipped: 0, blocked: 0, inconclusive: 0, total: checks.length }
   for (const c of checks) counts[c.status]++
   return counts
 }
@@ -55,16 +79,13 @@ export function areaSummaries(checks: readonly CheckResult[]): AreaSummary[] {
   return areas.map((area) => ({ area, ...countStatuses(checks.filter((c) => c.area === area)) }))
 }
 
-/**
- * A clause's verdict: failed if any of its checks failed; passed if all ran and passed, or some
- * passed and the rest were skipped (what ran confirms it); skipped if every check was skipped;
- * uncovered if no check names it.
- */
-export function clauseStatus(statuses: readonly string[]): ClauseStatus {
-  if (statuses.length === 0) return 'uncovered'
-  if (statuses.includes('failed')) return 'failed'
-  if (statuses.includes('passed')) return 'passed'
-  return 'skipped'
+/** Strongest first: one check failing a clause outweighs any pass, a pass outweighs no verdict. */
+const CLAUSE_ORDER: readonly ClauseVerdict[] = ['failed', 'passed', 'inconclusive', 'blocked', 'not-reached', 'skipped']
+
+/** A clause's verdict over its checks' verdicts on it; uncovered when no check names it. */
+export function clauseStatus(verdicts: readonly string[]): ClauseStatus {
+  if (verdicts.length === 0) return 'uncovered'
+  return CLAUSE_ORDER.find((v) => verdicts.includes(v)) ?? 'skipped'
 }
 
 export function clauseVerdicts(catalogue: readonly ClauseInfo[], checks: readonly CheckResult[]): ClauseResult[] {
@@ -76,16 +97,89 @@ export function clauseVerdicts(catalogue: readonly ClauseInfo[], checks: readonl
     .sort((a, b) => byNumericId(a.id, b.id))
     .map((clause) => {
       const own = byClause.get(clause.id) ?? []
-      return { ...clause, status: clauseStatus(own.map((c) => c.status)), checks: own.map((c) => c.id) }
+      return { ...clause, status: clauseStatus(own.map((c) => withClauseVerdicts(c).clauseVerdicts![clause.id]!)), checks: own.map((c) => c.id) }
     })
 }
 
 export function coverageOf(clauses: readonly ClauseResult[]): Coverage {
-  const testable = clauses.filter((c) => c.level === 'must' && c.testability !== 'not-shown')
+  const testable = clauses.filter(isTestableMust)
   const covered = testable.filter((c) => c.status !== 'uncovered').length
   const verified = testable.filter((c) => c.status === 'passed').length
-  const percent = testable.length === 0 ? 0 : Math.round((covered / testable.length) * 1000) / 10
+  const percent = testable.length === 0 ? 0 : Math.round((verified / testable.length) * 1000) / 10
   return { testableMust: testable.length, covered, verified, percent }
+}
+
+const isTestableMust = (c: ClauseInfo) => c.level === 'must' && c.testability !== 'not-shown'
+
+/**
+ * FAILED when a check failed or the run broke; INCOMPLETE when checks were blocked or
+ * inconclusive, or shards are missing; otherwise PASSED. The headline says how many must clauses
+ * were verified and why the others were not.
+ */
+export function runVerdict(r: Omit<Results, 'verdict'>, clauses: readonly ClauseResult[], missingShards: readonly string[]): RunVerdict {
+  const must = clauses.filter(isTestableMust)
+  const verified = must.filter((c) => c.status === 'passed').length
+  const result: RunVerdict['result'] =
+    r.summary.failed > 0 || r.errors.length > 0 ? 'FAILED'
+    : r.summary.total === 0 ? 'NO CHECKS RAN'
+    : r.summary.blocked > 0 || r.summary.inconclusive > 0 || missingShards.length > 0 ? 'INCOMPLETE'
+    : 'PASSED'
+  const why = unverifiedCauses(must.filter((c) => c.status !== 'passed'), r.checks, r.profile)
+  if (missingShards.length > 0) why.push(`shard${missingShards.length === 1 ? '' : 's'} ${missingShards.join(', ')} missing`)
+  const scope = r.scope ? ` of ${r.scope.join(', ')}` : ''
+  const headline = `${result} — ${verified} of ${must.length} must clauses${scope} verified${why.length ? ` (${why.join('; ')})` : ''}`
+  return { result, headline }
+}
+
+/** `12 failed`, `214 need a mutating profile or the sandbox driver`, `3 blocked by a failed precondition`… */
+function unverifiedCauses(unverified: readonly ClauseResult[], checks: readonly CheckResult[], profile: string): string[] {
+  const byId = new Map(checks.map((c) => [c.id, c]))
+  const counts = new Map<string, number>()
+  for (const clause of unverified) {
+    const cause = causeOf(clause, clause.checks.map((id) => byId.get(id)).filter((c): c is CheckResult => c !== undefined), profile)
+    counts.set(cause, (counts.get(cause) ?? 0) + 1)
+  }
+  return CAUSES.filter((c) => counts.has(c)).map((c) => `${counts.get(c)} ${c}`)
+}
+
+const CAUSES = [
+  'failed',
+  'not reached (their check failed on another clause)',
+  'inconclusive',
+  'blocked by a failed precondition',
+  'need a mutating profile or the sandbox driver',
+  'need routes the sandbox driver does not provide',
+  'need optional settings',
+  'skipped',
+  'have no check',
+] as const
+
+function causeOf(clause: ClauseResult, checks: readonly CheckResult[], profile: string): (typeof CAUSES)[number] {
+  switch (clause.status) {
+    case 'failed': return 'failed'
+    case 'not-reached': return 'not reached (their check failed on another clause)'
+    case 'inconclusive': return 'inconclusive'
+    case 'blocked': return 'blocked by a failed precondition'
+    case 'uncovered': return 'have no check'
+    default: break
+  }
+  const reasons = checks.map((c) => c.skipReason ?? '')
+  if (profile === 'readonly' && reasons.some((r) => READONLY_REASON.test(r) || /control/i.test(r))) return 'need a mutating profile or the sandbox driver'
+  if (reasons.some((r) => /does not provide/.test(r))) return 'need routes the sandbox driver does not provide'
+  if (reasons.some((r) => /PIX_CONTROL_URL|control/i.test(r))) return 'need a mutating profile or the sandbox driver'
+  if (reasons.some((r) => /PIX_[A-Z_]+/.test(r))) return 'need optional settings'
+  return 'skipped'
+}
+
+/** The depth the property checks really ran (never a number that did not happen). */
+function depthOf(profile: string, numRunsExplicit: boolean, checks: readonly CheckResult[]): NonNullable<Results['depth']> {
+  const runs = checks.filter((c) => c.property).map((c) => c.property!.runs)
+  return {
+    profile,
+    numRunsExplicit,
+    ...(runs.length ? { minRuns: Math.min(...runs), maxRuns: Math.max(...runs) } : {}),
+    interrupted: checks.filter((c) => c.property?.interrupted).length,
+  }
 }
 
 const MUTATING_NEED = 'mutating'

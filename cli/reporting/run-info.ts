@@ -38,8 +38,9 @@ export function specHash(repoRoot: string): string {
  * which no check ran at all is not a pass (a CI gate must not go green on nothing), except for a
  * shard, which may legitimately receive no file.
  */
-export function exitCodeOf(r: Results, sharded: boolean): 0 | 1 {
+export function exitCodeOf(r: Results, sharded: boolean, requireVerifiedPercent?: number): 0 | 1 {
   if (r.summary.failed > 0 || r.errors.length > 0) return 1
   if (r.summary.total === 0 && !sharded) return 1
+  if (requireVerifiedPercent !== undefined && r.coverage.percent < requireVerifiedPercent) return 1
   return 0
 }

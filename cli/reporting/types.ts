@@ -1,8 +1,16 @@
 // The shape of a run's results (ARCHITECTURE.md "Reports"): results.json is a contract other tools
 // read, so these names only grow. Everything here is plain data, already scrubbed of secrets.
 
-export type CheckStatus = 'passed' | 'failed' | 'skipped'
-export type ClauseStatus = CheckStatus | 'uncovered'
+/**
+ * The verdict vocabulary (README "Verdicts"): a check passed, failed (exactly one clause), was
+ * skipped (config, profile or driver cannot run it), blocked (a precondition failed) or
+ * inconclusive (negative evidence from a route never seen working). A clause of a failed check
+ * other than the failed one is not reached.
+ */
+export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'blocked' | 'inconclusive'
+export type ClauseVerdict = CheckStatus | 'not-reached'
+export type ClauseStatus = ClauseVerdict | 'uncovered'
+export const CHECK_STATUSES: readonly CheckStatus[] = ['passed', 'failed', 'skipped', 'blocked', 'inconclusive']
 export type Testability = 'black-box' | 'needs-control' | 'not-shown'
 export type Level = 'must' | 'info'
 
@@ -31,8 +39,16 @@ export interface CheckResult {
   needs: string[]
   status: CheckStatus
   durationMs: number
+  /** The one clause a failed check proves broken (absent when the kit itself failed). */
+  failedClause?: string
+  /** The verdict of each of the check's clauses. */
+  clauseVerdicts?: Record<string, ClauseVerdict>
   message?: string
   skipReason?: string
+  /** Why a check is blocked or inconclusive. */
+  reason?: string
+  /** What its property checks ran. */
+  property?: { requested: number; examples: number; runs: number; interrupted: boolean; reason?: string }
   seed?: number
   replay?: string
   /** The command line that re-runs this check's area with its seed. */
@@ -60,6 +76,8 @@ export interface Counts {
   passed: number
   failed: number
   skipped: number
+  blocked: number
+  inconclusive: number
   total: number
 }
 
@@ -68,14 +86,20 @@ export interface AreaSummary extends Counts {
 }
 
 export interface Coverage {
-  /** Clauses with level must that are not "not shown": what a complete kit must check. */
+  /** Clauses with level must that are not "not shown", in the run's scope (its areas): what it must check. */
   testableMust: number
   /** Of those, how many have at least one check (whatever its verdict). */
   covered: number
-  /** Of those, how many have every check passed. */
+  /** Of those, how many were verified: a check passed on them and none failed them. */
   verified: number
-  /** covered / testableMust, in percent with one decimal. */
+  /** verified / testableMust, in percent with one decimal. */
   percent: number
+}
+
+/** The run's result in one word and the sentence that says how much it verified. */
+export interface RunVerdict {
+  result: 'PASSED' | 'FAILED' | 'INCOMPLETE' | 'NO CHECKS RAN'
+  headline: string
 }
 
 export interface ExcludedCheck {
@@ -109,4 +133,9 @@ export interface Results {
   excludedByProfile: ExcludedCheck[]
   /** Errors outside any check (a suite file that failed to load, an unhandled rejection). */
   errors: string[]
+  verdict: RunVerdict
+  /** The areas the run covered; absent = all. */
+  scope?: string[]
+  /** Property depth: the profile and the range of runs the property checks really made. */
+  depth?: { profile: string; numRunsExplicit: boolean; minRuns?: number; maxRuns?: number; interrupted: number }
 }

@@ -4,12 +4,12 @@
 // counterexample re-checked by its codec, and each answer carries the §7 error body. (The 409 row
 // belongs to the charge state-machine suite.)
 import fc from 'fast-check'
+import { ERROR_BODY_CLAUSES as ERROR_BODY } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
 import { TXID_RE, arbInvalidTxid, newTxid } from '../../generators/ids.ts'
 import { arbInvalidCnpj, arbInvalidCpf, arbMalformedCpf, isValidCnpj, isValidCpf, randomCpf } from '../../generators/documents.ts'
 import { arbInvalidAmountString, isTwoDecimalString } from '../../generators/amounts.ts'
-
-const ERROR_BODY = ['7.error-body-shape', '7.error-status-code-matches', '7.error-reason-phrase']
+import { NEAR_MISSES, nearMissExamples } from '../../generators/near-miss.ts'
 
 type Json = Record<string, unknown>
 
@@ -21,20 +21,18 @@ function charge(overrides: { devedor?: Json; original?: unknown } = {}): Json {
   }
 }
 
-async function expectBadRequest(t: CheckContext, txid: string, body: Json): Promise<void> {
-  t.expectErrorBody(await t.base.put(`/cob/${encodeURIComponent(txid)}`, body), 400)
+async function expectBadRequest(t: CheckContext, clause: string, txid: string, body: Json): Promise<void> {
+  t.expectErrorBody(clause, await t.base.put(`/cob/${encodeURIComponent(txid)}`, body), 400)
 }
-
-const runs = (t: CheckContext, max: number): { numRuns: number } => ({ numRuns: Math.min(t.config.numRuns, max) })
 
 check('create charge with a txid outside 26 to 35 alphanumerics answers 400 with the error body', {
   clauses: ['7.create-charge-txid-400', ...ERROR_BODY],
   needs: ['mutating'],
 }, async (t) => {
   await t.property([arbInvalidTxid()], async (txid) => {
-    if (TXID_RE.test(txid)) t.fail('the generated txid is invalid (re-check)', 'not 26..35 alphanumerics', txid)
-    await expectBadRequest(t, txid, charge())
-  }, runs(t, 10))
+    if (TXID_RE.test(txid)) throw new Error(`kit bug: the generated txid ${txid} is valid`)
+    await expectBadRequest(t, '7.create-charge-txid-400', txid, charge())
+  }, { examples: nearMissExamples('txid') })
 })
 
 check('create charge with devedor.cpf not exactly 11 numeric digits answers 400 with the error body', {
@@ -42,36 +40,40 @@ check('create charge with devedor.cpf not exactly 11 numeric digits answers 400 
   needs: ['mutating'],
 }, async (t) => {
   await t.property([arbMalformedCpf()], async (cpf) => {
-    if (/^\d{11}$/.test(cpf)) t.fail('the generated CPF is malformed (re-check)', 'not 11 digits', cpf)
-    await expectBadRequest(t, newTxid(), charge({ devedor: { cpf, nome: 'Maria da Silva' } }))
-  }, runs(t, 10))
+    if (/^\d{11}$/.test(cpf)) throw new Error(`kit bug: the generated CPF ${cpf} is well-formed`)
+    await expectBadRequest(t, '7.create-charge-cpf-digits-400', newTxid(), charge({ devedor: { cpf, nome: 'Maria da Silva' } }))
+  }, { examples: nearMissExamples('cpfDigits') })
 })
 
 check('create charge with a CPF or CNPJ of the right length but wrong check digits answers 400 with the error body', {
   clauses: ['7.create-charge-document-invalid-400', ...ERROR_BODY],
   needs: ['mutating'],
 }, async (t) => {
-  const arbDevedor = fc.oneof(
+  type Devedor = { cpf: string; nome: string } | { cnpj: string; nome: string }
+  const arbDevedor: fc.Arbitrary<Devedor> = fc.oneof<fc.Arbitrary<Devedor>[]>(
     arbInvalidCpf().map((cpf) => ({ cpf, nome: 'Maria da Silva' })),
     arbInvalidCnpj().map((cnpj) => ({ cnpj, nome: 'Empresa Exemplo Ltda' })),
   )
   await t.property([arbDevedor], async (devedor) => {
     const doc = 'cpf' in devedor ? devedor.cpf : devedor.cnpj
-    if ('cpf' in devedor ? isValidCpf(doc) : isValidCnpj(doc)) t.fail('the generated document is invalid (re-check)', 'wrong check digits', doc)
-    await expectBadRequest(t, newTxid(), charge({ devedor }))
-  }, runs(t, 12))
+    if ('cpf' in devedor ? isValidCpf(doc) : isValidCnpj(doc)) throw new Error(`kit bug: the generated document ${doc} is valid`)
+    await expectBadRequest(t, '7.create-charge-document-invalid-400', newTxid(), charge({ devedor }))
+  }, {
+    examples: [
+      ...NEAR_MISSES.cpfCheckDigits.cases.map((c): [Devedor] => [{ cpf: c.value, nome: 'Maria da Silva' }]),
+      ...NEAR_MISSES.cnpjCheckDigits.cases.map((c): [Devedor] => [{ cnpj: c.value, nome: 'Empresa Exemplo Ltda' }]),
+    ],
+  })
 })
 
 check('create charge with valor.original not a two-decimal string answers 400 with the error body', {
   clauses: ['7.create-charge-value-format-400', ...ERROR_BODY],
   needs: ['mutating'],
 }, async (t) => {
-  const arbOriginal = fc.oneof(
-    { arbitrary: arbInvalidAmountString() as fc.Arbitrary<unknown>, weight: 4 },
-    { arbitrary: fc.constantFrom<unknown>(10, 10.5, 25.0, null), weight: 1 },
-  )
-  await t.property([arbOriginal], async (original) => {
-    if (typeof original === 'string' && isTwoDecimalString(original)) t.fail('the generated value is not a two-decimal string (re-check)', 'invalid', original)
-    await expectBadRequest(t, newTxid(), charge({ original }))
-  }, runs(t, 12))
+  const arbOriginal: fc.Arbitrary<unknown> = arbInvalidAmountString()
+  const examples: [unknown][] = [...nearMissExamples('amount'), [10], [10.5], [25.0], [null]]
+  await t.property<[unknown]>([arbOriginal], async (original) => {
+    if (typeof original === 'string' && isTwoDecimalString(original)) throw new Error(`kit bug: the generated value ${original} is a two-decimal string`)
+    await expectBadRequest(t, '7.create-charge-value-format-400', newTxid(), charge({ original }))
+  }, { examples })
 })

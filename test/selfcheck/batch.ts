@@ -37,7 +37,8 @@ export interface BatchCheck {
   area: string
   file: string
   clauses: string[]
-  status: 'passed' | 'failed' | 'skipped'
+  status: 'passed' | 'failed' | 'skipped' | 'blocked' | 'inconclusive'
+  failedClause?: string
   message?: string
 }
 
@@ -76,9 +77,9 @@ class VerdictReporter implements Reporter {
   }
 
   onTestCaseResult(tc: TestCase): void {
-    const meta = tc.meta() as { clauses?: unknown; area?: unknown }
+    const meta = tc.meta() as { clauses?: unknown; area?: unknown; verdict?: unknown; failedClause?: unknown }
     const r = tc.result()
-    const status = r.state === 'passed' ? 'passed' : r.state === 'failed' ? 'failed' : 'skipped'
+    const status = r.state === 'passed' ? 'passed' : r.state === 'failed' ? 'failed' : meta.verdict === 'blocked' || meta.verdict === 'inconclusive' ? meta.verdict : 'skipped'
     const message = r.state === 'failed' ? (r.errors?.[0]?.message ?? '').slice(0, MAX_MESSAGE_CHARS) : undefined
     this.checks.set(tc.id, {
       title: tc.fullName,
@@ -86,6 +87,7 @@ class VerdictReporter implements Reporter {
       file: tc.module.moduleId.slice(join(REPO_ROOT, 'suites').length + 1),
       clauses: Array.isArray(meta.clauses) ? meta.clauses.filter((c): c is string => typeof c === 'string') : [],
       status,
+      ...(typeof meta.failedClause === 'string' ? { failedClause: meta.failedClause } : {}),
       ...(message !== undefined ? { message } : {}),
     })
   }

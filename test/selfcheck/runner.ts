@@ -39,7 +39,7 @@ export type RunResults = Results & {
 
 /** What the expectations read: the verdict of each check (a RunResults, or a batch run's). */
 export interface Verdicts {
-  checks: { title: string; area: string; clauses: string[]; status: 'passed' | 'failed' | 'skipped'; message?: string }[]
+  checks: { title: string; area: string; clauses: string[]; status: 'passed' | 'failed' | 'skipped' | 'blocked' | 'inconclusive'; failedClause?: string; message?: string }[]
   errors: string[]
   run: { proxyErrors: string[] }
 }
@@ -68,15 +68,15 @@ export async function certify(opts: CertifyOptions): Promise<RunResults> {
   }
 }
 
-/** Some failed check names one of the fault's clauses. */
+/** Some check failed on one of the fault's clauses (naming it among others is not enough). */
 export function expectCaught(results: Verdicts, fault: Fault): void {
   const failed = results.checks.filter((c) => c.status === 'failed')
-  if (failed.some((c) => c.clauses.some((id) => fault.clauses.includes(id)))) return
+  if (failed.some((c) => c.failedClause !== undefined && fault.clauses.includes(c.failedClause))) return
   const head = `fault ${fault.id} (clauses ${fault.clauses.join(', ')}) was not caught by area ${fault.area}`
   if (failed.length === 0) {
     throw new Error(`${head}: nothing failed (${counts(results)})${diagnostics(results)}`)
   }
-  throw new Error(`${head}: the checks that failed name other clauses:\n${listChecks(failed)}${diagnostics(results)}`)
+  throw new Error(`${head}: the checks that failed, failed other clauses:\n${listChecks(failed)}${diagnostics(results)}`)
 }
 
 /**
@@ -84,17 +84,17 @@ export function expectCaught(results: Verdicts, fault: Fault): void {
  * landed and the mark must go.
  */
 export function expectEscaped(results: Verdicts, fault: Fault): void {
-  const catching = results.checks.filter((c) => c.status === 'failed' && c.clauses.some((id) => fault.clauses.includes(id)))
+  const catching = results.checks.filter((c) => c.status === 'failed' && c.failedClause !== undefined && fault.clauses.includes(c.failedClause))
   if (catching.length === 0) return
   throw new Error(`fault ${fault.id} is marked as escaping ("${fault.escapes}") but is caught now; remove its \`escapes\`:\n${listChecks(catching)}`)
 }
 
-/** Something ran, nothing failed, and no suite file broke. */
+/** Something ran, nothing failed, was blocked or inconclusive, and no suite file broke. */
 export function expectClean(results: Verdicts): void {
-  const failed = results.checks.filter((c) => c.status === 'failed')
+  const failed = results.checks.filter((c) => c.status === 'failed' || c.status === 'blocked' || c.status === 'inconclusive')
   const passed = results.checks.filter((c) => c.status === 'passed').length
   if (passed > 0 && failed.length === 0 && results.errors.length === 0) return
-  const why = passed === 0 ? 'no check passed' : failed.length > 0 ? `${failed.length} check(s) failed` : 'errors outside checks'
+  const why = passed === 0 ? 'no check passed' : failed.length > 0 ? `${failed.length} check(s) failed, blocked or inconclusive` : 'errors outside checks'
   throw new Error(`expected a clean run, but ${why} (${counts(results)}):\n${listChecks(failed)}${diagnostics(results)}`)
 }
 
@@ -231,7 +231,7 @@ function counts(r: Verdicts): string {
 }
 
 function listChecks(checks: Verdicts['checks']): string {
-  return checks.map((c) => `  ✗ ${c.area}: ${c.title} [${c.clauses.join(', ')}]${c.message ? `\n      ${firstLine(c.message)}` : ''}`).join('\n')
+  return checks.map((c) => `  ✗ ${c.status} ${c.area}: ${c.title} [${c.failedClause ?? c.clauses.join(', ')}]${c.message ? `\n      ${firstLine(c.message)}` : ''}`).join('\n')
 }
 
 function diagnostics(r: Verdicts): string {

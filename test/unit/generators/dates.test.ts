@@ -7,6 +7,7 @@ import {
   arbReversedDateWindow,
   daysBetween,
   isIsoDate,
+  isIsoDateTime,
   isoDate,
   today,
 } from '../../../generators/dates.ts'
@@ -83,5 +84,36 @@ describe('date windows', () => {
 
   it('refuses a negative maxDays', () => {
     expect(() => arbDateWindow(-1)).toThrow()
+  })
+})
+
+describe('isIsoDateTime (ISO 8601, read as loosely as the standard allows)', () => {
+  it.each([
+    '2026-01-31T12:34:56Z',
+    '2026-01-31T12:34:56.789Z',
+    '2026-01-31T12:34:56,789Z', // ISO 8601 allows a comma
+    '2026-01-31T12:34Z',
+    '2026-01-31T12:34:56+00:00',
+    '2026-01-31T12:34:56-03:00',
+    '2026-01-31T12:34:56', // no zone designator: the interface does not show how UTC is written
+    '20260131T123456Z', // the basic format
+    '2024-02-29T23:59:60Z', // a leap second
+    '2026-01-31T24:00:00Z', // the end of the day
+  ])('%s is an ISO 8601 date-time', (s) => expect(isIsoDateTime(s)).toBe(true))
+
+  it.each([
+    '2026-01-31',
+    '2026-01-31 12:34:56Z',
+    '2026-01-31T12:3456Z', // extended and basic mixed
+    '2026-02-29T12:34:56Z',
+    '2026-01-31T24:00:01Z',
+    '2026-01-31T12:60:00Z',
+    '2026-01-31T12:34:61Z',
+    '2026-01-31T12:34:56Z\n',
+    ' 2026-01-31T12:34:56Z',
+  ])('%s is not', (s) => expect(isIsoDateTime(s)).toBe(false))
+
+  it('accepts every Date.prototype.toISOString()', () => {
+    fc.assert(fc.property(fc.date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }), (d) => isIsoDateTime(d.toISOString())))
   })
 })

@@ -13,7 +13,9 @@ import {
   formatCpf,
   isMaskOf,
   isValidCnpj,
+  isValidCnpjDigits,
   isValidCpf,
+  isValidCpfDigits,
   maskDocument,
   randomCnpj,
   randomCpf,
@@ -190,5 +192,25 @@ describe('malformed documents', () => {
   it('arbMalformedCpf / arbMalformedCnpj are never exactly 11 / 14 digits', () => {
     fc.assert(fc.property(arbMalformedCpf(), (s) => !/^\d{11}$/.test(s)))
     fc.assert(fc.property(arbMalformedCnpj(), (s) => !/^\d{14}$/.test(s)))
+  })
+})
+
+describe('the digits form only (§2.4 devedor.cpf / devedor.cnpj)', () => {
+  it('isValidCpfDigits takes 11 digits with right check digits, not the formatted form', () => {
+    expect(isValidCpfDigits('52998224725')).toBe(true)
+    expect(isValidCpfDigits('529.982.247-25')).toBe(false)
+    expect(isValidCpfDigits('52998224726')).toBe(false)
+    expect(isValidCpfDigits('11111111111')).toBe(false)
+  })
+
+  it('isValidCnpjDigits takes 14 digits with right check digits, not the formatted form', () => {
+    expect(isValidCnpjDigits('11222333000181')).toBe(true)
+    expect(isValidCnpjDigits('11.222.333/0001-81')).toBe(false)
+    expect(isValidCnpjDigits('11222333000182')).toBe(false)
+  })
+
+  it('agree with isValidCpf / isValidCnpj on digit strings', () => {
+    fc.assert(fc.property(fc.stringMatching(/^\d{11}$/), (s) => isValidCpfDigits(s) === isValidCpf(s)))
+    fc.assert(fc.property(fc.stringMatching(/^\d{14}$/), (s) => isValidCnpjDigits(s) === isValidCnpj(s)))
   })
 })

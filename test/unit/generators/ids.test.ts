@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import {
   arbE2eId,
+  arbEmailPixKey,
   arbInvalidE2eId,
   arbInvalidTxid,
   arbTooLongReturnId,
@@ -12,12 +13,17 @@ import {
   arbUuid,
   E2EID_PATH_RE,
   E2EID_RE,
+  emailPixKeyOfLength,
+  isKitEmailPixKey,
+  isReturnIdLength,
+  isRtrIdLength,
   newE2eId,
   newObjectId,
   newRtrId,
   newTxid,
   newUuid,
   OBJECT_ID_RE,
+  PIX_KEY_MAX_LENGTH,
   RETURN_ID_RE,
   RTRID_RE,
   timeOfStructuredId,
@@ -26,6 +32,7 @@ import {
   UUID_RE,
   UUID_V4_RE,
 } from '../../../generators/ids.ts'
+import { arbPixPayload } from '../../../generators/emv.ts'
 
 describe('regexes on hand-made vectors', () => {
   it('TXID_RE: 26 to 35 of [a-zA-Z0-9]', () => {
@@ -128,5 +135,70 @@ describe('fresh ids', () => {
     expect(timestampOf(new Date('2024-02-29T23:59:00Z'))).toBe('202402292359')
     expect(timeOfStructuredId('E00038166202502301530abcDEF12345')).toBeUndefined() // 30 February
     expect(timeOfStructuredId('not an id')).toBeUndefined()
+  })
+})
+
+describe('what the interface itself bounds of a return id and an rtrId: their length', () => {
+  it('a return id is 1 to 35 characters, of any kind', () => {
+    expect(isReturnIdLength('a')).toBe(true)
+    expect(isReturnIdLength('x'.repeat(35))).toBe(true)
+    expect(isReturnIdLength('dev-01_a')).toBe(true) // the interface bounds no character class
+    expect(isReturnIdLength('')).toBe(false)
+    expect(isReturnIdLength('x'.repeat(36))).toBe(false)
+    expect(isReturnIdLength('é'.repeat(35))).toBe(true) // characters, not UTF-16 units or bytes
+  })
+
+  it('an rtrId is 32 characters', () => {
+    expect(isRtrIdLength('D'.repeat(32))).toBe(true)
+    expect(isRtrIdLength('D'.repeat(31))).toBe(false)
+    expect(isRtrIdLength('D'.repeat(33))).toBe(false)
+  })
+})
+
+describe('e-mail PIX keys (§2.4 chave, max 77)', () => {
+  const hasWhitespace = (s: string) => /\s/.test(s)
+
+  it('emailPixKeyOfLength has exactly the length asked, from 6 to 77, whatever the word', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 30 }), fc.integer({ min: 6, max: PIX_KEY_MAX_LENGTH }), (word, length) => {
+        const key = emailPixKeyOfLength(word, length)
+        return key.length === length && !hasWhitespace(key) && isKitEmailPixKey(key)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('drops the spaces of a word that has them (the word generator of the chave bound has a space)', () => {
+    expect(emailPixKeyOfLength('ab cd', 17)).toBe('abcda@example.com')
+    expect(emailPixKeyOfLength('  ', 14)).toBe('ki@example.com')
+    expect(emailPixKeyOfLength('Kit Key', 77)).toHaveLength(77)
+  })
+
+  it('refuses a length over 77 or too short for an address', () => {
+    expect(() => emailPixKeyOfLength('word', 78)).toThrow(RangeError)
+    expect(() => emailPixKeyOfLength('word', 5)).toThrow(RangeError)
+    expect(() => arbEmailPixKey({ maxLength: 78 })).toThrow(RangeError)
+  })
+
+  it('arbEmailPixKey never draws a space nor more than 77 characters, over many seeds', () => {
+    for (let seed = 0; seed < 50; seed++) {
+      fc.assert(fc.property(arbEmailPixKey(), (key) => !hasWhitespace(key) && key.length <= PIX_KEY_MAX_LENGTH && isKitEmailPixKey(key)), { seed, numRuns: 100 })
+    }
+    fc.assert(fc.property(arbEmailPixKey({ minLength: 76, maxLength: 77 }), (key) => key.length >= 76 && isKitEmailPixKey(key)), { numRuns: 500 })
+  })
+
+  it('the EMV payload generator\'s e-mail keys have no space and stay within 77 characters', () => {
+    fc.assert(
+      fc.property(arbPixPayload(), (p) => p.key === undefined || !p.key.includes('@') || (!hasWhitespace(p.key) && p.key.length <= PIX_KEY_MAX_LENGTH)),
+      { numRuns: 1000 },
+    )
+  })
+
+  it('isKitEmailPixKey refuses spaces, a missing @ or domain dot, and 78 characters', () => {
+    expect(isKitEmailPixKey('kit@example.com')).toBe(true)
+    expect(isKitEmailPixKey('kit user@example.com')).toBe(false)
+    expect(isKitEmailPixKey('kit.example.com')).toBe(false)
+    expect(isKitEmailPixKey('kit@example')).toBe(false)
+    expect(isKitEmailPixKey('k'.repeat(66) + '@example.com')).toBe(false) // 78
   })
 })

@@ -1,0 +1,78 @@
+// What a check can conclude about the target (ARCHITECTURE.md "Checks and clauses"): each ending
+// other than a pass is one of these errors, thrown by the harness verbs and read by check().
+//
+//   ClauseFailure   an assertion saw one clause broken (the check's other clauses are not reached)
+//   Blocked         a request that only set the check up failed: no verdict on any clause
+//   NotProvided     the sandbox driver does not provide a control route the check needs: skipped
+//   Inconclusive    negative evidence from a route never seen to work: no verdict
+//   KitError        the kit itself is wrong (an assertion names a clause its check does not name)
+import { clauseById } from '../generators/clauses.ts'
+import { describeExchange } from './assertions.ts'
+import type { Exchange } from './exchange.ts'
+
+export type CheckVerdict = 'passed' | 'failed' | 'skipped' | 'blocked' | 'inconclusive'
+export type ClauseVerdict = 'passed' | 'failed' | 'not-reached' | 'blocked' | 'skipped' | 'inconclusive'
+
+/** An assertion on `clause` failed: the message starts with the clause and its statement. */
+export class ClauseFailure extends Error {
+  constructor(
+    readonly clause: string,
+    readonly specifics: string,
+    readonly exchange?: Exchange,
+    /** The assertion expected a refusal (only 4xx statuses): a route-not-found answer may mean no route. */
+    readonly expectedRefusal = false,
+  ) {
+    super(`${clauseHeadline(clause)}\n${specifics}`)
+    this.name = 'ClauseFailure'
+  }
+}
+
+/** A precondition failed: `operation` (what the check needed) answered `answer`. */
+export class Blocked extends Error {
+  constructor(
+    readonly operation: string,
+    readonly answer: string,
+    readonly exchange?: Exchange,
+  ) {
+    super(`blocked: ${operation} failed (${answer})${exchange ? `\n${describeExchange(exchange)}` : ''}`)
+    this.name = 'Blocked'
+  }
+}
+
+/** A control route the sandbox driver answers 501 (or 404) to. */
+export class NotProvided extends Error {
+  constructor(readonly route: string, readonly answer: string) {
+    super(`the sandbox driver does not provide ${route} (it answered ${answer})`)
+    this.name = 'NotProvided'
+  }
+}
+
+export class Inconclusive extends Error {
+  constructor(readonly reason: string) {
+    super(`inconclusive: ${reason}`)
+    this.name = 'Inconclusive'
+  }
+}
+
+export class KitError extends Error {
+  constructor(message: string) {
+    super(`kit bug: ${message}`)
+    this.name = 'KitError'
+  }
+}
+
+/** `<id> — <statement>`, the first line of every failure (the statement from specs/clauses.yaml). */
+export function clauseHeadline(clause: string): string {
+  const statement = clauseById(clause)?.statement
+  return statement ? `${clause} — ${statement}` : clause
+}
+
+/** The clause verdicts of one check, from its status (a failed check fails exactly one clause). */
+export function clauseVerdictsOf(status: CheckVerdict, clauses: readonly string[], failedClause?: string): Record<string, ClauseVerdict> {
+  const out: Record<string, ClauseVerdict> = {}
+  for (const clause of clauses) {
+    if (status === 'failed') out[clause] = clause === failedClause ? 'failed' : 'not-reached'
+    else out[clause] = status
+  }
+  return out
+}
