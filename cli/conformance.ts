@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, secretValues, type TargetConfig } from '../harness/config.ts'
 import { ArgsError, USAGE, flagEnv, mergeEnv, parseArgs, pixOnly, shardText, type CliArgs, type Env } from './args.ts'
+import { PreflightError, preflight } from './preflight.ts'
 import { conformanceCommand } from './reporting/command.ts'
 import { MergeError, mergeResults, readResults } from './reporting/merge.ts'
 import { colourWanted, paint, summaryText } from './reporting/progress.ts'
@@ -52,7 +53,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     return args.merge ? merge(args, args.merge) : await certify(args)
   } catch (e) {
-    if (e instanceof ArgsError || e instanceof ConfigError || e instanceof MergeError) return unusable(e)
+    if (e instanceof ArgsError || e instanceof ConfigError || e instanceof MergeError || e instanceof PreflightError) return unusable(e)
     throw e
   }
 }
@@ -96,8 +97,16 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
     for (const s of secretValues(config)) scrubber.add(s.name, s.value)
     env = { ...env, PIX_SEED: String(config.seed) }  // a random seed is drawn once, here, for every worker
 
-    const unreachable = await firstUnreachable([config.baseUrl, config.gatewayUrl])
-    if (unreachable) return unusable(new Error(`target unreachable: ${unreachable.url} (${unreachable.reason})`))
+    const unreachable = await firstUnreachable([
+      { setting: 'PIX_BASE_URL', url: config.baseUrl },
+      { setting: 'PIX_GATEWAY_URL', url: config.gatewayUrl },
+      ...(config.controlUrl && config.profile !== 'readonly' ? [{ setting: 'PIX_CONTROL_URL', url: config.controlUrl }] : []),
+    ])
+    if (unreachable) return unusable(new Error(`${unreachable.setting}: target unreachable: ${unreachable.url} (${unreachable.reason})`))
+
+    const checked = await preflight(config)
+    for (const warning of checked.warnings) complain(`warning: ${warning}`)
+    if (Object.keys(checked.unavailable).length > 0) env = { ...env, PIX_UNAVAILABLE: JSON.stringify(checked.unavailable) }
 
     return await runSuites(args, config, env, place)
   } finally {
@@ -276,9 +285,9 @@ async function loadCatalogue(): Promise<{ catalogue: ClauseInfo[]; catalogueErro
  * Preflight: any HTTP answer counts as reachable; a refused connection, a name that does not
  * resolve or no answer within PROBE_TIMEOUT_MS does not.
  */
-async function firstUnreachable(urls: string[]): Promise<{ url: string; reason: string } | undefined> {
-  const probes = await Promise.all([...new Set(urls)].map(async (url) => ({ url, reason: await probe(url) })))
-  return probes.find((p) => p.reason !== undefined) as { url: string; reason: string } | undefined
+async function firstUnreachable(targets: { setting: string; url: string }[]): Promise<{ setting: string; url: string; reason: string } | undefined> {
+  const probes = await Promise.all(targets.map(async (t) => ({ ...t, reason: await probe(t.url) })))
+  return probes.find((p) => p.reason !== undefined) as { setting: string; url: string; reason: string } | undefined
 }
 
 /** GETs the URL; resolves with why it could not, or undefined once any HTTP answer arrives. */

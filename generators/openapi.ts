@@ -1,11 +1,13 @@
 // Loader of specs/openapi.yaml: the parsed document, its operations, and ajv validators for the
 // schemas it holds. Schemas are handed out as `{ $ref: OPENAPI_ID#/<json-pointer> }` into the whole
 // document, which is added to one ajv instance once; validators are compiled once per pointer.
+// Also: the document's examples and links (for tools and the walk test), the strictness audit of
+// its `x-clause` marks, and the clause of a schema error (docs/OPENAPI.md).
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseYamlCached } from './yaml-cache.ts'
 import { Ajv2020 } from 'ajv/dist/2020.js'
-import type { ValidateFunction } from 'ajv'
+import type { ErrorObject, ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { OpenAPIV3_1 } from 'openapi-types'
 
@@ -180,6 +182,49 @@ export function responseSchema(operationId: string, status: number | string): ob
   return pointer === undefined ? undefined : refTo(pointer)
 }
 
+export interface LinkInfo { name: string; operationId: string; parameters: Record<string, unknown>; requestBody?: unknown }
+
+/** The OpenAPI links of the response entry that covers `status` (see responseSchema). */
+export function responseLinks(operationId: string, status: number | string): LinkInfo[] {
+  const responsesPointer = `${locate(operationId).pointer}${pointerOf('responses')}`
+  const responses = nodeAt(responsesPointer) as Json | undefined
+  const key = responses && responseKeyFor(responses, status)
+  if (key === undefined) return []
+  const links = (resolveObject(`${responsesPointer}${pointerOf(key)}`)?.node.links ?? {}) as Record<string, Json>
+  return Object.entries(links).map(([name, link]) => ({
+    name, operationId: String(link.operationId), parameters: (link.parameters ?? {}) as Record<string, unknown>,
+    ...('requestBody' in link ? { requestBody: link.requestBody } : {}),
+  }))
+}
+
+/** The named example values of the operation's JSON request body (media type `examples`). */
+export function requestBodyExamples(operationId: string): Record<string, unknown> {
+  const body = resolveObject(`${locate(operationId).pointer}${pointerOf('requestBody')}`)
+  const media = (body?.node.content as Json | undefined)?.[JSON_MEDIA] as Json | undefined
+  return exampleValues(media?.examples)
+}
+
+/** The named example values of each parameter `in` a place ('path' by default), by parameter name. */
+export function parameterExamples(operationId: string, place = 'path'): Record<string, Record<string, unknown>> {
+  const op = locate(operationId)
+  const found: Record<string, Record<string, unknown>> = {}
+  for (const owner of [op.pathItemPointer, op.pointer]) {
+    const list = nodeAt(`${owner}/parameters`)
+    if (!Array.isArray(list)) continue
+    list.forEach((_, i) => {
+      const parameter = resolveObject(`${owner}/parameters/${i}`)?.node
+      if (parameter?.in === place) found[String(parameter.name)] = exampleValues(parameter.examples)
+    })
+  }
+  return found
+}
+
+function exampleValues(examples: unknown): Record<string, unknown> {
+  const values: Record<string, unknown> = {}
+  for (const [name, example] of Object.entries((examples ?? {}) as Record<string, Json>)) values[name] = example.value
+  return values
+}
+
 /** Success statuses a target may answer: the documented 2XX keys plus any `x-accept-status`. */
 export function acceptedSuccessStatuses(operationId: string): number[] {
   const responses = (nodeAt(`${locate(operationId).pointer}${pointerOf('responses')}`) ?? {}) as Json
@@ -238,8 +283,10 @@ export function openApiAjv(): Ajv2020 {
   // because the document keeps shapes open and uses union types for nullable fields.
   // multipleOfPrecision 4: amounts are reais as doubles, so 1000001.69 / 0.01 is off a whole
   // number by ~1e-8; a tolerance of 1e-4 cents still refuses any third decimal (0.1 cent off).
+  // verbose: errors carry `parentSchema`, the document's own node, so clauseOfSchemaError() can read
+  // its x-clause (schemaPath alone is relative to whichever schema ajv compiled, not to the document).
   const ajv = new Ajv2020({
-    allErrors: true, strictTypes: false, strictTuples: false, strictRequired: false,
+    allErrors: true, verbose: true, strictTypes: false, strictTuples: false, strictRequired: false,
     allowUnionTypes: true, multipleOfPrecision: 4,
   })
   addFormats(ajv)
@@ -274,4 +321,111 @@ export function validator(schemaRef: object): ValidateFunction {
     compiledBySchema.set(schemaRef, compiled)
   }
   return compiled
+}
+
+// ---------------------------------------------------------------------------------------------
+// Strictness audit: every constraint names the clause it comes from (docs/OPENAPI.md)
+
+/** Keywords that restrict values; each one in the document must carry an `x-clause`. */
+export const CONSTRAINT_KEYWORDS = [
+  'enum', 'const', 'required', 'pattern', 'format', 'minLength', 'maxLength', 'minimum', 'maximum',
+  'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems',
+  'minProperties', 'maxProperties', 'additionalProperties', 'oneOf', 'anyOf', 'not', 'if',
+] as const
+
+export interface SchemaNode { pointer: string; node: Json }
+
+const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'dependentSchemas']
+const SCHEMA_SINGLES = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems']
+const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems']
+
+function isJson(value: unknown): value is Json {
+  return !!value && typeof value === 'object' && !Array.isArray(value)
+}
+
+function walkSchema(node: unknown, pointer: string, out: SchemaNode[]): void {
+  if (!isJson(node)) return
+  out.push({ pointer, node })
+  for (const key of SCHEMA_MAPS) {
+    if (isJson(node[key])) for (const [name, child] of Object.entries(node[key] as Json)) walkSchema(child, `${pointer}${pointerOf(key, name)}`, out)
+  }
+  for (const key of SCHEMA_SINGLES) walkSchema(node[key], `${pointer}${pointerOf(key)}`, out)
+  for (const key of SCHEMA_LISTS) {
+    const list = node[key]
+    if (Array.isArray(list)) list.forEach((child, i) => walkSchema(child, `${pointer}${pointerOf(key, String(i))}`, out))
+  }
+}
+
+/** Finds the schema roots of an OpenAPI document: components/schemas and every `schema` of a
+ *  parameter, header or media type. Examples, links and `x-*` extensions are not entered. */
+function walkDocument(node: unknown, pointer: string, out: SchemaNode[]): void {
+  if (Array.isArray(node)) { node.forEach((item, i) => walkDocument(item, `${pointer}/${i}`, out)); return }
+  if (!isJson(node)) return
+  for (const [key, value] of Object.entries(node)) {
+    if (key.startsWith('x-') || key === 'examples' || key === 'example' || key === 'links') continue
+    const at = `${pointer}${pointerOf(key)}`
+    if (key === 'schema') walkSchema(value, at, out)
+    else if (key === 'schemas' && pointer === '/components' && isJson(value)) {
+      for (const [name, schema] of Object.entries(value)) walkSchema(schema, `${at}${pointerOf(name)}`, out)
+    } else walkDocument(value, at, out)
+  }
+}
+
+/** Every schema object of the document (the loaded one by default), with its JSON pointer. */
+export function schemaNodes(doc: object = loadOpenApi()): SchemaNode[] {
+  const out: SchemaNode[] = []
+  walkDocument(doc, '', out)
+  return out
+}
+
+/** The constraint keywords a schema object holds (`additionalProperties` only when false). */
+export function constraintsOf(node: Json): string[] {
+  return CONSTRAINT_KEYWORDS.filter(k => k in node && (k !== 'additionalProperties' || node[k] === false) && (k !== 'required' || Array.isArray(node[k])))
+}
+
+/**
+ * The clause of one constraint of `node`, read from its `x-clause`: a clause id (every constraint
+ * of the object), or a map keyword → clause id, where `required` may map property → clause id.
+ */
+export function clauseOfConstraint(node: Json, keyword: string, property?: string): string | undefined {
+  const mark = node['x-clause']
+  if (typeof mark === 'string') return mark
+  if (!isJson(mark)) return undefined
+  const entry = mark[keyword]
+  if (typeof entry === 'string') return entry
+  if (isJson(entry) && property !== undefined && typeof entry[property] === 'string') return entry[property] as string
+  return undefined
+}
+
+/**
+ * The strictness audit: one line per constraint with no clause, and per clause id not in
+ * `knownClauseIds`. Empty when every enum, bound, pattern, format, required and closed shape of
+ * the document says which clause of specs/clauses.yaml states it.
+ */
+export function strictnessAudit(knownClauseIds: ReadonlySet<string>, doc: object = loadOpenApi()): string[] {
+  const problems: string[] = []
+  for (const { pointer, node } of schemaNodes(doc)) {
+    for (const keyword of constraintsOf(node)) {
+      const properties = keyword === 'required' ? (node.required as unknown[]).map(String) : [undefined]
+      for (const property of properties) {
+        const clause = clauseOfConstraint(node, keyword, property)
+        const what = property === undefined ? keyword : `required ${property}`
+        if (clause === undefined) problems.push(`${pointer}: ${what} has no x-clause`)
+        else if (!knownClauseIds.has(clause)) problems.push(`${pointer}: ${what} names ${clause}, which is not in specs/clauses.yaml`)
+      }
+    }
+  }
+  return problems
+}
+
+/**
+ * The clause a schema failure breaks: the `x-clause` of the schema object holding the failing
+ * constraint, for an error of a validator made by validator() (its errors carry parentSchema).
+ * A `required` failure is attributed per missing property when the clause map names it.
+ */
+export function clauseOfSchemaError(err: ErrorObject): string | undefined {
+  const holder = err.parentSchema
+  if (!isJson(holder)) return undefined
+  const property = err.keyword === 'required' ? (err.params as { missingProperty?: string }).missingProperty : undefined
+  return clauseOfConstraint(holder, err.keyword, property)
 }

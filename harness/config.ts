@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, statSync, type Stats } from 'node:fs'
 import { randomInt } from 'node:crypto'
 import { parse as parseDotenv } from 'dotenv'
+import { MIN_SECRET_LENGTH } from './redact.ts'
 
 export type Profile = 'sandbox' | 'readonly'
 export type Depth = 'quick' | 'default' | 'deep'
@@ -78,11 +79,10 @@ export const TARGET_SETTINGS = [
 ] as const
 
 /**
- * harness/redact.ts leaves secrets shorter than 4 characters out of free-text redaction (they would
- * match inside ordinary words), so a short secret may show in a log line. Below this length the
- * config warns (it stays usable: a sandbox may hand out short keys).
+ * Below MIN_SECRET_LENGTH (harness/redact.ts, also the console scrubber's) a secret is not redacted
+ * from free text, where it would blank ordinary words: the config says so at start (it stays
+ * usable: a sandbox may hand out short keys; header and body fields that carry it are blanked).
  */
-export const SAFE_SECRET_LENGTH = 8
 const SECRET_SETTINGS = [
   'PIX_CLIENT_SECRET', 'PIX_OTHER_CLIENT_SECRET', 'PIX_LIMITED_CLIENT_SECRET',
   'PIX_API_KEY', 'PIX_API_KEY_LIMITED', 'PIX_OTHER_API_KEY',
@@ -164,12 +164,12 @@ const warnedShortSecrets = new Set<string>()
 function warnOfShortSecrets(read: (name: string) => string | undefined): void {
   for (const name of SECRET_SETTINGS) {
     const value = read(name)
-    if (value === undefined || value.length >= SAFE_SECRET_LENGTH) continue
+    if (value === undefined || value.length >= MIN_SECRET_LENGTH) continue
     const key = `${name}\0${value}`
     if (warnedShortSecrets.has(key)) continue
     warnedShortSecrets.add(key)
     console.warn(
-      `warning: ${name} is shorter than ${SAFE_SECRET_LENGTH} characters: it cannot be reliably redacted from free text (logs, messages); use a longer value`,
+      `warning: ${name} is shorter than ${MIN_SECRET_LENGTH} characters: it will not be redacted from messages, logs and reports (only the headers and body fields that carry it are); use a longer value`,
     )
   }
 }

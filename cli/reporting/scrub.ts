@@ -1,7 +1,7 @@
 // The last line of defence for secrets (ARCHITECTURE.md "Reports"): whatever the harness already
 // redacted, every string that reaches a report file or the console passes through a Scrubber built
 // from the config's secret values and the bearer tokens seen during the run.
-import { escapeRegExp } from '../../harness/redact.ts'
+import { MIN_SECRET_LENGTH, escapeRegExp } from '../../harness/redact.ts'
 
 export interface NamedSecret {
   name: string
@@ -94,7 +94,7 @@ function spellings(value: string): string[] {
     htmlEscaped(value),
     htmlEscaped(JSON.stringify(value).slice(1, -1)),
   ]
-  return [...new Set(all)].filter((s) => s.length > 0)
+  return [...new Set(all)].filter((s) => s.length >= MIN_SECRET_LENGTH)
 }
 
 function htmlEscaped(s: string): string {

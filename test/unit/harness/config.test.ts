@@ -164,14 +164,14 @@ describe('short secrets', () => {
     return warn.mock.calls.map((call) => String(call[0]))
   }
 
-  test('a secret shorter than 8 characters is warned of by name, without its value', () => {
-    const lines = warnings({ PIX_API_KEY: 'k7Q', PIX_OTHER_CLIENT_SECRET: 'Zx9pW2q' })
+  test('a secret shorter than 4 characters is warned of by name, without its value', () => {
+    const lines = warnings({ PIX_API_KEY: 'k7Q', PIX_OTHER_CLIENT_SECRET: 'Zx9' })
     expect(lines).toHaveLength(2)
-    expect(lines.find((l) => l.includes('PIX_API_KEY'))).toMatch(/^warning: PIX_API_KEY is shorter than 8 characters: it cannot be reliably redacted from free text/)
-    expect(lines.find((l) => l.includes('PIX_OTHER_CLIENT_SECRET'))).toMatch(/^warning: PIX_OTHER_CLIENT_SECRET is shorter than 8 characters/)
+    expect(lines.find((l) => l.includes('PIX_API_KEY'))).toMatch(/^warning: PIX_API_KEY is shorter than 4 characters: it will not be redacted from messages/)
+    expect(lines.find((l) => l.includes('PIX_OTHER_CLIENT_SECRET'))).toMatch(/^warning: PIX_OTHER_CLIENT_SECRET is shorter than 4 characters/)
     for (const line of lines) {
       expect(line).not.toContain('k7Q')
-      expect(line).not.toContain('Zx9pW2q')
+      expect(line).not.toContain('Zx9')
     }
   })
 

@@ -188,7 +188,9 @@ describe('responses', () => {
       const success = Object.entries(operationObject(id).responses as Json).filter(([status]) => status.startsWith('2'))
       expect(success, id).toHaveLength(1)
       const [status, response] = success[0]! as [string, Json]
-      expect(response['x-not-shown'], id).toMatch(new RegExp(`success status not stated.*reference answers ${status}`))
+      // 2XX: a generic tool checking statuses accepts any success; the kit's checks read x-accept-status.
+      expect(status, id).toBe('2XX')
+      expect(response['x-not-shown'], id).toMatch(/success status not stated.*reference answers 200/)
       expect(response['x-accept-status'], id).toEqual(expect.arrayContaining([200, 201]))
     }
   })
@@ -212,7 +214,7 @@ describe('responses', () => {
     expect(responseSchema('getTransaction', 404)).not.toEqual(responseSchema('getTransaction', 200))
   })
 
-  it('gives gateway error codes: buyer codes per status, refund and PDF code enums', () => {
+  it('gives gateway error codes: buyer codes per status; refund and PDF codes open (§7 does not say the lists are complete)', () => {
     const buyer404 = validator(responseSchema('getBuyer', 404)!)
     const body = { statusCode: 404, message: 'no buyer', error: 'Not Found' }
     expect(buyer404({ ...body, code: 'BUYER_NOT_FOUND' })).toBe(true)
@@ -220,10 +222,12 @@ describe('responses', () => {
     expect(buyer404(body)).toBe(false)
     const refund = validator(responseSchema('refundPayment', 422)!)
     expect(refund({ ...body, code: 'REFUND_PERIOD_EXPIRED' })).toBe(true)
-    expect(refund({ ...body, code: 'SOMETHING_ELSE' })).toBe(false)
+    expect(refund({ ...body, statusCode: 400, error: 'Bad Request', code: 'VALIDATION_ERROR' })).toBe(true)
+    expect(refund({ ...body, code: 42 })).toBe(false)
     const pdf = validator(responseSchema('generateBankSlipPdf', 404)!)
     expect(pdf({ ...body, code: 'BOLETO_NOT_GENERATED' })).toBe(true)
-    expect(pdf({ ...body, code: 'NOT_A_PDF_CODE' })).toBe(false)
+    expect(pdf({ ...body, code: 'NOT_A_PDF_CODE' })).toBe(true)
+    expect(pdf({ code: 'BOLETO_NOT_FOUND' })).toBe(false)
   })
 
   it('leaves the error bodies §7 does not show open', () => {

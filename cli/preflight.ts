@@ -1,0 +1,103 @@
+// Preflight: before any suite runs, the settings are tried once each, so a wrong key or a URL that
+// serves something else is one line naming the setting (exit 2) instead of a hundred target
+// failures. Optional credentials that fail only turn their own checks to skipped, with the reason.
+import { flushPacingLogs } from '../harness/pacing.ts'
+import type { TargetConfig } from '../harness/config.ts'
+import type { Exchange } from '../harness/exchange.ts'
+import { createClients } from '../harness/http.ts'
+
+/** A setting the run cannot go on without; the message is the whole line the user sees. */
+export class PreflightError extends Error {
+  constructor(readonly setting: string, message: string) {
+    super(message)
+    this.name = 'PreflightError'
+  }
+}
+
+export interface PreflightResult {
+  /** Reasons by need (harness/check.ts Need): checks with that need are skipped with it. */
+  unavailable: Record<string, string>
+  /** One line each, for the console. */
+  warnings: string[]
+}
+
+const PREFLIGHT_TIMEOUT_MS = 5_000
+
+export async function preflight(config: TargetConfig): Promise<PreflightResult> {
+  const timeoutMs = Math.min(config.timeoutMs, PREFLIGHT_TIMEOUT_MS)
+  const clients = createClients({ ...config, timeoutMs })
+  const unavailable: Record<string, string> = {}
+  const warnings: string[] = []
+  try {
+    const token = await clients.base.requestToken()
+    if (!hasToken(token)) {
+      if (isRefusal(token)) throw new PreflightError('PIX_CLIENT_SECRET', `PIX_CLIENT_SECRET (with PIX_CLIENT_ID) is refused by POST /oauth/token: ${answer(token)}`)
+      if (isForeign(token)) throw new PreflightError('PIX_BASE_URL', `PIX_BASE_URL does not serve this interface: POST /oauth/token answered ${answer(token)}${isSuccess(token) ? ' without an access_token' : ''}`)
+      warnings.push(`POST ${config.baseUrl}/oauth/token answered ${answer(token)}: every check that needs a bearer token will be blocked`)
+    }
+
+    const balance = await clients.gateway.get('/v1/account/balance')
+    if (balance.response.status === 401 || balance.response.status === 403) {
+      throw new PreflightError('PIX_API_KEY', `PIX_API_KEY is refused by GET /v1/account/balance: ${answer(balance)}`)
+    }
+    if (isForeign(balance)) throw new PreflightError('PIX_GATEWAY_URL', `PIX_GATEWAY_URL does not serve this interface: GET /v1/account/balance answered ${answer(balance)}`)
+    if (!isSuccess(balance) && balance.response.status !== 429) {
+      warnings.push(`GET ${config.gatewayUrl}/v1/account/balance answered ${answer(balance)}: the checks of the gateway will show it`)
+    }
+
+    if (config.certFile) {
+      const cert = await clients.certToken.issue()
+      if (!isSuccess(cert)) unavailable.certs = `PIX_CERT_FILE is refused by POST /api/auth/token: ${answer(cert)}`
+    }
+    if (config.otherClientId && config.otherClientSecret && clients.other?.base) {
+      const other = await clients.other.base.requestToken()
+      if (!isSuccess(other)) unavailable.otherAccount = `PIX_OTHER_CLIENT_SECRET is refused by POST /oauth/token: ${answer(other)}`
+    }
+    if (config.otherApiKey && clients.other?.gateway && !unavailable.otherAccount) {
+      const other = await clients.other.gateway.get('/v1/account/balance')
+      if (other.response.status === 401 || other.response.status === 403) unavailable.otherAccount = `PIX_OTHER_API_KEY is refused by GET /v1/account/balance: ${answer(other)}`
+    }
+    if (config.limitedClientId && config.limitedClientSecret && clients.limited?.base) {
+      const limited = await clients.limited.base.requestToken()
+      if (!isSuccess(limited)) unavailable.limitedKey = `PIX_LIMITED_CLIENT_SECRET is refused by POST /oauth/token: ${answer(limited)}`
+    }
+    if (config.apiKeyLimited && clients.limited?.gateway && !unavailable.limitedKey) {
+      // a limited key may well be denied (403) the balance: only 401 says the key itself is wrong
+      const limited = await clients.limited.gateway.get('/v1/account/balance')
+      if (limited.response.status === 401) unavailable.limitedKey = `PIX_API_KEY_LIMITED is refused by GET /v1/account/balance: ${answer(limited)}`
+    }
+  } finally {
+    flushPacingLogs()  // the workers' pacers count the gateway balance requests made here
+  }
+  for (const reason of Object.values(unavailable)) warnings.push(`${reason}: the checks that need it are skipped`)
+  return { unavailable, warnings }
+}
+
+function hasToken(ex: Exchange): boolean {
+  return isSuccess(ex) && typeof (ex.response.json as { access_token?: unknown } | undefined)?.access_token === 'string'
+}
+
+/** Credentials refused (§7: 401 invalid credentials; 400 and 403 as some token servers answer). */
+function isRefusal(ex: Exchange): boolean {
+  return [400, 401, 403].includes(ex.response.status)
+}
+
+/**
+ * Up, but not this interface: a page where JSON was due, or a 2xx token answer without a token.
+ * Transport failures and 5xx are not config mistakes: the checks report them.
+ */
+function isForeign(ex: Exchange): boolean {
+  if (ex.response.error) return false
+  if (/^\s*</.test(ex.response.body)) return true
+  return ex.request.url.endsWith('/oauth/token') && isSuccess(ex)
+}
+
+function isSuccess(ex: Exchange): boolean {
+  return !ex.response.error && ex.response.status >= 200 && ex.response.status <= 299
+}
+
+function answer(ex: Exchange): string {
+  if (ex.response.error) return ex.response.error
+  const type = ex.response.headers['content-type']?.split(';')[0]
+  return `${ex.response.status}${type && type !== 'application/json' ? ` (${type})` : ''}`
+}

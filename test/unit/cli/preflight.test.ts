@@ -1,0 +1,75 @@
+// Preflight: each configuration mistake is one line naming the setting; optional credentials that
+// fail only make their checks unavailable; a partial implementation is not a config mistake.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { PreflightError, preflight } from '../../../cli/preflight.ts'
+import { loadConfig } from '../../../harness/config.ts'
+import { fakeServer, json, type FakeServer } from '../harness/fake-server.ts'
+
+const SECRET = 'preflight-secret-0123'
+const KEY = 'preflight-key-0123456'
+const OTHER_KEY = 'preflight-other-key-01'
+
+let target: FakeServer
+let html: FakeServer
+let nest: FakeServer
+beforeAll(async () => {
+  target = await fakeServer((req, res) => {
+    if (req.url === '/oauth/token') return JSON.parse(req.body).clientSecret === SECRET ? json(res, 201, { access_token: 'a.b.c', token_type: 'Bearer', expires_in: 3600 }) : json(res, 401, { statusCode: 401, message: 'bad', error: 'Unauthorized' })
+    if (req.url === '/v1/account/balance') return req.headers['x-api-key'] === KEY ? json(res, 200, { id: 'a', totalBalance: 1, blockedBalance: 0, availableBalance: 1, consultedAt: '2026-01-01T00:00:00Z' }) : json(res, 401, { statusCode: 401, message: 'bad key', error: 'Unauthorized' })
+    return json(res, 404, {})
+  })
+  html = await fakeServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' })
+    res.end('<!doctype html><title>Welcome</title>')
+  })
+  // a partial implementation: tokens work, the gateway answers a framework's route-not-found 404
+  nest = await fakeServer((req, res) => {
+    if (req.url === '/oauth/token') return json(res, 201, { access_token: 'a.b.c', token_type: 'Bearer', expires_in: 3600 })
+    return json(res, 404, { statusCode: 404, message: `Cannot ${req.method} ${req.url}`, error: 'Not Found' })
+  })
+})
+afterAll(async () => Promise.all([target, html, nest].map((s) => s.close())))
+
+const config = (over: Record<string, string> = {}) =>
+  loadConfig({ PIX_BASE_URL: target.url, PIX_GATEWAY_URL: target.url, PIX_CLIENT_ID: 'c', PIX_CLIENT_SECRET: SECRET, PIX_API_KEY: KEY, PIX_SEED: '1', ...over })
+
+async function refusal(over: Record<string, string>): Promise<PreflightError> {
+  const err = await preflight(config(over)).then(() => undefined, (e: unknown) => e)
+  expect(err).toBeInstanceOf(PreflightError)
+  return err as PreflightError
+}
+
+describe('preflight', () => {
+  test('good settings: nothing unavailable, no warning', async () => {
+    expect(await preflight(config())).toEqual({ unavailable: {}, warnings: [] })
+  })
+
+  test('a wrong client secret names PIX_CLIENT_SECRET and what the token endpoint answered', async () => {
+    const e = await refusal({ PIX_CLIENT_SECRET: 'wrong-secret-0123' })
+    expect(e.setting).toBe('PIX_CLIENT_SECRET')
+    expect(e.message).toBe('PIX_CLIENT_SECRET (with PIX_CLIENT_ID) is refused by POST /oauth/token: 401')
+  })
+
+  test('a wrong API key names PIX_API_KEY', async () => {
+    const e = await refusal({ PIX_API_KEY: 'wrong-key-0123456' })
+    expect(e.message).toBe('PIX_API_KEY is refused by GET /v1/account/balance: 401')
+  })
+
+  test('a server that is up but serves something else names the URL setting', async () => {
+    const e = await refusal({ PIX_BASE_URL: html.url, PIX_GATEWAY_URL: html.url })
+    expect(e.setting).toBe('PIX_BASE_URL')
+    expect(e.message).toMatch(/^PIX_BASE_URL does not serve this interface: POST \/oauth\/token answered 200 \(text\/html\)/)
+  })
+
+  test('a wrong optional key only makes its checks unavailable, with the reason', async () => {
+    const r = await preflight(config({ PIX_OTHER_API_KEY: OTHER_KEY }))
+    expect(r.unavailable).toEqual({ otherAccount: 'PIX_OTHER_API_KEY is refused by GET /v1/account/balance: 401' })
+    expect(r.warnings[0]).toMatch(/PIX_OTHER_API_KEY is refused .*: the checks that need it are skipped/)
+  })
+
+  test('a partial implementation (route-not-found 404 on the gateway) is no config mistake', async () => {
+    const r = await preflight(config({ PIX_BASE_URL: nest.url, PIX_GATEWAY_URL: nest.url }))
+    expect(r.unavailable).toEqual({})
+    expect(r.warnings).toEqual([expect.stringMatching(/v1\/account\/balance answered 404: the checks of the gateway will show it/)])
+  })
+})
