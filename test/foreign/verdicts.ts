@@ -86,6 +86,27 @@ export function clausesFailedWithoutObservation(r: VerdictResults): string[] {
   return [...wrong, ...unmarked.map((id) => `${id}: a check failed on it, yet the clause is ${clauseStatus(r, id as string)}`)]
 }
 
+/** The order of strength in which a clause takes the verdict of its checks (strongest first). */
+const CLAUSE_ORDER = ['failed', 'passed', 'inconclusive', 'blocked', 'not-reached', 'skipped'] as const
+
+/** A clause's status is the strongest verdict its checks gave it, or uncovered when none did. */
+export function clausesNotTheirStrongestVerdict(r: VerdictResults): string[] {
+  const given = new Map<string, ClauseVerdict[]>()
+  for (const c of r.checks) for (const [id, v] of Object.entries(c.clauseVerdicts ?? {})) given.set(id, [...(given.get(id) ?? []), v])
+  return r.clauses.flatMap((clause) => {
+    const verdicts = given.get(clause.id) ?? []
+    const strongest = CLAUSE_ORDER.find((v) => verdicts.includes(v)) ?? 'uncovered'
+    return clause.status === strongest ? [] : [`${clause.id} is ${clause.status}, its checks gave ${verdicts.join(', ') || 'nothing'}`]
+  })
+}
+
+/** A check without a verdict says why: blocked and inconclusive carry a reason, skipped a skip reason. */
+export function verdictsWithoutReason(r: VerdictResults): string[] {
+  return r.checks
+    .filter((c) => ((c.status === 'blocked' || c.status === 'inconclusive') && !c.reason) || (c.status === 'skipped' && !c.skipReason))
+    .map(describe)
+}
+
 /** Clauses that passed though `allowed` says this target gives no evidence for them. */
 export function clausesPassedWithoutEvidence(r: VerdictResults, allowed: (c: VerdictClause) => boolean): string[] {
   return r.clauses.filter((c) => c.status === 'passed' && !allowed(c)).map((c) => `${c.id} passed (checks: ${c.checks.join('; ')})`)
