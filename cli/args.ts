@@ -1,5 +1,6 @@
 // Flags of `npm run conformance` (ARCHITECTURE.md "Commands") and how they combine with the
 // target config: flags win over the dotenv file, which wins over the process environment.
+import { parseArgs as tokenize } from 'node:util'
 
 import { MAX_NUM_RUNS, MAX_TIMEOUT_MS } from '../harness/config.ts'
 
@@ -27,6 +28,8 @@ export interface CliArgs {
   help: boolean
   depth?: 'quick' | 'default' | 'deep'
   strictDepth: boolean
+  /** Confirms a sandbox profile against a target that looks like production (no control API). */
+  yesMutate?: boolean
   /** Fail the run (exit 1) when fewer must clauses than this percentage were verified. */
   requireVerified?: number
 }
@@ -44,15 +47,20 @@ export class ArgsError extends Error {
 
 export const MAX_SEED = 2 ** 31 - 1
 
-export const USAGE = `Usage: npm run conformance -- [flags]
+export const USAGE = `Usage: pix-conformance [certify] [flags]     (in the repository: npm run conformance -- [flags])
+       pix-conformance check-driver --env FILE   the sandbox driver against specs/control.yaml
+       pix-conformance init [--file target.env]  a commented env file with every setting
+       (each subcommand has its own --help)
 
 Certifies a PIX service against the interface. With no --env file and no target setting in the
 environment (PIX_BASE_URL, PIX_GATEWAY_URL, credentials, certificate files, …) it starts the
 embedded reference target and certifies that; with either, PIX_BASE_URL is required.
 
   --env FILE          dotenv file with the PIX_* settings of the target
-  --profile NAME      sandbox (every check, the default) or readonly (no state-changing request
-                      except to the token endpoints; production-safe)
+  --profile NAME      readonly (no state-changing request except to the token endpoints; the
+                      default against any target but the embedded reference) or sandbox (every
+                      check; against a target without PIX_CONTROL_URL it needs --yes-mutate)
+  --yes-mutate        confirm the sandbox profile against a target that looks like production
   --area NAME         run only suites/NAME/ (repeat, or a comma list: --area auth,balance)
   --file PATH         run only this suite file, relative to suites/ (repeat, or a comma list:
                       --file auth/tokens.test.ts)
@@ -75,46 +83,48 @@ when checks were blocked or inconclusive), 1 a check failed (or less was verifie
 
 const VALUE_FLAGS = ['--env', '--profile', '--area', '--file', '--seed', '--num-runs', '--timeout', '--report-dir', '--shard', '--depth', '--require-verified'] as const
 type ValueFlag = (typeof VALUE_FLAGS)[number]
+const SWITCHES = ['--slow', '--strict-depth', '--help', '--merge', '--yes-mutate'] as const
+
+/** node:util's tokenizer for every flag; the values are checked here, each error naming its flag. */
+const TOKENIZER_OPTIONS = Object.fromEntries([
+  ...VALUE_FLAGS.map((f) => [f.slice(2), { type: 'string' as const }]),
+  ...SWITCHES.map((f) => [f.slice(2), { type: 'boolean' as const, ...(f === '--help' ? { short: 'h' } : {}) }]),
+])
 
 export function parseArgs(argv: readonly string[]): CliArgs {
   const args: CliArgs = { areas: [], files: [], slow: false, help: false, strictDepth: false }
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i] ?? ''
-    const [flag, inline] = splitInline(word)
+  const { tokens } = tokenize({ args: [...argv], options: TOKENIZER_OPTIONS, strict: false, allowPositionals: true, tokens: true })
+  let merging = false
+  for (const token of tokens) {
+    if (token.kind === 'option-terminator') throw new ArgsError('--', 'unexpected argument (see --help)')
+    if (token.kind === 'positional') {
+      if (!merging) throw new ArgsError(token.value, 'unexpected argument (flags start with --; see --help)')
+      args.merge = [...(args.merge ?? []), token.value]
+      continue
+    }
+    merging = false
+    const flag = token.rawName.startsWith('--') ? `--${token.name}` : token.rawName
     if (flag === '--help' || flag === '-h') {
       args.help = true
-    } else if (flag === '--slow') {
-      if (inline !== undefined) throw new ArgsError('--slow', 'takes no value')
-      args.slow = true
-    } else if (flag === '--strict-depth') {
-      if (inline !== undefined) throw new ArgsError('--strict-depth', 'takes no value')
-      args.strictDepth = true
+    } else if (flag === '--slow' || flag === '--strict-depth' || flag === '--yes-mutate') {
+      if (token.inlineValue) throw new ArgsError(flag, 'takes no value')
+      if (flag === '--slow') args.slow = true
+      else if (flag === '--strict-depth') args.strictDepth = true
+      else args.yesMutate = true
     } else if (flag === '--merge') {
-      const dirs = inline !== undefined ? [inline] : []
-      while (i + 1 < argv.length && !(argv[i + 1] ?? '').startsWith('--')) dirs.push(argv[++i] ?? '')
-      if (dirs.length === 0) throw new ArgsError('--merge', 'needs at least one report folder')
-      args.merge = [...(args.merge ?? []), ...dirs]
+      merging = true
+      if (token.inlineValue) args.merge = [...(args.merge ?? []), token.value ?? '']
+      else args.merge ??= []
     } else if (isValueFlag(flag)) {
-      let value = inline
-      if (value === undefined) {
-        const next = argv[i + 1]
-        if (next === undefined || next.startsWith('--')) throw new ArgsError(flag, 'needs a value')
-        value = next
-        i++
-      }
+      const value = token.value
+      if (value === undefined || (!token.inlineValue && value.startsWith('--'))) throw new ArgsError(flag, 'needs a value')
       applyValue(args, flag, value)
-    } else if (word.startsWith('-')) {
-      throw new ArgsError(flag, `unknown flag (see --help)`)
     } else {
-      throw new ArgsError(word, 'unexpected argument (flags start with --; see --help)')
+      throw new ArgsError(flag, 'unknown flag (see --help)')
     }
   }
+  if (args.merge && args.merge.length === 0) throw new ArgsError('--merge', 'needs at least one report folder')
   return args
-}
-
-function splitInline(word: string): [string, string | undefined] {
-  const eq = word.indexOf('=')
-  return word.startsWith('--') && eq > 0 ? [word.slice(0, eq), word.slice(eq + 1)] : [word, undefined]
 }
 
 function isValueFlag(flag: string): flag is ValueFlag {
@@ -207,6 +217,7 @@ export function flagEnv(args: CliArgs): Record<string, string> {
   if (args.slow) env.PIX_SLOW = '1'
   if (args.depth) env.PIX_DEPTH = args.depth
   if (args.strictDepth) env.PIX_STRICT_DEPTH = '1'
+  if (args.yesMutate) env.PIX_YES_MUTATE = '1'
   return env
 }
 
@@ -223,3 +234,77 @@ export function pixOnly(env: Env): Record<string, string> {
   for (const [k, v] of Object.entries(env)) if (k.startsWith('PIX_') && v !== undefined) out[k] = v
   return out
 }
+
+// ---------------------------------------------------------------------------------------------
+// Subcommands: `pix-conformance [certify] …` (the flags above), `check-driver`, `init`.
+
+export const SUBCOMMANDS = ['certify', 'check-driver', 'init'] as const
+export type Subcommand = (typeof SUBCOMMANDS)[number]
+
+export type Command =
+  | { name: 'certify'; args: CliArgs }
+  | { name: 'check-driver'; envFile?: string; timeoutMs?: number; help: boolean }
+  | { name: 'init'; file: string; force: boolean; help: boolean }
+
+/** The subcommand (certify when the first word is a flag or absent) and its flags. */
+export function parseCommand(argv: readonly string[]): Command {
+  const [first, ...rest] = argv
+  if (first === 'check-driver') {
+    const flags = subcommandFlags('check-driver', rest, { env: 'string', timeout: 'string', help: 'boolean' })
+    return {
+      name: 'check-driver',
+      help: flags.help === true,
+      ...(typeof flags.env === 'string' ? { envFile: nonEmpty('--env', flags.env) } : {}),
+      ...(typeof flags.timeout === 'string' ? { timeoutMs: integer('--timeout', flags.timeout, 1, MAX_TIMEOUT_MS) } : {}),
+    }
+  }
+  if (first === 'init') {
+    const flags = subcommandFlags('init', rest, { file: 'string', force: 'boolean', help: 'boolean' })
+    return { name: 'init', file: typeof flags.file === 'string' ? nonEmpty('--file', flags.file) : 'target.env', force: flags.force === true, help: flags.help === true }
+  }
+  return { name: 'certify', args: parseArgs(first === 'certify' ? rest : argv) }
+}
+
+function subcommandFlags(name: string, argv: readonly string[], kinds: Record<string, 'string' | 'boolean'>): Record<string, string | boolean | undefined> {
+  const options = Object.fromEntries(Object.entries(kinds).map(([k, type]) => [k, { type, ...(k === 'help' ? { short: 'h' } : {}) }]))
+  const { tokens } = tokenize({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true })
+  const out: Record<string, string | boolean | undefined> = {}
+  for (const token of tokens) {
+    if (token.kind !== 'option') throw new ArgsError(token.kind === 'positional' ? token.value : '--', `unexpected argument to ${name} (see ${name} --help)`)
+    const flag = `--${token.name}`
+    const kind = kinds[token.name]
+    if (!kind) throw new ArgsError(flag, `unknown flag of ${name} (see ${name} --help)`)
+    if (kind === 'boolean') {
+      if (token.inlineValue) throw new ArgsError(flag, 'takes no value')
+      out[token.name] = true
+    } else {
+      if (token.value === undefined || (!token.inlineValue && token.value.startsWith('--'))) throw new ArgsError(flag, 'needs a value')
+      out[token.name] = token.value
+    }
+  }
+  return out
+}
+
+export const CHECK_DRIVER_USAGE = `Usage: pix-conformance check-driver --env FILE [--timeout MS]
+       (in the repository: npm run conformance -- check-driver --env FILE)
+
+Checks a sandbox's control API (PIX_CONTROL_URL) against specs/control.yaml: each route is
+provided, refused (501, 404, 405: the driver does not offer it), wrong (an answer that does not
+match the contract) or unchecked (its setup failed). It changes the sandbox: it resets it first
+and last, and makes payments, charges and slips on the primary account.
+
+  --env FILE          dotenv file with PIX_CONTROL_URL and the target's PIX_* settings
+  --timeout MS        time limit of each request (1..${MAX_TIMEOUT_MS})
+  --help              this text
+
+Exit codes: 0 every route a vendor must provide is provided, 1 otherwise, 2 bad config.`
+
+export const INIT_USAGE = `Usage: pix-conformance init [--file target.env] [--force]
+       (in the repository: npm run conformance -- init)
+
+Writes a commented dotenv file with every PIX_* setting, the required ones first, and says which
+checks each optional setting enables. It never overwrites a file unless --force is given.
+
+  --file FILE         where to write (default target.env)
+  --force             overwrite an existing file
+  --help              this text`

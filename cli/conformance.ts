@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, secretValues, type TargetConfig } from '../harness/config.ts'
-import { ArgsError, USAGE, flagEnv, mergeEnv, parseArgs, pixOnly, shardText, type CliArgs, type Env } from './args.ts'
+import { ArgsError, CHECK_DRIVER_USAGE, INIT_USAGE, USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, shardText, type CliArgs, type Command, type Env } from './args.ts'
+import { writeEnvTemplate } from './init.ts'
 import { PreflightError, preflight } from './preflight.ts'
 import { conformanceCommand } from './reporting/command.ts'
 import { MergeError, mergeResults, readResults } from './reporting/merge.ts'
@@ -18,7 +19,7 @@ import { colourWanted, paint, summaryText } from './reporting/progress.ts'
 import { ConformanceReporter } from './reporting/reporter.ts'
 import { exitCodeOf, kitVersion, makeRunId, specHash } from './reporting/run-info.ts'
 import { Scrubber } from './reporting/scrub.ts'
-import type { ClauseInfo } from './reporting/types.ts'
+import type { ClauseInfo, Results } from './reporting/types.ts'
 import { prepareRunDir, removeIfEmpty, writeReport } from './reporting/write.ts'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -33,6 +34,9 @@ const EXIT_PASSED = 0
 const EXIT_FAILED = 1
 const EXIT_UNUSABLE = 2
 
+/** The results of the last certification main() ran in this process (the programmatic API reads it). */
+export let lastRun: { results: Results; runDir: string } | undefined
+
 /** Every line the CLI prints goes through here, scrubbed. */
 const scrubber = new Scrubber()
 const say = (line = '') => process.stdout.write(`${line}\n`)
@@ -40,12 +44,15 @@ const complain = (line: string) => process.stderr.write(`${line}\n`)
 
 export async function main(argv: readonly string[]): Promise<number> {
   scrubConsole(scrubber)
-  let args: CliArgs
+  let command: Command
   try {
-    args = parseArgs(argv)
+    command = parseCommand(argv)
   } catch (e) {
     return unusable(e)
   }
+  if (command.name === 'check-driver') return checkDriverCommand(command)
+  if (command.name === 'init') return initCommand(command)
+  const args = command.args
   if (args.help) {
     say(USAGE)
     return EXIT_PASSED
@@ -205,7 +212,45 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
     return EXIT_FAILED
   }
   say(summaryText(results, runDir, paint(colour)))
+  lastRun = { results, runDir }
   return exitCodeOf(results, shard !== undefined, args.requireVerified)
+}
+
+async function checkDriverCommand(command: Extract<Command, { name: 'check-driver' }>): Promise<number> {
+  if (command.help) {
+    say(CHECK_DRIVER_USAGE)
+    return EXIT_PASSED
+  }
+  try {
+    const env = mergeEnv(process.env, command.envFile ? loadDotenv(command.envFile) : {}, command.timeoutMs ? { PIX_TIMEOUT_MS: String(command.timeoutMs) } : {})
+    const config = loadConfig(env)
+    for (const s of secretValues(config)) scrubber.add(s.name, s.value)
+    if (!config.controlUrl) throw new ConfigError('PIX_CONTROL_URL', 'is required by check-driver but not set')
+    const { checkDriver, driverComplete, formatDriverReport } = await import('../harness/driver-check.ts')
+    say(`Checking the sandbox driver at ${config.controlUrl} against specs/control.yaml (this resets the sandbox)`)
+    const report = await checkDriver(config.controlUrl, {
+      baseUrl: config.baseUrl, gatewayUrl: config.gatewayUrl, clientId: config.clientId, clientSecret: config.clientSecret, apiKey: config.apiKey, timeoutMs: config.timeoutMs,
+    })
+    say(formatDriverReport(report))
+    return driverComplete(report) ? EXIT_PASSED : EXIT_FAILED
+  } catch (e) {
+    if (e instanceof ConfigError) return unusable(e)
+    throw e
+  }
+}
+
+function initCommand(command: Extract<Command, { name: 'init' }>): number {
+  if (command.help) {
+    say(INIT_USAGE)
+    return EXIT_PASSED
+  }
+  try {
+    writeEnvTemplate(resolve(command.file), command.force)
+  } catch (e) {
+    return unusable(e)
+  }
+  say(`Wrote ${command.file}: fill in the required settings, then run pix-conformance --env ${command.file}`)
+  return EXIT_PASSED
 }
 
 function testTimeoutFor(config: TargetConfig): { testTimeout?: number } {
@@ -225,8 +270,9 @@ function merge(args: CliArgs, dirs: string[]): number {
   return exitCodeOf(written, false, args.requireVerified)
 }
 
+/** Reports land under the caller's working directory (a project that installed the kit, or this repository). */
 function reportRoot(args: CliArgs): string {
-  return args.reportDir ? resolve(args.reportDir) : join(REPO_ROOT, 'reports')
+  return resolve(args.reportDir ?? 'reports')
 }
 
 /** Every --area must name a folder under suites/. */

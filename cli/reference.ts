@@ -45,7 +45,7 @@ export function parseReferenceArgs(argv: string[]): ReferenceOptions {
   return opts
 }
 
-async function main(): Promise<void> {
+export async function main(): Promise<void> {
   let opts: ReferenceOptions
   try {
     opts = parseReferenceArgs(process.argv.slice(2))

@@ -119,7 +119,7 @@ export function loadConfig(env: Env = process.env): TargetConfig {
     otherApiKey: read('PIX_OTHER_API_KEY'),
     controlUrl: optionalHttpUrl('PIX_CONTROL_URL', read('PIX_CONTROL_URL')),
     webhookPublicUrl: optionalHttpUrl('PIX_WEBHOOK_PUBLIC_URL', read('PIX_WEBHOOK_PUBLIC_URL')),
-    profile: profile(read('PIX_PROFILE')),
+    profile: profile(read('PIX_PROFILE'), flag('PIX_EMBEDDED', read('PIX_EMBEDDED'))),
     seed: integer('PIX_SEED', read('PIX_SEED'), { min: 0, max: MAX_SEED - 1 }) ?? randomInt(MAX_SEED),
     numRuns: integer('PIX_NUM_RUNS', read('PIX_NUM_RUNS'), { min: 1, max: MAX_NUM_RUNS }) ?? DEPTH_RUNS[depth(read('PIX_DEPTH'))],
     numRunsExplicit: read('PIX_NUM_RUNS') !== undefined,
@@ -135,6 +135,12 @@ export function loadConfig(env: Env = process.env): TargetConfig {
     embedded: flag('PIX_EMBEDDED', read('PIX_EMBEDDED')),
   }
   warnOfShortSecrets(read)
+  if (config.profile === 'sandbox' && !config.embedded && !config.controlUrl && !flag('PIX_YES_MUTATE', read('PIX_YES_MUTATE'))) {
+    throw new ConfigError(
+      'PIX_PROFILE',
+      'sandbox sends state-changing requests (charges, payments, refunds, slips) to a target with no control API, which looks like production; confirm with --yes-mutate (PIX_YES_MUTATE=1), or use the readonly profile',
+    )
+  }
   return config
 }
 
@@ -263,8 +269,9 @@ function optionalHttpUrl(setting: string, value: string | undefined): string | u
   return value === undefined ? undefined : httpUrl(setting, value)
 }
 
-function profile(value: string | undefined): Profile {
-  if (value === undefined) return 'sandbox'
+/** Safe by default: only the embedded reference is changed without being asked to. */
+function profile(value: string | undefined, embedded: boolean): Profile {
+  if (value === undefined) return embedded ? 'sandbox' : 'readonly'
   if (value === 'sandbox' || value === 'readonly') return value
   throw new ConfigError('PIX_PROFILE', `"${value}" must be sandbox or readonly`)
 }

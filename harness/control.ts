@@ -1,4 +1,4 @@
-// Typed driver of the sandbox control API (CONTRACTS §4): the outside world acting on the target
+// Typed driver of the sandbox control API (specs/control.yaml, its only description): the outside world acting on the target
 // (a payer pays, the bank settles, time passes). Any non-2xx answer throws, naming the route.
 import { describeExchange } from './assertions.ts'
 import type { Exchange } from './exchange.ts'
@@ -61,7 +61,7 @@ export class ControlError extends Error {
 
 const p = encodeURIComponent
 
-/** Most payments one bulk seeding call may ask for (CONTRACTS §4 `count`). */
+/** Most payments one bulk seeding call may ask for (specs/control.yaml `count`). */
 export const MAX_BULK_PAYMENTS = 2000
 /** Single control calls in flight at once when the target seeds one payment per call. */
 const SINGLE_CALLS_IN_FLIGHT = 50

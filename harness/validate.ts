@@ -1,6 +1,6 @@
 // Response bodies against specs/openapi.yaml, by operation and status (via generators/openapi.ts).
 import type { ErrorObject } from 'ajv'
-import { responseSchema, validator, webhookSchema } from '../generators/openapi.ts'
+import { clauseOfSchemaError, responseSchema, validator, webhookSchema } from '../generators/openapi.ts'
 import { describeExchange, expectResponse, fail, CheckFailure } from './assertions.ts'
 import type { Exchange } from './exchange.ts'
 
@@ -56,11 +56,6 @@ export function expectEventSchema(body: unknown, webhook: string): Record<string
     throw new CheckFailure(`schema of the ${webhook} notification: the payload does not match:\n${formatErrors(validate.errors ?? []).map((e) => `  - ${e}`).join('\n')}\npayload: ${JSON.stringify(body)?.slice(0, 400)}`, { rule: `schema ${webhook}` })
   }
   return body as Record<string, unknown>
-}
-
-/** The clause of the constraint an ajv error broke (x-clause of specs/openapi.yaml), when it has one. */
-function clauseOfSchemaError(_e: ErrorObject): string | undefined {
-  return undefined
 }
 
 const NOT_JSON = Symbol('not JSON')

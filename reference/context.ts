@@ -1,9 +1,9 @@
 // What every handler of the reference shares: the world, the notifier, the rate limiters, the
-// public addresses and the slip registration timers.
+// public addresses, and the sweep of time-driven transitions with its real-time timers.
 import { WebhookDispatcher } from './lib/webhook-dispatcher.ts'
 import { SlidingWindowLimiter } from './lib/rate-limit.ts'
-import { Notifier } from './notifications.ts'
-import type { World } from './state.ts'
+import { Notifier } from './notifications/notifier.ts'
+import type { World } from './model/world.ts'
 
 export const RATE_LIMIT = { limit: 60, windowMs: 60_000 } as const
 
@@ -11,7 +11,9 @@ export class Context {
   readonly notifier: Notifier
   readonly resendLimiter: SlidingWindowLimiter
   readonly balanceLimiter: SlidingWindowLimiter
-  readonly slipTimers = new Set<NodeJS.Timeout>()
+  readonly sweepTimers = new Set<NodeJS.Timeout>()
+  /** Fires every due time-driven row of the state tables (set by index.ts). */
+  sweep: () => void = () => {}
   private readonly dispatcher: WebhookDispatcher
   gatewayUrl = ''
 
@@ -44,22 +46,33 @@ export class Context {
     this.dispatcher.configure(this.world.config.webhookRetry)
   }
 
-  /** Seed state again: objects, ledger, clock, rate windows, slip timers (config and trusted CAs stay). */
+  /** Sweeps again once `performance.now()` reaches `atMs` (a real-time delay, such as slip registration). */
+  sweepAt(atMs: number): void {
+    const timer = setTimeout(() => {
+      this.sweepTimers.delete(timer)
+      if (performance.now() < atMs) this.sweepAt(atMs)
+      else this.sweep()
+    }, Math.max(1, Math.ceil(atMs - performance.now())))
+    timer.unref()
+    this.sweepTimers.add(timer)
+  }
+
+  /** Seed state again: objects, ledger, clock, rate windows, sweep timers (config and trusted CAs stay). */
   reset(): void {
-    this.clearSlipTimers()
+    this.clearSweepTimers()
     this.world.clock.reset()
     this.world.seed()
     this.resendLimiter.reset()
     this.balanceLimiter.reset()
   }
 
-  clearSlipTimers(): void {
-    for (const t of this.slipTimers) clearTimeout(t)
-    this.slipTimers.clear()
+  clearSweepTimers(): void {
+    for (const t of this.sweepTimers) clearTimeout(t)
+    this.sweepTimers.clear()
   }
 
   async close(): Promise<void> {
-    this.clearSlipTimers()
+    this.clearSweepTimers()
     await this.dispatcher.close()
   }
 }

@@ -6,16 +6,20 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
-import { expireCobs } from './charges.ts'
+import { BANK_SLIPS } from './bank-slips/model.ts'
+import { CHARGES } from './charges/model.ts'
 import { Context } from './context.ts'
-import { createIdentities, type Identities } from './identities.ts'
+import { baseRouter } from './http/base.ts'
+import { controlRouter } from './http/control.ts'
+import { gatewayRouter } from './http/gateway.ts'
 import { SimClock } from './lib/clock.ts'
-import { expireCashIns } from './pix.ts'
-import { baseRouter } from './routes-base.ts'
-import { controlRouter } from './routes-control.ts'
-import { gatewayRouter } from './routes-gateway.ts'
-import { expireSlips } from './slips.ts'
-import { DEFAULT_CONFIG, World } from './state.ts'
+import { createIdentities, type Identities } from './model/identities.ts'
+import { sweep, type Machine } from './model/machine.ts'
+import { DEFAULT_CONFIG, World } from './model/world.ts'
+import { TRANSACTIONS } from './transactions/model.ts'
+
+/** The state machines with time-driven rows (returns have none). */
+const TIMED_MACHINES = [CHARGES, TRANSACTIONS, BANK_SLIPS] as unknown as Machine<string, object>[]
 
 export interface ReferenceOptions {
   port?: number // base port; gateway = port+1, control = port+2; 0 or absent = free ports
@@ -89,6 +93,8 @@ function envOf(urls: { baseUrl: string; gatewayUrl: string; controlUrl: string }
     PIX_BASE_URL: urls.baseUrl,
     PIX_GATEWAY_URL: urls.gatewayUrl,
     PIX_CONTROL_URL: urls.controlUrl,
+    // the reference is a sandbox: a run against it may change it (every other target defaults to readonly)
+    PIX_PROFILE: 'sandbox',
     PIX_CLIENT_ID: one.clientId,
     PIX_CLIENT_SECRET: one.clientSecret,
     PIX_API_KEY: one.apiKey,
@@ -120,15 +126,12 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const world = new World(new SimClock(), identities, config)
   const ctx = new Context(world, log)
 
-  /** Time-driven transitions (charge, cash-in and slip expiry), run before each request and after each clock advance. */
-  const sweep = (): void => {
-    expireCobs(ctx)
-    expireCashIns(ctx)
-    expireSlips(ctx)
-  }
+  // Time-driven rows of the state tables: swept before each request, after each clock advance, and
+  // when a real-time delay (slip registration) ends.
+  ctx.sweep = (): void => sweep(ctx, TIMED_MACHINES)
 
-  const servers = [baseRouter(ctx), gatewayRouter(ctx), controlRouter(ctx, sweep)].map((router) =>
-    createServer(router.listener(sweep)).on('clientError', router.clientErrorListener()),
+  const servers = [baseRouter(ctx), gatewayRouter(ctx), controlRouter(ctx)].map((router) =>
+    createServer(router.listener(ctx.sweep)).on('clientError', router.clientErrorListener()),
   )
   const ports: number[] = []
   try {

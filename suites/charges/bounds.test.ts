@@ -6,14 +6,13 @@
 // accepted case creates a charge under a fresh txid.
 import fc from 'fast-check'
 import { check, type CheckContext } from '../../harness/check.ts'
-import { jsonObject, show } from '../../harness/assertions.ts'
+import { show } from '../../harness/assertions.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { boundaryCases, type BoundaryCase } from '../../generators/schema-arb.ts'
 import { parameterSchema, requestBodySchema, validator } from '../../generators/openapi.ts'
 import { TXID_RE, newTxid } from '../../generators/ids.ts'
 import { isValidCnpj, isValidCpf, randomCnpj, randomCpf } from '../../generators/documents.ts'
-
-type Json = Record<string, unknown>
+import { accountKeys, type Json } from './fixtures.ts'
 
 const COB_REQUEST = requestBodySchema('putCob') as object
 const isValidCobRequest = (body: unknown): boolean => validator(COB_REQUEST)(body) === true
@@ -69,22 +68,30 @@ function putCob(t: CheckContext, txid: string, body: unknown): Promise<Exchange>
 }
 
 /** 201 and the field echoed as sent (§4.10: the charge echoes the request). */
-async function expectCreatedEchoing(t: CheckContext, body: Json, pointer: string, rule: string): Promise<void> {
+async function expectCreatedEchoing(t: CheckContext, clause: string, body: Json, pointer: string): Promise<void> {
   const ex = await putCob(t, newTxid(), body)
-  if (ex.response.status !== 201) t.fail(rule, `HTTP 201 for ${describe(body, pointer)}`, `HTTP ${ex.response.status}`, ex)
-  const echoed = valueAt(jsonObject(ex), pointer)
+  if (!ex.response.error && ex.response.status !== 201) t.fail(clause, `accepted: ${describe(body, pointer)}`, 'HTTP 201', `HTTP ${ex.response.status}`, ex)
+  t.expectStatus(clause, ex, 201)
+  const echoed = valueAt(t.json(clause, ex), pointer)
   const sent = valueAt(body, pointer)
-  if (!echoes(sent, echoed)) t.fail(`${rule}: the charge echoes ${pointer}`, show(sent), show(echoed), ex)
+  if (!echoes(sent, echoed)) t.fail(clause, `the charge echoes ${pointer}`, show(sent), show(echoed), ex)
 }
 
-async function expectRefused(t: CheckContext, body: unknown, what: string, rule: string, txid = newTxid()): Promise<void> {
+/** 400 for a charge that breaks `clause`; an acceptance names the case (`what`). */
+async function expectBadRequest(t: CheckContext, clause: string, body: unknown, what: string, txid = newTxid()): Promise<void> {
   const ex = await putCob(t, txid, body)
-  if (ex.response.status !== 400) t.fail(rule, `HTTP 400 for ${what}`, `HTTP ${ex.response.status}`, ex)
+  if (ex.response.status >= 200 && ex.response.status <= 299) t.fail(clause, `refused: ${what}`, 'HTTP 400', `HTTP ${ex.response.status}`, ex)
+  t.expectStatus(clause, ex, 400)
 }
 
 function describe(body: Json, pointer: string): string {
   const v = valueAt(body, pointer)
   return typeof v === 'string' ? `${pointer} of ${charCount(v)} characters` : `${pointer} = ${show(v)}`
+}
+
+/** The bound case is what the schema says it is: a generator that disagrees is a kit bug. */
+function recheck(body: unknown, valid: boolean, what: string): void {
+  if (isValidCobRequest(body) !== valid) throw new Error(`kit bug: the case ${what} should be ${valid ? 'valid' : 'invalid'} by the putCob request schema`)
 }
 
 // ---- length limits ------------------------------------------------------------------------------
@@ -94,42 +101,69 @@ function textOfLength(word: string, length: number): string {
   return word.repeat(Math.ceil(length / word.length)).slice(0, length)
 }
 
-/** An e-mail-shaped PIX key of exactly `length` characters (the longest key kind, §2.4). */
-function emailKeyOfLength(word: string, length: number): string {
-  const domain = '@example.com'
-  return textOfLength(word.toLowerCase(), length - domain.length) + domain
-}
-
 function maxLengthCases(pointer: string): BoundaryCase[] {
   const cases = boundaryCases(COB_REQUEST).filter((c) => c.keyword === 'maxLength' && c.path === pointer)
   if (cases.length === 0) throw new Error(`charges/bounds: no maxLength bound at ${pointer} in the putCob request schema`)
   return cases
 }
 
-const LIMITS: { pointer: string; clause: string; limit: string; fill: (word: string, length: number) => string }[] = [
-  { pointer: '/chave', clause: '4.10.chave-max', limit: 'chave max 77', fill: emailKeyOfLength },
-  { pointer: '/solicitacaoPagador', clause: '4.10.solicitacao-max', limit: 'solicitacaoPagador max 140', fill: textOfLength },
-  { pointer: '/devedor/nome', clause: '4.10.devedor-nome-max', limit: 'devedor.nome max 200', fill: textOfLength },
-  { pointer: '/infoAdicionais/0/nome', clause: '4.10.info-nome-max', limit: 'infoAdicionais nome max 50', fill: textOfLength },
-  { pointer: '/infoAdicionais/0/valor', clause: '4.10.info-valor-max', limit: 'infoAdicionais valor max 200', fill: textOfLength },
+const LIMITS: { pointer: string; clause: string; limit: string }[] = [
+  { pointer: '/solicitacaoPagador', clause: '4.10.solicitacao-max', limit: 'solicitacaoPagador max 140' },
+  { pointer: '/devedor/nome', clause: '4.10.devedor-nome-max', limit: 'devedor.nome max 200' },
+  { pointer: '/infoAdicionais/0/nome', clause: '4.10.info-nome-max', limit: 'infoAdicionais nome max 50' },
+  { pointer: '/infoAdicionais/0/valor', clause: '4.10.info-valor-max', limit: 'infoAdicionais valor max 200' },
 ]
 
 const arbWord = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJ KLMNOPQRSTUVWXYZ0123456789'), minLength: 1, maxLength: 12 })
   .filter((w) => w.trim().length > 0)
 
-for (const { pointer, clause, limit, fill } of LIMITS) {
+for (const { pointer, clause, limit } of LIMITS) {
   check(`charge ${limit}: n−1 and n are accepted and echoed, n+1 is refused with 400`, { clauses: [clause], needs: ['mutating'] }, async (t) => {
     const cases = maxLengthCases(pointer)
     await t.property([arbWord], async (word) => {
       for (const c of cases) {
-        const length = charCount(valueAt(c.value, pointer) as string)
-        const body = withValueAt(validCharge(), pointer, fill(word, length))
-        if (isValidCobRequest(body) !== c.valid) t.fail('the bound case is what it claims (schema re-check)', `${c.valid ? 'valid' : 'invalid'} ${pointer} of ${length}`, 'the opposite')
-        if (c.valid) await expectCreatedEchoing(t, body, pointer, `${limit} (${clause})`)
-        else await expectRefused(t, body, describe(body, pointer), `${limit} (${clause})`)
+        const body = withValueAt(validCharge(), pointer, textOfLength(word, charCount(valueAt(c.value, pointer) as string)))
+        recheck(body, c.valid, describe(body, pointer))
+        if (c.valid) await expectCreatedEchoing(t, clause, body, pointer)
+        else await expectBadRequest(t, clause, body, describe(body, pointer))
       }
-    }, { numRuns: Math.min(t.config.numRuns, 2) })
+    }, { cost: cases.length, examples: [['Conformance']] })
   })
+}
+
+// ---- chave ----------------------------------------------------------------------------------------
+
+const CHAVE_MAX = 77
+
+/**
+ * §2.4: chave is the receiver's PIX key, so only keys of the account are sent as valid (a target may
+ * refuse any other key, whatever its length). The longest key of the account is accepted and
+ * echoed; when it is not 77 characters long, the upper bound is checked on its refusing side only:
+ * a key of 78 characters, of any owner, is refused.
+ */
+check('charge chave max 77: the longest key of the account is accepted and echoed, a key of 78 characters is refused', {
+  clauses: ['4.10.chave-max'],
+  needs: ['mutating'],
+}, async (t) => {
+  const clause = '4.10.chave-max'
+  const keys = (await accountKeys(t)).filter((k) => charCount(k) <= CHAVE_MAX)
+  if (keys.length === 0) t.skip(`no PIX key of the account is within ${CHAVE_MAX} characters`)
+  const longest = keys.reduce((a, b) => (charCount(b) > charCount(a) ? b : a))
+  const accepted = withValueAt(validCharge(), '/chave', longest)
+  recheck(accepted, true, `chave of ${charCount(longest)} characters`)
+  await expectCreatedEchoing(t, clause, accepted, '/chave')
+  const tooLong = emailKeyOfLength(CHAVE_MAX + 1)
+  const refused = withValueAt(validCharge(), '/chave', tooLong)
+  recheck(refused, false, `chave of ${charCount(tooLong)} characters`)
+  const ex = await putCob(t, newTxid(), refused)
+  if (ex.response.status >= 200 && ex.response.status <= 299) t.fail(clause, `refused: chave ${show(tooLong)} of ${charCount(tooLong)} characters`, 'a 4xx', `HTTP ${ex.response.status}`, ex)
+  t.expectRefused(clause, ex)
+})
+
+/** An e-mail-shaped key of exactly `length` characters, letters and digits only before the domain. */
+function emailKeyOfLength(length: number): string {
+  const domain = '@conformance.example'
+  return textOfLength('kit0', length - domain.length) + domain
 }
 
 // ---- txid -----------------------------------------------------------------------------------------
@@ -143,12 +177,11 @@ check('charge txid: 26, 27, 34 and 35 alphanumerics are accepted; 25, 36 or a st
     const sample = c.value as string
     if (c.valid) {
       const txid = newTxid().repeat(2).slice(0, sample.length)
-      if (!TXID_RE.test(txid)) t.fail('fresh txid is valid', `26..35 alphanumerics`, txid)
-      const ex = await putCob(t, txid, validCharge())
-      if (ex.response.status !== 201) t.fail('txid of 26 to 35 alphanumerics is accepted (4.10)', `HTTP 201 for a txid of ${txid.length}`, `HTTP ${ex.response.status}`, ex)
+      if (!TXID_RE.test(txid)) throw new Error(`kit bug: the txid ${txid} of ${txid.length} characters is not valid`)
+      t.expectStatus('4.10.txid-length', await putCob(t, txid, validCharge()), 201)
     } else {
-      if (TXID_RE.test(sample)) t.fail('the bound case is invalid (re-check)', 'not a txid', sample)
-      await expectRefused(t, validCharge(), `txid ${show(sample)} (${c.description})`, 'txid outside 26 to 35 alphanumerics (7)', sample)
+      if (TXID_RE.test(sample)) throw new Error(`kit bug: the bound case ${show(sample)} (${c.description}) is a valid txid`)
+      await expectBadRequest(t, '7.create-charge-txid-400', validCharge(), `txid ${show(sample)} (${c.description})`, sample)
     }
   }
 })
@@ -163,9 +196,9 @@ check('charge valor.modalidadeAlteracao: 0 and 1 are accepted and echoed, 2 is r
   const cases = boundaryCases(COB_REQUEST).filter((c) => c.path === pointer && c.keyword === 'enum')
   for (const c of cases) {
     const body = withValueAt(validCharge(), pointer, valueAt(c.value, pointer))
-    if (isValidCobRequest(body) !== c.valid) t.fail('the enum case is what it claims (schema re-check)', String(c.valid), String(!c.valid))
-    if (c.valid) await expectCreatedEchoing(t, body, pointer, 'modalidadeAlteracao 0 or 1 (4.10)')
-    else await expectRefused(t, body, describe(body, pointer), 'modalidadeAlteracao is 0 or 1 (4.10)')
+    recheck(body, c.valid, describe(body, pointer))
+    if (c.valid) await expectCreatedEchoing(t, '4.10.modalidade-values', body, pointer)
+    else await expectBadRequest(t, '4.10.modalidade-values', body, describe(body, pointer))
   }
 })
 
@@ -186,11 +219,11 @@ check('charge without a required field (calendario, valor, valor.original, deved
   needs: ['mutating'],
 }, async (t) => {
   const missing = boundaryCases(COB_REQUEST).filter((c) => c.keyword === 'required').map((c) => c.path)
-  for (const pointer of Object.keys(REQUIRED)) {
-    if (!missing.includes(pointer)) t.fail('the schema states the required field', `a required case at ${pointer}`, 'none')
+  for (const [pointer, clause] of Object.entries(REQUIRED)) {
+    if (!missing.includes(pointer)) throw new Error(`kit bug: the putCob request schema states no required field at ${pointer}`)
     const body = withValueAt(validCharge(), pointer, undefined)
-    if (isValidCobRequest(body)) t.fail('the case is invalid (schema re-check)', `invalid without ${pointer}`, 'valid')
-    await expectRefused(t, body, `a charge without ${pointer}`, `${pointer} is required (${REQUIRED[pointer]})`)
+    recheck(body, false, `a charge without ${pointer}`)
+    await expectBadRequest(t, clause, body, `a charge without ${pointer}`)
   }
 })
 
@@ -201,11 +234,10 @@ check('charge devedor.cpf: 11 valid digits are accepted; 10 or 12 digits are ref
   needs: ['mutating'],
 }, async (t) => {
   const cpf = randomCpf()
-  const accepted = withValueAt(validCharge(), '/devedor/cpf', cpf)
-  await expectCreatedEchoing(t, accepted, '/devedor', 'devedor {cpf, nome} is accepted (4.10)')
+  await expectCreatedEchoing(t, '4.10.devedor-cpf-form', withValueAt(validCharge(), '/devedor/cpf', cpf), '/devedor')
   for (const wrong of [cpf.slice(0, 10), `${cpf}0`]) {
-    if (isValidCpf(wrong) || /^\d{11}$/.test(wrong)) t.fail('the case is not 11 digits (re-check)', 'not 11 digits', wrong)
-    await expectRefused(t, withValueAt(validCharge(), '/devedor/cpf', wrong), `devedor.cpf of ${wrong.length} digits`, 'CPF not exactly 11 numeric digits (7)')
+    if (isValidCpf(wrong) || /^\d{11}$/.test(wrong)) throw new Error(`kit bug: the CPF case ${wrong} is 11 digits`)
+    await expectBadRequest(t, '7.create-charge-cpf-digits-400', withValueAt(validCharge(), '/devedor/cpf', wrong), `devedor.cpf of ${wrong.length} digits`)
   }
 })
 
@@ -215,9 +247,9 @@ check('charge devedor.cnpj: 14 valid digits are accepted; 13 or 15 digits or a n
 }, async (t) => {
   const cnpj = randomCnpj()
   const withCnpj = (value: string): Json => withValueAt(validCharge(), '/devedor', { cnpj: value, nome: 'Empresa Exemplo Ltda' })
-  await expectCreatedEchoing(t, withCnpj(cnpj), '/devedor', 'devedor {cnpj, nome} is accepted (4.10)')
+  await expectCreatedEchoing(t, '4.10.devedor-cnpj-form', withCnpj(cnpj), '/devedor')
   for (const wrong of [cnpj.slice(0, 13), `${cnpj}0`, `${cnpj.slice(0, 13)}A`]) {
-    if (isValidCnpj(wrong) || /^\d{14}$/.test(wrong)) t.fail('the case is not 14 digits (re-check)', 'not 14 digits', wrong)
-    await expectRefused(t, withCnpj(wrong), `devedor.cnpj ${show(wrong)}`, 'devedor.cnpj must be 14 digits (2.4)')
+    if (isValidCnpj(wrong) || /^\d{14}$/.test(wrong)) throw new Error(`kit bug: the CNPJ case ${wrong} is 14 digits`)
+    await expectBadRequest(t, '2.4.devedor-cnpj-digits', withCnpj(wrong), `devedor.cnpj ${show(wrong)}`)
   }
 })

@@ -5,36 +5,25 @@
 // The 429 row of §7 belongs to suites/rate-limits.
 import { randomUUID } from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
-import { check, type CheckContext } from '../../harness/check.ts'
-import { jsonObject, show } from '../../harness/assertions.ts'
+import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
+import { EVENT_DEADLINE_MS, check, type CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
+import { Blocked } from '../../harness/verdicts.ts'
 import { centsOf } from '../../generators/amounts.ts'
 import { formatCpf, isMaskOf, randomCpf } from '../../generators/documents.ts'
-import { buildPixCode } from '../../generators/emv.ts'
 import { OBJECT_ID_RE, UUID_RE } from '../../generators/ids.ts'
-import { validator, webhookSchema } from '../../generators/openapi.ts'
+import { givenCashOut, receivedPayment, v1For, type Json } from './fixtures.ts'
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
-const WAIT_MS = 8_000
-/** Once a notification failed to come in this file, later checks wait less (a broken target stays fast to certify). */
-const AFTER_A_MISS_WAIT_MS = 2_000
-let missedANotification = false
-
-async function waitForV1(t: CheckContext, tx: { transactionId: string; gatewayId: string }, channel: string): Promise<Captured> {
-  try {
-    return await t.hooks.waitFor(v1For(tx), missedANotification ? AFTER_A_MISS_WAIT_MS : WAIT_MS, channel)
-  } catch (err) {
-    missedANotification = true
-    throw err
-  }
-}
-/** How long a notification that must not come is given to show up anyway. */
-const QUIET_MS = 600
+const RESENDABLE_STATUSES = ['PAID', 'PENDING', 'CANCELED', 'REFUND', 'REFUND_IN', 'REFUND_OUT']
 
 type Version = 'v1' | 'v2'
 const VERSIONS: Version[] = ['v1', 'v2']
 
+// A v2 check verifies the same clauses on the v2 path; a failure there names the clause the v2
+// path broke. 4.12.v2-identical is verified when they all hold (a v2 failure alone cannot tell
+// whether v1 differs, so it never fails that clause).
 /** The clauses of a check, plus 4.12.v2-identical on the v2 path. */
 function clausesFor(version: Version, clauses: string[]): string[] {
   return version === 'v2' ? [...clauses, '4.12.v2-identical'] : clauses
@@ -44,51 +33,20 @@ function resend(t: CheckContext, version: Version, transactionId: string, body?:
   return t.gateway.post(`/pix/${version}/webhooks/resend/${encodeURIComponent(transactionId)}`, body)
 }
 
-function expectSuccess(t: CheckContext, ex: Exchange): void {
-  t.expectStatus(ex, 200)
-  const body = jsonObject(ex, 'resend answer (4.12)')
-  if (body.Success !== true) t.fail('resend answers {"Success": true} (4.12)', '{"Success": true}', show(body), ex)
+/** A resend answered 200 (`clause`); `{"Success": true}` is 4.12.response-success's, checked where the check names it. */
+function expectResent(t: CheckContext, clause: string, ex: Exchange): void {
+  t.expectStatus(clause, ex, 200)
+  if (!t.clauses.includes('4.12.response-success')) return
+  const body = t.json('4.12.response-success', ex)
+  if (body.Success !== true) t.fail('4.12.response-success', 'resend answers {"Success": true}', '{"Success": true}', show(body), ex)
 }
 
-interface Received {
-  transactionId: string
-  gatewayId: string
-  e2eId: string
-  externalId: string
-  amount: number
-  payer: { name: string; document: string }
-}
-
-/** A payment received by the account (control), with a caller id the kit chose. */
-async function receivedPayment(t: CheckContext, amount = 73.19): Promise<Received> {
-  const payer = { name: 'Joao Pereira', document: randomCpf() }
-  const externalId = `kit-hook-${randomUUID()}`
-  const pixKey = t.config.pixKey
-  const paid = await t.control.incomingPayment({ amount, payer, externalId, ...(pixKey ? { pixKey } : {}) })
-  return { ...paid, externalId, amount, payer }
-}
-
-function v1For(tx: { transactionId: string; gatewayId: string }): (c: Captured) => boolean {
-  return (c) => {
-    const id = (c.body as Record<string, unknown> | null)?.transactionId
-    return c.body !== null && typeof c.body === 'object' && (id === tx.gatewayId || id === tx.transactionId)
-  }
-}
-
-function expectV1Schema(t: CheckContext, body: unknown): Record<string, unknown> {
-  const validate = validator(webhookSchema('pixNotificationV1'))
-  if (!validate(body)) {
-    const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(body)'} ${e.message ?? e.keyword}`).join('; ')
-    t.fail('V1 notification (6.1)', 'a body matching the pixNotificationV1 schema', `${errors} in ${show(body)}`)
-  }
-  return body as Record<string, unknown>
-}
-
-/** Nothing for `tx` reaches channel `name` within QUIET_MS. */
-async function expectNothing(t: CheckContext, name: string, tx: { transactionId: string; gatewayId: string }, rule: string): Promise<void> {
-  await new Promise((r) => setTimeout(r, QUIET_MS))
-  const stray = t.hooks.events(name).find(v1For(tx))
-  if (stray) t.fail(rule, `no notification at ${name}`, `one arrived: ${show(stray.body)}`)
+/** A resend to the check's `body` channel that only sets the check up, and the notification it posted. */
+async function givenResentV1(t: CheckContext, version: Version, resendId: string, tx: { transactionId: string; gatewayId: string }): Promise<Captured> {
+  return t.given(`a resend to the body url (POST /pix/${version}/webhooks/resend/{id}) and its notification`, async () => {
+    expectResent(t, '4.12.url-https', await resend(t, version, resendId, { url: t.hooks.url('body') }))
+    return t.awaitEvent('4.12.url-https', 'the V1 notification the resend posted', v1For(tx), { channel: 'body' })
+  })
 }
 
 /**
@@ -99,31 +57,22 @@ async function expectNothing(t: CheckContext, name: string, tx: { transactionId:
  */
 async function resendableIdOf(t: CheckContext, refundId: string): Promise<string> {
   if (UUID_RE.test(refundId) || OBJECT_ID_RE.test(refundId)) return refundId
-  const view = await t.base.get(`/api/pix/transaction/${encodeURIComponent(refundId)}`)
-  t.expectStatus(view, 200)
-  const e2eId = jsonObject(view, 'refund transaction (2.1)').e2eId
-  const notified = await t.hooks.waitFor((c) => (c.body as Record<string, unknown> | null)?.endToEndId === e2eId, 3_000, 'account').catch(() => undefined)
-  const id = (notified?.body as Record<string, unknown> | undefined)?.transactionId
+  const e2eId = await t.given('the refund as a transaction (GET /api/pix/transaction/{id})', async () => {
+    const view = await t.base.get(`/api/pix/transaction/${encodeURIComponent(refundId)}`)
+    t.expectStatus('4.3.get-by-id', view, 200)
+    return t.json('4.3.get-by-id', view).e2eId
+  })
+  const notified = await t.hooks.waitFor((c) => (c.body as Json | null)?.endToEndId === e2eId, 3_000, 'account').catch(() => undefined)
+  const id = (notified?.body as Json | undefined)?.transactionId
   if (typeof id === 'string' && (UUID_RE.test(id) || OBJECT_ID_RE.test(id))) return id
   return t.skip(`the refund id ${show(refundId)} of §4.14 is not a UUID or object id, and no notification of the refund named its resendable id`)
 }
 
-function transactionIdOf(t: CheckContext, ex: Exchange, rule: string): string {
-  const id = jsonObject(ex, rule).transactionId
-  if (typeof id !== 'string') t.fail(rule, 'transactionId, a string', show(id), ex)
-  return id
-}
-
-/** A cash-out of `amount` to an outside key, settled by the bank; answers its transaction id. */
-async function settledCashOut(t: CheckContext, amount: number): Promise<string> {
-  const value = amount.toFixed(2)
-  const qrCode = buildPixCode({ key: 'recebedor@example.com', amount: value, merchantName: 'Loja Exemplo', merchantCity: 'SAO PAULO', txid: `KIT${Date.now()}` })
-  const ex = await t.base.post('/api/pix/cash-out-qrcode', { value: amount, qrCode, externalId: `kit-out-${randomUUID()}`, description: 'kit cash-out' })
-  t.expectStatus(ex, [200, 201])
-  const id = jsonObject(ex, 'cash-out (4.7)').transactionId
-  if (typeof id !== 'string') t.fail('cash-out transactionId (4.7)', 'a string', show(id), ex)
-  await t.control.settleTransaction(id)
-  return id
+/** The notifications matching `pred` on `channel` once there are `count` of them, or at the event deadline. */
+async function eventsOnceThere(t: CheckContext, pred: (c: Captured) => boolean, count: number, channel: string): Promise<Captured[]> {
+  const deadline = Date.now() + EVENT_DEADLINE_MS
+  while (t.hooks.events(channel).filter(pred).length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  return t.hooks.events(channel).filter(pred)
 }
 
 for (const version of VERSIONS) {
@@ -138,13 +87,13 @@ for (const version of VERSIONS) {
   }, async (t: CheckContext) => {
     const tx = await receivedPayment(t)
     if (!UUID_RE.test(tx.gatewayId) && !OBJECT_ID_RE.test(tx.gatewayId)) {
-      t.fail('resend ids are UUIDs or object ids (4.12)', 'a gateway id of one of the two forms', show(tx.gatewayId))
+      throw new Blocked('a payment with a resendable id (POST /control/incoming-payments)', `gatewayId ${show(tx.gatewayId)} is neither a UUID nor an object id`)
     }
-    expectSuccess(t, await resend(t, version, tx.gatewayId, { url: t.hooks.url('body') }))
-    const event = await waitForV1(t, tx, 'body')
-    if (event.method !== 'POST') t.fail('notifications are HTTP POST (6)', 'POST', event.method)
+    expectResent(t, '4.12.url-https', await resend(t, version, tx.gatewayId, { url: t.hooks.url('body') }))
+    const event = await t.awaitEvent('4.12.url-https', 'the V1 notification at the body url', v1For(tx), { channel: 'body' })
+    if (event.method !== 'POST') t.fail('6.http-post-json', 'notifications are HTTP POST', 'POST', event.method)
     if (!/[/+]json\b/i.test(event.headers['content-type'] ?? '') || typeof event.body !== 'object') {
-      t.fail('notifications carry JSON (6)', 'a JSON body with a JSON content type', `${show(event.headers['content-type'])}: ${show(event.raw.slice(0, 80))}`)
+      t.fail('6.http-post-json', 'notifications carry JSON', 'a JSON body with a JSON content type', `${show(event.headers['content-type'])}: ${show(event.raw.slice(0, 80))}`)
     }
   })
 
@@ -154,18 +103,19 @@ for (const version of VERSIONS) {
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
     const tx = await receivedPayment(t, 128.4)
-    expectSuccess(t, await resend(t, version, tx.gatewayId, { url: t.hooks.url('body') }))
-    const v1 = expectV1Schema(t, (await waitForV1(t, tx, 'body')).body)
-    if (v1.businessTransactionId !== tx.externalId) t.fail('businessTransactionId is the caller id (6.1)', show(tx.externalId), show(v1.businessTransactionId))
-    if (typeof v1.value !== 'number' || centsOf(v1.value) !== centsOf(tx.amount)) t.fail('value is the amount in reais (6.1)', String(tx.amount), show(v1.value))
-    if (v1.movementType !== 'IN') t.fail('movementType of an incoming payment (6.1)', '"IN"', show(v1.movementType))
-    if (v1.endToEndId !== tx.e2eId) t.fail('endToEndId of the payment (6.1)', show(tx.e2eId), show(v1.endToEndId))
-    if (t.config.pixKey && v1.pixKey !== t.config.pixKey) t.fail('pixKey of the transaction (6.1)', show(t.config.pixKey), show(v1.pixKey))
-    if (typeof v1.createdDate !== 'string' || !ISO_DATE_TIME.test(v1.createdDate)) t.fail('createdDate (6.1)', 'an ISO 8601 date-time', show(v1.createdDate))
-    if (v1.PayerName !== tx.payer.name) t.fail('PayerName of the known payer (6.1)', show(tx.payer.name), show(v1.PayerName))
+    const v1 = (await givenResentV1(t, version, tx.gatewayId, tx)).body as Json
+    if (v1.businessTransactionId !== tx.externalId) t.fail('6.1.business-transaction-id', 'businessTransactionId is the caller id', show(tx.externalId), show(v1.businessTransactionId))
+    if (typeof v1.value !== 'number' || centsOf(v1.value) !== centsOf(tx.amount)) t.fail('6.1.value-number', 'value is the amount in reais', String(tx.amount), show(v1.value))
+    if (v1.movementType !== 'IN') t.fail('6.1.movement-type', 'movementType of an incoming payment', '"IN"', show(v1.movementType))
+    if (v1.endToEndId !== tx.e2eId) t.fail('6.1.end-to-end-id', 'endToEndId of the payment', show(tx.e2eId), show(v1.endToEndId))
+    if (t.config.pixKey && v1.pixKey !== t.config.pixKey) t.fail('6.1.pix-key', 'pixKey of the transaction', show(t.config.pixKey), show(v1.pixKey))
+    if (typeof v1.createdDate !== 'string' || !ISO_DATE_TIME.test(v1.createdDate)) t.fail('6.1.created-date', 'createdDate', 'an ISO 8601 date-time', show(v1.createdDate))
+    if (typeof v1.status !== 'string' || !RESENDABLE_STATUSES.includes(v1.status)) t.fail('3.5.statuses', 'status of a resendable notification', `one of ${RESENDABLE_STATUSES.join(', ')}`, show(v1.status))
+    if (v1.PayerName !== tx.payer.name) t.fail('6.1.payer-block', 'PayerName of the known payer', show(tx.payer.name), show(v1.PayerName))
     const document = v1.PayerDocumentNumber
     const sameDocument = typeof document === 'string' && (document === tx.payer.document || document === formatCpf(tx.payer.document) || isMaskOf(document, tx.payer.document))
-    if (!sameDocument) t.fail("PayerDocumentNumber is the payer's document (6.1)", `${tx.payer.document} (plain, formatted or masked)`, show(document))
+    if (!sameDocument) t.fail('6.1.payer-block', "PayerDocumentNumber is the payer's document", `${tx.payer.document} (plain, formatted or masked)`, show(document))
+    t.expectEvent('4.12.payload-v1', v1, 'pixNotificationV1')
   })
 
   // Resend takes a UUID or object id (§4.12); the refund id of §4.14 is the only id a gateway
@@ -174,11 +124,11 @@ for (const version of VERSIONS) {
     clauses: clausesFor(version, ['6.1.status-refund-normalised']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
-    const cashOut = await settledCashOut(t, 25)
+    const cashOut = await givenCashOut(t, 25)
+    await t.control.settleTransaction(cashOut)
     const back = await t.control.reverseTransaction(cashOut)
-    expectSuccess(t, await resend(t, version, back.gatewayId, { url: t.hooks.url('body') }))
-    const v1 = (await waitForV1(t, back, 'body')).body as Record<string, unknown>
-    if (v1.status !== 'REFUND') t.fail('REFUND_OUT is notified as REFUND (6.1)', '"REFUND"', show(v1.status))
+    const v1 = (await givenResentV1(t, version, back.gatewayId, back)).body as Json
+    if (v1.status !== 'REFUND') t.fail('6.1.status-refund-normalised', 'REFUND_OUT is notified as REFUND', '"REFUND"', show(v1.status))
   })
 
   check(`${path}: a refund the account sent (REFUND_IN) is notified as REFUND`, {
@@ -187,54 +137,63 @@ for (const version of VERSIONS) {
   }, async (t: CheckContext) => {
     const tx = await receivedPayment(t, 40)
     await t.hooks.useForAccount('account')
-    const ex = await t.gateway.post(`/pix/v2/payment/refund/${encodeURIComponent(tx.gatewayId)}`, { value: 10, description: 'kit refund' })
-    t.expectStatus(ex, [200, 201])
-    const refundId = transactionIdOf(t, ex, 'gateway refund (4.14)')
+    const refundId = await t.given('a gateway refund (POST /pix/v2/payment/refund/{id})', async () => {
+      const ex = await t.gateway.post(`/pix/v2/payment/refund/${encodeURIComponent(tx.gatewayId)}`, { value: 10, description: 'kit refund' })
+      t.expectStatus('4.14.within-90-days', ex, [200, 201])
+      const id = t.json('4.14.within-90-days', ex).transactionId
+      if (typeof id !== 'string') t.fail('4.14.within-90-days', 'gateway refund transactionId', 'a string', show(id), ex)
+      return id
+    })
     await t.control.settleTransaction(refundId)
     const resendId = await resendableIdOf(t, refundId)
-    expectSuccess(t, await resend(t, version, resendId, { url: t.hooks.url('body') }))
-    const v1 = (await waitForV1(t, { transactionId: refundId, gatewayId: resendId }, 'body')).body as Record<string, unknown>
-    if (v1.status !== 'REFUND') t.fail('REFUND_IN is notified as REFUND (6.1)', '"REFUND"', show(v1.status))
+    const v1 = (await givenResentV1(t, version, resendId, { transactionId: refundId, gatewayId: resendId })).body as Json
+    if (v1.status !== 'REFUND') t.fail('6.1.status-refund-normalised', 'REFUND_IN is notified as REFUND', '"REFUND"', show(v1.status))
   })
 
   check(`${path}: a confirmed cash-in is notified as PAID`, {
-    clauses: clausesFor(version, ['3.5.paid-is-confirmed-cash-in']),
+    clauses: clausesFor(version, ['3.5.paid-is-confirmed-cash-in', '6.1.business-transaction-id', '4.12.payload-v1']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
     const externalId = `kit-cash-in-${randomUUID()}`
-    const ex = await t.base.post('/api/pix/cash-in', {
-      transaction: { value: 19.9, description: 'kit cash-in', externalId, expirationTime: 3600, generateQrCode: false },
-      payer: { fullName: 'Ana Souza', document: randomCpf() },
+    const transactionId = await t.given('a cash-in (POST /api/pix/cash-in)', async () => {
+      const ex = await t.base.post('/api/pix/cash-in', {
+        transaction: { value: 19.9, description: 'kit cash-in', externalId, expirationTime: 3600, generateQrCode: false },
+        payer: { fullName: 'Ana Souza', document: randomCpf() },
+      })
+      t.expectStatus('4.6.transaction-id', ex, [200, 201])
+      const id = t.json('4.6.transaction-id', ex).transactionId
+      if (typeof id !== 'string') t.fail('4.6.transaction-id', 'cash-in transactionId', 'a string', show(id), ex)
+      return id
     })
-    t.expectStatus(ex, [200, 201])
-    const transactionId = jsonObject(ex, 'cash-in (4.6)').transactionId
-    if (typeof transactionId !== 'string') t.fail('cash-in transactionId (4.6)', 'a string', show(transactionId), ex)
     const paid = await t.control.payCashIn(transactionId)
-    expectSuccess(t, await resend(t, version, paid.gatewayId, { url: t.hooks.url('body') }))
-    const v1 = expectV1Schema(t, (await waitForV1(t, paid, 'body')).body)
-    if (v1.status !== 'PAID') t.fail('a confirmed cash-in is notified as PAID (3.5)', '"PAID"', show(v1.status))
-    if (v1.businessTransactionId !== externalId) t.fail('businessTransactionId is the caller id (6.1)', show(externalId), show(v1.businessTransactionId))
+    const v1 = (await givenResentV1(t, version, paid.gatewayId, paid)).body as Json
+    if (v1.status !== 'PAID') t.fail('3.5.paid-is-confirmed-cash-in', 'a confirmed cash-in is notified as PAID', '"PAID"', show(v1.status))
+    if (v1.businessTransactionId !== externalId) t.fail('6.1.business-transaction-id', 'businessTransactionId is the caller id', show(externalId), show(v1.businessTransactionId))
+    t.expectEvent('4.12.payload-v1', v1, 'pixNotificationV1')
   })
 
   check(`${path}: resending again answers 200 each time, posts the same notification and changes neither transaction nor balance`, {
     clauses: clausesFor(version, ['4.12.repeat-safe']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
+    const clause = '4.12.repeat-safe'
     const tx = await receivedPayment(t, 55.55)
-    const before = await Promise.all([t.base.get(`/api/pix/transaction/${encodeURIComponent(tx.transactionId)}`), t.gateway.get('/v1/account/balance')])
-    for (let i = 0; i < 3; i++) expectSuccess(t, await resend(t, version, tx.gatewayId, { url: t.hooks.url('body') }))
-    const deadline = Date.now() + (missedANotification ? AFTER_A_MISS_WAIT_MS : WAIT_MS)
-    while (t.hooks.events('body').filter(v1For(tx)).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
-    const bodies = t.hooks.events('body').filter(v1For(tx)).map((c) => c.body)
-    if (bodies.length !== 3) t.fail('each resend posts the notification (4.12)', '3 notifications', `${bodies.length}`)
+    const readState = (when: string) => t.given(`the transaction and the balance ${when} (GET /api/pix/transaction/{id}, GET /v1/account/balance)`, async () => {
+      const [view, balance] = await Promise.all([t.base.get(`/api/pix/transaction/${encodeURIComponent(tx.transactionId)}`), t.gateway.get('/v1/account/balance')])
+      t.expectStatus('4.3.get-by-id', view, 200)
+      t.expectStatus('2.3.gateway-available-balance', balance, 200)
+      return { transaction: t.json('4.3.get-by-id', view), balance: t.json('2.3.gateway-available-balance', balance), ex: { view, balance } }
+    })
+    const before = await readState('before')
+    for (let i = 0; i < 3; i++) expectResent(t, clause, await resend(t, version, tx.gatewayId, { url: t.hooks.url('body') }))
+    const bodies = (await eventsOnceThere(t, v1For(tx), 3, 'body')).map((c) => c.body)
+    if (bodies.length !== 3) t.fail(clause, 'each resend posts the notification', `3 notifications within ${EVENT_DEADLINE_MS} ms`, `${bodies.length}`)
     const differing = bodies.find((b) => !isDeepStrictEqual(b, bodies[0]))
-    if (differing) t.fail('resending posts the same notification (4.12)', show(bodies[0]), show(differing))
-    const after = await Promise.all([t.base.get(`/api/pix/transaction/${encodeURIComponent(tx.transactionId)}`), t.gateway.get('/v1/account/balance')])
-    const [txBefore, txAfter] = [jsonObject(before[0]), jsonObject(after[0])]
-    if (!isDeepStrictEqual(txBefore, txAfter)) t.fail('resending changes no transaction (4.12)', show(txBefore), show(txAfter), after[0])
-    const [balBefore, balAfter] = [jsonObject(before[1]), jsonObject(after[1])]
+    if (differing) t.fail(clause, 'resending posts the same notification', show(bodies[0]), show(differing))
+    const after = await readState('after')
+    if (!isDeepStrictEqual(before.transaction, after.transaction)) t.fail(clause, 'resending changes no transaction', show(before.transaction), show(after.transaction), after.ex.view)
     for (const field of ['availableBalance', 'blockedBalance', 'totalBalance']) {
-      if (balBefore[field] !== balAfter[field]) t.fail('resending changes no balance (4.12)', `${field} ${show(balBefore[field])}`, show(balAfter[field]), after[1])
+      if (before.balance[field] !== after.balance[field]) t.fail(clause, 'resending changes no balance', `${field} ${show(before.balance[field])}`, show(after.balance[field]), after.ex.balance)
     }
   })
 
@@ -245,11 +204,12 @@ for (const version of VERSIONS) {
     clauses: clausesFor(version, ['4.12.destination-body-url']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
+    const clause = '4.12.destination-body-url'
     const tx = await receivedPayment(t)
     await t.control.setCallbackUrl(tx.transactionId, t.hooks.url('callback'))
     await t.control.setWebhookUrls({ pixWebhookUrl: t.hooks.url('pix'), webhookUrl: t.hooks.url('global') })
-    expectSuccess(t, await resend(t, version, tx.gatewayId, { url: t.hooks.url('body') }))
-    await waitForV1(t, tx, 'body')
+    expectResent(t, clause, await resend(t, version, tx.gatewayId, { url: t.hooks.url('body') }))
+    await t.awaitEvent(clause, 'the V1 notification at the body url', v1For(tx), { channel: 'body' })
   })
 
   check(`${path}: without a body url, the transaction's callbackWebhookUrl wins over the account's URLs`, {
@@ -259,8 +219,8 @@ for (const version of VERSIONS) {
     const tx = await receivedPayment(t)
     await t.control.setCallbackUrl(tx.transactionId, t.hooks.url('callback'))
     await t.control.setWebhookUrls({ pixWebhookUrl: t.hooks.url('pix'), webhookUrl: t.hooks.url('global') })
-    expectSuccess(t, await resend(t, version, tx.gatewayId))
-    await waitForV1(t, tx, 'callback')
+    expectResent(t, '4.12.body-optional', await resend(t, version, tx.gatewayId))
+    await t.awaitEvent('4.12.destination-callback', "the V1 notification at the transaction's callbackWebhookUrl", v1For(tx), { channel: 'callback' })
   })
 
   check(`${path}: without a body url or callbackWebhookUrl, the account's pixWebhookUrl wins over webhookUrl`, {
@@ -269,8 +229,8 @@ for (const version of VERSIONS) {
   }, async (t: CheckContext) => {
     const tx = await receivedPayment(t)
     await t.control.setWebhookUrls({ pixWebhookUrl: t.hooks.url('pix'), webhookUrl: t.hooks.url('global') })
-    expectSuccess(t, await resend(t, version, tx.gatewayId))
-    await waitForV1(t, tx, 'pix')
+    expectResent(t, '4.12.body-optional', await resend(t, version, tx.gatewayId))
+    await t.awaitEvent('4.12.destination-pix-webhook', "the V1 notification at the account's pixWebhookUrl", v1For(tx), { channel: 'pix' })
   })
 
   check(`${path}: with only the account's webhookUrl, the notification goes there`, {
@@ -279,65 +239,67 @@ for (const version of VERSIONS) {
   }, async (t: CheckContext) => {
     const tx = await receivedPayment(t)
     await t.control.setWebhookUrls({ pixWebhookUrl: null, webhookUrl: t.hooks.url('global') })
-    expectSuccess(t, await resend(t, version, tx.gatewayId))
-    await waitForV1(t, tx, 'global')
+    expectResent(t, '4.12.body-optional', await resend(t, version, tx.gatewayId))
+    await t.awaitEvent('4.12.destination-webhook-url', "the V1 notification at the account's webhookUrl", v1For(tx), { channel: 'global' })
   })
 
   check(`${path}: with no URL anywhere and none in the body, 400`, {
-    clauses: clausesFor(version, ['7.resend-no-webhook-url-400']),
+    clauses: clausesFor(version, ['7.resend-no-webhook-url-400', ...ERROR_BODY]),
     needs: ['control', 'mutating'],
   }, async (t: CheckContext) => {
     const tx = await receivedPayment(t)
     await t.control.setWebhookUrls({ pixWebhookUrl: null, webhookUrl: null })
-    t.expectErrorBody(await resend(t, version, tx.gatewayId), 400)
+    t.expectErrorBody('7.resend-no-webhook-url-400', await resend(t, version, tx.gatewayId), 400)
   })
 
   // ---------------------------------------------------------------------------------------------
   // What it refuses (§4.12, §7)
 
   check(`${path}: a well-formed id matching no transaction is 404`, {
-    clauses: clausesFor(version, ['7.resend-not-found-404']),
+    clauses: clausesFor(version, ['7.resend-not-found-404', ...ERROR_BODY]),
     needs: ['mutating'],
   }, async (t: CheckContext) => {
-    t.expectErrorBody(await resend(t, version, randomUUID(), { url: 'https://example.com/hooks' }), 404)
+    t.expectErrorBody('7.resend-not-found-404', await resend(t, version, randomUUID(), { url: 'https://example.com/hooks' }), 404)
   })
 
   check(`${path}: an empty transaction id is refused with 400`, {
-    clauses: clausesFor(version, ['7.resend-missing-id-400']),
+    clauses: clausesFor(version, ['7.resend-missing-id-400', ...ERROR_BODY]),
     needs: ['mutating'],
   }, async (t: CheckContext) => {
-    t.expectErrorBody(await t.gateway.post(`${path}/`, { url: 'https://example.com/hooks' }), 400)
+    t.expectErrorBody('7.resend-missing-id-400', await t.gateway.post(`${path}/`, { url: 'https://example.com/hooks' }), 400)
   })
 }
 
 // ---------------------------------------------------------------------------------------------
-// What it refuses and does not send (§4.12, §7). Each check waits QUIET_MS for a notification that
-// must not come, on its own payment and channel, so the four run side by side.
+// What it refuses and does not send (§4.12, §7). Each check waits the quiet period for a
+// notification that must not come, on its own payment and channel, so the four run side by side.
 
 for (const version of VERSIONS) {
   const path = `/pix/${version}/webhooks/resend`
 
   check(`${path}: a body url that is not HTTPS (http scheme, or not a URL) is refused with 400`, {
-    clauses: clausesFor(version, ['7.resend-url-not-https-400']),
+    clauses: clausesFor(version, ['7.resend-url-not-https-400', ...ERROR_BODY]),
     needs: ['control', 'mutating', 'webhooks'],
     concurrent: true,
   }, async (t: CheckContext) => {
+    const clause = '7.resend-url-not-https-400'
     const tx = await receivedPayment(t)
     const https = new URL(t.hooks.url('body'))
     const plainHttp = `http://${https.host}${https.pathname}`
-    for (const url of [plainHttp, 'not a url']) t.expectErrorBody(await resend(t, version, tx.gatewayId, { url }), 400)
-    await expectNothing(t, 'body', tx, 'a refused resend sends nothing (4.12)')
+    for (const url of [plainHttp, 'not a url']) t.expectErrorBody(clause, await resend(t, version, tx.gatewayId, { url }), 400)
+    await t.expectNoEvent(clause, 'a refused resend sends nothing', v1For(tx), { channel: 'body' })
   })
 
   check(`${path}: a transaction of another account is refused with 400 and nothing is sent`, {
-    clauses: clausesFor(version, ['7.resend-other-account-400']),
+    clauses: clausesFor(version, ['7.resend-other-account-400', ...ERROR_BODY]),
     needs: ['control', 'mutating', 'webhooks', 'otherAccount'],
     concurrent: true,
   }, async (t: CheckContext) => {
+    const clause = '7.resend-other-account-400'
     const other = t.config.otherClientId
     if (!other) t.skip('the second account has no client id (PIX_OTHER_CLIENT_ID) to name it to the control driver')
     const theirs = await t.control.incomingPayment({ account: other, amount: 12.34, externalId: `kit-theirs-${randomUUID()}` })
-    t.expectErrorBody(await resend(t, version, theirs.gatewayId, { url: t.hooks.url('body') }), 400)
-    await expectNothing(t, 'body', theirs, "another account's transaction is not resent (4.12)")
+    t.expectErrorBody(clause, await resend(t, version, theirs.gatewayId, { url: t.hooks.url('body') }), 400)
+    await t.expectNoEvent(clause, "another account's transaction is not resent", v1For(theirs), { channel: 'body' })
   })
 }

@@ -3,61 +3,11 @@
 // the bank and the clearing of returns act through the control driver.
 import { randomUUID } from 'node:crypto'
 import { check, type CheckContext } from '../../harness/check.ts'
-import { jsonObject, show } from '../../harness/assertions.ts'
-import type { Captured } from '../../harness/webhook-capture.ts'
+import { show } from '../../harness/assertions.ts'
 import { centsOf } from '../../generators/amounts.ts'
 import { isMaskOf, randomCpf } from '../../generators/documents.ts'
 import { buildPixCode } from '../../generators/emv.ts'
-import { newTxid } from '../../generators/ids.ts'
-import { validator, webhookSchema } from '../../generators/openapi.ts'
-
-const WAIT_MS = 8_000
-/** How long an event that must not come yet is given to show up anyway. */
-const QUIET_MS = 600
-
-type Event = { type?: unknown; status?: unknown; data?: Record<string, unknown> }
-
-function eventOf(c: Captured): Event | undefined {
-  return c.body !== null && typeof c.body === 'object' && !Array.isArray(c.body) ? (c.body as Event) : undefined
-}
-
-function isEvent(type: string, match: (data: Record<string, unknown>) => boolean = () => true): (c: Captured) => boolean {
-  return (c) => {
-    const e = eventOf(c)
-    return e?.type === type && e.data !== null && typeof e.data === 'object' && match(e.data)
-  }
-}
-
-function expectEventSchema(t: CheckContext, body: unknown, name: string, rule: string): void {
-  const validate = validator(webhookSchema(name))
-  if (!validate(body)) {
-    const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(body)'} ${e.message ?? e.keyword}`).join('; ')
-    t.fail(rule, `a body matching the ${name} schema`, `${errors} in ${show(body)}`)
-  }
-}
-
-interface PaidCharge {
-  txid: string
-  amount: string
-  payer: { name: string; document: string }
-  transactionId: string
-  e2eId: string
-}
-
-/** A charge (PUT /cob) paid by a payer (control). */
-async function paidCharge(t: CheckContext, amount = '48.90'): Promise<PaidCharge> {
-  const txid = newTxid()
-  const payer = { name: 'Carla Mendes', document: randomCpf() }
-  const ex = await t.base.put(`/cob/${txid}`, {
-    calendario: { expiracao: 3600 },
-    devedor: { cpf: payer.document, nome: payer.name },
-    valor: { original: amount },
-    ...(t.config.pixKey ? { chave: t.config.pixKey } : {}),
-  })
-  t.expectStatus(ex, 201)
-  const paid = await t.control.payCob(txid, { payer })
-  return { txid, amount, payer, transactionId: paid.transactionId, e2eId: paid.e2eId }
-}
+import { eventOf, isEvent, paidCharge, type Json } from './fixtures.ts'
 
 // ---------------------------------------------------------------------------------------------
 // RECEIVE (§6.2, §3.2, §3.6)
@@ -68,31 +18,30 @@ check('RECEIVE: a paid charge posts RECEIVE LIQUIDATED with the txid, amount, en
 }, async (t: CheckContext) => {
   await t.hooks.useForAccount()
   const charge = await paidCharge(t)
-  const event = await t.hooks.waitFor(isEvent('RECEIVE', (d) => d.txId === charge.txid), WAIT_MS)
-  expectEventSchema(t, event.body, 'pixReceiveV2', 'RECEIVE event (6.2)')
-  const data = (event.body as Event).data as Record<string, any>
-  if (data.payment.amount !== charge.amount) t.fail('RECEIVE payment.amount is valor.original (6.2)', show(charge.amount), show(data.payment.amount))
-  if (data.endToEndId !== charge.e2eId) t.fail('RECEIVE endToEndId of the payment (6.2)', show(charge.e2eId), show(data.endToEndId))
+  // Found by its txid or its end-to-end id, so a wrong txid fails 6.2.receive-txid-of-charge, not the emission.
+  const event = await t.awaitEvent('6.2.receive-emitted', `a RECEIVE event for txid ${charge.txid}`, isEvent('RECEIVE', (d) => d.txId === charge.txid || d.endToEndId === charge.e2eId))
+  t.expectEvent('6.2.receive-fields', event.body, 'pixReceiveV2')
+  const data = eventOf(event)!.data as Record<string, any>
+  if (data.txId !== charge.txid) t.fail('6.2.receive-txid-of-charge', 'RECEIVE txId is the txid of the paid charge', show(charge.txid), show(data.txId))
+  if (data.payment.amount !== charge.amount) t.fail('6.2.receive-txid-of-charge', 'RECEIVE payment.amount is valor.original', show(charge.amount), show(data.payment.amount))
+  if (data.endToEndId !== charge.e2eId) t.fail('6.2.receive-fields', 'RECEIVE endToEndId of the payment', show(charge.e2eId), show(data.endToEndId))
   const document = data.debtorAccount.document
   if (typeof document !== 'string' || !isMaskOf(document, charge.payer.document)) {
-    t.fail('RECEIVE debtorAccount.document is masked as in 2.2 (6.2)', `the mask of ${charge.payer.document.slice(0, 3)}…`, show(document))
+    t.fail('6.2.receive-debtor-masked', 'RECEIVE debtorAccount.document is masked as in 2.2', `the mask of ${charge.payer.document.slice(0, 3)}…`, show(document))
   }
 })
 
 check('RECEIVE: a payment received without a charge also posts RECEIVE LIQUIDATED', {
-  clauses: ['6.2.receive-emitted'],
+  clauses: ['6.2.receive-emitted', '6.2.receive-fields'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
   await t.hooks.useForAccount()
   const paid = await t.control.incomingPayment({ amount: 61.02, payer: { name: 'Rui Campos', document: randomCpf() }, externalId: `kit-in-${randomUUID()}` })
-  const event = await t.hooks.waitFor(isEvent('RECEIVE', (d) => d.endToEndId === paid.e2eId), WAIT_MS).catch(() => undefined)
-  if (!event) {
-    const got = t.hooks.events().map((c) => show(c.body)).join('; ') || 'nothing'
-    t.fail('an incoming payment triggers RECEIVE LIQUIDATED (3.6, 6.2)', `a RECEIVE event with endToEndId ${paid.e2eId}`, got)
-  }
-  const data = (event.body as Event).data as Record<string, any>
-  if (data.status !== 'LIQUIDATED') t.fail('RECEIVE status (6.2)', '"LIQUIDATED"', show(data.status))
-  if (typeof data.payment?.amount !== 'string' || centsOf(data.payment.amount) !== 6102) t.fail('RECEIVE payment.amount (6.2)', '"61.02"', show(data.payment?.amount))
+  const event = await t.awaitEvent('6.2.receive-emitted', `a RECEIVE event with endToEndId ${paid.e2eId}`, isEvent('RECEIVE', (d) => d.endToEndId === paid.e2eId))
+  const data = eventOf(event)!.data as Record<string, any>
+  if (data.status !== 'LIQUIDATED') t.fail('6.2.receive-emitted', 'RECEIVE data.status', '"LIQUIDATED"', show(data.status))
+  t.expectEvent('6.2.receive-fields', event.body, 'pixReceiveV2')
+  if (typeof data.payment?.amount !== 'string' || centsOf(data.payment.amount) !== 6102) t.fail('6.2.receive-fields', 'RECEIVE payment.amount is the amount received', '"61.02"', show(data.payment?.amount))
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -105,17 +54,20 @@ check('REFUND: a settled return posts REFUND REFUNDED, linked to the original ch
   await t.hooks.useForAccount()
   const charge = await paidCharge(t, '80.00')
   const returnId = `kit${randomUUID().replace(/-/g, '').slice(0, 20)}`
-  const ex = await t.base.put(`/pix/${charge.e2eId}/devolucao/${returnId}`, { valor: '30.00', descricao: 'kit return' })
-  t.expectStatus(ex, 201)
-  const rtrId = jsonObject(ex, 'return (4.11)').rtrId
+  const rtrId = await t.given('a return (PUT /pix/{e2eid}/devolucao/{id})', async () => {
+    const ex = await t.base.put(`/pix/${charge.e2eId}/devolucao/${returnId}`, { valor: '30.00', descricao: 'kit return' })
+    t.expectStatus('4.11.status-201', ex, 201)
+    return t.json('4.11.status-201', ex).rtrId
+  })
   await t.control.settleReturn(charge.e2eId, returnId)
-  const event = await t.hooks.waitFor(isEvent('REFUND', (d) => d.endToEndId === charge.e2eId), WAIT_MS)
-  expectEventSchema(t, event.body, 'pixRefundV2', 'REFUND event (6.2)')
-  const data = (event.body as Event).data as Record<string, any>
-  if (data.txId !== charge.txid) t.fail('REFUND txId is the original charge (6.2)', show(charge.txid), show(data.txId))
-  const item = (data.refunds as Record<string, any>[]).find((r) => r.endToEndId === rtrId)
-  if (!item) t.fail('REFUND refunds carry the return by its end-to-end id (6.2)', `an item with endToEndId ${show(rtrId)}`, show(data.refunds))
-  if (typeof item.payment.amount !== 'number' || centsOf(item.payment.amount) !== 3000) t.fail('REFUND item payment.amount (6.2)', 'the number 30', show(item.payment.amount))
+  const event = await t.awaitEvent('6.2.refund-emitted', 'a REFUND event for the returned payment', isEvent('REFUND', (d) => d.endToEndId === charge.e2eId || d.txId === charge.txid))
+  t.expectEvent('6.2.refund-fields', event.body, 'pixRefundV2')
+  const data = eventOf(event)!.data as Record<string, any>
+  if (data.txId !== charge.txid) t.fail('6.2.refund-links-original', 'REFUND txId is the original charge', show(charge.txid), show(data.txId))
+  if (data.endToEndId !== charge.e2eId) t.fail('6.2.refund-links-original', 'REFUND endToEndId is the original payment', show(charge.e2eId), show(data.endToEndId))
+  const item = (data.refunds as Json[]).find((r) => r.endToEndId === rtrId) as Record<string, any> | undefined
+  if (!item) return t.fail('6.2.refund-items', 'REFUND refunds carry the return by its end-to-end id', `an item with endToEndId ${show(rtrId)}`, show(data.refunds))
+  if (typeof item.payment.amount !== 'number' || centsOf(item.payment.amount) !== 3000) t.fail('6.2.refund-items', 'REFUND item payment.amount', 'the number 30', show(item.payment.amount))
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -125,20 +77,22 @@ check('TRANSFER: a cash-out posts TRANSFER LIQUIDATED when the bank settles it, 
   clauses: ['6.2.transfer-emitted'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
+  const clause = '6.2.transfer-emitted'
   await t.hooks.useForAccount()
-  const qrCode = buildPixCode({ key: 'fornecedor@example.com', amount: '17.25', merchantName: 'Fornecedor', merchantCity: 'RECIFE', txid: `KIT${Date.now()}` })
-  const ex = await t.base.post('/api/pix/cash-out-qrcode', { value: 17.25, qrCode, externalId: `kit-out-${randomUUID()}` })
-  t.expectStatus(ex, [200, 201])
-  const id = jsonObject(ex, 'cash-out (4.7)').transactionId
-  if (typeof id !== 'string') t.fail('cash-out transactionId (4.7)', 'a string', show(id), ex)
-  await new Promise((r) => setTimeout(r, QUIET_MS))
-  const early = t.hooks.events().find(isEvent('TRANSFER'))
-  if (early) t.fail('TRANSFER is sent when the bank settles (6.2)', 'no TRANSFER before settlement', show(early.body))
+  const id = await t.given('a cash-out (POST /api/pix/cash-out-qrcode)', async () => {
+    const qrCode = buildPixCode({ key: 'fornecedor@example.com', amount: '17.25', merchantName: 'Fornecedor', merchantCity: 'RECIFE', txid: `KIT${Date.now()}` })
+    const ex = await t.base.post('/api/pix/cash-out-qrcode', { value: 17.25, qrCode, externalId: `kit-out-${randomUUID()}` })
+    t.expectStatus('4.7.transaction-id', ex, [200, 201])
+    const transactionId = t.json('4.7.transaction-id', ex).transactionId
+    if (typeof transactionId !== 'string') t.fail('4.7.transaction-id', 'cash-out transactionId', 'a string', show(transactionId), ex)
+    return transactionId
+  })
+  await t.expectNoEvent(clause, 'a TRANSFER event before the bank settles the cash-out', isEvent('TRANSFER'))
   await t.control.settleTransaction(id)
-  const event = await t.hooks.waitFor(isEvent('TRANSFER'), WAIT_MS)
-  expectEventSchema(t, event.body, 'pixTransferV2', 'TRANSFER event (6.2)')
-  const e = eventOf(event) as Event
-  if (e.data?.status !== 'LIQUIDATED' && e.status !== 'LIQUIDATED') t.fail('TRANSFER status (3.6, 6.2)', 'status LIQUIDATED', show(event.body))
+  const event = await t.awaitEvent(clause, 'a TRANSFER event once the bank settled the cash-out', isEvent('TRANSFER'))
+  t.expectEvent(clause, event.body, 'pixTransferV2')
+  const e = eventOf(event)!
+  if (e.data?.status !== 'LIQUIDATED' && e.status !== 'LIQUIDATED') t.fail(clause, 'TRANSFER status', 'status LIQUIDATED', show(event.body))
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -148,9 +102,10 @@ check('POST /v1/account/webhook sets pixWebhookUrl: the next instant-payment not
   clauses: ['4.18.set-pix-webhook-url'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
+  const clause = '4.18.set-pix-webhook-url'
   await t.control.setWebhookUrls({ webhookUrl: t.hooks.url('global') })
   const ex = await t.gateway.post('/v1/account/webhook', { pixWebhookUrl: t.hooks.url('pix') })
-  if (ex.response.error || ex.response.status < 200 || ex.response.status > 299) t.fail('set pixWebhookUrl (4.18)', 'a 2xx answer', ex.response.error ?? `HTTP ${ex.response.status}`, ex)
+  if (ex.response.error || ex.response.status < 200 || ex.response.status > 299) t.fail(clause, 'set pixWebhookUrl', 'a 2xx answer', ex.response.error ?? `HTTP ${ex.response.status}`, ex)
   const charge = await paidCharge(t, '9.99')
-  await t.hooks.waitFor(isEvent('RECEIVE', (d) => d.txId === charge.txid), WAIT_MS, 'pix')
+  await t.awaitEvent(clause, 'the RECEIVE event of the next payment at the pixWebhookUrl set', isEvent('RECEIVE', (d) => d.txId === charge.txid), { channel: 'pix' })
 })

@@ -3,18 +3,18 @@ import { ArgsError, flagEnv, mergeEnv, parseArgs, pixOnly } from '../../../cli/a
 
 describe('parseArgs', () => {
   test('no flags: defaults', () => {
-    expect(parseArgs([])).toEqual({ areas: [], files: [], slow: false, help: false })
+    expect(parseArgs([])).toEqual({ areas: [], files: [], slow: false, help: false, strictDepth: false })
   })
 
   test('every flag, with separate and inline values', () => {
     const args = parseArgs([
       '--env', 'target.env', '--profile=readonly', '--area', 'auth', '--area=charges,returns', '--seed', '7',
       '--num-runs', '25', '--timeout=5000', '--report-dir', '/tmp/r', '--shard', '2/3', '--slow',
-      '--file', 'auth/tokens.test.ts,suites/auth/bearer.test.ts',
+      '--file', 'auth/tokens.test.ts,suites/auth/bearer.test.ts', '--depth', 'deep', '--strict-depth', '--require-verified', '80%',
     ])
     expect(args).toEqual({
       envFile: 'target.env', profile: 'readonly', areas: ['auth', 'charges', 'returns'], files: ['auth/tokens.test.ts', 'auth/bearer.test.ts'], seed: 7, numRuns: 25,
-      timeoutMs: 5000, reportDir: '/tmp/r', shard: { index: 2, count: 3 }, slow: true, help: false,
+      timeoutMs: 5000, reportDir: '/tmp/r', shard: { index: 2, count: 3 }, slow: true, help: false, depth: 'deep', strictDepth: true, requireVerified: 80,
     })
   })
 

@@ -13,7 +13,8 @@ function hostileResults() {
       title: HOSTILE,
       clauses: ['4.2.token-type'],
       status: 'failed',
-      message: `expected 201, got 400\n${HOSTILE}`,
+      failedClause: '4.2.token-type',
+      message: `4.2.token-type — token_type is Bearer\nstatus: expected 201, got 400\n${HOSTILE}`,
       exchanges: [{
         request: { method: 'POST', url: 'http://127.0.0.1:4000/oauth/token', headers: { 'content-type': 'application/json' }, body: `{"clientId":"${HOSTILE}"}` },
         response: { status: 400, headers: {}, body: HOSTILE, durationMs: 3 },
@@ -50,7 +51,10 @@ describe('escaping', () => {
     const xml = renderJunit(hostileResults())
     expect(xml).not.toContain('<script')
     expect(xml).toContain('<property name="clause" value="4.2.token-type"/>')
-    expect(xml).toMatch(/<failure message="expected 201, got 400"/)
+    // the message attribute (all most CI systems show) begins with the clause, then the reason
+    expect(xml).toMatch(/<failure message="4\.2\.token-type — token_type is Bearer — status: expected 201, got 400" type="ClauseFailure">/)
+    expect(xml).toContain('<property name="verdict" value="failed"/>')
+    expect(xml).toContain('<property name="failedClause" value="4.2.token-type"/>')
     expect(xml).toContain('<skipped message="&lt;/script&gt;')
   })
 })

@@ -12,7 +12,7 @@ const shard1 = buildResults(runInfo({ runId: 'r-shard1of2', shard: '1/2', comman
   check({ id: 'auth/tokens::b', clauses: ['4.2.expires-default'], status: 'passed' }),
 ], CLAUSES)
 const shard2 = buildResults(runInfo({ runId: 'r-shard2of2', shard: '2/2', startedAt: '2026-11-21T19:00:01.000Z', finishedAt: '2026-11-21T19:00:09.000Z' }), [
-  check({ id: 'charges/cob::c', area: 'charges', clauses: ['4.2.token-type', '4.10.txid-length'], status: 'failed', message: 'boom' }),
+  check({ id: 'charges/cob::c', area: 'charges', clauses: ['4.2.token-type', '4.10.txid-length'], status: 'failed', failedClause: '4.10.txid-length', message: 'boom' }),
 ], CLAUSES)
 
 describe('mergeResults', () => {
@@ -20,9 +20,9 @@ describe('mergeResults', () => {
 
   test('concatenates checks and recomputes counts and clause verdicts', () => {
     expect(merged.checks.map((c) => c.id)).toEqual(['auth/tokens::a', 'auth/tokens::b', 'charges/cob::c'])
-    expect(merged.summary).toEqual({ passed: 2, failed: 1, skipped: 0, total: 3 })
+    expect(merged.summary).toEqual({ passed: 2, failed: 1, skipped: 0, blocked: 0, inconclusive: 0, total: 3 })
     const status = Object.fromEntries(merged.clauses.map((c) => [c.id, c.status]))
-    expect(status).toMatchObject({ '4.2.token-type': 'failed', '4.2.expires-default': 'passed', '4.10.txid-length': 'failed', '2.3.gross': 'uncovered' })
+    expect(status).toMatchObject({ '4.2.token-type': 'passed', '4.2.expires-default': 'passed', '4.10.txid-length': 'failed', '2.3.gross': 'uncovered' })
     expect(merged.clauses.find((c) => c.id === '4.2.token-type')?.checks).toEqual(['auth/tokens::a', 'charges/cob::c'])
   })
 
@@ -34,6 +34,17 @@ describe('mergeResults', () => {
 
   test('the same shard given twice counts once', () => {
     expect(mergeResults([shard1, shard1], 'x').summary.total).toBe(2)
+  })
+
+  test('a missing shard is named, and the run is not PASSED', () => {
+    const alone = mergeResults([shard1], 'x')
+    expect(alone.verdict.result).toBe('INCOMPLETE')
+    expect(alone.verdict.headline).toMatch(/shard 2\/2 missing/)
+  })
+
+  test('shards of other seeds or kits cannot be merged', () => {
+    expect(() => mergeResults([shard1, { ...shard2, seed: 43 }], 'x')).toThrow(/seed 43/)
+    expect(() => mergeResults([shard1, { ...shard2, kitVersion: '9.9.9' }], 'x')).toThrow(/kit 9\.9\.9/)
   })
 
   test('shards of different targets or profiles cannot be merged', () => {

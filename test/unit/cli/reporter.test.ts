@@ -36,7 +36,9 @@ describe('ConformanceReporter on a vitest run', () => {
   test('one check per test case, with area, clauses and status from the task meta', () => {
     expect(byTitle('issues a token')).toMatchObject({ id: 'auth/tokens::issues a token', area: 'auth', clauses: ['4.2.token-type'], status: 'passed' })
     expect(byTitle('a plain test without meta')).toMatchObject({ clauses: [], status: 'passed' })
-    expect(results.summary).toEqual({ passed: 2, failed: 3, skipped: 2, total: 7 })
+    expect(results.summary).toEqual({ passed: 2, failed: 3, skipped: 2, blocked: 1, inconclusive: 0, total: 8 })
+    expect(byTitle('a refund whose payment could not be made')).toMatchObject({ status: 'blocked', reason: 'a cash-in (POST /api/pix/cash-in) failed (HTTP 404)', clauseVerdicts: { '4.14.requires-paid': 'blocked' } })
+    expect(byTitle('defaults expires_in to 3600')).toMatchObject({ failedClause: '4.2.expires-default', clauseVerdicts: { '4.2.expires-default': 'failed', '4.2.token-type': 'not-reached' } })
   })
 
   test('a failure keeps its first error message, seed, replay path and replay command', () => {
@@ -65,7 +67,7 @@ describe('ConformanceReporter on a vitest run', () => {
   test('clause verdicts aggregate the checks', () => {
     const status = Object.fromEntries(results.clauses.map((c) => [c.id, c.status]))
     expect(status).toMatchObject({
-      '4.2.token-type': 'failed',
+      '4.2.token-type': 'passed',
       '4.2.expires-default': 'failed',
       '3.2.pay-concluida': 'skipped',
       '2.3.gross': 'uncovered',
@@ -75,15 +77,15 @@ describe('ConformanceReporter on a vitest run', () => {
 
   test('a progress line per finished file, the last with the run totals', () => {
     expect(progress).toHaveLength(3)
-    expect(progress.find((l) => l.includes('auth/tokens.check.ts'))).toMatch(/2 passed, 1 failed, 1 skipped/)
+    expect(progress.find((l) => l.includes('auth/tokens.check.ts'))).toMatch(/2 passed, 1 failed, 1 blocked, 1 skipped/)
     expect(progress.find((l) => l.includes('balance/broken.check.ts'))).toMatch(/ 1 failed /)
     expect(progress.find((l) => l.includes('balance/hook.check.ts'))).toMatch(/1 failed, 1 skipped/)
-    expect(progress.at(-1)).toMatch(/\[2 passed, 3 failed, 2 skipped · \d+\.\ds\]/)
+    expect(progress.at(-1)).toMatch(/\[2 passed, 3 failed, 2 skipped, 1 without verdict · \d+\.\ds\]/)
   })
 
   test('junit.xml and report.html are written beside results.json', () => {
     const xml = readFileSync(join(dir, 'junit.xml'), 'utf8')
-    expect(xml).toContain('<testsuite name="auth" tests="4" failures="1" errors="0" skipped="1"')
+    expect(xml).toContain('<testsuite name="auth" tests="5" failures="1" errors="0" skipped="2"')
     expect(xml).toContain('<testsuite name="balance" tests="3" failures="2" errors="0" skipped="1"')
     expect(xml).toMatch(/name="defaults expires_in to 3600"[^]*?<property name="clause" value="4\.2\.expires-default"\/>/)
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('defaults expires_in to 3600')

@@ -10,6 +10,11 @@ describe('clauseStatus', () => {
     [['skipped', 'failed'], 'failed'],
     [['skipped', 'skipped'], 'skipped'],
     [['passed', 'skipped'], 'passed'],
+    [['passed', 'not-reached'], 'passed'],
+    [['not-reached', 'skipped'], 'not-reached'],
+    [['blocked', 'not-reached'], 'blocked'],
+    [['inconclusive', 'blocked'], 'inconclusive'],
+    [['inconclusive', 'passed'], 'passed'],
   ])('%j -> %s', (statuses, expected) => {
     expect(clauseStatus(statuses)).toBe(expected)
   })
@@ -18,7 +23,7 @@ describe('clauseStatus', () => {
 describe('buildResults', () => {
   const checks = [
     check({ id: 'auth/tokens::a', clauses: ['4.2.token-type'], status: 'passed' }),
-    check({ id: 'auth/tokens::b', clauses: ['4.2.token-type', '4.2.expires-default'], status: 'failed', message: 'expected 3600, got 60' }),
+    check({ id: 'auth/tokens::b', clauses: ['4.2.token-type', '4.2.expires-default'], status: 'failed', failedClause: '4.2.expires-default', message: '4.2.expires-default — …\nexpected 3600, got 60' }),
     check({ id: 'charges/cob::c', area: 'charges', file: 'suites/charges/cob.test.ts', clauses: ['4.10.txid-length'], status: 'passed' }),
     check({ id: 'charges/cob::d', area: 'charges', file: 'suites/charges/cob.test.ts', clauses: ['3.2.pay-concluida'], status: 'skipped', needs: ['control'], skipReason: 'no PIX_CONTROL_URL' }),
     check({ id: 'charges/cob::e', area: 'charges', file: 'suites/charges/cob.test.ts', clauses: ['9.made-up'], status: 'passed' }),
@@ -33,11 +38,15 @@ describe('buildResults', () => {
   })
 
   test('summary and per-area counts', () => {
-    expect(r.summary).toEqual({ passed: 3, failed: 1, skipped: 1, total: 5 })
+    expect(r.summary).toEqual({ passed: 3, failed: 1, skipped: 1, blocked: 0, inconclusive: 0, total: 5 })
     expect(r.areas).toEqual([
-      { area: 'auth', passed: 1, failed: 1, skipped: 0, total: 2 },
-      { area: 'charges', passed: 2, failed: 0, skipped: 1, total: 3 },
+      { area: 'auth', passed: 1, failed: 1, skipped: 0, blocked: 0, inconclusive: 0, total: 2 },
+      { area: 'charges', passed: 2, failed: 0, skipped: 1, blocked: 0, inconclusive: 0, total: 3 },
     ])
+  })
+
+  test('a failed check fails its one clause; its other clauses are not reached', () => {
+    expect(r.checks.find((c) => c.id === 'auth/tokens::b')?.clauseVerdicts).toEqual({ '4.2.token-type': 'not-reached', '4.2.expires-default': 'failed' })
   })
 
   test('every clause of the catalogue gets a verdict, sorted numerically', () => {
@@ -45,16 +54,35 @@ describe('buildResults', () => {
       ['2.3.gross', 'uncovered', []],
       ['3.2.pay-concluida', 'skipped', ['charges/cob::d']],
       ['4.2.expires-default', 'failed', ['auth/tokens::b']],
-      ['4.2.token-type', 'failed', ['auth/tokens::a', 'auth/tokens::b']],
+      ['4.2.token-type', 'passed', ['auth/tokens::a', 'auth/tokens::b']],
       ['4.10.txid-length', 'passed', ['charges/cob::c']],
       ['7.refund-codes-status', 'uncovered', []],
     ])
     expect(r.clauses[0]).toMatchObject({ section: '2.3', testability: 'black-box', level: 'must' })
   })
 
-  test('coverage counts testable must clauses only', () => {
-    // five must clauses that are not "not shown"; four have a check; one (4.10) passed outright
-    expect(r.coverage).toEqual({ testableMust: 5, covered: 4, verified: 1, percent: 80 })
+  test('coverage counts verified testable must clauses', () => {
+    // five must clauses that are not "not shown"; four have a check; 4.10 and 4.2.token-type verified
+    expect(r.coverage).toEqual({ testableMust: 5, covered: 4, verified: 2, percent: 40 })
+  })
+
+  test('the headline says how much was verified and why the rest was not', () => {
+    expect(r.verdict).toEqual({ result: 'FAILED', headline: 'FAILED — 2 of 5 must clauses verified (1 failed; 1 need a mutating profile or the sandbox driver; 1 have no check)' })
+  })
+
+  test('blocked or inconclusive checks make the run INCOMPLETE, never PASSED', () => {
+    const blocked = buildResults(runInfo(), [
+      check({ id: 'a', clauses: ['4.10.txid-length'], status: 'passed' }),
+      check({ id: 'b', clauses: ['4.2.token-type'], status: 'blocked', reason: 'a bearer token (POST /oauth/token) failed (HTTP 500)' }),
+    ], CLAUSES)
+    expect(blocked.verdict.result).toBe('INCOMPLETE')
+    expect(blocked.verdict.headline).toMatch(/^INCOMPLETE — 1 of 5 must clauses verified \(1 blocked by a failed precondition; 3 have no check\)$/)
+  })
+
+  test('an --area run measures coverage against its own clauses', () => {
+    const scoped = buildResults(runInfo({ scope: ['charges'] }), [check({ id: 'c', clauses: ['4.10.txid-length'], status: 'passed' })], CLAUSES)
+    expect(scoped.coverage).toEqual({ testableMust: 1, covered: 1, verified: 1, percent: 100 })
+    expect(scoped.verdict.headline).toBe('PASSED — 1 of 1 must clauses of charges verified')
   })
 
   test('clause ids missing from the catalogue are listed', () => {

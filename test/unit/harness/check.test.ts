@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startVitest } from 'vitest/node'
 import type { Reporter, TestCase } from 'vitest/node'
-import { check, unmetNeed, areaOf } from '../../../harness/check.ts'
+import { check, unmetNeed, areaOf, propertyRuns } from '../../../harness/check.ts'
 import { loadConfig } from '../../../harness/config.ts'
 import { fakeServer, json, type FakeServer } from './fake-server.ts'
 
@@ -25,6 +25,8 @@ beforeAll(async () => {
   target = await fakeServer((req, res) => {
     if (req.url === '/oauth/token') return json(res, 200, { access_token: TOKEN, token_type: 'Bearer', expires_in: 3600, scope: 'balance:read' })
     if (req.url === '/v1/account/balance') return json(res, 200, { id: 'acc-1', totalBalance: 1, blockedBalance: 0, availableBalance: 1, consultedAt: '2026-01-01T00:00:00Z' })
+    // a framework's route-not-found answer: this target has no transaction routes at all
+    if (req.url?.startsWith('/api/pix/transaction') || req.url?.startsWith('/api/transactions')) return json(res, 404, { statusCode: 404, message: `Cannot GET ${req.url}`, error: 'Not Found' })
     return json(res, 200, { grossBalance: 1, blockedBalance: 0, netBalance: 1, consultedAt: '2026-01-01T00:00:00Z' })
   })
   const collect: Reporter = {
@@ -43,7 +45,7 @@ beforeAll(async () => {
   const root = fileURLToPath(new URL('./fixtures', import.meta.url))
   const vitest = await startVitest('test', [], {
     run: true, watch: false, config: false, root, pool: 'threads', include: ['**/*.fixture.ts'], reporters: [collect],
-    env: { ...UNSET_OPTIONAL, PIX_BASE_URL: target.url, PIX_GATEWAY_URL: target.url, PIX_CLIENT_ID: 'acme', PIX_CLIENT_SECRET: SECRET, PIX_API_KEY: API_KEY, PIX_SEED: '1234', PIX_NUM_RUNS: '20' },
+    env: { ...UNSET_OPTIONAL, PIX_BASE_URL: target.url, PIX_GATEWAY_URL: target.url, PIX_CLIENT_ID: 'acme', PIX_CLIENT_SECRET: SECRET, PIX_API_KEY: API_KEY, PIX_SEED: '1234', PIX_NUM_RUNS: '20', PIX_PROFILE: 'sandbox', PIX_YES_MUTATE: '1' },
   })
   await vitest.close()
   process.exitCode = 0 // the nested run has failing checks on purpose
@@ -70,13 +72,44 @@ describe('check() meta reaches a vitest reporter', () => {
     expect(exchanges[0]?.curl).toContain('"$PIX_API_KEY"')
   })
 
-  test('a failing check names the rule, what came back, the request and the clause; evidence kept', () => {
+  test('a failing check begins with its clause and statement, then the rule, what came back and the request', () => {
     const r = row('fails with the rule, the clause and the request')
     expect(r.state).toBe('failed')
-    expect(r.errors[0]).toMatch(/^status: expected HTTP 418, got HTTP 200/)
+    expect(r.meta.failedClause).toBe('2.3.gateway-id')
+    expect(r.errors[0]).toMatch(/^2\.3\.gateway-id — GET \{gateway_url\}\/v1\/account\/balance|^2\.3\.gateway-id — /)
+    expect(r.errors[0]).toContain('status: expected HTTP 418, got HTTP 200')
     expect(r.errors[0]).toContain(`request: GET ${target.url}/v1/account/balance`)
-    expect(r.errors[0]).toContain('clauses: 2.3.gateway-id')
     expect(r.meta.exchanges).toHaveLength(1)
+  })
+
+  test('a check fails exactly the clause its assertion proves; the failing exchange comes first', () => {
+    const r = row('fails exactly the clause its assertion proves')
+    expect(r.state).toBe('failed')
+    expect(r.meta.failedClause).toBe('2.3.gateway-total-balance')
+    expect(r.errors[0]).toMatch(/^2\.3\.gateway-total-balance — /)
+    expect(r.errors[0]).toContain('totalBalance: expected 2, got 1')
+  })
+
+  test('a failed precondition blocks the check, naming what it needed and what came back', () => {
+    const r = row('a failed precondition blocks the check')
+    expect(r.state).toBe('skipped')
+    expect(r.meta.verdict).toBe('blocked')
+    expect(r.meta.reason).toMatch(/^a charge to refund \(PUT \/cob\/\{txid\}\) failed \(HTTP 200 .*expected HTTP 201, got HTTP 200\)$/)
+    expect(r.meta.failedClause).toBeUndefined()
+  })
+
+  test('a 404 from a route never seen working proves nothing: inconclusive', () => {
+    const r = row('a refusal from a route never seen working is inconclusive')
+    expect(r.state).toBe('skipped')
+    expect(r.meta.verdict).toBe('inconclusive')
+    expect(r.meta.reason).toMatch(/getTransaction was never seen answering a valid request in this run/)
+  })
+
+  test('an assertion on a clause the check does not name is a kit bug, not a verdict', () => {
+    const r = row('an assertion on a clause its check does not name is a kit bug')
+    expect(r.state).toBe('failed')
+    expect(r.meta.failedClause).toBeUndefined()
+    expect(r.errors[0]).toMatch(/^kit bug: an assertion names clause 2\.3\.gateway-total-balance, which its check does not name/)
   })
 
   test('an unmet need skips with the reason in meta.skipReason and in the result note', () => {
@@ -98,8 +131,29 @@ describe('check() meta reaches a vitest reporter', () => {
     expect(r.state).toBe('failed')
     expect(r.meta.seed).toBe(1234)
     expect(r.meta.replay).toMatch(/^seed=1234 path=\d+(:\d+)*$/)
-    expect(r.errors[0]).toMatch(/Counterexample: \[10\]/)
+    expect(r.meta.failedClause).toBe('2.3.gateway-id')
+    expect(r.errors[0]).toMatch(/^2\.3\.gateway-id — /)
+    expect(r.errors[0]).toContain('n below 10: expected < 10, got 10')
+    expect(r.errors[0]).toMatch(/shrunk input \[10\] after \d+ shrinks; replay: seed=1234/)
     expect(r.errors[0]).toContain('--seed 1234')
+  })
+
+  test('boundary examples run first and decide the verdict whatever the seed', () => {
+    const r = row('a boundary example runs first, at every depth')
+    expect(r.state).toBe('failed')
+    expect(r.errors[0]).toContain('boundary case [999]')
+  })
+
+  test('a property records what it ran; an explicit --num-runs wins over its cost', () => {
+    const r = row('a passing property records the depth it ran')
+    expect(r.meta.property).toEqual({ requested: 20, examples: 0, runs: 20, interrupted: false })
+  })
+
+  test('the depth profile gives the random cases, divided by the cost except at deep or with --num-runs', () => {
+    expect(propertyRuns({ numRuns: 50, numRunsExplicit: false, depth: 'default' }, 4)).toBe(13)
+    expect(propertyRuns({ numRuns: 50, numRunsExplicit: false, depth: 'default' })).toBe(50)
+    expect(propertyRuns({ numRuns: 500, numRunsExplicit: false, depth: 'deep' }, 10)).toBe(500)
+    expect(propertyRuns({ numRuns: 200, numRunsExplicit: true, depth: 'default' }, 10)).toBe(200)
   })
 })
 
@@ -114,7 +168,7 @@ describe('property time budget', () => {
   test('a slow failing property fails within its time limit with the smallest case found so far', () => {
     const r = row('slow failing property stops shrinking at its time limit')
     expect(r.state).toBe('failed')
-    expect(r.errors[0]).toMatch(/Counterexample: \[\d+\]/)
+    expect(r.errors[0]).toMatch(/shrunk input \[\d+\]/)
     expect(r.duration).toBeLessThan(3_500)
   })
 })
@@ -126,7 +180,7 @@ describe('declaration-time and need rules', () => {
     expect(() => check('x', { clauses: ['2.3.gateway-id'], needs: ['time-travel' as never] }, () => undefined)).toThrow(/unknown need/)
   })
 
-  const base = { PIX_BASE_URL: 'http://127.0.0.1:1', PIX_GATEWAY_URL: 'http://127.0.0.1:2', PIX_CLIENT_ID: 'a', PIX_CLIENT_SECRET: 'bbbbbbbb', PIX_API_KEY: 'kkkk' }
+  const base = { PIX_BASE_URL: 'http://127.0.0.1:1', PIX_GATEWAY_URL: 'http://127.0.0.1:2', PIX_CLIENT_ID: 'a', PIX_CLIENT_SECRET: 'bbbbbbbb', PIX_API_KEY: 'kkkk', PIX_PROFILE: 'sandbox', PIX_YES_MUTATE: '1' }
   test.each([
     [{}, 'control', /PIX_CONTROL_URL/],
     [{ PIX_PROFILE: 'readonly' }, 'mutating', /readonly profile/],

@@ -31,9 +31,16 @@ function configError(env: Record<string, string | undefined>): ConfigError {
 }
 
 describe('loadConfig', () => {
-  test('defaults: sandbox profile, 10 s timeout, 50 runs, a random 31-bit seed, trailing slash dropped', () => {
+  test('safe by default: readonly against a target, sandbox against the embedded reference; sandbox without a control API needs --yes-mutate', () => {
+    expect(loadConfig(minimal).profile).toBe('readonly')
+    expect(loadConfig({ ...minimal, PIX_EMBEDDED: '1' }).profile).toBe('sandbox')
+    expect(() => loadConfig({ ...minimal, PIX_PROFILE: 'sandbox' })).toThrow(/^PIX_PROFILE: sandbox sends state-changing requests .* --yes-mutate/)
+    expect(loadConfig({ ...minimal, PIX_PROFILE: 'sandbox', PIX_YES_MUTATE: '1' }).profile).toBe('sandbox')
+    expect(loadConfig({ ...minimal, PIX_PROFILE: 'sandbox', PIX_CONTROL_URL: 'http://127.0.0.1:3002' }).profile).toBe('sandbox')
+  })
+
+  test('defaults: 10 s timeout, 50 runs, a random 31-bit seed, trailing slash dropped', () => {
     const c = loadConfig(minimal)
-    expect(c.profile).toBe('sandbox')
     expect(c.timeoutMs).toBe(10_000)
     expect(c.numRuns).toBe(50)
     expect(Number.isInteger(c.seed) && c.seed >= 0 && c.seed < 2 ** 31).toBe(true)

@@ -16,7 +16,7 @@ const BASE = {
 
 describe('needs under the readonly profile', () => {
   const readonly = loadConfig({ ...BASE, PIX_PROFILE: 'readonly' })
-  const sandbox = loadConfig(BASE)
+  const sandbox = loadConfig({ ...BASE, PIX_PROFILE: 'sandbox', PIX_YES_MUTATE: '1' })
 
   test("'control' is unmet even with a control URL, with a reason the report counts as the profile's", () => {
     expect(unmetNeed(readonly, ['control'])).toMatch(/^readonly profile: the control API/)

@@ -41,9 +41,12 @@ describe('POST /api/auth/token (§4.1)', () => {
     expectError(await certToken(ref.certHeader('PIX_CERT_OTHER_ACCOUNT_FILE'), creds()), 403)
   })
 
-  it('refuses a body without credentials with 400', async () => {
-    expectError(await certToken(ref.certHeader(), {}), 400)
-    expectError(await certToken(ref.certHeader(), { clientId: 5, clientSecret: [] }), 400)
+  it('refuses absent, malformed, empty or over-long credentials as invalid credentials (§7: 401)', async () => {
+    expectError(await certToken(ref.certHeader(), {}), 401)
+    expectError(await certToken(ref.certHeader(), { clientId: 5, clientSecret: [] }), 401)
+    expectError(await certToken(ref.certHeader(), { clientId: '', clientSecret: ref.env.PIX_CLIENT_SECRET }), 401)
+    expectError(await certToken(ref.certHeader(), { clientId: 'c'.repeat(300), clientSecret: ref.env.PIX_CLIENT_SECRET }), 401)
+    expectError(await certToken(ref.certHeader(), { clientId: ref.env.PIX_CLIENT_ID, clientSecret: '' }), 401)
   })
 })
 
@@ -59,6 +62,13 @@ describe('POST /oauth/token (§4.2)', () => {
     expectError(await ref.base('/oauth/token', { method: 'POST', body: { clientId: ref.env.PIX_CLIENT_ID, clientSecret: 'x'.repeat(65) } }), 400)
     expectError(await ref.base('/oauth/token', { method: 'POST', body: { clientId: ref.env.PIX_CLIENT_ID, clientSecret: 'x'.repeat(8) } }), 401)
     expectError(await ref.base('/oauth/token', { method: 'POST', body: { clientId: 'nobody', clientSecret: ref.env.PIX_CLIENT_SECRET } }), 401)
+  })
+
+  it('answers an empty or over-long clientId as invalid credentials (401), a malformed body with 400', async () => {
+    expectError(await ref.base('/oauth/token', { method: 'POST', body: { clientId: '', clientSecret: ref.env.PIX_CLIENT_SECRET } }), 401)
+    expectError(await ref.base('/oauth/token', { method: 'POST', body: { clientId: 'c'.repeat(300), clientSecret: ref.env.PIX_CLIENT_SECRET } }), 401)
+    expectError(await ref.base('/oauth/token', { method: 'POST', body: { clientSecret: ref.env.PIX_CLIENT_SECRET } }), 400)
+    expectError(await ref.base('/oauth/token', { method: 'POST', body: { clientId: 7, clientSecret: ref.env.PIX_CLIENT_SECRET } }), 400)
   })
 })
 

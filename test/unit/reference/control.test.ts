@@ -1,4 +1,4 @@
-// The control API (docs/CONTRACTS.md §4): reset, clock, observations, reverse, config, accounts,
+// The control API (specs/control.yaml): reset, clock, observations, reverse, config, accounts,
 // trust-ca, and the 404/409 answers for unknown objects and illegal transitions.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { parseBarcode, parseLine } from '../../../generators/boleto.ts'

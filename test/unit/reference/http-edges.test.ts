@@ -2,7 +2,7 @@
 // odd request targets are answered for their literal path, and HEAD is answered like GET.
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { splitTarget } from '../../../reference/http.ts'
+import { splitTarget } from '../../../reference/http/router.ts'
 import { expectError, startRef, type Ref } from './helpers.ts'
 
 let ref: Ref

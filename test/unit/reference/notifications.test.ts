@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { buildPixCode } from '../../../generators/emv.ts'
 import { validator, webhookSchema } from '../../../generators/openapi.ts'
-import type { Account, Transaction, TxStatus, TxType } from '../../../reference/model.ts'
-import { v1Notification } from '../../../reference/notifications.ts'
+import type { Account, Transaction, TxStatus, TxType } from '../../../reference/model/types.ts'
+import { v1Notification } from '../../../reference/notifications/notifier.ts'
 import { HookReceiver, startRef, VALID_CPF, type Ref } from './helpers.ts'
 
 const validV1 = validator(webhookSchema('pixNotificationV1'))
@@ -24,7 +24,7 @@ function bare(type: TxType, status: TxStatus): Transaction {
   return {
     id: '7', gatewayId: '9b2f3c1e-8a4d-4f1e-9c2b-1d2e3f4a5b6c', accountId: account.id, externalId: null, type, status,
     originalCents: 1234, feeCents: 12, finalCents: 1222, e2eId: null, counterpart: null, pixKey: null, description: null,
-    txid: null, pixCode: null, createdAt: now, updatedAt: now, processedAt: null, callbackWebhookUrl: null, refundOf: null,
+    txid: null, pixCode: null, createdAt: now, updatedAt: now, processedAt: null, callbackWebhookUrl: null, refundOf: null, ofReturn: false,
     expiresAt: null, errorReason: null,
   }
 }

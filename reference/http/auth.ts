@@ -3,11 +3,11 @@
 // the SIMULATED clock, so /control/clock/advance expires them.
 import { X509Certificate, timingSafeEqual } from 'node:crypto'
 import { SignJWT, jwtVerify } from 'jose'
-import { HttpError, type Req } from './http.ts'
-import { FULL_KEY_PERMISSIONS, LIMITED_KEY_PERMISSIONS, type KeyPermission, type Scope } from './identities.ts'
-import type { Account } from './model.ts'
-import type { World } from './state.ts'
-import { bodyObject, stringField } from './validate.ts'
+import { HttpError, type Req } from './router.ts'
+import { FULL_KEY_PERMISSIONS, LIMITED_KEY_PERMISSIONS, type KeyPermission, type Scope } from '../model/identities.ts'
+import type { Account } from '../model/types.ts'
+import type { World } from '../model/world.ts'
+import { bodyObject, stringField } from '../model/fields.ts'
 
 export const CERT_TOKEN_TTL_S = 1800
 export const OAUTH_TOKEN_TTL_S = 3600
@@ -35,10 +35,23 @@ async function issueToken(world: World, accountId: string, clientId: string, sco
     .sign(world.identities.tokenSecret)
 }
 
-function readCredentials(body: unknown, secretBounds: boolean): { clientId: string; clientSecret: string } {
+/**
+ * §4.2 body: malformed (not an object, clientId or clientSecret absent or not a string) → 400; a
+ * clientSecret outside the 8–64 characters of §4.2/§8 → 400. Any clientId string is looked up (an
+ * empty or over-long one is simply unknown: 401 with the other wrong credentials).
+ */
+function readOauthCredentials(body: unknown): { clientId: string; clientSecret: string } {
   const o = bodyObject(body)
-  const clientId = stringField(o, 'clientId', 'clientId', { required: true, min: 1, max: 256 }) as string
-  const clientSecret = stringField(o, 'clientSecret', 'clientSecret', secretBounds ? { required: true, min: 8, max: 64 } : { required: true, min: 1, max: 256 }) as string
+  const clientId = stringField(o, 'clientId', 'clientId', { required: true }) as string
+  const clientSecret = stringField(o, 'clientSecret', 'clientSecret', { required: true, min: 8, max: 64 }) as string
+  return { clientId, clientSecret }
+}
+
+/** §4.1 and §7: anything wrong with the credentials of the body is "invalid credentials" (401). */
+function readCertCredentials(body: unknown): { clientId: string; clientSecret: string } {
+  const o = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {}
+  const { clientId, clientSecret } = o
+  if (typeof clientId !== 'string' || typeof clientSecret !== 'string') throw new HttpError(401, 'invalid client credentials: clientId and clientSecret are required strings')
   return { clientId, clientSecret }
 }
 
@@ -47,7 +60,7 @@ export async function certToken(world: World, req: Req): Promise<Record<string, 
   const header = req.headers['x-ssl-client-cert']
   if (typeof header !== 'string' || header.trim() === '') throw new HttpError(400, 'X-SSL-Client-Cert header is required')
   const fingerprint = certificateFingerprint(header)
-  const { clientId, clientSecret } = readCredentials(req.body, false)
+  const { clientId, clientSecret } = readCertCredentials(req.body)
   const client = world.identities.clients.find((c) => c.clientId === clientId)
   if (!client || !sameSecret(client.clientSecret, clientSecret)) throw new HttpError(401, 'invalid client credentials')
   const registry = world.identities.certs.registry
@@ -73,9 +86,9 @@ function certificateFingerprint(header: string): string {
   }
 }
 
-/** §4.2: 400 on a secret outside 8–64 characters, 401 on wrong credentials, 200 with the client's scopes. */
+/** §4.2: 400 on a malformed body or a secret outside 8–64 characters, 401 on wrong credentials, 200 with the client's scopes. */
 export async function oauthToken(world: World, req: Req): Promise<Record<string, unknown>> {
-  const { clientId, clientSecret } = readCredentials(req.body, true)
+  const { clientId, clientSecret } = readOauthCredentials(req.body)
   const client = world.identities.clients.find((c) => c.clientId === clientId)
   if (!client || !sameSecret(client.clientSecret, clientSecret)) throw new HttpError(401, 'invalid client credentials')
   const token = await issueToken(world, client.accountId, client.clientId, client.scopes, OAUTH_TOKEN_TTL_S)

@@ -1,11 +1,11 @@
-// Explicit request readers: each one either returns a well-typed value or throws the 400 the
-// interface asks for, with a message naming the field. Nothing is mutated before all reads pass.
-import { HttpError } from './http.ts'
+// Explicit request readers: each one either returns a well-typed value or throws an `invalid`
+// domain error (the §7 400), with a message naming the field. Nothing is mutated before all reads pass.
+import { DomainError, invalid } from './errors.ts'
 
 export type Json = Record<string, unknown>
 
-export function bad(message: string, code = 'VALIDATION_ERROR'): HttpError {
-  return new HttpError(400, message, code)
+export function bad(message: string, code = 'VALIDATION_ERROR'): DomainError {
+  return invalid(message, code)
 }
 
 export function isObject(v: unknown): v is Json {

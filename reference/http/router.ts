@@ -3,6 +3,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
+import { asHttpError } from './errors.ts'
 
 /** Request bodies above this size are refused with 413 (payload limits are "not shown" in §8). */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -25,7 +26,7 @@ export interface Res {
   raw?: { contentType: string; data: Buffer }
 }
 
-/** Thrown by handlers to answer with the interface's error body; `code` is added on the gateway. */
+/** Thrown by the HTTP layer (auth, rate limits, routing) to answer with the interface's error body; `code` is added on the gateway. The model throws DomainErrors instead (http/errors.ts maps them). */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -165,7 +166,7 @@ export class Router {
   }
 
   private failure(err: unknown): Res {
-    const e = err instanceof HttpError ? err : new HttpError(500, 'internal error', 'INTERNAL_SERVER_ERROR')
+    const e = asHttpError(err) ?? new HttpError(500, 'internal error', 'INTERNAL_SERVER_ERROR')
     const code = this.options.gatewayCodes ? (e.code ?? defaultCode(e.status)) : undefined
     return { status: e.status, body: errorBody(e.status, e.message, code), headers: e.headers }
   }

@@ -1,14 +1,23 @@
 // The base API (§4 rows 1–11): the bearer family under /api/ and the central-bank-style family.
+// Each route: authenticate, parse the request, ask the model, show the answer.
 // Scopes (not shown in §5, the reference's table): PUT /cob and PUT /devolucao need pix:write,
 // GET /accounts/balances needs balance:read; the /api/ paths accept any valid token.
 import { bearer, certToken, oauthToken } from './auth.ts'
-import { cobView, createCob } from './charges.ts'
-import type { Context } from './context.ts'
-import { HttpError, Router, ok } from './http.ts'
-import { reaisNumber } from './money.ts'
-import { cashIn, cashOut } from './pix.ts'
-import { createReturn, returnView } from './returns.ts'
-import { listPage, parseListQuery, transactionView } from './views.ts'
+import { createCob } from '../charges/model.ts'
+import { readCob, readTxid } from '../charges/parse.ts'
+import { cobView } from '../charges/view.ts'
+import type { Context } from '../context.ts'
+import { HttpError, Router, ok } from './router.ts'
+import { reaisNumber } from '../model/money.ts'
+import { qrPngDataUri } from '../lib/qr-image.ts'
+import { cashIn, cashOut } from '../pix/model.ts'
+import { readCashIn, readCashOut } from '../pix/parse.ts'
+import { cashInView, cashOutView } from '../pix/view.ts'
+import { createReturn } from '../returns/model.ts'
+import { readReturn } from '../returns/parse.ts'
+import { returnView } from '../returns/view.ts'
+import { parseListQuery } from '../transactions/parse.ts'
+import { listPage, transactionView } from '../transactions/view.ts'
 
 const PIX_KEY_LISTING_CAP = 1000
 
@@ -44,12 +53,13 @@ export function baseRouter(ctx: Context): Router {
 
   router.on('POST', '/api/pix/cash-in', async (req) => {
     const { account } = await bearer(world, req)
-    return ok(await cashIn(ctx, account, req.body))
+    const { tx, qrCodeImage } = await cashIn(ctx, account, readCashIn(req.body), qrPngDataUri)
+    return ok(cashInView(tx, qrCodeImage))
   })
 
   router.on('POST', '/api/pix/cash-out-qrcode', async (req) => {
     const { account } = await bearer(world, req)
-    return ok(cashOut(ctx, account, req.body))
+    return ok(cashOutView(cashOut(ctx, account, readCashOut(req.body))))
   })
 
   router.on('GET', '/api/balance', async (req) => {
@@ -76,12 +86,13 @@ export function baseRouter(ctx: Context): Router {
 
   router.on('PUT', '/cob/:txid', async (req) => {
     const { account } = await bearer(world, req, 'pix:write')
-    return ok(cobView(createCob(ctx, account, req.params.txid ?? '', req.body)), 201)
+    const txid = readTxid(req.params.txid ?? '')
+    return ok(cobView(createCob(ctx, account, txid, readCob(req.body, account))), 201)
   })
 
   router.on('PUT', '/pix/:e2eid/devolucao/:id', async (req) => {
     const { account } = await bearer(world, req, 'pix:write')
-    return ok(returnView(createReturn(ctx, account, req.params.e2eid ?? '', req.params.id ?? '', req.body)), 201)
+    return ok(returnView(createReturn(ctx, account, readReturn(req.params.e2eid ?? '', req.params.id ?? '', req.body))), 201)
   })
 
   return router

@@ -1,11 +1,11 @@
 // §6 Events: V1 notifications (resendable), V2 notifications (RECEIVE, REFUND, TRANSFER) and bank
 // slip notifications, with the destination rules of §4.12 and the reference's choices where the
 // interface shows none. Delivery is the dispatcher's job: it never blocks the triggering request.
-import { maskDocument } from '../generators/documents.ts'
-import type { WebhookDispatcher } from './lib/webhook-dispatcher.ts'
-import type { Account, BankAccount, BankSlip, PixReturn, Transaction } from './model.ts'
-import { reais, reaisNumber } from './money.ts'
-import { isCredit, type World } from './state.ts'
+import { maskDocument } from '../../generators/documents.ts'
+import type { WebhookDispatcher } from '../lib/webhook-dispatcher.ts'
+import type { Account, BankAccount, BankSlip, PixReturn, Transaction } from '../model/types.ts'
+import { reais, reaisNumber } from '../model/money.ts'
+import { isCredit, type World } from '../model/world.ts'
 
 export function safeMask(document: string): string {
   try {

@@ -1,5 +1,5 @@
 // The reference's state: accounts with a ledger in integer cents, transactions, charges, returns,
-// bank slips and buyers. Types only; behaviour lives in the files named after each area.
+// bank slips and buyers. Types only; behaviour lives in the folder of each resource.
 
 export type TxType = 'PAYMENT' | 'REFUND_IN' | 'REFUND_OUT' | 'WITHDRAW' | 'TRANSFER'
 export type TxStatus = 'PENDING' | 'CONFIRMED' | 'ERROR'
@@ -50,6 +50,8 @@ export interface Transaction {
   callbackWebhookUrl: string | null
   /** For REFUND_IN: the PAYMENT it returns. */
   refundOf: string | null
+  /** The debit of a return (§4.11): settled and failed through the return, never on its own. */
+  ofReturn: boolean
   /** For cash-in: when it stops being payable. */
   expiresAt: Date | null
   errorReason: string | null
@@ -123,6 +125,8 @@ export interface BankSlip {
   paidAt: Date | null
   paidCents: number | null
   paymentType: number | null
+  /** Wall-clock ms at which the issuing bank registers it (§3.4 delay); null: only by control. */
+  registerAtMs: number | null
 }
 
 export interface Buyer {

@@ -1,5 +1,5 @@
 // Amounts: integer cents inside the reference; reais (number or two-decimal string) on the wire.
-import { bad } from './validate.ts'
+import { bad } from './fields.ts'
 
 /** Largest amount the reference accepts: R$ 999,999,999.99 (bounds are "not shown"). */
 export const MAX_CENTS = 99_999_999_999

@@ -2,9 +2,9 @@
 // API key, PIX keys, buyers and a holder; a limited OAuth client of account 1; a CA and three client
 // certificates. Made once per start (random secrets) and re-applied unchanged by /control/reset.
 import { randomBytes, randomUUID } from 'node:crypto'
-import { createCa, createLeaf, fingerprint256, type KeyPairPem } from '../generators/certificates.ts'
-import { randomCnpj, randomCpf } from '../generators/documents.ts'
-import type { BankAccount, Buyer } from './model.ts'
+import { createCa, createLeaf, fingerprint256, type KeyPairPem } from '../../generators/certificates.ts'
+import { randomCnpj, randomCpf } from '../../generators/documents.ts'
+import type { BankAccount, Buyer } from './types.ts'
 
 /** The reference's own bank (the account holders' PSP). */
 export const REFERENCE_BANK = { ispb: '99999999', bankCode: '999', bankName: 'Reference Payments S.A.' } as const

@@ -1,25 +1,34 @@
-// The control API (docs/CONTRACTS.md §4): the outside world and the clock, on their own listener.
-// Illegal transitions answer 409, unknown objects 404, bad bodies 400, all with the error body.
+// The control API (specs/control.yaml): the outside world and the clock, on their own listener.
+// Transitions a §3 table does not allow answer 409, unknown objects 404, bad bodies 400, all with
+// the error body. Each route: parse the body, ask the model, show the answer.
 import { X509Certificate } from 'node:crypto'
-import { cobView, findCob, payCob, removeCob } from './charges.ts'
-import type { Context } from './context.ts'
-import { HttpError, Router, ok } from './http.ts'
-import type { Account, Transaction } from './model.ts'
-import { failTransaction, incomingPayment, payCashIn, reverseCashOut, settleTransaction } from './pix.ts'
-import { failReturn, findReturn, returnView, settleReturn } from './returns.ts'
-import { expireSlip, findSlip, paySlip, registerSlip, slipView } from './slips.ts'
-import { bad, bodyObject, booleanField, integerField, isHttpUrl, isObject, numberField, stringField, type Json } from './validate.ts'
-import { transactionView } from './views.ts'
+import { expireSlip, paySlip, registerSlip, slipOrNotFound } from '../bank-slips/model.ts'
+import { readSlipPayment } from '../bank-slips/parse.ts'
+import { slipView } from '../bank-slips/view.ts'
+import { findCob, payCob, removeCob } from '../charges/model.ts'
+import { readRemoval } from '../charges/parse.ts'
+import { cobView } from '../charges/view.ts'
+import type { Context } from '../context.ts'
+import { notFound } from '../model/errors.ts'
+import { bad, bodyObject, booleanField, integerField, isHttpUrl, isObject, numberField, stringField, type Json } from '../model/fields.ts'
+import type { Account, Transaction } from '../model/types.ts'
+import { failTransaction, incomingPayment, partyOf, payCashIn, reverseCashOut, settleTransaction } from '../pix/model.ts'
+import { controlAmount, readIncoming, readPayer } from '../pix/parse.ts'
+import { incomingPaymentResult, paymentResult } from '../pix/view.ts'
+import { failReturn, findReturn, settleReturn } from '../returns/model.ts'
+import { returnView } from '../returns/view.ts'
+import { transactionView } from '../transactions/view.ts'
+import { Router, ok } from './router.ts'
 
 function accountByClientId(ctx: Context, clientId: string): Account {
   const account = ctx.world.accountByClientId(clientId)
-  if (!account) throw new HttpError(404, `account ${clientId} not found`)
+  if (!account) throw notFound(`account ${clientId} not found`)
   return account
 }
 
 function transaction(ctx: Context, id: string): Transaction {
   const tx = ctx.world.transactionByAnyId(id)
-  if (!tx) throw new HttpError(404, `transaction ${id} not found`)
+  if (!tx) throw notFound(`transaction ${id} not found`)
   return tx
 }
 
@@ -75,13 +84,13 @@ const MAX_SEEDED_PAYMENTS = 2000
  */
 function incomingPayments(ctx: Context, body: Json): unknown {
   const count = integerField(body, 'count', 'count', 1, MAX_SEEDED_PAYMENTS)
-  if (count === undefined) return incomingPayment(ctx, body)
+  if (count === undefined) return incomingPaymentResult(incomingPayment(ctx, readIncoming(body)))
   if (body.externalId !== undefined && body.externalId !== null) throw bad('externalId names a single payment: leave it out when count is given')
-  const { count: _count, ...one } = body
-  return Array.from({ length: count }, () => incomingPayment(ctx, one))
+  const one = readIncoming(body)
+  return Array.from({ length: count }, () => incomingPaymentResult(incomingPayment(ctx, one)))
 }
 
-export function controlRouter(ctx: Context, sweep: () => void): Router {
+export function controlRouter(ctx: Context): Router {
   const { world } = ctx
   const router = new Router({ gatewayCodes: false })
   const p = (params: Record<string, string>, name: string): string => params[name] ?? ''
@@ -95,15 +104,23 @@ export function controlRouter(ctx: Context, sweep: () => void): Router {
     const seconds = numberField(bodyObject(req.body), 'seconds', 'seconds', true) as number
     if (seconds < 0 || seconds > 10 * 365 * 86_400) throw bad('seconds must be from 0 to ten years')
     world.clock.advance(seconds)
-    sweep()
+    ctx.sweep()
     return ok({ now: world.now().toISOString() })
   })
 
-  router.on('POST', '/control/cob/:txid/pay', (req) => ok(payCob(ctx, p(req.params, 'txid'), bodyObject(req.body, true))))
-  router.on('POST', '/control/cob/:txid/remove', (req) => ok(cobView(removeCob(ctx, p(req.params, 'txid'), bodyObject(req.body)))))
+  router.on('POST', '/control/cob/:txid/pay', (req) => {
+    const body = bodyObject(req.body, true)
+    const amount = controlAmount(body, 'amount')
+    const payer = readPayer(body)
+    return ok(paymentResult(payCob(ctx, p(req.params, 'txid'), amount, payer && partyOf(payer))))
+  })
+  router.on('POST', '/control/cob/:txid/remove', (req) => ok(cobView(removeCob(ctx, p(req.params, 'txid'), readRemoval(bodyObject(req.body))))))
   router.on('GET', '/control/cob/:txid', (req) => ok(cobView(findCob(ctx, p(req.params, 'txid')))))
 
-  router.on('POST', '/control/cash-in/:transactionId/pay', (req) => ok(payCashIn(ctx, p(req.params, 'transactionId'), bodyObject(req.body, true))))
+  router.on('POST', '/control/cash-in/:transactionId/pay', (req) => {
+    const payer = readPayer(bodyObject(req.body, true))
+    return ok(paymentResult(payCashIn(ctx, p(req.params, 'transactionId'), payer)))
+  })
   router.on('POST', '/control/incoming-payments', (req) => ok(incomingPayments(ctx, bodyObject(req.body))))
 
   router.on('POST', '/control/transactions/:transactionId/settle', (req) => ok(transactionView(settleTransaction(ctx, p(req.params, 'transactionId')))))
@@ -117,7 +134,10 @@ export function controlRouter(ctx: Context, sweep: () => void): Router {
     transaction(ctx, p(req.params, 'transactionId')).callbackWebhookUrl = url
     return { status: 204 }
   })
-  router.on('POST', '/control/transactions/:transactionId/reverse', (req) => ok(reverseCashOut(ctx, p(req.params, 'transactionId'), bodyObject(req.body, true))))
+  router.on('POST', '/control/transactions/:transactionId/reverse', (req) => {
+    const amount = controlAmount(bodyObject(req.body, true), 'amount')
+    return ok(paymentResult(reverseCashOut(ctx, p(req.params, 'transactionId'), amount)))
+  })
 
   router.on('POST', '/control/returns/:e2eid/:id/settle', (req) => ok(returnView(settleReturn(ctx, p(req.params, 'e2eid'), p(req.params, 'id')))))
   router.on('POST', '/control/returns/:e2eid/:id/fail', (req) => {
@@ -127,13 +147,9 @@ export function controlRouter(ctx: Context, sweep: () => void): Router {
   router.on('GET', '/control/returns/:e2eid/:id', (req) => ok(returnView(findReturn(ctx, p(req.params, 'e2eid'), p(req.params, 'id')))))
 
   router.on('POST', '/control/bank-slips/:id/register', (req) => ok(slipView(registerSlip(ctx, p(req.params, 'id')))))
-  router.on('POST', '/control/bank-slips/:id/pay', (req) => ok(slipView(paySlip(ctx, p(req.params, 'id'), bodyObject(req.body, true)))))
+  router.on('POST', '/control/bank-slips/:id/pay', (req) => ok(slipView(paySlip(ctx, p(req.params, 'id'), readSlipPayment(bodyObject(req.body, true))))))
   router.on('POST', '/control/bank-slips/:id/expire', (req) => ok(slipView(expireSlip(ctx, p(req.params, 'id')))))
-  router.on('GET', '/control/bank-slips/:id', (req) => {
-    const slip = findSlip(ctx, p(req.params, 'id'))
-    if (!slip) throw new HttpError(404, `bank slip ${req.params.id} not found`)
-    return ok(slipView(slip))
-  })
+  router.on('GET', '/control/bank-slips/:id', (req) => ok(slipView(slipOrNotFound(ctx, p(req.params, 'id')))))
 
   router.on('POST', '/control/trust-ca', (req) => {
     const pem = stringField(bodyObject(req.body), 'pem', 'pem', { required: true }) as string

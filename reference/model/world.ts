@@ -2,11 +2,11 @@
 // simulated clock, and the ledger moves (§2.3, §3.6). Ledger moves are synchronous, so two
 // requests can never interleave between a balance check and the debit that follows it.
 import { randomUUID } from 'node:crypto'
-import { HttpError } from './http.ts'
+import { conflict, notFound, refused } from './errors.ts'
 import { SEED_AVAILABLE_CENTS, type Identities } from './identities.ts'
-import type { Account, BankAccount, BankSlip, Buyer, Cob, PdfLink, PixReturn, Transaction, TxStatus, TxType } from './model.ts'
+import type { Account, BankAccount, BankSlip, Buyer, Cob, PdfLink, PixReturn, Transaction, TxType } from './types.ts'
 import { feeOf } from './money.ts'
-import { SimClock } from './lib/clock.ts'
+import { SimClock } from '../lib/clock.ts'
 
 export interface ReferenceConfig {
   slipRegistrationDelayMs: number
@@ -31,7 +31,6 @@ export const isCredit = (t: TxType): boolean => CREDIT_TYPES.has(t)
 
 export interface NewTransaction {
   type: TxType
-  status: TxStatus
   originalCents: number
   externalId?: string | null
   e2eId?: string | null
@@ -40,6 +39,7 @@ export interface NewTransaction {
   description?: string | null
   txid?: string | null
   refundOf?: string | null
+  ofReturn?: boolean
   createdAt?: Date
 }
 
@@ -52,6 +52,8 @@ export class World {
   readonly slips = new Map<string, BankSlip>()
   readonly buyers = new Map<string, Buyer>()
   readonly pdfLinks = new Map<string, PdfLink>()
+  /** Per state table: the objects waiting in a state that has a time-driven row (machine.ts). */
+  private readonly waitingByTable = new Map<string, Set<object>>()
   private nextTxId = 1
   private nextLocId = 1
   private nextSlipSeq = 1
@@ -69,6 +71,7 @@ export class World {
     for (const map of [this.accounts, this.transactions, this.byGatewayId, this.cobs, this.returns, this.slips, this.buyers, this.pdfLinks]) {
       map.clear()
     }
+    this.waitingByTable.clear()
     this.nextTxId = 1
     this.nextLocId = 1
     this.nextSlipSeq = 1
@@ -90,13 +93,19 @@ export class World {
     }
   }
 
+  waiting(table: string): Set<object> {
+    let set = this.waitingByTable.get(table)
+    if (!set) this.waitingByTable.set(table, (set = new Set()))
+    return set
+  }
+
   now(): Date {
     return this.clock.now()
   }
 
   account(id: string): Account {
     const account = this.accounts.get(id)
-    if (!account) throw new HttpError(404, `account ${id} not found`, 'ACCOUNT_NOT_FOUND')
+    if (!account) throw notFound(`account ${id} not found`, 'ACCOUNT_NOT_FOUND')
     return account
   }
 
@@ -146,7 +155,7 @@ export class World {
     if (externalId === null || externalId === undefined) return
     for (const tx of this.transactions.values()) {
       if (tx.accountId === accountId && tx.externalId === externalId) {
-        throw new HttpError(409, `externalId ${externalId} is already used by transaction ${tx.id}`, 'DUPLICATE_EXTERNAL_ID')
+        throw conflict(`externalId ${externalId} is already used by transaction ${tx.id}`, 'DUPLICATE_EXTERNAL_ID')
       }
     }
   }
@@ -157,21 +166,21 @@ export class World {
     return { feeCents, finalCents: isCredit(type) ? originalCents - feeCents : originalCents + feeCents }
   }
 
-  /** Records a transaction and applies its ledger effect (credit if CONFIRMED, block if a PENDING debit). */
-  addTransaction(accountId: string, t: NewTransaction): Transaction {
-    const account = this.account(accountId)
+  /**
+   * A transaction not yet in any state nor stored: the caller applies a creation row of the
+   * transaction table to it (which moves the ledger and writes the status), then `store`s it.
+   */
+  newTransaction(accountId: string, t: NewTransaction): Transaction {
+    this.account(accountId)
     const { feeCents, finalCents } = this.amounts(t.type, t.originalCents)
-    if (!isCredit(t.type) && t.status === 'PENDING' && account.availableCents < finalCents) {
-      throw new HttpError(422, `insufficient available balance: ${finalCents} cents needed (amount plus fee)`, 'INSUFFICIENT_BALANCE')
-    }
-    const now = t.createdAt ?? this.now()
-    const tx: Transaction = {
-      id: String(this.nextTxId++),
+    const createdAt = t.createdAt ?? this.now()
+    return {
+      id: '',
       gatewayId: randomUUID(),
       accountId,
       externalId: t.externalId ?? null,
       type: t.type,
-      status: t.status,
+      status: 'PENDING',
       originalCents: t.originalCents,
       feeCents,
       finalCents,
@@ -181,55 +190,52 @@ export class World {
       description: t.description ?? null,
       txid: t.txid ?? null,
       pixCode: null,
-      createdAt: now,
-      updatedAt: now,
-      processedAt: t.status === 'PENDING' ? null : now,
+      createdAt,
+      updatedAt: createdAt,
+      processedAt: null,
       callbackWebhookUrl: null,
       refundOf: t.refundOf ?? null,
+      ofReturn: t.ofReturn ?? false,
       expiresAt: null,
       errorReason: null,
     }
-    if (isCredit(tx.type) && tx.status === 'CONFIRMED') account.availableCents += finalCents
-    if (!isCredit(tx.type) && tx.status === 'PENDING') {
-      account.availableCents -= finalCents
-      account.blockedCents += finalCents
-    }
+  }
+
+  /** Gives a created transaction its numeric id and files it. */
+  store(tx: Transaction): Transaction {
+    tx.id = String(this.nextTxId++)
     this.transactions.set(tx.id, tx)
     this.byGatewayId.set(tx.gatewayId, tx.id)
     return tx
   }
 
-  /** PENDING credit received: CONFIRMED and credited (cash-in paid). */
-  confirmCredit(tx: Transaction, e2eId: string, counterpart: BankAccount): void {
-    this.assertPending(tx)
-    const now = this.now()
-    Object.assign(tx, { status: 'CONFIRMED', e2eId, counterpart, processedAt: now, updatedAt: now })
-    this.account(tx.accountId).availableCents += tx.finalCents
-  }
+  // ---- ledger moves (§3.6, §2.3), named by the transaction table's rows
 
-  /** PENDING debit confirmed by the bank: the blocked amount leaves the account. */
-  settleDebit(tx: Transaction): void {
-    this.assertPendingDebit(tx)
+  /** An outgoing operation is accepted: amount plus fee from available to blocked, if available covers it. */
+  block(tx: Transaction): void {
     const account = this.account(tx.accountId)
-    account.blockedCents -= tx.finalCents
-    const now = this.now()
-    Object.assign(tx, { status: 'CONFIRMED', processedAt: now, updatedAt: now })
+    if (account.availableCents < tx.finalCents) {
+      throw refused(`insufficient available balance: ${tx.finalCents} cents needed (amount plus fee)`, 'INSUFFICIENT_BALANCE')
+    }
+    account.availableCents -= tx.finalCents
+    account.blockedCents += tx.finalCents
   }
 
-  /** PENDING debit refused by the bank: the blocked amount returns to available (§2.3). */
-  failDebit(tx: Transaction, reason: string): void {
-    this.assertPendingDebit(tx)
+  /** The bank confirms it: the blocked amount leaves the account. */
+  release(tx: Transaction): void {
+    this.account(tx.accountId).blockedCents -= tx.finalCents
+  }
+
+  /** The bank refuses it: the blocked amount returns to available. */
+  unblock(tx: Transaction): void {
     const account = this.account(tx.accountId)
     account.blockedCents -= tx.finalCents
     account.availableCents += tx.finalCents
-    const now = this.now()
-    Object.assign(tx, { status: 'ERROR', processedAt: now, updatedAt: now, errorReason: reason })
   }
 
-  /** A PENDING credit that can no longer be paid (cash-in past its expiration): ERROR, no ledger effect. */
-  expireCredit(tx: Transaction): void {
-    const now = this.now()
-    Object.assign(tx, { status: 'ERROR', processedAt: now, updatedAt: now, errorReason: 'expired' })
+  /** Money arrives: the amount net of the fee raises available. */
+  credit(tx: Transaction): void {
+    this.account(tx.accountId).availableCents += tx.finalCents
   }
 
   /** Cents already returned or being returned from a received payment (§4.11, §4.14 sums). */
@@ -239,14 +245,5 @@ export class World {
       if (tx.refundOf === paymentId && tx.status !== 'ERROR') sum += tx.originalCents
     }
     return sum
-  }
-
-  private assertPending(tx: Transaction): void {
-    if (tx.status !== 'PENDING') throw new HttpError(409, `transaction ${tx.id} is ${tx.status}, not PENDING`, 'INVALID_TRANSITION')
-  }
-
-  private assertPendingDebit(tx: Transaction): void {
-    this.assertPending(tx)
-    if (isCredit(tx.type)) throw new HttpError(409, `transaction ${tx.id} is a ${tx.type} credit, not an outgoing operation`, 'INVALID_TRANSITION')
   }
 }

@@ -1,12 +1,16 @@
 // The gateway API (§4 rows 12–18), authenticated by `x-api-key`; every error carries a `code`.
 import { apiKey } from './auth.ts'
-import type { Context } from './context.ts'
-import { HttpError, Router, ok, type Req } from './http.ts'
-import type { Account, Buyer } from './model.ts'
-import { reaisNumber } from './money.ts'
-import { gatewayRefund } from './pix.ts'
-import { createSlip, downloadPdf, generatePdf, slipView } from './slips.ts'
-import { OBJECT_ID_RE, UUID_RE, bad, bodyObject, isHttpUrl, stringField } from './validate.ts'
+import type { Context } from '../context.ts'
+import { HttpError, Router, ok, type Req } from './router.ts'
+import type { Account, Buyer } from '../model/types.ts'
+import { reaisNumber } from '../model/money.ts'
+import { gatewayRefund } from '../pix/model.ts'
+import { readRefund } from '../pix/parse.ts'
+import { refundView } from '../pix/view.ts'
+import { createSlip, generatePdf, pdfOfLink } from '../bank-slips/model.ts'
+import { readSlip } from '../bank-slips/parse.ts'
+import { createdSlipView } from '../bank-slips/view.ts'
+import { OBJECT_ID_RE, UUID_RE, bad, bodyObject, isHttpUrl, stringField } from '../model/fields.ts'
 
 function rateLimited(retryAfterMs: number): HttpError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000))
@@ -77,14 +81,13 @@ export function gatewayRouter(ctx: Context): Router {
   router.on('POST', '/pix/v1/webhooks/resend/:transactionId', (req) => ok(resend(ctx, req)))
   router.on('POST', '/pix/v2/webhooks/resend/:transactionId', (req) => ok(resend(ctx, req)))
   router.on('GET', '/v1/account/balance', (req) => ok(gatewayBalance(ctx, req)))
-  router.on('POST', '/pix/v2/payment/refund/:id', (req) => ok(gatewayRefund(ctx, apiKey(world, req, 'pix:refund'), req.params.id ?? '', req.body)))
+  router.on('POST', '/pix/v2/payment/refund/:id', (req) => ok(refundView(gatewayRefund(ctx, apiKey(world, req, 'pix:refund'), req.params.id ?? '', readRefund(req.body)))))
   router.on('POST', '/bank-slip/v1/payment', (req) => {
-    const slip = createSlip(ctx, apiKey(world, req, 'bank-slip:write'), req.body)
-    const { payer: _payer, ...view } = slipView(slip)
-    return ok(view)
+    const account = apiKey(world, req, 'bank-slip:write')
+    return ok(createdSlipView(createSlip(ctx, account, readSlip(req.body, world.now().toISOString().slice(0, 10)))))
   })
   router.on('POST', '/bank-slip/v1/payment/:id/generate-pdf', (req) => ok(generatePdf(ctx, apiKey(world, req, 'bank-slip:write'), req.params.id ?? '')))
-  router.on('GET', '/files/bank-slips/:file', (req) => downloadPdf(ctx, req.params.file ?? ''))
+  router.on('GET', '/files/bank-slips/:file', (req) => ({ status: 200, raw: { contentType: 'application/pdf', data: pdfOfLink(ctx, req.params.file ?? '') } }))
   router.on('GET', '/credit-card/v1/buyer/:buyerUuid', (req) => ok(getBuyer(ctx, req)))
   router.on('GET', '/v1/buyer/:buyerUuid', (req) => ok(getBuyer(ctx, req)))
   router.on('POST', '/v1/account/webhook', (req) => ok(setAccountWebhook(ctx, req)))

@@ -1,0 +1,57 @@
+// `pix-conformance init`: a commented target.env with every setting, the required ones first,
+// each optional one saying which checks it enables (README "Target config" is the same list).
+import { existsSync, writeFileSync } from 'node:fs'
+
+interface Setting {
+  name: string
+  what: string
+  /** What setting it enables, for optional settings. */
+  enables?: string
+}
+
+const REQUIRED: Setting[] = [
+  { name: 'PIX_BASE_URL', what: 'base of the public API (bearer family and central-bank-style paths), e.g. https://sandbox.example.com' },
+  { name: 'PIX_GATEWAY_URL', what: 'base of the gateway API (x-api-key family)' },
+  { name: 'PIX_CLIENT_ID', what: 'client id of the account under test (POST /oauth/token)' },
+  { name: 'PIX_CLIENT_SECRET', what: 'its client secret (8 to 64 characters)' },
+  { name: 'PIX_API_KEY', what: 'the gateway API key of the same account' },
+]
+
+const OPTIONAL: Setting[] = [
+  { name: 'PIX_PROFILE', what: 'readonly (no state-changing request but to the token endpoints) or sandbox', enables: 'sandbox: every check that creates charges, payments, refunds and slips' },
+  { name: 'PIX_CONTROL_URL', what: 'the sandbox driver (specs/control.yaml); check it with `pix-conformance check-driver`', enables: 'the state-machine, webhook, return and refund checks, which need a payer, a bank or the clock to act' },
+  { name: 'PIX_WEBHOOK_PUBLIC_URL', what: 'public HTTPS address through which the target reaches the kit\'s webhook capture server', enables: 'the webhook checks against a target that is not on this machine' },
+  { name: 'PIX_CERT_FILE', what: 'PEM of the certificate linked to the account (sent URL-encoded in X-SSL-Client-Cert)', enables: 'the certificate-token checks (POST /api/auth/token)' },
+  { name: 'PIX_CERT_UNLINKED_FILE', what: 'PEM of a valid certificate linked to no account', enables: 'the unlinked-certificate refusal (403)' },
+  { name: 'PIX_CERT_OTHER_ACCOUNT_FILE', what: "PEM of another account's certificate", enables: 'the other-account-certificate refusal' },
+  { name: 'PIX_API_KEY_LIMITED', what: 'a gateway key lacking a permission', enables: 'the gateway 403 checks' },
+  { name: 'PIX_LIMITED_CLIENT_ID', what: 'a client whose tokens lack a scope (with PIX_LIMITED_CLIENT_SECRET)', enables: 'the bearer 403 checks' },
+  { name: 'PIX_LIMITED_CLIENT_SECRET', what: 'its secret' },
+  { name: 'PIX_OTHER_CLIENT_ID', what: 'a second account (with PIX_OTHER_CLIENT_SECRET and PIX_OTHER_API_KEY)', enables: "the isolation checks: another account's transactions are never shown or resent" },
+  { name: 'PIX_OTHER_CLIENT_SECRET', what: 'its secret' },
+  { name: 'PIX_OTHER_API_KEY', what: 'its gateway key' },
+  { name: 'PIX_BUYER_UUID', what: 'a stored buyer of the account', enables: 'the buyer read checks (§4.17)' },
+  { name: 'PIX_PIX_KEY', what: 'a PIX key of the account', enables: 'the pix-key listing and the charge key bound' },
+  { name: 'PIX_SEED', what: 'seed of the property checks (a run prints it; give it to replay)' },
+  { name: 'PIX_DEPTH', what: 'quick, default or deep (random cases per property: 10, 50, 500)' },
+  { name: 'PIX_TIMEOUT_MS', what: 'time limit of each request in ms (default 10000)' },
+]
+
+export function envTemplate(): string {
+  const lines = [
+    '# Target of `pix-conformance --env target.env` (written by `pix-conformance init`).',
+    '# Keep this file out of version control: it holds secrets.',
+    '',
+    '# ── required ──',
+  ]
+  for (const s of REQUIRED) lines.push(`# ${s.what}`, `${s.name}=`, '')
+  lines.push('# ── optional: each enables the checks it names; unset, those checks are skipped with the reason ──')
+  for (const s of OPTIONAL) lines.push(`# ${s.what}${s.enables ? `\n#   enables: ${s.enables}` : ''}`, `# ${s.name}=`, '')
+  return lines.join('\n')
+}
+
+/** Writes the template; refuses to overwrite unless forced. */
+export function writeEnvTemplate(file: string, force: boolean): void {
+  if (existsSync(file) && !force) throw new Error(`${file} exists; give --force to overwrite it`)
+  writeFileSync(file, envTemplate(), { mode: 0o600 })
+}

@@ -1,0 +1,45 @@
+// The kit as a team installs it: packed, installed into a fresh project as a dependency, and run
+// through its bin against the embedded reference; reports land in that project, and the package
+// ships no key, certificate or env file.
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+
+const REPO_ROOT = resolve(import.meta.dirname, '..', '..')
+const work = mkdtempSync(join(tmpdir(), 'pix-package-'))
+const project = join(work, 'project')
+let files: string[] = []
+
+beforeAll(() => {
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as { filename: string; files: { path: string }[] }[]
+  files = packed[0]!.files.map((f) => f.path)
+  mkdirSync(project)
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'a-team-project', version: '1.0.0', private: true, type: 'module' }))
+  // the dependencies come from npm's cache (npm ci filled it); the registry only for what it lacks
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed[0]!.filename)], { cwd: project, stdio: 'ignore', timeout: 240_000 })
+}, 300_000)
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+describe('the packed kit', () => {
+  test('ships no key, certificate or env file, and none of the kit\'s own tests', () => {
+    expect(files.filter((f) => /\.(pem|key|crt|env)$|(^|\/)\.env/.test(f))).toEqual([])
+    expect(files.filter((f) => f.startsWith('test/'))).toEqual([])
+    expect(files).toContain('bin/pix-conformance.js')
+  })
+
+  test('npx pix-conformance certifies the embedded reference from the project, reports under it', () => {
+    const run = spawnSync('npx', ['pix-conformance', '--file', 'charges/errors.test.ts'], { cwd: project, encoding: 'utf8', timeout: 180_000, env: { ...process.env, NO_COLOR: '1' } })
+    expect(run.status, run.stdout + run.stderr).toBe(0)
+    expect(run.stdout).toMatch(/^PASSED — \d+ of \d+ must clauses of charges\/errors\.test\.ts verified$/m)
+    expect(existsSync(join(project, 'reports'))).toBe(true)
+    expect(readdirSync(join(project, 'node_modules', 'pix-conformance-kit')).includes('reports')).toBe(false)
+  })
+
+  test('init writes a commented target.env in the project', () => {
+    const run = spawnSync('npx', ['pix-conformance', 'init'], { cwd: project, encoding: 'utf8', timeout: 60_000 })
+    expect(run.status, run.stderr).toBe(0)
+    expect(existsSync(join(project, 'target.env'))).toBe(true)
+  })
+})
