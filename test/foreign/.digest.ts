@@ -1,5 +1,5 @@
 // not committed: certify a foreign target and keep its results for reading
-import { writeFileSync } from 'node:fs'
+import { rmSync, writeFileSync } from "node:fs"
 import { runCli, writeEnvFile, reportsIn } from '../hostile/cli-child.ts'
 import * as T from './targets.ts'
 const [name, ...args] = process.argv.slice(2)
@@ -13,6 +13,7 @@ const html = name === 'plain' && args[0] === '--html' ? await T.startNotThisApi(
 if (html) { env.PIX_BASE_URL = html.url; args.shift() }
 for (const a of [...args]) if (a.startsWith('PIX_')) { const [k, v] = a.split('='); env[k!] = v!; args.splice(args.indexOf(a), 1) }
 const dir = `/tmp/foreign/d-${name}`
+rmSync(dir, { recursive: true, force: true })
 writeEnvFile(`${dir}.env`, env)
 const run = await runCli(['--env', `${dir}.env`, '--seed', '1', '--report-dir', dir, ...args], { timeLimitMs: 300_000 })
 writeFileSync(`${dir}.out`, run.output)

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { verdictInvariants } from './invariants.ts'
 import { certify, resultsOf, type Certification } from './run.ts'
 import { startChargesOnly, type ForeignTarget } from './targets.ts'
-import { checksNaming, checksNotJudged, clausesPassedWithoutEvidence, failuresOutside, headlineOf, type VerdictClause } from './verdicts.ts'
+import { checksNaming, checksNotJudged, clausesPassedWithoutEvidence, failuresOutside, headlineOf, refusalsFailedOnMissingRoute, type VerdictClause } from './verdicts.ts'
 
 /** The charge-creation rows: §2.4, §4.10, the first row of §3.2 and the §7 create-charge rows. */
 const isChargeCreation = (id: string) => /^(2\.4|4\.10)\./.test(id) || id === '3.2.create-ativa' || id.startsWith('7.create-charge-')
@@ -34,6 +34,9 @@ const NOT_FOUND_OF_MISSING_ROUTES = [
   '7.refund-transaction-not-found',
   '7.pdf-boleto-not-found',
 ]
+
+/** The framework's answer to a route it does not have, as a failure message quotes the body. */
+const ROUTE_NOT_FOUND = /"message":\s*"Cannot [A-Z]+ \//
 
 /** Checks whose own request is on a live route but whose setup needs a missing one. */
 const BLOCKED_BY_SETUP: Array<{ clause: string; reason: RegExp }> = [
@@ -76,6 +79,10 @@ test('no "not found" clause of a missing route passed: each is inconclusive or f
 
 test('no clause this target keeps failed: the failures are on the missing routes', () => {
   expect(failuresOutside(resultsOf(outcome), (id) => !keptHere(id))).toEqual([])
+})
+
+test('no refusal clause fails on a route-not-found answer: a missing route proves no refusal wrong', () => {
+  expect(refusalsFailedOnMissingRoute(resultsOf(outcome), (message) => ROUTE_NOT_FOUND.test(message))).toEqual([])
 })
 
 test('checks whose setup needs a missing route are blocked, naming the request and its 404', () => {

@@ -78,9 +78,12 @@ export const chargesOnlyHooks: ProxyHooks = {
   },
 }
 
-/** Tokens and PUT /cob only, a framework 404 everywhere else, no control URL. */
+/**
+ * Tokens and PUT /cob only, a framework 404 everywhere else, no control URL. It is a sandbox (the
+ * reference's settings say PIX_PROFILE=sandbox): without a control API that takes a confirmation.
+ */
 export function startChargesOnly(): Promise<ForeignTarget> {
-  return proxiedReference([chargesOnlyHooks], ({ PIX_CONTROL_URL: _control, ...env }) => env)
+  return proxiedReference([chargesOnlyHooks], ({ PIX_CONTROL_URL: _control, ...env }) => ({ ...env, PIX_YES_MUTATE: '1' }))
 }
 
 // ── 2. central-bank-style error bodies ──────────────────────────────────────────────────────

@@ -117,6 +117,22 @@ export function failuresOutside(r: VerdictResults, brokenHere: (clauseId: string
   return r.checks.filter((c) => c.status === 'failed' && !brokenHere(c.failedClause ?? '')).map(describe)
 }
 
+/** A clause that asks only for a refusal ("is refused with a 4xx", "answers 401"), no acceptance. */
+export function asksOnlyForRefusal(statement: string): boolean {
+  return /\b(is|are) refused\b|\banswers (4\d\d|a 4xx)\b/.test(statement) && !/\b(accepted|not refused|served|answers 2\d\d)\b/.test(statement)
+}
+
+/**
+ * Failed checks whose failed clause asks only for a refusal and whose failure shows an answer that
+ * `isRouteNotFound` recognises: a framework's "no such route" is no evidence about the refusal.
+ */
+export function refusalsFailedOnMissingRoute(r: VerdictResults, isRouteNotFound: (message: string) => boolean): string[] {
+  const statement = (id: string | undefined) => r.clauses.find((c) => c.id === id)?.statement ?? ''
+  return r.checks
+    .filter((c) => c.status === 'failed' && asksOnlyForRefusal(statement(c.failedClause)) && isRouteNotFound(c.message ?? ''))
+    .map(describe)
+}
+
 export function failedChecks(r: VerdictResults): string[] {
   return r.checks.filter((c) => c.status === 'failed').map(describe)
 }
