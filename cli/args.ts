@@ -30,6 +30,14 @@ export interface CliArgs {
   strictDepth: boolean
   /** Confirms a sandbox profile against a target that looks like production (no control API). */
   yesMutate?: boolean
+  /** Allows the checks that reset the sandbox (the embedded reference allows them anyway). */
+  reset?: boolean
+  /** Print the checks (id, clauses, needs) instead of running them. */
+  list?: boolean
+  /** Run one check (its id) or the checks whose titles match a pattern. */
+  check?: string
+  /** Stop at the first failed check. */
+  bail?: boolean
   /** Fail the run (exit 1) when fewer must clauses than this percentage were verified. */
   requireVerified?: number
 }
@@ -61,6 +69,8 @@ embedded reference target and certifies that; with either, PIX_BASE_URL is requi
                       default against any target but the embedded reference) or sandbox (every
                       check; against a target without PIX_CONTROL_URL it needs --yes-mutate)
   --yes-mutate        confirm the sandbox profile against a target that looks like production
+  --reset             allow the checks that reset the sandbox through its control API (a run
+                      otherwise leaves the target's state as it found it)
   --area NAME         run only suites/NAME/ (repeat, or a comma list: --area auth,balance)
   --file PATH         run only this suite file, relative to suites/ (repeat, or a comma list:
                       --file auth/tokens.test.ts)
@@ -75,15 +85,19 @@ embedded reference target and certifies that; with either, PIX_BASE_URL is requi
   --shard I/N         run the I-th of N slices of the suite files (give every shard the same --seed)
   --merge DIR...      merge the results.json of shard runs into one report (no run)
   --slow              include the slow checks (token expiry, rate-limit windows)
+  --list              print the checks (id, clauses, needs) the other flags select; run nothing
+  --check ID|PATTERN  run one check (an id as --list prints it: area/file::title) or the checks
+                      whose titles match the pattern; give --seed to replay a run exactly
+  --bail              stop at the first failed check
   --help              this text
 
 Exit codes: 0 no check failed (the headline says how much was verified: PASSED, or INCOMPLETE
 when checks were blocked or inconclusive), 1 a check failed (or less was verified than
 --require-verified asks), 2 the target could not be reached or the config is wrong.`
 
-const VALUE_FLAGS = ['--env', '--profile', '--area', '--file', '--seed', '--num-runs', '--timeout', '--report-dir', '--shard', '--depth', '--require-verified'] as const
+const VALUE_FLAGS = ['--env', '--profile', '--area', '--file', '--seed', '--num-runs', '--timeout', '--report-dir', '--shard', '--depth', '--require-verified', '--check'] as const
 type ValueFlag = (typeof VALUE_FLAGS)[number]
-const SWITCHES = ['--slow', '--strict-depth', '--help', '--merge', '--yes-mutate'] as const
+const SWITCHES = ['--slow', '--strict-depth', '--help', '--merge', '--yes-mutate', '--reset', '--list', '--bail'] as const
 
 /** node:util's tokenizer for every flag; the values are checked here, each error naming its flag. */
 const TOKENIZER_OPTIONS = Object.fromEntries([
@@ -106,11 +120,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     const flag = token.rawName.startsWith('--') ? `--${token.name}` : token.rawName
     if (flag === '--help' || flag === '-h') {
       args.help = true
-    } else if (flag === '--slow' || flag === '--strict-depth' || flag === '--yes-mutate') {
+    } else if (isSwitch(flag)) {
       if (token.inlineValue) throw new ArgsError(flag, 'takes no value')
-      if (flag === '--slow') args.slow = true
-      else if (flag === '--strict-depth') args.strictDepth = true
-      else args.yesMutate = true
+      setSwitch(args, flag)
     } else if (flag === '--merge') {
       merging = true
       if (token.inlineValue) args.merge = [...(args.merge ?? []), token.value ?? '']
@@ -125,6 +137,17 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   }
   if (args.merge && args.merge.length === 0) throw new ArgsError('--merge', 'needs at least one report folder')
   return args
+}
+
+type Switch = '--slow' | '--strict-depth' | '--yes-mutate' | '--reset' | '--list' | '--bail'
+
+function isSwitch(flag: string): flag is Switch {
+  return ['--slow', '--strict-depth', '--yes-mutate', '--reset', '--list', '--bail'].includes(flag)
+}
+
+function setSwitch(args: CliArgs, flag: Switch): void {
+  const field = { '--slow': 'slow', '--strict-depth': 'strictDepth', '--yes-mutate': 'yesMutate', '--reset': 'reset', '--list': 'list', '--bail': 'bail' } as const
+  args[field[flag]] = true
 }
 
 function isValueFlag(flag: string): flag is ValueFlag {
@@ -175,6 +198,9 @@ function applyValue(args: CliArgs, flag: ValueFlag, value: string): void {
       if (value !== 'quick' && value !== 'default' && value !== 'deep') throw new ArgsError(flag, `"${value}" must be quick, default or deep`)
       args.depth = value
       return
+    case '--check':
+      args.check = nonEmpty(flag, value)
+      return
     case '--require-verified':
       args.requireVerified = integer(flag, value.replace(/%$/, ''), 0, 100)
       return
@@ -218,6 +244,7 @@ export function flagEnv(args: CliArgs): Record<string, string> {
   if (args.depth) env.PIX_DEPTH = args.depth
   if (args.strictDepth) env.PIX_STRICT_DEPTH = '1'
   if (args.yesMutate) env.PIX_YES_MUTATE = '1'
+  if (args.reset) env.PIX_RESET = '1'
   return env
 }
 

@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, secretValues, type TargetConfig } from '../harness/config.ts'
 import { ArgsError, CHECK_DRIVER_USAGE, INIT_USAGE, USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, shardText, type CliArgs, type Command, type Env } from './args.ts'
 import { writeEnvTemplate } from './init.ts'
+import { checkSelection, listChecks, listText } from './list.ts'
 import { PreflightError, preflight } from './preflight.ts'
 import { conformanceCommand } from './reporting/command.ts'
 import { MergeError, mergeResults, readResults } from './reporting/merge.ts'
@@ -67,7 +68,17 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 async function certify(args: CliArgs): Promise<number> {
   checkAreas(args.areas)
+  if (args.check) {
+    const selection = checkSelection(args.check)
+    if (selection.file && !args.files.includes(selection.file)) args.files.push(selection.file)
+  }
   checkFiles(args.files, args.areas)
+  if (args.list) {
+    const { checks, errors } = await listChecks(REPO_ROOT, suiteFilters(args), args.check ? checkSelection(args.check).namePattern : undefined)
+    say(listText(checks))
+    for (const e of errors) complain(`error: ${e}`)
+    return errors.length > 0 ? EXIT_FAILED : EXIT_PASSED
+  }
   const shard = args.shard ? shardText(args.shard) : undefined
   const runId = makeRunId(new Date(), args.shard ? `shard${args.shard.index}of${args.shard.count}` : undefined)
   const runDir = runFolder(args, runId)
@@ -201,6 +212,8 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
     env: workerEnv,
     passWithNoTests: true,
     ...(shard ? { shard } : {}),
+    ...(args.check ? { testNamePattern: checkSelection(args.check).namePattern } : {}),
+    ...(args.bail ? { bail: 1 } : {}),
     ...testTimeoutFor(config),
   })
   await vitest.close()

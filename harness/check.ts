@@ -28,9 +28,9 @@ import { Blocked, ClauseFailure, Inconclusive, KitError, NotProvided } from './v
 import type { Captured } from './webhook-capture.ts'
 import { checkHooks, webhooksUnavailable, type CheckHooks } from './webhooks.ts'
 
-export type Need = 'control' | 'webhooks' | 'mutating' | 'otherAccount' | 'limitedKey' | 'certs' | 'otherAccountCert' | 'unlinkedCert'
+export type Need = 'control' | 'webhooks' | 'mutating' | 'otherAccount' | 'limitedKey' | 'certs' | 'otherAccountCert' | 'unlinkedCert' | 'reset'
 
-export const NEEDS: readonly Need[] = ['control', 'webhooks', 'mutating', 'otherAccount', 'limitedKey', 'certs', 'otherAccountCert', 'unlinkedCert']
+export const NEEDS: readonly Need[] = ['control', 'webhooks', 'mutating', 'otherAccount', 'limitedKey', 'certs', 'otherAccountCert', 'unlinkedCert', 'reset']
 
 export interface CheckOptions {
   clauses: string[]
@@ -359,9 +359,12 @@ function needReason(c: TargetConfig, need: Need): string | undefined {
       return c.certOtherAccountFile ? undefined : "no other account's certificate (PIX_CERT_OTHER_ACCOUNT_FILE)"
     case 'unlinkedCert':
       return c.certUnlinkedFile ? undefined : 'no unlinked certificate (PIX_CERT_UNLINKED_FILE)'
+    case 'reset':
+      return c.allowReset ? undefined : RESET_NOT_ALLOWED
   }
 }
 
+const RESET_NOT_ALLOWED = "this check resets the sandbox (POST /control/reset), which a run does only when told: give --reset (PIX_RESET=1)"
 const NO_CONTROL = 'no control URL (PIX_CONTROL_URL): the target cannot be driven'
 /**
  * Production has no control API, and driving a sandbox's (its clock, payments, trusted CAs) changes

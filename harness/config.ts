@@ -35,6 +35,8 @@ export interface TargetConfig {
   depth: Depth
   /** A property stopped before its runs (time limit) fails the run instead of being reported. */
   strictDepth: boolean
+  /** The run may reset the sandbox (PIX_RESET; the embedded reference by default): a run otherwise leaves the target's state as it found it. */
+  allowReset: boolean
   /** Optional parts that the preflight found unusable, by need, with the reason (PIX_UNAVAILABLE). */
   unavailable: Record<string, string>
   timeoutMs: number
@@ -126,6 +128,7 @@ export function loadConfig(env: Env = process.env): TargetConfig {
     depth: depth(read('PIX_DEPTH')),
     strictDepth: flag('PIX_STRICT_DEPTH', read('PIX_STRICT_DEPTH')),
     unavailable: unavailable(read('PIX_UNAVAILABLE')),
+    allowReset: read('PIX_RESET') === undefined ? flag('PIX_EMBEDDED', read('PIX_EMBEDDED')) : flag('PIX_RESET', read('PIX_RESET')),
     timeoutMs: integer('PIX_TIMEOUT_MS', read('PIX_TIMEOUT_MS'), { min: 1, max: MAX_TIMEOUT_MS }) ?? DEFAULT_TIMEOUT_MS,
     slow: flag('PIX_SLOW', read('PIX_SLOW')),
     limitedClientId: read('PIX_LIMITED_CLIENT_ID'),

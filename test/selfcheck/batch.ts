@@ -173,6 +173,8 @@ async function main(): Promise<void> {
   await faultSwitch.start()
   const env = {
     ...proxy.envFor(reference.env),
+    // each check runs alone on a freshly reset target anyway: the checks that reset it may run too
+    PIX_RESET: '1',
     PIX_SEED: process.env.PIX_SEED ?? String(Math.floor(Math.random() * 2 ** 31)),
     SELFCHECK_SWITCH_URL: faultSwitch.url,
   }

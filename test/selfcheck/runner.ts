@@ -55,7 +55,7 @@ export async function certify(opts: CertifyOptions): Promise<RunResults> {
     const envFile = join(workDir, 'target.env')
     writeFileSync(envFile, dotenv(proxy.envFor(reference.env)), { mode: 0o600 })
     const reportDir = join(workDir, 'reports')
-    const args = [CLI, '--env', envFile, '--area', opts.areas.join(','), '--report-dir', reportDir, ...fileArgs(opts.files), ...(opts.extraArgs ?? [])]
+    const args = [CLI, '--env', envFile, '--reset', '--area', opts.areas.join(','), '--report-dir', reportDir, ...fileArgs(opts.files), ...(opts.extraArgs ?? [])]
     const started = Date.now()
     const child = await runChild(args, opts.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS)
     const durationMs = Date.now() - started

@@ -18,6 +18,10 @@ describe('parseArgs', () => {
     })
   })
 
+  test('--list, --check, --bail, --reset, --yes-mutate', () => {
+    expect(parseArgs(['--list', '--check', 'charges/errors::x', '--bail', '--reset', '--yes-mutate'])).toMatchObject({ list: true, check: 'charges/errors::x', bail: true, reset: true, yesMutate: true })
+  })
+
   test('repeated areas are kept once, in order', () => {
     expect(parseArgs(['--area', 'auth,balance', '--area', 'auth']).areas).toEqual(['auth', 'balance'])
   })
