@@ -40,7 +40,8 @@ async function proxiedReference(hooks: ProxyHooks[], env: (e: Record<string, str
     throw e
   }
   return {
-    env: env(proxy.envFor(reference.env)),
+    // a reference started for this run alone: the checks that reset the sandbox may run (--reset)
+    env: env({ ...proxy.envFor(reference.env), PIX_RESET: '1' }),
     seen,
     async close() {
       await proxy.close()
