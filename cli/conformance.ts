@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, secretValues, type TargetConfig } from '../harness/config.ts'
 import { ArgsError, CHECK_DRIVER_USAGE, INIT_USAGE, USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, shardText, type CliArgs, type Command, type Env } from './args.ts'
+import { guardAccountUrls, type AccountUrlsGuard } from './account-urls.ts'
 import { writeEnvTemplate } from './init.ts'
 import { checkSelection, listChecks, listText } from './list.ts'
 import { PreflightError, preflight } from './preflight.ts'
@@ -108,7 +109,11 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
     env = { ...env, ...started.reference.env, PIX_EMBEDDED: '1', ...flagEnv(args) }
   }
 
-  const stopOnSignal = () => void reference?.close().finally(() => process.exit(130))
+  let urls: AccountUrlsGuard | undefined
+  const stopOnSignal = () => void (async () => {
+    await urls?.restore()
+    await reference?.close()
+  })().finally(() => process.exit(130))
   process.once('SIGINT', stopOnSignal)
   try {
     const config = loadConfig(env)
@@ -122,6 +127,7 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
     ])
     if (unreachable) return unusable(new Error(`${unreachable.setting}: target unreachable: ${unreachable.url} (${unreachable.reason})`))
 
+    urls = await guardAccountUrls(config)
     const checked = await preflight(config)
     for (const warning of checked.warnings) complain(`warning: ${warning}`)
     if (Object.keys(checked.unavailable).length > 0) env = { ...env, PIX_UNAVAILABLE: JSON.stringify(checked.unavailable) }
@@ -129,6 +135,7 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
     return await runSuites(args, config, env, place)
   } finally {
     process.off('SIGINT', stopOnSignal)
+    await urls?.restore()
     await reference?.close()
   }
 }

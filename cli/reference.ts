@@ -4,7 +4,7 @@
 import { dirname, resolve } from 'node:path'
 import { startReference, type ReferenceOptions } from '../reference/index.ts'
 
-const USAGE = 'usage: reference [--port N] [--env-out FILE] [--out-dir DIR] [--host HOST] [--quiet]'
+const USAGE = 'usage: reference [--port N] [--env-out FILE] [--out-dir DIR] [--host HOST] [--quiet]\n  --quiet  no request log (one line per request: API, method, path, status, ms)'
 
 export function parseReferenceArgs(argv: string[]): ReferenceOptions {
   const opts: ReferenceOptions = {}
@@ -54,7 +54,7 @@ export async function main(): Promise<void> {
     process.exitCode = 2
     return
   }
-  const running = await startReference({ ...opts, quiet: opts.quiet ?? true })
+  const running = await startReference({ ...opts, requestLog: opts.quiet !== true, quiet: true })
   console.log(`PIX reference target running
   base API     ${running.baseUrl}
   gateway API  ${running.gatewayUrl}

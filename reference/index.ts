@@ -2,7 +2,7 @@
 // (base API, gateway API, control API), identities made at start, and a dotenv file with every
 // PIX_* setting a certification run needs. Secrets are random per start and never logged.
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
+import { createServer, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
@@ -28,6 +28,8 @@ export interface ReferenceOptions {
   envOut?: string // path of the dotenv file to write (PIX_* for a certification run)
   slipRegistrationDelayMs?: number
   quiet?: boolean
+  /** One console line per request: API, method, path, status, ms (the local sandbox's log; off in tests). */
+  requestLog?: boolean
 }
 
 export interface RunningReference {
@@ -117,6 +119,18 @@ function dotenv(env: Record<string, string>): string {
   return `# Written by the PIX reference target; valid while it runs.\n${lines.join('\n')}\n`
 }
 
+/** `base    POST /cob/abc… 201 3 ms` once the answer is sent; the query is left out (it may carry data). */
+function logged(api: string, listener: RequestListener): RequestListener {
+  return (req, res) => {
+    const started = performance.now()
+    res.on('finish', () => {
+      const path = (req.url ?? '').split('?')[0]
+      console.log(`${api.padEnd(7)} ${req.method} ${path} ${res.statusCode} ${Math.round(performance.now() - started)} ms`)
+    })
+    listener(req, res)
+  }
+}
+
 export async function startReference(opts: ReferenceOptions = {}): Promise<RunningReference> {
   const host = opts.host ?? '127.0.0.1'
   const log = opts.quiet ? (): void => {} : (line: string): void => console.log(`[reference] ${line}`)
@@ -130,9 +144,11 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   // when a real-time delay (slip registration) ends.
   ctx.sweep = (): void => sweep(ctx, TIMED_MACHINES)
 
-  const servers = [baseRouter(ctx), gatewayRouter(ctx), controlRouter(ctx)].map((router) =>
-    createServer(router.listener(ctx.sweep)).on('clientError', router.clientErrorListener()),
-  )
+  const names = ['base', 'gateway', 'control']
+  const servers = [baseRouter(ctx), gatewayRouter(ctx), controlRouter(ctx)].map((router, i) => {
+    const listener = router.listener(ctx.sweep)
+    return createServer(opts.requestLog ? logged(names[i] as string, listener) : listener).on('clientError', router.clientErrorListener())
+  })
   const ports: number[] = []
   try {
     for (const [i, server] of servers.entries()) {

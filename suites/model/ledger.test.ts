@@ -14,14 +14,21 @@
 //   settle = CONFIRMED, fail = ERROR for cash-outs); a return's transaction status is not shown;
 // - a RECEIVE is awaited for every payment received (charge paid or not, §3.2, §3.6), a TRANSFER
 //   for every settled cash-out (counted: its payload is not shown), a REFUND for every settled return.
+//
+// Verdicts: what a command only needs to go on (the charge, cash-out or return accepted, the view
+// the model takes the amounts from, the balance and listing reads) is a precondition. A balance
+// that parts from the model fails the clause of the command just run (the §3.6 movement, or the
+// release and unblock rules of §2.3); the three shapes disagreeing with each other fail their §2.3
+// equalities; a listed field fails its §2.2 mapping; a missing event its §6.2 emission.
 import { randomUUID } from 'node:crypto'
 import fc from 'fast-check'
 import { TestRunner } from 'vitest'
-import { check, type CheckContext } from '../../harness/check.ts'
-import { CheckFailure, jsonObject, show } from '../../harness/assertions.ts'
+import { check, propertyRuns, type CheckContext } from '../../harness/check.ts'
+import { show } from '../../harness/assertions.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
 import { sharedRedactor } from '../../harness/redact.ts'
+import { ClauseFailure, Inconclusive } from '../../harness/verdicts.ts'
 import { centsOf, fromCents, hasAtMostTwoDecimals } from '../../generators/amounts.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { buildPixCode } from '../../generators/emv.ts'
@@ -32,8 +39,19 @@ const EVENT_WAIT_MS = 5_000
 const AFTER_A_MISS_WAIT_MS = 1_000
 /** Bounds the whole property, shrinking included, so a broken target still certifies in time. */
 const TIME_LIMIT_MS = 45_000
+/**
+ * What one command sequence weighs against the depth's cases. Its real cost is some forty requests
+ * (a few commands, each followed by three balance reads, the listing and a view), which would leave
+ * the default depth two sequences; weighed as three cases it runs 17 (the 15 it ran before depth
+ * profiles, about 3 s on a local target). Deep runs 500, bounded by the time limit, which is
+ * recorded when it stops a run (meta.property).
+ */
+const COST = 3
 
 type ListedStatus = 'Pendente' | 'Confirmado' | 'Error'
+
+const STATUS_CLAUSE: Record<ListedStatus, string> = { Pendente: '2.2.status-map-pending', Confirmado: '2.2.status-map-confirmed', Error: '2.2.status-map-error' }
+const TYPE_CLAUSE: Record<Listed['operationType'], string> = { 'Pix in': '2.2.type-map-payment', 'Pix out': '2.2.type-map-withdraw', 'Refund in': '2.2.type-map-refund-in' }
 
 /** What the listing must show for one of the model's transactions. */
 interface Listed {
@@ -65,6 +83,20 @@ interface Real {
   channel: string
 }
 
+/**
+ * The clause a balance that parts from the model breaks, by the command just run. `gatewayAvailable`
+ * is the clause of the gateway availableBalance row when it differs (a received PIX counts there at once).
+ */
+interface Movement {
+  clause: string
+  gatewayAvailable?: string
+}
+
+const INCOMING: Movement = { clause: '3.6.incoming-raises-available', gatewayAvailable: '2.3.release-pix-immediate' }
+const ACCEPTED: Movement = { clause: '3.6.accept-moves-to-blocked' }
+const CONFIRMED: Movement = { clause: '3.6.confirm-releases-blocked' }
+const FAILED: Movement = { clause: '2.3.failed-operation-unblocks' }
+
 type Command = fc.AsyncCommand<Model, Real>
 
 // ---------------------------------------------------------------------------------------------
@@ -75,102 +107,168 @@ function cents(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && hasAtMostTwoDecimals(value) ? centsOf(value) : undefined
 }
 
-/** The §2.1 view of a transaction: its amounts in cents, checked for conservation. */
-async function singleView(t: CheckContext, transactionId: string): Promise<{ originalCents: number; feeCents: number; finalCents: number }> {
-  const ex = await t.base.get(`/api/pix/transaction/${encodeURIComponent(transactionId)}`)
-  t.expectStatus(ex, 200)
-  const view = jsonObject(ex, 'transaction view (2.1)')
-  const amounts = [view.originalAmount, view.feeAmount, view.finalAmount].map((a) => (typeof a === 'string' && /^\d+\.\d{2}$/.test(a) ? centsOf(a) : undefined))
-  const [originalCents, feeCents, finalCents] = amounts
-  if (originalCents === undefined || feeCents === undefined || finalCents === undefined) {
-    t.fail('transaction amounts (2.1)', 'two-decimal strings', show([view.originalAmount, view.feeAmount, view.finalAmount]), ex)
-  }
-  if (Math.abs(finalCents - originalCents) !== feeCents) {
-    t.fail('finalAmount is originalAmount plus or minus feeAmount (2.2)', `|final − original| = ${fromCents(feeCents)}`, `original ${fromCents(originalCents)}, final ${fromCents(finalCents)}`, ex)
-  }
-  return { originalCents, feeCents, finalCents }
+const VIEW_AMOUNT_CLAUSE = { originalAmount: '2.1.original-amount', feeAmount: '2.1.fee-amount', finalAmount: '2.1.final-amount' }
+
+interface ViewAmounts { originalCents: number; feeCents: number; finalCents: number; ex: Exchange }
+
+/**
+ * The §2.1 view of a transaction: its amounts in cents, conserved (|final − original| = fee). The
+ * model takes its fee from there, so the view is a precondition; `expect` checks what the command
+ * made (its amount) on the way.
+ */
+function singleView(t: CheckContext, transactionId: string, expect?: (v: ViewAmounts) => void): Promise<ViewAmounts> {
+  return t.given('the transaction view the model takes its amounts from (GET /api/pix/transaction/{id})', async () => {
+    const ex = await t.base.get(`/api/pix/transaction/${encodeURIComponent(transactionId)}`)
+    t.expectStatus('4.3.get-by-id', ex, 200)
+    const view = t.json('4.3.get-by-id', ex)
+    const [originalCents, feeCents, finalCents] = Object.entries(VIEW_AMOUNT_CLAUSE).map(([field, clause]) => {
+      const a = view[field]
+      if (typeof a !== 'string' || !/^\d+\.\d{2}$/.test(a)) return t.fail(clause, `view ${field}`, 'a two-decimal string', show(a), ex)
+      return centsOf(a)
+    }) as [number, number, number]
+    if (Math.abs(finalCents - originalCents) !== feeCents) {
+      t.fail('2.1.final-amount', 'view finalAmount is originalAmount plus or minus feeAmount', `|final − original| = ${fromCents(feeCents)}`, `original ${fromCents(originalCents)}, final ${fromCents(finalCents)}`, ex)
+    }
+    const amounts = { originalCents, feeCents, finalCents, ex }
+    expect?.(amounts)
+    return amounts
+  })
 }
 
-function transactionIdOf(t: CheckContext, ex: Exchange, rule: string): string {
-  const id = jsonObject(ex, rule).transactionId
-  if (typeof id !== 'string') t.fail(rule, 'transactionId, a string', show(id), ex)
+/** The view's amounts, as the listing must show them. */
+const amountsOf = (v: ViewAmounts) => ({ originalCents: v.originalCents, feeCents: v.feeCents, finalCents: v.finalCents })
+
+/** The transactionId of an accepted creation answer (a precondition of the command). */
+function transactionIdOf(t: CheckContext, clause: string, ex: Exchange): string {
+  t.expectStatus(clause, ex, [200, 201])
+  const id = t.json(clause, ex).transactionId
+  if (typeof id !== 'string') t.fail(clause, 'transactionId', 'a string', show(id), ex)
   return id
 }
 
-async function listedTransactions(t: CheckContext, query: Record<string, string | number> = {}): Promise<Map<string, Record<string, unknown>>> {
-  const items = new Map<string, Record<string, unknown>>()
-  for (let page = 1; ; page++) {
-    const ex = await t.base.get('/api/transactions', { query: { ...query, size: 100, page } })
-    t.expectStatus(ex, 200)
-    const body = jsonObject(ex, 'transaction listing (4.4)')
-    const data = Array.isArray(body.data) ? (body.data as Record<string, unknown>[]) : []
-    for (const item of data) items.set(String(item.transactionId), item)
-    const metadata = body.metadata as { hasNext?: unknown } | undefined
-    if (metadata?.hasNext !== true || data.length === 0 || page >= 20) return items
-  }
+/** Every listed transaction (of the query), by id: what the model's listing is compared with (a read, a precondition). */
+function listedTransactions(t: CheckContext, query: Record<string, string | number> = {}): Promise<{ items: Map<string, Record<string, unknown>>; ex?: Exchange }> {
+  return t.given('the account listing (GET /api/transactions)', async () => {
+    const items = new Map<string, Record<string, unknown>>()
+    for (let page = 1; ; page++) {
+      const ex = await t.base.get('/api/transactions', { query: { ...query, size: 100, page } })
+      t.expectStatus('4.4.response-shape', ex, 200)
+      const body = t.json('4.4.response-shape', ex)
+      const data = Array.isArray(body.data) ? (body.data as Record<string, unknown>[]) : []
+      for (const item of data) items.set(String(item.transactionId), item)
+      const metadata = body.metadata as { hasNext?: unknown } | undefined
+      if (metadata?.hasNext !== true || data.length === 0 || page >= 20) return { items, ex }
+    }
+  })
 }
 
 // ---------------------------------------------------------------------------------------------
 // What is compared after every command
 
-async function expectBalances(m: Model, t: CheckContext): Promise<void> {
-  const [pubEx, bcbEx, gwEx] = await Promise.all([t.base.get('/api/balance'), t.base.get('/accounts/balances'), t.gateway.get('/v1/account/balance')])
-  for (const ex of [pubEx, bcbEx, gwEx]) t.expectStatus(ex, 200)
-  const pub = jsonObject(pubEx)
-  const bcb = ((jsonObject(bcbEx).data as Record<string, any>[] | undefined)?.[0]?.balanceAmount ?? {}) as Record<string, unknown>
-  const gw = jsonObject(gwEx)
-  const expected = `available ${fromCents(m.available)}, blocked ${fromCents(m.blocked)}`
-  const rows: [string, unknown, number, Exchange][] = [
-    ['public netBalance = available (2.3, 3.6)', pub.netBalance, m.available, pubEx],
-    ['public blockedBalance = blocked (2.3, 3.6)', pub.blockedBalance, m.blocked, pubEx],
-    ['public grossBalance = available + blocked (2.3)', pub.grossBalance, m.available + m.blocked, pubEx],
-    ['central-bank-style available (2.3, 3.6)', bcb.available, m.available, bcbEx],
-    ['central-bank-style blocked (2.3, 3.6)', bcb.blocked, m.blocked, bcbEx],
-    ['gateway availableBalance (2.3, 3.6)', gw.availableBalance, m.available, gwEx],
-    ['gateway blockedBalance (2.3, 3.6)', gw.blockedBalance, m.blocked, gwEx],
-    ['gateway totalBalance = available + blocked (2.3)', gw.totalBalance, m.available + m.blocked, gwEx],
+interface Reading {
+  pub: Record<string, unknown>
+  bcb: Record<string, unknown>
+  gw: Record<string, unknown>
+  pubEx: Exchange
+  bcbEx: Exchange
+  gwEx: Exchange
+}
+
+/** The three balance shapes, read at once (a precondition: their shapes are the balance area's checks). */
+function readBalances(t: CheckContext): Promise<Reading> {
+  return t.given('the three balances (GET /api/balance, /accounts/balances, /v1/account/balance)', async () => {
+    const [pubEx, bcbEx, gwEx] = await Promise.all([t.base.get('/api/balance'), t.base.get('/accounts/balances'), t.gateway.get('/v1/account/balance')])
+    t.expectStatus('2.3.public-net-balance', pubEx, 200)
+    t.expectStatus('2.3.bcb-available', bcbEx, 200)
+    t.expectStatus('2.3.gateway-available-balance', gwEx, 200)
+    const data = t.json('2.3.bcb-data-array', bcbEx).data as Record<string, any>[] | undefined
+    const bcb = (data?.[0]?.balanceAmount ?? {}) as Record<string, unknown>
+    return { pub: t.json('2.3.public-net-balance', pubEx), bcb, gw: t.json('2.3.gateway-available-balance', gwEx), pubEx, bcbEx, gwEx }
+  })
+}
+
+/** The §2.3 equalities between the shapes of one reading (no movement in between). */
+function expectShapesAgree(t: CheckContext, b: Reading): void {
+  const rows: [string, string, number | undefined, number | undefined, Exchange][] = [
+    ['2.3.gross-equals-available-plus-blocked', 'public grossBalance = central-bank-style available + blocked', cents(b.pub.grossBalance), sum(cents(b.bcb.available), cents(b.bcb.blocked)), b.pubEx],
+    ['2.3.blocked-equals-blocked', 'public blockedBalance = central-bank-style blocked', cents(b.pub.blockedBalance), cents(b.bcb.blocked), b.pubEx],
+    ['2.3.net-equals-available', 'public netBalance = central-bank-style available', cents(b.pub.netBalance), cents(b.bcb.available), b.pubEx],
+    ['2.3.gateway-total-equals-available-plus-blocked', 'gateway totalBalance = availableBalance + blockedBalance', cents(b.gw.totalBalance), sum(cents(b.gw.availableBalance), cents(b.gw.blockedBalance)), b.gwEx],
   ]
-  for (const [rule, got, want, ex] of rows) {
-    if (cents(got) !== want) t.fail(rule, `${fromCents(want)} (model: ${expected})`, show(got), ex)
+  for (const [clause, rule, got, want, ex] of rows) {
+    if (got === undefined || want === undefined) continue
+    if (got !== want) t.fail(clause, rule, fromCents(want), fromCents(got), ex)
   }
+}
+
+function sum(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined || b === undefined ? undefined : a + b
+}
+
+/** Every shape against the model; a difference fails the clause of the movement just made. */
+function expectModelBalances(m: Model, t: CheckContext, b: Reading, moved: Movement | undefined, command: string): void {
+  const expected = `available ${fromCents(m.available)}, blocked ${fromCents(m.blocked)}`
+  const rows: [string, unknown, number, Exchange, string?][] = [
+    ['public netBalance', b.pub.netBalance, m.available, b.pubEx],
+    ['public blockedBalance', b.pub.blockedBalance, m.blocked, b.pubEx],
+    ['public grossBalance', b.pub.grossBalance, m.available + m.blocked, b.pubEx],
+    ['central-bank-style available', b.bcb.available, m.available, b.bcbEx],
+    ['central-bank-style blocked', b.bcb.blocked, m.blocked, b.bcbEx],
+    ['gateway availableBalance', b.gw.availableBalance, m.available, b.gwEx, moved?.gatewayAvailable],
+    ['gateway blockedBalance', b.gw.blockedBalance, m.blocked, b.gwEx],
+    ['gateway totalBalance', b.gw.totalBalance, m.available + m.blocked, b.gwEx],
+  ]
+  for (const [field, got, want, ex, own] of rows) {
+    if (cents(got) === want) continue
+    // A charge that is only created moves no money, and no clause says so: no verdict on it.
+    if (!moved) throw new Inconclusive(`${field} moved after ${command}, which moves no money: ${show(got)}, model ${fromCents(want)} (${expected})`)
+    t.fail(own ?? moved.clause, `${field} after ${command}`, `${fromCents(want)} (model: ${expected})`, show(got), ex)
+  }
+}
+
+async function expectBalances(m: Model, t: CheckContext, moved: Movement | undefined, command: string): Promise<void> {
+  const reading = await readBalances(t)
+  expectShapesAgree(t, reading)
+  expectModelBalances(m, t, reading, moved, command)
 }
 
 async function expectListing(m: Model, t: CheckContext): Promise<void> {
   if (m.listed.size === 0) return
-  const items = await listedTransactions(t)
+  const { items, ex } = await listedTransactions(t)
   for (const [id, want] of m.listed) {
     const item = items.get(id)
-    if (!item) t.fail('the listing shows the transaction (4.4)', `transaction ${id} listed`, `absent from ${items.size} listed`)
-    const got = item as Record<string, unknown>
-    const rows: [string, unknown, unknown][] = [
-      ['operationType (2.2)', got.operationType, want.operationType],
-      ['movementType (2.2)', got.movementType, want.movementType],
-      ['originalAmount (2.2)', cents(got.originalAmount), want.originalCents],
-      ['feeAmount (2.2)', cents(got.feeAmount), want.feeCents],
-      ['finalAmount (2.2)', cents(got.finalAmount), want.finalCents],
-      ...(want.status ? [['status (2.2)', got.status, want.status] as [string, unknown, unknown]] : []),
+    const typeClause = TYPE_CLAUSE[want.operationType]
+    if (!item) return t.fail(typeClause, `the listing shows the ${want.operationType} transaction`, `transaction ${id} listed`, `absent from ${items.size} listed`, ex)
+    const rows: [string, string, unknown, unknown][] = [
+      [typeClause, 'operationType', item.operationType, want.operationType],
+      [typeClause, 'movementType', item.movementType, want.movementType],
+      ['2.2.original-amount', 'originalAmount (cents)', cents(item.originalAmount), want.originalCents],
+      ['2.2.fee-amount', 'feeAmount (cents)', cents(item.feeAmount), want.feeCents],
+      ['2.2.final-amount', 'finalAmount (cents)', cents(item.finalAmount), want.finalCents],
+      ...(want.status ? [[STATUS_CLAUSE[want.status], 'status', item.status, want.status] as [string, string, unknown, unknown]] : []),
     ]
-    for (const [rule, value, expected] of rows) {
-      if (value !== expected) t.fail(`listed ${rule} of transaction ${id}`, show(expected), `${show(value)} in ${show(item)}`)
+    for (const [clause, field, value, expected] of rows) {
+      if (value !== expected) t.fail(clause, `listed ${field} of transaction ${id}`, show(expected), `${show(value)} in ${show(item)}`, ex)
     }
   }
 }
 
 let missedAnEvent = false
 
-async function expectEvent(r: Real, rule: string, pred: (c: Captured) => boolean): Promise<void> {
+const eventDeadline = () => (missedAnEvent ? AFTER_A_MISS_WAIT_MS : EVENT_WAIT_MS)
+
+async function expectEvent(r: Real, clause: string, what: string, pred: (c: Captured) => boolean): Promise<void> {
   try {
-    await r.t.hooks.waitFor(pred, missedAnEvent ? AFTER_A_MISS_WAIT_MS : EVENT_WAIT_MS, r.channel)
-  } catch {
+    await r.t.awaitEvent(clause, what, pred, { channel: r.channel, deadlineMs: eventDeadline() })
+  } catch (err) {
     missedAnEvent = true
-    const got = r.t.hooks.events(r.channel).slice(-5).map((c) => show(c.body)).join('; ') || 'nothing'
-    r.t.fail(rule, 'the event', `none came (last arrivals: ${got})`)
+    throw err
   }
 }
 
 /** TRANSFER's payload is not shown, so its events are told apart only by counting them. */
-async function expectEventCount(r: Real, rule: string, pred: (c: Captured) => boolean, count: number): Promise<void> {
-  const deadline = Date.now() + (missedAnEvent ? AFTER_A_MISS_WAIT_MS : EVENT_WAIT_MS)
+async function expectEventCount(r: Real, clause: string, what: string, pred: (c: Captured) => boolean, count: number): Promise<void> {
+  const deadline = Date.now() + eventDeadline()
   let got = r.t.hooks.events(r.channel).filter(pred).length
   while (got < count && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 25))
@@ -178,7 +276,7 @@ async function expectEventCount(r: Real, rule: string, pred: (c: Captured) => bo
   }
   if (got < count) {
     missedAnEvent = true
-    r.t.fail(rule, `${count} such events so far`, `${got}`)
+    r.t.fail(clause, `notification: ${what}`, `${count} such notifications so far`, `${got}`)
   }
 }
 
@@ -189,8 +287,10 @@ function v2Event(type: string, match: (data: Record<string, any>) => boolean): (
   }
 }
 
-async function verify(m: Model, r: Real): Promise<void> {
-  await Promise.all([expectBalances(m, r.t), expectListing(m, r.t)])
+/** After `command`: the balances (moved as `moved` says) and the listing against the model. */
+async function verify(m: Model, r: Real, moved: Movement | undefined, command: string): Promise<void> {
+  await expectBalances(m, r.t, moved, command)
+  await expectListing(m, r.t)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -204,10 +304,11 @@ class CreateCharge implements Command {
   check = () => true
   async run(m: Model, r: Real): Promise<void> {
     const txid = newTxid()
-    const ex = await r.t.base.put(`/cob/${txid}`, { calendario: { expiracao: 3600 }, valor: { original: fromCents(this.amountCents) } })
-    r.t.expectStatus(ex, 201)
+    await r.t.given('a charge (PUT /cob/{txid})', async () => {
+      r.t.expectStatus('4.10.status-201', await r.t.base.put(`/cob/${txid}`, { calendario: { expiracao: 3600 }, valor: { original: fromCents(this.amountCents) } }), 201)
+    })
     m.charges.push({ txid, cents: this.amountCents })
-    await verify(m, r)
+    await verify(m, r, undefined, this.toString())
   }
   toString = () => `createCharge(${fromCents(this.amountCents)})`
 }
@@ -218,14 +319,15 @@ class PayCharge implements Command {
   async run(m: Model, r: Real): Promise<void> {
     const charge = pick(m.charges, this.index)
     const paid = await r.t.control.payCob(charge.txid, { payer: payer() })
-    const view = await singleView(r.t, paid.transactionId)
-    if (view.originalCents !== charge.cents) r.t.fail('the payment of a charge is its valor.original (3.2)', fromCents(charge.cents), fromCents(view.originalCents))
+    const view = await singleView(r.t, paid.transactionId, (v) => {
+      if (v.originalCents !== charge.cents) r.t.fail('2.1.original-amount', 'the payment of a charge is for its valor.original', fromCents(charge.cents), fromCents(v.originalCents), v.ex)
+    })
     m.charges = m.charges.filter((c) => c !== charge)
     m.available += view.finalCents
     m.received.push({ e2eId: paid.e2eId, txid: charge.txid, refundableCents: view.originalCents })
-    m.listed.set(paid.transactionId, { operationType: 'Pix in', movementType: 'CREDIT', status: 'Confirmado', ...view })
-    await expectEvent(r, 'a paid charge posts RECEIVE (6.2)', v2Event('RECEIVE', (d) => d.txId === charge.txid))
-    await verify(m, r)
+    m.listed.set(paid.transactionId, { operationType: 'Pix in', movementType: 'CREDIT', status: 'Confirmado', ...amountsOf(view) })
+    await expectEvent(r, '6.2.receive-emitted', 'a paid charge posts RECEIVE', v2Event('RECEIVE', (d) => d.txId === charge.txid))
+    await verify(m, r, INCOMING, this.toString())
   }
   toString = () => `payCharge(#${this.index})`
 }
@@ -235,13 +337,14 @@ class IncomingPayment implements Command {
   check = () => true
   async run(m: Model, r: Real): Promise<void> {
     const paid = await r.t.control.incomingPayment({ amount: this.amountCents / 100, payer: payer(), externalId: `kit-model-${randomUUID()}` })
-    const view = await singleView(r.t, paid.transactionId)
-    if (view.originalCents !== this.amountCents) r.t.fail('an incoming payment is recorded at its amount (3.6)', fromCents(this.amountCents), fromCents(view.originalCents))
+    const view = await singleView(r.t, paid.transactionId, (v) => {
+      if (v.originalCents !== this.amountCents) r.t.fail('2.1.original-amount', 'an incoming payment is recorded at its amount', fromCents(this.amountCents), fromCents(v.originalCents), v.ex)
+    })
     m.available += view.finalCents
     m.received.push({ e2eId: paid.e2eId, refundableCents: view.originalCents })
-    m.listed.set(paid.transactionId, { operationType: 'Pix in', movementType: 'CREDIT', status: 'Confirmado', ...view })
-    await expectEvent(r, 'an incoming payment posts RECEIVE (3.6, 6.2)', v2Event('RECEIVE', (d) => d.endToEndId === paid.e2eId))
-    await verify(m, r)
+    m.listed.set(paid.transactionId, { operationType: 'Pix in', movementType: 'CREDIT', status: 'Confirmado', ...amountsOf(view) })
+    await expectEvent(r, '6.2.receive-emitted', 'an incoming payment posts RECEIVE', v2Event('RECEIVE', (d) => d.endToEndId === paid.e2eId))
+    await verify(m, r, INCOMING, this.toString())
   }
   toString = () => `incomingPayment(${fromCents(this.amountCents)})`
 }
@@ -253,15 +356,16 @@ class CashOut implements Command {
   async run(m: Model, r: Real): Promise<void> {
     const value = fromCents(this.amountCents)
     const qrCode = buildPixCode({ key: 'destino@example.com', amount: value, merchantName: 'Destino Modelo', merchantCity: 'CURITIBA', txid: `KITMODEL${Date.now()}` })
-    const ex = await r.t.base.post('/api/pix/cash-out-qrcode', { value: this.amountCents / 100, qrCode, externalId: `kit-model-${randomUUID()}` })
-    r.t.expectStatus(ex, [200, 201])
-    const transactionId = transactionIdOf(r.t, ex, 'cash-out (4.7)')
+    const transactionId = await r.t.given('a cash-out (POST /api/pix/cash-out-qrcode)', async () => {
+      const ex = await r.t.base.post('/api/pix/cash-out-qrcode', { value: this.amountCents / 100, qrCode, externalId: `kit-model-${randomUUID()}` })
+      return transactionIdOf(r.t, '4.7.transaction-id', ex)
+    })
     const view = await singleView(r.t, transactionId)
     m.available -= view.finalCents
     m.blocked += view.finalCents
     m.cashOuts.push({ transactionId, finalCents: view.finalCents })
-    m.listed.set(transactionId, { operationType: 'Pix out', movementType: 'DEBIT', status: 'Pendente', ...view })
-    await verify(m, r)
+    m.listed.set(transactionId, { operationType: 'Pix out', movementType: 'DEBIT', status: 'Pendente', ...amountsOf(view) })
+    await verify(m, r, ACCEPTED, this.toString())
   }
   toString = () => `cashOut(${fromCents(this.amountCents)})`
 }
@@ -277,8 +381,8 @@ class SettleCashOut implements Command {
     m.blocked -= out.finalCents
     const listed = m.listed.get(out.transactionId)
     if (listed) listed.status = 'Confirmado'
-    await expectEventCount(r, 'a settled cash-out posts TRANSFER (6.2)', v2Event('TRANSFER', () => true), transfersBefore + 1)
-    await verify(m, r)
+    await expectEventCount(r, '6.2.transfer-emitted', 'a settled cash-out posts TRANSFER', v2Event('TRANSFER', () => true), transfersBefore + 1)
+    await verify(m, r, CONFIRMED, this.toString())
   }
   toString = () => `settleCashOut(#${this.index})`
 }
@@ -294,7 +398,7 @@ class FailCashOut implements Command {
     m.available += out.finalCents
     const listed = m.listed.get(out.transactionId)
     if (listed) listed.status = 'Error'
-    await verify(m, r)
+    await verify(m, r, FAILED, this.toString())
   }
   toString = () => `failCashOut(#${this.index})`
 }
@@ -307,21 +411,26 @@ class ReturnPayment implements Command {
     const original = pick(refundable, this.index)
     const valorCents = Math.min(this.amountCents, original.refundableCents)
     const id = `kitmodel${randomUUID().replace(/-/g, '').slice(0, 24)}`
-    const ex = await r.t.base.put(`/pix/${original.e2eId}/devolucao/${id}`, { valor: fromCents(valorCents) })
-    r.t.expectStatus(ex, 201)
-    const rtrId = jsonObject(ex, 'return (4.11)').rtrId
-    if (typeof rtrId !== 'string') r.t.fail('return rtrId (2.5)', 'a string', show(rtrId), ex)
-    const found = [...(await listedTransactions(r.t, { endToEndId: rtrId })).keys()]
-    if (found.length !== 1) r.t.fail('the return transaction is listed by its end-to-end id (2.5, 4.4)', `one transaction with endToEndId ${rtrId}`, `${found.length}`)
-    const transactionId = found[0] as string
-    const view = await singleView(r.t, transactionId)
-    if (view.originalCents !== valorCents) r.t.fail('the return transaction is for valor (4.11)', fromCents(valorCents), fromCents(view.originalCents))
+    // The return, and its transaction found by the model's reading (the interface is silent on it).
+    const { rtrId, transactionId } = await r.t.given('a return and its transaction (PUT /pix/{e2eid}/devolucao/{id}, GET /api/transactions?endToEndId=rtrId)', async () => {
+      const ex = await r.t.base.put(`/pix/${original.e2eId}/devolucao/${id}`, { valor: fromCents(valorCents) })
+      r.t.expectStatus('4.11.status-201', ex, 201)
+      const rtr = r.t.json('4.11.status-201', ex).rtrId
+      if (typeof rtr !== 'string') return r.t.fail('2.5.rtr-id-32', 'return rtrId', 'a string', show(rtr), ex)
+      const listed = await listedTransactions(r.t, { endToEndId: rtr })
+      const found = [...listed.items.keys()]
+      if (found.length !== 1) r.t.fail('4.4.end-to-end-id-filter', 'the return transaction is listed by its end-to-end id', `one transaction with endToEndId ${rtr}`, `${found.length}`, listed.ex)
+      return { rtrId: rtr, transactionId: found[0] as string }
+    })
+    const view = await singleView(r.t, transactionId, (v) => {
+      if (v.originalCents !== valorCents) r.t.fail('2.1.original-amount', 'the return transaction is for valor', fromCents(valorCents), fromCents(v.originalCents), v.ex)
+    })
     original.refundableCents -= valorCents
     m.available -= view.finalCents
     m.blocked += view.finalCents
     m.returns.push({ transactionId, finalCents: view.finalCents, e2eId: original.e2eId, id, rtrId })
-    m.listed.set(transactionId, { operationType: 'Refund in', movementType: 'DEBIT', ...view })
-    await verify(m, r)
+    m.listed.set(transactionId, { operationType: 'Refund in', movementType: 'DEBIT', ...amountsOf(view) })
+    await verify(m, r, ACCEPTED, this.toString())
   }
   toString = () => `returnPayment(#${this.index}, ${fromCents(this.amountCents)})`
 }
@@ -334,9 +443,9 @@ class SettleReturn implements Command {
     await r.t.control.settleReturn(ret.e2eId, ret.id)
     m.returns = m.returns.filter((x) => x !== ret)
     m.blocked -= ret.finalCents
-    await expectEvent(r, 'a settled return posts REFUND (6.2)',
+    await expectEvent(r, '6.2.refund-emitted', 'a settled return posts REFUND',
       v2Event('REFUND', (d) => d.endToEndId === ret.e2eId && Array.isArray(d.refunds) && d.refunds.some((x: Record<string, unknown>) => x?.endToEndId === ret.rtrId)))
-    await verify(m, r)
+    await verify(m, r, CONFIRMED, this.toString())
   }
   toString = () => `settleReturn(#${this.index})`
 }
@@ -350,7 +459,7 @@ class FailReturn implements Command {
     m.returns = m.returns.filter((x) => x !== ret)
     m.blocked -= ret.finalCents
     m.available += ret.finalCents
-    await verify(m, r)
+    await verify(m, r, FAILED, this.toString())
   }
   toString = () => `failReturn(#${this.index})`
 }
@@ -382,12 +491,14 @@ async function setup(t: CheckContext, run: number): Promise<{ model: Model; real
   await t.control.reset()
   const channel = `run${run}`
   await t.hooks.useForAccount(channel)
-  const ex = await t.base.get('/accounts/balances')
-  t.expectStatus(ex, 200)
-  const amount = ((jsonObject(ex).data as Record<string, any>[] | undefined)?.[0]?.balanceAmount ?? {}) as Record<string, unknown>
-  const available = cents(amount.available)
-  const blocked = cents(amount.blocked)
-  if (available === undefined || blocked === undefined) t.fail('starting balance (2.3)', 'available and blocked in reais', show(amount), ex)
+  const { available, blocked } = await t.given('the starting balance (GET /accounts/balances)', async () => {
+    const ex = await t.base.get('/accounts/balances')
+    t.expectStatus('2.3.bcb-available', ex, 200)
+    const amount = ((t.json('2.3.bcb-available', ex).data as Record<string, any>[] | undefined)?.[0]?.balanceAmount ?? {}) as Record<string, unknown>
+    const start = { available: cents(amount.available), blocked: cents(amount.blocked) }
+    if (start.available === undefined || start.blocked === undefined) return t.fail('2.3.bcb-available', 'starting balance', 'available and blocked in reais', show(amount), ex)
+    return start as { available: number; blocked: number }
+  })
   return {
     model: { available, blocked, charges: [], received: [], cashOuts: [], returns: [], listed: new Map() },
     real: { t, channel },
@@ -397,28 +508,44 @@ async function setup(t: CheckContext, run: number): Promise<{ model: Model; real
 check('ledger model: random charges, payments, cash-outs and returns keep the balances, the listing and the events in step with the model', {
   clauses: ['3.6.accept-moves-to-blocked', '3.6.confirm-releases-blocked', '3.6.incoming-raises-available', '2.3.failed-operation-unblocks',
     '2.3.gross-equals-available-plus-blocked', '2.3.blocked-equals-blocked', '2.3.net-equals-available', '2.3.gateway-total-equals-available-plus-blocked',
-    '2.3.release-pix-immediate', '2.2.final-amount', '2.2.status-map-confirmed', '2.2.status-map-error', '2.2.type-map-payment', '2.2.type-map-withdraw',
-    '2.2.type-map-refund-in', '6.2.receive-emitted', '6.2.transfer-emitted', '6.2.refund-emitted'],
+    '2.3.release-pix-immediate', '2.2.original-amount', '2.2.fee-amount', '2.2.final-amount', '2.2.status-map-pending', '2.2.status-map-confirmed',
+    '2.2.status-map-error', '2.2.type-map-payment', '2.2.type-map-withdraw', '2.2.type-map-refund-in', '6.2.receive-emitted', '6.2.transfer-emitted',
+    '6.2.refund-emitted'],
   needs: ['control', 'mutating', 'webhooks'],
   timeout: TIME_LIMIT_MS + 30_000,
 }, async (t: CheckContext) => {
   const meta = TestRunner.getCurrentTest()?.meta
   const seed = t.config.seed
   if (meta) meta.seed = seed
+  const requested = propertyRuns(t.config, COST)
   let run = 0
   const property = fc.asyncProperty(fc.commands(COMMANDS, { maxCommands: MAX_COMMANDS }), async (commands) => {
     const { model, real } = await setup(t, run++)
     await fc.asyncModelRun(() => ({ model, real }), commands)
   })
-  const details = await fc.check(property, { seed, numRuns: Math.min(t.config.numRuns, 15), interruptAfterTimeLimit: TIME_LIMIT_MS, markInterruptAsFailure: false })
+  const details = await fc.check(property, { seed, numRuns: requested, interruptAfterTimeLimit: TIME_LIMIT_MS, markInterruptAsFailure: false })
+  const interrupted = details.interrupted && !details.failed
+  const reason = interrupted ? `stopped by the ${TIME_LIMIT_MS / 1000} s time limit after ${details.numRuns} of ${requested} runs` : undefined
+  if (meta) meta.property = { requested, examples: 0, runs: details.numRuns, interrupted, ...(reason ? { reason } : {}) }
+  if (interrupted && t.config.strictDepth) throw new Inconclusive(`the ledger model ${reason} (--strict-depth)`)
   if (!details.failed) return
   const replayPath = /replayPath="([^"]*)"/.exec(String(details.counterexample?.[0] ?? ''))?.[1]
   const replay = `seed=${details.seed} path=${details.counterexamplePath ?? ''}${replayPath ? ` replayPath=${replayPath}` : ''}`
   if (meta) meta.replay = replay
-  const cause = details.errorInstance
-  const why = cause instanceof Error ? `\nwhat broke: ${cause.message}` : ''
-  const report = sharedRedactor.text(`${fc.defaultReportMessage(details) ?? 'property failed'}${why}`)
-  throw new CheckFailure(`ledger model: a command sequence broke the model (replay: ${replay}; run with --seed ${details.seed})\n${report}`, {
-    rule: cause instanceof CheckFailure ? (cause.details.rule ?? 'ledger model') : 'ledger model',
-  })
+  const sequence = sharedRedactor.text(String(details.counterexample?.[0] ?? '(none)'))
+  throw withSequence(details.errorInstance, `command sequence (after ${details.numShrinks} shrinks): ${sequence}\nreplay: ${replay} (run with --seed ${details.seed})`)
 })
+
+/**
+ * The failure of the command that broke the model (its clause, expected, got, the exchange first),
+ * then the sequence that led there and how to replay it. A precondition or a kit error that ended
+ * the run keeps its kind (blocked, inconclusive, kit bug), with the sequence added.
+ */
+function withSequence(err: unknown, what: string): unknown {
+  if (err instanceof ClauseFailure) return new ClauseFailure(err.clause, `${err.specifics}\n${what}`, err.exchange, err.expectedRefusal)
+  if (err instanceof Error) {
+    err.message = `${err.message}\n${what}`
+    return err
+  }
+  return new Error(`ledger model: the run failed with ${String(err)}\n${what}`)
+}

@@ -5,22 +5,20 @@
 // codec before they are sent. Received payments to return come from the control API, so every
 // accepted case has a real original; ids are fresh for every attempt.
 import { check, type CheckContext } from '../../harness/check.ts'
-import { jsonObject, show } from '../../harness/assertions.ts'
+import { show } from '../../harness/assertions.ts'
 import { ControlError } from '../../harness/control.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { boundaryCases } from '../../generators/schema-arb.ts'
 import { parameterSchema, requestBodySchema, validator } from '../../generators/openapi.ts'
 import { E2EID_PATH_RE, newTxid, newUuid } from '../../generators/ids.ts'
-import { randomCpf } from '../../generators/documents.ts'
+import { putReturn, receivedPayment, refund as refundOf } from './fixtures.ts'
 
 const DEVOLUCAO_REQUEST = requestBodySchema('putDevolucao') as object
-const CLIENT_ERRORS = Array.from({ length: 100 }, (_, i) => 400 + i)
 const NEEDS = ['control', 'mutating'] as const
 
 /** The end-to-end id of a payment of R$ 100.00 received now: room for many small returns. */
 async function receivedE2eId(t: CheckContext): Promise<string> {
-  const payment = await t.control.incomingPayment({ amount: 100, payer: { name: 'Bounds Payer', document: randomCpf() } })
-  return payment.e2eId
+  return (await receivedPayment(t, 10_000)).e2eId
 }
 
 /** A fresh alphanumeric return id of exactly `length` characters. */
@@ -28,17 +26,9 @@ function returnIdOfLength(length: number): string {
   return `${newTxid()}${newTxid()}`.slice(0, length)
 }
 
-function putReturn(t: CheckContext, e2eid: string, id: string, body: unknown): Promise<Exchange> {
-  return t.base.put(`/pix/${encodeURIComponent(e2eid)}/devolucao/${encodeURIComponent(id)}`, body)
-}
-
-function expectCreated(t: CheckContext, ex: Exchange, rule: string, what: string): Record<string, unknown> {
-  if (ex.response.status !== 201) t.fail(rule, `HTTP 201 for ${what}`, `HTTP ${ex.response.status}`, ex)
-  return jsonObject(ex, rule)
-}
-
-function expectRefused(t: CheckContext, ex: Exchange, statuses: number[], rule: string, what: string): void {
-  if (!statuses.includes(ex.response.status)) t.fail(rule, `${statuses.length === 1 ? `HTTP ${statuses[0]}` : `HTTP one of ${statuses.slice(0, 3).join(', ')}…`} for ${what}`, `HTTP ${ex.response.status}`, ex)
+function expectCreated(t: CheckContext, clause: string, ex: Exchange): Record<string, unknown> {
+  t.expectStatus(clause, ex, 201)
+  return t.json(clause, ex)
 }
 
 /** The control view of a return: undefined when the target holds no such return (404). */
@@ -61,19 +51,20 @@ check('return e2eid: 32 alphanumerics are accepted; 31, 33 or a stray character 
   const judge = validator(parameterSchema('putDevolucao', 'e2eid'))
   const schemaCases = boundaryCases(parameterSchema('putDevolucao', 'e2eid')).filter((c) => typeof c.value === 'string' && !c.valid).map((c) => c.value as string)
   const nearMisses = [e2eid.slice(0, 31), `${e2eid}0`, `${e2eid.slice(0, 20)}-${e2eid.slice(21)}`, ...schemaCases]
+  const clause = '4.11.e2eid-length'
   for (const wrong of nearMisses) {
-    if (judge(wrong) === true || E2EID_PATH_RE.test(wrong)) t.fail('the case is not a 32-alphanumeric e2eid (re-check)', 'invalid', wrong)
+    if (judge(wrong) === true || E2EID_PATH_RE.test(wrong)) throw new Error(`kit bug: the near miss ${show(wrong)} is a 32-alphanumeric e2eid`)
     const id = returnIdOfLength(10)
-    expectRefused(t, await putReturn(t, wrong, id, { valor: '0.01' }), [400, 404], 'e2eid is exactly 32 alphanumerics (4.11)', `e2eid ${show(wrong)} (${wrong.length} characters)`)
+    t.expectStatus(clause, await putReturn(t, wrong, id, { valor: '0.01' }), [400, 404])
     const stored = await storedReturn(t, wrong, id)
-    if (stored !== undefined) t.fail('a refused e2eid creates no return (4.11)', 'no return stored', show(stored))
+    if (stored !== undefined) t.fail(clause, `a refused e2eid (${show(wrong)}) creates no return`, 'no return stored', show(stored))
   }
   const id = returnIdOfLength(10)
-  expectCreated(t, await putReturn(t, e2eid, id, { valor: '0.01' }), 'a 32-character e2eid of a received payment is accepted (4.11)', `e2eid of ${e2eid.length} characters`)
+  expectCreated(t, clause, await putReturn(t, e2eid, id, { valor: '0.01' }))
 })
 
 check('return id: 1, 2, 34 and 35 characters are accepted; 36 is refused with 400; an empty id is refused', {
-  clauses: ['4.11.id-length'],
+  clauses: ['4.11.id-length', '2.5.id-equals-path'],
   needs: [...NEEDS],
 }, async (t) => {
   const e2eid = await receivedE2eId(t)
@@ -81,38 +72,39 @@ check('return id: 1, 2, 34 and 35 characters are accepted; 36 is refused with 40
   const lengths = boundaryCases(parameterSchema('putDevolucao', 'id'))
     .filter((c) => typeof c.value === 'string')
     .map((c) => ({ length: Array.from(c.value as string).length, valid: c.valid }))
+  const clause = '4.11.id-length'
   for (const { length, valid } of lengths) {
     const id = returnIdOfLength(length)
-    if ((judge(id) === true) !== valid) t.fail('the bound case is what it claims (schema re-check)', `${valid ? 'valid' : 'invalid'} id of ${length}`, 'the opposite')
+    if ((judge(id) === true) !== valid) throw new Error(`kit bug: the bound case (a return id of ${length}) is not ${valid ? 'valid' : 'invalid'}`)
     const ex = await putReturn(t, e2eid, id, { valor: '0.01' })
-    const rule = `return id of 1 to 35 characters (4.11, 8)`
-    if (!valid && length === 0) expectRefused(t, ex, CLIENT_ERRORS, rule, 'an empty return id (a path without the id segment)')
-    else if (!valid) expectRefused(t, ex, [400], rule, `a return id of ${length} characters`)
+    // An empty id is a path without the id segment: any refusal.
+    if (!valid && length === 0) t.expectRefused(clause, ex)
+    else if (!valid) t.expectStatus(clause, ex, 400)
     else {
-      const body = expectCreated(t, ex, rule, `a return id of ${length} characters`)
-      if (body.id !== id) t.fail('the return id equals the path id (2.5)', show(id), show(body.id), ex)
+      const body = expectCreated(t, clause, ex)
+      if (body.id !== id) t.fail('2.5.id-equals-path', 'the return id equals the path id', show(id), show(body.id), ex)
     }
   }
 })
 
 check('return descricao: 139 and 140 characters are accepted and echoed, 141 is refused with 400', {
-  clauses: ['4.11.descricao-max'],
+  clauses: ['4.11.descricao-max', '2.5.descricao'],
   needs: [...NEEDS],
 }, async (t) => {
   const e2eid = await receivedE2eId(t)
   const judge = validator(DEVOLUCAO_REQUEST)
   const cases = boundaryCases(DEVOLUCAO_REQUEST).filter((c) => c.path === '/descricao' && c.keyword === 'maxLength')
-  if (cases.length === 0) t.fail('the schema states the descricao bound', 'a maxLength case at /descricao', 'none')
+  if (cases.length === 0) throw new Error('kit bug: specs/openapi.yaml gives no maxLength case at /descricao')
+  const clause = '4.11.descricao-max'
   for (const c of cases) {
     const length = Array.from((c.value as { descricao: string }).descricao).length
     const body = { valor: '0.01', descricao: text(length) }
-    if ((judge(body) === true) !== c.valid) t.fail('the bound case is what it claims (schema re-check)', String(c.valid), String(!c.valid))
+    if ((judge(body) === true) !== c.valid) throw new Error(`kit bug: the bound case (descricao of ${length}) is not ${c.valid ? 'valid' : 'invalid'}`)
     const ex = await putReturn(t, e2eid, returnIdOfLength(12), body)
-    const rule = 'descricao max 140 characters (4.11, 8)'
-    if (!c.valid) expectRefused(t, ex, [400], rule, `descricao of ${length} characters`)
+    if (!c.valid) t.expectStatus(clause, ex, 400)
     else {
-      const created = expectCreated(t, ex, rule, `descricao of ${length} characters`)
-      if (created.descricao !== body.descricao) t.fail('the return echoes descricao (2.5)', show(body.descricao), show(created.descricao), ex)
+      const created = expectCreated(t, clause, ex)
+      if (created.descricao !== body.descricao) t.fail('2.5.descricao', 'the return echoes descricao', show(body.descricao), show(created.descricao), ex)
     }
   }
 })
@@ -125,9 +117,8 @@ check('return natureza MED_OPERACIONAL or MED_FRAUDE in a request is refused wit
   const judge = validator(DEVOLUCAO_REQUEST)
   for (const natureza of ['MED_OPERACIONAL', 'MED_FRAUDE']) {
     const body = { valor: '0.01', natureza }
-    if (judge(body) === true) t.fail('MED_* is not a request value (schema re-check)', 'invalid', 'valid')
-    const id = returnIdOfLength(12)
-    expectRefused(t, await putReturn(t, e2eid, id, body), [400], 'MED_* natureza appears only in responses (4.11)', `natureza ${natureza}`)
+    if (judge(body) === true) throw new Error(`kit bug: natureza ${natureza} is a valid request value in specs/openapi.yaml`)
+    t.expectStatus('4.11.natureza-med-refused', await putReturn(t, e2eid, returnIdOfLength(12), body), 400)
   }
 })
 
@@ -137,8 +128,8 @@ check('return without valor is refused with 400', {
 }, async (t) => {
   const e2eid = await receivedE2eId(t)
   for (const body of [{}, { descricao: 'sem valor' }, { valor: null }]) {
-    if (validator(DEVOLUCAO_REQUEST)(body) === true) t.fail('the case lacks valor (schema re-check)', 'invalid', 'valid')
-    expectRefused(t, await putReturn(t, e2eid, returnIdOfLength(12), body), [400], 'valor is required (4.11)', `body ${show(body)}`)
+    if (validator(DEVOLUCAO_REQUEST)(body) === true) throw new Error(`kit bug: the body ${show(body)} is valid in specs/openapi.yaml`)
+    t.expectStatus('4.11.valor-required', await putReturn(t, e2eid, returnIdOfLength(12), body), 400)
   }
 })
 
@@ -148,18 +139,19 @@ check('gateway refund value: 0.01 and 0.02 are accepted; 0, 0.001 and just under
   clauses: ['4.14.value-min'],
   needs: [...NEEDS],
 }, async (t) => {
-  const payment = await t.control.incomingPayment({ amount: 10, payer: { name: 'Refund Bounds Payer', document: randomCpf() } })
+  const payment = await receivedPayment(t, 1_000)
   const schema = requestBodySchema('refundPayment') as object
   const judge = validator(schema)
   const belowFromSchema = boundaryCases(schema).filter((c) => c.keyword === 'minimum' && !c.valid).map((c) => (c.value as { value: number }).value)
-  const refund = (value: number) => t.gateway.post(`/pix/v2/payment/refund/${encodeURIComponent(payment.gatewayId)}`, { value, description: `kit bound ${newUuid().slice(0, 8)}` })
+  const refund = (value: number) => refundOf(t, payment.gatewayId, { value, description: `kit bound ${newUuid().slice(0, 8)}` })
+  const clause = '4.14.value-min'
   for (const value of [0, 0.001, ...belowFromSchema]) {
-    if (judge({ value }) === true) t.fail('the value is below the minimum (schema re-check)', 'invalid', String(value))
-    expectRefused(t, await refund(value), CLIENT_ERRORS, 'minimum refund value 0.01 (4.14, 8)', `value ${value}`)
+    if (judge({ value }) === true) throw new Error(`kit bug: the refund value ${value} is valid in specs/openapi.yaml`)
+    t.expectRefused(clause, await refund(value))
   }
   for (const value of [0.01, 0.02]) {
     const ex = await refund(value)
-    if (ex.response.status < 200 || ex.response.status > 299) t.fail('minimum refund value 0.01 (4.14, 8)', `the refund of ${value} accepted (2xx)`, `HTTP ${ex.response.status}`, ex)
-    t.expectSchema(ex, 'refundPayment')
+    t.expectStatus(clause, ex, [200, 201])
+    t.expectSchema(clause, ex, 'refundPayment')
   }
 })

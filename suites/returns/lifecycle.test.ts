@@ -5,49 +5,40 @@
 // the processing result is driven and observed through /control/returns/{e2eid}/{id}.
 import fc from 'fast-check'
 import { check, type CheckContext } from '../../harness/check.ts'
-import { jsonObject, show } from '../../harness/assertions.ts'
+import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
 import { ControlError } from '../../harness/control.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
-import { centsOf, fromCents, reaisOf } from '../../generators/amounts.ts'
+import { centsOf, fromCents } from '../../generators/amounts.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newE2eId, newUuid } from '../../generators/ids.ts'
-import { randomCpf } from '../../generators/documents.ts'
+import { horario, isIsoDateTime, newReturnId, putReturn as put, receivedPayment as received } from './fixtures.ts'
 
-const WEBHOOK_DEADLINE_MS = 5_000
 const RETURN_DEADLINE_DAYS = 89
 
 /** A payment received `ageDays` ago for `cents`; its end-to-end id is what a return names. */
 async function receivedPayment(t: CheckContext, cents: number, ageDays = 0): Promise<string> {
-  const payment = await t.control.incomingPayment({ amount: reaisOf(cents), ageDays, payer: { name: 'Returning Payer', document: randomCpf() } })
-  return payment.e2eId
-}
-
-/** Return ids: alphanumerics only, well inside 1 to 35 characters. */
-let returnSeq = 0
-function newReturnId(): string {
-  returnSeq += 1
-  return `kit${Date.now().toString(36)}${returnSeq}`
+  return (await received(t, cents, ageDays)).e2eId
 }
 
 function putReturn(t: CheckContext, e2eid: string, id: string, valor: string, extra: Record<string, unknown> = {}): Promise<Exchange> {
-  return t.base.put(`/pix/${encodeURIComponent(e2eid)}/devolucao/${encodeURIComponent(id)}`, { valor, ...extra })
+  return put(t, e2eid, id, { valor, ...extra })
 }
 
-/** A return of `cents` against `e2eid`, which must be accepted (201). */
-async function acceptedReturn(t: CheckContext, e2eid: string, cents: number): Promise<{ id: string; ex: Exchange; body: Record<string, unknown> }> {
+interface Accepted { id: string; ex: Exchange; body: Record<string, unknown> }
+
+/** A return of `cents` against `e2eid`, accepted (201), or a failure of `clause`. */
+async function acceptedReturnOn(t: CheckContext, clause: string, e2eid: string, cents: number): Promise<Accepted> {
   const id = newReturnId()
   const ex = await putReturn(t, e2eid, id, fromCents(cents), { descricao: 'conformance kit return' })
-  t.expectStatus(ex, 201)
-  return { id, ex, body: jsonObject(ex) }
+  t.expectStatus(clause, ex, 201)
+  return { id, ex, body: t.json(clause, ex) }
 }
 
-function horario(body: Record<string, unknown>): Record<string, unknown> {
-  const h = body.horario
-  return h !== null && typeof h === 'object' ? (h as Record<string, unknown>) : {}
+/** A return that only sets the check up (a precondition). */
+function acceptedReturn(t: CheckContext, e2eid: string, cents: number): Promise<Accepted> {
+  return t.given('a return (PUT /pix/{e2eid}/devolucao/{id})', () => acceptedReturnOn(t, '4.11.status-201', e2eid, cents))
 }
-
-const isIsoDateTime = (v: unknown) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v))
 
 /** The HTTP status a control call was refused with, or 'accepted' when it went through. */
 async function refusalStatus(call: () => Promise<unknown>): Promise<number | 'accepted'> {
@@ -73,10 +64,13 @@ check('an accepted return: 201, EM_PROCESSAMENTO with horario.solicitacao set', 
   needs: ['mutating', 'control'],
 }, async (t) => {
   const e2eid = await receivedPayment(t, 5_000)
-  const { ex, body } = await acceptedReturn(t, e2eid, 1_000)
-  t.expectSchema(ex, 'putDevolucao')
-  if (body.status !== 'EM_PROCESSAMENTO') t.fail('a new return is EM_PROCESSAMENTO (3.3)', '"EM_PROCESSAMENTO"', show(body.status), ex)
-  if (!isIsoDateTime(horario(body).solicitacao)) t.fail('horario.solicitacao set (3.3)', 'an ISO 8601 date-time', show(horario(body).solicitacao), ex)
+  const { ex, body } = await acceptedReturnOn(t, '4.11.status-201', e2eid, 1_000)
+  // The state first: a return answered in another state breaks the schema's state rules too, but
+  // what it shows broken is the state it was created in.
+  const clause = '3.3.create-em-processamento'
+  if (body.status !== 'EM_PROCESSAMENTO') t.fail(clause, 'a new return is EM_PROCESSAMENTO', '"EM_PROCESSAMENTO"', show(body.status), ex)
+  if (!isIsoDateTime(horario(body).solicitacao)) t.fail(clause, 'horario.solicitacao set', 'an ISO 8601 date-time', show(horario(body).solicitacao), ex)
+  t.expectSchema('4.11.status-201', ex, 'putDevolucao')
 })
 
 check('a return processed successfully becomes DEVOLVIDO with horario.liquidacao set', { clauses: ['3.3.settle-devolvido'], needs: ['mutating', 'control'] }, async (t) => {
@@ -84,8 +78,9 @@ check('a return processed successfully becomes DEVOLVIDO with horario.liquidacao
   const { id } = await acceptedReturn(t, e2eid, 3_000)
   await t.control.settleReturn(e2eid, id)
   const settled = await t.control.getReturn(e2eid, id)
-  if (settled.status !== 'DEVOLVIDO') t.fail('a settled return is DEVOLVIDO (3.3)', '"DEVOLVIDO"', show(settled.status))
-  if (!isIsoDateTime(horario(settled).liquidacao)) t.fail('horario.liquidacao set on DEVOLVIDO (3.3)', 'an ISO 8601 date-time', show(horario(settled).liquidacao))
+  const clause = '3.3.settle-devolvido'
+  if (settled.status !== 'DEVOLVIDO') t.fail(clause, 'a settled return is DEVOLVIDO', '"DEVOLVIDO"', show(settled.status))
+  if (!isIsoDateTime(horario(settled).liquidacao)) t.fail(clause, 'horario.liquidacao set on DEVOLVIDO', 'an ISO 8601 date-time', show(horario(settled).liquidacao))
 })
 
 check('a settled return posts a REFUND event whose refunds hold the return, LIQUIDATED', {
@@ -96,26 +91,21 @@ check('a settled return posts a REFUND event whose refunds hold the return, LIQU
   const e2eid = await receivedPayment(t, 4_000)
   const { id } = await acceptedReturn(t, e2eid, 1_500)
   await t.control.settleReturn(e2eid, id)
-  let event: Captured
-  try {
-    // This check's channel sees only this check's return settle: any REFUND there is its event.
-    event = await t.hooks.waitFor((c) => (c.body as { type?: unknown } | undefined)?.type === 'REFUND', WEBHOOK_DEADLINE_MS)
-  } catch (err) {
-    return t.fail('REFUND on a processed return (6.2)', `a REFUND event within ${WEBHOOK_DEADLINE_MS} ms`, (err as Error).message)
-  }
+  // This check's channel sees only this check's return settle: any REFUND there is its event.
+  const event = await t.awaitEvent('6.2.refund-emitted', 'REFUND on a processed return', (c) => (c.body as { type?: unknown } | undefined)?.type === 'REFUND')
   const refunds = eventData(event).refunds
   const items = Array.isArray(refunds) ? (refunds as Record<string, unknown>[]) : []
   const matching = items.find((r) => {
     const amount = (r?.payment as { amount?: unknown } | undefined)?.amount
     return typeof amount === 'number' && centsOf(amount) === 1_500 && r.status === 'LIQUIDATED'
   })
-  if (!matching) return t.fail('REFUND refunds[] holds the return (6.2)', 'an item with status LIQUIDATED and payment.amount 15 (the number)', show(refunds))
+  if (!matching) return t.fail('6.2.refund-items', 'REFUND refunds[] holds the return', 'an item with status LIQUIDATED and payment.amount 15 (the number)', show(refunds))
   const payment = matching.payment as Record<string, unknown>
   const missing = [
     typeof payment.currency === 'string' ? undefined : 'payment.currency',
     ...(['endToEndId', 'eventDate', 'information'] as const).map((field) => (typeof matching[field] === 'string' ? undefined : field)),
   ].filter((field) => field !== undefined)
-  if (missing.length > 0) t.fail('REFUND refunds[] item fields (6.2)', 'payment.currency, endToEndId, eventDate and information strings', `${missing.join(', ')} not a string in ${show(matching)}`)
+  if (missing.length > 0) t.fail('6.2.refund-items', 'REFUND refunds[] item fields', 'payment.currency, endToEndId, eventDate and information strings', `${missing.join(', ')} not a string in ${show(matching)}`)
 })
 
 // motivo "may explain" a failure (§3.3): observed when present, never required.
@@ -124,9 +114,10 @@ check('a return whose processing fails becomes NAO_REALIZADO, without horario.li
   const { id } = await acceptedReturn(t, e2eid, 2_000)
   await t.control.failReturn(e2eid, id, 'conta do pagador encerrada')
   const failed = await t.control.getReturn(e2eid, id)
-  if (failed.status !== 'NAO_REALIZADO') t.fail('a failed return is NAO_REALIZADO (3.3)', '"NAO_REALIZADO"', show(failed.status))
-  if (failed.motivo !== undefined && typeof failed.motivo !== 'string') t.fail('motivo explains the failure (3.3)', 'absent or a string', show(failed.motivo))
-  if (horario(failed).liquidacao !== undefined) t.fail('no liquidacao unless DEVOLVIDO (3.3)', 'no horario.liquidacao', show(horario(failed).liquidacao))
+  const clause = '3.3.fail-nao-realizado'
+  if (failed.status !== 'NAO_REALIZADO') t.fail(clause, 'a failed return is NAO_REALIZADO', '"NAO_REALIZADO"', show(failed.status))
+  if (failed.motivo !== undefined && typeof failed.motivo !== 'string') t.fail(clause, 'motivo explains the failure', 'absent or a string', show(failed.motivo))
+  if (horario(failed).liquidacao !== undefined) t.fail(clause, 'no liquidacao unless DEVOLVIDO', 'no horario.liquidacao', show(horario(failed).liquidacao))
 })
 
 check('final return states stay final: settle and fail are refused with 409 and change nothing', { clauses: ['3.3.final-states'], needs: ['mutating', 'control'] }, async (t) => {
@@ -137,10 +128,10 @@ check('final return states stay final: settle and fail are refused with 409 and 
     else await t.control.failReturn(e2eid, id)
     for (const [what, call] of [['settle', () => t.control.settleReturn(e2eid, id)], ['fail', () => t.control.failReturn(e2eid, id)]] as const) {
       const answer = await refusalStatus(call)
-      if (answer !== 409) t.fail(`${final} is final (3.3)`, `${what} refused with HTTP 409`, answer === 'accepted' ? 'accepted' : `HTTP ${answer}`)
+      if (answer !== 409) t.fail('3.3.final-states', `${final} is final`, `${what} refused with HTTP 409`, answer === 'accepted' ? 'accepted' : `HTTP ${answer}`)
     }
     const status = (await t.control.getReturn(e2eid, id)).status
-    if (status !== final) t.fail(`${final} is final (3.3)`, `status still ${final} after settle and fail`, show(status))
+    if (status !== final) t.fail('3.3.final-states', `${final} is final`, `status still ${final} after settle and fail`, show(status))
   }
 })
 
@@ -148,12 +139,15 @@ check('final return states stay final: settle and fail are refused with 409 and 
 // Sums (§4.11, §7 row "value exceeds the amount still refundable")
 
 check('partial returns are accepted while their sum stays within the original; beyond it, 400', {
-  clauses: ['4.11.partial-returns-up-to-original', '7.return-value-exceeds-refundable-400'],
+  clauses: ['4.11.partial-returns-up-to-original', '7.return-value-exceeds-refundable-400', ...ERROR_BODY],
   needs: ['mutating', 'control'],
 }, async (t) => {
   const arbOriginal = fc.integer({ min: 100, max: 5_000 })
   const arbParts = fc.array(fc.integer({ min: 1, max: 3_000 }), { minLength: 1, maxLength: 5 })
-  await t.property([arbOriginal, arbParts], async (original, parts) => {
+  // The whole original in one return, one cent then the rest, and parts that overshoot on the last one.
+  const examples: [number, number[]][] = [[100, [100]], [1_000, [1]], [5_000, [3_000, 1_999, 2]]]
+  // A payment, up to five parts, the rest and one cent more: about eight requests a case.
+  await t.property<[number, number[]]>([arbOriginal, arbParts], async (original, parts) => {
     const e2eid = await receivedPayment(t, original)
     let returned = 0
     // Random partial amounts, then exactly what is left (accepted), then one cent more (refused).
@@ -165,14 +159,14 @@ check('partial returns are accepted while their sum stays within the original; b
       const ex = await putReturn(t, e2eid, newReturnId(), fromCents(cents))
       const context = `a return of ${fromCents(cents)} after ${fromCents(returned)} of ${fromCents(original)} returned`
       if (fits) {
-        if (ex.response.status !== 201) t.fail('partial returns up to the original are accepted (4.11)', `HTTP 201 for ${context}`, ex.response.error ?? `HTTP ${ex.response.status}`, ex)
+        if (ex.response.status !== 201) t.fail('4.11.partial-returns-up-to-original', 'partial returns up to the original are accepted', `HTTP 201 for ${context}`, ex.response.error ?? `HTTP ${ex.response.status}`, ex)
         returned += cents
       } else {
-        if (ex.response.status !== 400) t.fail('a return beyond the amount still refundable is refused (7)', `HTTP 400 for ${context}`, ex.response.error ?? `HTTP ${ex.response.status}`, ex)
-        t.expectErrorBody(ex, 400)
+        if (ex.response.status !== 400) t.fail('7.return-value-exceeds-refundable-400', 'a return beyond the amount still refundable is refused', `HTTP 400 for ${context}`, ex.response.error ?? `HTTP ${ex.response.status}`, ex)
+        t.expectErrorBody('7.return-value-exceeds-refundable-400', ex, 400)
       }
     }
-  }, { numRuns: Math.min(t.config.numRuns, 10) })
+  }, { examples, cost: 8 })
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -180,47 +174,45 @@ check('partial returns are accepted while their sum stays within the original; b
 
 check('a return 89 days after receipt is accepted', { clauses: ['4.11.within-89-days-accepted'], needs: ['mutating', 'control'] }, async (t) => {
   const e2eid = await receivedPayment(t, 1_000, RETURN_DEADLINE_DAYS)
-  const ex = await putReturn(t, e2eid, newReturnId(), '10.00')
-  if (ex.response.status !== 201) t.fail(`returns within ${RETURN_DEADLINE_DAYS} days are accepted (4.11)`, 'HTTP 201 for a payment received 89 days ago', ex.response.error ?? `HTTP ${ex.response.status}`, ex)
+  t.expectStatus('4.11.within-89-days-accepted', await putReturn(t, e2eid, newReturnId(), '10.00'), 201)
 })
 
-check('a return 90 days after receipt: 422 with the error body', { clauses: ['7.return-after-89-days-422'], needs: ['mutating', 'control'] }, async (t) => {
+check('a return 90 days after receipt: 422 with the error body', { clauses: ['7.return-after-89-days-422', ...ERROR_BODY], needs: ['mutating', 'control'] }, async (t) => {
   const e2eid = await receivedPayment(t, 1_000, RETURN_DEADLINE_DAYS + 1)
-  const ex = await putReturn(t, e2eid, newReturnId(), '10.00')
-  t.expectErrorBody(ex, 422)
+  t.expectErrorBody('7.return-after-89-days-422', await putReturn(t, e2eid, newReturnId(), '10.00'), 422)
 })
 
 // ---------------------------------------------------------------------------------------------
 // 404 rows of §7
 
-check('a return naming a well-formed e2eid of no transaction: 404 with the error body', { clauses: ['7.return-original-not-found-404'], needs: ['mutating'] }, async (t) => {
+check('a return naming a well-formed e2eid of no transaction: 404 with the error body', { clauses: ['7.return-original-not-found-404', ...ERROR_BODY], needs: ['mutating'] }, async (t) => {
   const unknown = newE2eId('99999999', new Date())
-  const ex = await putReturn(t, unknown, newReturnId(), '1.00')
-  t.expectErrorBody(ex, 404)
+  t.expectErrorBody('7.return-original-not-found-404', await putReturn(t, unknown, newReturnId(), '1.00'), 404)
 })
 
-check('a return naming the e2eid of a cash-out (not a received payment): 404 with the error body', { clauses: ['7.return-not-received-payment-404'], needs: ['mutating', 'control'] }, async (t) => {
+check('a return naming the e2eid of a cash-out (not a received payment): 404 with the error body', { clauses: ['7.return-not-received-payment-404', ...ERROR_BODY], needs: ['mutating', 'control'] }, async (t) => {
   const e2eid = await cashOutE2eId(t)
-  const ex = await putReturn(t, e2eid, newReturnId(), '1.00')
-  t.expectErrorBody(ex, 404)
+  t.expectErrorBody('7.return-not-received-payment-404', await putReturn(t, e2eid, newReturnId(), '1.00'), 404)
 })
 
-/** The end-to-end id of a fresh cash-out (settled first when the target assigns it only then). */
-async function cashOutE2eId(t: CheckContext): Promise<string> {
-  const qrCode = buildPixCode({ key: 'payee@conformance.example', amount: '3.00', merchantName: 'Conformance Payee', merchantCity: 'SAO PAULO' })
-  const created = await t.base.post('/api/pix/cash-out-qrcode', { value: 3, qrCode, externalId: `kit-return-404-${newUuid()}` })
-  t.expectStatus(created, [200, 201])
-  const transactionId = String(jsonObject(created).transactionId)
-  const read = async () => {
-    const ex = await t.base.get(`/api/pix/transaction/${encodeURIComponent(transactionId)}`)
-    t.expectStatus(ex, 200)
-    return jsonObject(ex).e2eId
-  }
-  let e2eId = await read()
-  if (typeof e2eId !== 'string') {
-    await t.control.settleTransaction(transactionId)
-    e2eId = await read()
-  }
-  if (typeof e2eId !== 'string') return t.fail('cash-out e2eId (2.1)', 'an end-to-end id once settled', show(e2eId))
-  return e2eId
+/** The end-to-end id of a fresh cash-out (settled first when the target assigns it only then): a precondition. */
+function cashOutE2eId(t: CheckContext): Promise<string> {
+  return t.given('the end-to-end id of a cash-out (POST /api/pix/cash-out-qrcode, GET /api/pix/transaction/{id})', async () => {
+    const qrCode = buildPixCode({ key: 'payee@conformance.example', amount: '3.00', merchantName: 'Conformance Payee', merchantCity: 'SAO PAULO' })
+    const created = await t.base.post('/api/pix/cash-out-qrcode', { value: 3, qrCode, externalId: `kit-return-404-${newUuid()}` })
+    t.expectStatus('4.7.transaction-id', created, [200, 201])
+    const transactionId = String(t.json('4.7.transaction-id', created).transactionId)
+    const read = async () => {
+      const ex = await t.base.get(`/api/pix/transaction/${encodeURIComponent(transactionId)}`)
+      t.expectStatus('4.3.get-by-id', ex, 200)
+      return { e2eId: t.json('4.3.get-by-id', ex).e2eId, ex }
+    }
+    let view = await read()
+    if (typeof view.e2eId !== 'string') {
+      await t.control.settleTransaction(transactionId)
+      view = await read()
+    }
+    if (typeof view.e2eId !== 'string') t.fail('2.1.e2e-id', 'cash-out e2eId', 'an end-to-end id once settled', show(view.e2eId), view.ex)
+    return view.e2eId
+  })
 }

@@ -8,20 +8,14 @@ import { Blocked } from '../../harness/verdicts.ts'
 import { centsOf, fromCents, reaisOf } from '../../generators/amounts.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newUuid } from '../../generators/ids.ts'
-import { randomCpf } from '../../generators/documents.ts'
+import { receivedPayment, refund } from './fixtures.ts'
 
 const REFUND_DEADLINE_DAYS = 90
 /** Drain cash-outs leave a tenth of the available balance each; a dozen rounds empty any sandbox. */
 const MAX_DRAIN_ROUNDS = 12
 
 async function paidPayment(t: CheckContext, cents: number, ageDays = 0): Promise<string> {
-  const payment = await t.control.incomingPayment({ amount: reaisOf(cents), ageDays, payer: { name: 'Refunded Payer', document: randomCpf() } })
-  return payment.gatewayId
-}
-
-
-function refund(t: CheckContext, id: string, body: Record<string, unknown> = {}): Promise<Exchange> {
-  return t.gateway.post(`/pix/v2/payment/refund/${encodeURIComponent(id)}`, body)
+  return (await receivedPayment(t, cents, ageDays)).gatewayId
 }
 
 /** A refund the interface says must be accepted: a 2xx with the documented answer. */

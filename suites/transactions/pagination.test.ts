@@ -12,13 +12,15 @@ const DAY_MS = 86_400_000
 interface Listing {
   name: string
   maxSize: number
+  /** `{data, metadata}`: what every page read must answer. */
+  shape: string
   defaultsClauses: string[]
   path(t: CheckContext): Promise<string>
 }
 
 const LISTINGS: Listing[] = [
-  { name: 'account listing', maxSize: 100, defaultsClauses: ['4.4.page-default', '4.4.size-default'], path: async () => ACCOUNT_LISTING },
-  { name: 'pix-key listing', maxSize: 1000, defaultsClauses: ['4.5.page-default'], path: async (t) => pixKeyListing(await ourPixKey(t)) },
+  { name: 'account listing', maxSize: 100, shape: '4.4.response-shape', defaultsClauses: ['4.4.page-default', '4.4.size-default'], path: async () => ACCOUNT_LISTING },
+  { name: 'pix-key listing', maxSize: 1000, shape: '4.5.response-shape', defaultsClauses: ['4.5.page-default'], path: async (t) => pixKeyListing(await ourPixKey(t)) },
 ]
 
 /** `count` received payments to the account's key, all `ageDays` old; the query of their day. */
@@ -31,7 +33,7 @@ async function seedDay(t: CheckContext, ageDays: number, count: number): Promise
 
 function total(t: CheckContext, p: Page): number {
   const n = p.metadata.total
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) t.fail('metadata.total is the count of records found (2.2)', 'a non-negative integer', show(n), p.ex)
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) t.fail('2.2.pagination-total', 'metadata.total is the count of records found', 'a non-negative integer', show(n), p.ex)
   return n
 }
 
@@ -48,27 +50,31 @@ function expectMetadata(t: CheckContext, p: Page, page: number, size: number, ex
     ['2.2.pagination-has-previous', 'metadata.hasPrevious is true exactly when page > 1', page > 1, m.hasPrevious],
   ]
   for (const [clause, rule, expected, got] of rules) {
-    if (got !== expected) t.fail(`${rule} (${clause})`, show(expected), `${show(got)} (page ${page}, size ${size}, total ${expectedTotal})`, p.ex)
+    if (got !== expected) t.fail(clause, rule, show(expected), `${show(got)} (page ${page}, size ${size}, total ${expectedTotal})`, p.ex)
   }
 }
 
-/** Walks every page of `size`; fails on an oversized page, a repeated item or a lost one. */
-async function walk(t: CheckContext, path: string, query: Json, size: number): Promise<{ ids: string[]; total: number }> {
-  const first = await listPage(t, path, { ...query, page: 1, size })
+/**
+ * Walks every page of `size`; fails on an oversized page (4.4.data-at-most-size where the check
+ * names it), a repeated item or a lost one (2.2.pagination-total: total counts what the pages hold).
+ */
+async function walk(t: CheckContext, listing: Listing, path: string, query: Json, size: number): Promise<{ ids: string[]; total: number }> {
+  const first = await listPage(t, listing.shape, path, { ...query, page: 1, size })
   const expectedTotal = total(t, first)
   const pages = Math.ceil(expectedTotal / size)
   const ids: string[] = []
   const seen = new Set<string>()
+  const cap = t.clauses.includes('4.4.data-at-most-size') ? '4.4.data-at-most-size' : '2.2.pagination-total'
   for (let page = 1; page <= Math.max(pages, 1); page++) {
-    const p = page === 1 ? first : await listPage(t, path, { ...query, page, size })
+    const p = page === 1 ? first : await listPage(t, listing.shape, path, { ...query, page, size })
     const expectedLength = Math.max(0, Math.min(size, expectedTotal - (page - 1) * size))
-    if (p.data.length > size) t.fail('a page holds at most size items (4.4)', `at most ${size}`, `${p.data.length} items`, p.ex)
+    if (p.data.length > size) t.fail(cap, 'a page holds at most size items', `at most ${size}`, `${p.data.length} items`, p.ex)
     if (p.data.length !== expectedLength) {
-      t.fail('pages hold every record found: page p has min(size, total − (p−1)·size) items (2.2)', `${expectedLength} items (total ${expectedTotal}, size ${size}, page ${page})`, `${p.data.length} items`, p.ex)
+      t.fail('2.2.pagination-total', 'pages hold every record found: page p has min(size, total − (p−1)·size) items', `${expectedLength} items (total ${expectedTotal}, size ${size}, page ${page})`, `${p.data.length} items`, p.ex)
     }
     for (const item of p.data) {
       const id = String(item.transactionId)
-      if (seen.has(id)) t.fail('no item is repeated across the pages of a stable result (2.2)', `transactionId ${id} once`, `again on page ${page} (size ${size})`, p.ex)
+      if (seen.has(id)) t.fail('2.2.pagination-total', 'no item is repeated across the pages of a stable result', `transactionId ${id} once`, `again on page ${page} (size ${size})`, p.ex)
       seen.add(id)
       ids.push(id)
     }
@@ -80,68 +86,72 @@ for (const [n, listing] of LISTINGS.entries()) {
   const age = (k: number) => 40 + n * 10 + k
 
   check(`${listing.name}: metadata echoes page and size, totalPages = ceil(total/size), hasNext and hasPrevious follow the page`, {
-    clauses: ['2.2.pagination-page', '2.2.pagination-size', '2.2.pagination-total-pages', '2.2.pagination-has-next', '2.2.pagination-has-previous'],
+    clauses: [listing.shape, '2.2.pagination-page', '2.2.pagination-size', '2.2.pagination-total', '2.2.pagination-total-pages', '2.2.pagination-has-next', '2.2.pagination-has-previous'],
     needs: ['control', 'mutating'],
   }, async (t) => {
     const path = await listing.path(t)
     const { query } = await seedDay(t, age(0), 7)
     const size = 3
-    const first = await listPage(t, path, { ...query, page: 1, size })
+    const first = await listPage(t, listing.shape, path, { ...query, page: 1, size })
     const expectedTotal = total(t, first)
     for (let page = 1; page <= Math.ceil(expectedTotal / size); page++) {
-      expectMetadata(t, page === 1 ? first : await listPage(t, path, { ...query, page, size }), page, size, expectedTotal)
+      expectMetadata(t, page === 1 ? first : await listPage(t, listing.shape, path, { ...query, page, size }), page, size, expectedTotal)
     }
   })
 
   check(`${listing.name}: the pages partition the result: at most size items each, none repeated or lost, total counts them all`, {
-    clauses: listing.maxSize === 100 ? ['2.2.pagination-total', '4.4.data-at-most-size'] : ['2.2.pagination-total'],
+    clauses: [listing.shape, ...(listing.maxSize === 100 ? ['2.2.pagination-total', '4.4.data-at-most-size'] : ['2.2.pagination-total'])],
     needs: ['control', 'mutating'],
   }, async (t) => {
     const path = await listing.path(t)
     const { ids: seeded, query } = await seedDay(t, age(1), 7)
-    const { ids, total: counted } = await walk(t, path, query, 3)
-    const whole = await listPage(t, path, { ...query, page: 1, size: listing.maxSize })
+    const { ids, total: counted } = await walk(t, listing, path, query, 3)
+    const whole = await listPage(t, listing.shape, path, { ...query, page: 1, size: listing.maxSize })
+    const clause = '2.2.pagination-total'
     const missing = seeded.filter((id) => !ids.includes(id))
-    if (missing.length > 0) t.fail('every record found is on some page (2.2)', `the seeded transactions ${seeded.join(', ')}`, `${missing.join(', ')} on no page`, whole.ex)
-    if (ids.length !== counted) t.fail('metadata.total counts the records of all pages (2.2)', `${counted} records over the pages`, `${ids.length}`, whole.ex)
+    if (missing.length > 0) t.fail(clause, 'every record found is on some page', `the seeded transactions ${seeded.join(', ')}`, `${missing.join(', ')} on no page`, whole.ex)
+    if (ids.length !== counted) t.fail(clause, 'metadata.total counts the records of all pages', `${counted} records over the pages`, `${ids.length}`, whole.ex)
     const wholeIds = whole.data.map((i) => String(i.transactionId)).sort()
     if (counted <= listing.maxSize && JSON.stringify(wholeIds) !== JSON.stringify([...ids].sort())) {
-      t.fail('the pages of size 3 hold the same records as one page of the whole (2.2)', `${wholeIds.length} records ${show(wholeIds)}`, show([...ids].sort()), whole.ex)
+      t.fail(clause, 'the pages of size 3 hold the same records as one page of the whole', `${wholeIds.length} records ${show(wholeIds)}`, show([...ids].sort()), whole.ex)
     }
   })
 
   check(`${listing.name}: a page beyond the last answers 200 with no items, hasNext false and hasPrevious true`, {
-    clauses: ['2.2.pagination-page', '2.2.pagination-has-next', '2.2.pagination-has-previous'],
+    clauses: [listing.shape, '2.2.pagination-page', '2.2.pagination-size', '2.2.pagination-total', '2.2.pagination-total-pages', '2.2.pagination-has-next', '2.2.pagination-has-previous'],
     needs: ['control', 'mutating'],
   }, async (t) => {
     const path = await listing.path(t)
     const { query } = await seedDay(t, age(2), 4)
     const size = 2
-    const expectedTotal = total(t, await listPage(t, path, { ...query, page: 1, size }))
+    const expectedTotal = total(t, await listPage(t, listing.shape, path, { ...query, page: 1, size }))
     for (const page of [Math.ceil(expectedTotal / size) + 1, Math.ceil(expectedTotal / size) + 5]) {
-      const p = await listPage(t, path, { ...query, page, size })
-      if (p.data.length !== 0) t.fail('a page beyond the last holds no items (2.2)', '0 items', `${p.data.length} items`, p.ex)
+      const p = await listPage(t, listing.shape, path, { ...query, page, size })
+      // No items on a page beyond the last: it serves that page (an empty one), not an earlier one.
+      if (p.data.length !== 0) t.fail('2.2.pagination-page', 'a page beyond the last holds no items', '0 items', `${p.data.length} items`, p.ex)
       expectMetadata(t, p, page, size, expectedTotal)
     }
   })
 
   check(`${listing.name}: pages of any size hold exactly the records of the whole result (property over page sizes)`, {
-    clauses: ['2.2.pagination-total', '2.2.pagination-total-pages', '2.2.pagination-has-next'],
+    clauses: [listing.shape, '2.2.pagination-page', '2.2.pagination-size', '2.2.pagination-total', '2.2.pagination-total-pages', '2.2.pagination-has-next', '2.2.pagination-has-previous'],
     needs: ['control', 'mutating'],
   }, async (t) => {
     const path = await listing.path(t)
     const { query } = await seedDay(t, age(3), 9)
-    const whole = await listPage(t, path, { ...query, page: 1, size: listing.maxSize })
+    const whole = await listPage(t, listing.shape, path, { ...query, page: 1, size: listing.maxSize })
     const wholeIds = whole.data.map((i) => String(i.transactionId)).sort()
     const wholeTotal = total(t, whole)
-    await t.property([fc.integer({ min: 1, max: wholeTotal + 2 })], async (size) => {
-      const first = await listPage(t, path, { ...query, page: 1, size })
+    // Sizes 1 (a page per record), total − 1, total and total + 1 (one page, exactly or with room).
+    const examples: [number][] = [...new Set([1, Math.max(1, wholeTotal - 1), wholeTotal, wholeTotal + 1])].map((size) => [size])
+    await t.property<[number]>([fc.integer({ min: 1, max: wholeTotal + 2 })], async (size) => {
+      const first = await listPage(t, listing.shape, path, { ...query, page: 1, size })
       expectMetadata(t, first, 1, size, wholeTotal)
-      const { ids } = await walk(t, path, query, size)
+      const { ids } = await walk(t, listing, path, query, size)
       if (JSON.stringify([...ids].sort()) !== JSON.stringify(wholeIds)) {
-        t.fail(`the pages of size ${size} hold the records of the whole result (2.2)`, show(wholeIds), show([...ids].sort()), first.ex)
+        t.fail('2.2.pagination-total', `the pages of size ${size} hold the records of the whole result`, show(wholeIds), show([...ids].sort()), first.ex)
       }
-    }, { numRuns: Math.min(t.config.numRuns, 6) })
+    }, { examples, cost: 4 })
   })
 
   check(`${listing.name}: without page the first page is served${listing.maxSize === 100 ? ', without size 20 items at most' : ''}`, {
@@ -150,11 +160,12 @@ for (const [n, listing] of LISTINGS.entries()) {
   }, async (t) => {
     const path = await listing.path(t)
     const { query } = await seedDay(t, age(4), listing.maxSize === 100 ? 21 : 3)
-    const p = await listPage(t, path, listing.maxSize === 100 ? query : { ...query, size: 2 })
-    if (p.metadata.page !== 1) t.fail('without page, page 1 is served (4.4, 4.5)', '1', show(p.metadata.page), p.ex)
-    if (listing.maxSize === 100) {
-      if (p.metadata.size !== 20) t.fail('without size, the page size is 20 (4.4)', '20', show(p.metadata.size), p.ex)
-      if (p.data.length !== 20) t.fail('without size, a page holds 20 items when more exist (4.4)', '20 items (21 or more were seeded)', `${p.data.length} items`, p.ex)
+    const [pageDefault, sizeDefault] = listing.defaultsClauses as [string, string | undefined]
+    const p = await listPage(t, pageDefault, path, sizeDefault ? query : { ...query, size: 2 })
+    if (p.metadata.page !== 1) t.fail(pageDefault, 'without page, page 1 is served', '1', show(p.metadata.page), p.ex)
+    if (sizeDefault) {
+      if (p.metadata.size !== 20) t.fail(sizeDefault, 'without size, the page size is 20', '20', show(p.metadata.size), p.ex)
+      if (p.data.length !== 20) t.fail(sizeDefault, 'without size, a page holds 20 items when more exist', '20 items (21 or more were seeded)', `${p.data.length} items`, p.ex)
     }
   })
 }

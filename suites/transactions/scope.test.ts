@@ -20,18 +20,19 @@ check('pix-key listing: more than 1000 matching payments give exactly 1000 resul
   const day = isoDate(new Date((await targetNow(t)).getTime() - ageDays * DAY_MS))
   const query = { startDate: day, endDate: day }
   const path = pixKeyListing(key)
-  const before = (await listPage(t, path, { ...query, size: 1 })).metadata.total
+  const before = await t.given('the payments already on that day (GET pix-key listing)', async () => (await listPage(t, '4.5.response-shape', path, { ...query, size: 1 })).metadata.total)
   const needed = CAP + 1 - (typeof before === 'number' && before > 0 ? Math.min(before, CAP) : 0)
   await t.control.incomingPayments(needed, { amount: 1, pixKey: key, ageDays })
 
-  const whole = await listPage(t, path, { ...query, page: 1, size: CAP })
-  if (whole.metadata.total !== CAP) t.fail('at most 1000 results in total, and 1000 when more match (4.5)', `metadata.total ${CAP}`, show(whole.metadata.total), whole.ex)
-  if (whole.data.length !== CAP) t.fail('at most 1000 results in total, and 1000 when more match (4.5)', `${CAP} items on a page of size ${CAP}`, `${whole.data.length}`, whole.ex)
-  const { items, pages } = await listAll(t, path, query, 400, 5)
+  const clause = '4.5.total-at-most-1000'
+  const whole = await listPage(t, clause, path, { ...query, page: 1, size: CAP })
+  if (whole.metadata.total !== CAP) t.fail(clause, 'at most 1000 results in total, and 1000 when more match', `metadata.total ${CAP}`, show(whole.metadata.total), whole.ex)
+  if (whole.data.length !== CAP) t.fail(clause, 'at most 1000 results in total, and 1000 when more match', `${CAP} items on a page of size ${CAP}`, `${whole.data.length}`, whole.ex)
+  const { items, pages } = await listAll(t, clause, path, query, 400, 5)
   const beyond = pages[pages.length - 1]
-  if (items.length !== CAP) t.fail('the pages together hold at most 1000 results (4.5)', `${CAP} items over pages of 400`, `${items.length}`, beyond?.ex)
-  const fourth = await listPage(t, path, { ...query, page: 4, size: 400 })
-  if (fourth.data.length !== 0) t.fail('no page serves a result beyond the 1000th (4.5)', 'page 4 of size 400 empty', `${fourth.data.length} items`, fourth.ex)
+  if (items.length !== CAP) t.fail(clause, 'the pages together hold at most 1000 results', `${CAP} items over pages of 400`, `${items.length}`, beyond?.ex)
+  const fourth = await listPage(t, clause, path, { ...query, page: 4, size: 400 })
+  if (fourth.data.length !== 0) t.fail(clause, 'no page serves a result beyond the 1000th', 'page 4 of size 400 empty', `${fourth.data.length} items`, fourth.ex)
 })
 
 check("another account's transactions appear in neither listing of the account under test", {
@@ -44,15 +45,18 @@ check("another account's transactions appear in neither listing of the account u
   const query = { externalId: theirs.externalId as string }
 
   // The payment exists, for its own account: without this the check could not fail.
-  const seen = await t.other.base.get(ACCOUNT_LISTING, { query })
-  t.expectStatus(seen, 200)
-  const theirData = (seen.response.json as { data?: { transactionId?: unknown }[] } | undefined)?.data ?? []
-  if (!theirData.some((i) => i.transactionId === theirs.id)) t.fail('precondition: the second account lists its own payment (4.4)', `transaction ${theirs.id}`, show(theirData), seen)
+  await t.given("the second account's listing of its own payment (GET /api/transactions)", async () => {
+    const seen = await t.other.base.get(ACCOUNT_LISTING, { query })
+    t.expectStatus('4.4.external-id-filter', seen, 200)
+    const theirData = (seen.response.json as { data?: { transactionId?: unknown }[] } | undefined)?.data ?? []
+    if (!theirData.some((i) => i.transactionId === theirs.id)) t.fail('4.4.external-id-filter', 'the second account lists its own payment', `transaction ${theirs.id}`, show(theirData), seen)
+  })
 
-  const byExternalId = await listPage(t, ACCOUNT_LISTING, { ...query, size: 100 })
-  if (byExternalId.data.length !== 0) t.fail("the account listing holds only the caller's transactions (1, 4.4)", 'no item', show(byExternalId.data), byExternalId.ex)
-  const all = await listAll(t, ACCOUNT_LISTING, {}, 100)
-  if (all.items.some((i) => i.transactionId === theirs.id)) t.fail("the account listing holds only the caller's transactions (1, 4.4)", `no transaction ${theirs.id}`, 'listed', all.pages.at(-1)?.ex)
-  const byKey = await listAll(t, pixKeyListing(theirKey), {}, 1000)
-  if (byKey.items.some((i) => i.transactionId === theirs.id)) t.fail("the pix-key listing holds only the caller's transactions (1, 4.5)", `no transaction ${theirs.id}`, 'listed', byKey.pages.at(-1)?.ex)
+  const clause = '1.own-account-transactions'
+  const byExternalId = await listPage(t, clause, ACCOUNT_LISTING, { ...query, size: 100 })
+  if (byExternalId.data.length !== 0) t.fail(clause, "the account listing holds only the caller's transactions", 'no item', show(byExternalId.data), byExternalId.ex)
+  const all = await listAll(t, clause, ACCOUNT_LISTING, {}, 100)
+  if (all.items.some((i) => i.transactionId === theirs.id)) t.fail(clause, "the account listing holds only the caller's transactions", `no transaction ${theirs.id}`, 'listed', all.pages.at(-1)?.ex)
+  const byKey = await listAll(t, clause, pixKeyListing(theirKey), {}, 1000)
+  if (byKey.items.some((i) => i.transactionId === theirs.id)) t.fail(clause, "the pix-key listing holds only the caller's transactions", `no transaction ${theirs.id}`, 'listed', byKey.pages.at(-1)?.ex)
 })

@@ -1,7 +1,8 @@
 // Shared by the transaction and balance suites: how a check makes the transactions it looks at
 // (through the API and the control driver) and how it reads them back (§2.1 view, §2.2 listings).
-// Not a suite file: it declares no check.
-import { fail, jsonObject, show } from '../../harness/assertions.ts'
+// Making transactions only sets a check up, so those helpers are preconditions (t.given); the
+// readers take the clause their caller proves. Not a suite file: it declares no check.
+import { show } from '../../harness/assertions.ts'
 import type { CheckContext } from '../../harness/check.ts'
 import type { Party } from '../../harness/control.ts'
 import type { Exchange } from '../../harness/exchange.ts'
@@ -9,6 +10,7 @@ import { centsOf, fromCents } from '../../generators/amounts.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newUuid } from '../../generators/ids.ts'
+import { listingEnvelope } from './shapes.ts'
 
 export type Json = Record<string, unknown>
 
@@ -86,26 +88,32 @@ export function qrCodeFor(amount: string): string {
   return buildPixCode({ key: newUuid(), amount, merchantName: 'KIT RECEIVER', merchantCity: 'SAO PAULO' })
 }
 
-/** POST /api/pix/cash-out-qrcode: a WITHDRAW, PENDING until the bank settles or refuses it. */
+/** POST /api/pix/cash-out-qrcode: a WITHDRAW, PENDING until the bank settles or refuses it (a precondition). */
 export async function cashOut(t: CheckContext, opts: { amount?: string; externalId?: string } = {}): Promise<Made & { ex: Exchange }> {
-  const amount = opts.amount ?? someAmount()
-  const externalId = opts.externalId ?? uniqueExternalId('out')
-  const ex = await t.base.post('/api/pix/cash-out-qrcode', { value: Number(amount), qrCode: qrCodeFor(amount), externalId, description: 'conformance kit' })
-  t.expectStatus(ex, [200, 201])
-  const body = jsonObject(ex, 'cash-out answer (4.7)')
-  if (typeof body.transactionId !== 'string') fail('cash-out transactionId (4.7)', 'a string', show(body.transactionId), ex)
-  return { id: body.transactionId, externalId, amount, ex }
+  return t.given('a cash-out (POST /api/pix/cash-out-qrcode)', async () => {
+    const amount = opts.amount ?? someAmount()
+    const externalId = opts.externalId ?? uniqueExternalId('out')
+    const ex = await t.base.post('/api/pix/cash-out-qrcode', { value: Number(amount), qrCode: qrCodeFor(amount), externalId, description: 'conformance kit' })
+    return { id: transactionIdOf(t, '4.7.transaction-id', ex), externalId, amount, ex }
+  })
 }
 
-/** POST /api/pix/cash-in: a charge the payer has not paid yet. */
+/** POST /api/pix/cash-in: a charge the payer has not paid yet (a precondition). */
 export async function cashIn(t: CheckContext, opts: { amount?: string; externalId?: string } = {}): Promise<Made & { ex: Exchange }> {
-  const amount = opts.amount ?? someAmount()
-  const externalId = opts.externalId ?? uniqueExternalId('cashin')
-  const ex = await t.base.post('/api/pix/cash-in', { transaction: { value: Number(amount), description: 'conformance kit', externalId, expirationTime: 3600 } })
-  t.expectStatus(ex, [200, 201])
-  const body = jsonObject(ex, 'cash-in answer (4.6)')
-  if (typeof body.transactionId !== 'string') fail('cash-in transactionId (4.6)', 'a string', show(body.transactionId), ex)
-  return { id: body.transactionId, externalId, amount, ex }
+  return t.given('a cash-in (POST /api/pix/cash-in)', async () => {
+    const amount = opts.amount ?? someAmount()
+    const externalId = opts.externalId ?? uniqueExternalId('cashin')
+    const ex = await t.base.post('/api/pix/cash-in', { transaction: { value: Number(amount), description: 'conformance kit', externalId, expirationTime: 3600 } })
+    return { id: transactionIdOf(t, '4.6.transaction-id', ex), externalId, amount, ex }
+  })
+}
+
+/** The transactionId of an accepted (200 or 201) creation answer. */
+function transactionIdOf(t: CheckContext, clause: string, ex: Exchange): string {
+  t.expectStatus(clause, ex, [200, 201])
+  const id = t.json(clause, ex).transactionId
+  if (typeof id !== 'string') t.fail(clause, 'transactionId', 'a string', show(id), ex)
+  return id
 }
 
 /** A settled cash-out sent back by its receiver (control `reverse`): a REFUND_OUT credit. */
@@ -116,14 +124,13 @@ export async function refundOut(t: CheckContext): Promise<Made> {
   return { id: back.transactionId, e2eId: back.e2eId, gatewayId: back.gatewayId, amount: out.amount }
 }
 
-/** A gateway refund (§4.14) of a fresh incoming payment: a REFUND_IN debit, PENDING. */
+/** A gateway refund (§4.14) of a fresh incoming payment: a REFUND_IN debit, PENDING (a precondition). */
 export async function refundIn(t: CheckContext): Promise<Made> {
   const paid = await incomingPayment(t)
-  const ex = await t.gateway.post(`/pix/v2/payment/refund/${encodeURIComponent(paid.gatewayId ?? paid.id)}`, { description: 'conformance kit' })
-  t.expectStatus(ex, [200, 201])
-  const body = jsonObject(ex, 'refund answer (4.14)')
-  if (typeof body.transactionId !== 'string') fail('refund transactionId (4.14)', 'a string', show(body.transactionId), ex)
-  return { id: body.transactionId, amount: paid.amount }
+  return t.given('a gateway refund (POST /pix/v2/payment/refund/{id})', async () => {
+    const ex = await t.gateway.post(`/pix/v2/payment/refund/${encodeURIComponent(paid.gatewayId ?? paid.id)}`, { description: 'conformance kit' })
+    return { id: transactionIdOf(t, '4.14.success-transaction-id', ex), amount: paid.amount }
+  })
 }
 
 /** One transaction of the given internal type and status, made the way the world makes it. */
@@ -143,11 +150,16 @@ export async function transactionOf(t: CheckContext, type: ListedType, status: S
 // ---------------------------------------------------------------------------------------------
 // Reading them back
 
-/** GET /api/pix/transaction/{id}: 200 and the §2.1 object. */
-export async function singleView(t: CheckContext, id: string): Promise<{ view: Json; ex: Exchange }> {
+/** GET /api/pix/transaction/{id}: 200 and a JSON object, or a failure of `clause`. */
+export async function viewOf(t: CheckContext, clause: string, id: string): Promise<{ view: Json; ex: Exchange }> {
   const ex = await t.base.get(`/api/pix/transaction/${encodeURIComponent(id)}`)
-  t.expectStatus(ex, 200)
-  return { view: jsonObject(ex, 'transaction (2.1)'), ex }
+  t.expectStatus(clause, ex, 200)
+  return { view: t.json(clause, ex), ex }
+}
+
+/** The §2.1 view read only to set a check up (what the target made, its amounts): a precondition. */
+export async function singleView(t: CheckContext, id: string): Promise<{ view: Json; ex: Exchange }> {
+  return t.given('the transaction view (GET /api/pix/transaction/{id})', () => viewOf(t, '4.3.get-by-id', id))
 }
 
 export interface Page {
@@ -156,25 +168,21 @@ export interface Page {
   ex: Exchange
 }
 
-/** One page of a listing: 200, `{data: [...], metadata}` (the schema is the shape checks' business). */
-export async function listPage(t: CheckContext, path: string, query: Record<string, string | number | undefined>): Promise<Page> {
+/**
+ * One page of a listing: 200, `{data: [...], metadata}`, or a failure of `clause` (the rule the
+ * listing is read for). The fields are the shape checks' business (shapes.ts).
+ */
+export async function listPage(t: CheckContext, clause: string, path: string, query: Record<string, string | number | undefined>): Promise<Page> {
   const ex = await t.base.get(path, { query })
-  t.expectStatus(ex, 200)
-  const body = jsonObject(ex, 'listing body (4.4, 4.5)')
-  if (!Array.isArray(body.data)) fail('listing data (4.4, 4.5)', 'an array', show(body.data), ex)
-  const metadata = body.metadata
-  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) fail('listing metadata (2.2)', 'an object', show(metadata), ex)
-  const data = body.data as unknown[]
-  const bad = data.findIndex((item) => item === null || typeof item !== 'object' || Array.isArray(item))
-  if (bad >= 0) fail('listing item (2.2)', 'an object', show(data[bad]), ex)
-  return { data: data as Json[], metadata: metadata as Json, ex }
+  t.expectStatus(clause, ex, 200)
+  return { ...listingEnvelope(t, clause, ex), ex }
 }
 
 /** Every item of a listing, walking pages of `size` until the last (bounded by `maxPages`). */
-export async function listAll(t: CheckContext, path: string, query: Record<string, string | number | undefined>, size: number, maxPages = 50): Promise<{ items: Json[]; pages: Page[] }> {
+export async function listAll(t: CheckContext, clause: string, path: string, query: Record<string, string | number | undefined>, size: number, maxPages = 50): Promise<{ items: Json[]; pages: Page[] }> {
   const pages: Page[] = []
   for (let page = 1; page <= maxPages; page++) {
-    const p = await listPage(t, path, { ...query, page, size })
+    const p = await listPage(t, clause, path, { ...query, page, size })
     pages.push(p)
     if (p.data.length === 0 || p.metadata.hasNext !== true) break
   }
@@ -185,9 +193,9 @@ export async function listAll(t: CheckContext, path: string, query: Record<strin
  * The list item of the transaction whose §2.1 view is `view`: looked up through the narrowest
  * filter the view allows (externalId, else endToEndId on the account listing; the days around its
  * createdAt on the pix-key listing), then by walking the unfiltered pages; matched by
- * transactionId = id.
+ * transactionId = id. Not listed, or a listing that fails, fails `clause`.
  */
-export async function listedItem(t: CheckContext, path: string, view: Json, opts: { narrow?: boolean } = {}): Promise<{ item: Json; ex: Exchange }> {
+export async function listedItem(t: CheckContext, clause: string, path: string, view: Json, opts: { narrow?: boolean } = {}): Promise<{ item: Json; ex: Exchange }> {
   const id = view.id
   const narrow = opts.narrow ?? path === ACCOUNT_LISTING
   const filters: Record<string, string>[] = []
@@ -198,13 +206,13 @@ export async function listedItem(t: CheckContext, path: string, view: Json, opts
   filters.push({})
   let last: Exchange | undefined
   for (const filter of filters) {
-    const { items, pages } = await listAll(t, path, filter, path === ACCOUNT_LISTING ? 100 : 1000)
+    const { items, pages } = await listAll(t, clause, path, filter, path === ACCOUNT_LISTING ? 100 : 1000)
     last = pages[pages.length - 1]?.ex
     const item = items.find((i) => i.transactionId === id)
     const ex = pages.find((p) => p.data.some((i) => i.transactionId === id))?.ex
     if (item && ex) return { item, ex }
   }
-  return fail('the transaction is listed (2.2)', `an item with transactionId ${show(id)} in ${path}`, 'none', last)
+  return t.fail(clause, 'the transaction is listed', `an item with transactionId ${show(id)} in ${path}`, 'none', last)
 }
 
 /**
@@ -251,28 +259,56 @@ export interface Balances {
   gatewayEx: Exchange
 }
 
-function centsField(t: CheckContext, body: Json, field: string, ex: Exchange, where: string): number {
-  const c = cents(body[field])
-  if (c === undefined || typeof body[field] !== 'number') t.fail(`${where} ${field} is a number of reais (2.3)`, 'a number with at most two decimals', show(body[field]), ex)
+/** A balance value: a number (its field's clause) of reais with at most two decimals (2.3.amounts-in-reais). */
+function centsField(t: CheckContext, clause: string, body: Json, field: string, ex: Exchange, where: string): number {
+  const value = body[field]
+  if (typeof value !== 'number') t.fail(clause, `${where} ${field}`, 'a number', show(value), ex)
+  const c = cents(value)
+  if (c === undefined) t.fail('2.3.amounts-in-reais', `${where} ${field}`, 'a number of reais with at most two decimals', show(value), ex)
   return c
 }
 
-/** GET /api/balance, GET /accounts/balances and GET {gateway}/v1/account/balance, one after the other. */
-export async function readBalances(t: CheckContext): Promise<Balances> {
+/**
+ * GET /api/balance, GET /accounts/balances and GET {gateway}/v1/account/balance, one after the
+ * other. Every caller reads them as the input of a rule between readings (a movement, an
+ * equivalence), so the reading is a precondition; a value that is not a number of reais blocks
+ * the check, naming its own 2.3 clause (the shapes are the balance shape checks' business).
+ */
+export function readBalances(t: CheckContext): Promise<Balances> {
+  return t.given('the three balances (GET /api/balance, /accounts/balances, /v1/account/balance)', () => balancesOf(t))
+}
+
+async function balancesOf(t: CheckContext): Promise<Balances> {
   const publicEx = await t.base.get('/api/balance')
   const bcbEx = await t.base.get('/accounts/balances')
   const gatewayEx = await t.gateway.get('/v1/account/balance')
-  for (const ex of [publicEx, bcbEx, gatewayEx]) t.expectStatus(ex, 200)
-  const pub = jsonObject(publicEx, 'public balance (2.3)')
-  const data = jsonObject(bcbEx, 'central-bank-style balance (2.3)').data
-  const item = Array.isArray(data) ? (data[0] as Json | undefined) : undefined
+  t.expectStatus('2.3.public-net-balance', publicEx, 200)
+  t.expectStatus('2.3.bcb-data-array', bcbEx, 200)
+  t.expectStatus('2.3.gateway-available-balance', gatewayEx, 200)
+  const pub = t.json('2.3.public-net-balance', publicEx)
+  const data = t.json('2.3.bcb-data-array', bcbEx).data
+  if (!Array.isArray(data) || data.length === 0) t.fail('2.3.bcb-data-array', 'data', 'an array with one item', show(data), bcbEx)
+  const item = data[0] as Json | undefined
   const amount = item?.balanceAmount as Json | undefined
-  if (!item || amount === null || typeof amount !== 'object') fail('data[0].balanceAmount (2.3)', 'an object', show(data), bcbEx)
-  const gw = jsonObject(gatewayEx, 'gateway balance (2.3)')
+  if (!item || amount === null || typeof amount !== 'object') t.fail('2.3.bcb-available', 'data[0].balanceAmount', 'an object', show(data), bcbEx)
+  const gw = t.json('2.3.gateway-available-balance', gatewayEx)
   return {
-    public: { gross: centsField(t, pub, 'grossBalance', publicEx, 'public'), blocked: centsField(t, pub, 'blockedBalance', publicEx, 'public'), net: centsField(t, pub, 'netBalance', publicEx, 'public'), consultedAt: pub.consultedAt },
-    bcb: { available: centsField(t, amount, 'available', bcbEx, 'central-bank-style'), blocked: centsField(t, amount, 'blocked', bcbEx, 'central-bank-style'), eventDate: item.eventDate },
-    gateway: { total: centsField(t, gw, 'totalBalance', gatewayEx, 'gateway'), blocked: centsField(t, gw, 'blockedBalance', gatewayEx, 'gateway'), available: centsField(t, gw, 'availableBalance', gatewayEx, 'gateway') },
+    public: {
+      gross: centsField(t, '2.3.public-gross-balance', pub, 'grossBalance', publicEx, 'public'),
+      blocked: centsField(t, '2.3.public-blocked-balance', pub, 'blockedBalance', publicEx, 'public'),
+      net: centsField(t, '2.3.public-net-balance', pub, 'netBalance', publicEx, 'public'),
+      consultedAt: pub.consultedAt,
+    },
+    bcb: {
+      available: centsField(t, '2.3.bcb-available', amount, 'available', bcbEx, 'central-bank-style'),
+      blocked: centsField(t, '2.3.bcb-blocked', amount, 'blocked', bcbEx, 'central-bank-style'),
+      eventDate: item.eventDate,
+    },
+    gateway: {
+      total: centsField(t, '2.3.gateway-total-balance', gw, 'totalBalance', gatewayEx, 'gateway'),
+      blocked: centsField(t, '2.3.gateway-blocked-balance', gw, 'blockedBalance', gatewayEx, 'gateway'),
+      available: centsField(t, '2.3.gateway-available-balance', gw, 'availableBalance', gatewayEx, 'gateway'),
+    },
     publicEx, bcbEx, gatewayEx,
   }
 }

@@ -2,10 +2,11 @@
 // by the caller's externalId; amounts are two-decimal strings, the counterpart document plain digits.
 import fc from 'fast-check'
 import { check } from '../../harness/check.ts'
-import { show } from '../../harness/assertions.ts'
+import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
 import { arbCnpj, arbCpf } from '../../generators/documents.ts'
 import { arbAmountString } from '../../generators/amounts.ts'
-import { cashIn, cashOut, incomingPayment, singleView, uniqueExternalId } from './seed.ts'
+import { cashIn, cashOut, incomingPayment, singleView, uniqueExternalId, viewOf } from './seed.ts'
+import { expectViewShape } from './shapes.ts'
 
 const VIEW = (id: string) => `/api/pix/transaction/${encodeURIComponent(id)}`
 const ON_CONTROL = ['control', 'mutating'] as const
@@ -16,12 +17,12 @@ check('single view by internal id: 200 with the Transaction of 2.1 for a receive
   needs: [...ON_CONTROL],
 }, async (t) => {
   const paid = await incomingPayment(t)
-  const { view, ex } = await singleView(t, paid.id)
-  t.expectSchema(ex, 'getTransaction')
-  if (view.id !== paid.id) t.fail('id is the internal id asked for (2.1, 4.3)', show(paid.id), show(view.id), ex)
+  const { view, ex } = await viewOf(t, '4.3.get-by-id', paid.id)
+  expectViewShape(t, '4.3.get-by-id', ex)
+  if (view.id !== paid.id) t.fail('4.3.get-by-id', 'id is the internal id asked for', show(paid.id), show(view.id), ex)
   // A received instant payment: the interface's PAYMENT, and the control driver made it CONFIRMED.
-  if (view.type !== 'PAYMENT') t.fail('type of a received payment (2.1)', '"PAYMENT"', show(view.type), ex)
-  if (view.status !== 'CONFIRMED') t.fail('status of a received, credited payment (2.1)', '"CONFIRMED"', show(view.status), ex)
+  if (view.type !== 'PAYMENT') t.fail('2.1.type-enum', 'type of a received payment', '"PAYMENT"', show(view.type), ex)
+  if (view.status !== 'CONFIRMED') t.fail('2.1.status-enum', 'status of a received, credited payment', '"CONFIRMED"', show(view.status), ex)
 })
 
 check('single view by externalId: 200 with the same transaction as by its internal id', {
@@ -30,13 +31,14 @@ check('single view by externalId: 200 with the same transaction as by its intern
 }, async (t) => {
   const paid = await incomingPayment(t)
   const byId = await singleView(t, paid.id)
-  const byExternal = await singleView(t, paid.externalId as string)
-  t.expectSchema(byExternal.ex, 'getTransaction')
-  if (byExternal.view.id !== paid.id) t.fail('lookup by externalId finds the same transaction (4.3)', `id ${show(paid.id)}`, `id ${show(byExternal.view.id)}`, byExternal.ex)
-  if (byExternal.view.externalId !== paid.externalId) t.fail('externalId is the caller-supplied id (2.1)', show(paid.externalId), show(byExternal.view.externalId), byExternal.ex)
+  const clause = '4.3.get-by-external-id'
+  const byExternal = await viewOf(t, clause, paid.externalId as string)
+  expectViewShape(t, clause, byExternal.ex)
+  if (byExternal.view.id !== paid.id) t.fail(clause, 'lookup by externalId finds the same transaction', `id ${show(paid.id)}`, `id ${show(byExternal.view.id)}`, byExternal.ex)
+  if (byExternal.view.externalId !== paid.externalId) t.fail('2.1.external-id', 'externalId is the caller-supplied id', show(paid.externalId), show(byExternal.view.externalId), byExternal.ex)
   for (const [field, value] of Object.entries(byId.view)) {
     if (JSON.stringify(byExternal.view[field]) !== JSON.stringify(value)) {
-      t.fail('lookup by externalId answers the same transaction (4.3)', `${field} ${show(value)} (as by id)`, show(byExternal.view[field]), byExternal.ex)
+      t.fail(clause, 'lookup by externalId answers the same transaction', `${field} ${show(value)} (as by id)`, show(byExternal.view[field]), byExternal.ex)
     }
   }
 })
@@ -46,12 +48,12 @@ check('single view of a cash-out and of a cash-in: found by the transactionId an
   needs: ['mutating'],
 }, async (t) => {
   for (const made of [await cashOut(t), await cashIn(t)]) {
-    const byId = await singleView(t, made.id)
-    t.expectSchema(byId.ex, 'getTransaction')
-    if (byId.view.id !== made.id) t.fail('id is the internal id asked for (4.3)', show(made.id), show(byId.view.id), byId.ex)
-    if (byId.view.externalId !== made.externalId) t.fail('externalId is the caller-supplied id (2.1)', show(made.externalId), show(byId.view.externalId), byId.ex)
-    const byExternal = await singleView(t, made.externalId as string)
-    if (byExternal.view.id !== made.id) t.fail('lookup by externalId finds the same transaction (4.3)', `id ${show(made.id)}`, `id ${show(byExternal.view.id)}`, byExternal.ex)
+    const byId = await viewOf(t, '4.3.get-by-id', made.id)
+    expectViewShape(t, '4.3.get-by-id', byId.ex)
+    if (byId.view.id !== made.id) t.fail('4.3.get-by-id', 'id is the internal id asked for', show(made.id), show(byId.view.id), byId.ex)
+    if (byId.view.externalId !== made.externalId) t.fail('2.1.external-id', 'externalId is the caller-supplied id', show(made.externalId), show(byId.view.externalId), byId.ex)
+    const byExternal = await viewOf(t, '4.3.get-by-external-id', made.externalId as string)
+    if (byExternal.view.id !== made.id) t.fail('4.3.get-by-external-id', 'lookup by externalId finds the same transaction', `id ${show(made.id)}`, `id ${show(byExternal.view.id)}`, byExternal.ex)
   }
 })
 
@@ -59,15 +61,18 @@ check('single view amounts: two-decimal strings, originalAmount the amount paid'
   clauses: ['2.1.original-amount', '2.1.fee-amount', '2.1.final-amount'],
   needs: [...ON_CONTROL],
 }, async (t) => {
-  await t.property([arbAmountString().filter((a) => Number(a) <= 100_000)], async (amount) => {
+  const clauses = { originalAmount: '2.1.original-amount', feeAmount: '2.1.fee-amount', finalAmount: '2.1.final-amount' }
+  // The smallest amount, whole reais, and amounts whose cents a float reading loses or rounds.
+  const examples: [string][] = [['0.01'], ['10.00'], ['0.10'], ['1.10'], ['99999.99'], ['0.29']]
+  await t.property<[string]>([arbAmountString().filter((a) => Number(a) <= 100_000)], async (amount) => {
     const paid = await incomingPayment(t, { amount })
-    const { view, ex } = await singleView(t, paid.id)
-    for (const field of ['originalAmount', 'feeAmount', 'finalAmount']) {
+    const { view, ex } = await viewOf(t, '2.1.original-amount', paid.id)
+    for (const [field, clause] of Object.entries(clauses)) {
       const value = view[field]
-      if (typeof value !== 'string' || !/^\d+\.\d{2}$/.test(value)) t.fail(`${field} is reais with two decimals, as a string (2.1)`, 'a string like "10.50"', show(value), ex)
+      if (typeof value !== 'string' || !/^\d+\.\d{2}$/.test(value)) t.fail(clause, `${field} is reais with two decimals, as a string`, 'a string like "10.50"', show(value), ex)
     }
-    if (view.originalAmount !== amount) t.fail('originalAmount is the amount paid (2.1)', show(amount), show(view.originalAmount), ex)
-  }, { numRuns: Math.min(t.config.numRuns, 10) })
+    if (view.originalAmount !== amount) t.fail('2.1.original-amount', 'originalAmount is the amount paid', show(amount), show(view.originalAmount), ex)
+  }, { examples, cost: 2 })
 })
 
 check('single view: e2eId is the end-to-end id of the received payment', {
@@ -75,10 +80,10 @@ check('single view: e2eId is the end-to-end id of the received payment', {
   needs: [...ON_CONTROL],
 }, async (t) => {
   const paid = await incomingPayment(t)
-  const { view, ex } = await singleView(t, paid.id)
+  const { view, ex } = await viewOf(t, '2.1.e2e-id', paid.id)
   // Optional and nullable in §2.1: when the view gives one, it is the payment's own.
   if (view.e2eId !== undefined && view.e2eId !== null && view.e2eId !== paid.e2eId) {
-    t.fail('e2eId is the end-to-end id of the instant payment (2.1)', show(paid.e2eId), show(view.e2eId), ex)
+    t.fail('2.1.e2e-id', 'e2eId is the end-to-end id of the instant payment', show(paid.e2eId), show(view.e2eId), ex)
   }
 })
 
@@ -87,29 +92,32 @@ check('single view: the payer CPF or CNPJ is counterpartDocument in plain digits
   needs: [...ON_CONTROL],
 }, async (t) => {
   const payer = fc.oneof(arbCpf(), arbCnpj()).map((document) => ({ name: 'Kit Payer', document }))
-  await t.property([payer], async (p) => {
+  const clause = '2.1.counterpart-document-unmasked'
+  // A CPF and a CNPJ with leading zeros: the digits a number-typed or trimmed field would lose.
+  const examples: [{ name: string; document: string }][] = [[{ name: 'Kit Payer', document: '01234567890' }], [{ name: 'Kit Payer', document: '00623904000173' }]]
+  await t.property<[{ name: string; document: string }]>([payer], async (p) => {
     const paid = await incomingPayment(t, { payer: p })
-    const { view, ex } = await singleView(t, paid.id)
+    const { view, ex } = await viewOf(t, clause, paid.id)
     if (view.counterpartDocument !== p.document) {
-      t.fail('counterpartDocument is the payer document, digits, unmasked (2.1)', show(p.document), show(view.counterpartDocument), ex)
+      t.fail(clause, 'counterpartDocument is the payer document, digits, unmasked', show(p.document), show(view.counterpartDocument), ex)
     }
-  }, { numRuns: Math.min(t.config.numRuns, 8) })
+  }, { examples, cost: 2 })
 })
 
 check('single view of an id that matches no transaction of the account: 404 with the error body', {
-  clauses: ['7.transaction-not-found-404'],
+  clauses: ['7.transaction-not-found-404', ...ERROR_BODY],
 }, async (t) => {
   // Digits only, far beyond any id a fresh account issues, and an externalId nobody used.
   for (const id of ['987654321098765432', uniqueExternalId('never-used')]) {
-    t.expectErrorBody(await t.base.get(VIEW(id)), 404)
+    t.expectErrorBody('7.transaction-not-found-404', await t.base.get(VIEW(id)), 404)
   }
 })
 
 check("single view of another account's transaction: 404, as for no transaction of the account", {
-  clauses: ['7.transaction-not-found-404'],
+  clauses: ['7.transaction-not-found-404', ...ERROR_BODY],
   needs: ['control', 'mutating', 'otherAccount'],
 }, async (t) => {
   const other = t.config.otherClientId ?? t.skip('no client id of the second account (PIX_OTHER_CLIENT_ID) to name it to the control driver')
   const theirs = await incomingPayment(t, { account: other })
-  for (const id of [theirs.id, theirs.externalId as string]) t.expectErrorBody(await t.base.get(VIEW(id)), 404)
+  for (const id of [theirs.id, theirs.externalId as string]) t.expectErrorBody('7.transaction-not-found-404', await t.base.get(VIEW(id)), 404)
 })

@@ -1,5 +1,5 @@
-// The readonly (production-safe) profile, proven on the wire: a FULL certification run with
-// --profile readonly, through a recording proxy in front of the reference, sends no POST, PUT,
+// The readonly (production-safe) profile, proven on the wire: a FULL certification run of a target
+// with no profile given (readonly is the default against any target but the embedded reference), through a recording proxy in front of the reference, sends no POST, PUT,
 // PATCH or DELETE to the base or gateway API except to the two token endpoints, and drives the
 // control API with no state-changing call either (in production there is no control API, so a
 // readonly run must not depend on one). The report says which checks the profile left out.
@@ -40,9 +40,10 @@ beforeAll(async () => {
   }])
   seen.length = 0 // the proxy's own start-up call (trusting its relay CA) is not the kit's
   const envFile = join(workDir, 'target.env')
-  writeEnvFile(envFile, proxy.envFor(reference.env))
+  const { PIX_PROFILE: _sandbox, ...env } = proxy.envFor(reference.env)  // a target that says nothing of its profile
+  writeEnvFile(envFile, env)
   const reportDir = join(workDir, 'reports')
-  run = await runCli(['--profile', 'readonly', '--env', envFile, '--report-dir', reportDir], { timeLimitMs: RUN_LIMIT_MS })
+  run = await runCli(['--env', envFile, '--report-dir', reportDir], { timeLimitMs: RUN_LIMIT_MS })
   report = reportsIn(reportDir)
 }, RUN_LIMIT_MS + 30_000)
 
