@@ -7,7 +7,8 @@
 //       JSON of the same size: throughput ratio (median of paired rounds), target >= 0.7
 //   (d) where the reference spends its time under that load, (e) where the kit's pipeline does
 //       (V8 CPU profiler, as node --cpu-prof; top self time)
-// Flags: --skip-certification (a takes the longest), --requests N (default 6000: 60 paired rounds, whose median moves little from run to run).
+// Flags: --skip-certification (a takes the longest), --depths (a at quick and deep depth too, as
+// ratios to default), --requests N (default 6000: 60 paired rounds, whose median moves little from run to run).
 import { spawn } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -42,6 +43,12 @@ async function main(): Promise<void> {
     const seconds = await certificationSeconds()
     line(`(a) full certification of the embedded reference: ${seconds.toFixed(1)} s`)
     figures.push(() => ratioLine('(a) certification s / 20 s', seconds / CERTIFICATION_TARGET_S, '<= 1.00', seconds <= CERTIFICATION_TARGET_S))
+    if (argv.includes('--depths')) {
+      const quick = await certificationSeconds(['--depth', 'quick'])
+      const deep = await certificationSeconds(['--depth', 'deep'])
+      line(`(a') by depth: quick ${quick.toFixed(1)} s, default ${seconds.toFixed(1)} s, deep ${deep.toFixed(1)} s`)
+      figures.push(() => line(`  (a') depth cost, as a ratio to default: quick ${(quick / seconds).toFixed(2)}, deep ${(deep / seconds).toFixed(2)}`))
+    }
   }
 
   const pipeline = await pipelineVsRaw(requests)
@@ -67,12 +74,12 @@ async function main(): Promise<void> {
 }
 
 /** (a) `tsx cli/conformance.ts` as a user runs it, wall time. */
-async function certificationSeconds(): Promise<number> {
+async function certificationSeconds(extra: string[] = []): Promise<number> {
   const reportDir = mkdtempSync(join(tmpdir(), 'pix-bench-'))
   const started = performance.now()
   try {
     const code = await new Promise<number | null>((done, fail) => {
-      const child = spawn(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['cli/conformance.ts', '--report-dir', reportDir], {
+      const child = spawn(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['cli/conformance.ts', '--report-dir', reportDir, ...extra], {
         cwd: REPO_ROOT,
         stdio: ['ignore', 'ignore', 'inherit'],
         env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIX_'))),

@@ -180,6 +180,8 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
 
   say(`Certifying ${config.baseUrl} (gateway ${config.gatewayUrl})${config.embedded ? ', the embedded reference' : ''}`)
   say(paint(colour).dim(`profile ${config.profile} · seed ${config.seed} · run ${runId}${shard ? ` · shard ${shard}` : ''}`))
+  const capture = captureLine(config)
+  if (capture) say(paint(colour).dim(capture))
 
   const reporter = new ConformanceReporter({
     runDir,
@@ -271,6 +273,15 @@ function initCommand(command: Extract<Command, { name: 'init' }>): number {
   }
   say(`Wrote ${command.file}: fill in the required settings, then run pix-conformance --env ${command.file}`)
   return EXIT_PASSED
+}
+
+/** Where the target's notifications must go, when the user set any of it (a loopback target needs none). */
+function captureLine(config: TargetConfig): string | undefined {
+  if (!config.webhookPublicUrl && !config.webhookListen && !config.webhookTls && !config.webhookClientCaFile) return undefined
+  const listen = config.webhookListen ? `${config.webhookListen.host}:${config.webhookListen.port}` : 'a free loopback port'
+  const tls = config.webhookTls ? `TLS with ${config.webhookTls.certFile}` : config.webhookPublicUrl ? 'plain HTTP (TLS ends at the public URL)' : 'TLS with a CA of its own'
+  const mtls = config.webhookClientCaFile ? `; senders must present a certificate of ${config.webhookClientCaFile}` : ''
+  return `webhook capture: listens on ${listen}, ${tls}; public URL ${config.webhookPublicUrl ?? '(none)'}${mtls}`
 }
 
 function testTimeoutFor(config: TargetConfig): { testTimeout?: number } {

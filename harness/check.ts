@@ -24,7 +24,7 @@ import {
   controlRouteSeenWorking, controlRouteTemplate, noteControlExchange, noteTargetExchange, operationOf, whyNotLive, type ProbeKit,
 } from './routes.ts'
 import { expectEventSchema, expectSchemaOf } from './validate.ts'
-import { Blocked, ClauseFailure, Inconclusive, KitError, NotProvided } from './verdicts.ts'
+import { Blocked, CannotRun, ClauseFailure, Inconclusive, KitError, NotProvided } from './verdicts.ts'
 import type { Captured } from './webhook-capture.ts'
 import { checkHooks, webhooksUnavailable, type CheckHooks } from './webhooks.ts'
 
@@ -197,7 +197,7 @@ type Verdict =
 /** What an error thrown by a check means (harness/verdicts.ts). */
 async function verdictOf(err: unknown, state: CheckState, kit: ProbeKit | undefined): Promise<Exclude<Verdict, { kind: 'rethrow' }> | never> {
   if (err instanceof Error && isSkip(err)) throw err
-  if (err instanceof NotProvided) return { kind: 'skip', reason: err.message }
+  if (err instanceof NotProvided || err instanceof CannotRun) return { kind: 'skip', reason: err.message }
   if (err instanceof Blocked) return { kind: 'no-verdict', verdict: 'blocked', reason: `${err.operation} failed (${err.answer})` }
   if (err instanceof Inconclusive) return { kind: 'no-verdict', verdict: 'inconclusive', reason: err.reason }
   const precondition = asPrecondition(err)
@@ -502,7 +502,7 @@ async function preconditionOf<T>(what: string, fn: () => Promise<T> | T): Promis
 
 function asBlocked(what: string, err: unknown): unknown {
   if (err instanceof Error && isSkip(err)) return err
-  if (err instanceof NotProvided || err instanceof Blocked || err instanceof KitError) return err
+  if (err instanceof NotProvided || err instanceof Blocked || err instanceof KitError || err instanceof CannotRun) return err
   const precondition = asPrecondition(err)
   if (precondition instanceof NotProvided) return precondition
   if (err instanceof ClauseFailure || err instanceof CheckFailure) {

@@ -18,6 +18,14 @@ export interface TargetConfig {
   clientSecret: string
   apiKey: string
   certFile?: string
+  /**
+   * How the client certificate reaches the target: `header` (the kit sends X-SSL-Client-Cert
+   * itself) or `transport` (mutual TLS at the socket; a TLS front derives the header). In transport
+   * mode each certificate file also holds its private key (PIX_CERT_MODE).
+   */
+  certMode: 'header' | 'transport'
+  /** Extra CA the kit trusts for the target's own TLS certificate (PIX_TLS_CA_FILE). */
+  tlsCaFile?: string
   certUnlinkedFile?: string
   certOtherAccountFile?: string
   apiKeyLimited?: string
@@ -25,7 +33,14 @@ export interface TargetConfig {
   otherClientSecret?: string
   otherApiKey?: string
   controlUrl?: string
+  /** Public HTTPS address of the capture server (§4.12: resend needs HTTPS). */
   webhookPublicUrl?: string
+  /** Where the capture server listens (PIX_WEBHOOK_LISTEN: `host:port` or a port). */
+  webhookListen?: { host: string; port: number }
+  /** The capture server's own TLS certificate and key files (PIX_WEBHOOK_TLS_CERT_FILE, PIX_WEBHOOK_TLS_KEY_FILE). */
+  webhookTls?: { certFile: string; keyFile: string }
+  /** Require senders to present a certificate of this CA (PIX_WEBHOOK_CLIENT_CA_FILE). */
+  webhookClientCaFile?: string
   profile: Profile
   seed: number
   /** Cases of every property check: PIX_NUM_RUNS when given, else the depth profile's. */
@@ -113,6 +128,8 @@ export function loadConfig(env: Env = process.env): TargetConfig {
     clientSecret: required('PIX_CLIENT_SECRET'),
     apiKey: required('PIX_API_KEY'),
     certFile: pemFile('PIX_CERT_FILE', read('PIX_CERT_FILE')),
+    certMode: certMode(read('PIX_CERT_MODE')),
+    tlsCaFile: pemFile('PIX_TLS_CA_FILE', read('PIX_TLS_CA_FILE')),
     certUnlinkedFile: pemFile('PIX_CERT_UNLINKED_FILE', read('PIX_CERT_UNLINKED_FILE')),
     certOtherAccountFile: pemFile('PIX_CERT_OTHER_ACCOUNT_FILE', read('PIX_CERT_OTHER_ACCOUNT_FILE')),
     apiKeyLimited: read('PIX_API_KEY_LIMITED'),
@@ -120,7 +137,10 @@ export function loadConfig(env: Env = process.env): TargetConfig {
     otherClientSecret: read('PIX_OTHER_CLIENT_SECRET'),
     otherApiKey: read('PIX_OTHER_API_KEY'),
     controlUrl: optionalHttpUrl('PIX_CONTROL_URL', read('PIX_CONTROL_URL')),
-    webhookPublicUrl: optionalHttpUrl('PIX_WEBHOOK_PUBLIC_URL', read('PIX_WEBHOOK_PUBLIC_URL')),
+    webhookPublicUrl: httpsOnly('PIX_WEBHOOK_PUBLIC_URL', optionalHttpUrl('PIX_WEBHOOK_PUBLIC_URL', read('PIX_WEBHOOK_PUBLIC_URL'))),
+    webhookListen: listenAddress(read('PIX_WEBHOOK_LISTEN')),
+    webhookTls: captureTls(read('PIX_WEBHOOK_TLS_CERT_FILE'), read('PIX_WEBHOOK_TLS_KEY_FILE')),
+    webhookClientCaFile: pemFile('PIX_WEBHOOK_CLIENT_CA_FILE', read('PIX_WEBHOOK_CLIENT_CA_FILE')),
     profile: profile(read('PIX_PROFILE'), flag('PIX_EMBEDDED', read('PIX_EMBEDDED'))),
     seed: integer('PIX_SEED', read('PIX_SEED'), { min: 0, max: MAX_SEED - 1 }) ?? randomInt(MAX_SEED),
     numRuns: integer('PIX_NUM_RUNS', read('PIX_NUM_RUNS'), { min: 1, max: MAX_NUM_RUNS }) ?? DEPTH_RUNS[depth(read('PIX_DEPTH'))],
@@ -138,6 +158,7 @@ export function loadConfig(env: Env = process.env): TargetConfig {
     embedded: flag('PIX_EMBEDDED', read('PIX_EMBEDDED')),
   }
   warnOfShortSecrets(read)
+  if (config.certMode === 'transport') requireKeys(config)
   if (config.profile === 'sandbox' && !config.embedded && !config.controlUrl && !flag('PIX_YES_MUTATE', read('PIX_YES_MUTATE'))) {
     throw new ConfigError(
       'PIX_PROFILE',
@@ -270,6 +291,52 @@ function httpUrl(setting: string, value: string): string {
 
 function optionalHttpUrl(setting: string, value: string | undefined): string | undefined {
   return value === undefined ? undefined : httpUrl(setting, value)
+}
+
+function certMode(value: string | undefined): TargetConfig['certMode'] {
+  if (value === undefined || value === 'header') return 'header'
+  if (value === 'transport') return 'transport'
+  throw new ConfigError('PIX_CERT_MODE', `must be header or transport, got "${value}"`)
+}
+
+/** Mutual TLS needs the private key of every certificate the kit presents: in the same PEM file. */
+function requireKeys(c: TargetConfig): void {
+  if (!c.certFile) throw new ConfigError('PIX_CERT_FILE', 'is required with PIX_CERT_MODE=transport (the certificate and key the kit presents at the socket)')
+  for (const [setting, file] of [['PIX_CERT_FILE', c.certFile], ['PIX_CERT_UNLINKED_FILE', c.certUnlinkedFile], ['PIX_CERT_OTHER_ACCOUNT_FILE', c.certOtherAccountFile]] as const) {
+    if (file && privateKeyPem(readFileSync(file, 'utf8')) === undefined) throw new ConfigError(setting, `file ${file} holds no private key: PIX_CERT_MODE=transport presents it at the socket, so the file must hold the certificate and its key`)
+  }
+}
+
+/** The private key block of a PEM file, if it has one. */
+export function privateKeyPem(text: string): string | undefined {
+  const key = pemBlocks(text).find((b) => /^-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(b))
+  return key === undefined ? undefined : `${key}\n`
+}
+
+/** §4.12: a resend goes only to an HTTPS URL, so the capture server's public address must be one. */
+function httpsOnly(setting: string, url: string | undefined): string | undefined {
+  if (url !== undefined && !url.startsWith('https://')) throw new ConfigError(setting, `must be an https:// URL (resend delivers only to HTTPS, §4.12), got ${url}`)
+  return url
+}
+
+function listenAddress(value: string | undefined): TargetConfig['webhookListen'] {
+  if (value === undefined) return undefined
+  const m = /^(?:(.+):)?(\d+)$/.exec(value)
+  const port = Number(m?.[2])
+  if (!m || port > 65535) throw new ConfigError('PIX_WEBHOOK_LISTEN', `must be a port or host:port, got "${value}"`)
+  return { host: (m[1] ?? '127.0.0.1').replace(/^\[(.*)\]$/, '$1'), port }
+}
+
+function captureTls(certFile: string | undefined, keyFile: string | undefined): TargetConfig['webhookTls'] {
+  if (certFile === undefined && keyFile === undefined) return undefined
+  if (certFile === undefined || keyFile === undefined) {
+    throw new ConfigError(certFile === undefined ? 'PIX_WEBHOOK_TLS_CERT_FILE' : 'PIX_WEBHOOK_TLS_KEY_FILE', 'is required with the other: the capture server needs both its certificate and its key')
+  }
+  pemFile('PIX_WEBHOOK_TLS_CERT_FILE', certFile)
+  if (!readSettingFile('PIX_WEBHOOK_TLS_KEY_FILE', keyFile, (st) => st.isFile()).toString('utf8').includes('PRIVATE KEY-----')) {
+    throw new ConfigError('PIX_WEBHOOK_TLS_KEY_FILE', `file ${keyFile} is not a PEM private key`)
+  }
+  return { certFile, keyFile }
 }
 
 /** Safe by default: only the embedded reference is changed without being asked to. */

@@ -4,6 +4,8 @@
 // operation that answered 2xx; a check whose refusal came from a route not seen working asks a
 // positive probe of that route, and without one its verdict is inconclusive.
 import { operations } from '../generators/openapi.ts'
+import { addDays, today } from '../generators/dates.ts'
+import { buildPixCode } from '../generators/emv.ts'
 import { newTxid, newUuid } from '../generators/ids.ts'
 import type { TargetConfig } from './config.ts'
 import type { ControlClient } from './control.ts'
@@ -114,6 +116,42 @@ const PROBES: Partial<Record<string, Probe>> = {
   },
   resendWebhookV1: (k) => resendProbe(k, 'v1'),
   resendWebhookV2: (k) => resendProbe(k, 'v2'),
+  createCashIn: async (k) => (mutating(k) ? k.base.post('/api/pix/cash-in', { transaction: { value: 0.01, externalId: probeId(), description: 'route probe' } }) : undefined),
+  createCashOutQrCode: async (k) => {
+    if (!mutating(k)) return undefined
+    const qrCode = buildPixCode({ key: 'route-probe@conformance.example', amount: '0.01', merchantName: 'ROUTE PROBE', merchantCity: 'SAO PAULO' })
+    return k.base.post('/api/pix/cash-out-qrcode', { value: 0.01, qrCode, externalId: probeId() })
+  },
+  createBankSlip: async (k) => (mutating(k) ? k.gateway.post('/bank-slip/v1/payment', slipProbe()) : undefined),
+  generateBankSlipPdf: async (k) => {
+    if (!mutating(k) || !k.control) return undefined
+    const id = (await k.gateway.post('/bank-slip/v1/payment', slipProbe())).response.json as { id?: unknown } | undefined
+    if (typeof id?.id !== 'string') return undefined
+    await k.control.registerSlip(id.id)
+    return k.gateway.post(`/bank-slip/v1/payment/${enc(id.id)}/generate-pdf`)
+  },
+  setAccountWebhook: setAccountWebhookProbe,
+}
+
+const probeId = () => `kit-route-probe-${newUuid()}`
+
+function slipProbe() {
+  return {
+    amount: 1,
+    dueDate: addDays(today(), 10),
+    description: 'route probe',
+    externalId: probeId(),
+    payer: { name: 'Route Probe', document: '52998224725', city: 'Sao Paulo', state: 'SP', number: '1', postalCode: '01001000', neighborhood: 'Se', address: 'Praca da Se' },
+  }
+}
+
+/** The account's pixWebhookUrl set to what it already is (put back through the driver when it had none). */
+async function setAccountWebhookProbe(k: ProbeKit): Promise<Exchange | undefined> {
+  if (!mutating(k) || !k.control) return undefined
+  const { pixWebhookUrl } = await k.control.account()
+  const ex = await k.gateway.post('/v1/account/webhook', { pixWebhookUrl: pixWebhookUrl ?? NOWHERE_HTTPS })
+  if (!pixWebhookUrl) await k.control.setWebhookUrls({ pixWebhookUrl: null })
+  return ex
 }
 
 /** `.invalid` never resolves (RFC 2606): the resend is accepted and its delivery goes nowhere. */

@@ -47,6 +47,14 @@ export class NotProvided extends Error {
   }
 }
 
+/** What this run's config cannot do at all (a literal certificate header in transport mTLS mode): skipped. */
+export class CannotRun extends Error {
+  constructor(readonly reason: string) {
+    super(reason)
+    this.name = 'CannotRun'
+  }
+}
+
 export class Inconclusive extends Error {
   constructor(readonly reason: string) {
     super(`inconclusive: ${reason}`)

@@ -18,6 +18,10 @@ export interface Captured {
   /** The parsed JSON body; undefined when the body is empty or not JSON (then see `raw`). */
   body: unknown
   raw: string
+  /** What the target appended to the channel's URL (providers append `/pix`, for example), or ''. */
+  suffix: string
+  /** The sender's certificate, in required-client-certificate mode. */
+  clientCertificate?: { subject: string; issuer: string; fingerprint256: string }
 }
 
 export interface CaptureOptions {
@@ -25,8 +29,14 @@ export interface CaptureOptions {
   https?: boolean
   /** The address through which the target reaches this server; `url()` is built on it. */
   publicUrl?: string
-  /** Listening address; default 127.0.0.1 (port: any free one). */
+  /** Listening address; default 127.0.0.1. */
   host?: string
+  /** Listening port; default any free one. */
+  port?: number
+  /** A TLS certificate and key of the user's (a tunnel's, a real one): then no CA of the capture's own. */
+  tls?: { certPem: string; keyPem: string }
+  /** Require a client certificate issued by this CA from every sender, and record it. */
+  clientCaPem?: string
   /** Most events kept over all channels; the oldest go first. Default 1000. */
   maxEvents?: number
   /** Larger bodies are answered 413 and not captured. Default 1 MiB. */
@@ -43,7 +53,7 @@ interface Waiter {
 
 const DEFAULT_MAX_EVENTS = 1000
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
-const HOOK_PATH = /^\/hooks\/([^/]+)$/
+const HOOK_PATH = /^\/hooks\/([^/?]+)(\/[^?]*)?(?:\?.*)?$/
 /** How many of the events that did arrive a timeout message describes, and how much of each body. */
 const SUMMARY_EVENTS = 10
 const SUMMARY_BODY_CHARS = 160
@@ -75,13 +85,15 @@ export class WebhookCapture {
     const useHttps = opts.https ?? opts.publicUrl === undefined
     const maxEvents = positiveInteger('maxEvents', opts.maxEvents ?? DEFAULT_MAX_EVENTS)
     const maxBodyBytes = positiveInteger('maxBodyBytes', opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)
-    const tls = useHttps ? await serverCertificates(host) : undefined
-    const server = tls ? createHttpsServer({ key: tls.keyPem, cert: tls.certPem }) : createHttpServer()
-    await listen(server, host)
+    const own = useHttps && !opts.tls ? await serverCertificates(host) : undefined
+    const tls = opts.tls ?? own
+    const clientAuth = opts.clientCaPem ? { requestCert: true, rejectUnauthorized: true, ca: opts.clientCaPem } : {}
+    const server = tls ? createHttpsServer({ key: tls.keyPem, cert: tls.certPem, ...clientAuth }) : createHttpServer()
+    await listen(server, host, opts.port ?? 0)
     const { port } = server.address() as AddressInfo
     const localUrl = `${useHttps ? 'https' : 'http'}://${urlHost(host)}:${port}`
     const base = opts.publicUrl !== undefined ? opts.publicUrl.replace(/\/+$/, '') : localUrl
-    return new WebhookCapture(server, base, localUrl, maxEvents, maxBodyBytes, tls?.caPem)
+    return new WebhookCapture(server, base, localUrl, maxEvents, maxBodyBytes, own?.caPem)
   }
 
   /** A per-check address: <base>/hooks/<channel>. */
@@ -187,6 +199,8 @@ export class WebhookCapture {
         headers: flattenHeaders(req.headers),
         body: parseJson(raw),
         raw,
+        suffix: suffixOf(path),
+        ...peerCertificate(req),
       })
       reply(res, 200, { received: true })
     })
@@ -297,10 +311,23 @@ async function newServerCertificates(host: string): Promise<{ caPem: string; cer
   return { caPem: ca.certPem, ...leaf }
 }
 
-function listen(server: Server, host: string): Promise<void> {
+/** The sender's certificate when the socket is TLS and one was presented. */
+function peerCertificate(req: IncomingMessage): Pick<Captured, 'clientCertificate'> {
+  const socket = req.socket as { getPeerCertificate?: () => { subject?: Record<string, string>; issuer?: Record<string, string>; fingerprint256?: string } }
+  const cert = socket.getPeerCertificate?.()
+  if (!cert?.fingerprint256) return {}
+  const name = (n?: Record<string, string>) => Object.entries(n ?? {}).map(([k, v]) => `${k}=${v}`).join(', ')
+  return { clientCertificate: { subject: name(cert.subject), issuer: name(cert.issuer), fingerprint256: cert.fingerprint256 } }
+}
+
+function suffixOf(path: string): string {
+  return HOOK_PATH.exec(path)?.[2] ?? ''
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject)
-    server.listen(0, host, () => {
+    server.listen(port, host, () => {
       server.off('error', reject)
       resolve()
     })

@@ -5,7 +5,8 @@ import type { TargetConfig } from './config.ts'
 import type { ControlClient } from './control.ts'
 import type { GatewayClient } from './http.ts'
 import { Blocked } from './verdicts.ts'
-import type { Captured, WebhookCapture } from './webhook-capture.ts'
+import { readFileSync } from 'node:fs'
+import type { CaptureOptions, Captured, WebhookCapture } from './webhook-capture.ts'
 
 let capture: Promise<WebhookCapture> | undefined
 
@@ -17,12 +18,27 @@ let capture: Promise<WebhookCapture> | undefined
 export function workerCapture(config: TargetConfig): Promise<WebhookCapture> {
   if (!capture) {
     capture = import('./webhook-capture.ts').then(async ({ WebhookCapture }) => {
-      const started = await WebhookCapture.start(config.webhookPublicUrl ? { https: false, publicUrl: config.webhookPublicUrl } : { https: true })
+      const started = await WebhookCapture.start(captureOptions(config))
       return started.unref()
     })
     capture.catch(() => (capture = undefined))
   }
   return capture
+}
+
+/**
+ * From the config: behind a public URL (a tunnel, a CI runner's address) plain HTTP unless a
+ * certificate is given; on this machine HTTPS with a CA of its own unless one is given.
+ */
+export function captureOptions(config: TargetConfig): CaptureOptions {
+  const tls = config.webhookTls ? { certPem: readFileSync(config.webhookTls.certFile, 'utf8'), keyPem: readFileSync(config.webhookTls.keyFile, 'utf8') } : undefined
+  return {
+    https: tls !== undefined || !config.webhookPublicUrl,
+    ...(config.webhookPublicUrl ? { publicUrl: config.webhookPublicUrl } : {}),
+    ...(config.webhookListen ? { host: config.webhookListen.host, port: config.webhookListen.port } : {}),
+    ...(tls ? { tls } : {}),
+    ...(config.webhookClientCaFile ? { clientCaPem: readFileSync(config.webhookClientCaFile, 'utf8') } : {}),
+  }
 }
 
 export async function closeWorkerCapture(): Promise<void> {

@@ -223,7 +223,7 @@ function failureMessage(errors: ReadonlyArray<SerializedError & { diff?: string 
 }
 
 // error classes whose name adds nothing to a message that already says what failed
-const PLAIN_ERROR_NAMES = new Set(['Error', 'AssertionError', 'CheckFailure'])
+const PLAIN_ERROR_NAMES = new Set(['Error', 'AssertionError', 'CheckFailure', 'ClauseFailure', 'KitError'])
 
 function errorText(e: SerializedError): string {
   const name = e.name && !PLAIN_ERROR_NAMES.has(e.name) ? `${e.name}: ` : ''

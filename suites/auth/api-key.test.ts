@@ -3,12 +3,11 @@
 // each endpoint needs is not shown, so the limited key (PIX_API_KEY_LIMITED) is only required to be
 // refused somewhere with 403 and never treated as an invalid key.
 import { randomBytes } from 'node:crypto'
+import { ERROR_BODY_CLAUSES as ERROR_BODY } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { GatewayClient } from '../../harness/http.ts'
 import { GATEWAY_IN_ERROR_TABLE, gatewayRequests, type EndpointRequest } from './endpoints.ts'
-
-const ERROR_BODY = ['7.error-body-shape', '7.error-status-code-matches', '7.error-reason-phrase']
 
 /** Keys of plausible shapes that no account holds (never derived from the configured secrets). */
 function unknownKeys(): string[] {
@@ -20,23 +19,23 @@ function send(client: GatewayClient, r: EndpointRequest, auth: string): Promise<
 }
 
 /** 401; on the buyer the code UNAUTHORIZED (§7); the error body where the operation is in the §7 table. */
-function expectUnauthorized(t: CheckContext, r: EndpointRequest, ex: Exchange): void {
-  if (r.operationId === 'getBuyer') t.expectErrorBody(ex, 401, { code: 'UNAUTHORIZED' })
-  else if (GATEWAY_IN_ERROR_TABLE.has(r.operationId)) t.expectErrorBody(ex, 401)
-  else t.expectStatus(ex, 401)
+function expectUnauthorized(t: CheckContext, clause: string, r: EndpointRequest, ex: Exchange): void {
+  if (r.operationId === 'getBuyer') t.expectErrorBody(clause, ex, 401, { code: 'UNAUTHORIZED' })
+  else if (GATEWAY_IN_ERROR_TABLE.has(r.operationId)) t.expectErrorBody(clause, ex, 401)
+  else t.expectStatus(clause, ex, 401)
 }
 
 check('every gateway endpoint called without x-api-key answers 401', {
   clauses: ['5.api-key-required', ...ERROR_BODY],
 }, async (t) => {
-  for (const r of gatewayRequests(t.config)) expectUnauthorized(t, r, await send(t.gateway, r, 'none'))
+  for (const r of gatewayRequests(t.config)) expectUnauthorized(t, '5.api-key-required', r, await send(t.gateway, r, 'none'))
 })
 
 check('every gateway endpoint called with an unknown x-api-key answers 401', {
   clauses: ['5.api-key-invalid-401', ...ERROR_BODY],
 }, async (t) => {
   for (const key of unknownKeys()) {
-    for (const r of gatewayRequests(t.config)) expectUnauthorized(t, r, await send(t.gateway, r, key))
+    for (const r of gatewayRequests(t.config)) expectUnauthorized(t, '5.api-key-invalid-401', r, await send(t.gateway, r, key))
   }
 })
 
@@ -46,7 +45,7 @@ check('resend webhook with an absent or invalid x-api-key answers 401 (v1 and v2
 }, async (t) => {
   const resends = gatewayRequests(t.config).filter((r) => r.operationId.startsWith('resendWebhook'))
   for (const auth of ['none', ...unknownKeys()]) {
-    for (const r of resends) t.expectErrorBody(await send(t.gateway, r, auth), 401)
+    for (const r of resends) t.expectErrorBody('7.resend-api-key-401', await send(t.gateway, r, auth), 401)
   }
 })
 
@@ -56,19 +55,20 @@ check('a valid API key lacking a permission is refused with 403, never with 401'
   clauses: ['5.api-key-no-permission-403', ...ERROR_BODY],
   needs: ['limitedKey', 'mutating'],
 }, async (t) => {
+  const clause = '5.api-key-no-permission-403'
   const limited = t.limited.gateway
   const refused: string[] = []
   const probes = gatewayRequests(t.config).filter((r) => r.operationId !== 'setAccountWebhook')
   for (const r of probes) {
     const ex = await send(limited, r, 'key')
-    if (ex.response.status === 401) t.fail('a valid key lacking permission is not an invalid key (5.3)', 'HTTP 403 or the operation\'s own answer', 'HTTP 401', ex)
+    if (ex.response.status === 401) t.fail(clause, 'a valid key lacking permission is not an invalid key', 'HTTP 403 or the operation\'s own answer', 'HTTP 401', ex)
     if (ex.response.status === 403) {
-      t.expectErrorBody(ex, 403)
+      t.expectErrorBody(clause, ex, 403)
       refused.push(r.operationId)
     }
   }
   if (refused.length === 0) {
-    t.fail('key without permission answers 403 (5.3)', `the limited key (PIX_API_KEY_LIMITED) refused with 403 by at least one of ${probes.map((p) => p.operationId).join(', ')}`,
+    t.fail(clause, 'key without permission answers 403', `the limited key (PIX_API_KEY_LIMITED) refused with 403 by at least one of ${probes.map((p) => p.operationId).join(', ')}`,
       'no 403 at all (is the limited key really limited on this target?)')
   }
 })

@@ -2,28 +2,23 @@
 // wrongly signed or expired is refused with 401; a token lacking permission on the
 // central-bank-style family with 403. Every endpoint of §4 rows 3–11 is probed with a request that
 // would otherwise be valid. Under the readonly profile only the GET endpoints are probed.
+import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
-import { jsonObject, show } from '../../harness/assertions.ts'
 import { BEARER_ERROR_BODY_NOT_SHOWN, CENTRAL_BANK_STYLE, bearerRequests, type EndpointRequest } from './endpoints.ts'
-
-const ERROR_BODY = ['7.error-body-shape', '7.error-status-code-matches', '7.error-reason-phrase']
 
 function send(t: CheckContext, r: EndpointRequest, auth: string, headers?: Record<string, string>): Promise<Exchange> {
   return t.base.request(r.method, r.path, r.body, { auth, ...(headers ? { headers } : {}) })
 }
 
 /** 401, with the §7 error body where the interface shows it for that operation. */
-function expectUnauthorized(t: CheckContext, r: EndpointRequest, ex: Exchange): void {
-  if (BEARER_ERROR_BODY_NOT_SHOWN.has(r.operationId)) t.expectStatus(ex, 401)
-  else t.expectErrorBody(ex, 401)
+function expectUnauthorized(t: CheckContext, clause: string, r: EndpointRequest, ex: Exchange): void {
+  if (BEARER_ERROR_BODY_NOT_SHOWN.has(r.operationId)) t.expectStatus(clause, ex, 401)
+  else t.expectErrorBody(clause, ex, 401)
 }
 
-async function everyEndpointRefuses(t: CheckContext, auth: (r: EndpointRequest) => { auth: string; headers?: Record<string, string> }): Promise<void> {
-  for (const r of bearerRequests(t.config)) {
-    const a = auth(r)
-    expectUnauthorized(t, r, await send(t, r, a.auth, a.headers))
-  }
+async function everyEndpointRefuses(t: CheckContext, clause: string, auth: string): Promise<void> {
+  for (const r of bearerRequests(t.config)) expectUnauthorized(t, clause, r, await send(t, r, auth))
 }
 
 // ---- JWT surgery ------------------------------------------------------------------------------
@@ -67,7 +62,7 @@ function unsigned(token: string): string {
 check('every bearer endpoint called without an Authorization header answers 401', {
   clauses: ['7.bearer-missing-token-401', ...ERROR_BODY],
 }, async (t) => {
-  await everyEndpointRefuses(t, () => ({ auth: 'none' }))
+  await everyEndpointRefuses(t, '7.bearer-missing-token-401', 'none')
 })
 
 check('every bearer endpoint answers 401 to an Authorization header without a bearer token', {
@@ -76,8 +71,7 @@ check('every bearer endpoint answers 401 to an Authorization header without a be
   const token = await t.base.token()
   for (const header of ['Bearer', 'Bearer ', `Basic ${b64url('user:password')}`, token]) {
     for (const r of bearerRequests(t.config)) {
-      const ex = await t.base.request(r.method, r.path, r.body, { auth: 'none', headers: { authorization: header } })
-      t.expectStatus(ex, 401)
+      t.expectStatus('7.bearer-missing-token-401', await send(t, r, 'none', { authorization: header }), 401)
     }
   }
 })
@@ -86,7 +80,7 @@ check('every bearer endpoint called with a malformed bearer token answers 401', 
   clauses: ['7.bearer-invalid-token-401', ...ERROR_BODY],
 }, async (t) => {
   for (const malformed of ['not-a-jwt', 'a.b.c', `${b64url('{"alg":"HS256"}')}.${b64url('{}')}`]) {
-    await everyEndpointRefuses(t, () => ({ auth: malformed }))
+    await everyEndpointRefuses(t, '7.bearer-invalid-token-401', malformed)
   }
 })
 
@@ -94,38 +88,51 @@ check('every bearer endpoint refuses a token whose signature was forged, with 40
   clauses: ['7.bearer-invalid-token-401', ...ERROR_BODY],
 }, async (t) => {
   const token = await t.base.token()
-  await everyEndpointRefuses(t, () => ({ auth: withForgedSignature(token) }))
+  await everyEndpointRefuses(t, '7.bearer-invalid-token-401', withForgedSignature(token))
 })
 
 check('every bearer endpoint refuses a token whose claims were altered after signing, with 401', {
   clauses: ['7.bearer-invalid-token-401', ...ERROR_BODY],
 }, async (t) => {
   const token = await t.base.token()
-  await everyEndpointRefuses(t, () => ({ auth: withAlteredPayload(token) }))
+  await everyEndpointRefuses(t, '7.bearer-invalid-token-401', withAlteredPayload(token))
 })
 
 check('every bearer endpoint refuses an unsigned token (alg none), with 401', {
   clauses: ['7.bearer-invalid-token-401', ...ERROR_BODY],
 }, async (t) => {
   const token = await t.base.token()
-  await everyEndpointRefuses(t, () => ({ auth: unsigned(token) }))
+  await everyEndpointRefuses(t, '7.bearer-invalid-token-401', unsigned(token))
 })
 
 // ---- lifetimes (the control clock) --------------------------------------------------------------
 
-/** A fresh access token from an exchange of a token endpoint; fails the check when there is none. */
-function accessToken(t: CheckContext, ex: Exchange, rule: string): { token: string; expiresIn: number } {
-  t.expectStatus(ex, [200, 201])
-  const body = jsonObject(ex, rule)
-  if (typeof body.access_token !== 'string') t.fail(rule, 'an access_token string', show(body.access_token), ex)
-  const expiresIn = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600
-  return { token: body.access_token, expiresIn }
+/** A fresh access token and its lifetime from a token endpoint: set-up, not what these checks prove. */
+function issuedToken(t: CheckContext, what: string, clause: string, issue: () => Promise<Exchange>): Promise<{ token: string; expiresIn: number }> {
+  return t.given(what, async () => {
+    const ex = await issue()
+    t.expectStatus(clause, ex, [200, 201])
+    const body = t.json(clause, ex)
+    if (typeof body.access_token !== 'string') t.fail(clause, 'access_token', 'a string', show(body.access_token), ex)
+    const expiresIn = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600
+    return { token: body.access_token, expiresIn }
+  })
 }
 
-async function expectAccepted(t: CheckContext, token: string, rule: string): Promise<void> {
-  for (const path of ['/api/balance', '/accounts/balances']) {
-    const ex = await t.base.get(path, { auth: token })
-    if (ex.response.status !== 200) t.fail(rule, `HTTP 200 from GET ${path} while the token is within its lifetime`, `HTTP ${ex.response.status}`, ex)
+async function expectAccepted(t: CheckContext, lifetime: string, token: string): Promise<void> {
+  for (const path of ['/api/balance', '/accounts/balances']) t.expectStatus(lifetime, await t.base.get(path, { auth: token }), 200)
+}
+
+/**
+ * After its lifetime the token is refused by every bearer endpoint: an answer it is accepted with
+ * breaks the lifetime; a refusal other than 401 with the error body breaks the expired-token row.
+ */
+async function expectExpired(t: CheckContext, lifetime: string, token: string): Promise<void> {
+  for (const r of bearerRequests(t.config)) {
+    const ex = await send(t, r, token)
+    const status = ex.response.status
+    if (!ex.response.error && status >= 200 && status <= 299) t.fail(lifetime, 'a token past its lifetime', 'refused', `HTTP ${status}`, ex)
+    expectUnauthorized(t, '7.bearer-expired-token-401', r, ex)
   }
 }
 
@@ -136,22 +143,24 @@ check('a credential token is accepted until expires_in seconds after issue and r
   clauses: ['5.credential-token-lifetime', '7.bearer-expired-token-401', ...ERROR_BODY],
   needs: ['control'],
 }, async (t) => {
-  const { token, expiresIn } = accessToken(t, await t.base.requestToken(), 'credential token (4.2)')
+  const lifetime = '5.credential-token-lifetime'
+  const { token, expiresIn } = await issuedToken(t, 'a credential token (POST /oauth/token)', '4.2.access-token-jwt', () => t.base.requestToken())
   await t.control.advance(expiresIn - SLACK_S)
-  await expectAccepted(t, token, `credential token valid until expires_in = ${expiresIn} s (5.2)`)
+  await expectAccepted(t, lifetime, token)
   await t.control.advance(2 * SLACK_S)
-  await everyEndpointRefuses(t, () => ({ auth: token }))
+  await expectExpired(t, lifetime, token)
 })
 
 check('a certificate token is accepted until 1800 seconds after issue and refused with 401 after', {
   clauses: ['5.cert-token-lifetime', '7.bearer-expired-token-401', ...ERROR_BODY],
   needs: ['control', 'certs'],
 }, async (t) => {
-  const { token } = accessToken(t, await t.certToken.issue(), 'certificate token (4.1)')
+  const lifetime = '5.cert-token-lifetime'
+  const { token } = await issuedToken(t, 'a certificate token (POST /api/auth/token)', '4.1.status-201', () => t.certToken.issue())
   await t.control.advance(1800 - SLACK_S)
-  await expectAccepted(t, token, 'certificate token valid for 1800 s (5.1)')
+  await expectAccepted(t, lifetime, token)
   await t.control.advance(2 * SLACK_S)
-  await everyEndpointRefuses(t, () => ({ auth: token }))
+  await expectExpired(t, lifetime, token)
 })
 
 // ---- permission (scope) denied ------------------------------------------------------------------
@@ -160,14 +169,15 @@ check('a token lacking permission is refused by the central-bank-style endpoints
   clauses: ['7.bcb-permission-denied-403', '5.scope-denied-403', ...ERROR_BODY],
   needs: ['limitedKey'],
 }, async (t) => {
+  const clause = '7.bcb-permission-denied-403'
   const limited = t.limited.base
   const probes = bearerRequests(t.config).filter((r) => CENTRAL_BANK_STYLE.has(r.operationId))
   const refused: string[] = []
   for (const r of probes) {
     const ex = await limited.request(r.method, r.path, r.body, {})
-    if (ex.response.status === 401) t.fail('a valid token lacking permission is not an invalid token (5, 7)', 'HTTP 403 or the operation\'s own answer', 'HTTP 401', ex)
+    if (ex.response.status === 401) t.fail(clause, 'a valid token lacking permission is not an invalid token', 'HTTP 403 or the operation\'s own answer', 'HTTP 401', ex)
     if (ex.response.status === 403) {
-      t.expectErrorBody(ex, 403)
+      t.expectErrorBody(clause, ex, 403)
       refused.push(r.operationId)
     }
   }
@@ -175,7 +185,7 @@ check('a token lacking permission is refused by the central-bank-style endpoints
     t.skip('readonly profile: only GET /accounts/balances can be probed, and the limited client may hold its permission')
   }
   if (refused.length === 0) {
-    t.fail('permission denied answers 403 (7)', `the limited client (PIX_LIMITED_CLIENT_ID) refused with 403 by at least one of ${probes.map((p) => p.operationId).join(', ')}`,
+    t.fail(clause, 'permission denied answers 403', `the limited client (PIX_LIMITED_CLIENT_ID) refused with 403 by at least one of ${probes.map((p) => p.operationId).join(', ')}`,
       'no 403 at all (is the limited client really limited on this target?)')
   }
 })

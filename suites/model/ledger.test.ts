@@ -511,7 +511,7 @@ check('ledger model: random charges, payments, cash-outs and returns keep the ba
     '2.3.release-pix-immediate', '2.2.original-amount', '2.2.fee-amount', '2.2.final-amount', '2.2.status-map-pending', '2.2.status-map-confirmed',
     '2.2.status-map-error', '2.2.type-map-payment', '2.2.type-map-withdraw', '2.2.type-map-refund-in', '6.2.receive-emitted', '6.2.transfer-emitted',
     '6.2.refund-emitted'],
-  needs: ['control', 'mutating', 'webhooks'],
+  needs: ['control', 'mutating', 'webhooks', 'reset'],
   timeout: TIME_LIMIT_MS + 30_000,
 }, async (t: CheckContext) => {
   const meta = TestRunner.getCurrentTest()?.meta

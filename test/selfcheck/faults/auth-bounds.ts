@@ -202,7 +202,8 @@ const auth = [
   }),
   defineFault({
     id: 'ab-resend-401-plain-text',
-    area: 'auth', files: ['auth/api-key.test.ts'], clauses: ['7.resend-api-key-401'],
+    // The status is right: what breaks is the §7 body the resend 401 row carries.
+    area: 'auth', files: ['auth/api-key.test.ts'], clauses: ['7.resend-api-key-401', '7.error-body-shape'],
     description: 'resend answers 401 with a plain-text "Unauthorized" body instead of the error body',
     onResponse(req, res) {
       if (!matches(req, 'POST', /^\/pix\/v[12]\/webhooks\/resend\//, 'gateway') || res.status !== 401) return undefined

@@ -39,6 +39,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...minimal, PIX_PROFILE: 'sandbox', PIX_CONTROL_URL: 'http://127.0.0.1:3002' }).profile).toBe('sandbox')
   })
 
+  test('webhook capture settings: an HTTPS-only public URL, a listen address, a TLS pair given whole', () => {
+    expect(() => loadConfig({ ...minimal, PIX_WEBHOOK_PUBLIC_URL: 'http://hooks.example.test' })).toThrow(/^PIX_WEBHOOK_PUBLIC_URL: must be an https:\/\/ URL/)
+    expect(loadConfig({ ...minimal, PIX_WEBHOOK_LISTEN: '0.0.0.0:8443' }).webhookListen).toEqual({ host: '0.0.0.0', port: 8443 })
+    expect(loadConfig({ ...minimal, PIX_WEBHOOK_LISTEN: '9000' }).webhookListen).toEqual({ host: '127.0.0.1', port: 9000 })
+    expect(() => loadConfig({ ...minimal, PIX_WEBHOOK_LISTEN: 'somewhere' })).toThrow(/^PIX_WEBHOOK_LISTEN:/)
+    expect(() => loadConfig({ ...minimal, PIX_WEBHOOK_TLS_KEY_FILE: '/tmp/k.pem' })).toThrow(/^PIX_WEBHOOK_TLS_CERT_FILE: is required with the other/)
+  })
+
   test('defaults: 10 s timeout, 50 runs, a random 31-bit seed, trailing slash dropped', () => {
     const c = loadConfig(minimal)
     expect(c.timeoutMs).toBe(10_000)
