@@ -24,6 +24,8 @@ export interface VerdictCheck {
   reason?: string
   skipReason?: string
   message?: string
+  /** The recorded evidence, most recent last (redacted). */
+  exchanges?: Array<{ request: { method: string; url: string }; response?: { status: number; body?: unknown } }>
 }
 
 export interface VerdictClause {
@@ -122,14 +124,27 @@ export function asksOnlyForRefusal(statement: string): boolean {
   return /\b(is|are) refused\b|\banswers (4\d\d|a 4xx)\b/.test(statement) && !/\b(accepted|not refused|served|answers 2\d\d)\b/.test(statement)
 }
 
+const TOKEN_PATH = /\/(oauth|api\/auth)\/token$/
+
 /**
- * Failed checks whose failed clause asks only for a refusal and whose failure shows an answer that
+ * The failure rests on a framework's "no such route": its message quotes one, or every answer the
+ * check recorded (token requests aside) is one.
+ */
+function restsOnMissingRoutes(c: VerdictCheck, isRouteNotFound: (text: string) => boolean): boolean {
+  if (isRouteNotFound(c.message ?? '')) return true
+  const answers = (c.exchanges ?? []).filter((e) => !TOKEN_PATH.test(new URL(e.request.url).pathname))
+  const body = (b: unknown) => (typeof b === 'string' ? b : JSON.stringify(b ?? ''))
+  return answers.length > 0 && answers.every((e) => e.response !== undefined && isRouteNotFound(body(e.response.body)))
+}
+
+/**
+ * Failed checks whose failed clause asks only for a refusal and whose failure rests on answers that
  * `isRouteNotFound` recognises: a framework's "no such route" is no evidence about the refusal.
  */
-export function refusalsFailedOnMissingRoute(r: VerdictResults, isRouteNotFound: (message: string) => boolean): string[] {
+export function refusalsFailedOnMissingRoute(r: VerdictResults, isRouteNotFound: (text: string) => boolean): string[] {
   const statement = (id: string | undefined) => r.clauses.find((c) => c.id === id)?.statement ?? ''
   return r.checks
-    .filter((c) => c.status === 'failed' && asksOnlyForRefusal(statement(c.failedClause)) && isRouteNotFound(c.message ?? ''))
+    .filter((c) => c.status === 'failed' && asksOnlyForRefusal(statement(c.failedClause)) && restsOnMissingRoutes(c, isRouteNotFound))
     .map(describe)
 }
 
