@@ -510,7 +510,7 @@ function asBlocked(what: string, err: unknown): unknown {
     const firstLine = (err instanceof ClauseFailure ? err.specifics : err.message).split('\n')[0] ?? ''
     return new Blocked(what, ex ? `${answerOf(ex)}; ${firstLine}` : firstLine, ex)
   }
-  if (precondition) return new Blocked(what, precondition.answer, precondition.exchange)
+  if (precondition) return new Blocked(what, `${precondition.operation} failed: ${precondition.answer}`, precondition.exchange)
   return err
 }
 

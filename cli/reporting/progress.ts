@@ -45,7 +45,8 @@ export function summaryText(r: Results, reportDir: string, p: Paint): string {
 
   const failed = r.checks.filter((c) => c.status === 'failed')
   if (failed.length > 0) {
-    lines.push('', p.fail(p.bold(`Failures (${failed.length}):`)))
+    const waived = failed.filter((c) => c.waiver && !c.waiver.expired).length
+    lines.push('', p.fail(p.bold(`Failures (${failed.length}${waived ? `, ${waived} waived` : ''}):`)))
     for (const group of groupByCause(failed, failureCause)) lines.push(...failureLines(group, p))
   }
   const unverdicted = r.checks.filter((c) => c.status === 'blocked' || c.status === 'inconclusive')
@@ -117,7 +118,7 @@ function depthText(r: Results): string {
 }
 
 function verdictLine(r: Results, p: Paint): string {
-  const paintOf = r.verdict.result === 'PASSED' ? p.pass : r.verdict.result === 'INCOMPLETE' ? p.skip : p.fail
+  const paintOf = r.verdict.result === 'PASSED' ? p.pass : r.verdict.result === 'INCOMPLETE' || r.verdict.result === 'CONDITIONAL PASS' ? p.skip : p.fail
   return paintOf(p.bold(r.verdict.headline))
 }
 
