@@ -47,7 +47,7 @@ export default defineConfig({
         // CLI in a child process, two at a time (the machine has two cores).
         test: {
           name: 'robustness',
-          include: ['test/hostile/**/*.test.ts', 'test/profiles/**/*.test.ts', 'test/package/**/*.test.ts'],
+          include: ['test/hostile/**/*.test.ts', 'test/profiles/**/*.test.ts', 'test/package/**/*.test.ts', 'test/foreign/**/*.test.ts'],
           fileParallelism: false,
           testTimeout: 300_000,
           hookTimeout: 300_000,
