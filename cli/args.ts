@@ -124,9 +124,9 @@ Exit codes: 0 no check failed (the headline says how much was verified: PASSED, 
 when checks were blocked or inconclusive), 1 a check failed (or less was verified than
 --require-verified asks), 2 the target could not be reached or the config is wrong.`
 
-const VALUE_FLAGS = ['--env', '--profile', '--area', '--file', '--seed', '--num-runs', '--timeout', '--report-dir', '--shard', '--depth', '--require-verified', '--check', '--retries', '--waivers', '--write-waivers', '--compare', '--certificate', '--har'] as const
+export const VALUE_FLAGS = ['--env', '--profile', '--area', '--file', '--seed', '--num-runs', '--timeout', '--report-dir', '--shard', '--depth', '--require-verified', '--check', '--retries', '--waivers', '--write-waivers', '--compare', '--certificate', '--har'] as const
 type ValueFlag = (typeof VALUE_FLAGS)[number]
-const SWITCHES = ['--slow', '--strict-depth', '--help', '--merge', '--yes-mutate', '--reset', '--list', '--bail', '--fail-on-flaky'] as const
+export const SWITCHES = ['--slow', '--strict-depth', '--help', '--merge', '--yes-mutate', '--reset', '--list', '--bail', '--fail-on-flaky'] as const
 
 /** node:util's tokenizer for every flag; the values are checked here, each error naming its flag. */
 const TOKENIZER_OPTIONS = Object.fromEntries([
@@ -323,12 +323,20 @@ export type Command =
   | { name: 'diff'; oldFile: string; newFile: string; help: boolean }
   | { name: 'verify'; file: string; key?: string; results?: string; help: boolean }
 
+/** The flags of each subcommand but certify (whose flags are VALUE_FLAGS and SWITCHES); receiver parses its own. */
+export const SUBCOMMAND_FLAGS = {
+  'check-driver': { env: 'string', timeout: 'string', help: 'boolean' },
+  init: { file: 'string', force: 'boolean', help: 'boolean' },
+  diff: { help: 'boolean' },
+  verify: { key: 'string', results: 'string', help: 'boolean' },
+} as const satisfies Record<string, Record<string, 'string' | 'boolean'>>
+
 /** The subcommand (certify when the first word is a flag or absent) and its flags. */
 export function parseCommand(argv: readonly string[]): Command {
   const [first, ...rest] = argv
   if (first === 'receiver') return { name: 'receiver', argv: rest }
   if (first === 'check-driver') {
-    const flags = subcommandFlags('check-driver', rest, { env: 'string', timeout: 'string', help: 'boolean' })
+    const flags = subcommandFlags('check-driver', rest, SUBCOMMAND_FLAGS['check-driver'])
     return {
       name: 'check-driver',
       help: flags.help === true,
@@ -337,17 +345,17 @@ export function parseCommand(argv: readonly string[]): Command {
     }
   }
   if (first === 'init') {
-    const flags = subcommandFlags('init', rest, { file: 'string', force: 'boolean', help: 'boolean' })
+    const flags = subcommandFlags('init', rest, SUBCOMMAND_FLAGS.init)
     return { name: 'init', file: typeof flags.file === 'string' ? nonEmpty('--file', flags.file) : 'target.env', force: flags.force === true, help: flags.help === true }
   }
   if (first === 'diff') {
-    const { flags, positionals } = subcommandWords('diff', rest, { help: 'boolean' })
+    const { flags, positionals } = subcommandWords('diff', rest, SUBCOMMAND_FLAGS.diff)
     const help = flags.help === true
     if (!help && positionals.length !== 2) throw new ArgsError('diff', 'needs two results files (or report folders): diff OLD NEW')
     return { name: 'diff', oldFile: positionals[0] ?? '', newFile: positionals[1] ?? '', help }
   }
   if (first === 'verify') {
-    const { flags, positionals } = subcommandWords('verify', rest, { key: 'string', results: 'string', help: 'boolean' })
+    const { flags, positionals } = subcommandWords('verify', rest, SUBCOMMAND_FLAGS.verify)
     const help = flags.help === true
     if (!help && positionals.length !== 1) throw new ArgsError('verify', 'needs one certificate file: verify FILE [--key PUBKEY] [--results DIR]')
     return {

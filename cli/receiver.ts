@@ -89,6 +89,9 @@ export interface ReceiverOptions {
 
 const FLAGS = ['url', 'probe-url', 'timeout', 'ca', 'client-cert', 'client-key', 'report-dir', 'seed'] as const
 
+/** Every flag of the receiver subcommand (the CI examples may use only these). */
+export const RECEIVER_FLAGS: readonly string[] = [...FLAGS.map((f) => `--${f}`), '--help']
+
 export function parseReceiverArgs(argv: readonly string[]): ReceiverOptions {
   const options = Object.fromEntries([...FLAGS.map((f) => [f, { type: 'string' as const }]), ['help', { type: 'boolean' as const, short: 'h' }]])
   const { tokens } = tokenize({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true })

@@ -1,19 +1,19 @@
 // The CLI surface the CI examples (docs/ci/) may use; their unit test refuses any other subcommand
-// or flag. The CLI's parser (cli/args.ts) is to become the source of these lists.
+// or flag. The lists come from the parsers (cli/args.ts, cli/receiver.ts).
+import { SUBCOMMANDS, SUBCOMMAND_FLAGS, SWITCHES, VALUE_FLAGS, type Subcommand } from '../args.ts'
+import { RECEIVER_FLAGS } from '../receiver.ts'
 
-export const KNOWN_SUBCOMMANDS = ['certify', 'diff', 'verify', 'init', 'check-driver', 'receiver'] as const
-export type KnownSubcommand = (typeof KNOWN_SUBCOMMANDS)[number]
+export const KNOWN_SUBCOMMANDS = SUBCOMMANDS
+export type KnownSubcommand = Subcommand
 
-/** Flags of each subcommand; `certify` is also what runs when the first word is a flag (`--merge` included). */
+const flagsOf = (kinds: Record<string, string>) => Object.keys(kinds).map((k) => `--${k}`)
+
+/** Flags of each subcommand, from the parser itself; `certify` is also what runs when the first word is a flag. */
 export const KNOWN_FLAGS: Record<KnownSubcommand, readonly string[]> = {
-  certify: [
-    '--env', '--profile', '--yes-mutate', '--reset', '--area', '--file', '--seed', '--num-runs', '--depth', '--strict-depth',
-    '--require-verified', '--timeout', '--report-dir', '--shard', '--merge', '--slow', '--list', '--check', '--bail',
-    '--waivers', '--write-waivers', '--compare', '--certificate', '--har', '--retries', '--fail-on-flaky', '--help',
-  ],
-  diff: ['--help'],
-  verify: ['--key', '--results', '--help'],
-  init: ['--file', '--force', '--help'],
-  'check-driver': ['--env', '--timeout', '--help'],
-  receiver: ['--url', '--help'],
+  certify: [...VALUE_FLAGS, ...SWITCHES],
+  diff: flagsOf(SUBCOMMAND_FLAGS.diff),
+  verify: flagsOf(SUBCOMMAND_FLAGS.verify),
+  init: flagsOf(SUBCOMMAND_FLAGS.init),
+  'check-driver': flagsOf(SUBCOMMAND_FLAGS['check-driver']),
+  receiver: RECEIVER_FLAGS,
 }
