@@ -87,7 +87,8 @@ function isRefusal(ex: Exchange): boolean {
  * Transport failures and 5xx are not config mistakes: the checks report them.
  */
 function isForeign(ex: Exchange): boolean {
-  if (ex.response.error) return false
+  // a JSON answer that does not parse is a broken target, which the checks report, not another API
+  if (ex.response.error || ex.response.jsonError) return false
   if (/^\s*</.test(ex.response.body)) return true
   return ex.request.url.endsWith('/oauth/token') && isSuccess(ex)
 }
