@@ -52,6 +52,20 @@ describe('WebhookCapture.script', () => {
     expect(c.events('ch')).toHaveLength(1)
   })
 
+  it('drops a TLS connection too (a TLS socket cannot be reset: it is closed, and nothing throws)', async () => {
+    const c = await WebhookCapture.start()
+    started.push(c)
+    const trusting = new Agent({ connect: { ca: c.caPem } })
+    try {
+      c.script('ch', [{ reset: true }, { silenceMs: 50 }])
+      expect('error' in (await post(c.url('ch'), { dispatcher: trusting }))).toBe(true)
+      expect('error' in (await post(c.url('ch'), { dispatcher: trusting }))).toBe(true)
+      expect(await post(c.url('ch'), { dispatcher: trusting })).toEqual({ status: 200 })
+    } finally {
+      await trusting.close()
+    }
+  })
+
   it('stays silent: the sender that gives up first is recorded with how long it waited', async () => {
     const c = await plain()
     c.script('ch', [{ silenceMs: 10_000 }])
