@@ -43,11 +43,12 @@ export default defineConfig({
         },
       },
       {
-        // Hostile targets (test/hostile/) and the profile proofs (test/profiles/): each test runs the
-        // CLI in a child process, two at a time (the machine has two cores).
+        // Hostile targets (test/hostile/), targets that are not the reference (test/foreign/), the
+        // profile proofs (test/profiles/) and the packed kit (test/package/): each test runs the CLI
+        // in a child process, two at a time (the machine has two cores).
         test: {
           name: 'robustness',
-          include: ['test/hostile/**/*.test.ts', 'test/profiles/**/*.test.ts', 'test/package/**/*.test.ts'],
+          include: ['test/hostile/**/*.test.ts', 'test/profiles/**/*.test.ts', 'test/package/**/*.test.ts', 'test/foreign/**/*.test.ts'],
           fileParallelism: false,
           testTimeout: 300_000,
           hookTimeout: 300_000,

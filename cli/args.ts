@@ -38,8 +38,22 @@ export interface CliArgs {
   check?: string
   /** Stop at the first failed check. */
   bail?: boolean
+  /** A failed check is run again this many times, alone, before it is reported (default 1). */
+  retries?: number
+  /** A check that passed only on a retry (flaky) fails the run. */
+  failOnFlaky?: boolean
   /** Fail the run (exit 1) when fewer must clauses than this percentage were verified. */
   requireVerified?: number
+  /** waivers.yaml: accepted failures by clause (cli/reporting/waivers.ts). */
+  waivers?: string
+  /** Where to draft a waivers file from the run's failed clauses. */
+  writeWaivers?: string
+  /** An earlier results.json (or its folder) to show the changes since. */
+  compare?: string
+  /** Where to write the signed certificate of the run. */
+  certificate?: string
+  /** Where to write the run's redacted exchanges as HAR. */
+  har?: string
 }
 
 /** A bad flag; `setting` names it, as ConfigError does for a PIX_* setting. */
@@ -58,6 +72,9 @@ export const MAX_SEED = 2 ** 31 - 1
 export const USAGE = `Usage: pix-conformance [certify] [flags]     (in the repository: npm run conformance -- [flags])
        pix-conformance check-driver --env FILE   the sandbox driver against specs/control.yaml
        pix-conformance init [--file target.env]  a commented env file with every setting
+       pix-conformance receiver --url URL        your webhook receiver, the kit playing the provider
+       pix-conformance diff OLD NEW              what changed per clause between two results.json
+       pix-conformance verify FILE [--key PUBKEY] [--results DIR]   check a certificate offline
        (each subcommand has its own --help)
 
 Certifies a PIX service against the interface. With no --env file and no target setting in the
@@ -89,15 +106,27 @@ embedded reference target and certifies that; with either, PIX_BASE_URL is requi
   --check ID|PATTERN  run one check (an id as --list prints it: area/file::title) or the checks
                       whose titles match the pattern; give --seed to replay a run exactly
   --bail              stop at the first failed check
+  --retries N         run a failed check again N times before reporting it (0..5, default 1); one
+                      that passes on a retry is reported flaky, with every attempt's evidence
+  --fail-on-flaky     a flaky check fails the run
+  --waivers FILE      accepted failures by clause (docs/ci/README.md "Waivers"): a waived
+                      failure stays failed but the run is a CONDITIONAL PASS (exit 0) until
+                      the waiver expires
+  --write-waivers FILE  draft a waivers file from this run's failed clauses
+  --compare FILE      an earlier results.json (or its folder): print what changed per clause
+                      first, and add it to report.html and junit.xml
+  --certificate FILE  write a signed certificate of the run (key: PIX_SIGNING_KEY_FILE, else a
+                      throwaway key whose public key is printed)
+  --har FILE          write the run's redacted exchanges as HAR 1.2
   --help              this text
 
 Exit codes: 0 no check failed (the headline says how much was verified: PASSED, or INCOMPLETE
 when checks were blocked or inconclusive), 1 a check failed (or less was verified than
 --require-verified asks), 2 the target could not be reached or the config is wrong.`
 
-const VALUE_FLAGS = ['--env', '--profile', '--area', '--file', '--seed', '--num-runs', '--timeout', '--report-dir', '--shard', '--depth', '--require-verified', '--check'] as const
+const VALUE_FLAGS = ['--env', '--profile', '--area', '--file', '--seed', '--num-runs', '--timeout', '--report-dir', '--shard', '--depth', '--require-verified', '--check', '--retries', '--waivers', '--write-waivers', '--compare', '--certificate', '--har'] as const
 type ValueFlag = (typeof VALUE_FLAGS)[number]
-const SWITCHES = ['--slow', '--strict-depth', '--help', '--merge', '--yes-mutate', '--reset', '--list', '--bail'] as const
+const SWITCHES = ['--slow', '--strict-depth', '--help', '--merge', '--yes-mutate', '--reset', '--list', '--bail', '--fail-on-flaky'] as const
 
 /** node:util's tokenizer for every flag; the values are checked here, each error naming its flag. */
 const TOKENIZER_OPTIONS = Object.fromEntries([
@@ -139,14 +168,14 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   return args
 }
 
-type Switch = '--slow' | '--strict-depth' | '--yes-mutate' | '--reset' | '--list' | '--bail'
+type Switch = '--slow' | '--strict-depth' | '--yes-mutate' | '--reset' | '--list' | '--bail' | '--fail-on-flaky'
 
 function isSwitch(flag: string): flag is Switch {
-  return ['--slow', '--strict-depth', '--yes-mutate', '--reset', '--list', '--bail'].includes(flag)
+  return ['--slow', '--strict-depth', '--yes-mutate', '--reset', '--list', '--bail', '--fail-on-flaky'].includes(flag)
 }
 
 function setSwitch(args: CliArgs, flag: Switch): void {
-  const field = { '--slow': 'slow', '--strict-depth': 'strictDepth', '--yes-mutate': 'yesMutate', '--reset': 'reset', '--list': 'list', '--bail': 'bail' } as const
+  const field = { '--slow': 'slow', '--strict-depth': 'strictDepth', '--yes-mutate': 'yesMutate', '--reset': 'reset', '--list': 'list', '--bail': 'bail', '--fail-on-flaky': 'failOnFlaky' } as const
   args[field[flag]] = true
 }
 
@@ -200,6 +229,24 @@ function applyValue(args: CliArgs, flag: ValueFlag, value: string): void {
       return
     case '--check':
       args.check = nonEmpty(flag, value)
+      return
+    case '--retries':
+      args.retries = integer(flag, value, 0, 5)
+      return
+    case '--waivers':
+      args.waivers = nonEmpty(flag, value)
+      return
+    case '--write-waivers':
+      args.writeWaivers = nonEmpty(flag, value)
+      return
+    case '--compare':
+      args.compare = nonEmpty(flag, value)
+      return
+    case '--certificate':
+      args.certificate = nonEmpty(flag, value)
+      return
+    case '--har':
+      args.har = nonEmpty(flag, value)
       return
     case '--require-verified':
       args.requireVerified = integer(flag, value.replace(/%$/, ''), 0, 100)
@@ -265,17 +312,21 @@ export function pixOnly(env: Env): Record<string, string> {
 // ---------------------------------------------------------------------------------------------
 // Subcommands: `pix-conformance [certify] …` (the flags above), `check-driver`, `init`.
 
-export const SUBCOMMANDS = ['certify', 'check-driver', 'init'] as const
+export const SUBCOMMANDS = ['certify', 'check-driver', 'init', 'receiver', 'diff', 'verify'] as const
 export type Subcommand = (typeof SUBCOMMANDS)[number]
 
 export type Command =
   | { name: 'certify'; args: CliArgs }
   | { name: 'check-driver'; envFile?: string; timeoutMs?: number; help: boolean }
   | { name: 'init'; file: string; force: boolean; help: boolean }
+  | { name: 'receiver'; argv: string[] }
+  | { name: 'diff'; oldFile: string; newFile: string; help: boolean }
+  | { name: 'verify'; file: string; key?: string; results?: string; help: boolean }
 
 /** The subcommand (certify when the first word is a flag or absent) and its flags. */
 export function parseCommand(argv: readonly string[]): Command {
   const [first, ...rest] = argv
+  if (first === 'receiver') return { name: 'receiver', argv: rest }
   if (first === 'check-driver') {
     const flags = subcommandFlags('check-driver', rest, { env: 'string', timeout: 'string', help: 'boolean' })
     return {
@@ -289,7 +340,41 @@ export function parseCommand(argv: readonly string[]): Command {
     const flags = subcommandFlags('init', rest, { file: 'string', force: 'boolean', help: 'boolean' })
     return { name: 'init', file: typeof flags.file === 'string' ? nonEmpty('--file', flags.file) : 'target.env', force: flags.force === true, help: flags.help === true }
   }
+  if (first === 'diff') {
+    const { flags, positionals } = subcommandWords('diff', rest, { help: 'boolean' })
+    const help = flags.help === true
+    if (!help && positionals.length !== 2) throw new ArgsError('diff', 'needs two results files (or report folders): diff OLD NEW')
+    return { name: 'diff', oldFile: positionals[0] ?? '', newFile: positionals[1] ?? '', help }
+  }
+  if (first === 'verify') {
+    const { flags, positionals } = subcommandWords('verify', rest, { key: 'string', results: 'string', help: 'boolean' })
+    const help = flags.help === true
+    if (!help && positionals.length !== 1) throw new ArgsError('verify', 'needs one certificate file: verify FILE [--key PUBKEY] [--results DIR]')
+    return {
+      name: 'verify',
+      file: positionals[0] ?? '',
+      help,
+      ...(typeof flags.key === 'string' ? { key: nonEmpty('--key', flags.key) } : {}),
+      ...(typeof flags.results === 'string' ? { results: nonEmpty('--results', flags.results) } : {}),
+    }
+  }
   return { name: 'certify', args: parseArgs(first === 'certify' ? rest : argv) }
+}
+
+/** subcommandFlags, with the positional words kept (diff OLD NEW, verify FILE). */
+function subcommandWords(name: string, argv: readonly string[], kinds: Record<string, 'string' | 'boolean'>): { flags: Record<string, string | boolean | undefined>; positionals: string[] } {
+  const positionals: string[] = []
+  const rest: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!
+    if (word.startsWith('-')) {
+      rest.push(word)
+      if (kinds[word.replace(/^--?/, '').split('=')[0]!] === 'string' && !word.includes('=') && i + 1 < argv.length) rest.push(argv[++i]!)
+    } else {
+      positionals.push(word)
+    }
+  }
+  return { flags: subcommandFlags(name, rest, kinds), positionals }
 }
 
 function subcommandFlags(name: string, argv: readonly string[], kinds: Record<string, 'string' | 'boolean'>): Record<string, string | boolean | undefined> {
@@ -325,6 +410,28 @@ and last, and makes payments, charges and slips on the primary account.
   --help              this text
 
 Exit codes: 0 every route a vendor must provide is provided, 1 otherwise, 2 bad config.`
+
+export const DIFF_USAGE = `Usage: pix-conformance diff OLD NEW
+       (in the repository: npm run conformance -- diff OLD NEW)
+
+What changed per clause between two runs (results.json files or their report folders): newly
+failed, newly passing, failing for another reason, newly skipped, blocked or inconclusive; with a
+warning when the runs differ in kit version, specs, profile, depth, target or scope.
+
+Exit codes: 0 no clause newly failed, 1 one did, 2 a file is missing or not a results.json.`
+
+export const VERIFY_USAGE = `Usage: pix-conformance verify FILE [--key PUBKEY] [--results DIR]
+       (in the repository: npm run conformance -- verify FILE)
+
+Checks a certificate offline and prints what it claims: its Ed25519 signature (with the public
+key it embeds, or the one given), and with --results the verdicts and evidence digests against
+that run's results.json.
+
+  --key PUBKEY        PEM file of the public key the certificate must be signed with
+  --results DIR       the run's report folder (or its results.json)
+  --help              this text
+
+Exit codes: 0 verified, 1 a problem was found (each is listed), 2 bad usage.`
 
 export const INIT_USAGE = `Usage: pix-conformance init [--file target.env] [--force]
        (in the repository: npm run conformance -- init)

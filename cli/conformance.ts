@@ -3,25 +3,29 @@
 // reports/<run-id>/. Exit codes: 0 every applicable check passed, 1 a check failed, 2 the target
 // could not be reached or the config is wrong.
 
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, secretValues, type TargetConfig } from '../harness/config.ts'
-import { ArgsError, CHECK_DRIVER_USAGE, INIT_USAGE, USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, shardText, type CliArgs, type Command, type Env } from './args.ts'
+import { ArgsError, CHECK_DRIVER_USAGE, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, shardText, type CliArgs, type Command, type Env } from './args.ts'
 import { guardAccountUrls, type AccountUrlsGuard } from './account-urls.ts'
 import { writeEnvTemplate } from './init.ts'
 import { checkSelection, listChecks, listText } from './list.ts'
 import { PreflightError, preflight } from './preflight.ts'
+import { CertificateError, makeCertificate, verifyCertificate, verifyText } from './reporting/certificate.ts'
 import { conformanceCommand } from './reporting/command.ts'
+import { DiffError, addDiffToReport, diffResults, diffText, readResultsFile, runDiff } from './reporting/diff.ts'
+import { toHar } from './reporting/har.ts'
 import { MergeError, mergeResults, readResults } from './reporting/merge.ts'
 import { colourWanted, paint, summaryText } from './reporting/progress.ts'
 import { ConformanceReporter } from './reporting/reporter.ts'
 import { exitCodeOf, kitVersion, makeRunId, specHash } from './reporting/run-info.ts'
 import { Scrubber } from './reporting/scrub.ts'
 import type { ClauseInfo, Results } from './reporting/types.ts'
+import { WaiverError, applyWaivers, draftWaivers, loadWaivers, utcDay, waiverLines, type Waiver } from './reporting/waivers.ts'
 import { prepareRunDir, removeIfEmpty, writeReport } from './reporting/write.ts'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -31,6 +35,9 @@ const PROBE_TIMEOUT_MS = 3_000
 // longer request limit stretches the check limit in the same ratio
 const CONFIG_TEST_TIMEOUT_MS = 30_000
 const TEST_TIMEOUT_PER_REQUEST_TIMEOUT = 3
+
+/** A failed check runs once more before it is reported: a webhook a loaded runner saw late is not a wrong amount. */
+const DEFAULT_RETRIES = 1
 
 const EXIT_PASSED = 0
 const EXIT_FAILED = 1
@@ -54,15 +61,19 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   if (command.name === 'check-driver') return checkDriverCommand(command)
   if (command.name === 'init') return initCommand(command)
+  if (command.name === 'receiver') return (await import('./receiver.ts')).receiverMain(command.argv)
+  if (command.name === 'diff') return diffCommand(command)
+  if (command.name === 'verify') return verifyCommand(command)
   const args = command.args
   if (args.help) {
     say(USAGE)
     return EXIT_PASSED
   }
   try {
-    return args.merge ? merge(args, args.merge) : await certify(args)
+    return args.merge ? await merge(args, args.merge) : await certify(args)
   } catch (e) {
     if (e instanceof ArgsError || e instanceof ConfigError || e instanceof MergeError || e instanceof PreflightError) return unusable(e)
+    if (e instanceof WaiverError || e instanceof DiffError || e instanceof CertificateError) return unusable(e)
     throw e
   }
 }
@@ -80,11 +91,12 @@ async function certify(args: CliArgs): Promise<number> {
     for (const e of errors) complain(`error: ${e}`)
     return errors.length > 0 ? EXIT_FAILED : EXIT_PASSED
   }
+  const gate = await loadGateInputs(args)
   const shard = args.shard ? shardText(args.shard) : undefined
   const runId = makeRunId(new Date(), args.shard ? `shard${args.shard.index}of${args.shard.count}` : undefined)
   const runDir = runFolder(args, runId)
   try {
-    return await certifyInto(args, { runId, runDir, shard })
+    return await certifyInto(args, { runId, runDir, shard, gate })
   } finally {
     removeIfEmpty(runDir)  // a run that ended before its report (bad config, unreachable target) leaves no empty folder
   }
@@ -94,6 +106,52 @@ interface RunPlace {
   runId: string
   runDir: string
   shard?: string
+  gate: GateInputs
+}
+
+/** What --waivers and --compare name, read and checked before anything runs (a bad file exits 2). */
+interface GateInputs {
+  waivers?: Waiver[]
+  previous?: Results
+}
+
+async function loadGateInputs(args: CliArgs): Promise<GateInputs> {
+  const clauseIds = async () => (await loadCatalogue()).catalogue.map((c) => c.id)
+  return {
+    ...(args.waivers ? { waivers: loadWaivers(args.waivers, await clauseIds()) } : {}),
+    ...(args.compare ? { previous: readResultsFile(args.compare, '--compare') } : {}),
+  }
+}
+
+/**
+ * Waivers, the changes since --compare, the drafted waivers, the HAR and the certificate of a
+ * finished run or merge. Waivers change the results, so the report is written again first.
+ */
+function gateOutputs(args: CliArgs, built: Results, runDir: string, gate: GateInputs, env: Env): Results {
+  let results = built
+  if (gate.waivers) {
+    results = writeReport(runDir, applyWaivers(results, gate.waivers, utcDay(new Date()), args.waivers), scrubber)
+    for (const line of waiverLines(results.waivers!)) say(line)
+  }
+  if (gate.previous) {
+    const diff = diffResults(gate.previous, results)
+    addDiffToReport(runDir, diff, (text) => scrubber.text(text))
+    say(diffText(diff))
+    say()
+  }
+  if (args.writeWaivers) {
+    writeFileSync(resolve(args.writeWaivers), scrubber.text(draftWaivers(results)))
+    say(`Drafted waivers for ${results.clauses.filter((c) => c.status === 'failed').length} failed clauses: ${args.writeWaivers} (fill in reason, owner and expires)`)
+  }
+  if (args.har) writeFileSync(resolve(args.har), scrubber.text(`${JSON.stringify(toHar(results), null, 2)}\n`))
+  if (args.certificate) {
+    const keyFile = env.PIX_SIGNING_KEY_FILE?.trim()
+    const made = makeCertificate(results, { specsDir: join(REPO_ROOT, 'specs'), runDir, ...(keyFile ? { keyFile } : {}) })
+    writeFileSync(resolve(args.certificate), made.text)
+    say(`Certificate: ${args.certificate}${made.throwawayKey ? ', signed with a throwaway key (set PIX_SIGNING_KEY_FILE to sign with yours); its public key:' : ''}`)
+    if (made.throwawayKey) say(made.publicKeyPem.trimEnd())
+  }
+  return results
 }
 
 async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
@@ -223,19 +281,20 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
     ...(shard ? { shard } : {}),
     ...(args.check ? { testNamePattern: checkSelection(args.check).namePattern } : {}),
     ...(args.bail ? { bail: 1 } : {}),
+    retry: args.retries ?? DEFAULT_RETRIES,
     ...testTimeoutFor(config),
   })
   await vitest.close()
   process.exitCode = undefined  // vitest sets it; the exit code is ours to decide
 
-  const results = reporter.results
-  if (!results) {
+  if (!reporter.results) {
     complain(`the report could not be written: ${reporter.writeError?.message ?? 'the run did not finish'}`)
     return EXIT_FAILED
   }
+  const results = gateOutputs(args, reporter.results, runDir, place.gate, env)
   say(summaryText(results, runDir, paint(colour)))
   lastRun = { results, runDir }
-  return exitCodeOf(results, shard !== undefined, args.requireVerified)
+  return exitCodeOf(results, shard !== undefined, args.requireVerified, args.failOnFlaky)
 }
 
 async function checkDriverCommand(command: Extract<Command, { name: 'check-driver' }>): Promise<number> {
@@ -259,6 +318,31 @@ async function checkDriverCommand(command: Extract<Command, { name: 'check-drive
     if (e instanceof ConfigError) return unusable(e)
     throw e
   }
+}
+
+function diffCommand(command: Extract<Command, { name: 'diff' }>): number {
+  if (command.help) {
+    say(DIFF_USAGE)
+    return EXIT_PASSED
+  }
+  try {
+    const { text, exitCode } = runDiff(command.oldFile, command.newFile)
+    say(text)
+    return exitCode
+  } catch (e) {
+    if (e instanceof DiffError) return unusable(e)
+    throw e
+  }
+}
+
+function verifyCommand(command: Extract<Command, { name: 'verify' }>): number {
+  if (command.help) {
+    say(VERIFY_USAGE)
+    return EXIT_PASSED
+  }
+  const outcome = verifyCertificate(command.file, { ...(command.key ? { key: command.key } : {}), ...(command.results ? { resultsDir: command.results } : {}) })
+  say(verifyText(command.file, outcome))
+  return outcome.ok ? EXIT_PASSED : EXIT_FAILED
 }
 
 function initCommand(command: Extract<Command, { name: 'init' }>): number {
@@ -289,16 +373,18 @@ function testTimeoutFor(config: TargetConfig): { testTimeout?: number } {
   return stretched > CONFIG_TEST_TIMEOUT_MS ? { testTimeout: stretched } : {}
 }
 
-function merge(args: CliArgs, dirs: string[]): number {
+async function merge(args: CliArgs, dirs: string[]): Promise<number> {
+  const gate = await loadGateInputs(args)
   const parts = dirs.map(readResults)
   const runId = makeRunId(new Date(), 'merged')
   const merged = mergeResults(parts, runId)
   const runDir = runFolder(args, runId)
-  const written = writeReport(runDir, merged, scrubber)
   say(`Merged ${parts.length} results (${parts.map((p) => p.runId).join(', ')})`)
+  const env = mergeEnv(process.env, args.envFile ? loadDotenv(args.envFile) : {}, {})
+  const written = gateOutputs(args, writeReport(runDir, merged, scrubber), runDir, gate, env)
   const colour = colourWanted(process.stdout)
   say(summaryText(written, runDir, paint(colour)))
-  return exitCodeOf(written, false, args.requireVerified)
+  return exitCodeOf(written, false, args.requireVerified, args.failOnFlaky)
 }
 
 /** Reports land under the caller's working directory (a project that installed the kit, or this repository). */

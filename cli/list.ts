@@ -1,7 +1,6 @@
 // `--list`: the checks a run would run, as vitest collects them (no request is sent): id, clauses
 // and needs, in the id form the reports and --check use (`charges/errors::create charge …`).
 import { join } from 'node:path'
-import { createVitest } from 'vitest/node'
 
 export interface ListedCheck {
   id: string
@@ -10,6 +9,7 @@ export interface ListedCheck {
 }
 
 export async function listChecks(repoRoot: string, filters: string[], namePattern?: string): Promise<{ checks: ListedCheck[]; errors: string[] }> {
+  const { createVitest } = await import('vitest/node')
   const vitest = await createVitest('test', {
     root: repoRoot,
     config: join(repoRoot, 'vitest.config.ts'),

@@ -4,7 +4,7 @@
 import { dirname, resolve } from 'node:path'
 import { startReference, type ReferenceOptions } from '../reference/index.ts'
 
-const USAGE = 'usage: reference [--port N] [--env-out FILE] [--out-dir DIR] [--host HOST] [--quiet]\n  --quiet  no request log (one line per request: API, method, path, status, ms)'
+const USAGE = 'usage: reference [--port N] [--env-out FILE] [--out-dir DIR] [--host HOST] [--quiet] [--tls] [--state DIR]\n  --quiet  no request log (one line per request: API, method, path, status, ms)\n  --tls    a TLS front: HTTPS base and gateway; the base API derives X-SSL-Client-Cert from the client certificate of the handshake (PIX_CERT_MODE=transport)\n  --state DIR  keep the credentials, keys and certificates in DIR across restarts (the data itself starts afresh)'
 
 export function parseReferenceArgs(argv: string[]): ReferenceOptions {
   const opts: ReferenceOptions = {}
@@ -34,6 +34,12 @@ export function parseReferenceArgs(argv: string[]): ReferenceOptions {
         break
       case '--quiet':
         opts.quiet = true
+        break
+      case '--tls':
+        opts.tls = true
+        break
+      case '--state':
+        opts.stateDir = resolve(value())
         break
       case '--help':
       case '-h':

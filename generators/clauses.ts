@@ -18,10 +18,14 @@ export interface Clause {
 }
 
 export const CLAUSES_PATH: string = fileURLToPath(new URL('../specs/clauses.yaml', import.meta.url))
+/** The receiver side's own catalogue (`pix-conformance receiver`): one section, `R`. */
+export const RECEIVER_CLAUSES_PATH: string = fileURLToPath(new URL('../specs/receiver-clauses.yaml', import.meta.url))
 
 /** `<section>.<slug>`: section like 4 or 4.10, slug lower-case kebab. */
 export const CLAUSE_ID_PATTERN = /^\d+(\.\d+)?\.[a-z0-9]+(-[a-z0-9]+)*$/
 const SECTION_PATTERN = /^\d+(\.\d+)?$/
+/** Receiver-side clauses are not statements of one interface section: their ids are `R.<slug>`. */
+const RECEIVER_SECTION_PATTERN = /^R$/
 const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/
 const TESTABILITIES: readonly Testability[] = ['black-box', 'needs-control', 'not-shown']
 const LEVELS: readonly Level[] = ['must', 'info']
@@ -53,6 +57,14 @@ export function clauseIdsBySection(): Map<string, string[]> {
   return bySection
 }
 
+let receiverCached: Clause[] | undefined
+
+/** The receiver clauses (specs/receiver-clauses.yaml), in file order; `also` names interface sections. */
+export function loadReceiverClauses(): Clause[] {
+  receiverCached ??= parseClauses(readFileSync(RECEIVER_CLAUSES_PATH, 'utf8'), RECEIVER_CLAUSES_PATH, RECEIVER_SECTION_PATTERN)
+  return [...receiverCached]
+}
+
 function catalogue(): { clauses: Clause[]; byId: Map<string, Clause> } {
   if (!cached) {
     const clauses = parseClauses(readFileSync(CLAUSES_PATH, 'utf8'), CLAUSES_PATH)
@@ -65,7 +77,7 @@ function catalogue(): { clauses: Clause[]; byId: Map<string, Clause> } {
  * Parses and validates catalogue text. Throws ClauseCatalogueError naming the first bad entry
  * (its position and id) and what is wrong with it.
  */
-export function parseClauses(text: string, source = 'clauses.yaml'): Clause[] {
+export function parseClauses(text: string, source = 'clauses.yaml', sections: RegExp = SECTION_PATTERN): Clause[] {
   let document: unknown
   try {
     document = parseYamlCached(text)
@@ -75,12 +87,12 @@ export function parseClauses(text: string, source = 'clauses.yaml'): Clause[] {
   if (!isRecord(document) || !Array.isArray(document.clauses)) {
     throw new ClauseCatalogueError(`${source}: expected a top-level "clauses:" list`)
   }
-  const clauses = document.clauses.map((entry, index) => toClause(entry, `${source}: clause #${index + 1}`))
+  const clauses = document.clauses.map((entry, index) => toClause(entry, `${source}: clause #${index + 1}`, sections))
   rejectDuplicates(clauses, source)
   return clauses.map((c) => Object.freeze(c))
 }
 
-function toClause(entry: unknown, where: string): Clause {
+function toClause(entry: unknown, where: string, sections: RegExp): Clause {
   if (!isRecord(entry)) throw new ClauseCatalogueError(`${where}: expected a mapping, got ${describe(entry)}`)
   const label = typeof entry.id === 'string' ? `${where} (${entry.id})` : where
   const fail = (problem: string): never => {
@@ -90,11 +102,12 @@ function toClause(entry: unknown, where: string): Clause {
   for (const key of Object.keys(entry)) if (!KNOWN_KEYS.has(key)) fail(`unknown field "${key}"`)
 
   const { id, section, statement, testability, level, also } = entry
-  if (typeof id !== 'string' || !CLAUSE_ID_PATTERN.test(id)) {
-    fail(`id must match ${CLAUSE_ID_PATTERN} (section.slug), got ${describe(id)}`)
+  const idPattern = sections === SECTION_PATTERN ? CLAUSE_ID_PATTERN : new RegExp(`${sections.source.slice(0, -1)}\\.[a-z0-9]+(-[a-z0-9]+)*$`)
+  if (typeof id !== 'string' || !idPattern.test(id)) {
+    fail(`id must match ${idPattern} (section.slug), got ${describe(id)}`)
   }
   // A section written unquoted (4.10) would arrive as the number 4.1: demand a string.
-  if (typeof section !== 'string' || !SECTION_PATTERN.test(section)) {
+  if (typeof section !== 'string' || !sections.test(section)) {
     fail(`section must be a quoted section number such as "4.10", got ${describe(section)}`)
   }
   const clauseId = id as string

@@ -20,11 +20,9 @@ import type { CheckMeta } from './meta.ts'
 import { flushPacingLogs, pacerFor } from './pacing.ts'
 import { Recorder, type RecordedExchange } from './recorder.ts'
 import { sharedRedactor } from './redact.ts'
-import {
-  controlRouteSeenWorking, controlRouteTemplate, noteControlExchange, noteTargetExchange, operationOf, whyNotLive, type ProbeKit,
-} from './routes.ts'
+import { answerOf, controlVerdict, noteControlExchange, noteTargetExchange, operationOf, whyNotLive, type ProbeKit } from './routes.ts'
 import { expectEventSchema, expectSchemaOf } from './validate.ts'
-import { Blocked, ClauseFailure, Inconclusive, KitError, NotProvided } from './verdicts.ts'
+import { Blocked, CannotRun, ClauseFailure, Inconclusive, KitError, NotProvided, expectationOf } from './verdicts.ts'
 import type { Captured } from './webhook-capture.ts'
 import { checkHooks, webhooksUnavailable, type CheckHooks } from './webhooks.ts'
 
@@ -138,9 +136,10 @@ export function check(title: string, options: CheckOptions, fn: (t: CheckContext
 async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: (t: CheckContext) => Promise<void> | void): Promise<void> {
   const meta = ctx.task.meta
   meta.area ??= areaOf(ctx.task.file.filepath)
+  keepEarlierAttempt(ctx)
   const config = workerConfig()
   const recorder = new Recorder(sharedRedactor)
-  const state: CheckState = { clauses, refusals: [], recorded: new WeakMap() }
+  const state: CheckState = { clauses, refusals: [], recorded: new WeakMap(), answers: [] }
   let hooks: CheckHooks | undefined
   let kit: ProbeKit | undefined
   try {
@@ -178,12 +177,27 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
   }
 }
 
+/**
+ * A retry (the CLI's --retries) runs the check again on the same task: the failed attempt's
+ * evidence moves to meta.attempts, so a flaky check shows both.
+ */
+function keepEarlierAttempt(ctx: TestContext): void {
+  const meta = ctx.task.meta
+  if (meta.exchanges === undefined) return
+  const message = ctx.task.result?.errors?.[0]?.message
+  meta.attempts = [...(meta.attempts ?? []), { ...(message ? { message } : {}), ...(meta.failedClause ? { failedClause: meta.failedClause } : {}), exchanges: meta.exchanges }]
+  delete meta.failedClause
+  delete meta.exchanges
+}
+
 interface CheckState {
   clauses: string[]
   /** Operations whose refusals (4xx) the check's assertions took as evidence. */
   refusals: string[]
   /** The redacted record of each exchange, to show the failing one first. */
   recorded: WeakMap<Exchange, RecordedExchange>
+  /** Every answer the target gave this check (not the control API's). */
+  answers: Exchange[]
   failing?: Exchange | undefined
 }
 
@@ -202,13 +216,13 @@ type Verdict =
 /** What an error thrown by a check means (harness/verdicts.ts). */
 async function verdictOf(err: unknown, state: CheckState, kit: ProbeKit | undefined): Promise<Exclude<Verdict, { kind: 'rethrow' }> | never> {
   if (err instanceof Error && isSkip(err)) throw err
-  if (err instanceof NotProvided) return { kind: 'skip', reason: err.message }
+  if (err instanceof NotProvided || err instanceof CannotRun) return { kind: 'skip', reason: err.message }
   if (err instanceof Blocked) return { kind: 'no-verdict', verdict: 'blocked', reason: `${err.operation} failed (${err.answer})` }
   if (err instanceof Inconclusive) return { kind: 'no-verdict', verdict: 'inconclusive', reason: err.reason }
   const precondition = asPrecondition(err)
   if (precondition) return verdictOf(precondition, state, kit)
   if (err instanceof ClauseFailure) {
-    const why = kit ? await refusalOfADeadRoute(err, kit) : undefined
+    const why = kit ? await refusalOfADeadRoute(err, state, kit) : undefined
     if (why) return { kind: 'no-verdict', verdict: 'inconclusive', reason: why }
     return { kind: 'failed', clause: err.clause, error: err }
   }
@@ -227,28 +241,28 @@ function asPrecondition(err: unknown): Blocked | NotProvided | undefined {
   return undefined
 }
 
-function controlVerdict(err: ControlError): Blocked | NotProvided {
-  const status = err.exchange.response.status
-  const answer = answerOf(err.exchange)
-  if (status === 501 || (status === 404 && !controlRouteSeenWorking(err.route))) return new NotProvided(controlRouteTemplate(err.route).replace(/\{\}/g, '{id}'), answer)
-  return new Blocked(`the sandbox driver's ${err.route}`, answer, err.exchange)
-}
-
-function answerOf(ex: Exchange): string {
-  if (ex.response.error) return ex.response.error
-  const body = ex.response.body.replace(/\s+/g, ' ').slice(0, 120)
-  return `HTTP ${ex.response.status}${body ? ` ${body}` : ''}`
-}
+const ROUTE_NOT_FOUND = [404, 405, 501]
 
 /**
- * A failure that expected a refusal and got a route-not-found answer (404, 405, 501) from a route
- * that never worked in this run is no verdict: the route may not exist at all.
+ * A failure that rests on route-not-found answers (404, 405, 501) from routes that never worked in
+ * this run is no verdict: the routes may not exist at all. That is so when the assertion expected a
+ * refusal and got one, or expected no success in particular and every answer the check had from
+ * the target was one. A failed success expectation stays a failure: the route the interface
+ * requires is missing.
  */
-async function refusalOfADeadRoute(err: ClauseFailure, kit: ProbeKit): Promise<string | undefined> {
+async function refusalOfADeadRoute(err: ClauseFailure, state: CheckState, kit: ProbeKit): Promise<string | undefined> {
+  if (err.expectation === 'success') return undefined
   const ex = err.exchange
-  if (!ex || ![404, 405, 501].includes(ex.response.status) || !err.expectedRefusal) return undefined
-  const operationId = operationOf(ex, kit.config)
-  return operationId ? whyNotLive(operationId, kit) : undefined
+  const failing = ex && ROUTE_NOT_FOUND.includes(ex.response.status) ? [ex] : []
+  const relevant = err.expectation === 'refusal' ? failing : state.answers.every((a) => ROUTE_NOT_FOUND.includes(a.response.status)) ? state.answers : []
+  if (relevant.length === 0) return undefined
+  const operations = [...new Set(relevant.map((a) => operationOf(a, kit.config)))]
+  if (operations.includes(undefined)) return undefined
+  for (const operationId of operations) {
+    const why = await whyNotLive(operationId as string, kit)
+    if (!why) return undefined
+  }
+  return `the check's evidence is route-not-found answers from ${operations.join(', ')}, never seen answering a valid request in this run`
 }
 
 const filesWithCleanup = new WeakSet<object>()
@@ -394,6 +408,7 @@ async function buildContext(
 ): Promise<{ t: CheckContext; kit: ProbeKit }> {
   const record = (ex: Exchange) => {
     noteTargetExchange(ex, c)
+    state.answers.push(ex)
     state.recorded.set(ex, recorder.record(ex))
   }
   const clients = createClients(c, record)
@@ -511,7 +526,7 @@ async function preconditionOf<T>(what: string, fn: () => Promise<T> | T): Promis
 
 function asBlocked(what: string, err: unknown): unknown {
   if (err instanceof Error && isSkip(err)) return err
-  if (err instanceof NotProvided || err instanceof Blocked || err instanceof KitError) return err
+  if (err instanceof NotProvided || err instanceof Blocked || err instanceof KitError || err instanceof CannotRun) return err
   const precondition = asPrecondition(err)
   if (precondition instanceof NotProvided) return precondition
   if (err instanceof ClauseFailure || err instanceof CheckFailure) {
@@ -519,7 +534,7 @@ function asBlocked(what: string, err: unknown): unknown {
     const firstLine = (err instanceof ClauseFailure ? err.specifics : err.message).split('\n')[0] ?? ''
     return new Blocked(what, ex ? `${answerOf(ex)}; ${firstLine}` : firstLine, ex)
   }
-  if (precondition) return new Blocked(what, precondition.answer, precondition.exchange)
+  if (precondition) return new Blocked(what, `${precondition.operation} failed: ${precondition.answer}`, precondition.exchange)
   return err
 }
 
@@ -540,7 +555,7 @@ function clauseScope(state: CheckState) {
     } catch (err) {
       if (!(err instanceof CheckFailure)) throw err
       const own = err.details.clause !== undefined && state.clauses.includes(err.details.clause) ? err.details.clause : clause
-      throw new ClauseFailure(own, err.message, err.details.exchange, isRefusal(expected))
+      throw new ClauseFailure(own, err.message, err.details.exchange, expectationOf(expected))
     }
   }
 }
@@ -645,7 +660,7 @@ async function runProperty(
 
 /** The predicate's own failure (clause, expected, got, exchange first), then the failing case. */
 function withCase(err: unknown, what: string): unknown {
-  if (err instanceof ClauseFailure) return new ClauseFailure(err.clause, `${err.specifics}\n${what}`, err.exchange, err.expectedRefusal)
+  if (err instanceof ClauseFailure) return new ClauseFailure(err.clause, `${err.specifics}\n${what}`, err.exchange, err.expectation)
   if (err instanceof CheckFailure) return new CheckFailure(`${err.message}\n${what}`, err.details)
   if (err instanceof Error) {
     if (!isSkip(err)) err.message = `${err.message}\n${what}`

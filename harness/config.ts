@@ -18,6 +18,14 @@ export interface TargetConfig {
   clientSecret: string
   apiKey: string
   certFile?: string
+  /**
+   * How the client certificate reaches the target: `header` (the kit sends X-SSL-Client-Cert
+   * itself) or `transport` (mutual TLS at the socket; a TLS front derives the header). In transport
+   * mode each certificate file also holds its private key (PIX_CERT_MODE).
+   */
+  certMode: 'header' | 'transport'
+  /** Extra CA the kit trusts for the target's own TLS certificate (PIX_TLS_CA_FILE). */
+  tlsCaFile?: string
   certUnlinkedFile?: string
   certOtherAccountFile?: string
   apiKeyLimited?: string
@@ -122,6 +130,8 @@ export function loadConfig(env: Env = process.env): TargetConfig {
     clientSecret: required('PIX_CLIENT_SECRET'),
     apiKey: required('PIX_API_KEY'),
     certFile: pemFile('PIX_CERT_FILE', read('PIX_CERT_FILE')),
+    certMode: certMode(read('PIX_CERT_MODE')),
+    tlsCaFile: pemFile('PIX_TLS_CA_FILE', read('PIX_TLS_CA_FILE')),
     certUnlinkedFile: pemFile('PIX_CERT_UNLINKED_FILE', read('PIX_CERT_UNLINKED_FILE')),
     certOtherAccountFile: pemFile('PIX_CERT_OTHER_ACCOUNT_FILE', read('PIX_CERT_OTHER_ACCOUNT_FILE')),
     apiKeyLimited: read('PIX_API_KEY_LIMITED'),
@@ -151,6 +161,7 @@ export function loadConfig(env: Env = process.env): TargetConfig {
     embedded: flag('PIX_EMBEDDED', read('PIX_EMBEDDED')),
   }
   warnOfShortSecrets(read)
+  if (config.certMode === 'transport') requireKeys(config)
   if (config.profile === 'sandbox' && !config.embedded && !config.controlUrl && !flag('PIX_YES_MUTATE', read('PIX_YES_MUTATE'))) {
     throw new ConfigError(
       'PIX_PROFILE',
@@ -283,6 +294,26 @@ function httpUrl(setting: string, value: string): string {
 
 function optionalHttpUrl(setting: string, value: string | undefined): string | undefined {
   return value === undefined ? undefined : httpUrl(setting, value)
+}
+
+function certMode(value: string | undefined): TargetConfig['certMode'] {
+  if (value === undefined || value === 'header') return 'header'
+  if (value === 'transport') return 'transport'
+  throw new ConfigError('PIX_CERT_MODE', `must be header or transport, got "${value}"`)
+}
+
+/** Mutual TLS needs the private key of every certificate the kit presents: in the same PEM file. */
+function requireKeys(c: TargetConfig): void {
+  if (!c.certFile) throw new ConfigError('PIX_CERT_FILE', 'is required with PIX_CERT_MODE=transport (the certificate and key the kit presents at the socket)')
+  for (const [setting, file] of [['PIX_CERT_FILE', c.certFile], ['PIX_CERT_UNLINKED_FILE', c.certUnlinkedFile], ['PIX_CERT_OTHER_ACCOUNT_FILE', c.certOtherAccountFile]] as const) {
+    if (file && privateKeyPem(readFileSync(file, 'utf8')) === undefined) throw new ConfigError(setting, `file ${file} holds no private key: PIX_CERT_MODE=transport presents it at the socket, so the file must hold the certificate and its key`)
+  }
+}
+
+/** The private key block of a PEM file, if it has one. */
+export function privateKeyPem(text: string): string | undefined {
+  const key = pemBlocks(text).find((b) => /^-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(b))
+  return key === undefined ? undefined : `${key}\n`
 }
 
 /** §4.12: a resend goes only to an HTTPS URL, so the capture server's public address must be one. */

@@ -2,9 +2,12 @@
 // (gateway API) and raw. Every call returns an Exchange and hands it to the check's recorder; a
 // network failure, a timeout or an oversized body becomes `response.error`, never a throw.
 import { EventEmitter } from 'node:events'
+import { readFileSync } from 'node:fs'
+import { rootCertificates } from 'node:tls'
 import { Agent, request, type Dispatcher } from 'undici'
 import type { Profile, TargetConfig } from './config.ts'
-import { readCertificate } from './config.ts'
+import { certificatePem, privateKeyPem, readCertificate } from './config.ts'
+import { CannotRun } from './verdicts.ts'
 import { encodeCertHeader } from '../generators/cert-header.ts'
 import type { Exchange, ExchangeRequest, ExchangeResponse } from './exchange.ts'
 import { pacerFor, type Pacer } from './pacing.ts'
@@ -25,10 +28,31 @@ export function sharedAgent(): Agent {
   return agent
 }
 
+const tlsAgents = new Map<string, Agent>()
+
+/**
+ * A pool that presents `identity` at the socket (mutual TLS) and trusts `caPem` besides the
+ * system roots; one per identity and worker. No identity: a TLS pool that presents none.
+ */
+export function tlsAgent(identity: { certPem: string; keyPem: string } | undefined, caPem: string | undefined): Agent {
+  const key = `${identity?.certPem ?? ''}\0${caPem ?? ''}`
+  let found = tlsAgents.get(key)
+  if (!found) {
+    found = new Agent({
+      connections: 16, pipelining: 1, keepAliveTimeout: 4_000,
+      connect: { timeout: 10_000, ...(identity ? { cert: identity.certPem, key: identity.keyPem } : {}), ...(caPem ? { ca: [...rootCertificates, caPem] } : {}) },
+    })
+    tlsAgents.set(key, found)
+  }
+  return found
+}
+
 export async function closeSharedAgent(): Promise<void> {
   const a = agent
   agent = undefined
-  await a?.close()
+  const pools = [...tlsAgents.values()]
+  tlsAgents.clear()
+  await Promise.all([a?.close(), ...pools.map((p) => p.close())])
 }
 
 export class ReadonlyViolation extends Error {
@@ -41,6 +65,8 @@ export class ReadonlyViolation extends Error {
 export interface SendRequest {
   method: string
   url: string
+  /** Another connection pool for this request (a certificate of its own at the socket). */
+  dispatcher?: Dispatcher
   headers?: Record<string, string>
   body?: string
   timeoutMs?: number
@@ -70,7 +96,7 @@ export class HttpClient {
     const timeoutMs = req.timeoutMs ?? this.options.timeoutMs
     if (this.options.pacer) await this.options.pacer.beforeSend(sent, { unpaced: req.unpaced === true })
     const started = performance.now()
-    const response = await this.exchange(sent, timeoutMs, started)
+    const response = await this.exchange(sent, timeoutMs, started, req.dispatcher)
     const ex = { request: sent, response }
     this.options.onExchange?.(ex)
     return ex
@@ -82,7 +108,7 @@ export class HttpClient {
     throw new ReadonlyViolation(method, url)
   }
 
-  private async exchange(req: ExchangeRequest, timeoutMs: number, started: number): Promise<ExchangeResponse> {
+  private async exchange(req: ExchangeRequest, timeoutMs: number, started: number, dispatcher?: Dispatcher): Promise<ExchangeResponse> {
     // One timer per request, cleared as soon as the body is in. undici takes an EventEmitter as the
     // signal (its 'abort' event), much cheaper to make than an AbortController; AbortSignal.timeout
     // costs more still, and its timers outlive the request.
@@ -100,7 +126,7 @@ export class HttpClient {
         headers: req.headers,
         body: req.body,
         signal: deadline,
-        dispatcher: this.options.dispatcher ?? sharedAgent(),
+        dispatcher: dispatcher ?? this.options.dispatcher ?? sharedAgent(),
       })
       status = res.statusCode
       headers = flattenHeaders(res.headers)
@@ -394,8 +420,10 @@ export class GatewayClient extends FamilyClient<GatewayAuth> {
 // --- certificate-backed token (interface §4.1, §5.1) ------------------------------------------
 
 export interface CertTokenOptions extends CallOptions {
-  /** PEM of the certificate to present; default the configured PIX_CERT_FILE; null sends no header. */
+  /** PEM of the certificate to present; default the configured PIX_CERT_FILE; null presents none. */
   certPem?: string | null
+  /** Its private key, in transport mode, for a certificate that is not one of the configured files. */
+  keyPem?: string
   /** A literal X-SSL-Client-Cert value (for malformed-header checks); wins over certPem. */
   header?: string
   /** The body; default `{ clientId, clientSecret }` of the configured account. */
@@ -408,14 +436,18 @@ export class CertTokenClient {
     readonly baseUrl: string,
     private readonly credentials: Credentials,
     private readonly certFile: string | undefined,
+    /** Transport mode (PIX_CERT_MODE=transport): the certificate goes at the socket, not in a header. */
+    private readonly transport?: { caPem?: string; keyFiles: string[] },
   ) {}
 
-  /** POST /api/auth/token with the certificate header (URL-encoded PEM) and the credentials. */
+  /** POST /api/auth/token with the certificate (URL-encoded PEM in the header, or at the socket) and the credentials. */
   issue(opts: CertTokenOptions = {}): Promise<Exchange> {
-    const certHeader = this.certHeader(opts)
+    const certHeader = this.transport ? undefined : this.certHeader(opts)
+    const dispatcher = this.transport ? this.socketIdentity(opts) : undefined
     const body = opts.body ?? { clientId: this.credentials.clientId, clientSecret: this.credentials.clientSecret }
     const encoded = encodeBody(body, { ...(certHeader === undefined ? {} : { 'x-ssl-client-cert': certHeader }), ...(opts.headers ?? {}) })
     return this.http.send({
+      ...(dispatcher ? { dispatcher } : {}),
       method: 'POST',
       url: joinUrl(this.baseUrl, '/api/auth/token', opts.query),
       headers: encoded.headers,
@@ -424,12 +456,33 @@ export class CertTokenClient {
     })
   }
 
+  /** The pool that presents the certificate asked for (none for certPem null). */
+  private socketIdentity(opts: CertTokenOptions): Agent {
+    const transport = this.transport!
+    if (opts.header !== undefined) throw new CannotRun('transport mTLS (PIX_CERT_MODE=transport): the TLS front sets X-SSL-Client-Cert from the handshake, so a literal header cannot be sent')
+    if (opts.certPem === null) return tlsAgent(undefined, transport.caPem)
+    const certPem = opts.certPem ?? (this.certFile ? readCertificate(this.certFile) : undefined)
+    if (certPem === undefined) throw new CannotRun('transport mTLS: no certificate to present (PIX_CERT_FILE)')
+    const keyPem = opts.keyPem ?? keyOf(certPem, transport.keyFiles)
+    if (keyPem === undefined) throw new CannotRun('transport mTLS: no private key for the certificate to present')
+    return tlsAgent({ certPem, keyPem }, transport.caPem)
+  }
+
   private certHeader(opts: CertTokenOptions): string | undefined {
     if (opts.header !== undefined) return opts.header
     if (opts.certPem === null) return undefined
     const pem = opts.certPem ?? (this.certFile ? readCertificate(this.certFile) : undefined)
     return pem === undefined ? undefined : encodeCertHeader(pem)
   }
+}
+
+/** The key of `certPem` among the configured PEM files that hold both. */
+function keyOf(certPem: string, files: string[]): string | undefined {
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8')
+    if (certificatePem(text).trim() === certPem.trim()) return privateKeyPem(text)
+  }
+  return undefined
 }
 
 // --- raw: anything, for negative checks --------------------------------------------------------
@@ -461,13 +514,18 @@ export interface Clients extends AccountClients {
 
 /** Every client of a config, all recording into `onExchange`. */
 export function createClients(config: TargetConfig, onExchange?: (ex: Exchange) => void): Clients {
-  const http = new HttpClient({ timeoutMs: config.timeoutMs, profile: config.profile, pacer: pacerFor(config.gatewayUrl), ...(onExchange ? { onExchange } : {}) })
+  const caPem = config.tlsCaFile ? readFileSync(config.tlsCaFile, 'utf8') : undefined
+  const transport = config.certMode === 'transport'
+  const identity = transport && config.certFile ? identityOf(config.certFile) : undefined
+  const dispatcher = transport || caPem ? tlsAgent(identity, caPem) : undefined
+  const http = new HttpClient({ timeoutMs: config.timeoutMs, profile: config.profile, pacer: pacerFor(config.gatewayUrl), ...(onExchange ? { onExchange } : {}), ...(dispatcher ? { dispatcher } : {}) })
   const primary = { clientId: config.clientId, clientSecret: config.clientSecret }
+  const keyFiles = [config.certFile, config.certUnlinkedFile, config.certOtherAccountFile].filter((f): f is string => f !== undefined)
   const clients: Clients = {
     http,
     base: new BearerClient(http, config.baseUrl, primary),
     gateway: new GatewayClient(http, config.gatewayUrl, config.apiKey),
-    certToken: new CertTokenClient(http, config.baseUrl, primary, config.certFile),
+    certToken: new CertTokenClient(http, config.baseUrl, primary, config.certFile, transport ? { ...(caPem ? { caPem } : {}), keyFiles } : undefined),
     raw: new RawClient(http),
   }
   const other = accountClients(http, config, config.otherClientId, config.otherClientSecret, config.otherApiKey)
@@ -475,6 +533,12 @@ export function createClients(config: TargetConfig, onExchange?: (ex: Exchange) 
   const limited = accountClients(http, config, config.limitedClientId, config.limitedClientSecret, config.apiKeyLimited)
   if (limited) clients.limited = limited
   return clients
+}
+
+function identityOf(file: string): { certPem: string; keyPem: string } | undefined {
+  const text = readFileSync(file, 'utf8')
+  const keyPem = privateKeyPem(text)
+  return keyPem === undefined ? undefined : { certPem: certificatePem(text), keyPem }
 }
 
 function accountClients(

@@ -32,6 +32,8 @@ export interface CheckMeta {
   observed?: Record<string, Record<string, unknown>>
   /** What the property checks of this check ran (issue: property depth). */
   property?: PropertyRun
+  /** Earlier attempts of a retried check (--retries), oldest first. */
+  attempts?: { message?: string; failedClause?: string; exchanges: (Exchange & { curl?: string })[] }[]
 }
 
 export interface PropertyRun {

@@ -8,7 +8,8 @@ import { addDays, today } from '../generators/dates.ts'
 import { buildPixCode } from '../generators/emv.ts'
 import { newTxid, newUuid } from '../generators/ids.ts'
 import type { TargetConfig } from './config.ts'
-import type { ControlClient } from './control.ts'
+import { ControlError, type ControlClient } from './control.ts'
+import { Blocked, NotProvided } from './verdicts.ts'
 import type { Exchange } from './exchange.ts'
 import type { BearerClient, GatewayClient } from './http.ts'
 
@@ -42,7 +43,8 @@ export function operationOf(ex: Exchange, config: Pick<TargetConfig, 'baseUrl' |
     const root = (server === 'base' ? config.baseUrl : config.gatewayUrl).replace(/\/$/, '')
     if (!url.startsWith(`${root}/`)) continue
     const path = url.slice(root.length)
-    const found = routeMatchers().find((m) => m.server === server && m.method === ex.request.method && m.pattern.test(path))
+    // an empty last segment (a missing id: POST /pix/v1/webhooks/resend/) is the same route
+    const found = routeMatchers().find((m) => m.server === server && m.method === ex.request.method && (m.pattern.test(path) || (path.endsWith('/') && m.pattern.test(`${path}id`))))
     if (found) return found.operationId
   }
   return undefined
@@ -191,7 +193,12 @@ async function runProbe(operationId: string, kit: ProbeKit): Promise<string | un
   let ex: Exchange | undefined
   try {
     ex = await probe(kit)
-  } catch {
+  } catch (err) {
+    // the probe needs a route the sandbox driver does not provide: so does the check's proof
+    if (err instanceof ControlError) {
+      const verdict = controlVerdict(err)
+      if (verdict instanceof NotProvided) throw verdict
+    }
     return `${never}, and its probe could not be set up`
   }
   if (!ex) return never
@@ -221,4 +228,19 @@ export function noteControlExchange(ex: Exchange, controlUrl: string): void {
 
 export function controlRouteSeenWorking(route: string): boolean {
   return liveControlRoutes.has(controlRouteTemplate(route))
+}
+
+/** A control call that failed: the driver lacks the route (501, or 404 from a route never seen working), or a precondition failed. */
+export function controlVerdict(err: ControlError): Blocked | NotProvided {
+  const status = err.exchange.response.status
+  const answer = answerOf(err.exchange)
+  if (status === 501 || (status === 404 && !controlRouteSeenWorking(err.route))) return new NotProvided(controlRouteTemplate(err.route).replace(/\{\}/g, '{id}'), answer)
+  return new Blocked(`the sandbox driver's ${err.route}`, answer, err.exchange)
+}
+
+/** `HTTP 404 {"statusCode":404,…}`, short, or the transport error. */
+export function answerOf(ex: Exchange): string {
+  if (ex.response.error) return ex.response.error
+  const body = ex.response.body.replace(/\s+/g, ' ').slice(0, 120)
+  return `HTTP ${ex.response.status}${body ? ` ${body}` : ''}`
 }

@@ -19,12 +19,25 @@ export class ClauseFailure extends Error {
     readonly clause: string,
     readonly specifics: string,
     readonly exchange?: Exchange,
-    /** The assertion expected a refusal (only 4xx statuses): a route-not-found answer may mean no route. */
-    readonly expectedRefusal = false,
+    /**
+     * What the assertion expected: a refusal (only 4xx statuses), a success (only 2xx), or either /
+     * unknown (a mixed set, a free rule). Only a failed success expectation proves a missing route.
+     */
+    readonly expectation: Expectation = 'unknown',
   ) {
     super(`${clauseHeadline(clause)}\n${specifics}`)
     this.name = 'ClauseFailure'
   }
+}
+
+export type Expectation = 'refusal' | 'success' | 'unknown'
+
+/** The expectation a set of accepted statuses stands for. */
+export function expectationOf(statuses: readonly number[]): Expectation {
+  if (statuses.length === 0) return 'unknown'
+  if (statuses.every((s) => s >= 400 && s <= 499)) return 'refusal'
+  if (statuses.every((s) => s >= 200 && s <= 299)) return 'success'
+  return 'unknown'
 }
 
 /** A precondition failed: `operation` (what the check needed) answered `answer`. */
@@ -44,6 +57,14 @@ export class NotProvided extends Error {
   constructor(readonly route: string, readonly answer: string) {
     super(`the sandbox driver does not provide ${route} (it answered ${answer})`)
     this.name = 'NotProvided'
+  }
+}
+
+/** What this run's config cannot do at all (a literal certificate header in transport mTLS mode): skipped. */
+export class CannotRun extends Error {
+  constructor(readonly reason: string) {
+    super(reason)
+    this.name = 'CannotRun'
   }
 }
 

@@ -3,10 +3,12 @@
 // PIX_* setting a certification run needs. Secrets are random per start and never logged.
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
 import { createServer, type RequestListener, type Server } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
+import type { TLSSocket } from 'node:tls'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
-import { createLeaf } from '../generators/certificates.ts'
+import { createCa, createLeaf } from '../generators/certificates.ts'
 import { BANK_SLIPS } from './bank-slips/model.ts'
 import { CHARGES } from './charges/model.ts'
 import { Context } from './context.ts'
@@ -14,7 +16,7 @@ import { baseRouter } from './http/base.ts'
 import { controlRouter } from './http/control.ts'
 import { gatewayRouter } from './http/gateway.ts'
 import { SimClock } from './lib/clock.ts'
-import { createIdentities, type Identities } from './model/identities.ts'
+import { createIdentities, persistentIdentities, type Identities } from './model/identities.ts'
 import { sweep, type Machine } from './model/machine.ts'
 import { DEFAULT_CONFIG, World } from './model/world.ts'
 import { TRANSACTIONS } from './transactions/model.ts'
@@ -34,6 +36,14 @@ export interface ReferenceOptions {
   quiet?: boolean
   /** One console line per request: API, method, path, status, ms (the local sandbox's log; off in tests). */
   requestLog?: boolean
+  /**
+   * A TLS front as a real deployment has one: the base and gateway APIs speak HTTPS, the base API
+   * asks for a client certificate and derives X-SSL-Client-Cert from the handshake (a header the
+   * client sends is dropped), as a proxy would. The env then says PIX_CERT_MODE=transport.
+   */
+  tls?: boolean
+  /** A folder that keeps the identities (credentials, keys, certificates) across restarts. */
+  stateDir?: string
 }
 
 export interface RunningReference {
@@ -61,7 +71,28 @@ function closeServer(server: Server): Promise<void> {
   })
 }
 
-const urlOf = (host: string, port: number): string => `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+const urlOf = (host: string, port: number, scheme = 'http'): string => `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`
+
+/** The front's server certificate, from a CA of its own (written beside the env file for the kit to trust). */
+async function tlsFront(host: string): Promise<{ caPem: string; server: { cert: string; key: string } }> {
+  const ca = await createCa('PIX Reference TLS front CA')
+  const leaf = await createLeaf(ca, { cn: 'localhost', usage: 'server', hosts: [...new Set(['localhost', '127.0.0.1', host])] })
+  return { caPem: ca.certPem, server: { cert: leaf.certPem, key: leaf.keyPem } }
+}
+
+/** As a TLS-terminating proxy: the client's header is dropped, the handshake's certificate becomes it. */
+function headerFromHandshake(listener: RequestListener): RequestListener {
+  return (req, res) => {
+    delete req.headers['x-ssl-client-cert']
+    const peer = (req.socket as TLSSocket).getPeerCertificate?.()
+    if (peer?.raw) req.headers['x-ssl-client-cert'] = encodeURIComponent(pemOf(peer.raw))
+    listener(req, res)
+  }
+}
+
+function pemOf(der: Buffer): string {
+  return `-----BEGIN CERTIFICATE-----\n${der.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`
+}
 
 /**
  * The prefix of this instance's certificate files, so that two references writing into one folder
@@ -75,8 +106,11 @@ function certificatePrefix(envOut: string | undefined, basePort: number): string
   return `${stem}-`
 }
 
-/** Writes the three client certificates and the CA beside the env file; returns their paths. */
-async function writeCertificates(dir: string, prefix: string, ids: Identities): Promise<Record<string, string>> {
+/**
+ * Writes the three client certificates and the CA beside the env file; returns their paths. With a
+ * TLS front each client certificate file holds its key too (the kit presents it at the socket).
+ */
+async function writeCertificates(dir: string, prefix: string, ids: Identities, withKeys = false): Promise<Record<string, string>> {
   await mkdir(dir, { recursive: true })
   const files = {
     ca: join(dir, `${prefix}reference-client-ca.pem`),
@@ -85,9 +119,10 @@ async function writeCertificates(dir: string, prefix: string, ids: Identities): 
     otherAccount: join(dir, `${prefix}reference-cert-account2.pem`),
   }
   await writeFile(files.ca, ids.certs.ca.certPem, { mode: 0o600 })
-  await writeFile(files.linked, ids.certs.linked.certPem, { mode: 0o600 })
-  await writeFile(files.unlinked, ids.certs.unlinked.certPem, { mode: 0o600 })
-  await writeFile(files.otherAccount, ids.certs.otherAccount.certPem, { mode: 0o600 })
+  const pem = (c: { certPem: string; keyPem: string }) => (withKeys ? `${c.certPem}${c.keyPem}` : c.certPem)
+  await writeFile(files.linked, pem(ids.certs.linked), { mode: 0o600 })
+  await writeFile(files.unlinked, pem(ids.certs.unlinked), { mode: 0o600 })
+  await writeFile(files.otherAccount, pem(ids.certs.otherAccount), { mode: 0o600 })
   return files
 }
 
@@ -138,7 +173,7 @@ function logged(api: string, listener: RequestListener): RequestListener {
 export async function startReference(opts: ReferenceOptions = {}): Promise<RunningReference> {
   const host = opts.host ?? '127.0.0.1'
   const log = opts.quiet ? (): void => {} : (line: string): void => console.log(`[reference] ${line}`)
-  const identities = await createIdentities()
+  const identities = opts.stateDir ? await persistentIdentities(opts.stateDir) : await createIdentities()
   const config = { ...DEFAULT_CONFIG, webhookRetry: { ...DEFAULT_CONFIG.webhookRetry } }
   if (opts.slipRegistrationDelayMs !== undefined) config.slipRegistrationDelayMs = opts.slipRegistrationDelayMs
   const world = new World(new SimClock(), identities, config)
@@ -152,9 +187,12 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   ctx.sweep = (): void => sweep(ctx, TIMED_MACHINES)
 
   const names = ['base', 'gateway', 'control']
+  const front = opts.tls ? await tlsFront(host) : undefined
   const servers = [baseRouter(ctx), gatewayRouter(ctx), controlRouter(ctx)].map((router, i) => {
-    const listener = router.listener(ctx.sweep)
-    return createServer(opts.requestLog ? logged(names[i] as string, listener) : listener).on('clientError', router.clientErrorListener())
+    let listener = router.listener(ctx.sweep)
+    if (opts.requestLog) listener = logged(names[i] as string, listener)
+    const server = front && i < 2 ? createHttpsServer({ ...front.server, ...(i === 0 ? { requestCert: true, rejectUnauthorized: false } : {}) }, i === 0 ? headerFromHandshake(listener) : listener) : createServer(listener)
+    return server.on('clientError', router.clientErrorListener())
   })
   const ports: number[] = []
   try {
@@ -166,14 +204,21 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     await Promise.all(servers.filter((s) => s.listening).map(closeServer))
     throw err
   }
-  const urls = { baseUrl: urlOf(host, ports[0] as number), gatewayUrl: urlOf(host, ports[1] as number), controlUrl: urlOf(host, ports[2] as number) }
+  const scheme = front ? 'https' : 'http'
+  const urls = { baseUrl: urlOf(host, ports[0] as number, scheme), gatewayUrl: urlOf(host, ports[1] as number, scheme), controlUrl: urlOf(host, ports[2] as number) }
   ctx.gatewayUrl = urls.gatewayUrl
 
   // A folder the reference made for itself (neither outDir nor envOut given) is removed on close.
   const ownTempDir = opts.outDir === undefined && opts.envOut === undefined ? await mkdtemp(join(tmpdir(), 'pix-reference-')) : undefined
   const outDir = resolve(opts.outDir ?? ownTempDir ?? dirname(resolve(opts.envOut as string)))
-  const certFiles = await writeCertificates(outDir, certificatePrefix(opts.envOut, ports[0] as number), identities)
+  const prefix = certificatePrefix(opts.envOut, ports[0] as number)
+  const certFiles = await writeCertificates(outDir, prefix, identities, front !== undefined)
   const env = envOf(urls, identities, certFiles)
+  if (front) {
+    const caFile = join(outDir, `${prefix}reference-tls-ca.pem`)
+    await writeFile(caFile, front.caPem, { mode: 0o600 })
+    Object.assign(env, { PIX_CERT_MODE: 'transport', PIX_TLS_CA_FILE: caFile })
+  }
   if (opts.envOut) await writeFile(resolve(opts.envOut), dotenv(env), { mode: 0o600 })
   log(`base ${urls.baseUrl}, gateway ${urls.gatewayUrl}, control ${urls.controlUrl}`)
 

@@ -39,7 +39,7 @@ ${excluded(r)}
 
 /** The embedded copy keeps evidence for failed checks only; results.json beside it has all of it. */
 function withFailureEvidenceOnly(r: Results): Results {
-  return { ...r, checks: r.checks.map((c) => (c.status === 'failed' || !c.exchanges ? c : { ...c, exchanges: undefined })) }
+  return { ...r, checks: r.checks.map((c) => (c.status === 'failed' || c.flaky || !c.exchanges ? c : { ...c, exchanges: undefined })) }
 }
 
 /** Escapes text for HTML element content and quoted attribute values. */

@@ -40,6 +40,8 @@ function testcase(c: CheckResult): string {
   const properties = [
     property('verdict', c.status),
     ...(c.failedClause ? [property('failedClause', c.failedClause)] : []),
+    ...(c.flaky ? [property('flaky', `passed on attempt ${(c.attempts?.length ?? 0) + 1}: ${headOf(c.attempts?.[0]?.message ?? '')}`)] : []),
+    ...(c.waiver ? [property('waived', `${c.waiver.reason ?? ''} (owner ${c.waiver.owner ?? '?'}, expires ${c.waiver.expires ?? '?'})`)] : []),
     ...c.clauses.map((id) => property('clause', id)),
     ...(c.property ? [property('propertyRuns', `${c.property.runs}${c.property.interrupted ? ` (interrupted: ${c.property.reason ?? ''})` : ''}`)] : []),
     ...c.needs.map((n) => property('needs', n)),
@@ -49,7 +51,9 @@ function testcase(c: CheckResult): string {
   ]
   const open = `    <testcase classname="${attr(c.file)}" name="${attr(c.title)}" time="${seconds(c.durationMs)}" file="${attr(c.file)}">`
   const body = [`      <properties>`, ...properties.map((p) => `        ${p}`), `      </properties>`]
-  if (c.status === 'failed') {
+  if (c.status === 'failed' && c.waiver && !c.waiver.expired) {
+    body.push(`      <skipped message="${attr(`waived: ${c.failedClause ?? ''} — ${c.waiver.reason ?? ''}`)}"/>`, `      <system-out>${text(c.message ?? '')}</system-out>`)
+  } else if (c.status === 'failed') {
     const message = c.message ?? 'failed'
     body.push(`      <failure message="${attr(headOf(message))}" type="${c.failedClause ? 'ClauseFailure' : 'KitError'}">${text(message)}</failure>`)
   } else if (c.status === 'skipped') {

@@ -45,8 +45,14 @@ export function summaryText(r: Results, reportDir: string, p: Paint): string {
 
   const failed = r.checks.filter((c) => c.status === 'failed')
   if (failed.length > 0) {
-    lines.push('', p.fail(p.bold(`Failures (${failed.length}):`)))
+    const waived = failed.filter((c) => c.waiver && !c.waiver.expired).length
+    lines.push('', p.fail(p.bold(`Failures (${failed.length}${waived ? `, ${waived} waived` : ''}):`)))
     for (const group of groupByCause(failed, failureCause)) lines.push(...failureLines(group, p))
+  }
+  const flaky = r.checks.filter((c) => c.flaky)
+  if (flaky.length > 0) {
+    lines.push('', p.skip(p.bold(`Flaky (${flaky.length}): failed, then passed on a retry (report.html shows every attempt)`)))
+    for (const c of flaky) lines.push(`  ${p.skip('~')} ${c.area} › ${c.title}`, `      first attempt: ${oneLine(c.attempts?.[0]?.message ?? '', 300)}`)
   }
   const unverdicted = r.checks.filter((c) => c.status === 'blocked' || c.status === 'inconclusive')
   if (unverdicted.length > 0) {
@@ -117,7 +123,7 @@ function depthText(r: Results): string {
 }
 
 function verdictLine(r: Results, p: Paint): string {
-  const paintOf = r.verdict.result === 'PASSED' ? p.pass : r.verdict.result === 'INCOMPLETE' ? p.skip : p.fail
+  const paintOf = r.verdict.result === 'PASSED' ? p.pass : r.verdict.result === 'INCOMPLETE' || r.verdict.result === 'CONDITIONAL PASS' ? p.skip : p.fail
   return paintOf(p.bold(r.verdict.headline))
 }
 

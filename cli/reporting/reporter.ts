@@ -41,6 +41,7 @@ interface CheckMeta {
   reason?: unknown
   failedClause?: unknown
   property?: unknown
+  attempts?: unknown
 }
 
 const MAX_MESSAGE_CHARS = 4_000
@@ -143,6 +144,11 @@ export class ConformanceReporter implements Reporter {
     if (status === 'failed' && typeof meta.failedClause === 'string') check.failedClause = meta.failedClause
     if (noVerdict && typeof meta.reason === 'string') check.reason = meta.reason
     if (isPropertyRun(meta.property)) check.property = meta.property
+    const attempts = attemptList(meta.attempts)
+    if (attempts.length > 0) {
+      check.attempts = attempts
+      if (status === 'passed') check.flaky = true
+    }
     if (status === 'skipped') {
       const reason = typeof meta.skipReason === 'string' ? meta.skipReason : result.state === 'skipped' ? result.note : undefined
       if (reason) check.skipReason = reason
@@ -240,6 +246,18 @@ function stringList(v: unknown): string[] {
 
 function stringOr(v: unknown, fallback: string): string {
   return typeof v === 'string' && v ? v : fallback
+}
+
+function attemptList(v: unknown): NonNullable<CheckResult['attempts']> {
+  if (!Array.isArray(v)) return []
+  return v.filter((a): a is { exchanges: unknown } => !!a && typeof a === 'object').map((a) => {
+    const { message, failedClause } = a as { message?: unknown; failedClause?: unknown }
+    return {
+      ...(typeof message === 'string' ? { message: message.slice(0, MAX_MESSAGE_CHARS) } : {}),
+      ...(typeof failedClause === 'string' ? { failedClause } : {}),
+      exchanges: exchangeList(a.exchanges),
+    }
+  })
 }
 
 function isPropertyRun(v: unknown): v is NonNullable<CheckResult['property']> {

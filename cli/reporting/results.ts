@@ -41,8 +41,7 @@ export function buildResults(run: RunInfo, checks: CheckResult[], catalogue: Cla
   const clauses = clauseVerdicts(catalogue, withVerdicts)
   const known = new Set(catalogue.map((c) => c.id))
   const { depthProfile, numRunsExplicit, missingShards, ...info } = run
-  const inScope = run.scope ? new Set(withVerdicts.flatMap((c) => c.clauses)) : undefined
-  const coverage = coverageOf(inScope ? clauses.filter((c) => inScope.has(c.id)) : clauses)
+  const coverage = coverageOf(clausesInScope(run.scope, withVerdicts, clauses))
   const summary = countStatuses(withVerdicts)
   const partial: Omit<Results, 'verdict'> = {
     ...info,
@@ -55,8 +54,26 @@ export function buildResults(run: RunInfo, checks: CheckResult[], catalogue: Cla
     excludedByProfile: excludedByProfile(run.profile, withVerdicts),
     errors,
     ...(depthProfile ? { depth: depthOf(depthProfile, numRunsExplicit ?? false, withVerdicts) } : {}),
+    ...(missingShards?.length ? { missingShards } : {}),
   }
-  return { ...partial, verdict: runVerdict(partial, inScope ? clauses.filter((c) => inScope.has(c.id)) : clauses, missingShards ?? []) }
+  return { ...partial, verdict: recomputeVerdict(partial) }
+}
+
+/** The run's verdict from its own fields (after waivers changed its checks, too). */
+export function recomputeVerdict(r: Omit<Results, 'verdict'>): RunVerdict {
+  return runVerdict(r, clausesInScope(r.scope, r.checks, r.clauses), r.missingShards ?? [])
+}
+
+/** A run limited to some areas is measured against the clauses its checks name. */
+function clausesInScope(scope: readonly string[] | undefined, checks: readonly CheckResult[], clauses: ClauseResult[]): ClauseResult[] {
+  if (!scope) return clauses
+  const inScope = new Set(checks.flatMap((c) => c.clauses))
+  return clauses.filter((c) => inScope.has(c.id))
+}
+
+/** Failed checks no waiver in force excuses: an expired waiver excuses nothing. */
+export function unexcusedFailures(checks: readonly CheckResult[]): number {
+  return checks.filter((c) => c.status === 'failed' && !(c.waiver && !c.waiver.expired)).length
 }
 
 /** A check's verdict per clause: a failed check fails one clause and does not reach the others. */
@@ -112,20 +129,24 @@ export function coverageOf(clauses: readonly ClauseResult[]): Coverage {
 const isTestableMust = (c: ClauseInfo) => c.level === 'must' && c.testability !== 'not-shown'
 
 /**
- * FAILED when a check failed or the run broke; INCOMPLETE when checks were blocked or
- * inconclusive, or shards are missing; otherwise PASSED. The headline says how many must clauses
- * were verified and why the others were not.
+ * FAILED when a check failed (and no waiver in force excuses it) or the run broke; INCOMPLETE when
+ * checks were blocked or inconclusive, or shards are missing; CONDITIONAL PASS when the only
+ * failures are waived; otherwise PASSED. The headline says how many must clauses were verified
+ * and why the others were not.
  */
 export function runVerdict(r: Omit<Results, 'verdict'>, clauses: readonly ClauseResult[], missingShards: readonly string[]): RunVerdict {
   const must = clauses.filter(isTestableMust)
   const verified = must.filter((c) => c.status === 'passed').length
   const result: RunVerdict['result'] =
-    r.summary.failed > 0 || r.errors.length > 0 ? 'FAILED'
+    unexcusedFailures(r.checks) > 0 || r.errors.length > 0 ? 'FAILED'
     : r.summary.total === 0 ? 'NO CHECKS RAN'
     : r.summary.blocked > 0 || r.summary.inconclusive > 0 || missingShards.length > 0 ? 'INCOMPLETE'
+    : r.summary.failed > 0 ? 'CONDITIONAL PASS'
     : 'PASSED'
   const why = unverifiedCauses(must.filter((c) => c.status !== 'passed'), r.checks, r.profile)
   if (missingShards.length > 0) why.push(`shard${missingShards.length === 1 ? '' : 's'} ${missingShards.join(', ')} missing`)
+  const flaky = r.checks.filter((c) => c.flaky).length
+  if (flaky > 0) why.push(`${flaky} check${flaky === 1 ? '' : 's'} flaky: passed only on a retry`)
   const scope = r.scope ? ` of ${r.scope.join(', ')}` : ''
   const headline = `${result} — ${verified} of ${must.length} must clauses${scope} verified${why.length ? ` (${why.join('; ')})` : ''}`
   return { result, headline }
@@ -144,6 +165,7 @@ function unverifiedCauses(unverified: readonly ClauseResult[], checks: readonly 
 
 const CAUSES = [
   'failed',
+  'waived',
   'not reached (their check failed on another clause)',
   'inconclusive',
   'blocked by a failed precondition',
@@ -156,7 +178,7 @@ const CAUSES = [
 
 function causeOf(clause: ClauseResult, checks: readonly CheckResult[], profile: string): (typeof CAUSES)[number] {
   switch (clause.status) {
-    case 'failed': return 'failed'
+    case 'failed': return clause.waiver && !clause.waiver.expired ? 'waived' : 'failed'
     case 'not-reached': return 'not reached (their check failed on another clause)'
     case 'inconclusive': return 'inconclusive'
     case 'blocked': return 'blocked by a failed precondition'

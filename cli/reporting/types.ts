@@ -47,6 +47,10 @@ export interface CheckResult {
   skipReason?: string
   /** Why a check is blocked or inconclusive. */
   reason?: string
+  /** Passed only on a retry (--retries): shown apart, never a silent pass. */
+  flaky?: boolean
+  /** Earlier attempts of a retried check, with their evidence, oldest first. */
+  attempts?: { message?: string; failedClause?: string; exchanges: EvidenceExchange[] }[]
   /** What its property checks ran. */
   property?: { requested: number; examples: number; runs: number; interrupted: boolean; reason?: string }
   seed?: number
@@ -56,6 +60,43 @@ export interface CheckResult {
   exchanges?: EvidenceExchange[]
   /** Older exchanges the harness dropped to keep the evidence small. */
   exchangesOmitted?: number
+  /**
+   * A waiver that matched this failed check (waivers.ts). The status stays `failed`: the evidence
+   * still shows the clause broken; the waiver only says someone accepted it, until when.
+   */
+  waiver?: AppliedWaiver
+}
+
+/** A waivers.yaml entry (waivers.ts): an accepted failure of one clause, until a date. */
+export interface Waiver {
+  clause: string
+  /** A check id (`area/file::title`), or a pattern matched against the titles; absent = every check. */
+  check?: string
+  reason: string
+  owner: string
+  /** YYYY-MM-DD, the last day the waiver holds. */
+  expires: string
+  ticket?: string
+  /** Line of the entry in its file. */
+  line?: number
+}
+
+/** A waiver as it applied to a failure: past its date it no longer excuses it. */
+export interface AppliedWaiver extends Waiver {
+  expired: boolean
+}
+
+/** What the waivers of a run did (Results.waivers). */
+export interface WaiverOutcome {
+  file?: string
+  /** Failed checks a waiver in force excused. */
+  applied: { check: string; clause: string; waiver: AppliedWaiver }[]
+  /** Failed checks whose only matching waivers are past their date: these fail the run. */
+  expired: { check: string; clause: string; waiver: AppliedWaiver }[]
+  /** Waivers whose clause passed in this run: delete them. */
+  noLongerNeeded: Waiver[]
+  /** Waivers that matched no failure and whose clause did not pass (not run, skipped, blocked…). */
+  unused: Waiver[]
 }
 
 /** A clause of specs/clauses.yaml as the loader gives it (CONTRACTS §2). */
@@ -70,6 +111,8 @@ export interface ClauseInfo {
 export interface ClauseResult extends ClauseInfo {
   status: ClauseStatus
   checks: string[]
+  /** On a failed clause: the waiver of its failing checks (expired when any of them is not excused). */
+  waiver?: AppliedWaiver
 }
 
 export interface Counts {
@@ -98,7 +141,8 @@ export interface Coverage {
 
 /** The run's result in one word and the sentence that says how much it verified. */
 export interface RunVerdict {
-  result: 'PASSED' | 'FAILED' | 'INCOMPLETE' | 'NO CHECKS RAN'
+  /** CONDITIONAL PASS: every failure is excused by a waiver in force (exit 0). */
+  result: 'PASSED' | 'CONDITIONAL PASS' | 'FAILED' | 'INCOMPLETE' | 'NO CHECKS RAN'
   headline: string
 }
 
@@ -138,4 +182,8 @@ export interface Results {
   scope?: string[]
   /** Property depth: the profile and the range of runs the property checks really made. */
   depth?: { profile: string; numRunsExplicit: boolean; minRuns?: number; maxRuns?: number; interrupted: number }
+  /** Shards a merge expected but did not get (`2/3`); kept so the verdict can be recomputed. */
+  missingShards?: string[]
+  /** Present when the run was given waivers. */
+  waivers?: WaiverOutcome
 }

@@ -123,3 +123,41 @@ export async function createIdentities(): Promise<Identities> {
   ])
   return { accounts, clients, certs: { ca, linked, unlinked, otherAccount, registry }, tokenSecret: randomBytes(32) }
 }
+
+/**
+ * Identities kept in a state folder across restarts (`--state DIR`): the first start writes them,
+ * later starts read them, so credentials, keys, certificates, buyers and PIX keys stay the same.
+ * The file holds secrets: it is written with mode 0600.
+ */
+export async function persistentIdentities(stateDir: string): Promise<Identities> {
+  const { mkdir, readFile, writeFile } = await import('node:fs/promises')
+  const { join } = await import('node:path')
+  const file = join(stateDir, 'identities.json')
+  try {
+    const saved = JSON.parse(await readFile(file, 'utf8')) as SavedIdentities
+    const { ca, linked, unlinked, otherAccount } = saved.certs
+    const [one, two] = saved.accounts as [AccountSeed, AccountSeed]
+    const registry = new Map<string, string | null>([[fingerprint256(linked.certPem), one.id], [fingerprint256(unlinked.certPem), null], [fingerprint256(otherAccount.certPem), two.id]])
+    return { accounts: saved.accounts, clients: saved.clients, certs: { ca, linked, unlinked, otherAccount, registry }, tokenSecret: Buffer.from(saved.tokenSecret, 'base64') }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`reference state ${file} cannot be read: ${(err as Error).message}`)
+  }
+  const made = await createIdentities()
+  const pair = (c: KeyPairPem) => ({ certPem: c.certPem, keyPem: c.keyPem })
+  const saved: SavedIdentities = {
+    accounts: made.accounts,
+    clients: made.clients,
+    certs: { ca: pair(made.certs.ca), linked: pair(made.certs.linked), unlinked: pair(made.certs.unlinked), otherAccount: pair(made.certs.otherAccount) },
+    tokenSecret: Buffer.from(made.tokenSecret).toString('base64'),
+  }
+  await mkdir(stateDir, { recursive: true })
+  await writeFile(file, JSON.stringify(saved, null, 2), { mode: 0o600 })
+  return made
+}
+
+interface SavedIdentities {
+  accounts: AccountSeed[]
+  clients: OauthClient[]
+  certs: { ca: KeyPairPem; linked: KeyPairPem; unlinked: KeyPairPem; otherAccount: KeyPairPem }
+  tokenSecret: string
+}

@@ -27,7 +27,8 @@ check('certificate token without the X-SSL-Client-Cert header answers 400', {
   clauses: ['7.cert-token-header-absent-400', ...ERROR_BODY],
 }, async (t) => {
   expectRefusal(t, '7.cert-token-header-absent-400', await t.certToken.issue({ certPem: null }), 400, 'header absent')
-  expectRefusal(t, '7.cert-token-header-absent-400', await t.certToken.issue({ header: '' }), 400, 'header empty')
+  // with transport mTLS the TLS front sets the header: an empty one cannot be sent
+  if (t.config.certMode === 'header') expectRefusal(t, '7.cert-token-header-absent-400', await t.certToken.issue({ header: '' }), 400, 'header empty')
 })
 
 check('certificate token with an X-SSL-Client-Cert that is not a URL-encoded PEM certificate answers 400', {
@@ -58,7 +59,7 @@ check('certificate token with a well-formed certificate whose fingerprint is not
   clauses: ['7.cert-token-bad-certificate-401', ...ERROR_BODY],
 }, async (t) => {
   const stranger = await createSelfSigned(`kit-unregistered-${Date.now()}`)
-  expectRefusal(t, '7.cert-token-bad-certificate-401', await t.certToken.issue({ certPem: stranger.certPem }), 401, 'unregistered certificate')
+  expectRefusal(t, '7.cert-token-bad-certificate-401', await t.certToken.issue({ certPem: stranger.certPem, keyPem: stranger.keyPem }), 401, 'unregistered certificate')
 })
 
 check('certificate token with a registered certificate linked to no account answers 403', {

@@ -2,10 +2,11 @@
 // shape reports the same balance as the other two, the three agree while funds are blocked (at
 // rest blocked is often 0, which hides a shape that ignores it), and consultedAt / eventDate give
 // the moment of the query.
-import { check, type CheckContext } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
-import { cashOut, readBalances, type Balances } from '../transactions/seed.ts'
+import { cashOut, type Balances } from '../transactions/seed.ts'
+import { givenBalances } from './fixtures.ts'
 
 /** Without a control clock the kit's and the target's clocks are compared: this much skew is tolerated. */
 const CLOCK_SKEW_MS = 5 * 60_000
@@ -25,12 +26,12 @@ check('consultedAt and eventDate give the moment of the query', {
 }, async (t) => {
   const skew = hasControlClock(t) ? 0 : CLOCK_SKEW_MS
   const before = await now(t)
-  const b = await readBalances(t)
+  const b = await givenBalances(t)
   const after = await now(t)
   for (const [field, value, ex] of [['public consultedAt', b.public.consultedAt, b.publicEx], ['central-bank-style eventDate', b.bcb.eventDate, b.bcbEx]] as const) {
     const at = typeof value === 'string' ? Date.parse(value) : Number.NaN
     if (!(at >= before - skew - TRUNCATION_MS && at <= after + skew)) {
-      t.fail(`${field} is the moment of the query (2.3)`, `between ${new Date(before).toISOString()} and ${new Date(after).toISOString()}${skew ? ` (± ${skew / 60_000} min clock skew)` : ''}`, show(value), ex)
+      t.fail('2.3.consulted-at-is-event-date', `${field} is the moment of the query`, `between ${new Date(before).toISOString()} and ${new Date(after).toISOString()}${skew ? ` (± ${skew / 60_000} min clock skew)` : ''}`, show(value), ex)
     }
   }
 })
@@ -62,14 +63,14 @@ function shapeRules(b: Balances): Rule[] {
 /** Every rule holds to the cent; the failure shows the three answers side by side. */
 function expectRules(t: CheckContext, b: Balances, rules: Rule[]): void {
   for (const [clause, rule, got, expected, shown] of rules) {
-    if (got !== expected) t.fail(`${rule} (${clause})`, (expected / 100).toFixed(2), `${(got / 100).toFixed(2)} (public ${show(b.publicEx.response.json)}, central-bank-style ${show(b.bcbEx.response.json)}, gateway ${show(b.gatewayEx.response.json)})`, shown)
+    if (got !== expected) t.fail(clause, rule, (expected / 100).toFixed(2), `${(got / 100).toFixed(2)} (public ${show(b.publicEx.response.json)}, central-bank-style ${show(b.bcbEx.response.json)}, gateway ${show(b.gatewayEx.response.json)})`, shown)
   }
 }
 
 check('the gateway balance is the same balance as the other two shapes: availableBalance = available = netBalance, blockedBalance = blocked', {
   clauses: ['1.balance-shapes-one-balance'],
 }, async (t) => {
-  const b = await readBalances(t)
+  const b = await givenBalances(t)
   expectRules(t, b, gatewayRules(b))
 })
 
@@ -79,9 +80,11 @@ check('while a cash-out holds funds blocked, the three shapes still agree: gross
 }, async (t) => {
   const out = await cashOut(t)
   try {
-    const b = await readBalances(t)
+    const b = await givenBalances(t, 'while the cash-out is pending')
     // The other shapes' blocked is held to this one by the rules below.
-    if (b.bcb.blocked <= 0) t.fail('precondition: a pending cash-out holds funds blocked (2.3, 3.6)', 'central-bank-style blocked above 0', (b.bcb.blocked / 100).toFixed(2), b.bcbEx)
+    if (b.bcb.blocked <= 0) {
+      await t.given('funds blocked by the pending cash-out', () => t.fail('3.6.accept-moves-to-blocked', 'central-bank-style blocked', 'above 0', (b.bcb.blocked / 100).toFixed(2), b.bcbEx))
+    }
     expectRules(t, b, [...shapeRules(b), ...gatewayRules(b)])
   } finally {
     await t.control.settleTransaction(out.id)

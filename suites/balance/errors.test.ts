@@ -1,22 +1,22 @@
 // Gateway balance errors (interface §7 "Gateway balance" row, §5.3): a bad key is 401, a key
 // without permission 403, each with the §7 error body. The 500 of that row cannot be provoked.
 import { randomBytes } from 'node:crypto'
+import { ERROR_BODY_CLAUSES as ERROR_BODY } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
 
-const ERROR_BODY = ['7.error-body-shape', '7.error-status-code-matches', '7.error-reason-phrase']
 const PATH = '/v1/account/balance'
 
 check('gateway balance without x-api-key answers 401 with the error body', {
   clauses: ['7.gateway-balance-bad-key-401', ...ERROR_BODY],
 }, async (t) => {
-  t.expectErrorBody(await t.gateway.get(PATH, { auth: 'none' }), 401)
+  t.expectErrorBody('7.gateway-balance-bad-key-401', await t.gateway.get(PATH, { auth: 'none' }), 401)
 })
 
 check('gateway balance with an unknown x-api-key answers 401 with the error body', {
   clauses: ['7.gateway-balance-bad-key-401', ...ERROR_BODY],
 }, async (t) => {
   for (const key of [`pk_live_${randomBytes(18).toString('base64url')}`, randomBytes(24).toString('hex')]) {
-    t.expectErrorBody(await t.gateway.get(PATH, { auth: key }), 401)
+    t.expectErrorBody('7.gateway-balance-bad-key-401', await t.gateway.get(PATH, { auth: key }), 401)
   }
 })
 
@@ -26,8 +26,9 @@ check('gateway balance with a valid key lacking permission answers 403 with the 
   clauses: ['7.gateway-balance-no-permission-403', ...ERROR_BODY],
   needs: ['limitedKey'],
 }, async (t) => {
+  const clause = '7.gateway-balance-no-permission-403'
   const ex = await t.limited.gateway.get(PATH)
-  t.expectStatus(ex, [200, 403])
-  if (ex.response.status === 403) t.expectErrorBody(ex, 403)
-  else t.expectSchema(ex, 'getGatewayBalance')
+  t.expectStatus(clause, ex, [200, 403])
+  if (ex.response.status === 403) t.expectErrorBody(clause, ex, 403)
+  else t.expectSchema(clause, ex, 'getGatewayBalance')
 })

@@ -3,20 +3,23 @@
 // it, a failure returns it to available, an incoming payment raises available. Nothing assumes a
 // known balance: each check compares two readings, and the amount expected to move is the
 // transaction's finalAmount from its single view (fees are the target's business).
+import { show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
-import { jsonObject, show } from '../../harness/assertions.ts'
 import { ControlError } from '../../harness/control.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { addDays } from '../../generators/dates.ts'
 import { randomCpf } from '../../generators/documents.ts'
-import { cashOut, cents, incomingPayment, readBalances, singleView, targetToday, uniqueExternalId, type Balances } from '../transactions/seed.ts'
+import { cashOut, cents, incomingPayment, singleView, targetToday, uniqueExternalId, type Balances } from '../transactions/seed.ts'
+import { givenBalances } from './fixtures.ts'
 
-/** The finalAmount of a transaction, in cents, from GET /api/pix/transaction/{id}. */
+/** The finalAmount of a transaction, in cents, from GET /api/pix/transaction/{id}: the amount a rule expects to move. */
 async function finalCents(t: CheckContext, id: string): Promise<number> {
-  const { view, ex } = await singleView(t, id)
-  const c = cents(view.finalAmount)
-  if (c === undefined || typeof view.finalAmount !== 'string') t.fail('finalAmount is reais with two decimals (2.1)', 'a string like "10.50"', JSON.stringify(view.finalAmount), ex)
-  return c
+  return t.given('the finalAmount of the transaction (GET /api/pix/transaction/{id})', async () => {
+    const { view, ex } = await singleView(t, id)
+    const c = cents(view.finalAmount)
+    if (c === undefined || typeof view.finalAmount !== 'string') return t.fail('2.1.final-amount', 'finalAmount', 'reais with two decimals, a string like "10.50"', show(view.finalAmount), ex)
+    return c
+  })
 }
 
 interface Expected {
@@ -24,8 +27,11 @@ interface Expected {
   blocked: number
 }
 
-/** Every shape moved by `expected` (cents) between `before` and `after`. */
-function expectMoved(t: CheckContext, rule: string, before: Balances, after: Balances, expected: Expected): void {
+/**
+ * Every shape moved by `expected` (cents) between `before` and `after`, or `clause` fails (the
+ * gateway's available and total fail `gatewayClause` when the rule has one for that shape).
+ */
+function expectMoved(t: CheckContext, clause: string, before: Balances, after: Balances, expected: Expected, gatewayClause = clause): void {
   const moves: [string, number, number, Exchange][] = [
     ['public netBalance', after.public.net - before.public.net, expected.available, after.publicEx],
     ['public blockedBalance', after.public.blocked - before.public.blocked, expected.blocked, after.publicEx],
@@ -37,7 +43,8 @@ function expectMoved(t: CheckContext, rule: string, before: Balances, after: Bal
     ['gateway totalBalance', after.gateway.total - before.gateway.total, expected.available + expected.blocked, after.gatewayEx],
   ]
   for (const [field, got, want, ex] of moves) {
-    if (got !== want) t.fail(rule, `${field} to change by ${signed(want)}`, `a change of ${signed(got)}`, ex)
+    const own = /^gateway (available|total)/.test(field) ? gatewayClause : clause
+    if (got !== want) t.fail(own, field, `a change of ${signed(want)}`, `a change of ${signed(got)}`, ex)
   }
 }
 
@@ -49,11 +56,11 @@ check('an accepted cash-out moves its finalAmount from available to blocked, in 
   clauses: ['3.6.accept-moves-to-blocked'],
   needs: ['mutating'],
 }, async (t) => {
-  const before = await readBalances(t)
+  const before = await givenBalances(t, 'before')
   const out = await cashOut(t)
-  const after = await readBalances(t)
+  const after = await givenBalances(t, 'after')
   const amount = await finalCents(t, out.id)
-  expectMoved(t, 'an accepted outgoing payment moves its amount from available to blocked (3.6)', before, after, { available: -amount, blocked: amount })
+  expectMoved(t, '3.6.accept-moves-to-blocked', before, after, { available: -amount, blocked: amount })
   // Leave no funds blocked behind when the sandbox can settle them.
   if (t.config.controlUrl) await t.control.settleTransaction(out.id)
 })
@@ -64,10 +71,10 @@ check("the bank's confirmation of a cash-out releases its blocked amount; availa
 }, async (t) => {
   const out = await cashOut(t)
   const amount = await finalCents(t, out.id)
-  const before = await readBalances(t)
+  const before = await givenBalances(t, 'before')
   await t.control.settleTransaction(out.id)
-  const after = await readBalances(t)
-  expectMoved(t, 'a confirmed outgoing payment releases its blocked amount (3.6)', before, after, { available: 0, blocked: -amount })
+  const after = await givenBalances(t, 'after')
+  expectMoved(t, '3.6.confirm-releases-blocked', before, after, { available: 0, blocked: -amount })
 })
 
 check('a failed cash-out returns its blocked amount to available', {
@@ -76,21 +83,21 @@ check('a failed cash-out returns its blocked amount to available', {
 }, async (t) => {
   const out = await cashOut(t)
   const amount = await finalCents(t, out.id)
-  const before = await readBalances(t)
+  const before = await givenBalances(t, 'before')
   await t.control.failTransaction(out.id, 'refused by the conformance kit')
-  const after = await readBalances(t)
-  expectMoved(t, 'on a failed operation the blocked value returns to available (2.3)', before, after, { available: amount, blocked: -amount })
+  const after = await givenBalances(t, 'after')
+  expectMoved(t, '2.3.failed-operation-unblocks', before, after, { available: amount, blocked: -amount })
 })
 
 check('an incoming payment raises available by its finalAmount at once, in all three shapes (gateway included: PIX is available immediately)', {
   clauses: ['3.6.incoming-raises-available', '2.3.release-pix-immediate'],
   needs: ['control', 'mutating'],
 }, async (t) => {
-  const before = await readBalances(t)
+  const before = await givenBalances(t, 'before')
   const paid = await incomingPayment(t)
-  const after = await readBalances(t)
+  const after = await givenBalances(t, 'after')
   const amount = await finalCents(t, paid.id)
-  expectMoved(t, 'an incoming payment raises available (3.6)', before, after, { available: amount, blocked: 0 })
+  expectMoved(t, '3.6.incoming-raises-available', before, after, { available: amount, blocked: 0 }, '2.3.release-pix-immediate')
 })
 
 // Only the "not before" half of D+1 is checked here: seeing the amount arrive one business day
@@ -100,25 +107,28 @@ check('a paid bank slip does not raise the gateway availableBalance on the day i
   clauses: ['2.3.release-bank-slip-d1'],
   needs: ['control', 'mutating'],
 }, async (t) => {
-  const slip = await t.gateway.post('/bank-slip/v1/payment', {
-    amount: 321.45,
-    dueDate: addDays(await targetToday(t), 10),
-    description: 'conformance kit: D+1 release',
-    externalId: uniqueExternalId('slip'),
-    payer: { name: 'Kit Slip Payer', document: randomCpf(), city: 'Sao Paulo', state: 'SP', number: '100', postalCode: '01310100', neighborhood: 'Bela Vista', address: 'Avenida Paulista' },
+  const id = await t.given('a bank slip (POST /bank-slip/v1/payment)', async () => {
+    const slip = await t.gateway.post('/bank-slip/v1/payment', {
+      amount: 321.45,
+      dueDate: addDays(await targetToday(t), 10),
+      description: 'conformance kit: D+1 release',
+      externalId: uniqueExternalId('slip'),
+      payer: { name: 'Kit Slip Payer', document: randomCpf(), city: 'Sao Paulo', state: 'SP', number: '100', postalCode: '01310100', neighborhood: 'Bela Vista', address: 'Avenida Paulista' },
+    })
+    t.expectStatus('4.15.request-accepted', slip, [200, 201])
+    const slipId = t.json('4.15.request-accepted', slip).id
+    if (typeof slipId !== 'string') return t.fail('2.6.id-uuid', 'slip id', 'a string', show(slipId), slip)
+    return slipId
   })
-  t.expectStatus(slip, [200, 201])
-  const id = jsonObject(slip, 'bank slip creation (4.15)').id
-  if (typeof id !== 'string') return t.fail('slip id (2.6)', 'a string', show(id), slip)
   try {
     await t.control.registerSlip(id)
   } catch (err) {
     // The target registered it first (the driver answers 409: no longer PENDING).
     if (!(err instanceof ControlError && err.exchange.response.status === 409)) throw err
   }
-  const before = await readBalances(t)
+  const before = await givenBalances(t, 'before')
   await t.control.paySlip(id)
-  const after = await readBalances(t)
+  const after = await givenBalances(t, 'after')
   const moved = after.gateway.available - before.gateway.available
-  if (moved !== 0) t.fail('a paid bank slip is available 1 business day after payment, not before (2.3)', 'availableBalance unchanged on the day of payment', `a change of ${signed(moved)}`, after.gatewayEx)
+  if (moved !== 0) t.fail('2.3.release-bank-slip-d1', 'gateway availableBalance on the day of payment', 'unchanged', `a change of ${signed(moved)}`, after.gatewayEx)
 })

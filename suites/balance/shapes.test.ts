@@ -1,102 +1,106 @@
-// Balance (interface §2.3, §4.8, §4.9, §4.13): the three shapes and how their numbers relate.
-import { check } from '../../harness/check.ts'
-import { fail, jsonObject, show } from '../../harness/assertions.ts'
+// Balance (interface §2.3, §4.8, §4.9, §4.13): the three shapes and how their numbers relate. Each
+// field fails its own clause; the schema of specs/openapi.yaml then checks what is left of the shape.
+import { show } from '../../harness/assertions.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
+import { cents, expectDateTime, expectNumber, firstItem, givenBalance, type Json } from './fixtures.ts'
 
-/** Exact integer cents of a reais amount; undefined when it has more than two decimals. */
-function cents(value: unknown): number | undefined {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return undefined
-  const c = Math.round(value * 100)
-  return Math.abs(value * 100 - c) < 1e-6 ? c : undefined
-}
-
-function firstItem(ex: Exchange): Record<string, unknown> & { balanceAmount: Record<string, unknown> } {
-  const data = jsonObject(ex).data
-  const item = Array.isArray(data) ? (data[0] as Record<string, unknown> | undefined) : undefined
-  const amount = item?.balanceAmount
-  if (!item || amount === null || typeof amount !== 'object') fail('data[0].balanceAmount (2.3)', 'an object', show(data), ex)
-  return item as Record<string, unknown> & { balanceAmount: Record<string, unknown> }
-}
+const publicBalance = (t: CheckContext) => givenBalance(t, '4.8.status-200', () => t.base.get('/api/balance'), 'the public balance (GET /api/balance)')
+const bcbBalance = (t: CheckContext) => givenBalance(t, '4.9.status-200', () => t.base.get('/accounts/balances'), 'the central-bank-style balance (GET /accounts/balances)')
+const gatewayBalance = (t: CheckContext) => givenBalance(t, '4.13.status-200', () => t.gateway.get('/v1/account/balance'), 'the gateway balance (GET /v1/account/balance)')
 
 check('public balance: 200 with grossBalance, blockedBalance, netBalance and consultedAt', {
   clauses: ['4.8.status-200', '2.3.public-gross-balance', '2.3.public-blocked-balance', '2.3.public-net-balance', '2.3.public-consulted-at'],
 }, async (t) => {
   const ex = await t.base.get('/api/balance')
-  t.expectStatus(ex, 200)
-  t.expectSchema(ex, 'getBalance')
+  t.expectStatus('4.8.status-200', ex, 200)
+  const body = t.json('4.8.status-200', ex)
+  expectNumber(t, '2.3.public-gross-balance', body, 'grossBalance', ex)
+  expectNumber(t, '2.3.public-blocked-balance', body, 'blockedBalance', ex)
+  expectNumber(t, '2.3.public-net-balance', body, 'netBalance', ex)
+  expectDateTime(t, '2.3.public-consulted-at', body, 'consultedAt', ex)
+  t.expectSchema('4.8.status-200', ex, 'getBalance')
 })
 
 check('central-bank-style balance: 200 with one item of eventDate and balanceAmount, overdraft 0', {
   clauses: ['4.9.status-200', '2.3.bcb-data-array', '2.3.bcb-event-date', '2.3.bcb-available', '2.3.bcb-blocked', '2.3.bcb-overdraft-zero'],
 }, async (t) => {
   const ex = await t.base.get('/accounts/balances')
-  t.expectStatus(ex, 200)
-  t.expectSchema(ex, 'getAccountBalances')
-  const data = jsonObject(ex).data as unknown[]
-  if (data.length !== 1) t.fail('data holds one item (2.3)', '1 item', `${data.length} items`, ex)
-  const overdraft = firstItem(ex).balanceAmount.overdraft
-  if (overdraft !== 0) t.fail('overdraft is 0 (2.3)', 'the number 0', show(overdraft), ex)
+  t.expectStatus('4.9.status-200', ex, 200)
+  const body = t.json('4.9.status-200', ex)
+  const data = body.data
+  if (!Array.isArray(data) || data.length !== 1) t.fail('2.3.bcb-data-array', 'data', 'an array of one item', Array.isArray(data) ? `${data.length} items` : show(data), ex)
+  const item = firstItem(t, '2.3.bcb-available', body, ex)
+  expectDateTime(t, '2.3.bcb-event-date', item, 'eventDate', ex, 'data[0].')
+  expectNumber(t, '2.3.bcb-available', item.balanceAmount, 'available', ex, 'data[0].balanceAmount.')
+  expectNumber(t, '2.3.bcb-blocked', item.balanceAmount, 'blocked', ex, 'data[0].balanceAmount.')
+  const overdraft = item.balanceAmount.overdraft
+  if (overdraft !== 0) t.fail('2.3.bcb-overdraft-zero', 'data[0].balanceAmount.overdraft', 'the number 0', show(overdraft), ex)
+  t.expectSchema('4.9.status-200', ex, 'getAccountBalances')
 })
 
 check('gateway balance: 200 with id, totalBalance, blockedBalance, availableBalance and consultedAt', {
   clauses: ['4.13.status-200', '2.3.gateway-id', '2.3.gateway-total-balance', '2.3.gateway-blocked-balance', '2.3.gateway-available-balance', '2.3.gateway-consulted-at'],
 }, async (t) => {
   const ex = await t.gateway.get('/v1/account/balance')
-  t.expectStatus(ex, 200)
-  t.expectSchema(ex, 'getGatewayBalance')
+  t.expectStatus('4.13.status-200', ex, 200)
+  const body = t.json('4.13.status-200', ex)
+  if (typeof body.id !== 'string') t.fail('2.3.gateway-id', 'id', 'a string (the account id)', show(body.id), ex)
+  expectNumber(t, '2.3.gateway-total-balance', body, 'totalBalance', ex)
+  expectNumber(t, '2.3.gateway-blocked-balance', body, 'blockedBalance', ex)
+  expectNumber(t, '2.3.gateway-available-balance', body, 'availableBalance', ex)
+  expectDateTime(t, '2.3.gateway-consulted-at', body, 'consultedAt', ex)
+  t.expectSchema('4.13.status-200', ex, 'getGatewayBalance')
 })
 
 check('public and central-bank-style balances agree: gross = available + blocked, blocked = blocked, net = available', {
   clauses: ['2.3.gross-equals-available-plus-blocked', '2.3.blocked-equals-blocked', '2.3.net-equals-available'],
 }, async (t) => {
-  const publicEx = await t.base.get('/api/balance')
-  const bcbEx = await t.base.get('/accounts/balances')
-  t.expectStatus(publicEx, 200)
-  t.expectStatus(bcbEx, 200)
-  t.expectSchema(bcbEx, 'getAccountBalances')
-  const pub = jsonObject(publicEx)
-  const amount = firstItem(bcbEx).balanceAmount
-  const available = cents(amount.available)
-  const blocked = cents(amount.blocked)
-  const pairs: [string, unknown, number | undefined][] = [
-    ['grossBalance = available + blocked (2.3)', pub.grossBalance, available === undefined || blocked === undefined ? undefined : available + blocked],
-    ['blockedBalance = blocked (2.3)', pub.blockedBalance, blocked],
-    ['netBalance = available (2.3)', pub.netBalance, available],
+  const pub = await publicBalance(t)
+  const bcb = await bcbBalance(t)
+  const amount = await t.given('central-bank-style available and blocked in reais (GET /accounts/balances)', () => {
+    t.expectSchema('4.9.status-200', bcb.ex, 'getAccountBalances')
+    const { balanceAmount } = firstItem(t, '2.3.bcb-available', bcb.body, bcb.ex)
+    const [available, blocked] = [cents(balanceAmount.available), cents(balanceAmount.blocked)]
+    if (available === undefined || blocked === undefined) return t.fail('2.3.amounts-in-reais', 'available and blocked', 'numbers of reais', show(balanceAmount), bcb.ex)
+    return { available, blocked, shown: balanceAmount }
+  })
+  const pairs: [string, string, unknown, number][] = [
+    ['2.3.gross-equals-available-plus-blocked', 'grossBalance = available + blocked', pub.body.grossBalance, amount.available + amount.blocked],
+    ['2.3.blocked-equals-blocked', 'blockedBalance = blocked', pub.body.blockedBalance, amount.blocked],
+    ['2.3.net-equals-available', 'netBalance = available', pub.body.netBalance, amount.available],
   ]
-  for (const [rule, got, expectedCents] of pairs) {
-    if (expectedCents === undefined || cents(got) !== expectedCents) {
-      t.fail(rule, expectedCents === undefined ? 'numbers in reais' : (expectedCents / 100).toFixed(2), `${show(got)} (central-bank-style: ${show(amount)})`, publicEx)
-    }
+  for (const [clause, rule, got, expectedCents] of pairs) {
+    if (cents(got) !== expectedCents) t.fail(clause, rule, (expectedCents / 100).toFixed(2), `${show(got)} (central-bank-style: ${show(amount.shown)})`, pub.ex)
   }
 })
 
 check('gateway balance: totalBalance = availableBalance + blockedBalance', {
   clauses: ['2.3.gateway-total-equals-available-plus-blocked'],
 }, async (t) => {
-  const ex = await t.gateway.get('/v1/account/balance')
-  t.expectStatus(ex, 200)
-  const body = jsonObject(ex)
+  const { ex, body } = await gatewayBalance(t)
   const [total, available, blocked] = [cents(body.totalBalance), cents(body.availableBalance), cents(body.blockedBalance)]
   if (total === undefined || available === undefined || blocked === undefined || total !== available + blocked) {
-    t.fail('totalBalance = availableBalance + blockedBalance (2.3)', 'equal to the cent',
+    t.fail('2.3.gateway-total-equals-available-plus-blocked', 'totalBalance = availableBalance + blockedBalance', 'equal to the cent',
       `total ${show(body.totalBalance)}, available ${show(body.availableBalance)}, blocked ${show(body.blockedBalance)}`, ex)
   }
 })
 
 check('every balance value of the three shapes is reais with at most two decimals', { clauses: ['2.3.amounts-in-reais'] }, async (t) => {
-  const publicEx = await t.base.get('/api/balance')
-  const bcbEx = await t.base.get('/accounts/balances')
-  const gatewayEx = await t.gateway.get('/v1/account/balance')
-  for (const ex of [publicEx, bcbEx, gatewayEx]) t.expectStatus(ex, 200)
-  const amount = firstItem(bcbEx).balanceAmount
-  const pub = jsonObject(publicEx)
-  const gw = jsonObject(gatewayEx)
+  const pub = await publicBalance(t)
+  const bcb = await bcbBalance(t)
+  const gw = await gatewayBalance(t)
+  const amount = await t.given('data[0].balanceAmount (GET /accounts/balances)', () => firstItem(t, '2.3.bcb-available', bcb.body, bcb.ex).balanceAmount)
   const values: [string, unknown, Exchange][] = [
-    ['grossBalance', pub.grossBalance, publicEx], ['blockedBalance', pub.blockedBalance, publicEx], ['netBalance', pub.netBalance, publicEx],
-    ['balanceAmount.available', amount.available, bcbEx], ['balanceAmount.blocked', amount.blocked, bcbEx], ['balanceAmount.overdraft', amount.overdraft, bcbEx],
-    ['totalBalance', gw.totalBalance, gatewayEx], ['availableBalance', gw.availableBalance, gatewayEx], ['blockedBalance (gateway)', gw.blockedBalance, gatewayEx],
+    ...fieldsOf(pub.body, ['grossBalance', 'blockedBalance', 'netBalance'], pub.ex),
+    ...fieldsOf(amount, ['available', 'blocked', 'overdraft'], bcb.ex, 'balanceAmount.'),
+    ...fieldsOf(gw.body, ['totalBalance', 'availableBalance', 'blockedBalance'], gw.ex, 'gateway '),
   ]
   for (const [field, value, ex] of values) {
-    if (cents(value) === undefined) t.fail(`${field} in reais (2.3)`, 'a number with at most two decimals', show(value), ex)
+    if (cents(value) === undefined) t.fail('2.3.amounts-in-reais', `${field} in reais`, 'a number with at most two decimals', show(value), ex)
   }
 })
+
+function fieldsOf(obj: Json, fields: string[], ex: Exchange, prefix = ''): [string, unknown, Exchange][] {
+  return fields.map((f) => [`${prefix}${f}`, obj[f], ex])
+}

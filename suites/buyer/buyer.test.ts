@@ -1,39 +1,72 @@
 // Buyer record (interface §2.7, §4.17): GET /credit-card/v1/buyer/{buyerUuid} of a stored buyer
-// (PIX_BUYER_UUID) answers 200 with the Buyer object.
+// (PIX_BUYER_UUID) answers 200 with the Buyer object. Each field fails its own clause; the schema
+// of specs/openapi.yaml then checks what is left of the object.
+import { show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
-import { jsonObject, show } from '../../harness/assertions.ts'
 import type { Exchange } from '../../harness/exchange.ts'
+import { expectDateTime, type Json } from '../balance/fixtures.ts'
+
+const ADDRESS_FIELDS = ['street', 'number', 'complement', 'district', 'city', 'state', 'country', 'zipCode']
+const DOCUMENT_FIELDS = ['documentNumber', 'documentType', 'documentNation']
 
 function buyerUuid(t: CheckContext): string {
   return t.config.buyerUuid ?? t.skip('no stored buyer configured (PIX_BUYER_UUID)')
 }
 
-async function getBuyer(t: CheckContext): Promise<{ ex: Exchange; body: Record<string, unknown>; uuid: string }> {
+function fetchBuyer(t: CheckContext, uuid: string): Promise<Exchange> {
+  return t.gateway.get(`/credit-card/v1/buyer/${encodeURIComponent(uuid)}`)
+}
+
+/** The stored buyer read for a check of one of its fields: a precondition. */
+async function givenBuyer(t: CheckContext): Promise<{ ex: Exchange; body: Json; uuid: string }> {
   const uuid = buyerUuid(t)
-  const ex = await t.gateway.get(`/credit-card/v1/buyer/${encodeURIComponent(uuid)}`)
-  t.expectStatus(ex, 200)
-  return { ex, body: jsonObject(ex), uuid }
+  return t.given('the stored buyer (GET /credit-card/v1/buyer/{buyerUuid})', async () => {
+    const ex = await fetchBuyer(t, uuid)
+    t.expectStatus('4.17.status-200', ex, 200)
+    return { ex, body: t.json('4.17.status-200', ex), uuid }
+  })
+}
+
+function expectString(t: CheckContext, clause: string, obj: Json, field: string, ex: Exchange, where = ''): void {
+  if (typeof obj[field] !== 'string') t.fail(clause, `${where}${field}`, 'a string', show(obj[field]), ex)
+}
+
+/** An object whose `fields` are strings, or `clause` fails. */
+function expectStringFields(t: CheckContext, clause: string, obj: Json, field: string, fields: string[], ex: Exchange, opts: { optional: boolean }): void {
+  const value = obj[field]
+  if (value === undefined && opts.optional) return
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return t.fail(clause, field, 'an object', show(value), ex)
+  for (const f of fields) if ((value as Json)[f] !== undefined || !opts.optional) expectString(t, clause, value as Json, f, ex, `${field}.`)
 }
 
 check('buyer: a stored buyer answers 200 with the Buyer object', {
   clauses: ['4.17.status-200', '2.7.name', '2.7.email', '2.7.document', '2.7.alternative-email', '2.7.address', '2.7.created-at', '2.7.updated-at'],
 }, async (t) => {
-  const { ex } = await getBuyer(t)
-  t.expectSchema(ex, 'getBuyer')
+  const ex = await fetchBuyer(t, buyerUuid(t))
+  t.expectStatus('4.17.status-200', ex, 200)
+  const body = t.json('4.17.status-200', ex)
+  expectString(t, '2.7.name', body, 'name', ex)
+  expectString(t, '2.7.email', body, 'email', ex)
+  expectStringFields(t, '2.7.document', body, 'document', DOCUMENT_FIELDS, ex, { optional: false })
+  if (body.alternativeEmail !== undefined) expectString(t, '2.7.alternative-email', body, 'alternativeEmail', ex)
+  expectStringFields(t, '2.7.address', body, 'address', ADDRESS_FIELDS, ex, { optional: true })
+  expectDateTime(t, '2.7.created-at', body, 'createdAt', ex)
+  expectDateTime(t, '2.7.updated-at', body, 'updatedAt', ex)
+  t.expectSchema('4.17.status-200', ex, 'getBuyer')
 })
 
 check('buyer: uuid is the UUID that was requested', { clauses: ['2.7.uuid'] }, async (t) => {
-  const { ex, body, uuid } = await getBuyer(t)
-  if (typeof body.uuid !== 'string' || body.uuid.toLowerCase() !== uuid.toLowerCase()) t.fail('uuid equals the requested buyerUuid (2.7)', show(uuid), show(body.uuid), ex)
+  const { ex, body, uuid } = await givenBuyer(t)
+  if (typeof body.uuid !== 'string' || body.uuid.toLowerCase() !== uuid.toLowerCase()) t.fail('2.7.uuid', 'uuid equals the requested buyerUuid', show(uuid), show(body.uuid), ex)
 })
 
 check('buyer: phone is digits with the area code', { clauses: ['2.7.phone'] }, async (t) => {
-  const { ex, body } = await getBuyer(t)
+  const { ex, body } = await givenBuyer(t)
   // An area code (2 digits) and a subscriber number (8 or 9 digits) at least.
-  if (typeof body.phone !== 'string' || !/^\d{10,}$/.test(body.phone)) t.fail('phone is digits with area code (2.7)', 'a string of at least 10 digits', show(body.phone), ex)
+  if (typeof body.phone !== 'string' || !/^\d{10,}$/.test(body.phone)) t.fail('2.7.phone', 'phone', 'a string of at least 10 digits', show(body.phone), ex)
 })
 
 check('buyer: countryCode starts with a plus sign', { clauses: ['2.7.country-code'] }, async (t) => {
-  const { ex, body } = await getBuyer(t)
-  if (typeof body.countryCode !== 'string' || !/^\+\d/.test(body.countryCode)) t.fail('countryCode with plus prefix (2.7)', 'a string like "+55"', show(body.countryCode), ex)
+  const { ex, body } = await givenBuyer(t)
+  if (typeof body.countryCode !== 'string' || !/^\+\d/.test(body.countryCode)) t.fail('2.7.country-code', 'countryCode', 'a string like "+55"', show(body.countryCode), ex)
 })

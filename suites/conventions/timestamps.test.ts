@@ -4,8 +4,8 @@
 // (YYYY-MM-DDThh:mm…), so a field that is one is checked whatever its name; plain dates (a slip's
 // dueDate) are not timestamps and are left alone.
 import { randomUUID } from 'node:crypto'
-import { check, type CheckContext } from '../../harness/check.ts'
-import { jsonObject, show } from '../../harness/assertions.ts'
+import { show } from '../../harness/assertions.ts'
+import { EVENT_DEADLINE_MS, check, type CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
 import { ControlError } from '../../harness/control.ts'
@@ -13,10 +13,9 @@ import { buildPixCode } from '../../generators/emv.ts'
 import { newTxid, newUuid } from '../../generators/ids.ts'
 import { randomCpf } from '../../generators/documents.ts'
 
-const RULE = 'timestamps are ISO 8601 in UTC, zone Z or +00:00 (0)'
+const CLAUSE = '0.timestamps-utc'
 const LOOKS_LIKE_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/
 const UTC_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|\+00:00)$/
-const NOTIFICATION_WAIT_MS = 5_000
 
 interface Stamp {
   path: string
@@ -39,56 +38,64 @@ function isUtc(value: string): boolean {
 function expectUtcAnswers(t: CheckContext, exchanges: Exchange[]): void {
   let seen = 0
   for (const ex of exchanges) {
-    for (const stamp of dateTimesIn(jsonObject(ex))) {
+    for (const stamp of dateTimesIn(t.json(CLAUSE, ex))) {
       seen += 1
-      if (!isUtc(stamp.value)) t.fail(RULE, `${stamp.path} in UTC`, show(stamp.value), ex)
+      if (!isUtc(stamp.value)) t.fail(CLAUSE, stamp.path, 'a date-time in UTC (Z or +00:00)', show(stamp.value), ex)
     }
   }
-  if (seen === 0) t.fail(RULE, 'answers carrying their documented timestamps', 'no date-time in any answer', exchanges[0])
+  if (seen === 0) t.fail(CLAUSE, 'the sampled answers', 'answers carrying their documented timestamps', 'no date-time in any answer', exchanges[0])
 }
 
 function expectUtcNotification(t: CheckContext, kind: string, c: Captured): void {
   for (const stamp of dateTimesIn(c.body)) {
-    if (!isUtc(stamp.value)) t.fail(RULE, `${kind} notification ${stamp.path} in UTC`, `${show(stamp.value)} in ${show(c.body)}`)
+    if (!isUtc(stamp.value)) t.fail(CLAUSE, `${kind} notification ${stamp.path}`, 'a date-time in UTC (Z or +00:00)', `${show(stamp.value)} in ${show(c.body)}`)
   }
 }
 
-function accepted(t: CheckContext, ex: Exchange): Exchange {
-  t.expectStatus(ex, [200, 201])
-  return ex
+/**
+ * A sampled answer is a success: a refused request carries no timestamps to judge, so its
+ * failure blocks the check (`clause` is the operation's own success rule).
+ */
+function accepted(t: CheckContext, clause: string, what: string, ex: Exchange): Promise<Exchange> {
+  return t.given(what, () => {
+    t.expectStatus(clause, ex, [200, 201])
+    return ex
+  })
 }
 
 check('timestamps of the balance answers are UTC', { clauses: ['0.timestamps-utc'] }, async (t) => {
   expectUtcAnswers(t, [
-    accepted(t, await t.base.get('/api/balance')),
-    accepted(t, await t.base.get('/accounts/balances')),
-    accepted(t, await t.gateway.get('/v1/account/balance')),
+    await accepted(t, '4.8.status-200', 'the public balance (GET /api/balance)', await t.base.get('/api/balance')),
+    await accepted(t, '4.9.status-200', 'the central-bank-style balance (GET /accounts/balances)', await t.base.get('/accounts/balances')),
+    await accepted(t, '4.13.status-200', 'the gateway balance (GET /v1/account/balance)', await t.gateway.get('/v1/account/balance')),
   ])
 })
 
 check('timestamps of the charge, cash-in and cash-out answers are UTC', { clauses: ['0.timestamps-utc'], needs: ['mutating'] }, async (t) => {
   const qrCode = buildPixCode({ key: 'payee@conformance.example', amount: '1.00', merchantName: 'Conformance Payee', merchantCity: 'SAO PAULO' })
-  const cashIn = accepted(t, await t.base.post('/api/pix/cash-in', { transaction: { value: 1, externalId: `kit-utc-${newUuid()}`, expirationTime: 600 } }))
-  const cashInId = jsonObject(cashIn).transactionId
+  const cashIn = await accepted(t, '4.6.transaction-id', 'a cash-in (POST /api/pix/cash-in)', await t.base.post('/api/pix/cash-in', { transaction: { value: 1, externalId: `kit-utc-${newUuid()}`, expirationTime: 600 } }))
+  const cashInId = await t.given('the cash-in transactionId', () => t.json('4.6.transaction-id', cashIn).transactionId)
   expectUtcAnswers(t, [
-    accepted(t, await t.base.put(`/cob/${newTxid()}`, { calendario: {}, valor: { original: '1.00' } })),
+    await accepted(t, '4.10.status-201', 'a charge (PUT /cob/{txid})', await t.base.put(`/cob/${newTxid()}`, { calendario: {}, valor: { original: '1.00' } })),
     cashIn,
-    accepted(t, await t.base.post('/api/pix/cash-out-qrcode', { value: 1, qrCode, externalId: `kit-utc-${newUuid()}` })),
-    accepted(t, await t.base.get(`/api/pix/transaction/${encodeURIComponent(String(cashInId))}`)),
-    accepted(t, await t.base.get('/api/transactions', { query: { size: 5 } })),
+    await accepted(t, '4.7.transaction-id', 'a cash-out (POST /api/pix/cash-out-qrcode)', await t.base.post('/api/pix/cash-out-qrcode', { value: 1, qrCode, externalId: `kit-utc-${newUuid()}` })),
+    await accepted(t, '4.3.get-by-id', 'the cash-in view (GET /api/pix/transaction/{id})', await t.base.get(`/api/pix/transaction/${encodeURIComponent(String(cashInId))}`)),
+    await accepted(t, '4.4.response-shape', 'the account listing (GET /api/transactions)', await t.base.get('/api/transactions', { query: { size: 5 } })),
   ])
 })
 
 check('timestamps of the return answer are UTC', { clauses: ['0.timestamps-utc'], needs: ['mutating', 'control'] }, async (t) => {
   const paid = await t.control.incomingPayment({ amount: 5, payer: { name: 'Utc Payer', document: randomCpf() } })
   const ex = await t.base.put(`/pix/${encodeURIComponent(paid.e2eId)}/devolucao/kitutc${Date.now().toString(36)}`, { valor: '1.00' })
-  t.expectStatus(ex, 201)
-  expectUtcAnswers(t, [ex])
+  expectUtcAnswers(t, [await accepted(t, '4.11.status-201', 'a return (PUT /pix/{e2eid}/devolucao/{id})', ex)])
 })
 
-/** The first notification of this check matching `pred`, or undefined when none came in time. */
+/**
+ * The first notification of this check matching `pred`, or undefined when none came within the
+ * event deadline: whether it is sent is not this rule's business, so no t.awaitEvent here.
+ */
 function notification(t: CheckContext, pred: (c: Captured) => boolean): Promise<Captured | undefined> {
-  return t.hooks.waitFor(pred, NOTIFICATION_WAIT_MS).catch(() => undefined)
+  return t.hooks.waitFor(pred, EVENT_DEADLINE_MS).catch(() => undefined)
 }
 
 const bodyOf = (c: Captured) => (c.body !== null && typeof c.body === 'object' ? (c.body as Record<string, any>) : {})
@@ -103,9 +110,13 @@ check('timestamps of the V1, V2 and bank slip notifications are UTC', {
   await t.hooks.useForAccount()
   const paid = await t.control.incomingPayment({ amount: 9, payer: { name: 'Utc Notified Payer', document: randomCpf() } })
   const returnId = `kitutc${randomUUID().replace(/-/g, '').slice(0, 16)}`
-  t.expectStatus(await t.base.put(`/pix/${encodeURIComponent(paid.e2eId)}/devolucao/${returnId}`, { valor: '2.00' }), 201)
-  await t.control.settleReturn(paid.e2eId, returnId)
-  t.expectStatus(await t.gateway.post(`/pix/v1/webhooks/resend/${encodeURIComponent(paid.gatewayId)}`, { url: t.hooks.url('v1') }), 200)
+  await t.given('a settled return (PUT /pix/{e2eid}/devolucao/{id})', async () => {
+    t.expectStatus('4.11.status-201', await t.base.put(`/pix/${encodeURIComponent(paid.e2eId)}/devolucao/${returnId}`, { valor: '2.00' }), 201)
+    await t.control.settleReturn(paid.e2eId, returnId)
+  })
+  await t.given('a V1 resend (POST /pix/v1/webhooks/resend/{id})', async () => {
+    t.expectStatus('4.12.response-success', await t.gateway.post(`/pix/v1/webhooks/resend/${encodeURIComponent(paid.gatewayId)}`, { url: t.hooks.url('v1') }), 200)
+  })
   const slipId = await registeredAndPaidSlip(t)
 
   const kinds: [string, (c: Captured) => boolean][] = [
@@ -128,15 +139,17 @@ check('timestamps of the V1, V2 and bank slip notifications are UTC', {
 /** A bank slip created, registered by the bank and paid; its id. */
 async function registeredAndPaidSlip(t: CheckContext): Promise<string> {
   const dueDate = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10)
-  const created = await t.gateway.post('/bank-slip/v1/payment', {
-    amount: 33.1,
-    dueDate,
-    description: 'conformance kit: utc timestamps',
-    externalId: `kit-utc-slip-${randomUUID()}`,
-    payer: { name: 'Maria da Silva', document: randomCpf(), city: 'Sao Paulo', state: 'SP', number: '100', postalCode: '01310100', neighborhood: 'Bela Vista', address: 'Avenida Paulista' },
+  const id = await t.given('a bank slip (POST /bank-slip/v1/payment)', async () => {
+    const created = await t.gateway.post('/bank-slip/v1/payment', {
+      amount: 33.1,
+      dueDate,
+      description: 'conformance kit: utc timestamps',
+      externalId: `kit-utc-slip-${randomUUID()}`,
+      payer: { name: 'Maria da Silva', document: randomCpf(), city: 'Sao Paulo', state: 'SP', number: '100', postalCode: '01310100', neighborhood: 'Bela Vista', address: 'Avenida Paulista' },
+    })
+    t.expectStatus('4.15.request-accepted', created, [200, 201])
+    return String(t.json('4.15.request-accepted', created).id)
   })
-  if (created.response.status < 200 || created.response.status > 299) t.fail('bank slip creation (4.15)', 'a 2xx', `HTTP ${created.response.status}`, created)
-  const id = String(jsonObject(created).id)
   try {
     await t.control.registerSlip(id)
   } catch (err) {

@@ -542,7 +542,7 @@ check('ledger model: random charges, payments, cash-outs and returns keep the ba
  * the run keeps its kind (blocked, inconclusive, kit bug), with the sequence added.
  */
 function withSequence(err: unknown, what: string): unknown {
-  if (err instanceof ClauseFailure) return new ClauseFailure(err.clause, `${err.specifics}\n${what}`, err.exchange, err.expectedRefusal)
+  if (err instanceof ClauseFailure) return new ClauseFailure(err.clause, `${err.specifics}\n${what}`, err.exchange, err.expectation)
   if (err instanceof Error) {
     err.message = `${err.message}\n${what}`
     return err

@@ -7,6 +7,7 @@
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { flushPacingLogs, pacerFor, type Slot } from '../../harness/pacing.ts'
+import { Blocked } from '../../harness/verdicts.ts'
 
 export const LIMIT = 60
 export const WINDOW_S = 60
@@ -85,25 +86,32 @@ export async function burst(send: () => Promise<Exchange>): Promise<Exchange[]> 
   return exchanges
 }
 
-/** The first `LIMIT` answers of a burst are 2xx; fails naming the first that is not. */
-export function expectServed(t: CheckContext, rule: string, exchanges: Exchange[]): void {
+/** The first `LIMIT` answers of a burst are 2xx; fails `clause` naming the first that is not. */
+export function expectServed(t: CheckContext, clause: string, exchanges: Exchange[]): void {
   for (let i = 0; i < LIMIT; i++) {
     const ex = exchanges[i]
-    if (!ex) t.fail(rule, `${LIMIT} requests served`, `the burst stopped after ${i}`)
+    if (!ex) t.fail(clause, 'the first requests of a window are served', `${LIMIT} requests served`, `the burst stopped after ${i}`)
     if (ex.response.error || ex.response.status < 200 || ex.response.status > 299) {
-      t.fail(rule, `HTTP 2xx for request ${i + 1} of the first ${LIMIT} within ${WINDOW_S} s`, ex.response.error ?? `HTTP ${ex.response.status}`, ex)
+      t.fail(clause, 'the first requests of a window are served', `HTTP 2xx for request ${i + 1} of the first ${LIMIT} within ${WINDOW_S} s`, ex.response.error ?? `HTTP ${ex.response.status}`, ex)
     }
   }
 }
 
 /** The answer to the request after the first `LIMIT`. */
-export function refusal(t: CheckContext, rule: string, exchanges: Exchange[]): Exchange {
+export function refusal(t: CheckContext, clause: string, exchanges: Exchange[]): Exchange {
   const ex = exchanges[LIMIT]
-  if (!ex) t.fail(rule, `a request ${LIMIT + 1}`, 'none sent')
+  if (!ex) t.fail(clause, 'the request after the limit', `a request ${LIMIT + 1}`, 'none sent')
   return ex
 }
 
-/** True when the answer is a refusal by the rate limit (a 4xx); used as a precondition of the scope checks. */
-export function isRefused(ex: Exchange | undefined): ex is Exchange {
-  return ex !== undefined && !ex.response.error && ex.response.status >= 400 && ex.response.status < 500
+/**
+ * A burst that the limit throttled: the precondition of the checks about the limit's scope and
+ * window (whether it is enforced at all is the enforcement check's verdict, not theirs).
+ */
+export async function throttled(t: CheckContext, what: string, send: () => Promise<Exchange>): Promise<void> {
+  const exchanges = await burst(send)
+  const last = exchanges[LIMIT]
+  if (last === undefined || last.response.error || last.response.status < 400 || last.response.status > 499) {
+    throw new Blocked(`throttling ${what} with ${LIMIT + 1} requests`, last === undefined ? `the burst stopped after ${exchanges.length}` : `request ${LIMIT + 1} answered ${last.response.error ?? `HTTP ${last.response.status}`}`)
+  }
 }

@@ -39,9 +39,9 @@ describe('a run of the embedded reference', () => {
 
   test('prints a progress line per file, a summary per area and the report folder', () => {
     expect(run.stdout).toMatch(/✓ balance\/shapes\.test\.ts/)
-    expect(run.stdout).toMatch(/^ {2}balance +\d+ +0 +\d+$/m)
+    expect(run.stdout).toMatch(/^ {2}balance +\d+ +0 +0 +0 +\d+$/m)
     expect(run.stdout).toContain(`Report: ${join(reportDir, folder)}`)
-    expect(run.stdout).toMatch(/^PASSED$/m)
+    expect(run.stdout).toMatch(/^PASSED — \d+ of \d+ must clauses of balance\/shapes\.test\.ts verified$/m)
   })
 
   test('writes the three files', () => {

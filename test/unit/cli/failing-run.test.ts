@@ -45,16 +45,25 @@ describe('a run against a broken target', () => {
     expect(results.target.embedded).toBe(false)
   })
 
-  test('prints each failure with its clauses, one-line reason and replay command', () => {
+  test('prints each failure under the one clause it fails, grouped by cause, with the reason and the replay command', () => {
     const failed = results.checks.filter((c) => c.status === 'failed')
     expect(run.stdout).toContain(`Failures (${failed.length}):`)
     for (const c of failed) {
-      expect(run.stdout).toContain(`✗ ${c.area} › ${c.title}`)
-      expect(run.stdout).toContain(`clauses: ${c.clauses.join(', ')}`)
+      expect(c.failedClause).toBeDefined()
+      expect(c.message?.startsWith(`${c.failedClause} — `)).toBe(true)
+      expect(run.stdout).toContain(`✗ ${c.failedClause} · `)
     }
-    expect(run.stdout).toMatch(/reason: {2}\S.*500/)
-    expect(run.stdout).toContain('replay:  npm run conformance -- --seed 9 --area balance --num-runs 2')
-    expect(run.stdout).toMatch(/^FAILED$/m)
+    expect(run.stdout).toMatch(/got HTTP 500/)
+    expect(run.stdout).toContain('replay:  npm run conformance -- --profile readonly --seed 9 --area balance --num-runs 2')
+    expect(run.stdout).toMatch(/^FAILED — \d+ of \d+ must clauses of balance verified/m)
+  })
+
+  test('checks that needed a bearer token are blocked by it, not failed on their clause', () => {
+    const blocked = results.checks.filter((c) => c.status === 'blocked')
+    expect(blocked.length).toBeGreaterThan(0)
+    for (const c of blocked) expect(c.reason).toMatch(/bearer token \(POST \/oauth\/token\) failed|HTTP 500/)
+    expect(run.stdout).toMatch(/Without a verdict \(\d+\)/)
+    expect(run.stderr).toMatch(/warning: POST .*\/oauth\/token answered 500: every check that needs a bearer token will be blocked/)
   })
 
   test('failing checks name their clauses in results.json', () => {

@@ -1,0 +1,71 @@
+// Plain configuration mistakes against a conforming target (the reference): each is a setting
+// the user got wrong, not a failure of the target. A required setting that does not work stops the
+// run before any suite, exit 2 within 10 s, with one line naming it; an optional one that does not
+// work only skips the checks that need it, saying so.
+// Run: npx vitest run --project robustness test/foreign/configuration.test.ts
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { certify, resultsOf, type Certification } from './run.ts'
+import { startNotThisApi, startPlainReference, type ForeignTarget, type PlainServer } from './targets.ts'
+import { checksWhere, failedChecks } from './verdicts.ts'
+
+const PREFLIGHT_LIMIT_MS = 10_000
+/** The checks that use the second account's API key (the per-key and per-account limits). */
+const OTHER_KEY_FILES = 'rate-limits/gateway-balance.test.ts,rate-limits/resend.test.ts'
+
+let reference: ForeignTarget
+let notThisApi: PlainServer
+
+beforeAll(async () => {
+  reference = await startPlainReference()
+  notThisApi = await startNotThisApi()
+})
+
+afterAll(async () => {
+  await notThisApi?.close()
+  await reference?.close()
+})
+
+/** A value of the right form that the target does not know. */
+const wrong = (value: string | undefined) => `${(value ?? '').slice(0, 8)}wrong-${'x'.repeat(24)}`
+
+/** What the run wrote besides start-up warnings: the refusal, alone. */
+const refusalLines = (c: Certification) => c.lines.filter((l) => !/^warning:/i.test(l))
+
+/** Exit 2 within the preflight limit, one line that names `setting` and matches `says`, no report. */
+function expectRefusedSetting(c: Certification, setting: string, says?: RegExp): void {
+  expect(c.run.exitCode, c.tail).toBe(2)
+  expect(c.run.durationMs, c.tail).toBeLessThan(PREFLIGHT_LIMIT_MS)
+  const lines = refusalLines(c)
+  expect(lines, c.tail).toHaveLength(1)
+  expect(lines[0]).toContain(setting)
+  if (says) expect(lines[0]).toMatch(says)
+  expect(c.results, 'a refused configuration wrote a report').toBeUndefined()
+}
+
+describe.concurrent('a required setting that does not work stops the run', () => {
+  test('a wrong PIX_API_KEY', async () => {
+    expectRefusedSetting(await certify({ ...reference.env, PIX_API_KEY: wrong(reference.env.PIX_API_KEY) }), 'PIX_API_KEY', /401/)
+  })
+
+  test('a wrong PIX_CLIENT_SECRET', async () => {
+    expectRefusedSetting(await certify({ ...reference.env, PIX_CLIENT_SECRET: wrong(reference.env.PIX_CLIENT_SECRET) }), 'PIX_CLIENT_SECRET')
+  })
+
+  test('a PIX_BASE_URL that is up but serves something else (200 text/html to everything)', async () => {
+    const c = await certify({ ...reference.env, PIX_BASE_URL: notThisApi.url })
+    expectRefusedSetting(c, 'PIX_BASE_URL', /does not serve this interface/i)
+    expect(notThisApi.requests, 'the base URL was never asked').toBeGreaterThan(0)
+  })
+})
+
+test('a wrong optional PIX_OTHER_API_KEY skips only the checks that use it, with the reason; the run goes on', async () => {
+  const c = await certify({ ...reference.env, PIX_OTHER_API_KEY: wrong(reference.env.PIX_OTHER_API_KEY) }, ['--file', OTHER_KEY_FILES])
+  const r = resultsOf(c)
+  expect(c.run.exitCode, c.tail).toBe(0)
+  expect(failedChecks(r)).toEqual([])
+  const usesOtherKey = checksWhere(r, (c) => c.needs.includes('otherAccount'))
+  expect(usesOtherKey.length).toBeGreaterThan(0)
+  const notSkipped = usesOtherKey.filter((c) => c.status !== 'skipped' || !/PIX_OTHER_API_KEY/.test(c.skipReason ?? ''))
+  expect(notSkipped.map((c) => `${c.id} [${c.status}] ${c.skipReason ?? c.reason ?? ''}`)).toEqual([])
+  expect(checksWhere(r, (c) => c.status === 'passed').length, 'the checks of the primary key still ran').toBeGreaterThan(0)
+})

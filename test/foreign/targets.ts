@@ -1,0 +1,187 @@
+// Foreign targets for the self-check (issue 15, item 10): targets nobody on this project wrote,
+// each built as the embedded reference behind the self-check proxy (test/selfcheck/proxy.ts) with
+// hooks that make it behave like something else, and the verdicts the kit must give on each.
+//
+// - chargesOnly: implements only the token endpoints and PUT /cob/{txid}; every other route of
+//   both APIs answers a NestJS route-not-found 404 (the §7 shape), and there is no control URL.
+// - problemJson: every error answer is rewritten into RFC 9457 application/problem+json.
+// - driverWithout(routes): a sandbox driver that answers 501 to some control routes.
+// - balanceMissing: GET /api/balance answers the framework 404; the rest is the reference.
+// - notThisApi: a server that answers 200 text/html to everything.
+import { createServer, STATUS_CODES, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { startReference, type RunningReference } from '../../reference/index.ts'
+import { jsonObjectOf, jsonResponse, matches, type ProxyHooks, type ProxyRequest, type ProxyResponse } from '../selfcheck/fault.ts'
+import { FaultProxy } from '../selfcheck/proxy.ts'
+
+export interface ForeignTarget {
+  /** The PIX_* settings of a run against this target. */
+  env: Record<string, string>
+  /** Every request the kit made, as `api METHOD path` (tokens and bodies are not kept). */
+  seen: string[]
+  close(): Promise<void>
+}
+
+/** Starts the reference behind the proxy with `hooks`; `env` adjusts the settings the kit gets. */
+async function proxiedReference(hooks: ProxyHooks[], env: (e: Record<string, string>) => Record<string, string> = (e) => e): Promise<ForeignTarget> {
+  const reference: RunningReference = await startReference({ quiet: true })
+  const seen: string[] = []
+  const recorder: ProxyHooks = {
+    onRequest(req) {
+      seen.push(`${req.api} ${req.method.toUpperCase()} ${req.path}`)
+      return undefined
+    },
+  }
+  let proxy: FaultProxy
+  try {
+    proxy = await FaultProxy.start(reference, [recorder, ...hooks])
+  } catch (e) {
+    await reference.close()
+    throw e
+  }
+  return {
+    // a reference started for this run alone: the checks that reset the sandbox may run (--reset)
+    env: env({ ...proxy.envFor(reference.env), PIX_RESET: '1' }),
+    seen,
+    async close() {
+      await proxy.close()
+      await reference.close()
+    },
+  }
+}
+
+// ── framework answers ───────────────────────────────────────────────────────────────────────
+
+/** What a NestJS application answers to a route it does not have (Express adapter). */
+export function nestRouteNotFound(req: ProxyRequest): ProxyResponse {
+  const query = req.query.toString()
+  return jsonResponse(404, { statusCode: 404, message: `Cannot ${req.method.toUpperCase()} ${req.path}${query ? `?${query}` : ''}`, error: 'Not Found' })
+}
+
+/** 501 from a sandbox driver that does not implement a route. */
+function notImplemented(req: ProxyRequest): ProxyResponse {
+  return jsonResponse(501, { statusCode: 501, message: `the sandbox driver does not implement ${req.method.toUpperCase()} ${req.path}`, error: 'Not Implemented' })
+}
+
+// ── 1. charges only ─────────────────────────────────────────────────────────────────────────
+
+/** The only routes of the charges-only target (base API). */
+const CHARGE_ROUTES: Array<[method: string, path: string | RegExp]> = [
+  ['POST', '/oauth/token'],
+  ['POST', '/api/auth/token'],
+  ['PUT', /^\/cob\/[^/]+$/],
+]
+
+export const chargesOnlyHooks: ProxyHooks = {
+  onRequest(req) {
+    if (req.api === 'base' && CHARGE_ROUTES.some(([method, path]) => matches(req, method, path))) return undefined
+    return nestRouteNotFound(req)
+  },
+}
+
+/**
+ * Tokens and PUT /cob only, a framework 404 everywhere else, no control URL. It is a sandbox (the
+ * reference's settings say PIX_PROFILE=sandbox): without a control API that takes a confirmation.
+ */
+export function startChargesOnly(): Promise<ForeignTarget> {
+  return proxiedReference([chargesOnlyHooks], ({ PIX_CONTROL_URL: _control, ...env }) => ({ ...env, PIX_YES_MUTATE: '1' }))
+}
+
+// ── 2. central-bank-style error bodies ──────────────────────────────────────────────────────
+
+/** A §7 error body as RFC 9457 problem details, in the style of the central bank's API Pix. */
+export function asProblem(res: ProxyResponse): ProxyResponse {
+  const error = jsonObjectOf(res)
+  if (res.status < 400 || error === undefined || typeof error.statusCode !== 'number') return res
+  const title = typeof error.error === 'string' ? error.error : (STATUS_CODES[res.status] ?? 'Error')
+  const detail = Array.isArray(error.message) ? error.message.join('; ') : String(error.message ?? title)
+  const problem = { type: `https://pix.example.org/api/v2/error/${title.replace(/[^A-Za-z]/g, '')}`, title, status: res.status, detail }
+  const { 'content-type': _type, ...headers } = res.headers
+  return jsonResponse(res.status, problem, { ...headers, 'content-type': 'application/problem+json' })
+}
+
+export const problemJsonHooks: ProxyHooks = {
+  onResponse(req, res) {
+    return req.api === 'control' ? undefined : asProblem(res)
+  },
+}
+
+export function startProblemJson(): Promise<ForeignTarget> {
+  return proxiedReference([problemJsonHooks])
+}
+
+// ── 3, 4. sandbox drivers that provide only some routes ─────────────────────────────────────
+
+/** Control routes by what they do, as the driver's route table names them. */
+export const CONTROL_ROUTES = {
+  payCharge: ['POST', /^\/control\/cob\/[^/]+\/pay$/],
+  advanceClock: ['POST', '/control/clock/advance'],
+  registerSlip: ['POST', /^\/control\/bank-slips\/[^/]+\/register$/],
+} as const satisfies Record<string, [string, string | RegExp]>
+
+/** A driver answering 501 to the routes given (every control route when `routes` is 'all'). */
+export function driverHooks(routes: ReadonlyArray<readonly [string, string | RegExp]> | 'all'): ProxyHooks {
+  return {
+    onRequest(req) {
+      if (req.api !== 'control') return undefined
+      if (routes === 'all' || routes.some(([method, path]) => matches(req, method, path))) return notImplemented(req)
+      return undefined
+    },
+  }
+}
+
+export function startDriverWithout(routes: ReadonlyArray<readonly [string, string | RegExp]> | 'all'): Promise<ForeignTarget> {
+  return proxiedReference([driverHooks(routes)])
+}
+
+// ── 6. one read route missing ───────────────────────────────────────────────────────────────
+
+export const balanceMissingHooks: ProxyHooks = {
+  onRequest(req) {
+    return matches(req, 'GET', '/api/balance', 'base') ? nestRouteNotFound(req) : undefined
+  },
+}
+
+export function startBalanceMissing(): Promise<ForeignTarget> {
+  return proxiedReference([balanceMissingHooks])
+}
+
+// ── 5. a server that is up but is not this API ──────────────────────────────────────────────
+
+export interface PlainServer {
+  url: string
+  requests: number
+  close(): Promise<void>
+}
+
+const HTML = '<!doctype html><html><head><title>Welcome</title></head><body><h1>It works!</h1></body></html>\n'
+
+/** 200 text/html to every request, whatever the method and path (a web server's welcome page). */
+export async function startNotThisApi(): Promise<PlainServer> {
+  let requests = 0
+  const server: Server = createServer((req, res) => {
+    requests++
+    req.resume()
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(HTML)) })
+      res.end(HTML)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    get requests() {
+      return requests
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}
+
+/** The reference, plain (for the configuration mistakes: the settings are what is wrong). */
+export async function startPlainReference(): Promise<ForeignTarget> {
+  return proxiedReference([])
+}

@@ -1,0 +1,48 @@
+// Flaky checks (issue: CI gate): a failed check runs once more, alone, before it is reported. A
+// webhook that missed its deadline once and came on the retry is reported flaky, with both
+// attempts' evidence, and fails the run only with --fail-on-flaky; one that never comes is failed.
+import { afterAll, expect, test } from 'vitest'
+import { defineFault, type Fault } from './fault.ts'
+import { certify, closeReferences } from './runner.ts'
+
+const CHECK = 'charges/lifecycle::paying a charge posts a RECEIVE event with status LIQUIDATED'
+
+/** Drops the first `n` RECEIVE notifications (a receiver that saw them too late). */
+function dropReceive(n: number): Fault {
+  let dropped = 0
+  return defineFault({
+    id: `drop-first-${n}-receive`,
+    area: 'charges',
+    clauses: ['6.2.receive-emitted'],
+    description: `the first ${n} RECEIVE notifications never reach the kit`,
+    onWebhook(d) {
+      if (d.json?.type !== 'RECEIVE' || dropped >= n) return d
+      dropped++
+      return 'drop'
+    },
+  })
+}
+
+afterAll(closeReferences)
+
+test('missed once, then delivered on the retry: flaky, with both attempts, exit 0; exit 1 with --fail-on-flaky', async () => {
+  const run = await certify({ areas: ['charges'], fault: dropReceive(1), extraArgs: ['--check', CHECK, '--retries', '1'] })
+  const check = run.checks.find((c) => c.title === CHECK.split('::')[1])
+  expect(check, run.run.output.slice(-2000)).toMatchObject({ status: 'passed', flaky: true })
+  expect(check?.attempts).toHaveLength(1)
+  expect(check?.attempts?.[0]).toMatchObject({ failedClause: '6.2.receive-emitted' })
+  expect(check?.attempts?.[0]?.exchanges.length).toBeGreaterThan(0)
+  expect(check?.exchanges?.length).toBeGreaterThan(0)
+  expect(run.run.exitCode).toBe(0)
+  expect(run.verdict.headline).toMatch(/1 check flaky: passed only on a retry/)
+  const strict = await certify({ areas: ['charges'], fault: dropReceive(1), extraArgs: ['--check', CHECK, '--retries', '1', '--fail-on-flaky'] })
+  expect(strict.run.exitCode).toBe(1)
+})
+
+test('missed on every attempt: failed, on its clause', async () => {
+  const run = await certify({ areas: ['charges'], fault: dropReceive(5), extraArgs: ['--check', CHECK, '--retries', '1'] })
+  const check = run.checks.find((c) => c.title === CHECK.split('::')[1])
+  expect(check, run.run.output.slice(-2000)).toMatchObject({ status: 'failed', failedClause: '6.2.receive-emitted' })
+  expect(check?.flaky).toBeUndefined()
+  expect(run.run.exitCode).toBe(1)
+})
