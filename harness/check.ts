@@ -63,6 +63,11 @@ export interface CheckContext {
   readonly hooks: CheckHooks
   /** The redacted evidence recorded so far. */
   exchanges(): RecordedExchange[]
+  /**
+   * Records what the target chose where the interface says "not shown" (meta.observed[clause][key]):
+   * an observation, never a verdict. `clause` must be one of the check's.
+   */
+  observe(clause: string, key: string, value: unknown): void
   /** Skips the check with a reason (recorded in meta.skipReason); never returns. */
   skip(reason: string): never
 
@@ -454,6 +459,10 @@ async function buildContext(
       return capturedHooks()
     },
     exchanges: () => recorder.exchanges(),
+    observe: (clause, key, value) => {
+      if (!state.clauses.includes(clause)) throw new KitError(`t.observe names clause ${clause}, which its check does not name (${state.clauses.join(', ')})`)
+      meta.observed = { ...meta.observed, [clause]: { ...meta.observed?.[clause], [key]: value } }
+    },
     skip,
     given: (what, fn) => preconditionOf(what, fn),
     expectStatus: (clause, ex, status) =>

@@ -41,6 +41,8 @@ export interface TargetConfig {
   webhookTls?: { certFile: string; keyFile: string }
   /** Require senders to present a certificate of this CA (PIX_WEBHOOK_CLIENT_CA_FILE). */
   webhookClientCaFile?: string
+  /** The vendor's declared delivery policy, YAML or JSON (PIX_DELIVERY_POLICY_FILE; suites/webhooks/delivery-policy.ts). */
+  deliveryPolicyFile?: string
   profile: Profile
   seed: number
   /** Cases of every property check: PIX_NUM_RUNS when given, else the depth profile's. */
@@ -141,6 +143,7 @@ export function loadConfig(env: Env = process.env): TargetConfig {
     webhookListen: listenAddress(read('PIX_WEBHOOK_LISTEN')),
     webhookTls: captureTls(read('PIX_WEBHOOK_TLS_CERT_FILE'), read('PIX_WEBHOOK_TLS_KEY_FILE')),
     webhookClientCaFile: pemFile('PIX_WEBHOOK_CLIENT_CA_FILE', read('PIX_WEBHOOK_CLIENT_CA_FILE')),
+    deliveryPolicyFile: textFile('PIX_DELIVERY_POLICY_FILE', read('PIX_DELIVERY_POLICY_FILE')),
     profile: profile(read('PIX_PROFILE'), flag('PIX_EMBEDDED', read('PIX_EMBEDDED'))),
     seed: integer('PIX_SEED', read('PIX_SEED'), { min: 0, max: MAX_SEED - 1 }) ?? randomInt(MAX_SEED),
     numRuns: integer('PIX_NUM_RUNS', read('PIX_NUM_RUNS'), { min: 1, max: MAX_NUM_RUNS }) ?? DEPTH_RUNS[depth(read('PIX_DEPTH'))],
@@ -370,6 +373,12 @@ function pemFile(setting: string, file: string | undefined): string | undefined 
   if (!text.includes('-----BEGIN CERTIFICATE-----')) {
     throw new ConfigError(setting, `file ${file} is not a PEM certificate (no BEGIN CERTIFICATE block)`)
   }
+  return file
+}
+
+function textFile(setting: string, file: string | undefined): string | undefined {
+  if (file === undefined) return undefined
+  readSettingFile(setting, file, (s) => s.isFile())
   return file
 }
 

@@ -24,6 +24,12 @@ export interface CheckMeta {
   reason?: string
   /** The one clause a failed check proves broken. */
   failedClause?: string
+  /**
+   * What the target chose where the interface says "not shown", by the not-shown (or declaration)
+   * clause it answers: `{ '6.3.retry-policy-not-shown': { undelivered: {...} } }`. Several checks
+   * may observe the same clause under different keys; a reader merges them.
+   */
+  observed?: Record<string, Record<string, unknown>>
   /** What the property checks of this check ran (issue: property depth). */
   property?: PropertyRun
   /** Earlier attempts of a retried check (--retries), oldest first. */

@@ -22,6 +22,23 @@ export interface Captured {
   suffix: string
   /** The sender's certificate, in required-client-certificate mode. */
   clientCertificate?: { subject: string; issuer: string; fingerprint256: string }
+  /** On a scripted channel (`script`): what this delivery got back. Absent: the default 200. */
+  answer?: DeliveryStep
+  /** On a `silence` step: how long after arriving the sender closed the connection itself, if it did. */
+  senderClosedAfterMs?: number
+}
+
+/**
+ * One answer of a scripted channel, a hostile receiver's: a status (after `delayMs`, a slow
+ * receiver), `silence` (no answer for `silenceMs`, then the connection is dropped: the sender's own
+ * deadline usually ends it first), or `reset` (the connection is dropped before any answer).
+ */
+export type DeliveryStep = { status: number; delayMs?: number } | { silenceMs: number } | { reset: true }
+
+/** A TLS handshake the capture refused (required-client-certificate mode): no channel is known yet. */
+export interface RefusedHandshake {
+  at: string
+  reason: string
 }
 
 export interface CaptureOptions {
@@ -65,6 +82,8 @@ type Server = HttpServer | HttpsServer
 export class WebhookCapture {
   private readonly captured: Captured[] = []
   private readonly waiters = new Set<Waiter>()
+  private readonly scripts = new Map<string, DeliveryStep[]>()
+  private readonly refused: RefusedHandshake[] = []
   private closed = false
 
   private constructor(
@@ -78,6 +97,7 @@ export class WebhookCapture {
     readonly caPem?: string,
   ) {
     server.on('request', (req: IncomingMessage, res: ServerResponse) => this.handle(req, res))
+    server.on('tlsClientError', (err: Error) => this.noteRefusedHandshake(err))
   }
 
   static async start(opts: CaptureOptions = {}): Promise<WebhookCapture> {
@@ -136,6 +156,23 @@ export class WebhookCapture {
     })
   }
 
+  /**
+   * Scripts the answers of `channel`: its next deliveries meet `steps` in order (each is still
+   * captured, with the `answer` it got); once they are used up the channel answers 200 again.
+   * A new script replaces the rest of the old one; an empty one ends it.
+   */
+  script(channel: string, steps: readonly DeliveryStep[]): void {
+    if (channel === '') throw new TypeError('webhook capture: the channel name must not be empty')
+    for (const step of steps) validateStep(step)
+    if (steps.length === 0) this.scripts.delete(channel)
+    else this.scripts.set(channel, [...steps])
+  }
+
+  /** TLS handshakes refused so far (a sender without a certificate of `clientCaPem`, most often). */
+  refusedHandshakes(): RefusedHandshake[] {
+    return [...this.refused]
+  }
+
   clear(channel?: string): void {
     if (channel === undefined) {
       this.captured.length = 0
@@ -191,7 +228,8 @@ export class WebhookCapture {
     req.on('end', () => {
       if (refused) return
       const raw = Buffer.concat(chunks).toString('utf8')
-      this.record({
+      const step = this.nextStep(channel)
+      const event: Captured = {
         channel,
         receivedAt: new Date().toISOString(),
         method: req.method ?? 'POST',
@@ -201,7 +239,10 @@ export class WebhookCapture {
         raw,
         suffix: suffixOf(path),
         ...peerCertificate(req),
-      })
+        ...(step ? { answer: { ...step } } : {}),
+      }
+      this.record(event)
+      if (step) return answerScripted(step, event, req, res)
       reply(res, 200, { received: true })
     })
     req.on('error', () => res.destroy())
@@ -233,6 +274,18 @@ export class WebhookCapture {
     }
   }
 
+  private nextStep(channel: string): DeliveryStep | undefined {
+    const steps = this.scripts.get(channel)
+    const step = steps?.shift()
+    if (steps && steps.length === 0) this.scripts.delete(channel)
+    return step
+  }
+
+  private noteRefusedHandshake(err: Error): void {
+    this.refused.push({ at: new Date().toISOString(), reason: err.message.split('\n', 1)[0] ?? '' })
+    if (this.refused.length > this.maxEvents) this.refused.splice(0, this.refused.length - this.maxEvents)
+  }
+
   private settle(w: Waiter): void {
     clearTimeout(w.timer)
     this.waiters.delete(w)
@@ -246,6 +299,52 @@ export class WebhookCapture {
     const shown = arrived.slice(-SUMMARY_EVENTS).map((c, i) => `  ${i + 1}. ${summarise(c, channel === undefined)}`)
     const more = arrived.length > SUMMARY_EVENTS ? [`  (the ${SUMMARY_EVENTS} latest shown)`] : []
     return [`${head}:`, ...shown, ...more].join('\n')
+  }
+}
+
+function validateStep(step: DeliveryStep): void {
+  if ('status' in step) {
+    if (!Number.isInteger(step.status) || step.status < 100 || step.status > 599) throw new RangeError(`a scripted status must be an HTTP status (got ${step.status})`)
+    if (step.delayMs !== undefined && !(step.delayMs >= 0)) throw new RangeError(`delayMs must be non-negative (got ${step.delayMs})`)
+  } else if ('silenceMs' in step) {
+    if (!(step.silenceMs >= 0)) throw new RangeError(`silenceMs must be non-negative (got ${step.silenceMs})`)
+  } else if (step.reset !== true) {
+    throw new TypeError('a scripted step is { status, delayMs? }, { silenceMs } or { reset: true }')
+  }
+}
+
+/** Plays a hostile receiver's step on one delivery (the event is already captured). */
+function answerScripted(step: DeliveryStep, event: Captured, req: IncomingMessage, res: ServerResponse): void {
+  if ('reset' in step) return dropConnection(res)
+  if ('silenceMs' in step) {
+    const arrived = performance.now()
+    const timer = setTimeout(() => dropConnection(res), Math.min(step.silenceMs, MAX_TIMER_MS))
+    res.on('close', () => {
+      clearTimeout(timer)
+      if (!droppedByUs.has(res)) event.senderClosedAfterMs = Math.round(performance.now() - arrived)
+    })
+    return
+  }
+  const send = () => {
+    if (!res.destroyed) reply(res, step.status, { scripted: true, status: step.status })
+  }
+  if (!step.delayMs) return send()
+  const timer = setTimeout(send, Math.min(step.delayMs, MAX_TIMER_MS))
+  req.socket.once('close', () => clearTimeout(timer))
+}
+
+/** Responses whose connection the capture dropped itself (a `silence` step does not count it as the sender's). */
+const droppedByUs = new WeakSet<ServerResponse>()
+
+/** Drops the connection with a TCP reset when the platform can, else a plain close. */
+function dropConnection(res: ServerResponse): void {
+  droppedByUs.add(res)
+  const socket = res.socket as (NonNullable<ServerResponse['socket']> & { resetAndDestroy?: () => void }) | null
+  if (!socket) return
+  try {
+    socket.resetAndDestroy?.() ?? socket.destroy()
+  } catch {
+    socket.destroy() // a TLS socket has no TCP handle of its own to reset
   }
 }
 

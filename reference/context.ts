@@ -1,6 +1,6 @@
 // What every handler of the reference shares: the world, the notifier, the rate limiters, the
 // public addresses, and the sweep of time-driven transitions with its real-time timers.
-import { WebhookDispatcher } from './lib/webhook-dispatcher.ts'
+import { WebhookDispatcher, type ClientCertificate } from './lib/webhook-dispatcher.ts'
 import { SlidingWindowLimiter } from './lib/rate-limit.ts'
 import { Notifier } from './notifications/notifier.ts'
 import type { World } from './model/world.ts'
@@ -20,9 +20,11 @@ export class Context {
   constructor(
     readonly world: World,
     readonly log: (line: string) => void,
+    /** The certificate the notifications' sender presents to receivers that ask for one. */
+    senderCertificate?: ClientCertificate,
   ) {
     const { attempts, baseDelayMs } = world.config.webhookRetry
-    this.dispatcher = new WebhookDispatcher({ attempts, baseDelayMs, log })
+    this.dispatcher = new WebhookDispatcher({ attempts, baseDelayMs, log, ...(senderCertificate ? { clientCertificate: senderCertificate } : {}) })
     this.notifier = new Notifier(world, () => this.dispatcher)
     const now = (): number => world.clock.nowMs()
     this.resendLimiter = new SlidingWindowLimiter({ ...RATE_LIMIT, now })

@@ -24,6 +24,9 @@ import { TRANSACTIONS } from './transactions/model.ts'
 /** The state machines with time-driven rows (returns have none). */
 const TIMED_MACHINES = [CHARGES, TRANSACTIONS, BANK_SLIPS] as unknown as Machine<string, object>[]
 
+/** The subject of the certificate the reference's notification sender presents. */
+export const SENDER_CN = 'PIX Reference Provider webhook sender'
+
 export interface ReferenceOptions {
   port?: number // base port; gateway = port+1, control = port+2; 0 or absent = free ports
   host?: string // default 127.0.0.1
@@ -174,7 +177,10 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const config = { ...DEFAULT_CONFIG, webhookRetry: { ...DEFAULT_CONFIG.webhookRetry } }
   if (opts.slipRegistrationDelayMs !== undefined) config.slipRegistrationDelayMs = opts.slipRegistrationDelayMs
   const world = new World(new SimClock(), identities, config)
-  const ctx = new Context(world, log)
+  // The notifications' sender identity, issued by the client CA (reference-client-ca.pem): a
+  // receiver that demands mutual TLS trusts that file (PIX_WEBHOOK_CLIENT_CA_FILE).
+  const sender = await createLeaf(identities.certs.ca, { cn: SENDER_CN, usage: 'client' })
+  const ctx = new Context(world, log, sender)
 
   // Time-driven rows of the state tables: swept before each request, after each clock advance, and
   // when a real-time delay (slip registration) ends.

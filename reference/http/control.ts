@@ -2,6 +2,7 @@
 // Transitions a §3 table does not allow answer 409, unknown objects 404, bad bodies 400, all with
 // the error body. Each route: parse the body, ask the model, show the answer.
 import { X509Certificate } from 'node:crypto'
+import { createSecureContext } from 'node:tls'
 import { expireSlip, paySlip, registerSlip, slipOrNotFound } from '../bank-slips/model.ts'
 import { readSlipPayment } from '../bank-slips/parse.ts'
 import { slipView } from '../bank-slips/view.ts'
@@ -62,6 +63,7 @@ function updateConfig(ctx: Context, body: unknown): Record<string, unknown> {
     attempts = integerField(retry, 'attempts', 'webhookRetry.attempts', 1, 20)
     baseDelayMs = integerField(retry, 'baseDelayMs', 'webhookRetry.baseDelayMs', 0, 60_000)
   }
+  const senderCertificate = clientCertificateSetting(o)
   if (delay !== undefined) config.slipRegistrationDelayMs = delay
   if (auto !== undefined) config.autoRegisterSlips = auto
   if (grace !== undefined) config.slipGraceDays = grace
@@ -70,7 +72,35 @@ function updateConfig(ctx: Context, body: unknown): Record<string, unknown> {
     config.webhookRetry = { attempts: attempts ?? config.webhookRetry.attempts, baseDelayMs: baseDelayMs ?? config.webhookRetry.baseDelayMs }
     ctx.reconfigureWebhooks()
   }
-  return { ...config, webhookRetry: { ...config.webhookRetry } }
+  if (senderCertificate !== undefined) ctx.webhooks.useClientCertificate(senderCertificate)
+  return settingsView(ctx)
+}
+
+/** The settings in force; of the sender's certificate only its subject (its key never leaves). */
+function settingsView(ctx: Context): Record<string, unknown> {
+  const config = ctx.world.config
+  return { ...config, webhookRetry: { ...config.webhookRetry }, webhookClientCert: senderView(ctx) }
+}
+
+function senderView(ctx: Context): { subject: string } | null {
+  const subject = ctx.webhooks.clientCertificateSubject()
+  return subject === null ? null : { subject }
+}
+
+/** `webhookClientCert`: absent leaves it, null removes it, else { certPem, keyPem } that pair. Checked before anything changes. */
+function clientCertificateSetting(o: Json): { certPem: string; keyPem: string } | null | undefined {
+  const v = o.webhookClientCert
+  if (v === undefined || v === null) return v
+  if (!isObject(v)) throw bad('webhookClientCert must be an object { certPem, keyPem } or null')
+  const certPem = stringField(v, 'certPem', 'webhookClientCert.certPem', { required: true }) as string
+  const keyPem = stringField(v, 'keyPem', 'webhookClientCert.keyPem', { required: true }) as string
+  try {
+    new X509Certificate(certPem)
+    createSecureContext({ cert: certPem, key: keyPem })
+  } catch {
+    throw bad('webhookClientCert must hold a PEM certificate and its private key')
+  }
+  return { certPem, keyPem }
 }
 
 /** Most payments one seeding call may make (enough for the pix-key listing's 1000 cap and then some). */
@@ -177,7 +207,7 @@ export function controlRouter(ctx: Context): Router {
   })
 
   router.on('POST', '/control/config', (req) => ok(updateConfig(ctx, req.body)))
-  router.on('GET', '/control/config', () => ok({ ...world.config, webhookRetry: { ...world.config.webhookRetry } }))
+  router.on('GET', '/control/config', () => ok(settingsView(ctx)))
   router.on('GET', '/control/webhooks', () => ok({ deliveries: ctx.webhooks.deliveries() }))
   return router
 }

@@ -5,7 +5,9 @@
 // gets the event, and gives up after a bounded number of attempts.
 //
 // send() never blocks and never throws: the caller (an API handler) answers its own client at once.
-// HTTPS deliveries trust the system roots plus the CAs added through POST /control/trust-ca.
+// HTTPS deliveries trust the system roots plus the CAs added through POST /control/trust-ca, and
+// present the sender's client certificate to a receiver that asks for one (mutual TLS, as the
+// central bank's API Pix delivers; the interface shows none), when one is configured.
 // Logs name only the event, the destination host and the outcome: payloads carry personal data.
 import { randomUUID, X509Certificate } from 'node:crypto'
 import { createSecureContext, rootCertificates } from 'node:tls'
@@ -28,9 +30,16 @@ export interface DispatcherOptions {
   baseDelayMs?: number
   /** Deadline of one attempt, connection to response headers. */
   timeoutMs?: number
+  /** The sender's certificate and key (PEM), presented to receivers that request one. */
+  clientCertificate?: ClientCertificate
   /** Most records kept; the oldest finished ones go first, then (only if all are pending) the oldest pending one is cancelled. */
   maxQueue?: number
   log?: (line: string) => void
+}
+
+export interface ClientCertificate {
+  certPem: string
+  keyPem: string
 }
 
 const DEFAULTS = { attempts: 3, baseDelayMs: 1_000, timeoutMs: 5_000, maxQueue: 1_000 }
@@ -52,6 +61,7 @@ export class WebhookDispatcher {
   private readonly maxQueue: number
   private readonly log: (line: string) => void
   private trusted: string[] = []
+  private clientCertificate: ClientCertificate | undefined
   private readonly trustedTexts = new Set<string>()
   private agent: Agent
   private readonly records: DeliveryRecord[] = []
@@ -65,6 +75,7 @@ export class WebhookDispatcher {
     this.timeoutMs = positive('timeoutMs', opts.timeoutMs ?? DEFAULTS.timeoutMs)
     this.maxQueue = positiveInteger('maxQueue', opts.maxQueue ?? DEFAULTS.maxQueue)
     this.log = opts.log ?? (() => {})
+    this.clientCertificate = opts.clientCertificate && checkedCertificate(opts.clientCertificate)
     this.agent = this.buildAgent()
   }
 
@@ -72,6 +83,17 @@ export class WebhookDispatcher {
   configure(retry: { attempts?: number; baseDelayMs?: number }): void {
     if (retry.attempts !== undefined) this.attemptsPerDelivery = positiveInteger('attempts', retry.attempts)
     if (retry.baseDelayMs !== undefined) this.baseDelayMs = nonNegative('baseDelayMs', retry.baseDelayMs)
+  }
+
+  /** The sender's certificate from now on (POST /control/config `webhookClientCert`); null presents none. Throws on a certificate and key that do not pair. */
+  useClientCertificate(certificate: ClientCertificate | null): void {
+    this.clientCertificate = certificate === null ? undefined : checkedCertificate(certificate)
+    this.replaceAgent()
+  }
+
+  /** The subject of the sender's certificate, or null when none is presented (never the key). */
+  clientCertificateSubject(): string | null {
+    return this.clientCertificate ? new X509Certificate(this.clientCertificate.certPem).subject.replace(/\n/g, ', ') : null
   }
 
   /** Whether this exact PEM text was trusted already (a client may send the same CA before every use). */
@@ -216,8 +238,10 @@ export class WebhookDispatcher {
    * a `ca` list would make every new connection parse all ~140 roots again (tens to hundreds of ms).
    */
   private buildAgent(): Agent {
-    if (this.trusted.length === 0) return new Agent() // node's default trust is the system roots
-    const secureContext = createSecureContext({ ca: [...rootCertificates, ...this.trusted] })
+    const identity = this.clientCertificate ? { cert: this.clientCertificate.certPem, key: this.clientCertificate.keyPem } : {}
+    if (this.trusted.length === 0 && !this.clientCertificate) return new Agent() // node's default trust is the system roots
+    const ca = this.trusted.length === 0 ? {} : { ca: [...rootCertificates, ...this.trusted] }
+    const secureContext = createSecureContext({ ...ca, ...identity })
     return new Agent({ connect: { secureContext } })
   }
 
@@ -275,6 +299,13 @@ function describeError(err: unknown): string {
     return `${label}: ${err.message}`
   }
   return String(err)
+}
+
+/** The certificate and key, once they are known to pair (createSecureContext refuses a mismatch). */
+function checkedCertificate(c: ClientCertificate): ClientCertificate {
+  new X509Certificate(c.certPem) // throws on a malformed certificate
+  createSecureContext({ cert: c.certPem, key: c.keyPem })
+  return { certPem: c.certPem, keyPem: c.keyPem }
 }
 
 function splitPemCertificates(pem: string): string[] {

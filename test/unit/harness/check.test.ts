@@ -59,6 +59,16 @@ const row = (name: string): Row => {
 }
 
 describe('check() meta reaches a vitest reporter', () => {
+  test('t.observe records what the target chose under the clause and key, merging the keys', () => {
+    const r = row('records observations of not-shown behaviour in meta.observed')
+    expect(r.state).toBe('passed')
+    expect(r.meta.observed).toEqual({ '6.3.retry-policy-not-shown': { undelivered: { attempts: 3 }, afterOneFailure: { endsOn200: true } } })
+    const bug = row('an observation of a clause the check does not name is a kit bug')
+    expect(bug.state).toBe('failed')
+    expect(bug.errors.join('\n')).toMatch(/t.observe names clause 6.3.retry-policy-not-shown, which its check does not name/)
+    expect(bug.meta.failedClause).toBeUndefined()
+  })
+
   test('a passing check carries clauses, area, tags and redacted exchanges with curl lines', () => {
     const r = row('passes and records redacted evidence')
     expect(r.state).toBe('passed')
