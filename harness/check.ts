@@ -426,7 +426,7 @@ async function buildContext(
     ? await preconditionOf('the webhook capture set up on the target', () => checkHooks(c, ctx.task.id, clients.gateway, () => control, { concurrent: ctx.task.concurrent === true }))
     : undefined
   const meta = ctx.task.meta
-  const kit: ProbeKit = { config: c, base: clients.base, gateway: clients.gateway, ...(control ? { control } : {}) }
+  const kit: ProbeKit = { config: c, base: clients.base, gateway: clients.gateway, certToken: clients.certToken, ...(control ? { control } : {}) }
   const on = clauseScope(state)
   const capturedHooks = (): CheckHooks => {
     if (!hooks) throw new KitError("t.hooks is only available to checks that declare need 'webhooks'")

@@ -11,7 +11,7 @@ import type { TargetConfig } from './config.ts'
 import { ControlError, type ControlClient } from './control.ts'
 import { Blocked, NotProvided } from './verdicts.ts'
 import type { Exchange } from './exchange.ts'
-import type { BearerClient, GatewayClient } from './http.ts'
+import type { BearerClient, CertTokenClient, GatewayClient } from './http.ts'
 
 interface RouteMatcher {
   operationId: string
@@ -77,6 +77,7 @@ export interface ProbeKit {
   config: TargetConfig
   base: BearerClient
   gateway: GatewayClient
+  certToken?: CertTokenClient
   /** The control driver, when the profile and config give one. */
   control?: ControlClient
 }
@@ -97,6 +98,8 @@ async function incoming(k: ProbeKit) {
  * mutating then), and those that need a received payment only with the sandbox driver.
  */
 const PROBES: Partial<Record<string, Probe>> = {
+  createOauthToken: (k) => k.base.requestToken(),
+  createCertToken: async (k) => (k.config.certFile && k.certToken ? k.certToken.issue() : undefined),
   listTransactions: (k) => k.base.get('/api/transactions', { query: { size: 1 } }),
   getBalance: (k) => k.base.get('/api/balance'),
   getAccountBalances: (k) => k.base.get('/accounts/balances'),
@@ -243,4 +246,9 @@ export function answerOf(ex: Exchange): string {
   if (ex.response.error) return ex.response.error
   const body = ex.response.body.replace(/\s+/g, ' ').slice(0, 120)
   return `HTTP ${ex.response.status}${body ? ` ${body}` : ''}`
+}
+
+/** For the kit's own test: every operation of the document has a positive probe. */
+export function hasProbe(operationId: string): boolean {
+  return PROBES[operationId] !== undefined
 }
