@@ -76,6 +76,8 @@ check('an undelivered notification (the receiver answers 500 every time): the re
   clauses: [POLICY],
   needs: [...NEEDS],
   timeout: TIMEOUT,
+  // mostly waiting for the sender's retries, on channels of its own: side by side with the others
+  concurrent: true,
 }, async (t) => {
   t.observe(POLICY, 'undelivered', await undeliveredPolicy(t))
 })
@@ -84,6 +86,8 @@ check('a notification answered 500 then 200: whether the 200 ends the retries, o
   clauses: [POLICY],
   needs: [...NEEDS],
   timeout: TIMEOUT,
+  // mostly waiting for the sender's retries, on channels of its own: side by side with the others
+  concurrent: true,
 }, async (t) => {
   const o = await afterOneFailure(t)
   t.observe(POLICY, 'afterOneFailure', { ...o, retried: o.attempts > 1, endsOn200: endedOn200(o) ?? null })
@@ -93,6 +97,8 @@ check('how each failure is treated (503, a reset connection, no answer, a slow 2
   clauses: [POLICY],
   needs: [...NEEDS],
   timeout: TIMEOUT,
+  // mostly waiting for the sender's retries, on channels of its own: side by side with the others
+  concurrent: true,
 }, async (t) => {
   const kinds: Record<string, DeliveryStep> = {
     unavailable: { status: 503 },
