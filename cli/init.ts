@@ -32,6 +32,7 @@ const OPTIONAL: Setting[] = [
   { name: 'PIX_OTHER_API_KEY', what: 'its gateway key' },
   { name: 'PIX_BUYER_UUID', what: 'a stored buyer of the account', enables: 'the buyer read checks (§4.17)' },
   { name: 'PIX_PIX_KEY', what: 'a PIX key of the account', enables: 'the pix-key listing and the charge key bound' },
+  { name: 'PIX_DELIVERY_POLICY_FILE', what: "the webhook delivery policy the vendor declares (YAML or JSON: attempts, intervalsMs, toleranceMs, endsOn200)", enables: 'holding the observed retries to the declaration (without it they are only reported)' },
   { name: 'PIX_SEED', what: 'seed of the property checks (a run prints it; give it to replay)' },
   { name: 'PIX_DEPTH', what: 'quick, default or deep (random cases per property: 10, 50, 500)' },
   { name: 'PIX_TIMEOUT_MS', what: 'time limit of each request in ms (default 10000)' },

@@ -42,6 +42,7 @@ interface CheckMeta {
   failedClause?: unknown
   property?: unknown
   attempts?: unknown
+  observed?: unknown
 }
 
 const MAX_MESSAGE_CHARS = 4_000
@@ -144,6 +145,7 @@ export class ConformanceReporter implements Reporter {
     if (status === 'failed' && typeof meta.failedClause === 'string') check.failedClause = meta.failedClause
     if (noVerdict && typeof meta.reason === 'string') check.reason = meta.reason
     if (isPropertyRun(meta.property)) check.property = meta.property
+    if (isObservations(meta.observed)) check.observed = meta.observed
     const attempts = attemptList(meta.attempts)
     if (attempts.length > 0) {
       check.attempts = attempts
@@ -258,6 +260,10 @@ function attemptList(v: unknown): NonNullable<CheckResult['attempts']> {
       exchanges: exchangeList(a.exchanges),
     }
   })
+}
+
+function isObservations(v: unknown): v is Record<string, Record<string, unknown>> {
+  return !!v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((o) => !!o && typeof o === 'object')
 }
 
 function isPropertyRun(v: unknown): v is NonNullable<CheckResult['property']> {

@@ -55,6 +55,7 @@ export function buildResults(run: RunInfo, checks: CheckResult[], catalogue: Cla
     errors,
     ...(depthProfile ? { depth: depthOf(depthProfile, numRunsExplicit ?? false, withVerdicts) } : {}),
     ...(missingShards?.length ? { missingShards } : {}),
+    ...observedProfileOf(withVerdicts),
   }
   return { ...partial, verdict: recomputeVerdict(partial) }
 }
@@ -191,6 +192,15 @@ function causeOf(clause: ClauseResult, checks: readonly CheckResult[], profile: 
   if (reasons.some((r) => /PIX_CONTROL_URL|control/i.test(r))) return 'need a mutating profile or the sandbox driver'
   if (reasons.some((r) => /PIX_[A-Z_]+/.test(r))) return 'need optional settings'
   return 'skipped'
+}
+
+/** The observations of every check, merged by clause (checks add different keys to one clause). */
+export function observedProfileOf(checks: readonly CheckResult[]): Pick<Results, 'observedProfile'> {
+  const merged: Record<string, Record<string, unknown>> = {}
+  for (const c of checks) {
+    for (const [clause, keys] of Object.entries(c.observed ?? {})) merged[clause] = { ...(merged[clause] ?? {}), ...keys }
+  }
+  return Object.keys(merged).length > 0 ? { observedProfile: merged } : {}
 }
 
 /** The depth the property checks really ran (never a number that did not happen). */

@@ -47,6 +47,8 @@ export interface CheckResult {
   skipReason?: string
   /** Why a check is blocked or inconclusive. */
   reason?: string
+  /** What the check observed of behaviour the interface leaves open, by not-shown clause (info, never a verdict). */
+  observed?: Record<string, Record<string, unknown>>
   /** Passed only on a retry (--retries): shown apart, never a silent pass. */
   flaky?: boolean
   /** Earlier attempts of a retried check, with their evidence, oldest first. */
@@ -178,6 +180,11 @@ export interface Results {
   /** Errors outside any check (a suite file that failed to load, an unhandled rejection). */
   errors: string[]
   verdict: RunVerdict
+  /**
+   * The target's own choices where the interface says "not shown", merged over the checks that
+   * observed them (also written alone as profile.json, to compare two providers or two releases).
+   */
+  observedProfile?: Record<string, Record<string, unknown>>
   /** The areas the run covered; absent = all. */
   scope?: string[]
   /** Property depth: the profile and the range of runs the property checks really made. */

@@ -19,6 +19,10 @@ export function writeReport(dir: string, results: Results, scrubber: Scrubber): 
     'report.html': renderHtml(clean),
   }
   for (const name of REPORT_FILES) writeFileSync(join(dir, name), scrubber.text(files[name]))
+  if (clean.observedProfile) {
+    const profile = { target: clean.target, kitVersion: clean.kitVersion, runId: clean.runId, observed: clean.observedProfile }
+    writeFileSync(join(dir, 'profile.json'), scrubber.text(`${JSON.stringify(profile, null, 2)}\n`))
+  }
   return clean
 }
 
