@@ -3,6 +3,7 @@
 // put that check's fault in the proxy; after it, that the check is over. A run can then hold the
 // checks of many faults, each under its own fault, at the cost of one vitest run.
 import { afterEach, beforeEach } from 'vitest'
+import { pacerFor } from '../../harness/pacing.ts'
 import { clearTokenCache } from '../../harness/http.ts'
 
 const switchUrl = process.env.SELFCHECK_SWITCH_URL
@@ -13,6 +14,9 @@ if (switchUrl) {
     // A fresh target, so a fresh client: a token cached by an earlier check was issued before this
     // check's fault could see it (faults that tamper with tokens learn them as they are issued).
     clearTokenCache()
+    // The reset rolled the target's rate windows too: the kit's pacer forgets the requests it
+    // counted, or a check after a few that read the gateway balance would wait out a minute.
+    if (process.env.PIX_GATEWAY_URL) pacerFor(process.env.PIX_GATEWAY_URL).forget()
   })
   afterEach(async ({ task }) => {
     await tell(`${switchUrl}/end`, task.id)

@@ -34,7 +34,7 @@ afterAll(async () => {
 
 function waivers(clause: string, expires: string): string {
   const file = join(dir, `waivers-${expires}.yaml`)
-  writeFileSync(file, `- clause: ${clause}\n  reason: known deviation, fixed in the next release\n  owner: payments-team\n  expires: ${expires}\n`)
+  writeFileSync(file, `waivers:\n  - clause: ${clause}\n    reason: known deviation, fixed in the next release\n    owner: payments-team\n    expires: ${expires}\n`)
   return file
 }
 
