@@ -45,11 +45,11 @@ export default defineConfig({
       {
         // Hostile targets (test/hostile/), targets that are not the reference (test/foreign/), the
         // profile proofs (test/profiles/) and the packed kit (test/package/): each test runs the CLI
-        // in a child process, two at a time (the machine has two cores).
+        // in a child process against a target of its own, so these files run beside the unit files
+        // (two at a time: the machine has two cores) instead of after them.
         test: {
           name: 'robustness',
           include: ['test/hostile/**/*.test.ts', 'test/profiles/**/*.test.ts', 'test/package/**/*.test.ts', 'test/foreign/**/*.test.ts'],
-          fileParallelism: false,
           testTimeout: 300_000,
           hookTimeout: 300_000,
           maxConcurrency: 2,

@@ -15,16 +15,10 @@ export function schemaErrors(ex: Exchange, operationId: string): string[] {
 }
 
 /** Fails unless the body is JSON and matches the schema of (operationId, response status). */
+/** Fails unless the body is JSON and matches the schema of (operationId, response status). */
 export function expectSchema(ex: Exchange, operationId: string): void {
-  const rule = `schema ${operationId} ${ex.response.status}`
-  expectResponse(ex, rule)
-  const schema = responseSchema(operationId, ex.response.status)
-  if (!schema) fail(rule, `a status documented for ${operationId}`, `HTTP ${ex.response.status}, which has no schema in specs/openapi.yaml`, ex)
-  const body = bodyOf(ex)
-  if (body === NOT_JSON) fail(rule, 'a JSON body', ex.response.jsonError ?? 'a body that does not parse as JSON', ex)
-  const validate = validator(schema)
-  if (validate(body)) return
-  throw new CheckFailure(`${rule}: the body does not match the schema:\n${formatErrors(validate.errors ?? []).map((e) => `  - ${e}`).join('\n')}\n${describeExchange(ex)}`, { rule })
+  const { rule, errors } = validateBody(ex, operationId)
+  if (errors.length > 0) throw schemaFailure(rule, errors, ex)
 }
 
 /**
@@ -34,6 +28,15 @@ export function expectSchema(ex: Exchange, operationId: string): void {
  * clause fails `clause`.
  */
 export function expectSchemaOf(ex: Exchange, operationId: string, clause: string, own: readonly string[]): void {
+  const { rule, errors } = validateBody(ex, operationId)
+  const mine = errors.map((e) => ({ e, clause: clauseOfSchemaError(e) ?? clause })).filter((x) => own.includes(x.clause))
+  if (mine.length === 0) return
+  const failing = mine[0]!.clause
+  throw schemaFailure(rule, mine.filter((x) => x.clause === failing).map((x) => x.e), ex, failing)
+}
+
+/** The body's ajv errors against its documented schema; a missing schema or a body that is not JSON fails at once. */
+function validateBody(ex: Exchange, operationId: string): { rule: string; errors: ErrorObject[] } {
   const rule = `schema ${operationId} ${ex.response.status}`
   expectResponse(ex, rule)
   const schema = responseSchema(operationId, ex.response.status)
@@ -41,12 +44,12 @@ export function expectSchemaOf(ex: Exchange, operationId: string, clause: string
   const body = bodyOf(ex)
   if (body === NOT_JSON) fail(rule, 'a JSON body', ex.response.jsonError ?? 'a body that does not parse as JSON', ex)
   const validate = validator(schema)
-  if (validate(body)) return
-  const mine = (validate.errors ?? []).map((e) => ({ e, clause: clauseOfSchemaError(e) ?? clause })).filter((x) => own.includes(x.clause))
-  if (mine.length === 0) return
-  const failing = mine[0]!.clause
-  const errors = formatErrors(mine.filter((x) => x.clause === failing).map((x) => x.e))
-  throw new CheckFailure(`${rule}: the body does not match the schema:\n${errors.map((e) => `  - ${e}`).join('\n')}\n${describeExchange(ex)}`, { rule, clause: failing, exchange: ex })
+  return { rule, errors: validate(body) ? [] : (validate.errors ?? []) }
+}
+
+function schemaFailure(rule: string, errors: ErrorObject[], ex: Exchange, clause?: string): CheckFailure {
+  const lines = formatErrors(errors).map((e) => `  - ${e}`).join('\n')
+  return new CheckFailure(`${rule}: the body does not match the schema:\n${lines}\n${describeExchange(ex)}`, { rule, exchange: ex, ...(clause ? { clause } : {}) })
 }
 
 /** A notification payload against its schema under `webhooks:`; the payload as an object. */

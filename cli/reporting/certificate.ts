@@ -7,7 +7,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
-import type { CheckStatus, ClauseStatus, Results, RunVerdict } from './types.ts'
+import type { CheckStatus, ClauseStatus, Results, RunVerdict, Waiver } from './types.ts'
 
 export const CERTIFICATE_FORMAT = 'pix-conformance-certificate/1'
 
@@ -15,13 +15,7 @@ export class CertificateError extends Error {
   override name = 'CertificateError'
 }
 
-export interface CertificateWaiver {
-  clause: string
-  check?: string
-  reason: string
-  owner: string
-  expires: string
-  ticket?: string
+export interface CertificateWaiver extends Omit<Waiver, 'line'> {
   /** The failed checks it excused. */
   checks: string[]
 }

@@ -91,6 +91,8 @@ check('gateway refund larger than the available balance: INSUFFICIENT_BALANCE', 
     if (available >= refundCents) throw new Blocked('draining the available balance with cash-outs', `${fromCents(available)} still available after ${drains.length} cash-outs`)
     t.expectRefused('4.14.enough-balance', await refund(t, id), { code: 'INSUFFICIENT_BALANCE' })
   } finally {
-    for (const drain of drains) await t.control.failTransaction(drain, 'conformance kit: undo the drain')
+    // housekeeping after the verdict: a drain the target already settled cannot be undone, and
+    // that says nothing of the refund rule
+    for (const drain of drains) await t.control.failTransaction(drain, 'conformance kit: undo the drain').catch(() => {})
   }
 })

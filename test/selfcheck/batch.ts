@@ -39,6 +39,7 @@ export interface BatchCheck {
   clauses: string[]
   status: 'passed' | 'failed' | 'skipped' | 'blocked' | 'inconclusive'
   failedClause?: string
+  reason?: string
   message?: string
 }
 
@@ -77,7 +78,7 @@ class VerdictReporter implements Reporter {
   }
 
   onTestCaseResult(tc: TestCase): void {
-    const meta = tc.meta() as { clauses?: unknown; area?: unknown; verdict?: unknown; failedClause?: unknown }
+    const meta = tc.meta() as { clauses?: unknown; area?: unknown; verdict?: unknown; failedClause?: unknown; reason?: unknown }
     const r = tc.result()
     const status = r.state === 'passed' ? 'passed' : r.state === 'failed' ? 'failed' : meta.verdict === 'blocked' || meta.verdict === 'inconclusive' ? meta.verdict : 'skipped'
     const message = r.state === 'failed' ? (r.errors?.[0]?.message ?? '').slice(0, MAX_MESSAGE_CHARS) : undefined
@@ -88,6 +89,7 @@ class VerdictReporter implements Reporter {
       clauses: Array.isArray(meta.clauses) ? meta.clauses.filter((c): c is string => typeof c === 'string') : [],
       status,
       ...(typeof meta.failedClause === 'string' ? { failedClause: meta.failedClause } : {}),
+      ...(typeof meta.reason === 'string' ? { reason: meta.reason } : {}),
       ...(message !== undefined ? { message } : {}),
     })
   }

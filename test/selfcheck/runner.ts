@@ -39,7 +39,7 @@ export type RunResults = Results & {
 
 /** What the expectations read: the verdict of each check (a RunResults, or a batch run's). */
 export interface Verdicts {
-  checks: { title: string; area: string; clauses: string[]; status: 'passed' | 'failed' | 'skipped' | 'blocked' | 'inconclusive'; failedClause?: string; message?: string }[]
+  checks: { title: string; area: string; clauses: string[]; status: 'passed' | 'failed' | 'skipped' | 'blocked' | 'inconclusive'; failedClause?: string; reason?: string; message?: string }[]
   errors: string[]
   run: { proxyErrors: string[] }
 }
@@ -231,7 +231,10 @@ function counts(r: Verdicts): string {
 }
 
 function listChecks(checks: Verdicts['checks']): string {
-  return checks.map((c) => `  ✗ ${c.status} ${c.area}: ${c.title} [${c.failedClause ?? c.clauses.join(', ')}]${c.message ? `\n      ${firstLine(c.message)}` : ''}`).join('\n')
+  return checks.map((c) => {
+    const why = c.message ?? c.reason
+    return `  ✗ ${c.status} ${c.area}: ${c.title} [${c.failedClause ?? c.clauses.join(', ')}]${why ? `\n      ${firstLine(why)}` : ''}`
+  }).join('\n')
 }
 
 function diagnostics(r: Verdicts): string {
