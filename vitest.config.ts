@@ -31,11 +31,11 @@ export default defineConfig({
         },
       },
       {
-        // Fault injection and variants (test/selfcheck/): each test runs the CLI in a child process.
+        // Fault injection and variants (test/selfcheck/): each test runs the CLI in a child process
+        // against a reference (and proxy) of its own, so these files too run two at a time.
         test: {
           name: 'selfcheck',
           include: ['test/selfcheck/**/*.test.ts'],
-          fileParallelism: false,
           testTimeout: 180_000,
           hookTimeout: 60_000,
           // Fault runs mostly wait (for notifications a fault dropped): four overlap well on two cores.
