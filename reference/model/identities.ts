@@ -4,7 +4,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { createCa, createLeaf, fingerprint256, type KeyPairPem } from '../../generators/certificates.ts'
 import { randomCnpj, randomCpf } from '../../generators/documents.ts'
-import type { BankAccount, Buyer } from './types.ts'
+import type { Account, BankAccount, Buyer } from './types.ts'
 
 /** The reference's own bank (the account holders' PSP). */
 export const REFERENCE_BANK = { ispb: '99999999', bankCode: '999', bankName: 'Reference Payments S.A.' } as const
@@ -24,14 +24,8 @@ export const FULL_KEY_PERMISSIONS: KeyPermission[] = ['balance:read', 'buyer:rea
 /** The limited API key: reads (balance, buyer) but may not refund, resend, set webhooks or create slips. */
 export const LIMITED_KEY_PERMISSIONS: KeyPermission[] = ['balance:read', 'buyer:read']
 
-export interface AccountSeed {
-  id: string
-  clientId: string
-  clientSecret: string
-  apiKey: string
-  apiKeyLimited: string
-  holder: BankAccount
-  pixKeys: string[]
+/** An account as made at start: its identity, without the state a run changes. */
+export interface AccountSeed extends Pick<Account, 'id' | 'clientId' | 'clientSecret' | 'apiKey' | 'apiKeyLimited' | 'holder' | 'pixKeys'> {
   buyers: Omit<Buyer, 'accountId'>[]
 }
 
