@@ -139,7 +139,7 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
   keepEarlierAttempt(ctx)
   const config = workerConfig()
   const recorder = new Recorder(sharedRedactor)
-  const state: CheckState = { clauses, refusals: [], recorded: new WeakMap(), answers: [] }
+  const state: CheckState = { clauses, refusals: [], recorded: new WeakMap(), answers: [], spans: [] }
   let hooks: CheckHooks | undefined
   let kit: ProbeKit | undefined
   try {
@@ -169,6 +169,7 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
     throw verdict.error
   } finally {
     meta.exchanges = failingFirst(recorder.exchanges(), state)
+    meta.traffic = trafficOf(state.spans)
     if (recorder.omitted > 0) meta.exchangesOmitted = recorder.omitted
     // After the evidence is taken: putting the account's URLs back is housekeeping, not part of
     // what the check saw, and its failure is no verdict (later events would only reach this
@@ -199,6 +200,27 @@ interface CheckState {
   /** Every answer the target gave this check (not the control API's). */
   answers: Exchange[]
   failing?: Exchange | undefined
+  /** When each request of the check (target and control) was in flight: [start, end] in ms. */
+  spans: [number, number][]
+}
+
+/** Requests, and rounds: groups of requests in flight together count as one round trip. */
+export function trafficOf(spans: readonly (readonly [number, number])[]): { requests: number; rounds: number } {
+  const sorted = [...spans].sort((a, b) => a[0] - b[0])
+  let rounds = 0
+  let end = -Infinity
+  for (const [s, e] of sorted) {
+    // durationMs is rounded: a request that began within a millisecond of the last one's end followed it
+    const next = s >= end - 1
+    if (next) rounds++
+    end = next ? e : Math.max(end, e)
+  }
+  return { requests: spans.length, rounds }
+}
+
+function noteSpan(state: CheckState, ex: Exchange): void {
+  const end = performance.now()
+  state.spans.push([end - ex.response.durationMs, end])
 }
 
 /** The exchange that shows the failure first, then the rest in order. */
@@ -407,6 +429,7 @@ async function buildContext(
   recorder: Recorder,
 ): Promise<{ t: CheckContext; kit: ProbeKit }> {
   const record = (ex: Exchange) => {
+    noteSpan(state, ex)
     noteTargetExchange(ex, c)
     state.answers.push(ex)
     state.recorded.set(ex, recorder.record(ex))
@@ -414,6 +437,7 @@ async function buildContext(
   const clients = createClients(c, record)
   // The control API is the sandbox's driver, not the target's surface; readonly runs never drive it.
   const onControl = (ex: Exchange) => {
+    noteSpan(state, ex)
     void recorder.record(ex)
     if (c.controlUrl) noteControlExchange(ex, c.controlUrl)
     tellPacerOfClock(c, ex)

@@ -32,8 +32,19 @@ export interface CheckMeta {
   observed?: Record<string, Record<string, unknown>>
   /** What the property checks of this check ran (issue: property depth). */
   property?: PropertyRun
+  /**
+   * The round trips the check made (target and control API): `requests` in all, `rounds` of them in
+   * order (requests that overlapped count once). At a round-trip time R a check cannot take less
+   * than rounds × R plus its own waits: the latency bench sums these into the run's floor.
+   */
+  traffic?: Traffic
   /** Earlier attempts of a retried check (--retries), oldest first. */
   attempts?: { message?: string; failedClause?: string; exchanges: (Exchange & { curl?: string })[] }[]
+}
+
+export interface Traffic {
+  requests: number
+  rounds: number
 }
 
 export interface PropertyRun {

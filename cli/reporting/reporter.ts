@@ -43,6 +43,7 @@ interface CheckMeta {
   property?: unknown
   attempts?: unknown
   observed?: unknown
+  traffic?: { requests?: unknown; rounds?: unknown }
 }
 
 const MAX_MESSAGE_CHARS = 4_000
@@ -145,6 +146,9 @@ export class ConformanceReporter implements Reporter {
     if (status === 'failed' && typeof meta.failedClause === 'string') check.failedClause = meta.failedClause
     if (noVerdict && typeof meta.reason === 'string') check.reason = meta.reason
     if (isPropertyRun(meta.property)) check.property = meta.property
+    if (meta.traffic && typeof meta.traffic.requests === 'number' && typeof meta.traffic.rounds === 'number') {
+      check.traffic = { requests: meta.traffic.requests, rounds: meta.traffic.rounds }
+    }
     if (isObservations(meta.observed)) check.observed = meta.observed
     const attempts = attemptList(meta.attempts)
     if (attempts.length > 0) {
