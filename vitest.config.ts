@@ -1,6 +1,7 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
+import { DEFAULT_CONCURRENCY, DEFAULT_WORKERS } from './harness/config.ts'
 
-/** The suites, as the CLI certifies a target with them; the fault self-check's batch runs reuse it. */
+/** The suites, one file and one check at a time, every check in: --list and the fault self-check's batch runs. */
 export const conformanceProject = {
   test: {
     name: 'conformance',
@@ -8,6 +9,35 @@ export const conformanceProject = {
     fileParallelism: false,
     isolate: false,
     testTimeout: 30_000,
+  },
+} satisfies TestProjectInlineConfiguration
+
+// A certification's two phases (harness/schedule.ts): the CLI runs both projects; the shared one first.
+const positive = (value: string | undefined, fallback: number) => (Number(value) >= 1 ? Math.floor(Number(value)) : fallback)
+
+const sharedPhase = {
+  test: {
+    name: 'conformance-shared',
+    include: ['suites/**/*.test.ts'],
+    isolate: false,
+    testTimeout: 30_000,
+    maxWorkers: positive(process.env.PIX_WORKERS, DEFAULT_WORKERS),
+    maxConcurrency: positive(process.env.PIX_CONCURRENCY, DEFAULT_CONCURRENCY),
+    provide: { pixPhase: 'shared' },
+    sequence: { groupOrder: 0 },
+  },
+} satisfies TestProjectInlineConfiguration
+
+const alonePhase = {
+  test: {
+    name: 'conformance-alone',
+    include: ['suites/**/*.test.ts'],
+    fileParallelism: false,
+    isolate: false,
+    testTimeout: 30_000,
+    maxWorkers: 1,
+    provide: { pixPhase: 'alone' },
+    sequence: { groupOrder: 1 },
   },
 } satisfies TestProjectInlineConfiguration
 
@@ -56,6 +86,8 @@ export default defineConfig({
         },
       },
       conformanceProject,
+      sharedPhase,
+      alonePhase,
     ],
   },
 })

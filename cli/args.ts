@@ -2,7 +2,7 @@
 // target config: flags win over the dotenv file, which wins over the process environment.
 import { parseArgs as tokenize } from 'node:util'
 
-import { MAX_NUM_RUNS, MAX_TIMEOUT_MS } from '../harness/config.ts'
+import { DEFAULT_CONCURRENCY, DEFAULT_WORKERS, MAX_CONCURRENCY, MAX_NUM_RUNS, MAX_TIMEOUT_MS, MAX_WORKERS } from '../harness/config.ts'
 
 export type Profile = 'sandbox' | 'readonly'
 
@@ -38,6 +38,9 @@ export interface CliArgs {
   check?: string
   /** Stop at the first failed check. */
   bail?: boolean
+  /** Suite files run side by side, and checks of a file in flight at once (harness/schedule.ts). */
+  workers?: number
+  concurrency?: number
   /** A failed check is run again this many times, alone, before it is reported (default 1). */
   retries?: number
   /** A check that passed only on a retry (flaky) fails the run. */
@@ -106,6 +109,10 @@ embedded reference target and certifies that; with either, PIX_BASE_URL is requi
   --check ID|PATTERN  run one check (an id as --list prints it: area/file::title) or the checks
                       whose titles match the pattern; give --seed to replay a run exactly
   --bail              stop at the first failed check
+  --workers N         suite files run side by side (1..${MAX_WORKERS}, default ${DEFAULT_WORKERS}); 1 when the
+                      capture server has a fixed port or public URL (PIX_WEBHOOK_LISTEN/PUBLIC_URL)
+  --concurrency N     checks of one file in flight at once (1..${MAX_CONCURRENCY}, default ${DEFAULT_CONCURRENCY}); checks
+                      declared alone run after the rest, one at a time
   --retries N         run a failed check again N times before reporting it (0..5, default 1); one
                       that passes on a retry is reported flaky, with every attempt's evidence
   --fail-on-flaky     a flaky check fails the run
@@ -124,7 +131,7 @@ Exit codes: 0 no check failed (the headline says how much was verified: PASSED, 
 when checks were blocked or inconclusive), 1 a check failed (or less was verified than
 --require-verified asks), 2 the target could not be reached or the config is wrong.`
 
-export const VALUE_FLAGS = ['--env', '--profile', '--area', '--file', '--seed', '--num-runs', '--timeout', '--report-dir', '--shard', '--depth', '--require-verified', '--check', '--retries', '--waivers', '--write-waivers', '--compare', '--certificate', '--har'] as const
+export const VALUE_FLAGS = ['--env', '--profile', '--area', '--file', '--seed', '--num-runs', '--timeout', '--report-dir', '--shard', '--depth', '--require-verified', '--check', '--workers', '--concurrency', '--retries', '--waivers', '--write-waivers', '--compare', '--certificate', '--har'] as const
 type ValueFlag = (typeof VALUE_FLAGS)[number]
 export const SWITCHES = ['--slow', '--strict-depth', '--help', '--merge', '--yes-mutate', '--reset', '--list', '--bail', '--fail-on-flaky'] as const
 
@@ -233,6 +240,12 @@ function applyValue(args: CliArgs, flag: ValueFlag, value: string): void {
     case '--retries':
       args.retries = integer(flag, value, 0, 5)
       return
+    case '--workers':
+      args.workers = integer(flag, value, 1, MAX_WORKERS)
+      return
+    case '--concurrency':
+      args.concurrency = integer(flag, value, 1, MAX_CONCURRENCY)
+      return
     case '--waivers':
       args.waivers = nonEmpty(flag, value)
       return
@@ -292,6 +305,8 @@ export function flagEnv(args: CliArgs): Record<string, string> {
   if (args.strictDepth) env.PIX_STRICT_DEPTH = '1'
   if (args.yesMutate) env.PIX_YES_MUTATE = '1'
   if (args.reset) env.PIX_RESET = '1'
+  if (args.workers !== undefined) env.PIX_WORKERS = String(args.workers)
+  if (args.concurrency !== undefined) env.PIX_CONCURRENCY = String(args.concurrency)
   return env
 }
 

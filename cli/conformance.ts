@@ -240,6 +240,8 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
   say(paint(colour).dim(`profile ${config.profile} · seed ${config.seed} · run ${runId}${shard ? ` · shard ${shard}` : ''}`))
   const capture = captureLine(config)
   if (capture) say(paint(colour).dim(capture))
+  const workers = workersFor(config)
+  say(paint(colour).dim(`${workers.line}`))
 
   const reporter = new ConformanceReporter({
     runDir,
@@ -266,7 +268,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
   })
   if (catalogueError) reporter.noteError(catalogueError)
 
-  const workerEnv = pixOnly(env)
+  const workerEnv = { ...pixOnly(env), PIX_WORKERS: String(workers.count), PIX_PACING_SHARED: '1' }
   Object.assign(process.env, workerEnv)
   const { startVitest } = await import('vitest/node')
   const vitest = await startVitest('test', suiteFilters(args), {
@@ -274,7 +276,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
     config: join(REPO_ROOT, 'vitest.config.ts'),
     run: true,
     watch: false,
-    project: ['conformance'],
+    project: ['conformance-shared', 'conformance-alone'],
     reporters: [reporter],
     env: workerEnv,
     passWithNoTests: true,
@@ -295,6 +297,17 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
   say(summaryText(results, runDir, paint(colour)))
   lastRun = { results, runDir }
   return exitCodeOf(results, shard !== undefined, args.requireVerified, args.failOnFlaky)
+}
+
+/**
+ * Suite files side by side, each in a worker with its own capture server on a port of its own; a
+ * fixed port or a public URL (a tunnel) reaches one capture server, so such a run has one worker.
+ */
+function workersFor(config: TargetConfig): { count: number; line: string } {
+  const fixed = config.webhookPublicUrl ? 'PIX_WEBHOOK_PUBLIC_URL' : config.webhookListen ? 'PIX_WEBHOOK_LISTEN' : undefined
+  const count = fixed ? 1 : config.workers
+  const why = fixed && config.workers > 1 ? ` (not ${config.workers}: ${fixed} reaches one capture server)` : ''
+  return { count, line: `scheduling: ${count} worker${count === 1 ? '' : 's'}${why} × ${config.concurrency} checks in flight; checks declared alone run after, one at a time` }
 }
 
 async function checkDriverCommand(command: Extract<Command, { name: 'check-driver' }>): Promise<number> {

@@ -25,6 +25,7 @@ import { expectEventSchema, expectSchemaOf } from './validate.ts'
 import { Blocked, CannotRun, ClauseFailure, Inconclusive, KitError, NotProvided, expectationOf } from './verdicts.ts'
 import type { Captured } from './webhook-capture.ts'
 import { checkHooks, webhooksUnavailable, type CheckHooks } from './webhooks.ts'
+import { inPhase, notAlone, schedulingPhase } from './schedule.ts'
 
 export type Need = 'control' | 'webhooks' | 'mutating' | 'otherAccount' | 'limitedKey' | 'certs' | 'otherAccountCert' | 'unlinkedCert' | 'reset'
 
@@ -37,11 +38,12 @@ export interface CheckOptions {
   tags?: string[]
   timeout?: number
   /**
-   * Runs side by side with the concurrent checks next to it in its file (vitest `concurrent`). Only
-   * for checks that mostly wait (a quiet period in which nothing may arrive) and share nothing with
-   * those neighbours: no account URLs, no clock, no rate-limited operation near its limit.
+   * Why this check must run with no other check in flight: it moves the target's clock, resets it,
+   * changes the account's settings (notification URLs, simulator config), exhausts a rate window,
+   * or reads account-wide totals (balances, whole listings) that other checks' records would move.
+   * Every other check runs side by side with the rest (harness/schedule.ts).
    */
-  concurrent?: boolean
+  alone?: string
 }
 
 export interface CheckContext {
@@ -123,17 +125,19 @@ export const QUIET_PERIOD_MS = 600
 export function check(title: string, options: CheckOptions, fn: (t: CheckContext) => Promise<void> | void): void {
   const clauses = validateClauses(title, options.clauses)
   const needs = validateNeeds(title, options.needs ?? [])
-  const meta: CheckMeta = { clauses, needs, tags: options.tags ?? [] }
+  const phase = schedulingPhase()
+  if (!inPhase(phase, options.alone)) return
+  const meta: CheckMeta = { clauses, needs, tags: options.tags ?? [], ...(options.alone ? { alone: options.alone } : {}) }
   const file = TestRunner.getCurrentSuite()?.file
   const area = areaOf(file?.filepath)
   if (area) meta.area = area
   releaseResourcesAfter(file)
-  test(title, { meta, ...(options.timeout ? { timeout: options.timeout } : {}), ...(options.concurrent ? { concurrent: true } : {}) }, async (ctx) => {
-    await runCheck(ctx, clauses, needs, fn)
+  test(title, { meta, ...(options.timeout ? { timeout: options.timeout } : {}), ...(phase === 'shared' ? { concurrent: true } : {}) }, async (ctx) => {
+    await runCheck(ctx, clauses, needs, fn, phase === 'shared')
   })
 }
 
-async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: (t: CheckContext) => Promise<void> | void): Promise<void> {
+async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: (t: CheckContext) => Promise<void> | void, shared: boolean): Promise<void> {
   const meta = ctx.task.meta
   meta.area ??= areaOf(ctx.task.file.filepath)
   keepEarlierAttempt(ctx)
@@ -145,7 +149,7 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
   try {
     const unmet = unmetNeed(config, needs)
     if (unmet) skipCheck(ctx, unmet)
-    const built = await buildContext(ctx, config, state, needs, recorder)
+    const built = await buildContext(ctx, config, state, needs, recorder, shared)
     kit = built.kit
     if (needs.includes('webhooks')) hooks = built.t.hooks
     await fn(built.t)
@@ -427,6 +431,7 @@ async function buildContext(
   state: CheckState,
   needs: Need[],
   recorder: Recorder,
+  shared: boolean,
 ): Promise<{ t: CheckContext; kit: ProbeKit }> {
   const record = (ex: Exchange) => {
     noteSpan(state, ex)
@@ -442,15 +447,17 @@ async function buildContext(
     if (c.controlUrl) noteControlExchange(ex, c.controlUrl)
     tellPacerOfClock(c, ex)
   }
-  const control = c.controlUrl && c.profile !== 'readonly'
-    ? new ControlClient(new HttpClient({ timeoutMs: c.timeoutMs, onExchange: onControl }), c.controlUrl, c.clientId)
-    : undefined
+  const controlHttp = new HttpClient({ timeoutMs: c.timeoutMs, onExchange: onControl })
+  const drivable = c.controlUrl !== undefined && c.profile !== 'readonly'
+  const control = drivable ? new ControlClient(controlHttp, c.controlUrl!, c.clientId, shared ? notAlone(ctx.task.name) : undefined) : undefined
+  // A route probe leaves the account as it found it (harness/routes.ts), so it may run beside others.
+  const probeControl = drivable ? new ControlClient(controlHttp, c.controlUrl!, c.clientId) : undefined
   const skip = (reason: string): never => skipCheck(ctx, reason)
   const hooks = needs.includes('webhooks')
-    ? await preconditionOf('the webhook capture set up on the target', () => checkHooks(c, ctx.task.id, clients.gateway, () => control, { concurrent: ctx.task.concurrent === true }))
+    ? await preconditionOf('the webhook capture set up on the target', () => checkHooks(c, ctx.task.id, clients.gateway, () => control, shared ? notAlone(ctx.task.name) : undefined))
     : undefined
   const meta = ctx.task.meta
-  const kit: ProbeKit = { config: c, base: clients.base, gateway: clients.gateway, certToken: clients.certToken, ...(control ? { control } : {}) }
+  const kit: ProbeKit = { config: c, base: clients.base, gateway: clients.gateway, certToken: clients.certToken, ...(probeControl ? { control: probeControl } : {}) }
   const on = clauseScope(state)
   const capturedHooks = (): CheckHooks => {
     if (!hooks) throw new KitError("t.hooks is only available to checks that declare need 'webhooks'")

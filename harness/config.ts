@@ -57,6 +57,10 @@ export interface TargetConfig {
   /** Optional parts that the preflight found unusable, by need, with the reason (PIX_UNAVAILABLE). */
   unavailable: Record<string, string>
   timeoutMs: number
+  /** Suite files run side by side in a certification (PIX_WORKERS; harness/schedule.ts). */
+  workers: number
+  /** Checks of one file in flight at once (PIX_CONCURRENCY). */
+  concurrency: number
   slow: boolean
   limitedClientId?: string
   limitedClientSecret?: string
@@ -81,6 +85,11 @@ export const DEFAULT_TIMEOUT_MS = 10_000
 export const DEFAULT_NUM_RUNS = 50
 /** An hour. Far below 2^31-1 ms, above which a timer fires at once (every request would "time out"). */
 export const MAX_TIMEOUT_MS = 3_600_000
+/** Scheduling defaults (harness/schedule.ts), from the latency bench (README "Performance"). */
+export const DEFAULT_WORKERS = 4
+export const DEFAULT_CONCURRENCY = 8
+export const MAX_WORKERS = 16
+export const MAX_CONCURRENCY = 64
 export const MAX_NUM_RUNS = 1_000_000
 const MAX_SEED = 2 ** 31
 
@@ -153,6 +162,8 @@ export function loadConfig(env: Env = process.env): TargetConfig {
     unavailable: unavailable(read('PIX_UNAVAILABLE')),
     allowReset: read('PIX_RESET') === undefined ? flag('PIX_EMBEDDED', read('PIX_EMBEDDED')) : flag('PIX_RESET', read('PIX_RESET')),
     timeoutMs: integer('PIX_TIMEOUT_MS', read('PIX_TIMEOUT_MS'), { min: 1, max: MAX_TIMEOUT_MS }) ?? DEFAULT_TIMEOUT_MS,
+    workers: integer('PIX_WORKERS', read('PIX_WORKERS'), { min: 1, max: MAX_WORKERS }) ?? DEFAULT_WORKERS,
+    concurrency: integer('PIX_CONCURRENCY', read('PIX_CONCURRENCY'), { min: 1, max: MAX_CONCURRENCY }) ?? DEFAULT_CONCURRENCY,
     slow: flag('PIX_SLOW', read('PIX_SLOW')),
     limitedClientId: read('PIX_LIMITED_CLIENT_ID'),
     limitedClientSecret: read('PIX_LIMITED_CLIENT_SECRET'),

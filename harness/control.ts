@@ -74,19 +74,24 @@ export class ControlClient {
     readonly controlUrl: string,
     /** The account control calls act on when none is named (the primary client id). */
     readonly defaultAccount: string,
+    /** Called before a route that changes the whole sandbox or an account's settings; throws when the check runs beside others. */
+    private readonly exclusive?: (what: string) => void,
   ) {}
 
   // --- whole simulator
   async reset(): Promise<void> {
+    this.exclusive?.('resets the sandbox (POST /control/reset)')
     await this.call('POST', '/control/reset')
   }
   clock(): Promise<{ now: string }> {
     return this.call('GET', '/control/clock')
   }
   advance(seconds: number): Promise<{ now: string }> {
+    this.exclusive?.("moves the sandbox's clock (POST /control/clock/advance)")
     return this.call('POST', '/control/clock/advance', { seconds })
   }
   configure(settings: SimulatorSettings): Promise<SimulatorSettings> {
+    this.exclusive?.("changes the sandbox's settings (POST /control/config)")
     return this.call('POST', '/control/config', settings)
   }
   async trustCa(pem: string): Promise<void> {
@@ -186,6 +191,7 @@ export class ControlClient {
 
   // --- accounts
   setWebhookUrls(urls: AccountUrls, account = this.defaultAccount): Promise<AccountView> {
+    this.exclusive?.("changes an account's notification URLs (POST /control/accounts/{id}/webhook-urls)")
     return this.call('POST', `/control/accounts/${p(account)}/webhook-urls`, urls)
   }
   account(account = this.defaultAccount): Promise<AccountView> {

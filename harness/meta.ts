@@ -7,6 +7,8 @@ export interface CheckMeta {
   /** The folder under suites/ the check lives in (`suites/auth/tokens.test.ts` → `auth`). */
   area?: string
   needs?: string[]
+  /** Why the check runs with no other check in flight (check option `alone`). */
+  alone?: string
   tags?: string[]
   /** Redacted evidence, the most recent MAX_EXCHANGES exchanges (the recorder adds a curl line to each). */
   exchanges?: (Exchange & { curl?: string })[]

@@ -8,8 +8,9 @@
 // The log outlives a suite file and a run (a file may get a fresh module graph, a shard or a rerun
 // is another process, and the target's window does not care), so the log is kept in a small file
 // under the OS temp folder, named by a hash of the gateway URL, the operation and
-// the API key (the key itself is never written). Files run one after the other in a certification
-// run (fileParallelism: false), so plain read-modify-write is enough.
+// the API key (the key itself is never written). A certification runs suite files in several
+// workers at once (harness/schedule.ts), so there the logs are read and written under a lock, never
+// cached (SharedFileStore): the pace stays exact across workers and concurrent checks.
 //
 // Rate-limit checks that exhaust a window on purpose send their burst `unpaced` (recorded, never
 // delayed) and then either roll the target's window with the control clock and `forget()` the
@@ -18,6 +19,7 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
+import { threadId } from 'node:worker_threads'
 
 export interface RateLimitedOperation {
   /** OpenAPI operation id (CONTRACTS §1); resend's v1 and v2 paths share one window. */
@@ -47,6 +49,8 @@ export interface PacerStore {
   save(key: string, times: number[]): void
   clear(prefix: string): void
   keys(prefix: string): string[]
+  /** Runs `fn` (a synchronous read-modify-write of `key`) with no other process inside it for that key. */
+  exclusive?<T>(key: string, fn: () => T): T
 }
 
 export interface PaceRequest {
@@ -103,15 +107,19 @@ export class Pacer {
     const slot = this.slotOf(req)
     if (!slot) return 0
     let waited = 0
+    const exclusive = <T>(fn: () => T): T => (this.store.exclusive ? this.store.exclusive(slot.key, fn) : fn())
     for (;;) {
-      const wait = opts.unpaced ? 0 : this.waitFor(slot)
-      if (wait <= 0) break
+      // wait-or-record in one step: two workers never both take the last place in the window
+      const wait = exclusive(() => {
+        const w = opts.unpaced ? 0 : this.waitFor(slot)
+        if (w <= 0) this.record(slot)
+        return w
+      })
+      if (wait <= 0) return waited
       this.log(`pacing: waiting ${(wait / 1000).toFixed(1)} s before ${slot.operation.operation}: the kit sent ${slot.operation.limit} in the last ${slot.operation.windowMs / 1000} s`)
       await this.sleep(wait)
       waited += wait
     }
-    this.record(slot)
-    return waited
   }
 
   /** How many requests of the slot the kit sent within the window ending now. */
@@ -300,6 +308,82 @@ export class FileStore implements PacerStore {
   }
 }
 
+/**
+ * The logs on disk, read on every load and written on every save, a key's read-modify-write under
+ * a lock (a directory beside its log: mkdir is atomic). For workers that pace the same gateway at
+ * the same time (PIX_PACING_SHARED=1, set by the CLI).
+ */
+export class SharedFileStore implements PacerStore {
+  constructor(readonly dir: string = process.env.PIX_PACING_DIR ?? join(tmpdir(), 'pix-kit-pacing')) {}
+
+  load(key: string): number[] {
+    return readTimes(this.file(key))
+  }
+
+  save(key: string, times: number[]): void {
+    writeWhole(this.file(key), this.dir, JSON.stringify(times))
+  }
+
+  clear(prefix: string): void {
+    for (const key of this.keys(prefix)) rmSync(this.file(key), { force: true })
+  }
+
+  keys(prefix: string): string[] {
+    let names: string[] = []
+    try {
+      names = readdirSync(this.dir)
+    } catch {
+      // no folder yet
+    }
+    return names.filter((n) => n.startsWith(prefix) && n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length))
+  }
+
+  exclusive<T>(key: string, fn: () => T): T {
+    const lock = `${this.file(key)}.lock`
+    mkdirSync(this.dir, { recursive: true })
+    const since = Date.now()
+    for (;;) {
+      try {
+        mkdirSync(lock)
+        break
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+        // a lock older than a second was left by a killed process (the work inside takes microseconds)
+        if (Date.now() - since > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true })
+        Atomics.wait(napping, 0, 0, 1)
+      }
+    }
+    try {
+      return fn()
+    } finally {
+      rmSync(lock, { recursive: true, force: true })
+    }
+  }
+
+  private file(key: string): string {
+    return join(this.dir, `${key}.json`)
+  }
+}
+
+const STALE_LOCK_MS = 1_000
+const napping = new Int32Array(new SharedArrayBuffer(4))
+
+function writeWhole(file: string, dir: string, json: string): void {
+  const tmp = `${file}.${process.pid}.${threadSuffix()}.tmp`
+  try {
+    writeFileSync(tmp, json)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+    mkdirSync(dir, { recursive: true })  // the first save, or the folder was removed
+    writeFileSync(tmp, json)
+  }
+  renameSync(tmp, file)
+}
+
+function threadSuffix(): string {
+  return String(threadId)
+}
+
 /** What this process read or wrote, by file. */
 const remembered = new Map<string, number[]>()
 /** Saved logs not on disk yet, by file. */
@@ -331,18 +415,7 @@ export function flushPacingLogs(): void {
   flushTimer = undefined
   const files = [...unwritten]
   unwritten.clear()
-  for (const [file, dir] of files) {
-    const tmp = `${file}.${process.pid}.tmp`
-    const json = JSON.stringify(remembered.get(file) ?? [])
-    try {
-      writeFileSync(tmp, json)
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
-      mkdirSync(dir, { recursive: true })  // the first save, or the folder was removed
-      writeFileSync(tmp, json)
-    }
-    renameSync(tmp, file)
-  }
+  for (const [file, dir] of files) writeWhole(file, dir, JSON.stringify(remembered.get(file) ?? []))
 }
 const listingsByDir = new Map<string, Map<string, Set<string>>>()
 
@@ -361,7 +434,7 @@ const pacers = new Map<string, Pacer>()
 export function pacerFor(gatewayUrl: string): Pacer {
   let p = pacers.get(gatewayUrl)
   if (!p) {
-    p = new Pacer({ gatewayUrl })
+    p = new Pacer({ gatewayUrl, store: process.env.PIX_PACING_SHARED === '1' ? new SharedFileStore() : new FileStore() })
     pacers.set(gatewayUrl, p)
   }
   return p

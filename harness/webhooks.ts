@@ -72,8 +72,8 @@ export class CheckHooks {
     private readonly checkId: string,
     private readonly gateway: GatewayClient,
     private readonly control: () => ControlClient | undefined,
-    /** A concurrent check (check option `concurrent`) runs beside others of its file. */
-    private readonly concurrent = false,
+    /** Throws when the check runs beside others (it did not declare `alone`). */
+    private readonly exclusive?: (what: string) => void,
   ) {}
 
   /** The capture channel of this check for `name`. */
@@ -103,7 +103,7 @@ export class CheckHooks {
    * gateway (§4.18) and, when a control URL exists, the global webhookUrl (it has no public setter).
    */
   async useForAccount(name = 'default'): Promise<string> {
-    if (this.concurrent) throw new Error("useForAccount changes the account's notification URLs, which checks running side by side would share: not in a concurrent check")
+    this.exclusive?.("points the account's notification URLs at the capture server (useForAccount)")
     const url = this.url(name)
     await this.rememberAccountUrls()
     const ex = await this.gateway.post('/v1/account/webhook', { pixWebhookUrl: url })
@@ -146,12 +146,12 @@ export async function checkHooks(
   checkId: string,
   gateway: GatewayClient,
   control: () => ControlClient | undefined,
-  opts: { concurrent?: boolean } = {},
+  exclusive?: (what: string) => void,
 ): Promise<CheckHooks> {
   const cap = await workerCapture(config)
   const driver = control()
   if (driver && cap.caPem) await driver.trustCa(cap.caPem)
-  return new CheckHooks(cap, channelSafe(checkId), gateway, control, opts.concurrent === true)
+  return new CheckHooks(cap, channelSafe(checkId), gateway, control, exclusive)
 }
 
 function channelSafe(id: string): string {

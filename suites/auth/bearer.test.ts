@@ -4,6 +4,7 @@
 // would otherwise be valid. Under the readonly profile only the GET endpoints are probed.
 import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
+import { ALONE } from '../../harness/schedule.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { BEARER_ERROR_BODY_NOT_SHOWN, CENTRAL_BANK_STYLE, bearerRequests, type EndpointRequest } from './endpoints.ts'
 
@@ -140,6 +141,7 @@ async function expectExpired(t: CheckContext, lifetime: string, token: string): 
 const SLACK_S = 10
 
 check('a credential token is accepted until expires_in seconds after issue and refused with 401 after, by every bearer endpoint', {
+  alone: ALONE.clock,
   clauses: ['5.credential-token-lifetime', '7.bearer-expired-token-401', ...ERROR_BODY],
   needs: ['control'],
 }, async (t) => {
@@ -152,6 +154,7 @@ check('a credential token is accepted until expires_in seconds after issue and r
 })
 
 check('a certificate token is accepted until 1800 seconds after issue and refused with 401 after', {
+  alone: ALONE.clock,
   clauses: ['5.cert-token-lifetime', '7.bearer-expired-token-401', ...ERROR_BODY],
   needs: ['control', 'certs'],
 }, async (t) => {

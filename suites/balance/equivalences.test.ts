@@ -4,6 +4,7 @@
 // the moment of the query.
 import { show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
+import { ALONE } from '../../harness/schedule.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { cashOut, type Balances } from '../transactions/seed.ts'
 import { givenBalances } from './fixtures.ts'
@@ -22,6 +23,7 @@ async function now(t: CheckContext): Promise<number> {
 }
 
 check('consultedAt and eventDate give the moment of the query', {
+  alone: ALONE.balances,
   clauses: ['2.3.consulted-at-is-event-date'],
 }, async (t) => {
   const skew = hasControlClock(t) ? 0 : CLOCK_SKEW_MS
@@ -68,6 +70,7 @@ function expectRules(t: CheckContext, b: Balances, rules: Rule[]): void {
 }
 
 check('the gateway balance is the same balance as the other two shapes: availableBalance = available = netBalance, blockedBalance = blocked', {
+  alone: ALONE.balances,
   clauses: ['1.balance-shapes-one-balance'],
 }, async (t) => {
   const b = await givenBalances(t)
@@ -75,6 +78,7 @@ check('the gateway balance is the same balance as the other two shapes: availabl
 })
 
 check('while a cash-out holds funds blocked, the three shapes still agree: gross and total = available + blocked, net and gateway available = available, blocked alike', {
+  alone: ALONE.balances,
   clauses: ['2.3.gross-equals-available-plus-blocked', '2.3.blocked-equals-blocked', '2.3.net-equals-available', '2.3.gateway-total-equals-available-plus-blocked', '1.balance-shapes-one-balance'],
   needs: ['control', 'mutating'],
 }, async (t) => {

@@ -5,6 +5,7 @@
 // transaction's finalAmount from its single view (fees are the target's business).
 import { show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
+import { ALONE } from '../../harness/schedule.ts'
 import { ControlError } from '../../harness/control.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { addDays } from '../../generators/dates.ts'
@@ -53,6 +54,7 @@ function signed(c: number): string {
 }
 
 check('an accepted cash-out moves its finalAmount from available to blocked, in all three shapes', {
+  alone: ALONE.balances,
   clauses: ['3.6.accept-moves-to-blocked'],
   needs: ['mutating'],
 }, async (t) => {
@@ -66,6 +68,7 @@ check('an accepted cash-out moves its finalAmount from available to blocked, in 
 })
 
 check("the bank's confirmation of a cash-out releases its blocked amount; available stays as it was", {
+  alone: ALONE.balances,
   clauses: ['3.6.confirm-releases-blocked'],
   needs: ['control', 'mutating'],
 }, async (t) => {
@@ -78,6 +81,7 @@ check("the bank's confirmation of a cash-out releases its blocked amount; availa
 })
 
 check('a failed cash-out returns its blocked amount to available', {
+  alone: ALONE.balances,
   clauses: ['2.3.failed-operation-unblocks'],
   needs: ['control', 'mutating'],
 }, async (t) => {
@@ -90,6 +94,7 @@ check('a failed cash-out returns its blocked amount to available', {
 })
 
 check('an incoming payment raises available by its finalAmount at once, in all three shapes (gateway included: PIX is available immediately)', {
+  alone: ALONE.balances,
   clauses: ['3.6.incoming-raises-available', '2.3.release-pix-immediate'],
   needs: ['control', 'mutating'],
 }, async (t) => {
@@ -104,6 +109,7 @@ check('an incoming payment raises available by its finalAmount at once, in all t
 // later needs the clock moved by days, which would shift every later check of the run (and the
 // interface does not say which calendar makes a business day).
 check('a paid bank slip does not raise the gateway availableBalance on the day it is paid (bank slip funds are D+1)', {
+  alone: ALONE.balances,
   clauses: ['2.3.release-bank-slip-d1'],
   needs: ['control', 'mutating'],
 }, async (t) => {

@@ -2,6 +2,7 @@
 // field fails its own clause; the schema of specs/openapi.yaml then checks what is left of the shape.
 import { show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
+import { ALONE } from '../../harness/schedule.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { cents, expectDateTime, expectNumber, firstItem, givenBalance, type Json } from './fixtures.ts'
 
@@ -54,6 +55,7 @@ check('gateway balance: 200 with id, totalBalance, blockedBalance, availableBala
 })
 
 check('public and central-bank-style balances agree: gross = available + blocked, blocked = blocked, net = available', {
+  alone: ALONE.balances,
   clauses: ['2.3.gross-equals-available-plus-blocked', '2.3.blocked-equals-blocked', '2.3.net-equals-available'],
 }, async (t) => {
   const pub = await publicBalance(t)

@@ -4,6 +4,7 @@
 // The bank's confirmation is driven through the control API (POST /control/transactions/{id}/settle).
 import fc from 'fast-check'
 import { check, type CheckContext } from '../../harness/check.ts'
+import { ALONE } from '../../harness/schedule.ts'
 import { show } from '../../harness/assertions.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
 import { centsOf, fromCents, reaisOf } from '../../generators/amounts.ts'
@@ -47,7 +48,7 @@ check('cash-out: externalId is echoed', { clauses: ['4.7.external-id-echoed'], n
 })
 
 // The error status of a refused cash-out is not shown: any 4xx is a refusal.
-check('a cash-out whose value differs from the QR amount is refused with a 4xx and moves nothing', { clauses: ['4.7.value-matches-qr'], needs: ['mutating'] }, async (t) => {
+check('a cash-out whose value differs from the QR amount is refused with a 4xx and moves nothing', { alone: ALONE.balances, clauses: ['4.7.value-matches-qr'], needs: ['mutating'] }, async (t) => {
   const clause = '4.7.value-matches-qr'
   const arbQrCents = fc.integer({ min: 100, max: 50_000 })
   const arbDelta = fc.oneof(fc.integer({ min: -99, max: -1 }), fc.integer({ min: 1, max: 10_000 }))
@@ -65,7 +66,7 @@ check('a cash-out whose value differs from the QR amount is refused with a 4xx a
   }, { cost: 3, examples: [[123, -1], [123, 1]] })
 })
 
-check('an accepted cash-out moves its amount from available to blocked', { clauses: ['3.6.accept-moves-to-blocked'], needs: ['mutating'] }, async (t) => {
+check('an accepted cash-out moves its amount from available to blocked', { alone: ALONE.balances, clauses: ['3.6.accept-moves-to-blocked'], needs: ['mutating'] }, async (t) => {
   const before = await balance(t)
   const { transactionId } = await givenCashOut(t, 4_321)
   const after = await balance(t)
@@ -79,7 +80,7 @@ check('an accepted cash-out moves its amount from available to blocked', { claus
   }
 })
 
-check('a settled cash-out releases its blocked amount without raising available', { clauses: ['3.6.confirm-releases-blocked'], needs: ['mutating', 'control'] }, async (t) => {
+check('a settled cash-out releases its blocked amount without raising available', { alone: ALONE.balances, clauses: ['3.6.confirm-releases-blocked'], needs: ['mutating', 'control'] }, async (t) => {
   const { transactionId } = await givenCashOut(t, 2_468)
   const before = await balance(t)
   await t.control.settleTransaction(transactionId)
@@ -93,7 +94,7 @@ check('a settled cash-out releases its blocked amount without raising available'
   }
 })
 
-check('a settled cash-out posts a TRANSFER event with status LIQUIDATED', { clauses: ['6.2.transfer-emitted'], needs: ['mutating', 'control', 'webhooks'] }, async (t) => {
+check('a settled cash-out posts a TRANSFER event with status LIQUIDATED', { alone: ALONE.accountUrls, clauses: ['6.2.transfer-emitted'], needs: ['mutating', 'control', 'webhooks'] }, async (t) => {
   await t.hooks.useForAccount()
   const { transactionId } = await givenCashOut(t, 1_357)
   await t.control.settleTransaction(transactionId)

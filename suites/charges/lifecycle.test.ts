@@ -6,6 +6,7 @@
 import fc from 'fast-check'
 import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
+import { ALONE } from '../../harness/schedule.ts'
 import { ControlError } from '../../harness/control.ts'
 import { parsePixCode } from '../../generators/emv.ts'
 import { arbAmountString } from '../../generators/amounts.ts'
@@ -124,6 +125,7 @@ check('a paid charge becomes CONCLUIDA', { clauses: ['3.2.pay-ativa-concluida'],
 })
 
 check('paying a charge posts a RECEIVE event with status LIQUIDATED', {
+  alone: ALONE.accountUrls,
   clauses: ['6.2.receive-emitted', '6.2.receive-fields'],
   needs: ['mutating', 'control', 'webhooks'],
 }, async (t) => {
@@ -137,6 +139,7 @@ check('paying a charge posts a RECEIVE event with status LIQUIDATED', {
 })
 
 check('RECEIVE carries the charge txid and valor.original as payment.amount', {
+  alone: ALONE.accountUrls,
   clauses: ['6.2.receive-txid-of-charge'],
   needs: ['mutating', 'control', 'webhooks'],
 }, async (t) => {
@@ -151,6 +154,7 @@ check('RECEIVE carries the charge txid and valor.original as payment.amount', {
 })
 
 check('RECEIVE debtorAccount.document is the payer document masked as in 2.2', {
+  alone: ALONE.accountUrls,
   clauses: ['6.2.receive-debtor-masked'],
   needs: ['mutating', 'control', 'webhooks'],
 }, async (t) => {
@@ -182,7 +186,7 @@ check('a charge the provider removes becomes REMOVIDA_PELO_PSP', { clauses: ['3.
   if (status !== 'REMOVIDA_PELO_PSP') t.fail('3.2.remove-removida-psp', 'removed by the provider', '"REMOVIDA_PELO_PSP"', show(status))
 })
 
-check('a charge stays ATIVA until calendario.expiracao, then becomes REMOVIDA_PELO_PSP', { clauses: ['3.2.remove-removida-psp'], needs: ['mutating', 'control'] }, async (t) => {
+check('a charge stays ATIVA until calendario.expiracao, then becomes REMOVIDA_PELO_PSP', { alone: ALONE.clock, clauses: ['3.2.remove-removida-psp'], needs: ['mutating', 'control'] }, async (t) => {
   const expiracao = 120
   const { txid } = await givenCharge(t, { calendario: { expiracao } })
   await t.control.advance(expiracao / 2)
@@ -193,7 +197,7 @@ check('a charge stays ATIVA until calendario.expiracao, then becomes REMOVIDA_PE
   if (expired !== 'REMOVIDA_PELO_PSP') t.fail('3.2.remove-removida-psp', 'an expired charge is removed by the provider', `"REMOVIDA_PELO_PSP" 1 s past an expiracao of ${expiracao} s`, show(expired))
 })
 
-check('final charge states stay final: pay and remove are refused with 409 and change nothing', { clauses: ['3.2.final-states'], needs: ['mutating', 'control'] }, async (t) => {
+check('final charge states stay final: pay and remove are refused with 409 and change nothing', { alone: ALONE.balances, clauses: ['3.2.final-states'], needs: ['mutating', 'control'] }, async (t) => {
   for (const state of FINAL_STATES) {
     const txid = await chargeIn(t, state)
     const availableBefore = await availableBalance(t)

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { show } from '../../harness/assertions.ts'
 import { EVENT_DEADLINE_MS, check, type CheckContext } from '../../harness/check.ts'
+import { ALONE } from '../../harness/schedule.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
 import { ControlError } from '../../harness/control.ts'
@@ -104,6 +105,7 @@ const bodyOf = (c: Captured) => (c.body !== null && typeof c.body === 'object' ?
 // held against this rule; the check fails only on a timestamp out of UTC, and is skipped when no
 // notification came at all.
 check('timestamps of the V1, V2 and bank slip notifications are UTC', {
+  alone: ALONE.accountUrls,
   clauses: ['0.timestamps-utc'],
   needs: ['mutating', 'control', 'webhooks'],
 }, async (t) => {

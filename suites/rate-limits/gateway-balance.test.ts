@@ -6,6 +6,7 @@
 // its owner's live traffic for a minute, which the production-safe readonly profile must not do.
 import type { CheckContext } from '../../harness/check.ts'
 import { check } from '../../harness/check.ts'
+import { ALONE } from '../../harness/schedule.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { GatewayClient } from '../../harness/http.ts'
 import { ERROR_BODY_CLAUSES } from '../../harness/assertions.ts'
@@ -31,6 +32,7 @@ function expectNotThrottled(t: CheckContext, ex: Exchange, why: string): void {
 }
 
 check('gateway balance: the 61st request within 60 s with one API key is refused with a 4xx and the error body', {
+  alone: ALONE.rateWindow,
   clauses: [RATE, ...ERROR_BODY_CLAUSES],
   needs: ['mutating'],
   timeout: SLOW_CHECK_TIMEOUT_MS,
@@ -64,6 +66,7 @@ async function expectServedWhilePrimaryThrottled(t: CheckContext, otherKey: { cl
 }
 
 check('gateway balance: the limit is per API key, another key of the same account is served while the first is throttled', {
+  alone: ALONE.rateWindow,
   clauses: ['8.gateway-balance-rate'],
   needs: ['mutating', 'limitedKey'],
   timeout: SLOW_CHECK_TIMEOUT_MS,
@@ -74,6 +77,7 @@ check('gateway balance: the limit is per API key, another key of the same accoun
 })
 
 check("gateway balance: another account's key is served while the first key is throttled", {
+  alone: ALONE.rateWindow,
   clauses: ['8.gateway-balance-rate'],
   needs: ['mutating', 'otherAccount'],
   timeout: SLOW_CHECK_TIMEOUT_MS,
@@ -83,6 +87,7 @@ check("gateway balance: another account's key is served while the first key is t
 })
 
 check('gateway balance: the window rolls, a throttled key is served again once 60 s have passed', {
+  alone: ALONE.rateWindow,
   clauses: ['8.gateway-balance-rate'],
   needs: ['mutating'],
   timeout: SLOW_CHECK_TIMEOUT_MS,

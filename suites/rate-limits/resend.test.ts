@@ -6,6 +6,7 @@
 // check's own capture channel, so the 60 notifications land nowhere else.
 import type { CheckContext } from '../../harness/check.ts'
 import { check } from '../../harness/check.ts'
+import { ALONE } from '../../harness/schedule.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { GatewayClient } from '../../harness/http.ts'
 import { ERROR_BODY_CLAUSES } from '../../harness/assertions.ts'
@@ -34,6 +35,7 @@ function resendSlot(t: CheckContext, apiKey = t.config.apiKey) {
 }
 
 check('resend: the 61st request within 60 s is refused with 429 and the error body', {
+  alone: ALONE.rateWindow,
   clauses: ['7.resend-rate-429', '8.resend-rate', ...ERROR_BODY_CLAUSES],
   needs: [...NEEDS],
 }, async (t) => {
@@ -51,6 +53,7 @@ check('resend: the 61st request within 60 s is refused with 429 and the error bo
 })
 
 check('resend: the limit is per account, another account is served while the first is throttled', {
+  alone: ALONE.rateWindow,
   clauses: ['8.resend-rate'],
   needs: [...NEEDS, 'otherAccount'],
 }, async (t) => {
@@ -70,6 +73,7 @@ check('resend: the limit is per account, another account is served while the fir
 })
 
 check('resend: the window rolls, a throttled account is served again once 60 s have passed', {
+  alone: ALONE.rateWindow,
   clauses: ['8.resend-rate'],
   needs: [...NEEDS],
   timeout: SLOW_CHECK_TIMEOUT_MS,

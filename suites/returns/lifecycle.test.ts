@@ -5,6 +5,7 @@
 // the processing result is driven and observed through /control/returns/{e2eid}/{id}.
 import fc from 'fast-check'
 import { check, type CheckContext } from '../../harness/check.ts'
+import { ALONE } from '../../harness/schedule.ts'
 import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
 import { ControlError } from '../../harness/control.ts'
 import type { Exchange } from '../../harness/exchange.ts'
@@ -84,6 +85,7 @@ check('a return processed successfully becomes DEVOLVIDO with horario.liquidacao
 })
 
 check('a settled return posts a REFUND event whose refunds hold the return, LIQUIDATED', {
+  alone: ALONE.accountUrls,
   clauses: ['6.2.refund-emitted', '6.2.refund-items'],
   needs: ['mutating', 'control', 'webhooks'],
 }, async (t) => {

@@ -3,6 +3,7 @@
 // Payments to refund come from the control API (POST /control/incoming-payments, aged with
 // ageDays); the gateway path takes their gatewayId (CONTRACTS §4).
 import { check, type CheckContext } from '../../harness/check.ts'
+import { ALONE } from '../../harness/schedule.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { Blocked } from '../../harness/verdicts.ts'
 import { centsOf, fromCents, reaisOf } from '../../generators/amounts.ts'
@@ -81,7 +82,7 @@ check('gateway refunds beyond the original value: REFUND_VALUE_EXCEEDS_ORIGINAL'
 
 // Available is drained with cash-outs of nine tenths of it, which are failed afterwards through
 // the control API so the blocked funds go back to available (§2.3: a failed operation releases them).
-check('gateway refund larger than the available balance: INSUFFICIENT_BALANCE', { clauses: ['4.14.enough-balance'], needs: ['mutating', 'control'] }, async (t) => {
+check('gateway refund larger than the available balance: INSUFFICIENT_BALANCE', { alone: ALONE.balances, clauses: ['4.14.enough-balance'], needs: ['mutating', 'control'] }, async (t) => {
   const refundCents = 10_000
   const id = await paidPayment(t, refundCents)
   const drains: string[] = []

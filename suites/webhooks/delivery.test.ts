@@ -77,7 +77,6 @@ check('an undelivered notification (the receiver answers 500 every time): the re
   needs: [...NEEDS],
   timeout: TIMEOUT,
   // mostly waiting for the sender's retries, on channels of its own: side by side with the others
-  concurrent: true,
 }, async (t) => {
   t.observe(POLICY, 'undelivered', await undeliveredPolicy(t))
 })
@@ -87,7 +86,6 @@ check('a notification answered 500 then 200: whether the 200 ends the retries, o
   needs: [...NEEDS],
   timeout: TIMEOUT,
   // mostly waiting for the sender's retries, on channels of its own: side by side with the others
-  concurrent: true,
 }, async (t) => {
   const o = await afterOneFailure(t)
   t.observe(POLICY, 'afterOneFailure', { ...o, retried: o.attempts > 1, endsOn200: endedOn200(o) ?? null })
@@ -98,7 +96,6 @@ check('how each failure is treated (503, a reset connection, no answer, a slow 2
   needs: [...NEEDS],
   timeout: TIMEOUT,
   // mostly waiting for the sender's retries, on channels of its own: side by side with the others
-  concurrent: true,
 }, async (t) => {
   const kinds: Record<string, DeliveryStep> = {
     unavailable: { status: 503 },

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
 import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
 import { EVENT_DEADLINE_MS, check, type CheckContext } from '../../harness/check.ts'
+import { ALONE } from '../../harness/schedule.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
 import { Blocked } from '../../harness/verdicts.ts'
@@ -132,6 +133,7 @@ for (const version of VERSIONS) {
   })
 
   check(`${path}: a refund the account sent (REFUND_IN) is notified as REFUND`, {
+    alone: ALONE.accountUrls,
     clauses: clausesFor(version, ['6.1.status-refund-normalised']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
@@ -173,6 +175,7 @@ for (const version of VERSIONS) {
   })
 
   check(`${path}: resending again answers 200 each time, posts the same notification and changes neither transaction nor balance`, {
+    alone: ALONE.balances,
     clauses: clausesFor(version, ['4.12.repeat-safe']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
@@ -201,6 +204,7 @@ for (const version of VERSIONS) {
   // Where it is posted (§4.12): each level checked with the levels above it removed
 
   check(`${path}: the body url wins over callbackWebhookUrl, pixWebhookUrl and webhookUrl`, {
+    alone: ALONE.accountUrls,
     clauses: clausesFor(version, ['4.12.destination-body-url']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
@@ -213,6 +217,7 @@ for (const version of VERSIONS) {
   })
 
   check(`${path}: without a body url, the transaction's callbackWebhookUrl wins over the account's URLs`, {
+    alone: ALONE.accountUrls,
     clauses: clausesFor(version, ['4.12.destination-callback', '4.12.body-optional']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
@@ -224,6 +229,7 @@ for (const version of VERSIONS) {
   })
 
   check(`${path}: without a body url or callbackWebhookUrl, the account's pixWebhookUrl wins over webhookUrl`, {
+    alone: ALONE.accountUrls,
     clauses: clausesFor(version, ['4.12.destination-pix-webhook', '4.12.body-optional']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
@@ -234,6 +240,7 @@ for (const version of VERSIONS) {
   })
 
   check(`${path}: with only the account's webhookUrl, the notification goes there`, {
+    alone: ALONE.accountUrls,
     clauses: clausesFor(version, ['4.12.destination-webhook-url', '4.12.body-optional']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
@@ -244,6 +251,7 @@ for (const version of VERSIONS) {
   })
 
   check(`${path}: with no URL anywhere and none in the body, 400`, {
+    alone: ALONE.accountUrls,
     clauses: clausesFor(version, ['7.resend-no-webhook-url-400', ...ERROR_BODY]),
     needs: ['control', 'mutating'],
   }, async (t: CheckContext) => {
@@ -280,7 +288,6 @@ for (const version of VERSIONS) {
   check(`${path}: a body url that is not HTTPS (http scheme, or not a URL) is refused with 400`, {
     clauses: clausesFor(version, ['7.resend-url-not-https-400', ...ERROR_BODY]),
     needs: ['control', 'mutating', 'webhooks'],
-    concurrent: true,
   }, async (t: CheckContext) => {
     const clause = '7.resend-url-not-https-400'
     const tx = await receivedPayment(t)
@@ -293,7 +300,6 @@ for (const version of VERSIONS) {
   check(`${path}: a transaction of another account is refused with 400 and nothing is sent`, {
     clauses: clausesFor(version, ['7.resend-other-account-400', ...ERROR_BODY]),
     needs: ['control', 'mutating', 'webhooks', 'otherAccount'],
-    concurrent: true,
   }, async (t: CheckContext) => {
     const clause = '7.resend-other-account-400'
     const other = t.config.otherClientId

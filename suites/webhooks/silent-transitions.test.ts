@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import { show } from '../../harness/assertions.ts'
 import { QUIET_PERIOD_MS, check, type CheckContext } from '../../harness/check.ts'
+import { ALONE } from '../../harness/schedule.ts'
 import { ControlError } from '../../harness/control.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
@@ -60,6 +61,7 @@ async function activeCharge(t: CheckContext): Promise<string> {
 
 for (const by of ['receiver', 'psp'] as const) {
   check(`a charge ${by === 'receiver' ? 'cancelled by the receiver' : 'removed by the provider'} (§3.2, no event named): notifications, observed`, {
+    alone: ALONE.accountUrls,
     clauses: [CHARGE],
     needs: [...NEEDS],
   }, async (t) => {
@@ -70,6 +72,7 @@ for (const by of ['receiver', 'psp'] as const) {
 }
 
 check('a failed return (§3.3 NAO_REALIZADO, no event named): notifications, observed', {
+  alone: ALONE.accountUrls,
   clauses: [RETURN],
   needs: [...NEEDS],
 }, async (t) => {
@@ -87,6 +90,7 @@ check('a failed return (§3.3 NAO_REALIZADO, no event named): notifications, obs
 })
 
 check('an expired slip (§3.4 EXPIRED; its notification is not shown in §6.3): notifications, observed', {
+  alone: ALONE.accountUrls,
   clauses: [SLIP],
   needs: [...NEEDS],
 }, async (t) => {

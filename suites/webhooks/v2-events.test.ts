@@ -3,6 +3,7 @@
 // the bank and the clearing of returns act through the control driver.
 import { randomUUID } from 'node:crypto'
 import { check, type CheckContext } from '../../harness/check.ts'
+import { ALONE } from '../../harness/schedule.ts'
 import { show } from '../../harness/assertions.ts'
 import { centsOf } from '../../generators/amounts.ts'
 import { isMaskOf, randomCpf } from '../../generators/documents.ts'
@@ -13,6 +14,7 @@ import { eventOf, isEvent, paidCharge, type Json } from './fixtures.ts'
 // RECEIVE (§6.2, §3.2, §3.6)
 
 check('RECEIVE: a paid charge posts RECEIVE LIQUIDATED with the txid, amount, end-to-end id and masked debtor', {
+  alone: ALONE.accountUrls,
   clauses: ['6.2.receive-emitted', '6.2.receive-fields', '6.2.receive-txid-of-charge', '6.2.receive-debtor-masked'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
@@ -32,6 +34,7 @@ check('RECEIVE: a paid charge posts RECEIVE LIQUIDATED with the txid, amount, en
 })
 
 check('RECEIVE: a payment received without a charge also posts RECEIVE LIQUIDATED', {
+  alone: ALONE.accountUrls,
   clauses: ['6.2.receive-emitted', '6.2.receive-fields'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
@@ -48,6 +51,7 @@ check('RECEIVE: a payment received without a charge also posts RECEIVE LIQUIDATE
 // REFUND (§6.2, §3.3)
 
 check('REFUND: a settled return posts REFUND REFUNDED, linked to the original charge and payment, with the return as a LIQUIDATED item', {
+  alone: ALONE.accountUrls,
   clauses: ['6.2.refund-emitted', '6.2.refund-fields', '6.2.refund-items', '6.2.refund-links-original'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
@@ -74,6 +78,7 @@ check('REFUND: a settled return posts REFUND REFUNDED, linked to the original ch
 // TRANSFER (§6.2, §3.6): only type and status are shown; the payload is not
 
 check('TRANSFER: a cash-out posts TRANSFER LIQUIDATED when the bank settles it, not before', {
+  alone: ALONE.accountUrls,
   clauses: ['6.2.transfer-emitted'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
@@ -99,6 +104,7 @@ check('TRANSFER: a cash-out posts TRANSFER LIQUIDATED when the bank settles it, 
 // POST /v1/account/webhook (§4.18): its answer is not shown; where the next notification lands is
 
 check('POST /v1/account/webhook sets pixWebhookUrl: the next instant-payment notification goes there', {
+  alone: ALONE.accountUrls,
   clauses: ['4.18.set-pix-webhook-url'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {

@@ -167,13 +167,6 @@ describe('check() meta reaches a vitest reporter', () => {
   })
 })
 
-describe('concurrent checks', () => {
-  test('checks declared concurrent run side by side (the first passes only if the second starts while it runs)', () => {
-    expect(row('concurrent checks run side by side (first)').state).toBe('passed')
-    expect(row('concurrent checks run side by side (second)').state).toBe('passed')
-  })
-})
-
 describe('property time budget', () => {
   test('a slow failing property fails within its time limit with the smallest case found so far', () => {
     const r = row('slow failing property stops shrinking at its time limit')

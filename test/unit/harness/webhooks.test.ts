@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { loadConfig } from '../../../harness/config.ts'
 import { ControlClient } from '../../../harness/control.ts'
 import { GatewayClient, HttpClient } from '../../../harness/http.ts'
+import { notAlone } from '../../../harness/schedule.ts'
 import { checkHooks, closeWorkerCapture } from '../../../harness/webhooks.ts'
 import { fakeServer, json, type FakeServer } from './fake-server.ts'
 
@@ -65,10 +66,10 @@ describe('check hooks', () => {
     expect(JSON.parse(ctl?.body ?? '{}')).toEqual({ webhookUrl: accountUrl })
   })
 
-  test('a concurrent check may not point the account at its channel (its neighbours share the account)', async () => {
+  test('a check running beside others may not point the account at its channel (its neighbours share the account)', async () => {
     const { config, gateway, control } = setup()
-    const hooks = await checkHooks(config, '-790_0', gateway, () => control, { concurrent: true })
-    await expect(hooks.useForAccount()).rejects.toThrow(/not in a concurrent check/)
+    const hooks = await checkHooks(config, '-790_0', gateway, () => control, notAlone('a shared check'))
+    await expect(hooks.useForAccount()).rejects.toThrow(/declare it `alone`/)
   })
 
   test('after the check, the account URLs are put back as the check found them (control API)', async () => {
