@@ -14,3 +14,9 @@ for (const [f, x] of [...byFile].sort((a, b) => b[1].ms - a[1].ms)) console.log(
 const top = [...r.checks].sort((a, b) => b.durationMs - a.durationMs).slice(0, 25)
 for (const c of top) console.log((c.durationMs / 1000).toFixed(1).padStart(7), c.file, c.title)
 await closeReferences()
+let aloneSum = 0; const aloneRows: [number, string][] = []
+for (const c of r.checks as any[]) if (c.alone) { aloneSum += c.durationMs; aloneRows.push([c.durationMs, `${c.file} :: ${c.title} (${c.traffic?.requests}/${c.traffic?.rounds})`]) }
+console.log('alone sum', (aloneSum / 1000).toFixed(1), 'count', aloneRows.length)
+for (const [d, t] of aloneRows.sort((a, b) => b[0] - a[0]).slice(0, 30)) console.log((d / 1000).toFixed(1).padStart(6), t)
+const shared = (r.checks as any[]).filter((c) => !c.alone).sort((a, b) => b.durationMs - a.durationMs).slice(0, 15)
+for (const c of shared) console.log('S', (c.durationMs / 1000).toFixed(1).padStart(6), c.file, c.title.slice(0, 80), c.traffic?.requests, c.traffic?.rounds)

@@ -115,7 +115,16 @@ export interface PropertyOptions<Ts> {
   examples?: readonly Ts[]
   cost?: number
   timeLimitMs?: number
+  /**
+   * Why the cases must run one at a time (they read account-wide state another case would move).
+   * Otherwise CASES_IN_FLIGHT cases run at once: a case is a round trip or more, and a distant
+   * target makes a property of 100 cases 100 round trips long when run one after another.
+   */
+  sequential?: string
 }
+
+/** Cases of one property in flight at once (PropertyOptions.sequential: one). */
+export const CASES_IN_FLIGHT = 8
 
 /** How long a check waits for a notification that must come, and for one that must not. */
 export const EVENT_DEADLINE_MS = 5_000
@@ -664,29 +673,59 @@ async function runProperty(
       ...(reason ?? previous?.reason ? { reason: reason ?? previous?.reason } : {}),
     }
   }
-  // The deciding cases first, each on its own: a verdict on a bound never depends on the seed.
-  for (const example of examples) {
-    try {
-      if ((await predicate(...example)) === false) throw new CheckFailure(`the property is false for ${show(example)}`)
-    } catch (err) {
-      record(0, false)
-      throw withCase(err, `boundary case ${show(example)} (run at every depth, before the random cases)`)
-    }
-  }
-  const property = fc.asyncProperty(...(arbs as [fc.Arbitrary<unknown>]), async (...args: unknown[]) => (await predicate(...args)) !== false)
-  // A failing webhook property waits out its deadline on every shrink step: bound the whole run so a
-  // broken target still fails within the check's time limit, with the smallest case found so far.
+  const inFlight = opts.sequential ? 1 : CASES_IN_FLIGHT
   const limit = opts.timeLimitMs ?? PROPERTY_TIME_LIMIT_MS
-  const details = await fc.check(property, { seed: c.seed, numRuns: requested, interruptAfterTimeLimit: limit })
-  const interrupted = details.interrupted && !details.failed
-  record(details.numRuns, interrupted, interrupted ? `stopped by the ${limit / 1000} s time limit after ${details.numRuns} of ${requested} runs` : undefined)
-  if (interrupted && c.strictDepth) {
-    throw new Inconclusive(`property stopped by its ${limit / 1000} s time limit after ${details.numRuns} of ${requested} runs (--strict-depth)`)
+  const holds = async (args: unknown[]) => (await predicate(...args)) !== false
+  // The deciding cases first, in full: a verdict on a bound never depends on the seed. Of the cases
+  // that fail, the first in order is reported, whatever ran beside it.
+  const firstFailure = await inWaves(examples, inFlight, undefined, async (example) => {
+    if (!(await holds(example))) throw new CheckFailure(`the property is false for ${show(example)}`)
+  })
+  if (firstFailure) {
+    record(0, false)
+    throw withCase(firstFailure.error, `boundary case ${show(firstFailure.item)} (run at every depth, before the random cases)`)
   }
-  if (!details.failed) return
+  // Then the random cases of the seed, side by side; only a failure is replayed through fast-check,
+  // one case at a time, to shrink it (bounded, so a broken target still fails within the check's
+  // time limit, with the smallest case found so far).
+  const started = Date.now()
+  const cases = fc.sample(fc.tuple(...(arbs as [fc.Arbitrary<unknown>])), { seed: c.seed, numRuns: requested }) as unknown[][]
+  let ran = 0
+  const failed = await inWaves(cases, inFlight, () => Date.now() - started >= limit, async (args) => {
+    ran++
+    if (!(await holds(args))) throw new CheckFailure(`the property is false for ${show(args)}`)
+  })
+  const interrupted = !failed && ran < cases.length
+  record(ran, interrupted, interrupted ? `stopped by the ${limit / 1000} s time limit after ${ran} of ${requested} runs` : undefined)
+  if (interrupted && c.strictDepth) {
+    throw new Inconclusive(`property stopped by its ${limit / 1000} s time limit after ${ran} of ${requested} runs (--strict-depth)`)
+  }
+  if (!failed) return
+  if (!(failed.error instanceof ClauseFailure || failed.error instanceof CheckFailure)) throw withCase(failed.error, `case ${sharedRedactor.text(show(failed.item))}`)
+  const property = fc.asyncProperty(...(arbs as [fc.Arbitrary<unknown>]), async (...args: unknown[]) => holds(args))
+  const details = await fc.check(property, { seed: c.seed, numRuns: requested, interruptAfterTimeLimit: limit, examples: [failed.item as [unknown]] })
+  if (!details.failed) {
+    // the case failed beside the others and passed alone: report it as it failed
+    throw withCase(failed.error, `case ${sharedRedactor.text(show(failed.item))} (failed once, passed when run again alone: not shrunk)`)
+  }
   meta.replay = `seed=${details.seed} path=${details.counterexamplePath ?? ''}`
   const counterexample = sharedRedactor.text(show(details.counterexample))
   throw withCase(details.errorInstance, `shrunk input ${counterexample} after ${details.numShrinks} shrinks; replay: ${meta.replay} (run with --seed ${details.seed})`)
+}
+
+/**
+ * Runs `run` over `items`, `inFlight` at a time, wave after wave, until one fails or `stop()` says
+ * so before a wave. Returns the first failure in the order of `items`, or undefined.
+ */
+async function inWaves<T>(items: readonly T[], inFlight: number, stop: (() => boolean) | undefined, run: (item: T) => Promise<void>): Promise<{ item: T; error: unknown } | undefined> {
+  for (let i = 0; i < items.length; i += inFlight) {
+    if (stop?.()) return undefined
+    const wave = items.slice(i, i + inFlight)
+    const outcomes = await Promise.allSettled(wave.map((item) => run(item)))
+    const failed = outcomes.findIndex((o) => o.status === 'rejected')
+    if (failed >= 0) return { item: wave[failed] as T, error: (outcomes[failed] as PromiseRejectedResult).reason }
+  }
+  return undefined
 }
 
 /** The predicate's own failure (clause, expected, got, exchange first), then the failing case. */

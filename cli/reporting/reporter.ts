@@ -44,6 +44,7 @@ interface CheckMeta {
   attempts?: unknown
   observed?: unknown
   traffic?: { requests?: unknown; rounds?: unknown }
+  alone?: unknown
 }
 
 const MAX_MESSAGE_CHARS = 4_000
@@ -146,6 +147,7 @@ export class ConformanceReporter implements Reporter {
     if (status === 'failed' && typeof meta.failedClause === 'string') check.failedClause = meta.failedClause
     if (noVerdict && typeof meta.reason === 'string') check.reason = meta.reason
     if (isPropertyRun(meta.property)) check.property = meta.property
+    if (typeof meta.alone === 'string') check.alone = meta.alone
     if (meta.traffic && typeof meta.traffic.requests === 'number' && typeof meta.traffic.rounds === 'number') {
       check.traffic = { requests: meta.traffic.requests, rounds: meta.traffic.rounds }
     }

@@ -53,6 +53,8 @@ export interface CheckResult {
   flaky?: boolean
   /** Earlier attempts of a retried check, with their evidence, oldest first. */
   attempts?: { message?: string; failedClause?: string; exchanges: EvidenceExchange[] }[]
+  /** Why it ran with no other check in flight (harness/schedule.ts), when it did. */
+  alone?: string
   /** Its round trips: all requests, and how many of them ran one after another (harness/meta.ts). */
   traffic?: { requests: number; rounds: number }
   /** What its property checks ran. */

@@ -63,7 +63,7 @@ check('a cash-out whose value differs from the QR amount is refused with a 4xx a
     if (after.available !== before.available || after.blocked !== before.blocked) {
       t.fail(clause, 'a refused cash-out moves nothing', `available ${asReais(before.available)}, blocked ${asReais(before.blocked)}`, `available ${asReais(after.available)}, blocked ${asReais(after.blocked)}`, after.ex)
     }
-  }, { cost: 3, examples: [[123, -1], [123, 1]] })
+  }, { cost: 3, examples: [[123, -1], [123, 1]], sequential: 'each case reads the balances before and after its cash-out' })
 })
 
 check('an accepted cash-out moves its amount from available to blocked', { alone: ALONE.balances, clauses: ['3.6.accept-moves-to-blocked'], needs: ['mutating'] }, async (t) => {
