@@ -149,7 +149,12 @@ function transactionIdOf(t: CheckContext, clause: string, ex: Exchange): string 
 }
 
 /** Every listed transaction (of the query), by id: what the model's listing is compared with (a read, a precondition). */
-function listedTransactions(t: CheckContext, query: Record<string, string | number> = {}): Promise<{ items: Map<string, Record<string, unknown>>; ex?: Exchange }> {
+interface Listing {
+  items: Map<string, Record<string, unknown>>
+  ex?: Exchange
+}
+
+function listedTransactions(t: CheckContext, query: Record<string, string | number> = {}): Promise<Listing> {
   return t.given('the account listing (GET /api/transactions)', async () => {
     const items = new Map<string, Record<string, unknown>>()
     for (let page = 1; ; page++) {
@@ -228,15 +233,12 @@ function expectModelBalances(m: Model, t: CheckContext, b: Reading, moved: Movem
   }
 }
 
-async function expectBalances(m: Model, t: CheckContext, moved: Movement | undefined, command: string): Promise<void> {
-  const reading = await readBalances(t)
+function expectBalances(m: Model, t: CheckContext, reading: Reading, moved: Movement | undefined, command: string): void {
   expectShapesAgree(t, reading)
   expectModelBalances(m, t, reading, moved, command)
 }
 
-async function expectListing(m: Model, t: CheckContext): Promise<void> {
-  if (m.listed.size === 0) return
-  const { items, ex } = await listedTransactions(t)
+function expectListing(m: Model, t: CheckContext, { items, ex }: Listing): void {
   for (const [id, want] of m.listed) {
     const item = items.get(id)
     const typeClause = TYPE_CLAUSE[want.operationType]
@@ -291,8 +293,10 @@ function v2Event(type: string, match: (data: Record<string, any>) => boolean): (
 
 /** After `command`: the balances (moved as `moved` says) and the listing against the model. */
 async function verify(m: Model, r: Real, moved: Movement | undefined, command: string): Promise<void> {
-  await expectBalances(m, r.t, moved, command)
-  await expectListing(m, r.t)
+  // read together (one round trip, not two: a distant target makes every one count), compared in order
+  const [reading, listed] = await Promise.all([readBalances(r.t), m.listed.size > 0 ? listedTransactions(r.t) : undefined])
+  expectBalances(m, r.t, reading, moved, command)
+  if (listed) expectListing(m, r.t, listed)
 }
 
 // ---------------------------------------------------------------------------------------------
