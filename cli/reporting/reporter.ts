@@ -75,18 +75,27 @@ export class ConformanceReporter implements Reporter {
   onTestCaseResult(testCase: TestCase): void {
     // left out by a filter (--check): not part of this run at all
     if (testCase.options.mode === 'skip' || testCase.options.mode === 'todo') return
-    this.record(this.checkOf(testCase))
+    const check = this.checkOf(testCase)
+    this.record(check)
+    const ofModule = this.byModule.get(testCase.module.id) ?? []
+    ofModule.push(check)
+    this.byModule.set(testCase.module.id, ofModule)
   }
+
+  /** The checks each test module ran: a suite file is two modules in a certification, one per phase (harness/schedule.ts). */
+  private readonly byModule = new Map<string, CheckResult[]>()
 
   onTestModuleEnd(testModule: TestModule): void {
     for (const message of suiteErrors(testModule)) {
       this.record(this.brokenSuiteCheck(testModule, message))
     }
     if (!this.options.out) return
+    const ran = this.byModule.get(testModule.id) ?? []
+    if (ran.length === 0 && suiteErrors(testModule).length === 0) return  // a phase with none of the file's checks
     const file = this.fileOf(testModule)
-    const own = countStatuses(this.checks.filter((c) => c.file === file))
+    const label = testModule.project.name.endsWith('-alone') ? `${underSuites(file)} (alone)` : underSuites(file)
     const elapsed = this.now().getTime() - this.startedAt.getTime()
-    this.options.out(fileLine(underSuites(file), own, countStatuses(this.checks), elapsed, this.paint))
+    this.options.out(fileLine(label, countStatuses(ran), countStatuses(this.checks), elapsed, this.paint))
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
