@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startVitest } from 'vitest/node'
 import type { Reporter, TestCase } from 'vitest/node'
-import { check, unmetNeed, areaOf, propertyRuns } from '../../../harness/check.ts'
+import { check, unmetNeed, areaOf, propertyRuns, trafficOf } from '../../../harness/check.ts'
 import { loadConfig } from '../../../harness/config.ts'
 import { fakeServer, json, type FakeServer } from './fake-server.ts'
 
@@ -206,5 +206,13 @@ describe('declaration-time and need rules', () => {
   test('area is the folder under suites/', () => {
     expect(areaOf('/work/main/suites/auth/tokens.test.ts')).toBe('auth')
     expect(areaOf('/work/main/test/unit/x.test.ts')).toBeUndefined()
+  })
+})
+
+describe('traffic: requests, and the rounds a distant target makes a check wait', () => {
+  test('requests one after another are one round each; requests in flight together are one round', () => {
+    expect(trafficOf([[0, 10], [10, 20], [20, 30]])).toEqual({ requests: 3, rounds: 3 })
+    expect(trafficOf([[0, 10], [1, 11], [2, 12], [12, 20]])).toEqual({ requests: 4, rounds: 2 })
+    expect(trafficOf([])).toEqual({ requests: 0, rounds: 0 })
   })
 })

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { GatewayClient, HttpClient } from '../../../harness/http.ts'
-import { FileStore, MemoryStore, PACING_MARGIN_MS, Pacer, flushPacingLogs } from '../../../harness/pacing.ts'
+import { FileStore, MemoryStore, PACING_MARGIN_MS, Pacer, SharedFileStore, flushPacingLogs } from '../../../harness/pacing.ts'
 import { fakeServer, json, type FakeServer } from './fake-server.ts'
 
 /** A fake clock shared by the target and the pacer: sleeping moves it forward at once. */
@@ -221,4 +221,45 @@ describe('file store: the log outlives a suite file (a fresh pacer in a fresh mo
     expect(names.join(' ')).not.toContain('secret-key-value')
     for (const n of names) expect(readFileSync(join(dir, n), 'utf8')).not.toContain('secret-key-value')
   })
+})
+
+describe('shared file store: workers pacing one gateway at the same time (a certification)', () => {
+  let dir: string
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'pacing-shared-'))
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  test('two pacers that share no memory share one window: the 61st request of the two waits', async () => {
+    const c = new FakeClock()
+    const make = () => new Pacer({ gatewayUrl: 'http://127.0.0.1:7', store: new SharedFileStore(dir), now: c.now, sleep: c.sleep, log: () => {} })
+    const req = { method: 'GET', url: 'http://127.0.0.1:7/v1/account/balance', headers: { 'x-api-key': 'shared-key-value' } }
+    const [a, b] = [make(), make()]
+    for (let i = 0; i < 30; i++) {
+      await a.beforeSend(req)
+      await b.beforeSend(req)
+    }
+    expect(c.slept).toHaveLength(0)
+    await a.beforeSend(req)
+    expect(c.slept).toHaveLength(1)
+  })
+
+  test('processes recording at once lose no request (each read-modify-write under the lock)', async () => {
+    const { spawn } = await import('node:child_process')
+    const { readdirSync, readFileSync } = await import('node:fs')
+    const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx')
+    const script = [
+      `import { Pacer, SharedFileStore } from ${JSON.stringify(join(process.cwd(), 'harness', 'pacing.ts'))}`,
+      `const p = new Pacer({ gatewayUrl: 'http://127.0.0.1:8', store: new SharedFileStore(${JSON.stringify(dir)}), log: () => {} })`,
+      `for (let i = 0; i < 150; i++) await p.beforeSend({ method: 'GET', url: 'http://127.0.0.1:8/v1/account/balance', headers: { 'x-api-key': 'racing-key-value' } }, { unpaced: true })`,
+    ].join('\n')
+    const run = () => new Promise<number | null>((resolve, reject) => {
+      const child = spawn(tsx, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'inherit'] })
+      child.on('error', reject)
+      child.on('close', resolve)
+    })
+    expect(await Promise.all([run(), run(), run()])).toEqual([0, 0, 0])
+    const logs = readdirSync(dir).filter((n) => n.endsWith('.json')).map((n) => JSON.parse(readFileSync(join(dir, n), 'utf8')) as number[])
+    expect(logs.map((l) => l.length)).toContain(450)
+  }, 60_000)
 })

@@ -1,0 +1,85 @@
+// The certification's two phases (harness/schedule.ts), as the CLI configures them: the checks
+// that did not declare `alone` run side by side, then the alone ones, one at a time, with nothing
+// else in flight; a check that moves shared state without declaring alone fails as a kit bug.
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { startVitest } from 'vitest/node'
+import type { Reporter, TestCase } from 'vitest/node'
+import { inPhase } from '../../../harness/schedule.ts'
+import { fakeServer, json, type FakeServer } from './fake-server.ts'
+
+interface Row { name: string; project: string; state: string; errors: string[]; alone?: unknown }
+
+let target: FakeServer
+const rows: Row[] = []
+
+beforeAll(async () => {
+  target = await fakeServer((req, res) => {
+    if (req.url === '/oauth/token') return json(res, 200, { access_token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhIn0.c2ln', token_type: 'Bearer', expires_in: 3600 })
+    return json(res, 200, { now: '2026-01-01T00:00:00Z' })
+  })
+  const collect: Reporter = {
+    onTestCaseResult(tc: TestCase) {
+      const r = tc.result()
+      rows.push({ name: tc.name, project: tc.project.name, state: r.state, errors: (r.errors ?? []).map((e) => e.message), alone: tc.meta().alone })
+    },
+  }
+  const root = fileURLToPath(new URL('./schedule-fixtures', import.meta.url))
+  const phase = (name: string, pixPhase: 'shared' | 'alone', groupOrder: number) => ({
+    test: { name, include: ['**/*.fixture.ts'], isolate: false, fileParallelism: false, maxWorkers: 1, provide: { pixPhase }, sequence: { groupOrder } },
+  })
+  const vitest = await startVitest('test', [], {
+    run: true, watch: false, config: false, root, reporters: [collect], passWithNoTests: true,
+    projects: [phase('shared', 'shared', 0), phase('alone', 'alone', 1)],
+    env: {
+      PIX_BASE_URL: target.url, PIX_GATEWAY_URL: target.url, PIX_CONTROL_URL: target.url, PIX_CLIENT_ID: 'acme', PIX_CLIENT_SECRET: 'secret-never-shown',
+      PIX_API_KEY: 'key-never-shown', PIX_PROFILE: 'sandbox', PIX_YES_MUTATE: '1', PIX_SEED: '1',
+    },
+  })
+  await vitest.close()
+  process.exitCode = 0 // the nested run has a failing check on purpose
+}, 60_000)
+afterAll(() => target.close())
+
+const row = (name: string): Row => {
+  const r = rows.find((x) => x.name === name)
+  if (!r) throw new Error(`no result for "${name}"; got ${rows.map((x) => `${x.project}: ${x.name}`).join(' | ')}`)
+  return r
+}
+
+test('each check registers in one phase: alone ones in the alone phase only', () => {
+  expect(rows.filter((r) => r.project === 'alone').map((r) => r.name).sort()).toEqual([
+    'an alone check may move the clock',
+    'an alone check runs after every shared check, with none in flight',
+  ])
+  expect(rows.length).toBe(5)
+  expect(row('an alone check may move the clock').alone).toMatch(/clock/)
+})
+
+test('checks of the shared phase run side by side', () => {
+  expect(row('shared checks run side by side (first)').state).toBe('passed')
+  expect(row('shared checks run side by side (second)').state).toBe('passed')
+})
+
+test('an alone check runs after the shared phase, with no other check in flight', () => {
+  expect(row('an alone check runs after every shared check, with none in flight').state).toBe('passed')
+  expect(row('an alone check may move the clock').state).toBe('passed')
+  const marks = target.requests.map((r) => r.url).filter((u) => u.startsWith('/mark/'))
+  const aloneStart = marks.indexOf('/mark/alone/start')
+  expect(marks.slice(0, aloneStart).sort()).toEqual(['/mark/first/end', '/mark/first/start', '/mark/second/end', '/mark/second/start'])
+  expect(marks[aloneStart + 1]).toBe('/mark/alone/end')
+})
+
+test('a shared check that moves the clock fails as a kit bug that names `alone`, before any request', () => {
+  const r = row('a shared check that moves the clock is a kit bug naming alone')
+  expect(r.state).toBe('failed')
+  expect(r.errors.join('\n')).toMatch(/moves the sandbox's clock .*declare it `alone`/)
+  expect(target.requests.filter((q) => q.url === '/control/clock/advance')).toHaveLength(1)  // the alone check's only
+})
+
+test('outside a certification (no phase) every check registers', () => {
+  expect(inPhase(undefined, 'why')).toBe(true)
+  expect(inPhase(undefined, undefined)).toBe(true)
+  expect(inPhase('shared', 'why')).toBe(false)
+  expect(inPhase('alone', undefined)).toBe(false)
+})
