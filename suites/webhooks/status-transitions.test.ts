@@ -14,6 +14,7 @@ import { eventOf, givenCashOut, type Json } from './fixtures.ts'
 
 const TRANSACTION = '3.1.transitions-not-shown'
 const NOTIFICATION = '3.5.transitions-not-shown'
+const MOVEMENT = '6.1.movement-type-values-not-shown'
 const CLAUSES = [TRANSACTION, NOTIFICATION]
 const NEEDS = ['control', 'mutating', 'webhooks'] as const
 
@@ -72,7 +73,7 @@ const CASES: { first: BankAct; then: BankAct; key: string; title: string }[] = [
 
 for (const c of CASES) {
   check(`${c.title}: its statuses and the V1 notifications, observed`, {
-    clauses: CLAUSES,
+    clauses: [...CLAUSES, MOVEMENT],
     needs: [...NEEDS],
     concurrent: true,
   }, async (t) => {
@@ -93,6 +94,9 @@ for (const c of CASES) {
       [`on ${c.then}`]: notifiedSecond.map(kindOf),
       resent: await resentStatus(t, gatewayId, 'resent'),
     })
+    // §6.1 shows movementType IN; what an outgoing payment's notification says is not shown.
+    const movementTypes = [...new Set(t.hooks.events().map((n) => (eventOf(n) as Json | undefined)?.movementType).filter((m) => m !== undefined))]
+    if (movementTypes.length > 0) t.observe(MOVEMENT, 'cashOut', movementTypes)
   })
 }
 
