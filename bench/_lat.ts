@@ -6,7 +6,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 let n = 0
 const v = defineVariant({ id: 'rtt', description: 'rtt', onRequest: async () => { n++; await sleep(half); return undefined }, onResponse: async () => { await sleep(half); return undefined } })
 const t0 = Date.now()
-const r = await certify({ areas: allAreas(), variant: v, timeLimitMs: 600_000 })
+const r = await certify({ areas: allAreas(), variant: v, timeLimitMs: 600_000, extraArgs: process.argv.slice(3) })
 console.log('wall', (Date.now() - t0) / 1000, 'requests', n, 'exit', r.run.exitCode, r.verdict?.headline)
 const byFile = new Map<string, { ms: number; n: number }>()
 for (const c of r.checks) { const f = byFile.get(c.file) ?? { ms: 0, n: 0 }; f.ms += c.durationMs; f.n++; byFile.set(c.file, f) }

@@ -3,11 +3,14 @@
 // Each check takes its own channel, `/hooks/<channel>`, so checks running side by side never see
 // each other's events. HTTPS with a CA of its own (given to the target through
 // POST /control/trust-ca), or plain HTTP behind PIX_WEBHOOK_PUBLIC_URL (a tunnel terminates TLS).
+// On this machine it can also open receivers a sender should not trust (`listener`): plain HTTP, a
+// certificate of a CA the target was never given, an expired certificate; their events land in the
+// same channels, marked with the listener (`via`).
 // Captured bodies may hold personal data: nothing here logs them.
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http'
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { createCa, createLeaf } from '../generators/certificates.ts'
+import { createCa, createLeaf, type KeyPairPem } from '../generators/certificates.ts'
 
 export interface Captured {
   channel: string
@@ -26,7 +29,15 @@ export interface Captured {
   answer?: DeliveryStep
   /** On a `silence` step: how long after arriving the sender closed the connection itself, if it did. */
   senderClosedAfterMs?: number
+  /** Which extra listener (`listener`) it reached; absent on the main one. */
+  via?: Listener
 }
+
+/**
+ * Receivers a careful sender refuses: plain HTTP, a certificate issued by a CA the target was never
+ * told to trust, and an expired certificate issued by the CA it does trust (so only the date is wrong).
+ */
+export type Listener = 'plain-http' | 'untrusted-ca' | 'expired'
 
 /**
  * One answer of a scripted channel, a hostile receiver's: a status (after `delayMs`, a slow
@@ -39,6 +50,8 @@ export type DeliveryStep = { status: number; delayMs?: number } | { silenceMs: n
 export interface RefusedHandshake {
   at: string
   reason: string
+  /** The extra listener that refused it; absent on the main one. */
+  listener?: Listener
 }
 
 export interface CaptureOptions {
@@ -84,6 +97,7 @@ export class WebhookCapture {
   private readonly waiters = new Set<Waiter>()
   private readonly scripts = new Map<string, DeliveryStep[]>()
   private readonly refused: RefusedHandshake[] = []
+  private readonly extra = new Map<Listener, Promise<{ server: Server; url: string }>>()
   private closed = false
 
   private constructor(
@@ -95,9 +109,11 @@ export class WebhookCapture {
     private readonly maxEvents: number,
     private readonly maxBodyBytes: number,
     readonly caPem?: string,
+    /** Where the extra listeners listen; undefined when the target does not reach this machine (a public URL). */
+    private readonly extraHost?: string,
+    private readonly ownCa?: KeyPairPem,
   ) {
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => this.handle(req, res))
-    server.on('tlsClientError', (err: Error) => this.noteRefusedHandshake(err))
+    this.serve(server)
   }
 
   static async start(opts: CaptureOptions = {}): Promise<WebhookCapture> {
@@ -113,7 +129,31 @@ export class WebhookCapture {
     const { port } = server.address() as AddressInfo
     const localUrl = `${useHttps ? 'https' : 'http'}://${urlHost(host)}:${port}`
     const base = opts.publicUrl !== undefined ? opts.publicUrl.replace(/\/+$/, '') : localUrl
-    return new WebhookCapture(server, base, localUrl, maxEvents, maxBodyBytes, own?.caPem)
+    const extraHost = opts.publicUrl === undefined ? host : undefined
+    return new WebhookCapture(server, base, localUrl, maxEvents, maxBodyBytes, own?.caPem, extraHost, own?.ca)
+  }
+
+  /**
+   * The base URL (scheme, host, port) of an extra listener, started on first use; undefined when
+   * the target does not reach this machine directly (a public URL), or, for `expired`, when the
+   * capture has no CA of its own to sign the expired certificate with.
+   */
+  listener(kind: Listener): Promise<string | undefined> {
+    if (this.closed || this.extraHost === undefined) return Promise.resolve(undefined)
+    if (kind === 'expired' && !this.ownCa) return Promise.resolve(undefined)
+    let started = this.extra.get(kind)
+    if (!started) {
+      started = this.startListener(kind, this.extraHost)
+      started.catch(() => this.extra.delete(kind))
+      this.extra.set(kind, started)
+    }
+    return started.then((l) => l.url)
+  }
+
+  /** A channel's URL on an extra listener (see `listener`). */
+  async urlVia(kind: Listener, channel: string): Promise<string | undefined> {
+    const base = await this.listener(kind)
+    return base === undefined ? undefined : `${base}/hooks/${encodeURIComponent(channel)}`
   }
 
   /** A per-check address: <base>/hooks/<channel>. */
@@ -182,7 +222,7 @@ export class WebhookCapture {
     this.captured.splice(0, this.captured.length, ...kept)
   }
 
-  /** The server no longer keeps the process alive on its own (a check waiting on it still does). */
+  /** The server no longer keeps the process alive on its own (a check waiting on it still does); extra listeners never do. */
   unref(): this {
     this.server.unref()
     return this
@@ -197,12 +237,30 @@ export class WebhookCapture {
       w.reject(new Error('webhook capture closed while waiting for an event'))
     }
     this.waiters.clear()
-    const stopped = new Promise<void>((resolve) => this.server.close(() => resolve()))
-    this.server.closeAllConnections()
-    await stopped
+    const extras = await Promise.all([...this.extra.values()].map((p) => p.catch(() => undefined)))
+    await Promise.all([this.server, ...extras.flatMap((l) => (l ? [l.server] : []))].map(stopServer))
   }
 
-  private handle(req: IncomingMessage, res: ServerResponse): void {
+  private serve(server: Server, via?: Listener): void {
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => this.handle(req, res, via))
+    server.on('tlsClientError', (err: Error) => this.noteRefusedHandshake(err, via))
+  }
+
+  private async startListener(kind: Listener, host: string): Promise<{ server: Server; url: string }> {
+    const tls = kind === 'plain-http' ? undefined : await untrustworthyCertificate(kind, host, this.ownCa)
+    const server = tls ? createHttpsServer({ key: tls.keyPem, cert: tls.certPem }) : createHttpServer()
+    this.serve(server, kind)
+    await listen(server, host, 0)
+    if (this.closed) {
+      await stopServer(server)
+      throw new Error('webhook capture is closed')
+    }
+    server.unref()
+    const { port } = server.address() as AddressInfo
+    return { server, url: `${tls ? 'https' : 'http'}://${urlHost(host)}:${port}` }
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse, via?: Listener): void {
     const path = req.url ?? '/'
     const channel = channelOf(path)
     if (channel === undefined) {
@@ -240,6 +298,7 @@ export class WebhookCapture {
         suffix: suffixOf(path),
         ...peerCertificate(req),
         ...(step ? { answer: { ...step } } : {}),
+        ...(via ? { via } : {}),
       }
       this.record(event)
       if (step) return answerScripted(step, event, req, res)
@@ -281,8 +340,8 @@ export class WebhookCapture {
     return step
   }
 
-  private noteRefusedHandshake(err: Error): void {
-    this.refused.push({ at: new Date().toISOString(), reason: err.message.split('\n', 1)[0] ?? '' })
+  private noteRefusedHandshake(err: Error, listener?: Listener): void {
+    this.refused.push({ at: new Date().toISOString(), reason: err.message.split('\n', 1)[0] ?? '', ...(listener ? { listener } : {}) })
     if (this.refused.length > this.maxEvents) this.refused.splice(0, this.refused.length - this.maxEvents)
   }
 
@@ -391,9 +450,11 @@ function reply(res: ServerResponse, status: number, body: object, headers: Recor
  * (isolate: false) and each starts a capture server of its own, and a new CA each time made the
  * target rebuild its trust store (system roots plus every CA so far) once per file.
  */
-const certificatesByHost = new Map<string, Promise<{ caPem: string; certPem: string; keyPem: string }>>()
+type ServerCertificates = KeyPairPem & { caPem: string; ca: KeyPairPem }
 
-function serverCertificates(host: string): Promise<{ caPem: string; certPem: string; keyPem: string }> {
+const certificatesByHost = new Map<string, Promise<ServerCertificates>>()
+
+function serverCertificates(host: string): Promise<ServerCertificates> {
   let certificates = certificatesByHost.get(host)
   if (!certificates) {
     certificates = newServerCertificates(host)
@@ -403,11 +464,35 @@ function serverCertificates(host: string): Promise<{ caPem: string; certPem: str
   return certificates
 }
 
-async function newServerCertificates(host: string): Promise<{ caPem: string; certPem: string; keyPem: string }> {
+async function newServerCertificates(host: string): Promise<ServerCertificates> {
   const ca = await createCa('PIX Kit Webhook Capture CA')
-  const hosts = [...new Set(['localhost', '127.0.0.1', '::1', ...(isWildcard(host) ? [] : [host])])]
-  const leaf = await createLeaf(ca, { cn: 'localhost', usage: 'server', hosts })
-  return { caPem: ca.certPem, ...leaf }
+  const leaf = await createLeaf(ca, { cn: 'localhost', usage: 'server', hosts: serverHosts(host) })
+  return { caPem: ca.certPem, ca: { certPem: ca.certPem, keyPem: ca.keyPem }, ...leaf }
+}
+
+function serverHosts(host: string): string[] {
+  return [...new Set(['localhost', '127.0.0.1', '::1', ...(isWildcard(host) ? [] : [host])])]
+}
+
+const DAY_MS = 86_400_000
+
+/**
+ * The certificate of an extra TLS listener, right in every way but one: `untrusted-ca`, issued by
+ * a CA made here and never given to the target; `expired`, issued by the capture's own (trusted)
+ * CA but past its notAfter since yesterday.
+ */
+async function untrustworthyCertificate(kind: 'untrusted-ca' | 'expired', host: string, ownCa: KeyPairPem | undefined): Promise<KeyPairPem> {
+  const hosts = serverHosts(host)
+  if (kind === 'untrusted-ca') return createLeaf(await createCa('PIX Kit Untrusted Receiver CA'), { cn: 'localhost', usage: 'server', hosts })
+  if (!ownCa) throw new Error('webhook capture: an expired certificate needs the capture CA of its own')
+  const now = Date.now()
+  return createLeaf(ownCa, { cn: 'localhost', usage: 'server', hosts, notBefore: new Date(now - 30 * DAY_MS), notAfter: new Date(now - DAY_MS) })
+}
+
+function stopServer(server: Server): Promise<void> {
+  const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
+  server.closeAllConnections()
+  return stopped
 }
 
 /** The sender's certificate when the socket is TLS and one was presented. */

@@ -6,7 +6,8 @@ import type { ControlClient } from './control.ts'
 import type { GatewayClient } from './http.ts'
 import { Blocked } from './verdicts.ts'
 import { readFileSync } from 'node:fs'
-import type { CaptureOptions, Captured, WebhookCapture } from './webhook-capture.ts'
+import type { Exchange } from './exchange.ts'
+import type { CaptureOptions, Captured, Listener, WebhookCapture } from './webhook-capture.ts'
 
 let capture: Promise<WebhookCapture> | undefined
 
@@ -86,6 +87,15 @@ export class CheckHooks {
     return this.capture.url(this.channel(name))
   }
 
+  /**
+   * A URL of this check's channel `name` on an extra listener of the capture (a receiver a sender
+   * should not trust: plain HTTP, an untrusted CA, an expired certificate); undefined when the
+   * target does not reach this machine directly.
+   */
+  urlVia(kind: Listener, name = 'default'): Promise<string | undefined> {
+    return this.capture.urlVia(kind, this.channel(name))
+  }
+
   /** Notifications received on this check's channel `name` (all of this check's channels when omitted). */
   events(name?: string): Captured[] {
     if (name !== undefined) return this.capture.events(this.channel(name))
@@ -103,15 +113,23 @@ export class CheckHooks {
    * gateway (§4.18) and, when a control URL exists, the global webhookUrl (it has no public setter).
    */
   async useForAccount(name = 'default'): Promise<string> {
-    this.exclusive?.("points the account's notification URLs at the capture server (useForAccount)")
     const url = this.url(name)
-    await this.rememberAccountUrls()
-    const ex = await this.gateway.post('/v1/account/webhook', { pixWebhookUrl: url })
+    const ex = await this.pointAccountAt(url)
     if (ex.response.error || ex.response.status < 200 || ex.response.status > 299) {
       throw new Blocked("pointing the account's notifications at the capture server (POST /v1/account/webhook, §4.18)", ex.response.error ?? `HTTP ${ex.response.status}`, ex)
     }
     await this.control()?.setWebhookUrls({ webhookUrl: url })
     return url
+  }
+
+  /**
+   * POST /v1/account/webhook {pixWebhookUrl: url} (§4.18), its answer unjudged; the account's URLs
+   * are restored after the check as with useForAccount.
+   */
+  async pointAccountAt(url: string): Promise<Exchange> {
+    this.exclusive?.("points the account's notification URLs elsewhere (POST /v1/account/webhook)")
+    await this.rememberAccountUrls()
+    return this.gateway.post('/v1/account/webhook', { pixWebhookUrl: url })
   }
 
   /**

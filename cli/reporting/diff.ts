@@ -1,10 +1,13 @@
 // Run diffs (`--compare OLD`, `pix-conformance diff OLD NEW`): what changed since an earlier run,
 // clause by clause — newly failed, newly passing, a failure or a missing verdict for a different
 // reason, newly skipped or blocked — with loud warnings when the two runs are not comparable
-// (another kit, other specs, another profile or depth).
+// (another kit, other specs, another profile or depth). It also lists what changed in the observed
+// profile (the target's choices where the interface says "not shown"): information, never a
+// regression, so it neither fails the diff nor counts as a verdict change.
 
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { isDeepStrictEqual } from 'node:util'
 import { esc } from './html.ts'
 import type { CheckResult, ClauseResult, ClauseStatus, Results } from './types.ts'
 import { firstReason } from './waivers.ts'
@@ -36,7 +39,25 @@ export interface RunDiff {
   /** Differences that make the comparison unreliable (kit version, specs, profile, depth, target, scope). */
   warnings: string[]
   changes: ClauseChange[]
+  /** Observations (results.observedProfile) added, removed or changed: information, not regressions. */
+  observations: ObservationChange[]
 }
+
+export interface ObservationChange {
+  /** The not-shown clause the observation belongs to. */
+  clause: string
+  key: string
+  change: 'added' | 'removed' | 'changed'
+  before?: unknown
+  after?: unknown
+}
+
+/**
+ * Timings (fields named …Ms) vary from run to run by themselves: two readings count as the same
+ * observation when they are within this share of each other, or within TIMING_SLACK_MS.
+ */
+const TIMING_TOLERANCE = 0.25
+const TIMING_SLACK_MS = 50
 
 /** The order changes are shown in: the news that fails a gate first. */
 export const CHANGE_KINDS: readonly ChangeKind[] = ['newly-failed', 'changed-reason', 'newly-blocked', 'newly-inconclusive', 'newly-skipped', 'other', 'newly-passing']
@@ -65,7 +86,44 @@ export function diffResults(before: Results, after: Results): RunDiff {
     new: { runId: after.runId, startedAt: after.startedAt },
     warnings: comparabilityWarnings(before, after),
     changes,
+    observations: observationChanges(before.observedProfile ?? {}, after.observedProfile ?? {}),
   }
+}
+
+type Profile = NonNullable<Results['observedProfile']>
+
+/** Every (clause, key) observed in either run whose value differs, in the newer run's order. */
+export function observationChanges(before: Profile, after: Profile): ObservationChange[] {
+  const changes: ObservationChange[] = []
+  const clauses = [...new Set([...Object.keys(after), ...Object.keys(before)])]
+  for (const clause of clauses) {
+    const was = before[clause] ?? {}
+    const is = after[clause] ?? {}
+    for (const key of [...new Set([...Object.keys(is), ...Object.keys(was)])]) {
+      const inOld = Object.hasOwn(was, key)
+      const inNew = Object.hasOwn(is, key)
+      if (inOld && inNew && sameObservation(was[key], is[key])) continue
+      const change = !inOld ? 'added' : !inNew ? 'removed' : 'changed'
+      changes.push({ clause, key, change, ...(inOld ? { before: was[key] } : {}), ...(inNew ? { after: is[key] } : {}) })
+    }
+  }
+  return changes
+}
+
+/** Deep equality, except that timings (numbers under a key ending in Ms) need only be close. */
+function sameObservation(a: unknown, b: unknown, timing = false): boolean {
+  if (timing && typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= Math.max(TIMING_SLACK_MS, TIMING_TOLERANCE * Math.max(Math.abs(a), Math.abs(b)))
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => sameObservation(v, b[i], timing))
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = Object.keys(a)
+    if (keys.length !== Object.keys(b).length) return false
+    return keys.every((k) => Object.hasOwn(b, k) && sameObservation(a[k], b[k], timing || /Ms$/.test(k)))
+  }
+  return isDeepStrictEqual(a, b)
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v)
 }
 
 function clauseChange(id: string, was: ClauseResult | undefined, oldChecks: readonly CheckResult[], is: ClauseResult | undefined, newChecks: readonly CheckResult[]): ClauseChange | undefined {
@@ -151,7 +209,18 @@ export function diffText(diff: RunDiff): string {
     lines.push(`  ${KIND_TITLES[kind]} (${group.length}):`)
     for (const c of group) lines.push(...changeLines(c))
   }
+  if (diff.observations.length > 0) {
+    lines.push(`  observations changed (${diff.observations.length}; information, not regressions):`)
+    for (const o of diff.observations) lines.push(`    · ${o.clause} ${o.key}: ${observationText(o)}`)
+  }
   return lines.join('\n')
+}
+
+function observationText(o: ObservationChange): string {
+  const show = (v: unknown) => clip(JSON.stringify(v) ?? 'undefined', 120)
+  if (o.change === 'added') return `newly observed ${show(o.after)}`
+  if (o.change === 'removed') return `no longer observed (was ${show(o.before)})`
+  return `${show(o.before)} → ${show(o.after)}`
 }
 
 function changeLines(c: ClauseChange): string[] {
@@ -186,8 +255,21 @@ export function diffHtml(diff: RunDiff): string {
     `<h2>Changes since ${esc(diff.old.runId)} <small>(${esc(diff.old.startedAt)})</small></h2>`,
     warnings,
     groups.length === 0 ? '<p>No clause changed its verdict.</p>' : groups.join('\n'),
+    observationsHtml(diff.observations),
     `</section>`,
   ].filter(Boolean).join('\n')
+}
+
+function observationsHtml(observations: readonly ObservationChange[]): string {
+  if (observations.length === 0) return ''
+  const cell = (v: unknown, present: boolean) => (present ? `<code>${esc(JSON.stringify(v) ?? 'undefined')}</code>` : '—')
+  const rows = observations.map((o) => `<tr><td><code>${esc(o.clause)}</code></td><td>${esc(o.key)}</td><td>${cell(o.before, o.change !== 'added')}</td><td>${cell(o.after, o.change !== 'removed')}</td></tr>`)
+  return [
+    `<h3 class="diff-observations">Observations changed (${observations.length}): information, not regressions</h3>`,
+    `<table><thead><tr><th>clause</th><th>observation</th><th>before</th><th>now</th></tr></thead><tbody>`,
+    ...rows,
+    `</tbody></table>`,
+  ].join('\n')
 }
 
 /**

@@ -127,9 +127,20 @@ async function observedStatus(t: CheckContext, slip: Slip): Promise<unknown> {
 }
 
 /** A 4xx error body naming `code`; the status of each PDF code is not shown (§7), so any 4xx. */
+/** §7: "Bank slip PDF error codes … HTTP status of each: not shown." */
+const PDF_CODE_STATUS = '7.pdf-code-status-not-shown'
+
 function expectRefusedWithCode(t: CheckContext, clause: string, ex: Exchange, code: string): void {
+  if (t.clauses.includes(PDF_CODE_STATUS)) observePdfRefusal(t, ex)
   t.expectRefused(clause, ex, { code })
   t.expectErrorBody(clause, ex, ex.response.status, { code })
+}
+
+/** The status a PDF refusal's code came with, observed (never judged); keyed by the code. */
+function observePdfRefusal(t: CheckContext, ex: Exchange, key?: string): void {
+  const code = (ex.response.json as { code?: unknown } | undefined)?.code
+  if (key) t.observe(PDF_CODE_STATUS, key, { status: ex.response.status, code: typeof code === 'string' ? code : null })
+  else if (typeof code === 'string' && ex.response.status >= 400) t.observe(PDF_CODE_STATUS, code, ex.response.status)
 }
 
 function generatePdf(t: CheckContext, idOrExternalId: string): Promise<Exchange> {
@@ -312,7 +323,7 @@ check('bank slip: a registered slip can still be paid after its due date', {
 // Registration happens on the target's own schedule too: a refusal only counts while the slip is
 // observably still PENDING after the answer; otherwise a fresh slip is tried.
 check('generate-pdf of a slip not yet registered is refused with BOLETO_NOT_GENERATED', {
-  clauses: ['4.16.must-be-registered', ...ERROR_BODY_CLAUSES],
+  clauses: ['4.16.must-be-registered', ...ERROR_BODY_CLAUSES, PDF_CODE_STATUS],
   needs: ['control', 'mutating'],
 }, async (t: CheckContext) => {
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -350,10 +361,26 @@ check('pdfAccessUrl downloads a PDF document', {
 })
 
 check('generate-pdf of an id matching no slip is refused with BOLETO_NOT_FOUND', {
-  clauses: ['7.pdf-boleto-not-found', ...ERROR_BODY_CLAUSES],
+  clauses: ['7.pdf-boleto-not-found', ...ERROR_BODY_CLAUSES, PDF_CODE_STATUS],
   needs: ['mutating'],
 }, async (t: CheckContext) => {
   for (const id of [randomUUID(), `kit-no-such-slip-${randomUUID()}`]) {
     expectRefusedWithCode(t, '7.pdf-boleto-not-found', await generatePdf(t, id), 'BOLETO_NOT_FOUND')
   }
+})
+
+// The id of an instant-payment transaction names no slip either; what the target answers for it
+// (status and code) is recorded beside the codes' statuses, never judged.
+check('generate-pdf of an instant-payment transaction id (not a slip): the answer, observed', {
+  clauses: [PDF_CODE_STATUS],
+  needs: ['mutating'],
+}, async (t: CheckContext) => {
+  const transactionId = await t.given('a cash-in (POST /api/pix/cash-in)', async () => {
+    const ex = await t.base.post('/api/pix/cash-in', { transaction: { value: 11.11, externalId: `kit-not-a-slip-${randomUUID()}`, description: 'not a slip' } })
+    t.expectStatus('4.6.transaction-id', ex, [200, 201])
+    const id = t.json('4.6.transaction-id', ex).transactionId
+    if (typeof id !== 'string' && typeof id !== 'number') return t.fail('4.6.transaction-id', 'cash-in transactionId', 'a string', show(id), ex)
+    return String(id)
+  })
+  observePdfRefusal(t, await generatePdf(t, transactionId), 'instantPaymentTransactionId')
 })

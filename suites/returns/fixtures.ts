@@ -35,6 +35,19 @@ export function refund(t: CheckContext, id: string, body: Json = {}): Promise<Ex
   return t.gateway.post(`/pix/v2/payment/refund/${encodeURIComponent(id)}`, body)
 }
 
+/** §7: "Refund (gateway) error codes … HTTP status of each: not shown." */
+export const REFUND_CODE_STATUS = '7.refund-code-status-not-shown'
+
+/**
+ * A refusal of a gateway refund: the status its code came with is recorded (observed, never judged;
+ * the check must name REFUND_CODE_STATUS), then the refusal is held to `clause` as `t.expectRefused`.
+ */
+export function expectRefundRefused(t: CheckContext, clause: string, ex: Exchange, opts: { code?: string } = {}): void {
+  const code = (ex.response.json as { code?: unknown } | undefined)?.code
+  if (typeof code === 'string' && ex.response.status >= 400) t.observe(REFUND_CODE_STATUS, code, ex.response.status)
+  t.expectRefused(clause, ex, opts)
+}
+
 /** A refund the interface says must be accepted: 200 or 201 with a JSON answer, or a failure of `clause`. */
 export function expectRefundAccepted(t: CheckContext, clause: string, ex: Exchange): Json {
   t.expectStatus(clause, ex, [200, 201])

@@ -1,5 +1,6 @@
 // Gateway refunds (interface §4.14, §7 refund codes): the eligibility rules, each refused with its
-// code. The HTTP status of each code is not shown, so a refusal is any 4xx carrying the code.
+// code. The HTTP status of each code is not shown, so a refusal is any 4xx carrying the code, and
+// the status each code came with is recorded (7.refund-code-status-not-shown, observed).
 // Payments to refund come from the control API (POST /control/incoming-payments, aged with
 // ageDays); the gateway path takes their gatewayId (CONTRACTS §4).
 import { check, type CheckContext } from '../../harness/check.ts'
@@ -9,7 +10,7 @@ import { Blocked } from '../../harness/verdicts.ts'
 import { centsOf, fromCents, reaisOf } from '../../generators/amounts.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newUuid } from '../../generators/ids.ts'
-import { receivedPayment, refund } from './fixtures.ts'
+import { REFUND_CODE_STATUS, expectRefundRefused, receivedPayment, refund } from './fixtures.ts'
 
 const REFUND_DEADLINE_DAYS = 90
 /** Drain cash-outs leave a tenth of the available balance each; a dozen rounds empty any sandbox. */
@@ -49,40 +50,40 @@ async function cashOut(t: CheckContext, cents: number): Promise<string> {
   })
 }
 
-check('gateway refund 90 days after payment is accepted; 91 days after, REFUND_PERIOD_EXPIRED', { clauses: ['4.14.within-90-days'], needs: ['mutating', 'control'] }, async (t) => {
+check('gateway refund 90 days after payment is accepted; 91 days after, REFUND_PERIOD_EXPIRED', { clauses: ['4.14.within-90-days', REFUND_CODE_STATUS], needs: ['mutating', 'control'] }, async (t) => {
   const onTheDay = await paidPayment(t, 2_000, REFUND_DEADLINE_DAYS)
   expectAccepted(t, '4.14.within-90-days', await refund(t, onTheDay))
   const dayAfter = await paidPayment(t, 2_000, REFUND_DEADLINE_DAYS + 1)
-  t.expectRefused('4.14.within-90-days', await refund(t, dayAfter), { code: 'REFUND_PERIOD_EXPIRED' })
+  expectRefundRefused(t, '4.14.within-90-days', await refund(t, dayAfter), { code: 'REFUND_PERIOD_EXPIRED' })
 })
 
-check('gateway refund of an unknown id: TRANSACTION_NOT_FOUND', { clauses: ['7.refund-transaction-not-found'], needs: ['mutating'] }, async (t) => {
-  t.expectRefused('7.refund-transaction-not-found', await refund(t, newUuid()), { code: 'TRANSACTION_NOT_FOUND' })
+check('gateway refund of an unknown id: TRANSACTION_NOT_FOUND', { clauses: ['7.refund-transaction-not-found', REFUND_CODE_STATUS], needs: ['mutating'] }, async (t) => {
+  expectRefundRefused(t, '7.refund-transaction-not-found', await refund(t, newUuid()), { code: 'TRANSACTION_NOT_FOUND' })
 })
 
 // The path takes "the id of the transaction": the transactionId the cash-in and cash-out answered.
-check('gateway refund of a transaction that is not PAID (a PENDING cash-in, a cash-out): TRANSACTION_NOT_REFUNDABLE', { clauses: ['4.14.requires-paid'], needs: ['mutating'] }, async (t) => {
+check('gateway refund of a transaction that is not PAID (a PENDING cash-in, a cash-out): TRANSACTION_NOT_REFUNDABLE', { clauses: ['4.14.requires-paid', REFUND_CODE_STATUS], needs: ['mutating'] }, async (t) => {
   const pendingCashIn = await t.given('a cash-in (POST /api/pix/cash-in)', async () => {
     const cashIn = await t.base.post('/api/pix/cash-in', { transaction: { value: 12.34, externalId: `kit-refund-${newUuid()}`, description: 'never paid' } })
     t.expectStatus('4.6.transaction-id', cashIn, [200, 201])
     return String(t.json('4.6.transaction-id', cashIn).transactionId)
   })
-  t.expectRefused('4.14.requires-paid', await refund(t, pendingCashIn), { code: 'TRANSACTION_NOT_REFUNDABLE' })
+  expectRefundRefused(t, '4.14.requires-paid', await refund(t, pendingCashIn), { code: 'TRANSACTION_NOT_REFUNDABLE' })
   const withdraw = await cashOut(t, 150)
-  t.expectRefused('4.14.requires-paid', await refund(t, withdraw), { code: 'TRANSACTION_NOT_REFUNDABLE' })
+  expectRefundRefused(t, '4.14.requires-paid', await refund(t, withdraw), { code: 'TRANSACTION_NOT_REFUNDABLE' })
 })
 
-check('gateway refunds beyond the original value: REFUND_VALUE_EXCEEDS_ORIGINAL', { clauses: ['4.14.sum-not-exceed-original'], needs: ['mutating', 'control'] }, async (t) => {
+check('gateway refunds beyond the original value: REFUND_VALUE_EXCEEDS_ORIGINAL', { clauses: ['4.14.sum-not-exceed-original', REFUND_CODE_STATUS], needs: ['mutating', 'control'] }, async (t) => {
   const id = await paidPayment(t, 1_000)
   const clause = '4.14.sum-not-exceed-original'
-  t.expectRefused(clause, await refund(t, id, { value: 10.01 }), { code: 'REFUND_VALUE_EXCEEDS_ORIGINAL' })
+  expectRefundRefused(t, clause, await refund(t, id, { value: 10.01 }), { code: 'REFUND_VALUE_EXCEEDS_ORIGINAL' })
   expectAccepted(t, clause, await refund(t, id, { value: 6 }))
-  t.expectRefused(clause, await refund(t, id, { value: 5 }), { code: 'REFUND_VALUE_EXCEEDS_ORIGINAL' })
+  expectRefundRefused(t, clause, await refund(t, id, { value: 5 }), { code: 'REFUND_VALUE_EXCEEDS_ORIGINAL' })
 })
 
 // Available is drained with cash-outs of nine tenths of it, which are failed afterwards through
 // the control API so the blocked funds go back to available (§2.3: a failed operation releases them).
-check('gateway refund larger than the available balance: INSUFFICIENT_BALANCE', { alone: ALONE.balances, clauses: ['4.14.enough-balance'], needs: ['mutating', 'control'] }, async (t) => {
+check('gateway refund larger than the available balance: INSUFFICIENT_BALANCE', { alone: ALONE.balances, clauses: ['4.14.enough-balance', REFUND_CODE_STATUS], needs: ['mutating', 'control'] }, async (t) => {
   const refundCents = 10_000
   const id = await paidPayment(t, refundCents)
   const drains: string[] = []
@@ -94,7 +95,7 @@ check('gateway refund larger than the available balance: INSUFFICIENT_BALANCE', 
     }
     const available = await availableCents(t)
     if (available >= refundCents) throw new Blocked('draining the available balance with cash-outs', `${fromCents(available)} still available after ${drains.length} cash-outs`)
-    t.expectRefused('4.14.enough-balance', await refund(t, id), { code: 'INSUFFICIENT_BALANCE' })
+    expectRefundRefused(t, '4.14.enough-balance', await refund(t, id), { code: 'INSUFFICIENT_BALANCE' })
   } finally {
     // housekeeping after the verdict: a drain the target already settled cannot be undone, and
     // that says nothing of the refund rule

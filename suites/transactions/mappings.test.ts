@@ -71,16 +71,45 @@ for (const row of TYPE_ROWS) {
 // ---- item fields and amounts ---------------------------------------------------------------
 
 // Each field's rule fails its own clause (shapes.ts); the page's metadata is the pagination checks' business.
+
+/** §2.2: "Required/optional status of each list-item field: not shown." What the target leaves out, observed per kind of item. */
+const ITEM_PRESENCE = '2.2.required-fields-not-shown'
+const ITEM_FIELD_NAMES = ['transactionId', 'externalId', 'status', 'operationType', 'movementType', 'originalAmount', 'feeAmount', 'finalAmount',
+  'endToEndId', 'createdAt', 'processedAt', 'counterpart']
+const COUNTERPART_FIELDS = ['name', 'document', 'bank']
+const BANK_FIELDS = ['bankISPB', 'bankName', 'bankCode', 'accountBranch', 'accountNumber']
+
+/** The §2.2 fields an item omits, sets to null or to an empty string, by dotted path (values are not recorded: they may be personal data). */
+function presenceOf(item: Json): { absent: string[]; null: string[]; empty: string[] } {
+  const seen = { absent: [] as string[], null: [] as string[], empty: [] as string[] }
+  const visit = (obj: unknown, names: string[], prefix: string) => {
+    for (const name of names) {
+      const value = obj !== null && typeof obj === 'object' ? (obj as Json)[name] : undefined
+      const path = `${prefix}${name}`
+      if (value === undefined) seen.absent.push(path)
+      else if (value === null) seen.null.push(path)
+      else if (value === '') seen.empty.push(path)
+    }
+  }
+  visit(item, ITEM_FIELD_NAMES, '')
+  if (item.counterpart !== null && typeof item.counterpart === 'object') {
+    visit(item.counterpart, COUNTERPART_FIELDS, 'counterpart.')
+    const bank = (item.counterpart as Json).bank
+    if (bank !== null && typeof bank === 'object') visit(bank, BANK_FIELDS, 'counterpart.bank.')
+  }
+  return seen
+}
 const AMOUNT_CLAUSE = { originalAmount: '2.2.original-amount', feeAmount: '2.2.fee-amount', finalAmount: '2.2.final-amount' } as const
 
 check('listing: items of every type match the list item of 2.2, ids and amounts those of the transaction', {
   clauses: ['4.4.response-shape', '2.2.transaction-id', '2.2.external-id', '2.2.status-enum', '2.2.operation-type-enum', '2.2.movement-type-enum',
     '2.2.original-amount', '2.2.fee-amount', '2.2.final-amount', '2.2.end-to-end-id', '2.2.created-at', '2.2.processed-at', '2.2.counterpart-name',
-    '2.2.counterpart-document', '2.2.counterpart-bank'],
+    '2.2.counterpart-document', '2.2.counterpart-bank', ITEM_PRESENCE],
   needs: ['control', 'mutating'],
 }, async (t) => {
   for (const row of TYPE_ROWS) {
     const { view, item, ex } = await madeAndListed(t, '2.2.transaction-id', row.type, row.status)
+    t.observe(ITEM_PRESENCE, `${row.type} ${row.status}`, presenceOf(item))
     expectListingShape(t, '4.4.response-shape', ex)
     if (typeof view.externalId === 'string' && item.externalId !== view.externalId) {
       t.fail('2.2.external-id', 'externalId is the caller-supplied id', show(view.externalId), show(item.externalId), ex)

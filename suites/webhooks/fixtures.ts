@@ -90,3 +90,14 @@ export function isEvent(type: string, match: (data: Json) => boolean = () => tru
     return e?.type === type && e.data !== null && typeof e.data === 'object' && match(e.data)
   }
 }
+
+/**
+ * The shape of a JSON value with none of its data (bodies hold personal data): objects keep their
+ * keys, arrays the shape of their first item, anything else becomes its type ('string', 'null'…).
+ */
+export function shapeOf(value: unknown): unknown {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return value.length === 0 ? [] : [shapeOf(value[0])]
+  if (typeof value === 'object') return Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, shapeOf(v)]))
+  return typeof value
+}

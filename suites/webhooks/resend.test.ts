@@ -297,6 +297,22 @@ for (const version of VERSIONS) {
     await t.expectNoEvent(clause, 'a refused resend sends nothing', v1For(tx), { channel: 'body' })
   })
 
+  // §4.12: the body url "must be a valid URL using HTTPS". The check above holds the answer to
+  // §7's 400; this one holds the delivery: a receiver really listening on plain HTTP at the url
+  // (an extra listener of the capture) gets nothing, whatever the target answered.
+  check(`${path}: a plain http body url gets nothing posted to it, whatever the answer`, {
+    clauses: clausesFor(version, ['4.12.url-http-not-delivered']),
+    needs: ['control', 'mutating', 'webhooks'],
+    concurrent: true,
+  }, async (t: CheckContext) => {
+    const clause = '4.12.url-http-not-delivered'
+    const plain = await t.hooks.urlVia('plain-http', 'plain')
+    if (!plain) return t.skip('the target does not reach this machine directly (PIX_WEBHOOK_PUBLIC_URL): the capture can offer it no plain HTTP receiver')
+    const tx = await receivedPayment(t)
+    await resend(t, version, tx.gatewayId, { url: plain }) // its status is 7.resend-url-not-https-400's
+    await t.expectNoEvent(clause, 'nothing is posted to a plain http url', () => true, { channel: 'plain' })
+  })
+
   check(`${path}: a transaction of another account is refused with 400 and nothing is sent`, {
     clauses: clausesFor(version, ['7.resend-other-account-400', ...ERROR_BODY]),
     needs: ['control', 'mutating', 'webhooks', 'otherAccount'],

@@ -8,7 +8,7 @@ import { show } from '../../harness/assertions.ts'
 import { centsOf } from '../../generators/amounts.ts'
 import { isMaskOf, randomCpf } from '../../generators/documents.ts'
 import { buildPixCode } from '../../generators/emv.ts'
-import { eventOf, isEvent, paidCharge, type Json } from './fixtures.ts'
+import { eventOf, isEvent, paidCharge, shapeOf, type Json } from './fixtures.ts'
 
 // ---------------------------------------------------------------------------------------------
 // RECEIVE (§6.2, §3.2, §3.6)
@@ -79,7 +79,7 @@ check('REFUND: a settled return posts REFUND REFUNDED, linked to the original ch
 
 check('TRANSFER: a cash-out posts TRANSFER LIQUIDATED when the bank settles it, not before', {
   alone: ALONE.accountUrls,
-  clauses: ['6.2.transfer-emitted'],
+  clauses: ['6.2.transfer-emitted', '6.2.transfer-payload-not-shown'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
   const clause = '6.2.transfer-emitted'
@@ -95,6 +95,7 @@ check('TRANSFER: a cash-out posts TRANSFER LIQUIDATED when the bank settles it, 
   await t.expectNoEvent(clause, 'a TRANSFER event before the bank settles the cash-out', isEvent('TRANSFER'))
   await t.control.settleTransaction(id)
   const event = await t.awaitEvent(clause, 'a TRANSFER event once the bank settled the cash-out', isEvent('TRANSFER'))
+  t.observe('6.2.transfer-payload-not-shown', 'shape', shapeOf(event.body))
   t.expectEvent(clause, event.body, 'pixTransferV2')
   const e = eventOf(event)!
   if (e.data?.status !== 'LIQUIDATED' && e.status !== 'LIQUIDATED') t.fail(clause, 'TRANSFER status', 'status LIQUIDATED', show(event.body))
@@ -105,12 +106,13 @@ check('TRANSFER: a cash-out posts TRANSFER LIQUIDATED when the bank settles it, 
 
 check('POST /v1/account/webhook sets pixWebhookUrl: the next instant-payment notification goes there', {
   alone: ALONE.accountUrls,
-  clauses: ['4.18.set-pix-webhook-url'],
+  clauses: ['4.18.set-pix-webhook-url', '4.18.response-not-shown'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
   const clause = '4.18.set-pix-webhook-url'
   await t.control.setWebhookUrls({ webhookUrl: t.hooks.url('global') })
   const ex = await t.gateway.post('/v1/account/webhook', { pixWebhookUrl: t.hooks.url('pix') })
+  t.observe('4.18.response-not-shown', 'answer', { status: ex.response.status, contentType: ex.response.headers['content-type'] ?? null, body: shapeOf(ex.response.json ?? null) })
   if (ex.response.error || ex.response.status < 200 || ex.response.status > 299) t.fail(clause, 'set pixWebhookUrl', 'a 2xx answer', ex.response.error ?? `HTTP ${ex.response.status}`, ex)
   const charge = await paidCharge(t, '9.99')
   await t.awaitEvent(clause, 'the RECEIVE event of the next payment at the pixWebhookUrl set', isEvent('RECEIVE', (d) => d.txId === charge.txid), { channel: 'pix' })

@@ -367,6 +367,27 @@ export default [
     },
   }),
 
+  (() => {
+    // The target is asked for the https twin of the url (so it accepts and delivers, through the
+    // relay), and the relay puts the plain http url back: a sender that posts over plain HTTP.
+    const plainUrls = new Set<string>()
+    return defineFault({
+      id: 'hooks-resend-delivers-over-http',
+      area: 'webhooks',
+      files: HOOK_FILES,
+      clauses: ['4.12.url-http-not-delivered'],
+      description: 'resend takes a plain http body url and posts the notification there over plain HTTP',
+      onRequest(req) {
+        const url = jsonObjectOf(req)?.url
+        if (!resend(req) || typeof url !== 'string' || !url.startsWith('http://')) return undefined
+        const twin = `https://${url.slice('http://'.length)}`
+        plainUrls.add(twin)
+        return { ...req, json: { ...req.json, url: twin } }
+      },
+      onWebhook: (d) => (plainUrls.has(d.url) ? { ...d, url: `http://${d.url.slice('https://'.length)}` } : undefined),
+    })
+  })(),
+
   defineFault({
     id: 'hooks-resend-other-account-succeeds',
     area: 'webhooks',

@@ -132,3 +132,47 @@ describe('addDiffToReport', () => {
     expect(junit).toMatch(/<testsuite name="changes since old-run"[\s\S]*<\/testsuite>\n<\/testsuites>\n$/)
   })
 })
+
+describe('observed profile', () => {
+  const observing = (observed: Record<string, Record<string, unknown>>, runId: string) =>
+    results([check({ id: 'hooks::policy', clauses: ['4.2.token-type'], observed })], { runId })
+
+  test('added, removed and changed observations are listed, and none is a verdict change or a failure', () => {
+    const before = observing({ '7.refund-code-status-not-shown': { TRANSACTION_NOT_FOUND: 404, INSUFFICIENT_BALANCE: 422 }, '3.1.transitions-not-shown': { old: 1 } }, 'old-run')
+    const after = observing({ '7.refund-code-status-not-shown': { TRANSACTION_NOT_FOUND: 400, INSUFFICIENT_BALANCE: 422, REFUND_PERIOD_EXPIRED: 422 } }, 'new-run')
+    const d = diffResults(before, after)
+    expect(d.changes).toEqual([])
+    expect(d.observations).toEqual([
+      { clause: '7.refund-code-status-not-shown', key: 'TRANSACTION_NOT_FOUND', change: 'changed', before: 404, after: 400 },
+      { clause: '7.refund-code-status-not-shown', key: 'REFUND_PERIOD_EXPIRED', change: 'added', after: 422 },
+      { clause: '3.1.transitions-not-shown', key: 'old', change: 'removed', before: 1 },
+    ])
+    const text = diffText(d)
+    expect(text).toMatch(/observations changed \(3; information, not regressions\)/)
+    expect(text).toMatch(/7\.refund-code-status-not-shown TRANSACTION_NOT_FOUND: 404 → 400/)
+    expect(text).toMatch(/REFUND_PERIOD_EXPIRED: newly observed 422/)
+    expect(text).toMatch(/old: no longer observed \(was 1\)/)
+    expect(diffHtml(d)).toMatch(/Observations changed \(3\): information, not regressions/)
+  })
+
+  test('timings (…Ms) within a quarter of each other are the same observation; other numbers must be equal', () => {
+    const policy = (intervalsMs: number[], attempts: number) => ({ '6.3.retry-policy-not-shown': { undelivered: { attempts, intervalsMs, stopped: true } } })
+    expect(diffResults(observing(policy([200, 400, 800], 4), 'a'), observing(policy([231, 440, 854], 4), 'b')).observations).toEqual([])
+    expect(diffResults(observing(policy([200, 400, 800], 4), 'a'), observing(policy([200, 400, 1600], 4), 'b')).observations).toHaveLength(1)
+    expect(diffResults(observing(policy([200, 400, 800], 4), 'a'), observing(policy([200, 400, 800], 5), 'b')).observations).toHaveLength(1)
+  })
+
+  test('runs without observations compare as before', () => {
+    expect(diffResults(older, newer).observations).toEqual([])
+    expect(diffText(diffResults(older, newer))).not.toMatch(/observations changed/)
+  })
+
+  test('a changed observation alone does not make the diff command fail', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pix-diff-observed-'))
+    writeFileSync(join(dir, 'old.json'), JSON.stringify(observing({ '7.pdf-code-status-not-shown': { BOLETO_NOT_FOUND: 404 } }, 'old-run')))
+    writeFileSync(join(dir, 'new.json'), JSON.stringify(observing({ '7.pdf-code-status-not-shown': { BOLETO_NOT_FOUND: 400 } }, 'new-run')))
+    const { exitCode, text } = runDiff(join(dir, 'old.json'), join(dir, 'new.json'))
+    expect(exitCode).toBe(0)
+    expect(text).toMatch(/BOLETO_NOT_FOUND: 404 → 400/)
+  })
+})

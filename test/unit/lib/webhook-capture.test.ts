@@ -276,3 +276,41 @@ describe('capture settings for a target outside this machine (issue: webhooks ov
     expect(capture.events('m')[0]?.clientCertificate?.subject).toContain('CN=provider-webhook-sender')
   })
 })
+
+describe('extra listeners: receivers a sender should not trust', () => {
+  it('plain-http lands in the same channel, marked with the listener', async () => {
+    const url = await secure.urlVia('plain-http', 'plain1')
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hooks\/plain1$/)
+    expect((await post(url!, '{"a":1}')).status).toBe(200)
+    expect(secure.events('plain1')).toMatchObject([{ channel: 'plain1', body: { a: 1 }, via: 'plain-http' }])
+    expect(await secure.listener('plain-http')).toBe(new URL(url!).origin) // started once
+  })
+
+  it('untrusted-ca is refused by a client trusting the capture CA, and the refusal is recorded on that listener', async () => {
+    const url = await secure.urlVia('untrusted-ca', 'u1')
+    expect(url).toMatch(/^https:\/\//)
+    await expect(post(url!, '{}', { dispatcher: trusting })).rejects.toThrow()
+    await expect.poll(() => secure.refusedHandshakes().filter((r) => r.listener === 'untrusted-ca').length).toBeGreaterThan(0)
+    expect(secure.events('u1')).toEqual([])
+  })
+
+  it('expired is refused for its date by a client trusting the capture CA, and accepted once dates are not checked', async () => {
+    const url = await secure.urlVia('expired', 'e1')
+    await expect(post(url!, '{}', { dispatcher: trusting })).rejects.toThrow(/expired/i)
+    const lenient = new Agent({ connect: { ca: [secure.caPem!], checkServerIdentity: () => undefined, rejectUnauthorized: false } })
+    try {
+      expect((await post(url!, '{"b":2}', { dispatcher: lenient })).status).toBe(200)
+    } finally {
+      await lenient.close()
+    }
+    expect(secure.events('e1')).toMatchObject([{ via: 'expired', body: { b: 2 } }])
+  })
+
+  it('is not offered behind a public URL (the target does not reach this machine), nor expired without a CA of its own', async () => {
+    const behind = await startPlain({ publicUrl: 'https://tunnel.example/x' })
+    expect(await behind.urlVia('plain-http', 'c')).toBeUndefined()
+    const plain = await startPlain()
+    expect(await plain.urlVia('expired', 'c')).toBeUndefined()
+    expect(await plain.urlVia('untrusted-ca', 'c')).toMatch(/^https:/)
+  })
+})
