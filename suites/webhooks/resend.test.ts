@@ -303,7 +303,6 @@ for (const version of VERSIONS) {
   check(`${path}: a plain http body url gets nothing posted to it, whatever the answer`, {
     clauses: clausesFor(version, ['4.12.url-http-not-delivered']),
     needs: ['control', 'mutating', 'webhooks'],
-    concurrent: true,
   }, async (t: CheckContext) => {
     const clause = '4.12.url-http-not-delivered'
     const plain = await t.hooks.urlVia('plain-http', 'plain')

@@ -75,7 +75,6 @@ for (const c of CASES) {
   check(`${c.title}: its statuses and the V1 notifications, observed`, {
     clauses: [...CLAUSES, MOVEMENT],
     needs: [...NEEDS],
-    concurrent: true,
   }, async (t) => {
     const id = await watchedCashOut(t, 3.21)
     const created = await viewStatus(t, id)
@@ -103,7 +102,6 @@ for (const c of CASES) {
 check('a cash-in never paid: its status and the V1 status a resend posts, observed', {
   clauses: CLAUSES,
   needs: [...NEEDS],
-  concurrent: true,
 }, async (t) => {
   const id = await t.given('a cash-in (POST /api/pix/cash-in)', async () => {
     const ex = await t.base.post('/api/pix/cash-in', {

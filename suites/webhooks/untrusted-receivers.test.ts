@@ -37,7 +37,6 @@ for (const { kind, key, what } of UNTRUSTWORTHY) {
     clauses: [CERTIFICATE],
     needs: [...NEEDS],
     // its own channels and its own listener: side by side with the others
-    concurrent: true,
   }, async (t) => {
     const url = await t.hooks.urlVia(kind, kind)
     if (!url) return t.skip(kind === 'expired' ? `${REMOTE}, or it serves a certificate of the user's (no capture CA to sign an expired one)` : REMOTE)
