@@ -7,8 +7,12 @@
 //       JSON of the same size: throughput ratio (median of paired rounds), target >= 0.7
 //   (d) where the reference spends its time under that load, (e) where the kit's pipeline does
 //       (V8 CPU profiler, as node --cpu-prof; top self time)
+//   (g) full certification through a delaying proxy at 0 ms, 100 ms and jittered RTT (latency.ts):
+//       100 ms / 0 ms, target <= 3; 100 ms / its floor, target <= 2. Takes minutes.
 // Flags: --skip-certification (a takes the longest), --depths (a at quick and deep depth too, as
-// ratios to default), --requests N (default 6000: 60 paired rounds, whose median moves little from run to run).
+// ratios to default), --requests N (default 6000: 60 paired rounds, whose median moves little from run to run),
+// --latency (only g), --skip-latency, --profiles 0,100,jitter (g's profiles, default all),
+// --workers N and anything after `--`: passed to the CLI in (a) and (g), to compare scheduling settings.
 import { spawn } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -19,6 +23,7 @@ import { HttpClient } from '../harness/http.ts'
 import { Recorder } from '../harness/recorder.ts'
 import { Redactor } from '../harness/redact.ts'
 import { startReference } from '../reference/index.ts'
+import { latencyBench, profilesFrom } from './latency.ts'
 import { bareJsonServer, loadReference, measure, type Measured } from './load.ts'
 import { profileHere, profileReference } from './profile.ts'
 
@@ -27,25 +32,30 @@ const CERTIFICATION_TARGET_S = 20
 const PIPELINE_TARGET = 0.8
 const REFERENCE_TARGET = 0.7
 
-const argv = process.argv.slice(2)
-const requests = Number(argv[argv.indexOf('--requests') + 1]) || 6000
-const skipCertification = argv.includes('--skip-certification')
+const [argv, cliArgs] = splitAtDoubleDash(process.argv.slice(2))
+const requests = Number(valueOf('--requests')) || 6000
+const latencyOnly = argv.includes('--latency')
+const skipCertification = argv.includes('--skip-certification') || latencyOnly
+const skipLatency = argv.includes('--skip-latency')
+const workers = valueOf('--workers')
+const extraArgs = [...(workers === undefined ? [] : ['--workers', workers]), ...cliArgs]
 
 const line = (s = '') => process.stdout.write(`${s}\n`)
 const ratioLine = (name: string, ratio: number, target: string, ok: boolean) =>
   line(`  ${name.padEnd(34)} ${ratio.toFixed(2).padStart(6)}   target ${target.padEnd(7)} ${ok ? 'ok' : 'MISSED'}`)
 
 async function main(): Promise<void> {
-  line(`bench: node ${process.version}, ${requests} requests per throughput figure, sequential on loopback`)
   const figures: (() => void)[] = []
+  if (latencyOnly) return latencyOnlyRun(figures)
+  line(`bench: node ${process.version}, ${requests} requests per throughput figure, sequential on loopback`)
 
   if (!skipCertification) {
-    const seconds = await certificationSeconds()
+    const seconds = await certificationSeconds(extraArgs)
     line(`(a) full certification of the embedded reference: ${seconds.toFixed(1)} s`)
     figures.push(() => ratioLine('(a) certification s / 20 s', seconds / CERTIFICATION_TARGET_S, '<= 1.00', seconds <= CERTIFICATION_TARGET_S))
     if (argv.includes('--depths')) {
-      const quick = await certificationSeconds(['--depth', 'quick'])
-      const deep = await certificationSeconds(['--depth', 'deep'])
+      const quick = await certificationSeconds([...extraArgs, '--depth', 'quick'])
+      const deep = await certificationSeconds([...extraArgs, '--depth', 'deep'])
       line(`(a') by depth: quick ${quick.toFixed(1)} s, default ${seconds.toFixed(1)} s, deep ${deep.toFixed(1)} s`)
       figures.push(() => line(`  (a') depth cost, as a ratio to default: quick ${(quick / seconds).toFixed(2)}, deep ${(deep / seconds).toFixed(2)}`))
     }
@@ -68,9 +78,37 @@ async function main(): Promise<void> {
   line('(f) the kit pipeline taken apart (req/s, each step adds one thing to raw undici):')
   for (const row of await pipelineSteps(Math.max(500, Math.floor(requests / 2)))) line(`  ${row}`)
 
+  if (!skipLatency) await latencyFigures(figures)
+  printRatios(figures)
+}
+
+async function latencyOnlyRun(figures: (() => void)[]): Promise<void> {
+  line(`bench --latency: node ${process.version}`)
+  await latencyFigures(figures)
+  printRatios(figures)
+}
+
+/** (g) Runs the latency profiles and queues their ratios. */
+async function latencyFigures(figures: (() => void)[]): Promise<void> {
+  const ratios = await latencyBench(profilesFrom(valueOf('--profiles')), extraArgs, line)
+  for (const r of ratios) figures.push(() => ratioLine(r.name, r.ratio, r.target, r.ok))
+}
+
+function printRatios(figures: (() => void)[]): void {
   line()
   line('ratios:')
   for (const f of figures) f()
+}
+
+function valueOf(flag: string): string | undefined {
+  const at = argv.indexOf(flag)
+  return at === -1 ? undefined : argv[at + 1]
+}
+
+/** The bench's own flags, and what follows `--` (for the CLI). */
+function splitAtDoubleDash(args: string[]): [string[], string[]] {
+  const at = args.indexOf('--')
+  return at === -1 ? [args, []] : [args.slice(0, at), args.slice(at + 1)]
 }
 
 /** (a) `tsx cli/conformance.ts` as a user runs it, wall time. */

@@ -136,8 +136,8 @@ function shuffle<T>(items: T[], random: () => number): T[] {
   return out
 }
 
-/** A small seeded PRNG, so a failing shuffle replays. */
-function mulberry32(seed: number): () => number {
+/** A small seeded PRNG, so a failing shuffle replays (and the latency bench's jitter repeats). */
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0

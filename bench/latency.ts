@@ -1,0 +1,193 @@
+// The latency bench (issue 19): a full certification of the embedded reference (all areas, default
+// depth) through the self-check proxy, once per latency profile. The delay falls on every API the
+// kit talks to (base, gateway and control: a real sandbox's control API is as far away as the rest),
+// half before forwarding the request and half before answering. Webhook deliveries are not delayed.
+//
+// The floor at an RTT R is what no scheduling can beat: a check takes at least its own time on
+// loopback (its deliberate waits and CPU) plus its in-order rounds × R. Checks that overlap finish
+// with the longest of them; checks that must run alone add up.
+import { loadavg } from 'node:os'
+import type { CheckResult } from '../cli/reporting/types.ts'
+import { allAreas } from '../test/selfcheck/areas.ts'
+import type { Api } from '../test/selfcheck/fault.ts'
+import { certify, closeReferences, type RunResults } from '../test/selfcheck/runner.ts'
+import { defineVariant, mulberry32 } from '../test/selfcheck/variants.ts'
+
+export const PROFILE_IDS = ['0', '100', 'jitter'] as const
+export type ProfileId = (typeof PROFILE_IDS)[number]
+
+interface Profile {
+  name: string
+  /** The delay of each half of a round trip, in ms (undefined: none at all). */
+  halfDelay?: () => number
+}
+
+const JITTER_SEED = 0x1a7e
+/** One seed for every profile, so their property checks draw the same cases (unless the caller gives --seed). */
+const CERTIFICATION_SEED = '1919'
+const PROFILES: Record<ProfileId, () => Profile> = {
+  '0': () => ({ name: '0 ms' }),
+  '100': () => ({ name: '100 ms RTT', halfDelay: () => 50 }),
+  jitter: () => {
+    const random = mulberry32(JITTER_SEED)
+    return { name: 'jittered 20–100 ms RTT', halfDelay: () => 10 + 40 * random() }
+  },
+}
+
+const RTT_MS = 100
+const SLOWDOWN_TARGET = 3
+const FLOOR_TARGET = 2
+const TIME_LIMIT_MS = 30 * 60_000
+
+export interface Ratio {
+  name: string
+  ratio: number
+  target: string
+  ok: boolean
+}
+
+interface ProfileRun {
+  profile: Profile
+  results: RunResults
+  /** Requests the proxy saw, by API. */
+  atProxy: Record<Api, number>
+}
+
+/** Parses `--profiles 0,100,jitter`; throws on an unknown id. */
+export function profilesFrom(arg: string | undefined): ProfileId[] {
+  if (arg === undefined) return [...PROFILE_IDS]
+  const ids = arg.split(',').map((s) => s.trim()).filter(Boolean)
+  for (const id of ids) if (!(PROFILE_IDS as readonly string[]).includes(id)) throw new Error(`--profiles: unknown profile "${id}" (known: ${PROFILE_IDS.join(', ')})`)
+  return ids as ProfileId[]
+}
+
+/** Runs the profiles in turn, prints what each one did, and returns the ratios to the targets. */
+export async function latencyBench(ids: ProfileId[], cliArgs: string[], line: (s?: string) => void): Promise<Ratio[]> {
+  const extraArgs = cliArgs.includes('--seed') ? cliArgs : ['--seed', CERTIFICATION_SEED, ...cliArgs]
+  line(`(g) latency: full certification of the reference through a delaying proxy (delay on base, gateway and control), CLI args: ${extraArgs.join(' ')}`)
+  const runs = new Map<ProfileId, ProfileRun>()
+  try {
+    for (const id of ids) {
+      const loadBefore = loadavg()[0] as number
+      const run = await certifyAt(PROFILES[id](), extraArgs)
+      runs.set(id, run)
+      const { checks, run: outcome } = run.results
+      // Other processes on the machine slow the 0 ms run most: the load average says how busy it was.
+      line(`  ${run.profile.name.padEnd(24)} ${seconds(outcome.durationMs).padStart(7)}   exit ${outcome.exitCode}   ${run.results.verdict.headline}`)
+      line(`  ${''.padEnd(24)} requests: ${sum(checks.map(requestsOf))} by the checks, ${proxyText(run.atProxy)}`)
+      const slowest = maxBy(checks, (c) => c.durationMs)
+      if (slowest) line(`  ${''.padEnd(24)} slowest check ${seconds(slowest.durationMs)}: ${nameOf(slowest)}; load average ${loadBefore.toFixed(1)} → ${(loadavg()[0] as number).toFixed(1)}`)
+    }
+  } finally {
+    await closeReferences()
+  }
+  return report(runs, line)
+}
+
+async function certifyAt(profile: Profile, extraArgs: string[]): Promise<ProfileRun> {
+  const atProxy: Record<Api, number> = { base: 0, gateway: 0, control: 0 }
+  const wait = async () => {
+    if (profile.halfDelay) await sleep(profile.halfDelay())
+    return undefined
+  }
+  const variant = defineVariant({
+    id: `rtt-${profile.name}`,
+    description: profile.name,
+    onRequest: (req) => {
+      atProxy[req.api]++
+      return wait()
+    },
+    onResponse: wait,
+  })
+  const results = await certify({ areas: allAreas(), variant, extraArgs, timeLimitMs: TIME_LIMIT_MS })
+  return { profile, results, atProxy }
+}
+
+function report(runs: Map<ProfileId, ProfileRun>, line: (s?: string) => void): Ratio[] {
+  const loopback = runs.get('0')
+  const distant = runs.get('100')
+  const shape = distant ?? loopback ?? runs.get('jitter')
+  if (shape === undefined) return []
+
+  line(`  by area, ${shape.profile.name} run:`)
+  line(`    ${'area'.padEnd(22)} checks requests  rounds`)
+  for (const [area, checks] of byArea(shape.results.checks)) {
+    line(`    ${area.padEnd(22)} ${String(checks.length).padStart(6)} ${String(sum(checks.map(requestsOf))).padStart(8)} ${String(sum(checks.map(roundsOf))).padStart(7)}`)
+  }
+  const longest = maxBy(shape.results.checks, roundsOf)
+  if (longest) line(`  longest in-order chain: ${roundsOf(longest)} rounds (${requestsOf(longest)} requests), ${nameOf(longest)}`)
+
+  const ratios: Ratio[] = []
+  if (loopback && distant) {
+    const slowdown = distant.results.run.durationMs / loopback.results.run.durationMs
+    ratios.push({ name: '(g) certification 100 ms / 0 ms', ratio: slowdown, target: `<= ${SLOWDOWN_TARGET.toFixed(2)}`, ok: slowdown <= SLOWDOWN_TARGET })
+    const floor = floorAt(RTT_MS, loopback.results.checks, distant.results.checks)
+    const longestText = floor.longest ? `${seconds(floor.longest.ms)} (${nameOf(floor.longest.check)}: ${seconds(floor.longest.ownMs)} own + ${roundsOf(floor.longest.check)} rounds × ${RTT_MS} ms)` : 'none'
+    line(`  floor at ${RTT_MS} ms RTT: ${seconds(floor.ms)} = longest check ${longestText} + ${seconds(floor.aloneMs)} of ${floor.aloneCount} checks that run alone`)
+    line(`  the same checks one after another would take ${seconds(floor.serialMs)} (sum over checks of own time + rounds × ${RTT_MS} ms)`)
+    const overFloor = distant.results.run.durationMs / floor.ms
+    ratios.push({ name: '(g) 100 ms RTT / its floor', ratio: overFloor, target: `<= ${FLOOR_TARGET.toFixed(2)}`, ok: overFloor <= FLOOR_TARGET })
+  } else {
+    line('  (the 100 ms / 0 ms ratio and the floor need both the 0 and the 100 profiles)')
+  }
+  const jitter = runs.get('jitter')
+  if (loopback && jitter) line(`  jittered / 0 ms: ${(jitter.results.run.durationMs / loopback.results.run.durationMs).toFixed(2)} (information, no target)`)
+  return ratios
+}
+
+interface Floor {
+  ms: number
+  longest?: { check: CheckResult; ms: number; ownMs: number }
+  aloneMs: number
+  aloneCount: number
+  /** Every check's floor added up: a run with no overlap at all. */
+  serialMs: number
+}
+
+/**
+ * The run's floor at `rttMs`: each check's own time (its duration on loopback) plus its rounds (as
+ * the distant run counted them, where overlapping requests are visible) × RTT; the longest of the
+ * checks that may overlap, plus the sum of those that must run alone (`alone`, set by the scheduler).
+ */
+export function floorAt(rttMs: number, loopback: CheckResult[], distant: CheckResult[]): Floor {
+  const ownMs = new Map(loopback.map((c) => [c.id, c.durationMs]))
+  const floor: Floor = { ms: 0, aloneMs: 0, aloneCount: 0, serialMs: 0 }
+  for (const check of distant) {
+    const own = ownMs.get(check.id) ?? 0
+    const ms = own + roundsOf(check) * rttMs
+    floor.serialMs += ms
+    if (isAlone(check)) {
+      floor.aloneMs += ms
+      floor.aloneCount++
+    } else if (ms > (floor.longest?.ms ?? -1)) {
+      floor.longest = { check, ms, ownMs: own }
+    }
+  }
+  floor.ms = (floor.longest?.ms ?? 0) + floor.aloneMs
+  return floor
+}
+
+function isAlone(check: CheckResult): boolean {
+  return typeof (check as CheckResult & { alone?: unknown }).alone === 'string'
+}
+
+function byArea(checks: CheckResult[]): [string, CheckResult[]][] {
+  const areas = new Map<string, CheckResult[]>()
+  for (const c of checks) areas.set(c.area, [...(areas.get(c.area) ?? []), c])
+  return [...areas].sort(([a], [b]) => a.localeCompare(b))
+}
+
+const requestsOf = (c: CheckResult) => c.traffic?.requests ?? 0
+const roundsOf = (c: CheckResult) => c.traffic?.rounds ?? 0
+const nameOf = (c: CheckResult) => `${c.file} › ${c.title}`
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+function maxBy<T>(xs: T[], key: (x: T) => number): T | undefined {
+  return xs.reduce<T | undefined>((best, x) => (best === undefined || key(x) > key(best) ? x : best), undefined)
+}
+
+function proxyText(atProxy: Record<Api, number>): string {
+  return `${atProxy.base + atProxy.gateway + atProxy.control} at the proxy (base ${atProxy.base}, gateway ${atProxy.gateway}, control ${atProxy.control})`
+}
