@@ -168,7 +168,7 @@ export function floorAt(rttMs: number, loopback: CheckResult[], distant: CheckRe
 }
 
 function isAlone(check: CheckResult): boolean {
-  return typeof (check as CheckResult & { alone?: unknown }).alone === 'string'
+  return check.alone !== undefined
 }
 
 function byArea(checks: CheckResult[]): [string, CheckResult[]][] {
