@@ -6,7 +6,7 @@ import { allAreas } from './areas.ts'
 afterAll(closeReferences)
 
 test('every area passes through the transparent proxy', async () => {
-  const results = await certify({ areas: allAreas(), timeLimitMs: 600_000 })
+  const results = await certify({ areas: allAreas(), timeLimitMs: 600_000, extraArgs: ['--workers', '2'] })
   expectClean(results)
   expect(new Set(results.checks.map((c) => c.area))).toEqual(new Set(allAreas()))
 }, 620_000)

@@ -205,6 +205,9 @@ export function childEnv(): NodeJS.ProcessEnv {
     env[k] = v
   }
   env.NO_COLOR = '1'
+  // One worker per certification: npm test runs several at once on two cores, and each extra worker
+  // is ~0.6 s of CPU to start. The clean self-check run keeps the default (harness/schedule.ts).
+  env.PIX_WORKERS = '1'
   return env
 }
 
