@@ -33,7 +33,7 @@ export interface RateLimitedOperation {
 }
 
 export const RATE_LIMITED: readonly RateLimitedOperation[] = [
-  { operation: 'resendWebhook', method: 'POST', path: /^\/pix\/v[12]\/webhooks\/resend\/[^/]+\/?$/, limit: 60, windowMs: 60_000, scope: 'account' },
+  { operation: 'resendWebhook', method: 'POST', path: /^\/pix\/v[12]\/webhooks\/resend\/[^/]*\/?$/, limit: 60, windowMs: 60_000, scope: 'account' },
   { operation: 'getGatewayBalance', method: 'GET', path: /^\/v1\/account\/balance\/?$/, limit: 60, windowMs: 60_000, scope: 'apiKey' },
 ]
 
