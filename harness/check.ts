@@ -123,6 +123,9 @@ export interface PropertyOptions<Ts> {
   sequential?: string
 }
 
+/** Time the shrinking of a failure gets at least, however long the cases before it took. */
+const MIN_SHRINK_MS = 2_000
+
 /** Cases of one property in flight at once (PropertyOptions.sequential: one). */
 export const CASES_IN_FLIGHT = 8
 
@@ -703,7 +706,9 @@ async function runProperty(
   if (!failed) return
   if (!(failed.error instanceof ClauseFailure || failed.error instanceof CheckFailure)) throw withCase(failed.error, `case ${sharedRedactor.text(show(failed.item))}`)
   const property = fc.asyncProperty(...(arbs as [fc.Arbitrary<unknown>]), async (...args: unknown[]) => holds(args))
-  const details = await fc.check(property, { seed: c.seed, numRuns: requested, interruptAfterTimeLimit: limit, examples: [failed.item as [unknown]] })
+  // the shrinking shares the property's time budget: the check still fails within its own time limit
+  const shrinkFor = Math.max(MIN_SHRINK_MS, limit - (Date.now() - started))
+  const details = await fc.check(property, { seed: c.seed, numRuns: requested, interruptAfterTimeLimit: shrinkFor, examples: [failed.item as [unknown]] })
   if (!details.failed) {
     // the case failed beside the others and passed alone: report it as it failed
     throw withCase(failed.error, `case ${sharedRedactor.text(show(failed.item))} (failed once, passed when run again alone: not shrunk)`)
