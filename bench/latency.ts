@@ -6,7 +6,9 @@
 // The floor at an RTT R is what no scheduling can beat: a check takes at least its own time on
 // loopback (its deliberate waits and CPU) plus its in-order rounds × R. Checks that overlap finish
 // with the longest of them; checks that must run alone add up.
-import { loadavg } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { CheckResult } from '../cli/reporting/types.ts'
 import { allAreas } from '../test/selfcheck/areas.ts'
 import type { Api } from '../test/selfcheck/fault.ts'
@@ -38,6 +40,8 @@ const RTT_MS = 100
 const SLOWDOWN_TARGET = 3
 const FLOOR_TARGET = 2
 const TIME_LIMIT_MS = 30 * 60_000
+/** Each profile's results.json is kept here, to look into a figure after the run. */
+const RESULTS_DIR = join(tmpdir(), 'pix-bench-latency')
 
 export interface Ratio {
   name: string
@@ -77,7 +81,10 @@ export async function latencyBench(ids: ProfileId[], cliArgs: string[], line: (s
       line(`  ${''.padEnd(24)} requests: ${sum(checks.map(requestsOf))} by the checks, ${proxyText(run.atProxy)}`)
       const slowest = maxBy(checks, (c) => c.durationMs)
       if (slowest) line(`  ${''.padEnd(24)} slowest check ${seconds(slowest.durationMs)}: ${nameOf(slowest)}; load average ${loadBefore.toFixed(1)} → ${(loadavg()[0] as number).toFixed(1)}`)
+      mkdirSync(RESULTS_DIR, { recursive: true })
+      writeFileSync(join(RESULTS_DIR, `${id}.json`), JSON.stringify(run.results))
     }
+    line(`  (each run's results.json: ${RESULTS_DIR}/<profile>.json)`)
   } finally {
     await closeReferences()
   }
