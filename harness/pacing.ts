@@ -16,7 +16,7 @@
 // delayed) and then either roll the target's window with the control clock and `forget()` the
 // log, or leave the log full so the next request waits.
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { threadId } from 'node:worker_threads'
@@ -341,7 +341,6 @@ export class SharedFileStore implements PacerStore {
   exclusive<T>(key: string, fn: () => T): T {
     const lock = `${this.file(key)}.lock`
     mkdirSync(this.dir, { recursive: true })
-    const since = Date.now()
     for (;;) {
       try {
         mkdirSync(lock)
@@ -349,7 +348,7 @@ export class SharedFileStore implements PacerStore {
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
         // a lock older than a second was left by a killed process (the work inside takes microseconds)
-        if (Date.now() - since > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true })
+        if (lockAgeMs(lock) > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true })
         Atomics.wait(napping, 0, 0, 1)
       }
     }
@@ -369,7 +368,7 @@ const STALE_LOCK_MS = 1_000
 const napping = new Int32Array(new SharedArrayBuffer(4))
 
 function writeWhole(file: string, dir: string, json: string): void {
-  const tmp = `${file}.${process.pid}.${threadSuffix()}.tmp`
+  const tmp = `${file}.${process.pid}.${threadId}.tmp`
   try {
     writeFileSync(tmp, json)
   } catch (e) {
@@ -380,8 +379,13 @@ function writeWhole(file: string, dir: string, json: string): void {
   renameSync(tmp, file)
 }
 
-function threadSuffix(): string {
-  return String(threadId)
+/** How long ago the lock was taken; 0 when it is gone already. */
+function lockAgeMs(lock: string): number {
+  try {
+    return Date.now() - statSync(lock).mtimeMs
+  } catch {
+    return 0
+  }
 }
 
 /** What this process read or wrote, by file. */
