@@ -11,7 +11,7 @@ import {
   ANY_4XX, CheckFailure, ERROR_BODY_CLAUSES, expectErrorBody, expectHeader, expectRefused, expectStatus, fail, isRefusal, jsonObject, show,
 } from './assertions.ts'
 import { loadConfig, secretValues, type TargetConfig } from './config.ts'
-import { ControlClient, ControlError } from './control.ts'
+import { AccountUrlsKeeper, ControlClient, ControlError } from './control.ts'
 import type { Exchange } from './exchange.ts'
 import {
   HttpClient, TokenError, closeSharedAgent, createClients, type AccountClients, type BearerClient, type CertTokenClient, type GatewayClient, type RawClient,
@@ -156,14 +156,14 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
   const config = workerConfig()
   const recorder = new Recorder(sharedRedactor)
   const state: CheckState = { clauses, refusals: [], recorded: new WeakMap(), answers: [], spans: [] }
-  let hooks: CheckHooks | undefined
+  let keeper: AccountUrlsKeeper | undefined
   let kit: ProbeKit | undefined
   try {
     const unmet = unmetNeed(config, needs)
     if (unmet) skipCheck(ctx, unmet)
     const built = await buildContext(ctx, config, state, needs, recorder, shared)
     kit = built.kit
-    if (needs.includes('webhooks')) hooks = built.t.hooks
+    keeper = built.keeper
     await fn(built.t)
     // A pass that rests on refusals proves nothing when the refusing route never worked.
     for (const operationId of new Set(state.refusals)) {
@@ -190,7 +190,7 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
     // After the evidence is taken: putting the account's URLs back is housekeeping, not part of
     // what the check saw, and its failure is no verdict (later events would only reach this
     // check's channel, where no one reads them).
-    await hooks?.restoreAccountUrls().catch(() => {})
+    await keeper?.restore().catch(() => {})
   }
 }
 
@@ -444,7 +444,7 @@ async function buildContext(
   needs: Need[],
   recorder: Recorder,
   shared: boolean,
-): Promise<{ t: CheckContext; kit: ProbeKit }> {
+): Promise<{ t: CheckContext; kit: ProbeKit; keeper: AccountUrlsKeeper | undefined }> {
   const record = (ex: Exchange) => {
     noteSpan(state, ex)
     noteTargetExchange(ex, c)
@@ -461,12 +461,13 @@ async function buildContext(
   }
   const controlHttp = new HttpClient({ timeoutMs: c.timeoutMs, onExchange: onControl })
   const drivable = c.controlUrl !== undefined && c.profile !== 'readonly'
-  const control = drivable ? new ControlClient(controlHttp, c.controlUrl!, c.clientId, shared ? notAlone(ctx.task.name) : undefined) : undefined
   // A route probe leaves the account as it found it (harness/routes.ts), so it may run beside others.
   const probeControl = drivable ? new ControlClient(controlHttp, c.controlUrl!, c.clientId) : undefined
+  const keeper = probeControl ? new AccountUrlsKeeper(probeControl) : undefined
+  const control = drivable ? new ControlClient(controlHttp, c.controlUrl!, c.clientId, shared ? notAlone(ctx.task.name) : undefined, keeper) : undefined
   const skip = (reason: string): never => skipCheck(ctx, reason)
   const hooks = needs.includes('webhooks')
-    ? await preconditionOf('the webhook capture set up on the target', () => checkHooks(c, ctx.task.id, clients.gateway, () => control, shared ? notAlone(ctx.task.name) : undefined))
+    ? await preconditionOf('the webhook capture set up on the target', () => checkHooks(c, ctx.task.id, clients.gateway, () => control, shared ? notAlone(ctx.task.name) : undefined, keeper))
     : undefined
   const meta = ctx.task.meta
   const kit: ProbeKit = { config: c, base: clients.base, gateway: clients.gateway, certToken: clients.certToken, ...(probeControl ? { control: probeControl } : {}) }
@@ -548,7 +549,7 @@ async function buildContext(
     },
     property: (arbs, predicate, opts) => runProperty(meta, c, arbs as fc.Arbitrary<unknown>[], predicate as (...a: unknown[]) => unknown, opts as PropertyOptions<unknown[]>),
   }
-  return { t, kit }
+  return { t, kit, keeper }
 }
 
 function statusList(status: number | readonly number[]): readonly number[] {

@@ -76,6 +76,8 @@ export class ControlClient {
     readonly defaultAccount: string,
     /** Called before a route that changes the whole sandbox or an account's settings; throws when the check runs beside others. */
     private readonly exclusive?: (what: string) => void,
+    /** Remembers an account's notification URLs before this client changes them, to put them back after the check. */
+    private readonly keeper?: AccountUrlsKeeper,
   ) {}
 
   // --- whole simulator
@@ -190,8 +192,9 @@ export class ControlClient {
   }
 
   // --- accounts
-  setWebhookUrls(urls: AccountUrls, account = this.defaultAccount): Promise<AccountView> {
+  async setWebhookUrls(urls: AccountUrls, account = this.defaultAccount): Promise<AccountView> {
     this.exclusive?.("changes an account's notification URLs (POST /control/accounts/{id}/webhook-urls)")
+    await this.keeper?.remember(account)
     return this.call('POST', `/control/accounts/${p(account)}/webhook-urls`, urls)
   }
   account(account = this.defaultAccount): Promise<AccountView> {
@@ -211,3 +214,46 @@ export class ControlClient {
     return json as T
   }
 }
+
+/**
+ * Puts back the notification URLs of the accounts a check changed (through the driver, or §4.18 on
+ * its own account), as the check found them. What a worker found first is kept for the worker's
+ * life: every check puts the URLs back, so the next one finds them the same, and a distant target
+ * is spared a round trip per check. A failed putting back forgets it, so the next check reads again.
+ */
+export class AccountUrlsKeeper {
+  private readonly changed = new Set<string>()
+
+  /** `driver`: an unguarded client (putting the URLs back is no change of the check's). */
+  constructor(private readonly driver: ControlClient) {}
+
+  async remember(account = this.driver.defaultAccount): Promise<void> {
+    if (this.changed.has(account)) return
+    const key = foundKey(this.driver, account)
+    let urls = foundUrls.get(key)
+    if (!urls) {
+      urls = this.driver.account(account).then(({ webhookUrl, pixWebhookUrl }) => ({ webhookUrl: webhookUrl ?? null, pixWebhookUrl: pixWebhookUrl ?? null }))
+      foundUrls.set(key, urls)
+      urls.catch(() => foundUrls.delete(key))
+    }
+    await urls
+    this.changed.add(account)
+  }
+
+  async restore(): Promise<void> {
+    const accounts = [...this.changed]
+    this.changed.clear()
+    await Promise.all(accounts.map(async (account) => {
+      const key = foundKey(this.driver, account)
+      const urls = await foundUrls.get(key)
+      if (!urls) return
+      await this.driver.setWebhookUrls(urls, account).catch((err: unknown) => {
+        foundUrls.delete(key)
+        throw err
+      })
+    }))
+  }
+}
+
+const foundUrls = new Map<string, Promise<AccountUrls>>()
+const foundKey = (driver: ControlClient, account: string) => `${driver.controlUrl}\n${account}`

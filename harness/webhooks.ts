@@ -2,7 +2,7 @@
 // each check gets its own channels (`<check-id>-<name>`), so checks running side by side never see
 // each other's notifications.
 import type { TargetConfig } from './config.ts'
-import type { ControlClient } from './control.ts'
+import type { AccountUrlsKeeper, ControlClient } from './control.ts'
 import type { GatewayClient } from './http.ts'
 import { Blocked } from './verdicts.ts'
 import { readFileSync } from 'node:fs'
@@ -75,6 +75,8 @@ export class CheckHooks {
     private readonly control: () => ControlClient | undefined,
     /** Throws when the check runs beside others (it did not declare `alone`). */
     private readonly exclusive?: (what: string) => void,
+    /** Remembers the account's URLs before they change, to put them back after the check. */
+    private readonly keeper?: AccountUrlsKeeper,
   ) {}
 
   /** The capture channel of this check for `name`. */
@@ -110,47 +112,28 @@ export class CheckHooks {
 
   /**
    * Points the account's notifications at this check's channel `name`: pixWebhookUrl through the
-   * gateway (§4.18) and, when a control URL exists, the global webhookUrl (it has no public setter).
+   * gateway (§4.18) and, when a control URL exists, the global webhookUrl (it has no public setter),
+   * both at once. The check's keeper puts them back after the check.
    */
   async useForAccount(name = 'default'): Promise<string> {
     const url = this.url(name)
-    const ex = await this.pointAccountAt(url)
+    await this.beforeAccountChange()
+    const [ex] = await Promise.all([this.gateway.post('/v1/account/webhook', { pixWebhookUrl: url }), this.control()?.setWebhookUrls({ webhookUrl: url })])
     if (ex.response.error || ex.response.status < 200 || ex.response.status > 299) {
       throw new Blocked("pointing the account's notifications at the capture server (POST /v1/account/webhook, §4.18)", ex.response.error ?? `HTTP ${ex.response.status}`, ex)
     }
-    await this.control()?.setWebhookUrls({ webhookUrl: url })
     return url
   }
 
-  /**
-   * POST /v1/account/webhook {pixWebhookUrl: url} (§4.18), its answer unjudged; the account's URLs
-   * are restored after the check as with useForAccount.
-   */
+  /** POST /v1/account/webhook {pixWebhookUrl: url} (§4.18), its answer unjudged; put back after the check as with useForAccount. */
   async pointAccountAt(url: string): Promise<Exchange> {
-    this.exclusive?.("points the account's notification URLs elsewhere (POST /v1/account/webhook)")
-    await this.rememberAccountUrls()
+    await this.beforeAccountChange()
     return this.gateway.post('/v1/account/webhook', { pixWebhookUrl: url })
   }
 
-  /**
-   * After the check (harness/check.ts calls it once the evidence is taken): the account's URLs as
-   * the check found them before its first useForAccount, when a control URL can set them.
-   * Otherwise every later event of the account went to this check's channel, which no one reads:
-   * a check that seeds a thousand payments made the target post a thousand notifications.
-   */
-  async restoreAccountUrls(): Promise<void> {
-    const restore = this.restore
-    this.restore = undefined
-    await restore?.()
-  }
-
-  private restore: (() => Promise<void>) | undefined
-
-  private async rememberAccountUrls(): Promise<void> {
-    const control = this.control()
-    if (!control || this.restore) return
-    const { webhookUrl, pixWebhookUrl } = await control.account()
-    this.restore = async () => void (await control.setWebhookUrls({ webhookUrl: webhookUrl ?? null, pixWebhookUrl: pixWebhookUrl ?? null }))
+  private async beforeAccountChange(): Promise<void> {
+    this.exclusive?.("points the account's notification URLs elsewhere (POST /v1/account/webhook)")
+    await this.keeper?.remember()
   }
 
   private isMine(c: Captured): boolean {
@@ -158,18 +141,36 @@ export class CheckHooks {
   }
 }
 
-/** The hooks of one check; trusts the capture CA on the target first when a control URL exists. */
+/**
+ * The hooks of one check; the target is told to trust the capture CA first, when a control URL
+ * exists: once per worker and driver (a reset keeps trusted CAs, specs/control.yaml), since on a
+ * distant target each telling is a round trip every webhook check would wait for.
+ */
 export async function checkHooks(
   config: TargetConfig,
   checkId: string,
   gateway: GatewayClient,
   control: () => ControlClient | undefined,
   exclusive?: (what: string) => void,
+  keeper?: AccountUrlsKeeper,
 ): Promise<CheckHooks> {
   const cap = await workerCapture(config)
   const driver = control()
-  if (driver && cap.caPem) await driver.trustCa(cap.caPem)
-  return new CheckHooks(cap, channelSafe(checkId), gateway, control, exclusive)
+  if (driver && cap.caPem) await trustOnce(driver, cap.caPem)
+  return new CheckHooks(cap, channelSafe(checkId), gateway, control, exclusive, keeper)
+}
+
+const trusted = new Map<string, Promise<void>>()
+
+function trustOnce(driver: ControlClient, caPem: string): Promise<void> {
+  const key = `${driver.controlUrl}\n${caPem}`
+  let told = trusted.get(key)
+  if (!told) {
+    told = driver.trustCa(caPem)
+    trusted.set(key, told)
+    told.catch(() => trusted.delete(key))
+  }
+  return told
 }
 
 function channelSafe(id: string): string {

@@ -1,7 +1,7 @@
 import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { loadConfig } from '../../../harness/config.ts'
-import { ControlClient } from '../../../harness/control.ts'
+import { AccountUrlsKeeper, ControlClient } from '../../../harness/control.ts'
 import { GatewayClient, HttpClient } from '../../../harness/http.ts'
 import { notAlone } from '../../../harness/schedule.ts'
 import { checkHooks, closeWorkerCapture } from '../../../harness/webhooks.ts'
@@ -72,15 +72,46 @@ describe('check hooks', () => {
     await expect(hooks.useForAccount()).rejects.toThrow(/declare it `alone`/)
   })
 
-  test('after the check, the account URLs are put back as the check found them (control API)', async () => {
-    const { config, gateway, control } = setup()
-    const hooks = await checkHooks(config, '-789_0', gateway, () => control)
+  test('after the check, the account URLs are put back as the check found them, also those it set through the driver', async () => {
+    const { config, gateway } = setup()
+    const keeper = new AccountUrlsKeeper(new ControlClient(new HttpClient({ timeoutMs: 5_000 }), target.url, 'acme'))
+    const control = new ControlClient(new HttpClient({ timeoutMs: 5_000 }), target.url, 'acme', undefined, keeper)
+    const hooks = await checkHooks(config, '-789_0', gateway, () => control, undefined, keeper)
     await hooks.useForAccount('a')
     await hooks.useForAccount('b')
+    await control.setWebhookUrls({ pixWebhookUrl: null, webhookUrl: null })
     const settings = () => target.requests.filter((r) => r.url === '/control/accounts/acme/webhook-urls').map((r) => JSON.parse(r.body) as unknown)
     const before = settings().length
-    await hooks.restoreAccountUrls()
-    await hooks.restoreAccountUrls()
+    await keeper.restore()
+    await keeper.restore()
     expect(settings().slice(before)).toEqual([{ webhookUrl: 'https://before.test/hook', pixWebhookUrl: null }])
+  })
+
+  test("the URLs a worker found are read once: the next check finds them put back, and a failed putting back reads them again", async () => {
+    const reads = () => target.requests.filter((r) => r.method === 'GET' && r.url === '/control/accounts/acme').length
+    const driver = new ControlClient(new HttpClient({ timeoutMs: 5_000 }), target.url, 'acme')
+    const first = new AccountUrlsKeeper(driver)
+    await first.remember()
+    await first.restore()
+    const readsAfterFirst = reads()
+    const second = new AccountUrlsKeeper(driver)
+    await second.remember()
+    expect(reads()).toBe(readsAfterFirst)
+    const unreachable = new ControlClient(new HttpClient({ timeoutMs: 1_000 }), target.url, 'acme')
+    Object.defineProperty(unreachable, 'setWebhookUrls', { value: () => Promise.reject(new Error('driver down')) })
+    const third = new AccountUrlsKeeper(unreachable)
+    await third.remember()
+    await expect(third.restore()).rejects.toThrow('driver down')
+    await new AccountUrlsKeeper(driver).remember()
+    expect(reads()).toBe(readsAfterFirst + 1)
+  })
+
+  test('the target is told to trust the capture CA once per worker, not once per check', async () => {
+    const { config, gateway, control } = setup()
+    const trusts = () => target.requests.filter((r) => r.url === '/control/trust-ca').length
+    await checkHooks(config, '-901_0', gateway, () => control)
+    const once = trusts()
+    await checkHooks(config, '-902_0', gateway, () => control)
+    expect(trusts()).toBe(once)
   })
 })
