@@ -506,15 +506,14 @@ const EVERY_COMMAND = (): Command[] => [
 async function setup(t: CheckContext, run: number): Promise<{ model: Model; real: Real }> {
   await t.control.reset()
   const channel = `run${run}`
-  await t.hooks.useForAccount(channel)
-  const { available, blocked } = await t.given('the starting balance (GET /accounts/balances)', async () => {
+  const [, { available, blocked }] = await Promise.all([t.hooks.useForAccount(channel), t.given('the starting balance (GET /accounts/balances)', async () => {
     const ex = await t.base.get('/accounts/balances')
     t.expectStatus('2.3.bcb-available', ex, 200)
     const amount = ((t.json('2.3.bcb-available', ex).data as Record<string, any>[] | undefined)?.[0]?.balanceAmount ?? {}) as Record<string, unknown>
     const start = { available: cents(amount.available), blocked: cents(amount.blocked) }
     if (start.available === undefined || start.blocked === undefined) return t.fail('2.3.bcb-available', 'starting balance', 'available and blocked in reais', show(amount), ex)
     return start as { available: number; blocked: number }
-  })
+  })])
   return {
     model: { available, blocked, charges: [], received: [], cashOuts: [], returns: [], listed: new Map() },
     real: { t, channel },
