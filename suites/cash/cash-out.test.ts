@@ -52,18 +52,22 @@ check('a cash-out whose value differs from the QR amount is refused with a 4xx a
   const clause = '4.7.value-matches-qr'
   const arbQrCents = fc.integer({ min: 100, max: 50_000 })
   const arbDelta = fc.oneof(fc.integer({ min: -99, max: -1 }), fc.integer({ min: 1, max: 10_000 }))
+  // The balances are read once around all the cases (they run side by side): each case is refused,
+  // so any movement between the two readings is a refused cash-out's.
+  const before = await balance(t)
+  const refused: string[] = []
   await t.property([arbQrCents, arbDelta], async (qrCents, delta) => {
-    const before = await balance(t)
     const { ex } = await postCashOut(t, reaisOf(qrCents + delta), payeeQr(qrCents), { description: 'conformance kit cash-out' })
     if (!ex.response.error && ex.response.status >= 200 && ex.response.status <= 299) {
       t.fail(clause, 'value must match the QR amount', `a 4xx for value ${asReais(qrCents + delta)} against a QR of ${asReais(qrCents)}`, `HTTP ${ex.response.status}`, ex)
     }
     t.expectRefused(clause, ex)
-    const after = await balance(t)
-    if (after.available !== before.available || after.blocked !== before.blocked) {
-      t.fail(clause, 'a refused cash-out moves nothing', `available ${asReais(before.available)}, blocked ${asReais(before.blocked)}`, `available ${asReais(after.available)}, blocked ${asReais(after.blocked)}`, after.ex)
-    }
-  }, { cost: 3, examples: [[123, -1], [123, 1]], sequential: 'each case reads the balances before and after its cash-out' })
+    refused.push(`${asReais(qrCents + delta)} against ${asReais(qrCents)}`)
+  }, { cost: 2, examples: [[123, -1], [123, 1]] })
+  const after = await balance(t)
+  if (after.available !== before.available || after.blocked !== before.blocked) {
+    t.fail(clause, `a refused cash-out moves nothing (${refused.length} refused: ${refused.slice(0, 5).join('; ')}${refused.length > 5 ? '; …' : ''})`, `available ${asReais(before.available)}, blocked ${asReais(before.blocked)}`, `available ${asReais(after.available)}, blocked ${asReais(after.blocked)}`, after.ex)
+  }
 })
 
 check('an accepted cash-out moves its amount from available to blocked', { alone: ALONE.balances, clauses: ['3.6.accept-moves-to-blocked'], needs: ['mutating'] }, async (t) => {

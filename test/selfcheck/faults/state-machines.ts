@@ -419,6 +419,26 @@ const cashOuts = [
     },
   }),
 
+  (() => {
+    let blockedByRefusals = 0
+    return defineFault({
+      id: 'sm-cash-out-refused-still-blocks',
+      area: 'cash',
+      files: STATE_FILES.cashOut,
+      clauses: ['4.7.value-matches-qr'],
+      description: 'a cash-out refused because its value differs from the QR amount still blocks that value (the gateway balance shows it)',
+      onResponse(req, res) {
+        const value = req.json?.value
+        if (cashOut(req) && res.status >= 400 && res.status < 500 && typeof value === 'number') blockedByRefusals += Math.round(value * 100)
+        const body = jsonObjectOf(res)
+        if (!matches(req, 'GET', '/v1/account/balance', 'gateway') || typeof body?.blockedBalance !== 'number' || blockedByRefusals === 0) return cashOut(req) ? res : undefined
+        body.availableBalance = (centsOf(body.availableBalance) - blockedByRefusals) / 100
+        body.blockedBalance = (centsOf(body.blockedBalance) + blockedByRefusals) / 100
+        return res
+      },
+    })
+  })(),
+
   defineFault({
     id: 'sm-cash-out-not-blocked',
     area: 'cash',
