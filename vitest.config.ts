@@ -36,6 +36,8 @@ const alonePhase = {
     isolate: false,
     testTimeout: 30_000,
     maxWorkers: 1,
+    // only the checks declared ALONE.accountEvents run concurrently here (harness/schedule.ts)
+    maxConcurrency: positive(process.env.PIX_CONCURRENCY, DEFAULT_CONCURRENCY),
     provide: { pixPhase: 'alone' },
     sequence: { groupOrder: 1 },
   },

@@ -307,7 +307,7 @@ function workersFor(config: TargetConfig): { count: number; line: string } {
   const fixed = config.webhookPublicUrl ? 'PIX_WEBHOOK_PUBLIC_URL' : config.webhookListen ? 'PIX_WEBHOOK_LISTEN' : undefined
   const count = fixed ? 1 : config.workers
   const why = fixed && config.workers > 1 ? ` (not ${config.workers}: ${fixed} reaches one capture server)` : ''
-  return { count, line: `scheduling: ${count} worker${count === 1 ? '' : 's'}${why} × ${config.concurrency} checks in flight; checks declared alone run after, one at a time` }
+  return { count, line: `scheduling: ${count} worker${count === 1 ? '' : 's'}${why} × ${config.concurrency} checks in flight; checks declared alone run after, one at a time (those that take only their own notifications from the account's channel, side by side)` }
 }
 
 async function checkDriverCommand(command: Extract<Command, { name: 'check-driver' }>): Promise<number> {

@@ -25,7 +25,7 @@ import { expectEventSchema, expectSchemaOf } from './validate.ts'
 import { Blocked, CannotRun, ClauseFailure, Inconclusive, KitError, NotProvided, expectationOf } from './verdicts.ts'
 import type { Captured } from './webhook-capture.ts'
 import { checkHooks, webhooksUnavailable, type CheckHooks } from './webhooks.ts'
-import { inPhase, notAlone, schedulingPhase } from './schedule.ts'
+import { inPhase, notAlone, runModeOf, schedulingPhase, type RunMode } from './schedule.ts'
 
 export type Need = 'control' | 'webhooks' | 'mutating' | 'otherAccount' | 'limitedKey' | 'certs' | 'otherAccountCert' | 'unlinkedCert' | 'reset'
 
@@ -144,12 +144,13 @@ export function check(title: string, options: CheckOptions, fn: (t: CheckContext
   const area = areaOf(file?.filepath)
   if (area) meta.area = area
   releaseResourcesAfter(file)
-  test(title, { meta, ...(options.timeout ? { timeout: options.timeout } : {}), ...(phase === 'shared' ? { concurrent: true } : {}) }, async (ctx) => {
-    await runCheck(ctx, clauses, needs, fn, phase === 'shared')
+  const mode = runModeOf(phase, options.alone)
+  test(title, { meta, ...(options.timeout ? { timeout: options.timeout } : {}), ...(mode === 'alone' ? {} : { concurrent: true }) }, async (ctx) => {
+    await runCheck(ctx, clauses, needs, fn, mode)
   })
 }
 
-async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: (t: CheckContext) => Promise<void> | void, shared: boolean): Promise<void> {
+async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: (t: CheckContext) => Promise<void> | void, mode: RunMode): Promise<void> {
   const meta = ctx.task.meta
   meta.area ??= areaOf(ctx.task.file.filepath)
   keepEarlierAttempt(ctx)
@@ -157,13 +158,15 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
   const recorder = new Recorder(sharedRedactor)
   const state: CheckState = { clauses, refusals: [], recorded: new WeakMap(), answers: [], spans: [] }
   let keeper: AccountUrlsKeeper | undefined
+  let hooks: CheckHooks | undefined
   let kit: ProbeKit | undefined
   try {
     const unmet = unmetNeed(config, needs)
     if (unmet) skipCheck(ctx, unmet)
-    const built = await buildContext(ctx, config, state, needs, recorder, shared)
+    const built = await buildContext(ctx, config, state, needs, recorder, mode)
     kit = built.kit
     keeper = built.keeper
+    hooks = built.hooks
     await fn(built.t)
     // A pass that rests on refusals proves nothing when the refusing route never worked.
     for (const operationId of new Set(state.refusals)) {
@@ -190,6 +193,7 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
     // After the evidence is taken: putting the account's URLs back is housekeeping, not part of
     // what the check saw, and its failure is no verdict (later events would only reach this
     // check's channel, where no one reads them).
+    await hooks?.leaveAccountChannel().catch(() => {})
     await keeper?.restore().catch(() => {})
   }
 }
@@ -443,8 +447,8 @@ async function buildContext(
   state: CheckState,
   needs: Need[],
   recorder: Recorder,
-  shared: boolean,
-): Promise<{ t: CheckContext; kit: ProbeKit; keeper: AccountUrlsKeeper | undefined }> {
+  mode: RunMode,
+): Promise<{ t: CheckContext; kit: ProbeKit; keeper: AccountUrlsKeeper | undefined; hooks: CheckHooks | undefined }> {
   const record = (ex: Exchange) => {
     noteSpan(state, ex)
     noteTargetExchange(ex, c)
@@ -464,10 +468,12 @@ async function buildContext(
   // A route probe leaves the account as it found it (harness/routes.ts), so it may run beside others.
   const probeControl = drivable ? new ControlClient(controlHttp, c.controlUrl!, c.clientId) : undefined
   const keeper = probeControl ? new AccountUrlsKeeper(probeControl) : undefined
-  const control = drivable ? new ControlClient(controlHttp, c.controlUrl!, c.clientId, shared ? notAlone(ctx.task.name) : undefined, keeper) : undefined
+  // Beside other checks, a check may not change what they all see (the account-events checks share the account's channel through their hooks).
+  const guard = mode === 'alone' ? undefined : notAlone(ctx.task.name)
+  const control = drivable ? new ControlClient(controlHttp, c.controlUrl!, c.clientId, guard, keeper) : undefined
   const skip = (reason: string): never => skipCheck(ctx, reason)
   const hooks = needs.includes('webhooks')
-    ? await preconditionOf('the webhook capture set up on the target', () => checkHooks(c, ctx.task.id, clients.gateway, () => control, shared ? notAlone(ctx.task.name) : undefined, keeper))
+    ? await preconditionOf('the webhook capture set up on the target', () => checkHooks(c, ctx.task.id, clients.gateway, () => control, { exclusive: guard, keeper, accountEvents: mode === 'account-events', driver: probeControl }))
     : undefined
   const meta = ctx.task.meta
   const kit: ProbeKit = { config: c, base: clients.base, gateway: clients.gateway, certToken: clients.certToken, ...(probeControl ? { control: probeControl } : {}) }
@@ -549,7 +555,7 @@ async function buildContext(
     },
     property: (arbs, predicate, opts) => runProperty(meta, c, arbs as fc.Arbitrary<unknown>[], predicate as (...a: unknown[]) => unknown, opts as PropertyOptions<unknown[]>),
   }
-  return { t, kit, keeper }
+  return { t, kit, keeper, hooks }
 }
 
 function statusList(status: number | readonly number[]): readonly number[] {

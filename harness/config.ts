@@ -1,6 +1,5 @@
 // Target config (ARCHITECTURE.md "Target config", CONTRACTS §5): which service the suites certify,
 // with which credentials, and how deep the property checks go. Read from PIX_* settings.
-import { availableParallelism } from 'node:os'
 import { existsSync, readFileSync, statSync, type Stats } from 'node:fs'
 import { randomInt } from 'node:crypto'
 import { parse as parseDotenv } from 'dotenv'
@@ -87,12 +86,12 @@ export const DEFAULT_NUM_RUNS = 50
 /** An hour. Far below 2^31-1 ms, above which a timer fires at once (every request would "time out"). */
 export const MAX_TIMEOUT_MS = 3_600_000
 /**
- * Scheduling defaults (harness/schedule.ts), from the latency bench (README "Performance"): each
- * worker costs its start and imports (~0.6 s of CPU), and at 100 ms RTT four workers beat two by
- * under a tenth, the checks of a file in flight together giving most of the overlap; so as many
- * workers as cores, up to four.
+ * Scheduling defaults (harness/schedule.ts), from the latency bench (README "Performance"): at
+ * 100 ms RTT four workers finished the side-by-side phase in about two thirds of the time two took,
+ * while on loopback (a run that waits more than it computes) four cost no more than two, even on a
+ * two-core machine; so four, whatever the cores.
  */
-export const DEFAULT_WORKERS = Math.max(1, Math.min(4, availableParallelism()))
+export const DEFAULT_WORKERS = 4
 export const DEFAULT_CONCURRENCY = 8
 export const MAX_WORKERS = 16
 export const MAX_CONCURRENCY = 64

@@ -28,6 +28,19 @@ export function schedulingPhase(): Phase | undefined {
   }
 }
 
+/**
+ * How a check runs in the phase it registered in: side by side with the rest (the shared phase),
+ * beside only the other checks of its file that take their own notifications from the account's
+ * shared channel (`ALONE.accountEvents`), or alone.
+ */
+export type RunMode = 'side-by-side' | 'account-events' | 'alone'
+
+export function runModeOf(phase: Phase | undefined, alone: string | undefined): RunMode {
+  if (phase === 'shared') return 'side-by-side'
+  if (phase === 'alone' && alone === ALONE.accountEvents) return 'account-events'
+  return 'alone'
+}
+
 /** Whether a check (alone when given a reason) registers in this phase. */
 export function inPhase(phase: Phase | undefined, alone: string | undefined): boolean {
   if (phase === undefined) return true
@@ -49,6 +62,7 @@ export const ALONE = {
   clock: "moves the sandbox's clock, which every check's records and tokens see",
   reset: 'resets the sandbox, and every record with it',
   accountUrls: "points the account's notification URLs at its own channel: the account's events go there",
+  accountEvents: "points the account's notification URLs at the alone phase's shared channel and takes from there only its own records' notifications, so it runs beside the other such checks of its file",
   balances: "reads balance changes to the cent: other checks' payments would move them",
   rateWindow: 'exhausts a rate-limit window, then rolls it with the clock',
   settings: "changes the sandbox's settings (delivery policy), which every delivery follows",

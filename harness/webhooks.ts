@@ -2,7 +2,7 @@
 // each check gets its own channels (`<check-id>-<name>`), so checks running side by side never see
 // each other's notifications.
 import type { TargetConfig } from './config.ts'
-import type { AccountUrlsKeeper, ControlClient } from './control.ts'
+import { AccountUrlsKeeper, type ControlClient } from './control.ts'
 import type { GatewayClient } from './http.ts'
 import { Blocked } from './verdicts.ts'
 import { readFileSync } from 'node:fs'
@@ -77,10 +77,17 @@ export class CheckHooks {
     private readonly exclusive?: (what: string) => void,
     /** Remembers the account's URLs before they change, to put them back after the check. */
     private readonly keeper?: AccountUrlsKeeper,
+    /** For a check declared `ALONE.accountEvents`: the worker's account channel, which useForAccount joins. */
+    private readonly accountChannel?: { channel: SharedAccountChannel; driver: ControlClient | undefined },
   ) {}
+
+  /** The names this check gave useForAccount while it holds the shared account channel. */
+  private readonly onAccountChannel = new Set<string>()
+  private joined: Promise<void> | undefined
 
   /** The capture channel of this check for `name`. */
   channel(name = 'default'): string {
+    if (this.accountChannel && this.onAccountChannel.has(name)) return this.accountChannel.channel.name
     return `${this.checkId}-${name}`
   }
 
@@ -116,6 +123,12 @@ export class CheckHooks {
    * both at once. The check's keeper puts them back after the check.
    */
   async useForAccount(name = 'default'): Promise<string> {
+    if (this.accountChannel) {
+      this.onAccountChannel.add(name)
+      this.joined ??= this.accountChannel.channel.join(this.gateway, this.accountChannel.driver)
+      await this.joined
+      return this.url(name)
+    }
     const url = this.url(name)
     await this.beforeAccountChange()
     const [ex] = await Promise.all([this.gateway.post('/v1/account/webhook', { pixWebhookUrl: url }), this.control()?.setWebhookUrls({ webhookUrl: url })])
@@ -136,9 +149,27 @@ export class CheckHooks {
     await this.keeper?.remember()
   }
 
+  /** After the check: lets go of the shared account channel (the last check to let go puts the account's URLs back). */
+  async leaveAccountChannel(): Promise<void> {
+    if (!this.joined || !this.accountChannel) return
+    this.joined = undefined
+    await this.accountChannel.channel.leave()
+  }
+
   private isMine(c: Captured): boolean {
+    if (this.accountChannel && this.onAccountChannel.size > 0 && c.channel === this.accountChannel.channel.name) return true
     return c.channel.startsWith(`${this.checkId}-`)
   }
+}
+
+export interface HookOptions {
+  /** Throws when the check runs beside others (it did not declare `alone`). */
+  exclusive?: (what: string) => void
+  keeper?: AccountUrlsKeeper
+  /** The check declared `ALONE.accountEvents`: useForAccount joins the worker's shared account channel. */
+  accountEvents?: boolean
+  /** An unguarded driver, for pointing the shared account channel and putting the URLs back. */
+  driver?: ControlClient
 }
 
 /**
@@ -151,13 +182,61 @@ export async function checkHooks(
   checkId: string,
   gateway: GatewayClient,
   control: () => ControlClient | undefined,
-  exclusive?: (what: string) => void,
-  keeper?: AccountUrlsKeeper,
+  options: HookOptions = {},
 ): Promise<CheckHooks> {
   const cap = await workerCapture(config)
   const driver = control()
   if (driver && cap.caPem) await trustOnce(driver, cap.caPem)
-  return new CheckHooks(cap, channelSafe(checkId), gateway, control, exclusive, keeper)
+  const accountChannel = options.accountEvents ? { channel: sharedAccountChannel(cap), driver: options.driver } : undefined
+  return new CheckHooks(cap, channelSafe(checkId), gateway, control, options.exclusive, options.keeper, accountChannel)
+}
+
+/**
+ * The worker's account channel for the checks declared `ALONE.accountEvents`: the account's URLs
+ * point at it while any of them runs, and are put back when the last one ends. Each such check
+ * takes from it only the notifications of its own records, so they can run side by side.
+ */
+export class SharedAccountChannel {
+  readonly name = 'account-events'
+  private holders = 0
+  private pointed: Promise<void> | undefined
+  private keeper: AccountUrlsKeeper | undefined
+  private restoring: Promise<void> = Promise.resolve()
+
+  constructor(private readonly capture: WebhookCapture) {}
+
+  async join(gateway: GatewayClient, driver: ControlClient | undefined): Promise<void> {
+    this.holders++
+    await this.restoring
+    this.pointed ??= this.point(gateway, driver)
+    await this.pointed
+  }
+
+  async leave(): Promise<void> {
+    if (--this.holders > 0) return
+    const keeper = this.keeper
+    this.keeper = undefined
+    this.pointed = undefined
+    this.restoring = (keeper?.restore() ?? Promise.resolve()).catch(() => {})
+    await this.restoring
+  }
+
+  private async point(gateway: GatewayClient, driver: ControlClient | undefined): Promise<void> {
+    const url = this.capture.url(this.name)
+    this.keeper = driver ? new AccountUrlsKeeper(driver) : undefined
+    await this.keeper?.remember()
+    const [ex] = await Promise.all([gateway.post('/v1/account/webhook', { pixWebhookUrl: url }), driver?.setWebhookUrls({ webhookUrl: url })])
+    if (ex.response.error || ex.response.status < 200 || ex.response.status > 299) {
+      throw new Blocked("pointing the account's notifications at the capture server (POST /v1/account/webhook, §4.18)", ex.response.error ?? `HTTP ${ex.response.status}`, ex)
+    }
+  }
+}
+
+let accountChannel: { capture: WebhookCapture; channel: SharedAccountChannel } | undefined
+
+function sharedAccountChannel(capture: WebhookCapture): SharedAccountChannel {
+  if (accountChannel?.capture !== capture) accountChannel = { capture, channel: new SharedAccountChannel(capture) }
+  return accountChannel.channel
 }
 
 const trusted = new Map<string, Promise<void>>()

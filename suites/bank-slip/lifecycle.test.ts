@@ -192,7 +192,7 @@ check('bank slip: creation answers the slip with status PENDING, echoing amount,
 // Registration (§3.4, §6.3)
 
 check('bank slip registration: a WAITING_PAYMENT notification with the common fields and additionalInfo, and the slip is WAITING_PAYMENT', {
-  alone: ALONE.accountUrls,
+  alone: ALONE.accountEvents,
   clauses: ['3.4.register-waiting-payment', '6.3.waiting-payment-emitted', '6.3.common-fields', '6.3.waiting-payment-info', '6.http-post-json'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
@@ -208,7 +208,7 @@ check('bank slip registration: a WAITING_PAYMENT notification with the common fi
 })
 
 check('bank slip registration: pixCode is a valid BR Code carrying the slip amount', {
-  alone: ALONE.accountUrls,
+  alone: ALONE.accountEvents,
   clauses: ['6.3.waiting-payment-info'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
@@ -225,7 +225,7 @@ check('bank slip registration: pixCode is a valid BR Code carrying the slip amou
 })
 
 check('bank slip registration: barcode has valid check digits and encodes the slip amount and due date', {
-  alone: ALONE.accountUrls,
+  alone: ALONE.accountEvents,
   clauses: ['6.3.waiting-payment-info'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
@@ -241,7 +241,7 @@ check('bank slip registration: barcode has valid check digits and encodes the sl
 })
 
 check('bank slip registration: slipLine is the payment line of the barcode, with valid field check digits', {
-  alone: ALONE.accountUrls,
+  alone: ALONE.accountEvents,
   clauses: ['6.3.slip-line-of-barcode'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
@@ -261,7 +261,7 @@ check('bank slip registration: slipLine is the payment line of the barcode, with
 // Payment and expiry (§3.4, §6.3, §2.6)
 
 check('bank slip payment: a PAID notification with top-level amount and additionalInfo amount, paymentType and paymentDate; the slip is PAID', {
-  alone: ALONE.accountUrls,
+  alone: ALONE.accountEvents,
   clauses: ['3.4.pay-paid', '6.3.paid-emitted', '6.3.paid-info', '6.3.common-fields'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
@@ -282,7 +282,7 @@ check('bank slip payment: a PAID notification with top-level amount and addition
 // When a slip becomes overdue is not shown (§3.4): the control driver is the outside world saying so.
 // The expiry notification is not shown either (§6.3), so none is required.
 check('bank slip expiry: an overdue WAITING_PAYMENT slip becomes EXPIRED', {
-  alone: ALONE.accountUrls,
+  alone: ALONE.accountEvents,
   clauses: ['3.4.expire-expired'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
@@ -339,7 +339,7 @@ check('generate-pdf of a slip not yet registered is refused with BOLETO_NOT_GENE
 })
 
 check('generate-pdf of a registered slip answers a pdfAccessUrl, by slip id and by externalId', {
-  alone: ALONE.accountUrls,
+  alone: ALONE.accountEvents,
   clauses: ['4.16.by-id-or-external-id', '4.16.pdf-access-url'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
@@ -349,7 +349,7 @@ check('generate-pdf of a registered slip answers a pdfAccessUrl, by slip id and 
 })
 
 check('pdfAccessUrl downloads a PDF document', {
-  alone: ALONE.accountUrls,
+  alone: ALONE.accountEvents,
   clauses: ['4.16.url-serves-pdf'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {

@@ -139,7 +139,7 @@ check('paying a charge posts a RECEIVE event with status LIQUIDATED', {
 })
 
 check('RECEIVE carries the charge txid and valor.original as payment.amount', {
-  alone: ALONE.accountUrls,
+  alone: ALONE.accountEvents,
   clauses: ['6.2.receive-txid-of-charge'],
   needs: ['mutating', 'control', 'webhooks'],
 }, async (t) => {
@@ -154,7 +154,7 @@ check('RECEIVE carries the charge txid and valor.original as payment.amount', {
 })
 
 check('RECEIVE debtorAccount.document is the payer document masked as in 2.2', {
-  alone: ALONE.accountUrls,
+  alone: ALONE.accountEvents,
   clauses: ['6.2.receive-debtor-masked'],
   needs: ['mutating', 'control', 'webhooks'],
 }, async (t) => {

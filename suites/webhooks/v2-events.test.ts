@@ -14,7 +14,7 @@ import { eventOf, isEvent, paidCharge, shapeOf, type Json } from './fixtures.ts'
 // RECEIVE (§6.2, §3.2, §3.6)
 
 check('RECEIVE: a paid charge posts RECEIVE LIQUIDATED with the txid, amount, end-to-end id and masked debtor', {
-  alone: ALONE.accountUrls,
+  alone: ALONE.accountEvents,
   clauses: ['6.2.receive-emitted', '6.2.receive-fields', '6.2.receive-txid-of-charge', '6.2.receive-debtor-masked'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
@@ -34,7 +34,7 @@ check('RECEIVE: a paid charge posts RECEIVE LIQUIDATED with the txid, amount, en
 })
 
 check('RECEIVE: a payment received without a charge also posts RECEIVE LIQUIDATED', {
-  alone: ALONE.accountUrls,
+  alone: ALONE.accountEvents,
   clauses: ['6.2.receive-emitted', '6.2.receive-fields'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
@@ -51,7 +51,7 @@ check('RECEIVE: a payment received without a charge also posts RECEIVE LIQUIDATE
 // REFUND (§6.2, §3.3)
 
 check('REFUND: a settled return posts REFUND REFUNDED, linked to the original charge and payment, with the return as a LIQUIDATED item', {
-  alone: ALONE.accountUrls,
+  alone: ALONE.accountEvents,
   clauses: ['6.2.refund-emitted', '6.2.refund-fields', '6.2.refund-items', '6.2.refund-links-original'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {

@@ -49,10 +49,12 @@ const row = (name: string): Row => {
 
 test('each check registers in one phase: alone ones in the alone phase only', () => {
   expect(rows.filter((r) => r.project === 'alone').map((r) => r.name).sort()).toEqual([
+    'account-events checks run side by side in the alone phase (A)',
+    'account-events checks run side by side in the alone phase (B)',
     'an alone check may move the clock',
     'an alone check runs after every shared check, with none in flight',
   ])
-  expect(rows.length).toBe(5)
+  expect(rows.length).toBe(7)
   expect(row('an alone check may move the clock').alone).toMatch(/clock/)
 })
 
@@ -68,6 +70,18 @@ test('an alone check runs after the shared phase, with no other check in flight'
   const aloneStart = marks.indexOf('/mark/alone/start')
   expect(marks.slice(0, aloneStart).sort()).toEqual(['/mark/first/end', '/mark/first/start', '/mark/second/end', '/mark/second/start'])
   expect(marks[aloneStart + 1]).toBe('/mark/alone/end')
+})
+
+test("account-events checks run side by side in the alone phase, sharing one pointing of the account, and beside no alone check", () => {
+  expect(row('account-events checks run side by side in the alone phase (A)').state).toBe('passed')
+  expect(row('account-events checks run side by side in the alone phase (B)').state).toBe('passed')
+  const marks = target.requests.map((r) => r.url).filter((u) => u.startsWith('/mark/'))
+  const alone = marks.indexOf('/mark/alone/start')
+  expect(marks[alone + 1]).toBe('/mark/alone/end')
+  const events = marks.filter((m) => m.includes('/events'))
+  expect(events.indexOf('/mark/eventsB/start')).toBeLessThan(events.indexOf('/mark/eventsA/end'))
+  expect(marks.indexOf('/mark/eventsA/start')).toBeGreaterThan(alone + 1)
+  expect(target.requests.filter((q) => q.url === '/v1/account/webhook')).toHaveLength(1)
 })
 
 test('a shared check that moves the clock fails as a kit bug that names `alone`, before any request', () => {

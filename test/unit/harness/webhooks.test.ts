@@ -68,7 +68,7 @@ describe('check hooks', () => {
 
   test('a check running beside others may not point the account at its channel (its neighbours share the account)', async () => {
     const { config, gateway, control } = setup()
-    const hooks = await checkHooks(config, '-790_0', gateway, () => control, notAlone('a shared check'))
+    const hooks = await checkHooks(config, '-790_0', gateway, () => control, { exclusive: notAlone('a shared check') })
     await expect(hooks.useForAccount()).rejects.toThrow(/declare it `alone`/)
   })
 
@@ -76,7 +76,7 @@ describe('check hooks', () => {
     const { config, gateway } = setup()
     const keeper = new AccountUrlsKeeper(new ControlClient(new HttpClient({ timeoutMs: 5_000 }), target.url, 'acme'))
     const control = new ControlClient(new HttpClient({ timeoutMs: 5_000 }), target.url, 'acme', undefined, keeper)
-    const hooks = await checkHooks(config, '-789_0', gateway, () => control, undefined, keeper)
+    const hooks = await checkHooks(config, '-789_0', gateway, () => control, { keeper })
     await hooks.useForAccount('a')
     await hooks.useForAccount('b')
     await control.setWebhookUrls({ pixWebhookUrl: null, webhookUrl: null })
@@ -113,5 +113,26 @@ describe('check hooks', () => {
     const once = trusts()
     await checkHooks(config, '-902_0', gateway, () => control)
     expect(trusts()).toBe(once)
+  })
+
+  test('checks declared accountEvents share one pointing of the account at the shared channel; the last to leave puts the URLs back', async () => {
+    const { config, gateway, control } = setup()
+    const driver = new ControlClient(new HttpClient({ timeoutMs: 5_000 }), target.url, 'acme')
+    const pointings = () => target.requests.filter((r) => r.url === '/v1/account/webhook').length
+    const settings = () => target.requests.filter((r) => r.url === '/control/accounts/acme/webhook-urls').map((r) => JSON.parse(r.body) as unknown)
+    const options = { exclusive: notAlone('an account-events check'), accountEvents: true, driver }
+    const first = await checkHooks(config, '-801_0', gateway, () => control, options)
+    const second = await checkHooks(config, '-802_0', gateway, () => control, options)
+    const before = { pointings: pointings(), settings: settings().length }
+    const [url1, url2] = await Promise.all([first.useForAccount(), second.useForAccount('slips')])
+    expect(url1).toBe(url2)
+    expect(url1).toMatch(/\/hooks\/account-events$/)
+    expect(pointings() - before.pointings).toBe(1)
+    expect(first.channel()).toBe(second.channel('slips'))
+    await expect(first.pointAccountAt('https://elsewhere.test/')).rejects.toThrow(/declare it `alone`/)
+    await first.leaveAccountChannel()
+    expect(settings().length - before.settings).toBe(1)  // only the pointing: the second check still holds the channel
+    await second.leaveAccountChannel()
+    expect(settings().slice(before.settings)).toEqual([{ webhookUrl: url1 }, { webhookUrl: 'https://before.test/hook', pixWebhookUrl: null }])
   })
 })

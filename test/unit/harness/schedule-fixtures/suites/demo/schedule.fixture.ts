@@ -37,3 +37,23 @@ check('a shared check that moves the clock is a kit bug naming alone', { clauses
 check('an alone check may move the clock', { alone: ALONE.clock, clauses: ['2.3.gateway-id'], needs: ['control'] }, async (t) => {
   await t.control.advance(60)
 })
+
+let eventsBStarted: () => void = () => {}
+const eventsBHasStarted = new Promise<void>((resolve) => (eventsBStarted = resolve))
+
+check('account-events checks run side by side in the alone phase (A)', { alone: ALONE.accountEvents, clauses: ['2.3.gateway-id'], needs: ['control', 'webhooks'] }, async (t) => {
+  await t.hooks.useForAccount()
+  await mark(t, 'eventsA', 'start')
+  let timer: NodeJS.Timeout | undefined
+  const never = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the second account-events check never started while the first ran')), 5_000)))
+  await Promise.race([eventsBHasStarted, never]).finally(() => clearTimeout(timer))
+  await mark(t, 'eventsA', 'end')
+})
+
+check('account-events checks run side by side in the alone phase (B)', { alone: ALONE.accountEvents, clauses: ['2.3.gateway-id'], needs: ['control', 'webhooks'] }, async (t) => {
+  await t.hooks.useForAccount()
+  await mark(t, 'eventsB', 'start')
+  eventsBStarted()
+  await new Promise((r) => setTimeout(r, 20))
+  await mark(t, 'eventsB', 'end')
+})
