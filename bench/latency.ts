@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CheckResult } from '../cli/reporting/types.ts'
+import { DEFAULT_WORKERS } from '../harness/config.ts'
 import { allAreas } from '../test/selfcheck/areas.ts'
 import type { Api } from '../test/selfcheck/fault.ts'
 import { certify, closeReferences, type RunResults } from '../test/selfcheck/runner.ts'
@@ -67,7 +68,9 @@ export function profilesFrom(arg: string | undefined): ProfileId[] {
 
 /** Runs the profiles in turn, prints what each one did, and returns the ratios to the targets. */
 export async function latencyBench(ids: ProfileId[], cliArgs: string[], line: (s?: string) => void): Promise<Ratio[]> {
-  const extraArgs = cliArgs.includes('--seed') ? cliArgs : ['--seed', CERTIFICATION_SEED, ...cliArgs]
+  const seeded = cliArgs.includes('--seed') ? cliArgs : ['--seed', CERTIFICATION_SEED, ...cliArgs]
+  // The self-check's children run one worker each (test/selfcheck/runner.ts); this bench measures what a user gets.
+  const extraArgs = seeded.includes('--workers') ? seeded : ['--workers', String(DEFAULT_WORKERS), ...seeded]
   line(`(g) latency: full certification of the reference through a delaying proxy (delay on base, gateway and control), CLI args: ${extraArgs.join(' ')}`)
   const runs = new Map<ProfileId, ProfileRun>()
   try {

@@ -291,10 +291,15 @@ function v2Event(type: string, match: (data: Record<string, any>) => boolean): (
   }
 }
 
-/** After `command`: the balances (moved as `moved` says) and the listing against the model. */
-async function verify(m: Model, r: Real, moved: Movement | undefined, command: string): Promise<void> {
-  // read together (one round trip, not two: a distant target makes every one count), compared in order
-  const [reading, listed] = await Promise.all([readBalances(r.t), m.listed.size > 0 ? listedTransactions(r.t) : undefined])
+/**
+ * After `command`: the balances (moved as `moved` says) and the listing against the model. A
+ * command whose effect the model takes from the transaction's view passes the view's reading and
+ * what to do with it: the model is brought up to date from the view before the comparisons.
+ */
+async function verify(m: Model, r: Real, moved: Movement | undefined, command: string, view?: { read: Promise<ViewAmounts>; apply: (v: ViewAmounts) => void }): Promise<void> {
+  // read together (one round trip, not three: a distant target makes every one count), compared in order
+  const [amounts, reading, listed] = await Promise.all([view?.read, readBalances(r.t), m.listed.size > 0 || view ? listedTransactions(r.t) : undefined])
+  if (view && amounts) view.apply(amounts)
   expectBalances(m, r.t, reading, moved, command)
   if (listed) expectListing(m, r.t, listed)
 }
@@ -325,15 +330,16 @@ class PayCharge implements Command {
   async run(m: Model, r: Real): Promise<void> {
     const charge = pick(m.charges, this.index)
     const paid = await r.t.control.payCob(charge.txid, { payer: payer() })
-    const view = await singleView(r.t, paid.transactionId, (v) => {
+    m.charges = m.charges.filter((c) => c !== charge)
+    await expectEvent(r, '6.2.receive-emitted', 'a paid charge posts RECEIVE', v2Event('RECEIVE', (d) => d.txId === charge.txid))
+    const read = singleView(r.t, paid.transactionId, (v) => {
       if (v.originalCents !== charge.cents) r.t.fail('2.1.original-amount', 'the payment of a charge is for its valor.original', fromCents(charge.cents), fromCents(v.originalCents), v.ex)
     })
-    m.charges = m.charges.filter((c) => c !== charge)
-    m.available += view.finalCents
-    m.received.push({ e2eId: paid.e2eId, txid: charge.txid, refundableCents: view.originalCents })
-    m.listed.set(paid.transactionId, { operationType: 'Pix in', movementType: 'CREDIT', status: 'Confirmado', ...amountsOf(view) })
-    await expectEvent(r, '6.2.receive-emitted', 'a paid charge posts RECEIVE', v2Event('RECEIVE', (d) => d.txId === charge.txid))
-    await verify(m, r, INCOMING, this.toString())
+    await verify(m, r, INCOMING, this.toString(), { read, apply: (view) => {
+      m.available += view.finalCents
+      m.received.push({ e2eId: paid.e2eId, txid: charge.txid, refundableCents: view.originalCents })
+      m.listed.set(paid.transactionId, { operationType: 'Pix in', movementType: 'CREDIT', status: 'Confirmado', ...amountsOf(view) })
+    } })
   }
   toString = () => `payCharge(#${this.index})`
 }
@@ -343,14 +349,15 @@ class IncomingPayment implements Command {
   check = () => true
   async run(m: Model, r: Real): Promise<void> {
     const paid = await r.t.control.incomingPayment({ amount: this.amountCents / 100, payer: payer(), externalId: `kit-model-${randomUUID()}` })
-    const view = await singleView(r.t, paid.transactionId, (v) => {
+    await expectEvent(r, '6.2.receive-emitted', 'an incoming payment posts RECEIVE', v2Event('RECEIVE', (d) => d.endToEndId === paid.e2eId))
+    const read = singleView(r.t, paid.transactionId, (v) => {
       if (v.originalCents !== this.amountCents) r.t.fail('2.1.original-amount', 'an incoming payment is recorded at its amount', fromCents(this.amountCents), fromCents(v.originalCents), v.ex)
     })
-    m.available += view.finalCents
-    m.received.push({ e2eId: paid.e2eId, refundableCents: view.originalCents })
-    m.listed.set(paid.transactionId, { operationType: 'Pix in', movementType: 'CREDIT', status: 'Confirmado', ...amountsOf(view) })
-    await expectEvent(r, '6.2.receive-emitted', 'an incoming payment posts RECEIVE', v2Event('RECEIVE', (d) => d.endToEndId === paid.e2eId))
-    await verify(m, r, INCOMING, this.toString())
+    await verify(m, r, INCOMING, this.toString(), { read, apply: (view) => {
+      m.available += view.finalCents
+      m.received.push({ e2eId: paid.e2eId, refundableCents: view.originalCents })
+      m.listed.set(paid.transactionId, { operationType: 'Pix in', movementType: 'CREDIT', status: 'Confirmado', ...amountsOf(view) })
+    } })
   }
   toString = () => `incomingPayment(${fromCents(this.amountCents)})`
 }
@@ -366,12 +373,12 @@ class CashOut implements Command {
       const ex = await r.t.base.post('/api/pix/cash-out-qrcode', { value: this.amountCents / 100, qrCode, externalId: `kit-model-${randomUUID()}` })
       return transactionIdOf(r.t, '4.7.transaction-id', ex)
     })
-    const view = await singleView(r.t, transactionId)
-    m.available -= view.finalCents
-    m.blocked += view.finalCents
-    m.cashOuts.push({ transactionId, finalCents: view.finalCents })
-    m.listed.set(transactionId, { operationType: 'Pix out', movementType: 'DEBIT', status: 'Pendente', ...amountsOf(view) })
-    await verify(m, r, ACCEPTED, this.toString())
+    await verify(m, r, ACCEPTED, this.toString(), { read: singleView(r.t, transactionId), apply: (view) => {
+      m.available -= view.finalCents
+      m.blocked += view.finalCents
+      m.cashOuts.push({ transactionId, finalCents: view.finalCents })
+      m.listed.set(transactionId, { operationType: 'Pix out', movementType: 'DEBIT', status: 'Pendente', ...amountsOf(view) })
+    } })
   }
   toString = () => `cashOut(${fromCents(this.amountCents)})`
 }

@@ -206,7 +206,7 @@ export function childEnv(): NodeJS.ProcessEnv {
   }
   env.NO_COLOR = '1'
   // One worker per certification: npm test runs several at once on two cores, and each extra worker
-  // is ~0.6 s of CPU to start. The clean self-check run keeps the default (harness/schedule.ts).
+  // is ~0.6 s of CPU to start. The clean self-check run and the latency bench pass --workers.
   env.PIX_WORKERS = '1'
   return env
 }
