@@ -2,8 +2,8 @@
 // by the provider (§3.2), a failed return (§3.3), an expired slip (§3.4; §6.3: "Notification for
 // expiry or cancellation of a slip: not shown"). The interface never says no event may come there,
 // so whether one does is recorded (meta.observed), never judged: with the account's notification
-// URLs on this check's channel during the transition, which notifications naming the entity arrive
-// within the quiet period.
+// URLs on the capture server during the transition, which notifications naming the entity arrive
+// within the quiet period (only those: the checks of this file share the account's channel).
 import { randomUUID } from 'node:crypto'
 import { show } from '../../harness/assertions.ts'
 import { QUIET_PERIOD_MS, check, type CheckContext } from '../../harness/check.ts'
@@ -61,7 +61,7 @@ async function activeCharge(t: CheckContext): Promise<string> {
 
 for (const by of ['receiver', 'psp'] as const) {
   check(`a charge ${by === 'receiver' ? 'cancelled by the receiver' : 'removed by the provider'} (§3.2, no event named): notifications, observed`, {
-    alone: ALONE.accountUrls,
+    alone: ALONE.accountEvents,
     clauses: [CHARGE],
     needs: [...NEEDS],
   }, async (t) => {
@@ -72,7 +72,7 @@ for (const by of ['receiver', 'psp'] as const) {
 }
 
 check('a failed return (§3.3 NAO_REALIZADO, no event named): notifications, observed', {
-  alone: ALONE.accountUrls,
+  alone: ALONE.accountEvents,
   clauses: [RETURN],
   needs: [...NEEDS],
 }, async (t) => {
@@ -90,7 +90,7 @@ check('a failed return (§3.3 NAO_REALIZADO, no event named): notifications, obs
 })
 
 check('an expired slip (§3.4 EXPIRED; its notification is not shown in §6.3): notifications, observed', {
-  alone: ALONE.accountUrls,
+  alone: ALONE.accountEvents,
   clauses: [SLIP],
   needs: [...NEEDS],
 }, async (t) => {
