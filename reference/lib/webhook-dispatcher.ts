@@ -166,7 +166,11 @@ export class WebhookDispatcher {
     record.attempts++
     const controller = new AbortController()
     job.inFlight = controller
-    const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(this.timeoutMs)])
+    // A timer of its own, not AbortSignal.any([…, AbortSignal.timeout()]): on Node 20 the combined
+    // signal can be garbage-collected mid-request, and then the timeout never fires (a silent
+    // receiver held the attempt until it hung up, 15 s instead of 5).
+    const timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), this.timeoutMs)
+    const signal = controller.signal
     let outcome: { status?: number; error?: string }
     try {
       const res = await request(record.url, {
@@ -180,6 +184,8 @@ export class WebhookDispatcher {
       outcome = isSuccess(res.statusCode) ? { status: res.statusCode } : { status: res.statusCode, error: `HTTP ${res.statusCode}` }
     } catch (err) {
       outcome = { error: describeError(err) }
+    } finally {
+      clearTimeout(timer)
     }
     job.inFlight = undefined
     if (!this.pending.has(record)) return // cancelled meanwhile: close() or dropped from a full queue
