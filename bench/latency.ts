@@ -11,6 +11,7 @@ import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CheckResult } from '../cli/reporting/types.ts'
 import { DEFAULT_WORKERS } from '../harness/config.ts'
+import { ALONE } from '../harness/schedule.ts'
 import { allAreas } from '../test/selfcheck/areas.ts'
 import type { Api } from '../test/selfcheck/fault.ts'
 import { certify, closeReferences, type RunResults } from '../test/selfcheck/runner.ts'
@@ -133,7 +134,8 @@ function report(runs: Map<ProfileId, ProfileRun>, line: (s?: string) => void): R
     ratios.push({ name: '(g) certification 100 ms / 0 ms', ratio: slowdown, target: `<= ${SLOWDOWN_TARGET.toFixed(2)}`, ok: slowdown <= SLOWDOWN_TARGET })
     const floor = floorAt(RTT_MS, loopback.results.checks, distant.results.checks)
     const longestText = floor.longest ? `${seconds(floor.longest.ms)} (${nameOf(floor.longest.check)}: ${seconds(floor.longest.ownMs)} own + ${roundsOf(floor.longest.check)} rounds × ${RTT_MS} ms)` : 'none'
-    line(`  floor at ${RTT_MS} ms RTT: ${seconds(floor.ms)} = longest check ${longestText} + ${seconds(floor.aloneMs)} of ${floor.aloneCount} checks that run alone`)
+    const shared = floor.balanceAccountMs > (floor.longest?.ms ?? 0) ? `the balance account's checks one after another ${seconds(floor.balanceAccountMs)}` : `longest check ${longestText}`
+    line(`  floor at ${RTT_MS} ms RTT: ${seconds(floor.ms)} = ${shared} + ${seconds(floor.aloneMs)} of ${floor.aloneCount} checks that run alone (those of a file sharing the account's channel count with their longest)`)
     line(`  the same checks one after another would take ${seconds(floor.serialMs)} (sum over checks of own time + rounds × ${RTT_MS} ms)`)
     const overFloor = distant.results.run.durationMs / floor.ms
     ratios.push({ name: '(g) 100 ms RTT / its floor', ratio: overFloor, target: `<= ${FLOOR_TARGET.toFixed(2)}`, ok: overFloor <= FLOOR_TARGET })
@@ -148,6 +150,8 @@ function report(runs: Map<ProfileId, ProfileRun>, line: (s?: string) => void): R
 interface Floor {
   ms: number
   longest?: { check: CheckResult; ms: number; ownMs: number }
+  /** The checks on the balance account (one at a time, beside the shared phase), added up. */
+  balanceAccountMs: number
   aloneMs: number
   aloneCount: number
   /** Every check's floor added up: a run with no overlap at all. */
@@ -156,29 +160,34 @@ interface Floor {
 
 /**
  * The run's floor at `rttMs`: each check's own time (its duration on loopback) plus its rounds (as
- * the distant run counted them, where overlapping requests are visible) × RTT; the longest of the
- * checks that may overlap, plus the sum of those that must run alone (`alone`, set by the scheduler).
+ * the distant run counted them, where overlapping requests are visible) × RTT. The shared phase
+ * lasts at least its longest check, and at least the checks on the balance account one after
+ * another; then come the checks that run alone, added up, but for those of a file that share the
+ * account's channel (`ALONE.accountEvents`), which count with their longest.
  */
 export function floorAt(rttMs: number, loopback: CheckResult[], distant: CheckResult[]): Floor {
   const ownMs = new Map(loopback.map((c) => [c.id, c.durationMs]))
-  const floor: Floor = { ms: 0, aloneMs: 0, aloneCount: 0, serialMs: 0 }
+  const floor: Floor = { ms: 0, balanceAccountMs: 0, aloneMs: 0, aloneCount: 0, serialMs: 0 }
+  const sideBySideAlone = new Map<string, number>()
   for (const check of distant) {
     const own = ownMs.get(check.id) ?? 0
     const ms = own + roundsOf(check) * rttMs
     floor.serialMs += ms
-    if (isAlone(check)) {
+    if (check.balanceAccount) {
+      floor.balanceAccountMs += ms
+    } else if (check.alone === ALONE.accountEvents) {
+      floor.aloneCount++
+      sideBySideAlone.set(check.file, Math.max(sideBySideAlone.get(check.file) ?? 0, ms))
+    } else if (check.alone !== undefined) {
       floor.aloneMs += ms
       floor.aloneCount++
     } else if (ms > (floor.longest?.ms ?? -1)) {
       floor.longest = { check, ms, ownMs: own }
     }
   }
-  floor.ms = (floor.longest?.ms ?? 0) + floor.aloneMs
+  for (const ms of sideBySideAlone.values()) floor.aloneMs += ms
+  floor.ms = Math.max(floor.longest?.ms ?? 0, floor.balanceAccountMs) + floor.aloneMs
   return floor
-}
-
-function isAlone(check: CheckResult): boolean {
-  return check.alone !== undefined
 }
 
 function byArea(checks: CheckResult[]): [string, CheckResult[]][] {

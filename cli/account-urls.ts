@@ -9,10 +9,16 @@ export interface AccountUrlsGuard {
   restore(): Promise<void>
 }
 
-/** Reads the URLs through the control API; without one (or readonly) there is nothing the run changes. */
+/** The main account's URLs and, when set, the balance account's. */
 export async function guardAccountUrls(config: TargetConfig): Promise<AccountUrlsGuard> {
+  const guards = await Promise.all([config.clientId, config.balanceClientId].filter((a): a is string => a !== undefined).map((account) => guardUrlsOf(config, account)))
+  return { restore: async () => void (await Promise.all(guards.map((g) => g.restore()))) }
+}
+
+/** Reads the URLs through the control API; without one (or readonly) there is nothing the run changes. */
+async function guardUrlsOf(config: TargetConfig, account: string): Promise<AccountUrlsGuard> {
   if (!config.controlUrl || config.profile === 'readonly') return { restore: async () => {} }
-  const control = new ControlClient(new HttpClient({ timeoutMs: config.timeoutMs }), config.controlUrl, config.clientId)
+  const control = new ControlClient(new HttpClient({ timeoutMs: config.timeoutMs }), config.controlUrl, account)
   let before: AccountView | undefined
   try {
     before = await control.account()

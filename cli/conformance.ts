@@ -9,7 +9,7 @@ import { request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, secretValues, type TargetConfig } from '../harness/config.ts'
+import { ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, secretValues, usesBalanceAccount, type TargetConfig } from '../harness/config.ts'
 import { ArgsError, CHECK_DRIVER_USAGE, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, shardText, type CliArgs, type Command, type Env } from './args.ts'
 import { guardAccountUrls, type AccountUrlsGuard } from './account-urls.ts'
 import { writeEnvTemplate } from './init.ts'
@@ -190,7 +190,7 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
     for (const warning of checked.warnings) complain(`warning: ${warning}`)
     if (Object.keys(checked.unavailable).length > 0) env = { ...env, PIX_UNAVAILABLE: JSON.stringify(checked.unavailable) }
 
-    return await runSuites(args, config, env, place)
+    return await runSuites(args, { ...config, unavailable: { ...config.unavailable, ...checked.unavailable } }, env, place)
   } finally {
     process.off('SIGINT', stopOnSignal)
     await urls?.restore()
@@ -276,7 +276,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
     config: join(REPO_ROOT, 'vitest.config.ts'),
     run: true,
     watch: false,
-    project: ['conformance-shared', 'conformance-alone'],
+    project: ['conformance-shared', ...(usesBalanceAccount(config) ? ['conformance-balances'] : []), 'conformance-alone'],
     reporters: [reporter],
     env: workerEnv,
     passWithNoTests: true,
@@ -307,7 +307,8 @@ function workersFor(config: TargetConfig): { count: number; line: string } {
   const fixed = config.webhookPublicUrl ? 'PIX_WEBHOOK_PUBLIC_URL' : config.webhookListen ? 'PIX_WEBHOOK_LISTEN' : undefined
   const count = fixed ? 1 : config.workers
   const why = fixed && config.workers > 1 ? ` (not ${config.workers}: ${fixed} reaches one capture server)` : ''
-  return { count, line: `scheduling: ${count} worker${count === 1 ? '' : 's'}${why} × ${config.concurrency} checks in flight; checks declared alone run after, one at a time (those that take only their own notifications from the account's channel, side by side)` }
+  const balances = usesBalanceAccount(config) ? '; the balance checks on the balance account, one at a time, beside them' : ''
+  return { count, line: `scheduling: ${count} worker${count === 1 ? '' : 's'}${why} × ${config.concurrency} checks in flight${balances}; checks declared alone run after, one at a time (those that take only their own notifications from the account's channel, side by side)` }
 }
 
 async function checkDriverCommand(command: Extract<Command, { name: 'check-driver' }>): Promise<number> {

@@ -57,6 +57,12 @@ export async function preflight(config: TargetConfig): Promise<PreflightResult> 
       const other = await clients.other.gateway.get('/v1/account/balance')
       if (other.response.status === 401 || other.response.status === 403) unavailable.otherAccount = `PIX_OTHER_API_KEY is refused by GET /v1/account/balance: ${answer(other)}`
     }
+    if (clients.balance?.base && clients.balance.gateway) {
+      const token = await clients.balance.base.requestToken()
+      const key = hasToken(token) ? await clients.balance.gateway.get('/v1/account/balance') : undefined
+      if (!hasToken(token)) unavailable.balanceAccount = `PIX_BALANCE_CLIENT_SECRET (with PIX_BALANCE_CLIENT_ID) is refused by POST /oauth/token: ${answer(token)}`
+      else if (key && (key.response.status === 401 || key.response.status === 403)) unavailable.balanceAccount = `PIX_BALANCE_API_KEY is refused by GET /v1/account/balance: ${answer(key)}`
+    }
     if (config.limitedClientId && config.limitedClientSecret && clients.limited?.base) {
       const limited = await clients.limited.base.requestToken()
       if (!isSuccess(limited)) unavailable.limitedKey = `PIX_LIMITED_CLIENT_SECRET is refused by POST /oauth/token: ${answer(limited)}`
@@ -69,7 +75,9 @@ export async function preflight(config: TargetConfig): Promise<PreflightResult> 
   } finally {
     flushPacingLogs()  // the workers' pacers count the gateway balance requests made here
   }
-  for (const reason of Object.values(unavailable)) warnings.push(`${reason}: the checks that need it are skipped`)
+  for (const [need, reason] of Object.entries(unavailable)) {
+    warnings.push(need === 'balanceAccount' ? `${reason}: the checks that read balances run alone on the main account instead` : `${reason}: the checks that need it are skipped`)
+  }
   return { unavailable, warnings }
 }
 

@@ -10,7 +10,7 @@ import { CLAUSES_PATH, clauseById } from '../generators/clauses.ts'
 import {
   ANY_4XX, CheckFailure, ERROR_BODY_CLAUSES, expectErrorBody, expectHeader, expectRefused, expectStatus, fail, isRefusal, jsonObject, show,
 } from './assertions.ts'
-import { loadConfig, secretValues, type TargetConfig } from './config.ts'
+import { balanceAccountConfig, loadConfig, secretValues, usesBalanceAccount, type TargetConfig } from './config.ts'
 import { AccountUrlsKeeper, ControlClient, ControlError } from './control.ts'
 import type { Exchange } from './exchange.ts'
 import {
@@ -25,7 +25,7 @@ import { expectEventSchema, expectSchemaOf } from './validate.ts'
 import { Blocked, CannotRun, ClauseFailure, Inconclusive, KitError, NotProvided, expectationOf } from './verdicts.ts'
 import type { Captured } from './webhook-capture.ts'
 import { checkHooks, webhooksUnavailable, type CheckHooks } from './webhooks.ts'
-import { inPhase, notAlone, runModeOf, schedulingPhase, type RunMode } from './schedule.ts'
+import { ALONE, inPhase, notAlone, onlyItsAccount, runModeOf, schedulingPhase, withBalanceAccount, type RunMode } from './schedule.ts'
 
 export type Need = 'control' | 'webhooks' | 'mutating' | 'otherAccount' | 'limitedKey' | 'certs' | 'otherAccountCert' | 'unlinkedCert' | 'reset'
 
@@ -138,23 +138,33 @@ export function check(title: string, options: CheckOptions, fn: (t: CheckContext
   const clauses = validateClauses(title, options.clauses)
   const needs = validateNeeds(title, options.needs ?? [])
   const phase = schedulingPhase()
-  if (!inPhase(phase, options.alone)) return
-  const meta: CheckMeta = { clauses, needs, tags: options.tags ?? [], ...(options.alone ? { alone: options.alone } : {}) }
+  const onItsAccount = phase !== undefined && options.alone === ALONE.balances && onBalanceAccount()
+  if (!inPhase(phase, options.alone, onItsAccount)) return
+  const mode = runModeOf(phase, options.alone, onItsAccount)
+  const meta: CheckMeta = { clauses, needs, tags: options.tags ?? [], ...(options.alone ? { alone: options.alone } : {}), ...(mode === 'balance-account' ? { balanceAccount: true } : {}) }
   const file = TestRunner.getCurrentSuite()?.file
   const area = areaOf(file?.filepath)
   if (area) meta.area = area
   releaseResourcesAfter(file)
-  const mode = runModeOf(phase, options.alone)
-  test(title, { meta, ...(options.timeout ? { timeout: options.timeout } : {}), ...(mode === 'alone' ? {} : { concurrent: true }) }, async (ctx) => {
-    await runCheck(ctx, clauses, needs, fn, mode)
+  // On the balance account a check may wait for the others on it: the wait is given time of its own.
+  const timeout = mode === 'balance-account' ? (options.timeout ?? DEFAULT_CHECK_TIMEOUT_MS) + BALANCE_ACCOUNT_WAIT_MS : options.timeout
+  test(title, { meta, ...(timeout ? { timeout } : {}), ...(mode === 'alone' ? {} : { concurrent: true }) }, async (ctx) => {
+    if (mode !== 'balance-account') return runCheck(ctx, clauses, needs, fn, mode)
+    const c = workerConfig()
+    await withBalanceAccount(`${c.gatewayUrl}\n${c.balanceClientId}`, () => runCheck(ctx, clauses, needs, fn, mode))
   })
 }
+
+/** The checks' time limit unless they declare one (vitest.config.ts testTimeout). */
+const DEFAULT_CHECK_TIMEOUT_MS = 30_000
+/** What a check on the balance account may wait for the account besides its own time limit. */
+const BALANCE_ACCOUNT_WAIT_MS = 120_000
 
 async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: (t: CheckContext) => Promise<void> | void, mode: RunMode): Promise<void> {
   const meta = ctx.task.meta
   meta.area ??= areaOf(ctx.task.file.filepath)
   keepEarlierAttempt(ctx)
-  const config = workerConfig()
+  const config = mode === 'balance-account' ? balanceAccountConfig(workerConfig()) : workerConfig()
   const recorder = new Recorder(sharedRedactor)
   const state: CheckState = { clauses, refusals: [], recorded: new WeakMap(), answers: [], spans: [] }
   let keeper: AccountUrlsKeeper | undefined
@@ -371,6 +381,15 @@ export function workerConfig(): TargetConfig {
   return config
 }
 
+/** Whether this run has a usable balance account; a config that does not load says no (its checks report the error). */
+function onBalanceAccount(): boolean {
+  try {
+    return usesBalanceAccount(workerConfig())
+  } catch {
+    return false
+  }
+}
+
 /** For tests of the harness: forget the cached config. */
 export function resetWorkerConfig(): void {
   config = undefined
@@ -466,11 +485,13 @@ async function buildContext(
   const controlHttp = new HttpClient({ timeoutMs: c.timeoutMs, onExchange: onControl })
   const drivable = c.controlUrl !== undefined && c.profile !== 'readonly'
   // A route probe leaves the account as it found it (harness/routes.ts), so it may run beside others.
-  const probeControl = drivable ? new ControlClient(controlHttp, c.controlUrl!, c.clientId) : undefined
+  const onBalanceAccount = mode === 'balance-account'
+  const probeControl = drivable ? new ControlClient(controlHttp, c.controlUrl!, c.clientId, { namesAccount: onBalanceAccount }) : undefined
   const keeper = probeControl ? new AccountUrlsKeeper(probeControl) : undefined
-  // Beside other checks, a check may not change what they all see (the account-events checks share the account's channel through their hooks).
-  const guard = mode === 'alone' ? undefined : notAlone(ctx.task.name)
-  const control = drivable ? new ControlClient(controlHttp, c.controlUrl!, c.clientId, guard, keeper) : undefined
+  // Beside other checks, a check may not change what they all see (the account-events checks share
+  // the account's channel through their hooks; a check on the balance account has that account to itself).
+  const guard = mode === 'alone' ? undefined : onBalanceAccount ? onlyItsAccount(ctx.task.name) : notAlone(ctx.task.name)
+  const control = drivable ? new ControlClient(controlHttp, c.controlUrl!, c.clientId, { exclusive: guard, keeper, namesAccount: onBalanceAccount }) : undefined
   const skip = (reason: string): never => skipCheck(ctx, reason)
   const hooks = needs.includes('webhooks')
     ? await preconditionOf('the webhook capture set up on the target', () => checkHooks(c, ctx.task.id, clients.gateway, () => control, { exclusive: guard, keeper, accountEvents: mode === 'account-events', driver: probeControl }))

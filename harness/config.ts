@@ -32,6 +32,13 @@ export interface TargetConfig {
   otherClientId?: string
   otherClientSecret?: string
   otherApiKey?: string
+  /**
+   * An account no other check touches (PIX_BALANCE_CLIENT_ID, _SECRET, _API_KEY): the checks that
+   * read balances to the cent run on it beside the rest instead of alone on the main account.
+   */
+  balanceClientId?: string
+  balanceClientSecret?: string
+  balanceApiKey?: string
   controlUrl?: string
   /** Public HTTPS address of the capture server (§4.12: resend needs HTTPS). */
   webhookPublicUrl?: string
@@ -108,6 +115,7 @@ export const TARGET_SETTINGS = [
   'PIX_CLIENT_ID', 'PIX_CLIENT_SECRET', 'PIX_API_KEY', 'PIX_API_KEY_LIMITED',
   'PIX_CERT_FILE', 'PIX_CERT_UNLINKED_FILE', 'PIX_CERT_OTHER_ACCOUNT_FILE',
   'PIX_OTHER_CLIENT_ID', 'PIX_OTHER_CLIENT_SECRET', 'PIX_OTHER_API_KEY',
+  'PIX_BALANCE_CLIENT_ID', 'PIX_BALANCE_CLIENT_SECRET', 'PIX_BALANCE_API_KEY',
   'PIX_LIMITED_CLIENT_ID', 'PIX_LIMITED_CLIENT_SECRET', 'PIX_BUYER_UUID', 'PIX_PIX_KEY',
 ] as const
 
@@ -117,8 +125,8 @@ export const TARGET_SETTINGS = [
  * usable: a sandbox may hand out short keys; header and body fields that carry it are blanked).
  */
 const SECRET_SETTINGS = [
-  'PIX_CLIENT_SECRET', 'PIX_OTHER_CLIENT_SECRET', 'PIX_LIMITED_CLIENT_SECRET',
-  'PIX_API_KEY', 'PIX_API_KEY_LIMITED', 'PIX_OTHER_API_KEY',
+  'PIX_CLIENT_SECRET', 'PIX_OTHER_CLIENT_SECRET', 'PIX_LIMITED_CLIENT_SECRET', 'PIX_BALANCE_CLIENT_SECRET',
+  'PIX_API_KEY', 'PIX_API_KEY_LIMITED', 'PIX_OTHER_API_KEY', 'PIX_BALANCE_API_KEY',
 ] as const
 
 /**
@@ -152,6 +160,7 @@ export function loadConfig(env: Env = process.env): TargetConfig {
     otherClientId: read('PIX_OTHER_CLIENT_ID'),
     otherClientSecret: read('PIX_OTHER_CLIENT_SECRET'),
     otherApiKey: read('PIX_OTHER_API_KEY'),
+    ...balanceAccount(read),
     controlUrl: optionalHttpUrl('PIX_CONTROL_URL', read('PIX_CONTROL_URL')),
     webhookPublicUrl: httpsOnly('PIX_WEBHOOK_PUBLIC_URL', optionalHttpUrl('PIX_WEBHOOK_PUBLIC_URL', read('PIX_WEBHOOK_PUBLIC_URL'))),
     webhookListen: listenAddress(read('PIX_WEBHOOK_LISTEN')),
@@ -191,6 +200,35 @@ function depth(value: string | undefined): Depth {
   if (value === undefined) return 'default'
   if (value === 'quick' || value === 'default' || value === 'deep') return value
   throw new ConfigError('PIX_DEPTH', `must be quick, default or deep, got "${value}"`)
+}
+
+/** The balance account: all three settings, or none (the balance checks then run alone on the main account). */
+function balanceAccount(read: (name: string) => string | undefined): Pick<TargetConfig, 'balanceClientId' | 'balanceClientSecret' | 'balanceApiKey'> {
+  const names = ['PIX_BALANCE_CLIENT_ID', 'PIX_BALANCE_CLIENT_SECRET', 'PIX_BALANCE_API_KEY'] as const
+  const [clientId, clientSecret, apiKey] = names.map((n) => read(n))
+  if (clientId === undefined && clientSecret === undefined && apiKey === undefined) return {}
+  const missing = names.filter((n) => read(n) === undefined)
+  if (missing.length > 0) throw new ConfigError(missing[0] as string, `is required with ${names.filter((n) => !missing.includes(n)).join(' and ')}: the balance account needs its client id, secret and API key`)
+  return { balanceClientId: clientId, balanceClientSecret: clientSecret, balanceApiKey: apiKey }
+}
+
+/**
+ * Whether the checks declared ALONE.balances run on the balance account, beside the rest: it is
+ * configured and the preflight did not find it refused.
+ */
+export function usesBalanceAccount(c: Pick<TargetConfig, 'balanceClientId' | 'unavailable'>): boolean {
+  return c.balanceClientId !== undefined && c.unavailable.balanceAccount === undefined
+}
+
+/**
+ * The config a check on the balance account sees: that account's credentials in place of the
+ * main account's, and none of the main account's certificates, limited credentials or data.
+ */
+export function balanceAccountConfig(c: TargetConfig): TargetConfig {
+  if (!c.balanceClientId || !c.balanceClientSecret || !c.balanceApiKey) throw new Error('balanceAccountConfig: no balance account configured')
+  const { certFile: _cert, certUnlinkedFile: _unlinked, certOtherAccountFile: _otherCert, apiKeyLimited: _limitedKey, limitedClientId: _limitedId,
+    limitedClientSecret: _limitedSecret, buyerUuid: _buyer, pixKey: _pixKey, ...rest } = c
+  return { ...rest, clientId: c.balanceClientId, clientSecret: c.balanceClientSecret, apiKey: c.balanceApiKey }
 }
 
 /** `{"otherAccount":"PIX_OTHER_API_KEY is refused …"}`, written by the CLI's preflight. */
@@ -252,6 +290,8 @@ export function secretValues(c: TargetConfig): SecretValue[] {
   add('PIX_API_KEY', c.apiKey)
   add('PIX_API_KEY_LIMITED', c.apiKeyLimited)
   add('PIX_OTHER_API_KEY', c.otherApiKey)
+  add('PIX_BALANCE_CLIENT_SECRET', c.balanceClientSecret)
+  add('PIX_BALANCE_API_KEY', c.balanceApiKey)
   const certFiles: [string, string | undefined][] = [
     ['PIX_CERT_FILE', c.certFile],
     ['PIX_CERT_UNLINKED_FILE', c.certUnlinkedFile],

@@ -3,6 +3,7 @@
 import { describeExchange } from './assertions.ts'
 import type { Exchange } from './exchange.ts'
 import type { HttpClient } from './http.ts'
+import type { Exclusive } from './schedule.ts'
 
 export interface Party {
   name: string
@@ -68,32 +69,46 @@ const SINGLE_CALLS_IN_FLIGHT = 50
 
 type Seeded = PaymentResult & { externalId: string | null }
 
+export interface ControlOptions {
+  /** Called before a route that changes the whole sandbox or an account's settings; throws when the check may not. */
+  exclusive?: Exclusive
+  /** Remembers an account's notification URLs before this client changes them, to put them back after the check. */
+  keeper?: AccountUrlsKeeper
+  /** Incoming payments name `defaultAccount` (it is not the primary account, the driver's default). */
+  namesAccount?: boolean
+}
+
 export class ControlClient {
+  private readonly exclusive: Exclusive | undefined
+  private readonly keeper: AccountUrlsKeeper | undefined
+  private readonly namesAccount: boolean
+
   constructor(
     private readonly http: HttpClient,
     readonly controlUrl: string,
-    /** The account control calls act on when none is named (the primary client id). */
+    /** The account control calls act on when none is named (the primary client id, or the balance account's). */
     readonly defaultAccount: string,
-    /** Called before a route that changes the whole sandbox or an account's settings; throws when the check runs beside others. */
-    private readonly exclusive?: (what: string) => void,
-    /** Remembers an account's notification URLs before this client changes them, to put them back after the check. */
-    private readonly keeper?: AccountUrlsKeeper,
-  ) {}
+    options: ControlOptions = {},
+  ) {
+    this.exclusive = options.exclusive
+    this.keeper = options.keeper
+    this.namesAccount = options.namesAccount ?? false
+  }
 
   // --- whole simulator
   async reset(): Promise<void> {
-    this.exclusive?.('resets the sandbox (POST /control/reset)')
+    this.exclusive?.('resets the sandbox (POST /control/reset)', 'sandbox')
     await this.call('POST', '/control/reset')
   }
   clock(): Promise<{ now: string }> {
     return this.call('GET', '/control/clock')
   }
   advance(seconds: number): Promise<{ now: string }> {
-    this.exclusive?.("moves the sandbox's clock (POST /control/clock/advance)")
+    this.exclusive?.("moves the sandbox's clock (POST /control/clock/advance)", 'sandbox')
     return this.call('POST', '/control/clock/advance', { seconds })
   }
   configure(settings: SimulatorSettings): Promise<SimulatorSettings> {
-    this.exclusive?.("changes the sandbox's settings (POST /control/config)")
+    this.exclusive?.("changes the sandbox's settings (POST /control/config)", 'sandbox')
     return this.call('POST', '/control/config', settings)
   }
   async trustCa(pem: string): Promise<void> {
@@ -114,7 +129,7 @@ export class ControlClient {
     return this.call('POST', `/control/cash-in/${p(transactionId)}/pay`, body)
   }
   incomingPayment(payment: IncomingPayment): Promise<PaymentResult & { externalId: string }> {
-    return this.call('POST', '/control/incoming-payments', payment)
+    return this.call('POST', '/control/incoming-payments', this.named(payment))
   }
   /**
    * `n` payments alike (no externalId: each would need its own), through the optional `count` of
@@ -138,11 +153,16 @@ export class ControlClient {
     return made
   }
 
+  /** An incoming payment for `defaultAccount` when it is not the driver's default (the primary account). */
+  private named<T extends { account?: string }>(payment: T): T {
+    return this.namesAccount && payment.account === undefined ? { ...payment, account: this.defaultAccount } : payment
+  }
+
   /** One call with `count`; undefined when the target refuses `count` (400). */
   private async bulkIncomingPayments(count: number, payment: Omit<IncomingPayment, 'externalId'>): Promise<{ made: Seeded[]; tookCount: boolean } | undefined> {
     let answer: unknown
     try {
-      answer = await this.call('POST', '/control/incoming-payments', { ...payment, count })
+      answer = await this.call('POST', '/control/incoming-payments', this.named({ ...payment, count }))
     } catch (err) {
       if (err instanceof ControlError && err.exchange.response.status === 400) return undefined
       throw err
@@ -193,7 +213,7 @@ export class ControlClient {
 
   // --- accounts
   async setWebhookUrls(urls: AccountUrls, account = this.defaultAccount): Promise<AccountView> {
-    this.exclusive?.("changes an account's notification URLs (POST /control/accounts/{id}/webhook-urls)")
+    this.exclusive?.("changes an account's notification URLs (POST /control/accounts/{id}/webhook-urls)", 'account')
     await this.keeper?.remember(account)
     return this.call('POST', `/control/accounts/${p(account)}/webhook-urls`, urls)
   }

@@ -510,6 +510,8 @@ export interface Clients extends AccountClients {
   other?: Partial<AccountClients>
   /** The limited client (bearer, PIX_LIMITED_CLIENT_*) and key (gateway, PIX_API_KEY_LIMITED), when set. */
   limited?: Partial<AccountClients>
+  /** The balance account (PIX_BALANCE_*), when set: the preflight tries it; its checks get clients of their own (balanceAccountConfig). */
+  balance?: Partial<AccountClients>
 }
 
 /** Every client of a config, all recording into `onExchange`. */
@@ -532,6 +534,8 @@ export function createClients(config: TargetConfig, onExchange?: (ex: Exchange) 
   if (other) clients.other = other
   const limited = accountClients(http, config, config.limitedClientId, config.limitedClientSecret, config.apiKeyLimited)
   if (limited) clients.limited = limited
+  const balance = accountClients(http, config, config.balanceClientId, config.balanceClientSecret, config.balanceApiKey)
+  if (balance) clients.balance = balance
   return clients
 }
 

@@ -9,6 +9,8 @@ export interface CheckMeta {
   needs?: string[]
   /** Why the check runs with no other check in flight (check option `alone`). */
   alone?: string
+  /** It ran on the balance account beside the shared phase, one at a time with the others there, not alone. */
+  balanceAccount?: boolean
   tags?: string[]
   /** Redacted evidence, the most recent MAX_EXCHANGES exchanges (the recorder adds a curl line to each). */
   exchanges?: (Exchange & { curl?: string })[]

@@ -8,6 +8,10 @@
 //
 // Outside a certification (the `conformance` project: --list, the fault batches) there is no
 // phase: every check registers, and a file's checks run one after another.
+import { createHash } from 'node:crypto'
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { inject } from 'vitest'
 import { KitError } from './verdicts.ts'
 
@@ -33,27 +37,47 @@ export function schedulingPhase(): Phase | undefined {
  * beside only the other checks of its file that take their own notifications from the account's
  * shared channel (`ALONE.accountEvents`), or alone.
  */
-export type RunMode = 'side-by-side' | 'account-events' | 'alone'
+export type RunMode = 'side-by-side' | 'account-events' | 'balance-account' | 'alone'
 
-export function runModeOf(phase: Phase | undefined, alone: string | undefined): RunMode {
-  if (phase === 'shared') return 'side-by-side'
+export function runModeOf(phase: Phase | undefined, alone: string | undefined, onBalanceAccount = false): RunMode {
+  if (phase === 'shared') return alone === ALONE.balances && onBalanceAccount ? 'balance-account' : 'side-by-side'
   if (phase === 'alone' && alone === ALONE.accountEvents) return 'account-events'
   return 'alone'
 }
 
-/** Whether a check (alone when given a reason) registers in this phase. */
-export function inPhase(phase: Phase | undefined, alone: string | undefined): boolean {
+/**
+ * Whether a check (alone when given a reason) registers in this phase. With a balance account
+ * (`onBalanceAccount`), the checks declared `ALONE.balances` run on it in the shared phase, one at
+ * a time (`withBalanceAccount`): no other check moves that account's money.
+ */
+export function inPhase(phase: Phase | undefined, alone: string | undefined, onBalanceAccount = false): boolean {
   if (phase === undefined) return true
-  return phase === 'alone' ? alone !== undefined : alone === undefined
+  const onItsAccount = onBalanceAccount && alone === ALONE.balances
+  if (phase === 'alone') return alone !== undefined && !onItsAccount
+  return alone === undefined || onItsAccount
 }
 
 /**
  * The guard a check running beside others hands its control client and webhook hooks: a call that
  * changes what every check sees (the clock, a reset, the account's settings) is a kit bug there.
  */
-export function notAlone(title: string): (what: string) => void {
+export function notAlone(title: string): Exclusive {
   return (what) => {
     throw new KitError(`check "${title}" ${what}, which the checks running beside it would see: declare it \`alone\` (harness/schedule.ts)`)
+  }
+}
+
+/**
+ * Called before a change others would see: of the whole sandbox (clock, reset, settings) or of the
+ * check's account (its notification URLs). Throws when the check may not make it.
+ */
+export type Exclusive = (what: string, scope: 'sandbox' | 'account') => void
+
+/** A check on the balance account may change that account's URLs (it is the only check on it), not the sandbox. */
+export function onlyItsAccount(title: string): Exclusive {
+  const guard = notAlone(title)
+  return (what, scope) => {
+    if (scope === 'sandbox') guard(what, scope)
   }
 }
 
@@ -67,3 +91,53 @@ export const ALONE = {
   rateWindow: 'exhausts a rate-limit window, then rolls it with the clock',
   settings: "changes the sandbox's settings (delivery policy), which every delivery follows",
 } as const
+
+/** How often a check waiting for the balance account looks again. */
+const BALANCE_ACCOUNT_POLL_MS = 10
+
+/**
+ * Runs `fn` holding the balance account (`key`: its gateway and client id): one check at a time
+ * across the run's workers, and across runs on this machine against the same account, which would
+ * move each other's balances. The hold is a folder made atomically (mkdir) holding the holder's pid;
+ * a folder whose holder is gone is stale and taken over.
+ */
+export async function withBalanceAccount<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const dir = join(tmpdir(), `pix-kit-balance-account-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`)
+  for (;;) {
+    try {
+      mkdirSync(dir)
+      writeFileSync(join(dir, 'pid'), String(process.pid))
+      break
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+      if (holderGone(dir)) rmSync(dir, { recursive: true, force: true })
+      else await new Promise((r) => setTimeout(r, BALANCE_ACCOUNT_POLL_MS))
+    }
+  }
+  try {
+    return await fn()
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+function holderGone(dir: string): boolean {
+  let pid: number
+  try {
+    pid = Number(readFileSync(join(dir, 'pid'), 'utf8'))
+  } catch {
+    // made but its pid not yet written: the holder is alive unless the folder is old
+    try {
+      return Date.now() - statSync(dir).mtimeMs > 5_000
+    } catch {
+      return false
+    }
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return true
+  try {
+    process.kill(pid, 0)
+    return false
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH'
+  }
+}

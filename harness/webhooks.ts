@@ -3,6 +3,7 @@
 // each other's notifications.
 import type { TargetConfig } from './config.ts'
 import { AccountUrlsKeeper, type ControlClient } from './control.ts'
+import type { Exclusive } from './schedule.ts'
 import type { GatewayClient } from './http.ts'
 import { Blocked } from './verdicts.ts'
 import { readFileSync } from 'node:fs'
@@ -73,8 +74,8 @@ export class CheckHooks {
     private readonly checkId: string,
     private readonly gateway: GatewayClient,
     private readonly control: () => ControlClient | undefined,
-    /** Throws when the check runs beside others (it did not declare `alone`). */
-    private readonly exclusive?: (what: string) => void,
+    /** Throws when the check may not point the account elsewhere (it runs beside others). */
+    private readonly exclusive?: Exclusive,
     /** Remembers the account's URLs before they change, to put them back after the check. */
     private readonly keeper?: AccountUrlsKeeper,
     /** For a check declared `ALONE.accountEvents`: the worker's account channel, which useForAccount joins. */
@@ -145,7 +146,7 @@ export class CheckHooks {
   }
 
   private async beforeAccountChange(): Promise<void> {
-    this.exclusive?.("points the account's notification URLs elsewhere (POST /v1/account/webhook)")
+    this.exclusive?.("points the account's notification URLs elsewhere (POST /v1/account/webhook)", 'account')
     await this.keeper?.remember()
   }
 
@@ -163,8 +164,8 @@ export class CheckHooks {
 }
 
 export interface HookOptions {
-  /** Throws when the check runs beside others (it did not declare `alone`). */
-  exclusive?: (what: string) => void
+  /** Throws when the check may not point the account elsewhere (it runs beside others). */
+  exclusive?: Exclusive
   keeper?: AccountUrlsKeeper
   /** The check declared `ALONE.accountEvents`: useForAccount joins the worker's shared account channel. */
   accountEvents?: boolean

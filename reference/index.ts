@@ -127,9 +127,9 @@ async function writeCertificates(dir: string, prefix: string, ids: Identities, w
 }
 
 function envOf(urls: { baseUrl: string; gatewayUrl: string; controlUrl: string }, ids: Identities, certFiles: Record<string, string>): Record<string, string> {
-  const [one, two] = ids.accounts
+  const [one, two, three] = ids.accounts
   const limited = ids.clients.find((c) => c.clientId === 'reference-client-limited')
-  if (!one || !two || !limited) throw new Error('reference identities are incomplete')
+  if (!one || !two || !three || !limited) throw new Error('reference identities are incomplete')
   return {
     PIX_BASE_URL: urls.baseUrl,
     PIX_GATEWAY_URL: urls.gatewayUrl,
@@ -146,6 +146,9 @@ function envOf(urls: { baseUrl: string; gatewayUrl: string; controlUrl: string }
     PIX_OTHER_CLIENT_ID: two.clientId,
     PIX_OTHER_CLIENT_SECRET: two.clientSecret,
     PIX_OTHER_API_KEY: two.apiKey,
+    PIX_BALANCE_CLIENT_ID: three.clientId,
+    PIX_BALANCE_CLIENT_SECRET: three.clientSecret,
+    PIX_BALANCE_API_KEY: three.apiKey,
     PIX_LIMITED_CLIENT_ID: limited.clientId,
     PIX_LIMITED_CLIENT_SECRET: limited.clientSecret,
     PIX_BUYER_UUID: one.buyers[0]?.uuid ?? '',

@@ -45,6 +45,7 @@ interface CheckMeta {
   observed?: unknown
   traffic?: { requests?: unknown; rounds?: unknown }
   alone?: unknown
+  balanceAccount?: unknown
 }
 
 const MAX_MESSAGE_CHARS = 4_000
@@ -161,6 +162,7 @@ export class ConformanceReporter implements Reporter {
     if (noVerdict && typeof meta.reason === 'string') check.reason = meta.reason
     if (isPropertyRun(meta.property)) check.property = meta.property
     if (typeof meta.alone === 'string') check.alone = meta.alone
+    if (meta.balanceAccount === true) check.balanceAccount = true
     if (meta.traffic && typeof meta.traffic.requests === 'number' && typeof meta.traffic.rounds === 'number') {
       check.traffic = { requests: meta.traffic.requests, rounds: meta.traffic.rounds }
     }

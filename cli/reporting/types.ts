@@ -55,6 +55,8 @@ export interface CheckResult {
   attempts?: { message?: string; failedClause?: string; exchanges: EvidenceExchange[] }[]
   /** Why it ran with no other check in flight (harness/schedule.ts), when it did. */
   alone?: string
+  /** It ran on the balance account (PIX_BALANCE_*) beside the other checks, one at a time with those on that account, instead of alone. */
+  balanceAccount?: true
   /** Its round trips: all requests, and how many of them ran one after another (harness/meta.ts). */
   traffic?: { requests: number; rounds: number }
   /** What its property checks ran. */

@@ -1,4 +1,4 @@
-// Who exists in the reference: two accounts, each with client credentials, a full and a limited
+// Who exists in the reference: three accounts, each with client credentials, a full and a limited
 // API key, PIX keys, buyers and a holder; a limited OAuth client of account 1; a CA and three client
 // certificates. Made once per start (random secrets) and re-applied unchanged by /control/reset.
 import { randomBytes, randomUUID } from 'node:crypto'
@@ -97,11 +97,12 @@ function accountSeed(n: number): AccountSeed {
 }
 
 export async function createIdentities(): Promise<Identities> {
-  const accounts = [accountSeed(1), accountSeed(2)]
-  const [one, two] = accounts as [AccountSeed, AccountSeed]
+  const accounts = [accountSeed(1), accountSeed(2), accountSeed(3)]
+  const [one, two, three] = accounts as [AccountSeed, AccountSeed, AccountSeed]
   const clients: OauthClient[] = [
     { clientId: one.clientId, clientSecret: one.clientSecret, accountId: one.id, scopes: FULL_SCOPES },
     { clientId: two.clientId, clientSecret: two.clientSecret, accountId: two.id, scopes: FULL_SCOPES },
+    { clientId: three.clientId, clientSecret: three.clientSecret, accountId: three.id, scopes: FULL_SCOPES },
     { clientId: 'reference-client-limited', clientSecret: secret(24), accountId: one.id, scopes: LIMITED_SCOPES },
   ]
   const ca = await createCa('PIX Reference Client CA')

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { ConfigError, loadConfig, loadDotenv, secretValues, certificatePem } from '../../../harness/config.ts'
+import { ConfigError, balanceAccountConfig, loadConfig, loadDotenv, secretValues, certificatePem, usesBalanceAccount } from '../../../harness/config.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'harness-config-'))
 const CERT = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ2VydGlmaWNhdGVCb2R5\nU2VjcmV0TGluZTI=\n-----END CERTIFICATE-----\n'
@@ -45,6 +45,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...minimal, PIX_WEBHOOK_LISTEN: '9000' }).webhookListen).toEqual({ host: '127.0.0.1', port: 9000 })
     expect(() => loadConfig({ ...minimal, PIX_WEBHOOK_LISTEN: 'somewhere' })).toThrow(/^PIX_WEBHOOK_LISTEN:/)
     expect(() => loadConfig({ ...minimal, PIX_WEBHOOK_TLS_KEY_FILE: '/tmp/k.pem' })).toThrow(/^PIX_WEBHOOK_TLS_CERT_FILE: is required with the other/)
+  })
+
+  test('a balance account is given whole; its checks see its credentials and none of the main account\'s certificates or data', () => {
+    expect(configError({ ...minimal, PIX_BALANCE_CLIENT_ID: 'b', PIX_BALANCE_API_KEY: 'balance-key-0123' }).message).toMatch(/^PIX_BALANCE_CLIENT_SECRET: is required with PIX_BALANCE_CLIENT_ID and PIX_BALANCE_API_KEY/)
+    expect(usesBalanceAccount(loadConfig(minimal))).toBe(false)
+    const c = loadConfig({ ...minimal, PIX_BALANCE_CLIENT_ID: 'b', PIX_BALANCE_CLIENT_SECRET: 'balance-secret-0123', PIX_BALANCE_API_KEY: 'balance-key-0123', PIX_CERT_FILE: certFile, PIX_PIX_KEY: 'k@example.test' })
+    expect(usesBalanceAccount(c)).toBe(true)
+    expect(usesBalanceAccount({ ...c, unavailable: { balanceAccount: 'refused' } })).toBe(false)
+    const own = balanceAccountConfig(c)
+    expect([own.clientId, own.clientSecret, own.apiKey]).toEqual(['b', 'balance-secret-0123', 'balance-key-0123'])
+    expect([own.certFile, own.pixKey]).toEqual([undefined, undefined])
+    expect(secretValues(c).map((v) => v.name)).toEqual(expect.arrayContaining(['PIX_BALANCE_CLIENT_SECRET', 'PIX_BALANCE_API_KEY']))
   })
 
   test('defaults: 10 s timeout, 50 runs, a random 31-bit seed, trailing slash dropped', () => {

@@ -5,7 +5,11 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startVitest } from 'vitest/node'
 import type { Reporter, TestCase } from 'vitest/node'
-import { inPhase } from '../../../harness/schedule.ts'
+import { createHash } from 'node:crypto'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ALONE, inPhase, runModeOf, withBalanceAccount } from '../../../harness/schedule.ts'
 import { fakeServer, json, type FakeServer } from './fake-server.ts'
 
 interface Row { name: string; project: string; state: string; errors: string[]; alone?: unknown }
@@ -89,6 +93,32 @@ test('a shared check that moves the clock fails as a kit bug that names `alone`,
   expect(r.state).toBe('failed')
   expect(r.errors.join('\n')).toMatch(/moves the sandbox's clock .*declare it `alone`/)
   expect(target.requests.filter((q) => q.url === '/control/clock/advance')).toHaveLength(1)  // the alone check's only
+})
+
+test('with a balance account, the checks declared balances run on it in the shared phase, one at a time; without one, alone', () => {
+  expect(inPhase('shared', ALONE.balances, true)).toBe(true)
+  expect(inPhase('alone', ALONE.balances, true)).toBe(false)
+  expect(runModeOf('shared', ALONE.balances, true)).toBe('balance-account')
+  expect(inPhase('shared', ALONE.balances, false)).toBe(false)
+  expect(inPhase('alone', ALONE.balances, false)).toBe(true)
+  expect(inPhase('alone', ALONE.clock, true)).toBe(true)
+  expect(runModeOf('alone', ALONE.accountEvents)).toBe('account-events')
+})
+
+test('the balance account is held by one check at a time, across processes too; a holder that is gone loses it', async () => {
+  const key = `schedule-test-${process.pid}-${Date.now()}`
+  const inside: string[] = []
+  const hold = (name: string) => withBalanceAccount(key, async () => {
+    inside.push(`${name} in`)
+    await new Promise((r) => setTimeout(r, 30))
+    inside.push(`${name} out`)
+  })
+  await Promise.all([hold('a'), hold('b'), hold('c')])
+  for (let i = 0; i < inside.length; i += 2) expect(inside[i]?.replace(' in', '')).toBe(inside[i + 1]?.replace(' out', ''))
+  const dir = join(tmpdir(), `pix-kit-balance-account-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`)
+  mkdirSync(dir)
+  writeFileSync(join(dir, 'pid'), '2147483646')  // no such process
+  await expect(withBalanceAccount(key, async () => 'taken over')).resolves.toBe('taken over')
 })
 
 test('outside a certification (no phase) every check registers', () => {

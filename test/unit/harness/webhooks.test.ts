@@ -75,7 +75,7 @@ describe('check hooks', () => {
   test('after the check, the account URLs are put back as the check found them, also those it set through the driver', async () => {
     const { config, gateway } = setup()
     const keeper = new AccountUrlsKeeper(new ControlClient(new HttpClient({ timeoutMs: 5_000 }), target.url, 'acme'))
-    const control = new ControlClient(new HttpClient({ timeoutMs: 5_000 }), target.url, 'acme', undefined, keeper)
+    const control = new ControlClient(new HttpClient({ timeoutMs: 5_000 }), target.url, 'acme', { keeper })
     const hooks = await checkHooks(config, '-789_0', gateway, () => control, { keeper })
     await hooks.useForAccount('a')
     await hooks.useForAccount('b')
