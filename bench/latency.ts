@@ -166,7 +166,8 @@ interface Floor {
  * account's channel (`ALONE.accountEvents`), which count with their longest.
  */
 export function floorAt(rttMs: number, loopback: CheckResult[], distant: CheckResult[]): Floor {
-  const ownMs = new Map(loopback.map((c) => [c.id, c.durationMs]))
+  // a check's own time leaves out its wait for the balance account (another check's time)
+  const ownMs = new Map(loopback.map((c) => [c.id, c.durationMs - (c.balanceAccountWaitMs ?? 0)]))
   const floor: Floor = { ms: 0, balanceAccountMs: 0, aloneMs: 0, aloneCount: 0, serialMs: 0 }
   const sideBySideAlone = new Map<string, number>()
   for (const check of distant) {

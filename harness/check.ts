@@ -151,7 +151,11 @@ export function check(title: string, options: CheckOptions, fn: (t: CheckContext
   test(title, { meta, ...(timeout ? { timeout } : {}), ...(mode === 'alone' ? {} : { concurrent: true }) }, async (ctx) => {
     if (mode !== 'balance-account') return runCheck(ctx, clauses, needs, fn, mode)
     const c = workerConfig()
-    await withBalanceAccount(`${c.gatewayUrl}\n${c.balanceClientId}`, () => runCheck(ctx, clauses, needs, fn, mode))
+    const asked = performance.now()
+    await withBalanceAccount(`${c.gatewayUrl}\n${c.balanceClientId}`, () => {
+      meta.balanceAccountWaitMs = Math.round(performance.now() - asked)
+      return runCheck(ctx, clauses, needs, fn, mode)
+    })
   })
 }
 

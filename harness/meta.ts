@@ -11,6 +11,8 @@ export interface CheckMeta {
   alone?: string
   /** It ran on the balance account beside the shared phase, one at a time with the others there, not alone. */
   balanceAccount?: boolean
+  /** How long it waited for the balance account (part of its duration). */
+  balanceAccountWaitMs?: number
   tags?: string[]
   /** Redacted evidence, the most recent MAX_EXCHANGES exchanges (the recorder adds a curl line to each). */
   exchanges?: (Exchange & { curl?: string })[]

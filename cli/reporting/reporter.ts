@@ -46,6 +46,7 @@ interface CheckMeta {
   traffic?: { requests?: unknown; rounds?: unknown }
   alone?: unknown
   balanceAccount?: unknown
+  balanceAccountWaitMs?: unknown
 }
 
 const MAX_MESSAGE_CHARS = 4_000
@@ -163,6 +164,7 @@ export class ConformanceReporter implements Reporter {
     if (isPropertyRun(meta.property)) check.property = meta.property
     if (typeof meta.alone === 'string') check.alone = meta.alone
     if (meta.balanceAccount === true) check.balanceAccount = true
+    if (typeof meta.balanceAccountWaitMs === 'number') check.balanceAccountWaitMs = meta.balanceAccountWaitMs
     if (meta.traffic && typeof meta.traffic.requests === 'number' && typeof meta.traffic.rounds === 'number') {
       check.traffic = { requests: meta.traffic.requests, rounds: meta.traffic.rounds }
     }

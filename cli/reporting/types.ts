@@ -57,6 +57,8 @@ export interface CheckResult {
   alone?: string
   /** It ran on the balance account (PIX_BALANCE_*) beside the other checks, one at a time with those on that account, instead of alone. */
   balanceAccount?: true
+  /** How much of its duration it waited for the balance account (held by one check at a time). */
+  balanceAccountWaitMs?: number
   /** Its round trips: all requests, and how many of them ran one after another (harness/meta.ts). */
   traffic?: { requests: number; rounds: number }
   /** What its property checks ran. */

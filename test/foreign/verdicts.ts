@@ -26,6 +26,9 @@ export interface VerdictCheck {
   message?: string
   /** The recorded evidence, most recent last (redacted). */
   exchanges?: Array<{ request: { method: string; url: string }; response?: { status: number; body?: unknown } }>
+  /** Why it ran alone, and whether it ran on the balance account instead (harness/schedule.ts). */
+  alone?: string
+  balanceAccount?: true
 }
 
 export interface VerdictClause {

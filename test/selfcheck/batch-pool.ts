@@ -7,7 +7,8 @@ import { createInterface } from 'node:readline'
 import { RESULT_MARKER, type BatchRound, type RoundOutcome } from './batch.ts'
 import { REPO_ROOT, childEnv } from './runner.ts'
 
-const TSX = join(REPO_ROOT, 'node_modules', '.bin', 'tsx')
+/** Node with tsx's loader: the tsx command would start a second node process. */
+const TSX_IMPORT = ['--import', 'tsx']
 const BATCH = join(REPO_ROOT, 'test', 'selfcheck', 'batch.ts')
 const TAIL_LINES = 30
 
@@ -18,7 +19,7 @@ class BatchChild {
   exited = false
 
   constructor() {
-    this.proc = spawn(TSX, [BATCH], { cwd: REPO_ROOT, env: childEnv(), stdio: ['pipe', 'pipe', 'pipe'], detached: true })
+    this.proc = spawn(process.execPath, [...TSX_IMPORT, BATCH], { cwd: REPO_ROOT, env: childEnv(), stdio: ['pipe', 'pipe', 'pipe'], detached: true })
     createInterface({ input: this.proc.stdout! }).on('line', (line) => this.onLine(line))
     createInterface({ input: this.proc.stderr! }).on('line', (line) => this.keep(line))
     this.proc.on('exit', (code, signal) => {

@@ -16,7 +16,8 @@ import { FaultProxy } from './proxy.ts'
 import type { Variant } from './variants.ts'
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
-const TSX = join(REPO_ROOT, 'node_modules', '.bin', 'tsx')
+/** Node with tsx's loader: the tsx command would start a second node process for each run. */
+const TSX_IMPORT = ['--import', 'tsx']
 const CLI = join(REPO_ROOT, 'cli', 'conformance.ts')
 const DEFAULT_TIME_LIMIT_MS = 120_000
 const OUTPUT_TAIL_LINES = 40
@@ -161,7 +162,7 @@ interface ChildOutcome {
 function runChild(args: string[], timeLimitMs: number): Promise<ChildOutcome> {
   return new Promise((resolveRun, reject) => {
     // Own process group, so a hung run is killed with every process it started.
-    const child = spawn(TSX, args, { cwd: REPO_ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    const child = spawn(process.execPath, [...TSX_IMPORT, ...args], { cwd: REPO_ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     const lines: string[] = []
     const keep = (chunk: Buffer) => {
       lines.push(...chunk.toString('utf8').split('\n'))
