@@ -29,14 +29,15 @@ export async function preflight(config: TargetConfig): Promise<PreflightResult> 
   const unavailable: Record<string, string> = {}
   const warnings: string[] = []
   try {
-    const token = await clients.base.requestToken()
+    // Each question is asked once, and those that do not wait on another are asked together: on a
+    // distant target every round trip before the run is one more the user waits for.
+    const [token, balance] = await Promise.all([clients.base.requestToken(), clients.gateway.get('/v1/account/balance')])
     if (!hasToken(token)) {
       if (isRefusal(token)) throw new PreflightError('PIX_CLIENT_SECRET', `PIX_CLIENT_SECRET (with PIX_CLIENT_ID) is refused by POST /oauth/token: ${answer(token)}`)
       if (isForeign(token)) throw new PreflightError('PIX_BASE_URL', `PIX_BASE_URL does not serve this interface: POST /oauth/token answered ${answer(token)}${isSuccess(token) ? ' without an access_token' : ''}`)
       warnings.push(`POST ${config.baseUrl}/oauth/token answered ${answer(token)}: every check that needs a bearer token will be blocked`)
     }
 
-    const balance = await clients.gateway.get('/v1/account/balance')
     if (balance.response.status === 401 || balance.response.status === 403) {
       throw new PreflightError('PIX_API_KEY', `PIX_API_KEY is refused by GET /v1/account/balance: ${answer(balance)}`)
     }
@@ -45,33 +46,44 @@ export async function preflight(config: TargetConfig): Promise<PreflightResult> 
       warnings.push(`GET ${config.gatewayUrl}/v1/account/balance answered ${answer(balance)}: the checks of the gateway will show it`)
     }
 
-    if (config.certFile) {
-      const cert = await clients.certToken.issue()
-      if (!isSuccess(cert)) unavailable.certs = `PIX_CERT_FILE is refused by POST /api/auth/token: ${answer(cert)}`
-    }
-    if (config.otherClientId && config.otherClientSecret && clients.other?.base) {
-      const other = await clients.other.base.requestToken()
-      if (!isSuccess(other)) unavailable.otherAccount = `PIX_OTHER_CLIENT_SECRET is refused by POST /oauth/token: ${answer(other)}`
-    }
-    if (config.otherApiKey && clients.other?.gateway && !unavailable.otherAccount) {
-      const other = await clients.other.gateway.get('/v1/account/balance')
-      if (other.response.status === 401 || other.response.status === 403) unavailable.otherAccount = `PIX_OTHER_API_KEY is refused by GET /v1/account/balance: ${answer(other)}`
-    }
-    if (clients.balance?.base && clients.balance.gateway) {
-      const token = await clients.balance.base.requestToken()
-      const key = hasToken(token) ? await clients.balance.gateway.get('/v1/account/balance') : undefined
-      if (!hasToken(token)) unavailable.balanceAccount = `PIX_BALANCE_CLIENT_SECRET (with PIX_BALANCE_CLIENT_ID) is refused by POST /oauth/token: ${answer(token)}`
-      else if (key && (key.response.status === 401 || key.response.status === 403)) unavailable.balanceAccount = `PIX_BALANCE_API_KEY is refused by GET /v1/account/balance: ${answer(key)}`
-    }
-    if (config.limitedClientId && config.limitedClientSecret && clients.limited?.base) {
-      const limited = await clients.limited.base.requestToken()
-      if (!isSuccess(limited)) unavailable.limitedKey = `PIX_LIMITED_CLIENT_SECRET is refused by POST /oauth/token: ${answer(limited)}`
-    }
-    if (config.apiKeyLimited && clients.limited?.gateway && !unavailable.limitedKey) {
-      // a limited key may well be denied (403) the balance: only 401 says the key itself is wrong
-      const limited = await clients.limited.gateway.get('/v1/account/balance')
-      if (limited.response.status === 401) unavailable.limitedKey = `PIX_API_KEY_LIMITED is refused by GET /v1/account/balance: ${answer(limited)}`
-    }
+    const optional = await Promise.all([
+      (async () => {
+        if (!config.certFile) return undefined
+        const cert = await clients.certToken.issue()
+        return isSuccess(cert) ? undefined : ['certs', `PIX_CERT_FILE is refused by POST /api/auth/token: ${answer(cert)}`] as const
+      })(),
+      (async () => {
+        if (config.otherClientId && config.otherClientSecret && clients.other?.base) {
+          const other = await clients.other.base.requestToken()
+          if (!isSuccess(other)) return ['otherAccount', `PIX_OTHER_CLIENT_SECRET is refused by POST /oauth/token: ${answer(other)}`] as const
+        }
+        if (config.otherApiKey && clients.other?.gateway) {
+          const other = await clients.other.gateway.get('/v1/account/balance')
+          if (other.response.status === 401 || other.response.status === 403) return ['otherAccount', `PIX_OTHER_API_KEY is refused by GET /v1/account/balance: ${answer(other)}`] as const
+        }
+        return undefined
+      })(),
+      (async () => {
+        if (!clients.balance?.base || !clients.balance.gateway) return undefined
+        const [token, key] = await Promise.all([clients.balance.base.requestToken(), clients.balance.gateway.get('/v1/account/balance')])
+        if (!hasToken(token)) return ['balanceAccount', `PIX_BALANCE_CLIENT_SECRET (with PIX_BALANCE_CLIENT_ID) is refused by POST /oauth/token: ${answer(token)}`] as const
+        if (key.response.status === 401 || key.response.status === 403) return ['balanceAccount', `PIX_BALANCE_API_KEY is refused by GET /v1/account/balance: ${answer(key)}`] as const
+        return undefined
+      })(),
+      (async () => {
+        if (config.limitedClientId && config.limitedClientSecret && clients.limited?.base) {
+          const limited = await clients.limited.base.requestToken()
+          if (!isSuccess(limited)) return ['limitedKey', `PIX_LIMITED_CLIENT_SECRET is refused by POST /oauth/token: ${answer(limited)}`] as const
+        }
+        if (config.apiKeyLimited && clients.limited?.gateway) {
+          // a limited key may well be denied (403) the balance: only 401 says the key itself is wrong
+          const limited = await clients.limited.gateway.get('/v1/account/balance')
+          if (limited.response.status === 401) return ['limitedKey', `PIX_API_KEY_LIMITED is refused by GET /v1/account/balance: ${answer(limited)}`] as const
+        }
+        return undefined
+      })(),
+    ])
+    for (const found of optional) if (found) unavailable[found[0]] = found[1]
   } finally {
     flushPacingLogs()  // the workers' pacers count the gateway balance requests made here
   }
