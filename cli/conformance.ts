@@ -9,7 +9,7 @@ import { request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, secretValues, usesBalanceAccount, type TargetConfig } from '../harness/config.ts'
+import { CHECK_TIMEOUT_MS, ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, runCheckTimeoutMs, secretValues, usesBalanceAccount, type TargetConfig } from '../harness/config.ts'
 import { ArgsError, CHECK_DRIVER_USAGE, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, shardText, type CliArgs, type Command, type Env } from './args.ts'
 import { guardAccountUrls, type AccountUrlsGuard } from './account-urls.ts'
 import { writeEnvTemplate } from './init.ts'
@@ -31,10 +31,6 @@ import { prepareRunDir, removeIfEmpty, writeReport } from './reporting/write.ts'
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const SUITES_DIR = join(REPO_ROOT, 'suites')
 const PROBE_TIMEOUT_MS = 3_000
-// vitest.config.ts gives a check 30 s, three times the harness's default request limit (10 s); a
-// longer request limit stretches the check limit in the same ratio
-const CONFIG_TEST_TIMEOUT_MS = 30_000
-const TEST_TIMEOUT_PER_REQUEST_TIMEOUT = 3
 
 /** A failed check runs once more before it is reported: a webhook a loaded runner saw late is not a wrong amount. */
 const DEFAULT_RETRIES = 1
@@ -268,7 +264,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
   })
   if (catalogueError) reporter.noteError(catalogueError)
 
-  const workerEnv = { ...pixOnly(env), PIX_WORKERS: String(workers.count), PIX_PACING_SHARED: '1' }
+  const workerEnv = { ...pixOnly(env), PIX_WORKERS: String(workers.count), PIX_PACING_SHARED: '1', PIX_RUN_ID: runId }
   Object.assign(process.env, workerEnv)
   const { startVitest } = await import('vitest/node')
   const vitest = await startVitest('test', suiteFilters(args), {
@@ -276,7 +272,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
     config: join(REPO_ROOT, 'vitest.config.ts'),
     run: true,
     watch: false,
-    project: ['conformance-shared', ...(usesBalanceAccount(config) ? ['conformance-balances'] : []), 'conformance-alone'],
+    project: ['conformance-shared', 'conformance-alone'],
     reporters: [reporter],
     env: workerEnv,
     passWithNoTests: true,
@@ -383,8 +379,8 @@ function captureLine(config: TargetConfig): string | undefined {
 }
 
 function testTimeoutFor(config: TargetConfig): { testTimeout?: number } {
-  const stretched = config.timeoutMs * TEST_TIMEOUT_PER_REQUEST_TIMEOUT
-  return stretched > CONFIG_TEST_TIMEOUT_MS ? { testTimeout: stretched } : {}
+  const limit = runCheckTimeoutMs(config)
+  return limit > CHECK_TIMEOUT_MS ? { testTimeout: limit } : {}
 }
 
 async function merge(args: CliArgs, dirs: string[]): Promise<number> {

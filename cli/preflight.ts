@@ -4,7 +4,8 @@
 import { flushPacingLogs } from '../harness/pacing.ts'
 import type { TargetConfig } from '../harness/config.ts'
 import type { Exchange } from '../harness/exchange.ts'
-import { createClients } from '../harness/http.ts'
+import { ControlClient, ControlError } from '../harness/control.ts'
+import { createClients, HttpClient } from '../harness/http.ts'
 
 /** A setting the run cannot go on without; the message is the whole line the user sees. */
 export class PreflightError extends Error {
@@ -68,7 +69,11 @@ export async function preflight(config: TargetConfig): Promise<PreflightResult> 
         const [token, key] = await Promise.all([clients.balance.base.requestToken(), clients.balance.gateway.get('/v1/account/balance')])
         if (!hasToken(token)) return ['balanceAccount', `PIX_BALANCE_CLIENT_SECRET (with PIX_BALANCE_CLIENT_ID) is refused by POST /oauth/token: ${answer(token)}`] as const
         if (key.response.status === 401 || key.response.status === 403) return ['balanceAccount', `PIX_BALANCE_API_KEY is refused by GET /v1/account/balance: ${answer(key)}`] as const
-        return undefined
+        if (!config.controlUrl || config.profile === 'readonly') return undefined
+        // its checks drive it (incoming payments, settlements): the driver must know it
+        const driver = new ControlClient(new HttpClient({ timeoutMs }), config.controlUrl, config.balanceClientId as string)
+        const known = await driver.account().then(() => undefined, (err: unknown) => (err instanceof ControlError ? answer(err.exchange) : String(err)))
+        return known === undefined ? undefined : ['balanceAccount', `the sandbox driver does not know PIX_BALANCE_CLIENT_ID: GET /control/accounts/{id} answered ${known}`] as const
       })(),
       (async () => {
         if (config.limitedClientId && config.limitedClientSecret && clients.limited?.base) {

@@ -10,7 +10,7 @@ import { CLAUSES_PATH, clauseById } from '../generators/clauses.ts'
 import {
   ANY_4XX, CheckFailure, ERROR_BODY_CLAUSES, expectErrorBody, expectHeader, expectRefused, expectStatus, fail, isRefusal, jsonObject, show,
 } from './assertions.ts'
-import { balanceAccountConfig, loadConfig, secretValues, usesBalanceAccount, type TargetConfig } from './config.ts'
+import { balanceAccountConfig, loadConfig, runCheckTimeoutMs, secretValues, usesBalanceAccount, type TargetConfig } from './config.ts'
 import { AccountUrlsKeeper, ControlClient, ControlError } from './control.ts'
 import type { Exchange } from './exchange.ts'
 import {
@@ -25,7 +25,7 @@ import { expectEventSchema, expectSchemaOf } from './validate.ts'
 import { Blocked, CannotRun, ClauseFailure, Inconclusive, KitError, NotProvided, expectationOf } from './verdicts.ts'
 import type { Captured } from './webhook-capture.ts'
 import { checkHooks, webhooksUnavailable, type CheckHooks } from './webhooks.ts'
-import { ALONE, inPhase, notAlone, onlyItsAccount, runModeOf, schedulingPhase, withBalanceAccount, type RunMode } from './schedule.ts'
+import { ALONE, holdBalanceAccount, inPhase, notAlone, onlyItsAccount, runModeOf, schedulingPhase, type RunMode } from './schedule.ts'
 
 export type Need = 'control' | 'webhooks' | 'mutating' | 'otherAccount' | 'limitedKey' | 'certs' | 'otherAccountCert' | 'unlinkedCert' | 'reset'
 
@@ -147,24 +147,26 @@ export function check(title: string, options: CheckOptions, fn: (t: CheckContext
   if (area) meta.area = area
   releaseResourcesAfter(file)
   // On the balance account a check may wait for the others on it: the wait is given time of its own.
-  const timeout = mode === 'balance-account' ? (options.timeout ?? DEFAULT_CHECK_TIMEOUT_MS) + BALANCE_ACCOUNT_WAIT_MS : options.timeout
+  const timeout = mode === 'balance-account' ? checkTimeoutMs(options) + balanceAccountWaitMs(options) + WAIT_MARGIN_MS : options.timeout
   test(title, { meta, ...(timeout ? { timeout } : {}), ...(mode === 'alone' ? {} : { concurrent: true }) }, async (ctx) => {
-    if (mode !== 'balance-account') return runCheck(ctx, clauses, needs, fn, mode)
-    const c = workerConfig()
-    const asked = performance.now()
-    await withBalanceAccount(`${c.gatewayUrl}\n${c.balanceClientId}`, () => {
-      meta.balanceAccountWaitMs = Math.round(performance.now() - asked)
-      return runCheck(ctx, clauses, needs, fn, mode)
-    })
+    await runCheck(ctx, clauses, needs, fn, mode, mode === 'balance-account' ? balanceAccountWaitMs(options) : 0)
   })
 }
 
-/** The checks' time limit unless they declare one (vitest.config.ts testTimeout). */
-const DEFAULT_CHECK_TIMEOUT_MS = 30_000
-/** What a check on the balance account may wait for the account besides its own time limit. */
-const BALANCE_ACCOUNT_WAIT_MS = 120_000
+/** A check's own time limit: its declared one, or the run's (the CLI's testTimeout, harness/config.ts checkTimeoutMs). */
+function checkTimeoutMs(options: CheckOptions): number {
+  return options.timeout ?? runCheckTimeoutMs(workerConfig())
+}
 
-async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: (t: CheckContext) => Promise<void> | void, mode: RunMode): Promise<void> {
+/** How long a check on the balance account may wait for it: the time of a few checks before it. */
+function balanceAccountWaitMs(options: CheckOptions): number {
+  return 4 * checkTimeoutMs(options)
+}
+
+/** Between giving up the wait (blocked) and the test's own time limit. */
+const WAIT_MARGIN_MS = 5_000
+
+async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: (t: CheckContext) => Promise<void> | void, mode: RunMode, waitMs: number): Promise<void> {
   const meta = ctx.task.meta
   meta.area ??= areaOf(ctx.task.file.filepath)
   keepEarlierAttempt(ctx)
@@ -174,9 +176,15 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
   let keeper: AccountUrlsKeeper | undefined
   let hooks: CheckHooks | undefined
   let kit: ProbeKit | undefined
+  let release: (() => void) | undefined
   try {
     const unmet = unmetNeed(config, needs)
     if (unmet) skipCheck(ctx, unmet)
+    if (mode === 'balance-account') {
+      const asked = performance.now()
+      release = await holdBalanceAccount(`${process.env.PIX_RUN_ID ?? 'no run id'}\n${config.gatewayUrl}\n${config.clientId}`, waitMs, ctx.signal)
+      meta.balanceAccountWaitMs = Math.round(performance.now() - asked)
+    }
     const built = await buildContext(ctx, config, state, needs, recorder, mode)
     kit = built.kit
     keeper = built.keeper
@@ -209,6 +217,7 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
     // check's channel, where no one reads them).
     await hooks?.leaveAccountChannel().catch(() => {})
     await keeper?.restore().catch(() => {})
+    release?.()
   }
 }
 
@@ -568,8 +577,10 @@ async function buildContext(
         return await capturedHooks().waitFor(pred, deadline, opts.channel)
       } catch (err) {
         if (err instanceof KitError) throw err
-        const seen = capturedHooks().events(opts.channel).length
-        return on(clause, [], () => fail(`notification: ${what}`, `it within ${deadline} ms`, `none (${seen} other notification${seen === 1 ? '' : 's'} reached this check's channels)`))
+        const hooks = capturedHooks()
+        const seen = hooks.events(opts.channel).length
+        const where = hooks.sharesAccountChannel ? "this check's channels, the account channel it shares with other checks included" : "this check's channels"
+        return on(clause, [], () => fail(`notification: ${what}`, `it within ${deadline} ms`, `none (${seen} other notification${seen === 1 ? '' : 's'} reached ${where})`))
       }
     },
     expectNoEvent: async (clause, what, pred, opts = {}) => {

@@ -187,6 +187,7 @@ export function loadConfig(env: Env = process.env): TargetConfig {
   }
   warnOfShortSecrets(read)
   if (config.certMode === 'transport') requireKeys(config)
+  balanceAccountApart(config)
   if (config.profile === 'sandbox' && !config.embedded && !config.controlUrl && !flag('PIX_YES_MUTATE', read('PIX_YES_MUTATE'))) {
     throw new ConfigError(
       'PIX_PROFILE',
@@ -212,6 +213,14 @@ function balanceAccount(read: (name: string) => string | undefined): Pick<Target
   return { balanceClientId: clientId, balanceClientSecret: clientSecret, balanceApiKey: apiKey }
 }
 
+/** The balance account is another account: other checks move the main, second and limited ones. */
+function balanceAccountApart(c: TargetConfig): void {
+  const sameId = [['PIX_CLIENT_ID', c.clientId], ['PIX_OTHER_CLIENT_ID', c.otherClientId], ['PIX_LIMITED_CLIENT_ID', c.limitedClientId]].find(([, v]) => v !== undefined && v === c.balanceClientId)
+  if (sameId) throw new ConfigError('PIX_BALANCE_CLIENT_ID', `is the same as ${sameId[0]}: the balance account must be one that no other check uses`)
+  const sameKey = [['PIX_API_KEY', c.apiKey], ['PIX_OTHER_API_KEY', c.otherApiKey], ['PIX_API_KEY_LIMITED', c.apiKeyLimited]].find(([, v]) => v !== undefined && v === c.balanceApiKey)
+  if (sameKey) throw new ConfigError('PIX_BALANCE_API_KEY', `is the same as ${sameKey[0]}: the balance account must be one that no other check uses`)
+}
+
 /**
  * Whether the checks declared ALONE.balances run on the balance account, beside the rest: it is
  * configured and the preflight did not find it refused.
@@ -229,6 +238,16 @@ export function balanceAccountConfig(c: TargetConfig): TargetConfig {
   const { certFile: _cert, certUnlinkedFile: _unlinked, certOtherAccountFile: _otherCert, apiKeyLimited: _limitedKey, limitedClientId: _limitedId,
     limitedClientSecret: _limitedSecret, buyerUuid: _buyer, pixKey: _pixKey, ...rest } = c
   return { ...rest, clientId: c.balanceClientId, clientSecret: c.balanceClientSecret, apiKey: c.balanceApiKey }
+}
+
+/** vitest.config.ts testTimeout: a check's time limit, three times the default request limit (10 s). */
+export const CHECK_TIMEOUT_MS = 30_000
+/** A longer request limit (PIX_TIMEOUT_MS) stretches the check limit in the same ratio. */
+const CHECK_TIMEOUT_PER_REQUEST_TIMEOUT = 3
+
+/** The time limit of a check that declares none (the CLI passes it to vitest as testTimeout). */
+export function runCheckTimeoutMs(c: Pick<TargetConfig, 'timeoutMs'>): number {
+  return Math.max(CHECK_TIMEOUT_MS, c.timeoutMs * CHECK_TIMEOUT_PER_REQUEST_TIMEOUT)
 }
 
 /** `{"otherAccount":"PIX_OTHER_API_KEY is refused …"}`, written by the CLI's preflight. */

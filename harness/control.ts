@@ -239,7 +239,8 @@ export class ControlClient {
  * Puts back the notification URLs of the accounts a check changed (through the driver, or §4.18 on
  * its own account), as the check found them. What a worker found first is kept for the worker's
  * life: every check puts the URLs back, so the next one finds them the same, and a distant target
- * is spared a round trip per check. A failed putting back forgets it, so the next check reads again.
+ * is spared a round trip per check. A failed putting back changes nothing of that: the next check
+ * puts back what was found, as the run does at its end (cli/account-urls.ts).
  */
 export class AccountUrlsKeeper {
   private readonly changed = new Set<string>()
@@ -266,11 +267,7 @@ export class AccountUrlsKeeper {
     await Promise.all(accounts.map(async (account) => {
       const key = foundKey(this.driver, account)
       const urls = await foundUrls.get(key)
-      if (!urls) return
-      await this.driver.setWebhookUrls(urls, account).catch((err: unknown) => {
-        foundUrls.delete(key)
-        throw err
-      })
+      if (urls) await this.driver.setWebhookUrls(urls, account)
     }))
   }
 }

@@ -9,11 +9,11 @@
 // Outside a certification (the `conformance` project: --list, the fault batches) there is no
 // phase: every check registers, and a file's checks run one after another.
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { inject } from 'vitest'
-import { KitError } from './verdicts.ts'
+import { Blocked, KitError } from './verdicts.ts'
 
 export type Phase = 'shared' | 'alone'
 
@@ -48,7 +48,7 @@ export function runModeOf(phase: Phase | undefined, alone: string | undefined, o
 /**
  * Whether a check (alone when given a reason) registers in this phase. With a balance account
  * (`onBalanceAccount`), the checks declared `ALONE.balances` run on it in the shared phase, one at
- * a time (`withBalanceAccount`): no other check moves that account's money.
+ * a time (`holdBalanceAccount`): no other check moves that account's money.
  */
 export function inPhase(phase: Phase | undefined, alone: string | undefined, onBalanceAccount = false): boolean {
   if (phase === undefined) return true
@@ -96,48 +96,24 @@ export const ALONE = {
 const BALANCE_ACCOUNT_POLL_MS = 10
 
 /**
- * Runs `fn` holding the balance account (`key`: its gateway and client id): one check at a time
- * across the run's workers, and across runs on this machine against the same account, which would
- * move each other's balances. The hold is a folder made atomically (mkdir) holding the holder's pid;
- * a folder whose holder is gone is stale and taken over.
+ * Takes the balance account for one check (`key`: the run, its gateway and the account's client
+ * id): one check at a time across the run's workers. The hold is a folder made atomically (mkdir),
+ * removed by its holder only; the run id in the key means a folder left by a crashed run blocks no
+ * other. Resolves with the release; rejects with Blocked after `waitMs`, or when `signal` aborts.
  */
-export async function withBalanceAccount<T>(key: string, fn: () => Promise<T>): Promise<T> {
+export async function holdBalanceAccount(key: string, waitMs: number, signal?: AbortSignal): Promise<() => void> {
   const dir = join(tmpdir(), `pix-kit-balance-account-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`)
+  const giveUpAt = Date.now() + waitMs
   for (;;) {
     try {
       mkdirSync(dir)
-      writeFileSync(join(dir, 'pid'), String(process.pid))
-      break
+      return () => rmSync(dir, { recursive: true, force: true })
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-      if (holderGone(dir)) rmSync(dir, { recursive: true, force: true })
-      else await new Promise((r) => setTimeout(r, BALANCE_ACCOUNT_POLL_MS))
     }
-  }
-  try {
-    return await fn()
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
-
-function holderGone(dir: string): boolean {
-  let pid: number
-  try {
-    pid = Number(readFileSync(join(dir, 'pid'), 'utf8'))
-  } catch {
-    // made but its pid not yet written: the holder is alive unless the folder is old
-    try {
-      return Date.now() - statSync(dir).mtimeMs > 5_000
-    } catch {
-      return false
+    if (signal?.aborted || Date.now() >= giveUpAt) {
+      throw new Blocked('taking the balance account (PIX_BALANCE_*), which one check holds at a time', `still held by other checks after ${Math.round(waitMs / 1000)} s`)
     }
-  }
-  if (!Number.isInteger(pid) || pid <= 0) return true
-  try {
-    process.kill(pid, 0)
-    return false
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH'
+    await new Promise((r) => setTimeout(r, BALANCE_ACCOUNT_POLL_MS))
   }
 }

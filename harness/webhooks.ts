@@ -150,6 +150,11 @@ export class CheckHooks {
     await this.keeper?.remember()
   }
 
+  /** Whether this check took notifications from the worker's shared account channel (ALONE.accountEvents). */
+  get sharesAccountChannel(): boolean {
+    return this.onAccountChannel.size > 0
+  }
+
   /** After the check: lets go of the shared account channel (the last check to let go puts the account's URLs back). */
   async leaveAccountChannel(): Promise<void> {
     if (!this.joined || !this.accountChannel) return

@@ -96,8 +96,11 @@ function accountSeed(n: number): AccountSeed {
   }
 }
 
+/** Account 1 is the main one, 2 the other (isolation checks), 3 the balance account. */
+const ACCOUNTS = 3
+
 export async function createIdentities(): Promise<Identities> {
-  const accounts = [accountSeed(1), accountSeed(2), accountSeed(3)]
+  const accounts = Array.from({ length: ACCOUNTS }, (_, i) => accountSeed(i + 1))
   const [one, two, three] = accounts as [AccountSeed, AccountSeed, AccountSeed]
   const clients: OauthClient[] = [
     { clientId: one.clientId, clientSecret: one.clientSecret, accountId: one.id, scopes: FULL_SCOPES },
@@ -130,6 +133,15 @@ export async function persistentIdentities(stateDir: string): Promise<Identities
   const file = join(stateDir, 'identities.json')
   try {
     const saved = JSON.parse(await readFile(file, 'utf8')) as SavedIdentities
+    if (saved.accounts.length < ACCOUNTS) {
+      // a state folder from before the third account (the kit's balance account): it gains it, the rest stays
+      for (let n = saved.accounts.length + 1; n <= ACCOUNTS; n++) {
+        const added = accountSeed(n)
+        saved.accounts.push(added)
+        saved.clients.push({ clientId: added.clientId, clientSecret: added.clientSecret, accountId: added.id, scopes: FULL_SCOPES })
+      }
+      await writeFile(file, JSON.stringify(saved, null, 2), { mode: 0o600 })
+    }
     const { ca, linked, unlinked, otherAccount } = saved.certs
     const [one, two] = saved.accounts as [AccountSeed, AccountSeed]
     const registry = new Map<string, string | null>([[fingerprint256(linked.certPem), one.id], [fingerprint256(unlinked.certPem), null], [fingerprint256(otherAccount.certPem), two.id]])

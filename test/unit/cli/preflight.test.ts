@@ -15,7 +15,7 @@ let nest: FakeServer
 beforeAll(async () => {
   target = await fakeServer((req, res) => {
     if (req.url === '/oauth/token') return JSON.parse(req.body).clientSecret === SECRET ? json(res, 201, { access_token: 'a.b.c', token_type: 'Bearer', expires_in: 3600 }) : json(res, 401, { statusCode: 401, message: 'bad', error: 'Unauthorized' })
-    if (req.url === '/v1/account/balance') return req.headers['x-api-key'] === KEY ? json(res, 200, { id: 'a', totalBalance: 1, blockedBalance: 0, availableBalance: 1, consultedAt: '2026-01-01T00:00:00Z' }) : json(res, 401, { statusCode: 401, message: 'bad key', error: 'Unauthorized' })
+    if (req.url === '/v1/account/balance') return [KEY, 'preflight-key-balance'].includes(String(req.headers['x-api-key'])) ? json(res, 200, { id: 'a', totalBalance: 1, blockedBalance: 0, availableBalance: 1, consultedAt: '2026-01-01T00:00:00Z' }) : json(res, 401, { statusCode: 401, message: 'bad key', error: 'Unauthorized' })
     return json(res, 404, {})
   })
   html = await fakeServer((_req, res) => {
@@ -71,10 +71,12 @@ describe('preflight', () => {
     const refused = await preflight(config({ PIX_BALANCE_CLIENT_ID: 'b', PIX_BALANCE_CLIENT_SECRET: SECRET, PIX_BALANCE_API_KEY: OTHER_KEY }))
     expect(refused.unavailable).toEqual({ balanceAccount: 'PIX_BALANCE_API_KEY is refused by GET /v1/account/balance: 401' })
     expect(refused.warnings[0]).toMatch(/PIX_BALANCE_API_KEY is refused .*: the checks that read balances run alone on the main account instead/)
-    const wrongSecret = await preflight(config({ PIX_BALANCE_CLIENT_ID: 'b', PIX_BALANCE_CLIENT_SECRET: 'not-the-secret-01234', PIX_BALANCE_API_KEY: KEY }))
+    const wrongSecret = await preflight(config({ PIX_BALANCE_CLIENT_ID: 'b', PIX_BALANCE_CLIENT_SECRET: 'not-the-secret-01234', PIX_BALANCE_API_KEY: 'preflight-key-balance' }))
     expect(wrongSecret.unavailable.balanceAccount).toMatch(/^PIX_BALANCE_CLIENT_SECRET \(with PIX_BALANCE_CLIENT_ID\) is refused by POST \/oauth\/token: 401/)
-    const good = await preflight(config({ PIX_BALANCE_CLIENT_ID: 'b', PIX_BALANCE_CLIENT_SECRET: SECRET, PIX_BALANCE_API_KEY: KEY }))
+    const good = await preflight(config({ PIX_BALANCE_CLIENT_ID: 'b', PIX_BALANCE_CLIENT_SECRET: SECRET, PIX_BALANCE_API_KEY: 'preflight-key-balance' }))
     expect(good.unavailable).toEqual({})
+    const unknownToTheDriver = await preflight(config({ PIX_BALANCE_CLIENT_ID: 'b', PIX_BALANCE_CLIENT_SECRET: SECRET, PIX_BALANCE_API_KEY: 'preflight-key-balance', PIX_CONTROL_URL: target.url, PIX_PROFILE: 'sandbox' }))
+    expect(unknownToTheDriver.unavailable.balanceAccount).toMatch(/^the sandbox driver does not know PIX_BALANCE_CLIENT_ID: GET \/control\/accounts\/\{id\} answered 404/)
   })
 
   test('a partial implementation (route-not-found 404 on the gateway) is no config mistake', async () => {

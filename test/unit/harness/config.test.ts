@@ -50,6 +50,8 @@ describe('loadConfig', () => {
   test('a balance account is given whole; its checks see its credentials and none of the main account\'s certificates or data', () => {
     expect(configError({ ...minimal, PIX_BALANCE_CLIENT_ID: 'b', PIX_BALANCE_API_KEY: 'balance-key-0123' }).message).toMatch(/^PIX_BALANCE_CLIENT_SECRET: is required with PIX_BALANCE_CLIENT_ID and PIX_BALANCE_API_KEY/)
     expect(usesBalanceAccount(loadConfig(minimal))).toBe(false)
+    expect(configError({ ...minimal, PIX_BALANCE_CLIENT_ID: 'client-1', PIX_BALANCE_CLIENT_SECRET: 'balance-secret-0123', PIX_BALANCE_API_KEY: 'balance-key-0123' }).message).toMatch(/^PIX_BALANCE_CLIENT_ID: is the same as PIX_CLIENT_ID/)
+    expect(configError({ ...minimal, PIX_BALANCE_CLIENT_ID: 'b', PIX_BALANCE_CLIENT_SECRET: 'balance-secret-0123', PIX_BALANCE_API_KEY: 'key-abcdef' }).message).toMatch(/^PIX_BALANCE_API_KEY: is the same as PIX_API_KEY/)
     const c = loadConfig({ ...minimal, PIX_BALANCE_CLIENT_ID: 'b', PIX_BALANCE_CLIENT_SECRET: 'balance-secret-0123', PIX_BALANCE_API_KEY: 'balance-key-0123', PIX_CERT_FILE: certFile, PIX_PIX_KEY: 'k@example.test' })
     expect(usesBalanceAccount(c)).toBe(true)
     expect(usesBalanceAccount({ ...c, unavailable: { balanceAccount: 'refused' } })).toBe(false)

@@ -5,11 +5,8 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startVitest } from 'vitest/node'
 import type { Reporter, TestCase } from 'vitest/node'
-import { createHash } from 'node:crypto'
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { ALONE, inPhase, runModeOf, withBalanceAccount } from '../../../harness/schedule.ts'
+import { ALONE, holdBalanceAccount, inPhase, runModeOf } from '../../../harness/schedule.ts'
+import { Blocked } from '../../../harness/verdicts.ts'
 import { fakeServer, json, type FakeServer } from './fake-server.ts'
 
 interface Row { name: string; project: string; state: string; errors: string[]; alone?: unknown }
@@ -105,20 +102,27 @@ test('with a balance account, the checks declared balances run on it in the shar
   expect(runModeOf('alone', ALONE.accountEvents)).toBe('account-events')
 })
 
-test('the balance account is held by one check at a time, across processes too; a holder that is gone loses it', async () => {
+test('the balance account is held by one check at a time across workers; a check that waits too long is blocked, not failed', async () => {
   const key = `schedule-test-${process.pid}-${Date.now()}`
   const inside: string[] = []
-  const hold = (name: string) => withBalanceAccount(key, async () => {
+  const hold = async (name: string) => {
+    const release = await holdBalanceAccount(key, 5_000)
     inside.push(`${name} in`)
     await new Promise((r) => setTimeout(r, 30))
     inside.push(`${name} out`)
-  })
+    release()
+  }
   await Promise.all([hold('a'), hold('b'), hold('c')])
   for (let i = 0; i < inside.length; i += 2) expect(inside[i]?.replace(' in', '')).toBe(inside[i + 1]?.replace(' out', ''))
-  const dir = join(tmpdir(), `pix-kit-balance-account-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`)
-  mkdirSync(dir)
-  writeFileSync(join(dir, 'pid'), '2147483646')  // no such process
-  await expect(withBalanceAccount(key, async () => 'taken over')).resolves.toBe('taken over')
+  const release = await holdBalanceAccount(key, 5_000)
+  const waited = await holdBalanceAccount(key, 50).then(() => undefined, (e: unknown) => e)
+  expect(waited).toBeInstanceOf(Blocked)
+  expect((waited as Blocked).message).toMatch(/taking the balance account .* failed \(still held by other checks after 0 s\)/)
+  const aborted = new AbortController()
+  aborted.abort()
+  await expect(holdBalanceAccount(key, 60_000, aborted.signal)).rejects.toBeInstanceOf(Blocked)
+  release()
+  ;(await holdBalanceAccount(key, 50))()
 })
 
 test('outside a certification (no phase) every check registers', () => {

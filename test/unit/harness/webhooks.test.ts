@@ -87,7 +87,7 @@ describe('check hooks', () => {
     expect(settings().slice(before)).toEqual([{ webhookUrl: 'https://before.test/hook', pixWebhookUrl: null }])
   })
 
-  test("the URLs a worker found are read once: the next check finds them put back, and a failed putting back reads them again", async () => {
+  test("the URLs a worker found are read once: the next check finds them put back; a failed putting back keeps what was found", async () => {
     const reads = () => target.requests.filter((r) => r.method === 'GET' && r.url === '/control/accounts/acme').length
     const driver = new ControlClient(new HttpClient({ timeoutMs: 5_000 }), target.url, 'acme')
     const first = new AccountUrlsKeeper(driver)
@@ -103,7 +103,7 @@ describe('check hooks', () => {
     await third.remember()
     await expect(third.restore()).rejects.toThrow('driver down')
     await new AccountUrlsKeeper(driver).remember()
-    expect(reads()).toBe(readsAfterFirst + 1)
+    expect(reads()).toBe(readsAfterFirst)
   })
 
   test('the target is told to trust the capture CA once per worker, not once per check', async () => {
