@@ -1,6 +1,8 @@
-// The checks that read balances to the cent run on the balance account (PIX_BALANCE_*) in a
-// certification: a target that gets one of their rules wrong still fails them there, on the rule's
-// clause (the fault self-check's batches run them on the main account, outside the phases).
+// How a certification schedules checks that share the account, proven against broken targets (the
+// fault self-check's batches run every check alone, outside the phases): the checks that read
+// balances to the cent run on the balance account (PIX_BALANCE_*), and those that take their own
+// notifications from the account's shared channel (ALONE.accountEvents) run side by side; a target
+// that gets one of their rules wrong still fails them there, on the rule's clause.
 import { afterAll, expect, test } from 'vitest'
 import { FAULTS } from './faults/index.ts'
 import { certify, closeReferences } from './runner.ts'
@@ -9,13 +11,26 @@ afterAll(closeReferences)
 
 const fault = (id: string) => FAULTS.find((f) => f.id === id) ?? (() => { throw new Error(`no fault ${id}`) })()
 
-test.each([
+// Each run has a reference of its own (runner.ts), and mostly waits: they overlap.
+test.concurrent.each([
   ['vl-public-balance-blocked-not-reported', '3.6.accept-moves-to-blocked'],
   ['vl-incoming-payment-credited-late', '3.6.incoming-raises-available'],
 ])('%s: the balance-account check fails on %s', async (id, clause) => {
-  const run = await certify({ areas: ['balance'], files: ['balance/movement.test.ts'], fault: fault(id) })
+  const run = await certify({ areas: ['balance'], files: ['balance/movement.test.ts'], fault: fault(id), extraArgs: ['--retries', '0'] })
   const failed = run.checks.filter((c) => c.status === 'failed')
   expect(failed.map((c) => c.failedClause), run.run.output.slice(-2000)).toContain(clause)
   expect(failed.every((c) => c.balanceAccount === true), 'a failed check ran on the main account').toBe(true)
   expect(run.checks.filter((c) => c.status !== 'failed' && c.status !== 'passed').map((c) => `${c.id} [${c.status}]`)).toEqual([])
 })
+
+test.concurrent.each([
+  ['slips-pix-code-without-amount', 'bank-slip/lifecycle.test.ts', '6.3.waiting-payment-info'],
+  ['hooks-receive-amount-number', 'webhooks/v2-events.test.ts', '6.2.receive-fields'],
+])('%s (%s): the check on the shared account channel fails on %s', async (id, file, clause) => {
+  const run = await certify({ areas: [file.split('/')[0] as string], files: [file], fault: fault(id), extraArgs: ['--retries', '0'] })
+  const onChannel = run.checks.filter((c) => c.alone?.startsWith("points the account's notification URLs at the alone phase's shared channel"))
+  expect(onChannel.length).toBeGreaterThan(1)
+  const failed = onChannel.filter((c) => c.status === 'failed')
+  expect(failed.map((c) => c.failedClause), run.run.output.slice(-2000)).toContain(clause)
+})
+
