@@ -1,11 +1,14 @@
 // Preflight: before any suite runs, the settings are tried once each, so a wrong key or a URL that
 // serves something else is one line naming the setting (exit 2) instead of a hundred target
 // failures. Optional credentials that fail only turn their own checks to skipped, with the reason.
+// It changes nothing, but for one cent paid through the sandbox driver to the balance account
+// (sandbox profile, PIX_BALANCE_*), to learn that the driver credits the account it names.
 import { flushPacingLogs } from '../harness/pacing.ts'
 import type { TargetConfig } from '../harness/config.ts'
 import type { Exchange } from '../harness/exchange.ts'
 import { ControlClient, ControlError } from '../harness/control.ts'
-import { createClients, HttpClient } from '../harness/http.ts'
+import { createClients, HttpClient, type BearerClient } from '../harness/http.ts'
+import { randomUUID } from 'node:crypto'
 
 /** A setting the run cannot go on without; the message is the whole line the user sees. */
 export class PreflightError extends Error {
@@ -71,9 +74,13 @@ export async function preflight(config: TargetConfig): Promise<PreflightResult> 
         if (key.response.status === 401 || key.response.status === 403) return ['balanceAccount', `PIX_BALANCE_API_KEY is refused by GET /v1/account/balance: ${answer(key)}`] as const
         if (!config.controlUrl || config.profile === 'readonly') return undefined
         // its checks drive it (incoming payments, settlements): the driver must know it
-        const driver = new ControlClient(new HttpClient({ timeoutMs }), config.controlUrl, config.balanceClientId as string)
+        const driver = new ControlClient(new HttpClient({ timeoutMs }), config.controlUrl, config.balanceClientId as string, { namesAccount: true })
         const known = await driver.account().then(() => undefined, (err: unknown) => (err instanceof ControlError ? answer(err.exchange) : String(err)))
-        return known === undefined ? undefined : ['balanceAccount', `the sandbox driver does not know PIX_BALANCE_CLIENT_ID: GET /control/accounts/{id} answered ${known}`] as const
+        if (known !== undefined) return ['balanceAccount', `the sandbox driver does not know PIX_BALANCE_CLIENT_ID: GET /control/accounts/{id} answered ${known}`] as const
+        // A driver that ignored `account` would credit the main account, and the balance checks would
+        // blame the target: one cent paid to the balance account must be that account's to see.
+        const credited = await creditedToBalanceAccount(driver, clients.balance.base)
+        return credited === undefined ? undefined : ['balanceAccount', credited] as const
       })(),
       (async () => {
         if (config.limitedClientId && config.limitedClientSecret && clients.limited?.base) {
@@ -96,6 +103,19 @@ export async function preflight(config: TargetConfig): Promise<PreflightResult> 
     warnings.push(need === 'balanceAccount' ? `${reason}: the checks that read balances run alone on the main account instead` : `${reason}: the checks that need it are skipped`)
   }
   return { unavailable, warnings }
+}
+
+/** Why a cent paid through the driver to the balance account is not that account's, or undefined when it is. */
+async function creditedToBalanceAccount(driver: ControlClient, base: BearerClient): Promise<string | undefined> {
+  let transactionId: string
+  try {
+    transactionId = (await driver.incomingPayment({ amount: 0.01, externalId: `kit-preflight-${randomUUID()}` })).transactionId
+  } catch (err) {
+    return `the sandbox driver refused a payment to PIX_BALANCE_CLIENT_ID: POST /control/incoming-payments answered ${err instanceof ControlError ? answer(err.exchange) : String(err)}`
+  }
+  const seen = await base.get(`/api/pix/transaction/${encodeURIComponent(transactionId)}`)
+  if (isSuccess(seen)) return undefined
+  return `a payment the sandbox driver made to PIX_BALANCE_CLIENT_ID (transaction ${transactionId}) is not that account's: GET /api/pix/transaction/{id} with its credentials answered ${answer(seen)}`
 }
 
 function hasToken(ex: Exchange): boolean {

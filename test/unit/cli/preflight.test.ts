@@ -15,6 +15,10 @@ let nest: FakeServer
 beforeAll(async () => {
   target = await fakeServer((req, res) => {
     if (req.url === '/oauth/token') return JSON.parse(req.body).clientSecret === SECRET ? json(res, 201, { access_token: 'a.b.c', token_type: 'Bearer', expires_in: 3600 }) : json(res, 401, { statusCode: 401, message: 'bad', error: 'Unauthorized' })
+    if (req.url === '/control/accounts/b' || req.url === '/control/accounts/ignored') return json(res, 200, { clientId: 'b', webhookUrl: null, pixWebhookUrl: null, pixKeys: [], buyers: [] })
+    // a driver that honours `account` for b only: a payment named for "ignored" lands elsewhere
+    if (req.url === '/control/incoming-payments') return json(res, 200, { transactionId: JSON.parse(req.body).account === 'b' ? 't-good' : 't-elsewhere', e2eId: 'E1', gatewayId: 'g1' })
+    if (req.url === '/api/pix/transaction/t-good') return json(res, 200, { transactionId: 't-good' })
     if (req.url === '/v1/account/balance') return [KEY, 'preflight-key-balance'].includes(String(req.headers['x-api-key'])) ? json(res, 200, { id: 'a', totalBalance: 1, blockedBalance: 0, availableBalance: 1, consultedAt: '2026-01-01T00:00:00Z' }) : json(res, 401, { statusCode: 401, message: 'bad key', error: 'Unauthorized' })
     return json(res, 404, {})
   })
@@ -75,8 +79,15 @@ describe('preflight', () => {
     expect(wrongSecret.unavailable.balanceAccount).toMatch(/^PIX_BALANCE_CLIENT_SECRET \(with PIX_BALANCE_CLIENT_ID\) is refused by POST \/oauth\/token: 401/)
     const good = await preflight(config({ PIX_BALANCE_CLIENT_ID: 'b', PIX_BALANCE_CLIENT_SECRET: SECRET, PIX_BALANCE_API_KEY: 'preflight-key-balance' }))
     expect(good.unavailable).toEqual({})
-    const unknownToTheDriver = await preflight(config({ PIX_BALANCE_CLIENT_ID: 'b', PIX_BALANCE_CLIENT_SECRET: SECRET, PIX_BALANCE_API_KEY: 'preflight-key-balance', PIX_CONTROL_URL: target.url, PIX_PROFILE: 'sandbox' }))
+    const unknownToTheDriver = await preflight(config({ PIX_BALANCE_CLIENT_ID: 'stranger', PIX_BALANCE_CLIENT_SECRET: SECRET, PIX_BALANCE_API_KEY: 'preflight-key-balance', PIX_CONTROL_URL: target.url, PIX_PROFILE: 'sandbox' }))
     expect(unknownToTheDriver.unavailable.balanceAccount).toMatch(/^the sandbox driver does not know PIX_BALANCE_CLIENT_ID: GET \/control\/accounts\/\{id\} answered 404/)
+  })
+
+  test("in the sandbox profile one cent is paid to the balance account: a driver that credits another account sends the balance checks back to the main account", async () => {
+    const withDriver = { PIX_BALANCE_CLIENT_SECRET: SECRET, PIX_BALANCE_API_KEY: 'preflight-key-balance', PIX_CONTROL_URL: target.url, PIX_PROFILE: 'sandbox' }
+    expect((await preflight(config({ ...withDriver, PIX_BALANCE_CLIENT_ID: 'b' }))).unavailable).toEqual({})
+    const ignored = await preflight(config({ ...withDriver, PIX_BALANCE_CLIENT_ID: 'ignored' }))
+    expect(ignored.unavailable.balanceAccount).toMatch(/^a payment the sandbox driver made to PIX_BALANCE_CLIENT_ID \(transaction t-elsewhere\) is not that account's: GET \/api\/pix\/transaction\/\{id\} with its credentials answered 404/)
   })
 
   test('a partial implementation (route-not-found 404 on the gateway) is no config mistake', async () => {
