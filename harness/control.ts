@@ -220,6 +220,11 @@ export class ControlClient {
   account(account = this.defaultAccount): Promise<AccountView> {
     return this.call('GET', `/control/accounts/${p(account)}`)
   }
+  /** The account back to its seed, its rate windows empty (an optional route: a driver without it answers 501). */
+  async resetAccount(account = this.defaultAccount): Promise<void> {
+    this.exclusive?.('resets an account (POST /control/accounts/{id}/reset)', 'account')
+    await this.call('POST', `/control/accounts/${p(account)}/reset`)
+  }
 
   /** One control route; the answer's JSON (undefined for 204), or a ControlError naming the route. */
   private async call<T>(method: 'GET' | 'POST', route: string, body?: unknown): Promise<T> {

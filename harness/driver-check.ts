@@ -30,6 +30,8 @@ export interface ControlOperation {
   path: string
   /** Served by the reference only; a vendor may leave it out. */
   extra: boolean
+  /** A vendor may leave it out: no check needs it (`x-optional`, or a reference extra). */
+  optional: boolean
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -51,7 +53,9 @@ export function controlOperations(): ControlOperation[] {
   for (const [path, item] of Object.entries(loadControlSpec().paths as Record<string, Json>)) {
     for (const method of ['get', 'post'] as const) {
       const op = item[method] as Json | undefined
-      if (op) ops.push({ operationId: op.operationId as string, method: method.toUpperCase() as 'GET' | 'POST', path, extra: op['x-reference-extra'] === true })
+      if (!op) continue
+      const extra = op['x-reference-extra'] === true
+      ops.push({ operationId: op.operationId as string, method: method.toUpperCase() as 'GET' | 'POST', path, extra, optional: extra || op['x-optional'] === true })
     }
   }
   return ops
@@ -86,7 +90,7 @@ const validators = new Map<string, ValidateFunction | null>()
 function controlAjv(): ReturnType<typeof openApiAjv> {
   const ajv = openApiAjv()
   if (!ajvReady) {
-    if (!ajv.getKeyword('x-reference-extra')) ajv.addVocabulary(['x-reference-extra'])
+    if (!ajv.getKeyword('x-reference-extra')) ajv.addVocabulary(['x-reference-extra', 'x-optional'])
     const text = JSON.stringify(loadControlSpec()).replaceAll('"openapi.yaml#', `"${OPENAPI_ID}#`)
     ajv.addSchema({ ...(JSON.parse(text) as Json), $id: CONTROL_SPEC_ID }, undefined, undefined, false)
     ajvReady = true
@@ -142,8 +146,9 @@ export interface RouteResult {
   operationId: string
   verdict: DriverVerdict
   detail: string
-  /** Only the reference serves it (`x-reference-extra`): a vendor may refuse it. */
+  /** A vendor may refuse it (`x-optional`, or `x-reference-extra`: only the reference serves it). */
   optional: boolean
+  extra: boolean
 }
 
 export interface DriverReport {
@@ -258,6 +263,7 @@ export async function checkDriver(controlUrl: string, opts: DriverCheckOptions):
   await probe('trustCa', () => control('POST', '/control/trust-ca', { pem: caPem }))
   await probe('getAccount', () => control('GET', `/control/accounts/${p(opts.clientId)}`))
   await probe('setWebhookUrls', () => control('POST', `/control/accounts/${p(opts.clientId)}/webhook-urls`, { pixWebhookUrl: null }))
+  await probe('resetAccount', () => control('POST', `/control/accounts/${p(opts.clientId)}/reset`))
   // Registration by the control route below, not by the bank's own delay (put back at the end).
   const autoRegistration = settings?.autoRegisterSlips
   if (settings) await control('POST', '/control/config', { autoRegisterSlips: false })
@@ -359,13 +365,13 @@ function txid(tag: string): string {
 function routeOf(operationId: string): Omit<RouteResult, 'verdict' | 'detail'> {
   const op = controlOperations().find((o) => o.operationId === operationId)
   if (!op) throw new Error(`specs/control.yaml has no operation ${operationId}`)
-  return { route: `${op.method} ${op.path}`, operationId, optional: op.extra }
+  return { route: `${op.method} ${op.path}`, operationId, optional: op.optional, extra: op.extra }
 }
 
 /** The report as lines for a terminal: one route a line, then the count of each verdict. */
 export function formatDriverReport(report: DriverReport): string {
   const width = Math.max(...report.routes.map((r) => r.route.length))
-  const lines = report.routes.map((r) => `${r.verdict.padEnd(10)} ${r.route.padEnd(width)}  ${r.detail}${r.optional ? ' (reference extra: optional)' : ''}`)
+  const lines = report.routes.map((r) => `${r.verdict.padEnd(10)} ${r.route.padEnd(width)}  ${r.detail}${r.extra ? ' (reference extra: optional)' : r.optional ? ' (optional)' : ''}`)
   const counts = (['provided', 'refused', 'wrong', 'unchecked'] as const).map((v) => `${report.routes.filter((r) => r.verdict === v).length} ${v}`)
   return [...lines, '', counts.join(', ')].join('\n')
 }

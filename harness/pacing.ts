@@ -148,6 +148,11 @@ export class Pacer {
     this.store.clear(this.gatewayPrefix())
   }
 
+  /** One API key's windows emptied (its account was reset): forget the kit's requests made with it. */
+  forgetKey(apiKey: string): void {
+    for (const op of RATE_LIMITED) this.store.save(this.storeKey(op, apiKey), [])
+  }
+
   /**
    * The target's simulated clock moved `seconds` forward (control clock): its windows see the
    * kit's past requests that much older, and so does the pacer.

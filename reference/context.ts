@@ -68,6 +68,14 @@ export class Context {
     this.balanceLimiter.reset()
   }
 
+  /** One account at its seed, its rate windows empty (resend counts per account, the gateway balance per key). */
+  resetAccount(accountId: string): void {
+    const { apiKey, apiKeyLimited } = this.world.account(accountId)
+    this.world.resetAccount(accountId)
+    this.resendLimiter.forget(accountId)
+    for (const key of [apiKey, apiKeyLimited]) if (key) this.balanceLimiter.forget(key)
+  }
+
   clearSweepTimers(): void {
     for (const t of this.sweepTimers) clearTimeout(t)
     this.sweepTimers.clear()

@@ -202,6 +202,10 @@ export function controlRouter(ctx: Context): Router {
     if (pixWebhookUrl !== undefined) account.pixWebhookUrl = pixWebhookUrl
     return ok(accountView(ctx, account))
   })
+  router.on('POST', '/control/accounts/:account/reset', (req) => {
+    ctx.resetAccount(accountByClientId(ctx, p(req.params, 'account')).id)
+    return { status: 204 }
+  })
   router.on('GET', '/control/accounts/:account', (req) => {
     return ok(accountView(ctx, accountByClientId(ctx, p(req.params, 'account'))))
   })

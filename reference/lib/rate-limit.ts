@@ -47,6 +47,11 @@ export class SlidingWindowLimiter {
     this.takesSinceSweep = 0
   }
 
+  /** One key's window empty again. */
+  forget(key: string): void {
+    this.logs.delete(key)
+  }
+
   /** The key's accepted timestamps still inside the window ending at `now`. */
   private liveLog(key: string, now: number): number[] {
     const log = this.logs.get(key) ?? []

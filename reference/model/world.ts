@@ -3,7 +3,7 @@
 // requests can never interleave between a balance check and the debit that follows it.
 import { randomUUID } from 'node:crypto'
 import { conflict, notFound, refused } from './errors.ts'
-import { SEED_AVAILABLE_CENTS, type Identities } from './identities.ts'
+import { SEED_AVAILABLE_CENTS, type AccountSeed, type Identities } from './identities.ts'
 import type { Account, BankAccount, BankSlip, Buyer, Cob, PdfLink, PixReturn, Transaction, TxType } from './types.ts'
 import { feeOf } from './money.ts'
 import { SimClock } from '../lib/clock.ts'
@@ -75,22 +75,46 @@ export class World {
     this.nextTxId = 1
     this.nextLocId = 1
     this.nextSlipSeq = 1
-    for (const seed of this.identities.accounts) {
-      this.accounts.set(seed.id, {
-        id: seed.id,
-        clientId: seed.clientId,
-        clientSecret: seed.clientSecret,
-        apiKey: seed.apiKey,
-        apiKeyLimited: seed.apiKeyLimited,
-        holder: { ...seed.holder },
-        pixKeys: [...seed.pixKeys],
-        webhookUrl: null,
-        pixWebhookUrl: null,
-        availableCents: SEED_AVAILABLE_CENTS,
-        blockedCents: 0,
-      })
-      for (const buyer of seed.buyers) this.buyers.set(buyer.uuid, { ...buyer, accountId: seed.id })
+    for (const seed of this.identities.accounts) this.seedAccount(seed)
+  }
+
+  /**
+   * One account back to its seed (control `POST /control/accounts/{account}/reset`): its objects
+   * go, its balances, URLs, keys and buyers are the seed's; other accounts, the ids already given
+   * and the clock are untouched. The caller empties the account's rate windows.
+   */
+  resetAccount(id: string): void {
+    const seed = this.identities.accounts.find((a) => a.id === id)
+    if (!seed) throw notFound(`account ${id} not found`, 'ACCOUNT_NOT_FOUND')
+    const gone = new Set<object>()
+    for (const map of [this.transactions, this.cobs, this.returns, this.slips, this.buyers] as Map<string, { accountId: string }>[]) {
+      for (const [key, object] of map) {
+        if (object.accountId !== id) continue
+        map.delete(key)
+        gone.add(object)
+      }
     }
+    for (const [gatewayId, txId] of this.byGatewayId) if (!this.transactions.has(txId)) this.byGatewayId.delete(gatewayId)
+    for (const [token, link] of this.pdfLinks) if (!this.slips.has(link.slipId)) this.pdfLinks.delete(token)
+    for (const waiting of this.waitingByTable.values()) for (const object of gone) waiting.delete(object)
+    this.seedAccount(seed)
+  }
+
+  private seedAccount(seed: AccountSeed): void {
+    this.accounts.set(seed.id, {
+      id: seed.id,
+      clientId: seed.clientId,
+      clientSecret: seed.clientSecret,
+      apiKey: seed.apiKey,
+      apiKeyLimited: seed.apiKeyLimited,
+      holder: { ...seed.holder },
+      pixKeys: [...seed.pixKeys],
+      webhookUrl: null,
+      pixWebhookUrl: null,
+      availableCents: SEED_AVAILABLE_CENTS,
+      blockedCents: 0,
+    })
+    for (const buyer of seed.buyers) this.buyers.set(buyer.uuid, { ...buyer, accountId: seed.id })
   }
 
   waiting(table: string): Set<object> {

@@ -199,6 +199,7 @@ describe("the reference's control answers match specs/control.yaml", () => {
         409: async () => post(`/control/bank-slips/${await fixtures.slip()}/expire`),
       },
       getAccount: { 404: () => get('/control/accounts/nobody') },
+      resetAccount: { 404: () => post('/control/accounts/nobody/reset') },
       setWebhookUrls: {
         400: () => post(`/control/accounts/${acc()}/webhook-urls`, { webhookUrl: 'not a url' }),
         404: () => post('/control/accounts/nobody/webhook-urls', {}),
