@@ -2,7 +2,8 @@
 // serves something else is one line naming the setting (exit 2) instead of a hundred target
 // failures. Optional credentials that fail only turn their own checks to skipped, with the reason.
 // It changes nothing, but for one cent paid through the sandbox driver to the balance account
-// (sandbox profile, PIX_BALANCE_*), to learn that the driver credits the account it names.
+// (sandbox profile, PIX_BALANCE_*), to learn that the driver credits the account it names, and,
+// when the run may reset (--reset), a reset of that account alone, to learn whether the driver can.
 import { flushPacingLogs } from '../harness/pacing.ts'
 import type { TargetConfig } from '../harness/config.ts'
 import type { Exchange } from '../harness/exchange.ts'
@@ -23,6 +24,8 @@ export interface PreflightResult {
   unavailable: Record<string, string>
   /** One line each, for the console. */
   warnings: string[]
+  /** The driver reset the balance account alone (the run may reset): the ledger model runs there. */
+  balanceAccountResets: boolean
 }
 
 const PREFLIGHT_TIMEOUT_MS = 5_000
@@ -32,6 +35,7 @@ export async function preflight(config: TargetConfig): Promise<PreflightResult> 
   const clients = createClients({ ...config, timeoutMs })
   const unavailable: Record<string, string> = {}
   const warnings: string[] = []
+  let balanceAccountResets = false
   try {
     // Each question is asked once, and those that do not wait on another are asked together: on a
     // distant target every round trip before the run is one more the user waits for.
@@ -80,7 +84,9 @@ export async function preflight(config: TargetConfig): Promise<PreflightResult> 
         // A driver that ignored `account` would credit the main account, and the balance checks would
         // blame the target: one cent paid to the balance account must be that account's to see.
         const credited = await creditedToBalanceAccount(driver, clients.balance.base)
-        return credited === undefined ? undefined : ['balanceAccount', credited] as const
+        if (credited !== undefined) return ['balanceAccount', credited] as const
+        if (config.allowReset) balanceAccountResets = await resetsOneAccount(driver, warnings)
+        return undefined
       })(),
       (async () => {
         if (config.limitedClientId && config.limitedClientSecret && clients.limited?.base) {
@@ -102,7 +108,22 @@ export async function preflight(config: TargetConfig): Promise<PreflightResult> 
   for (const [need, reason] of Object.entries(unavailable)) {
     warnings.push(need === 'balanceAccount' ? `${reason}: the checks that read balances run alone on the main account instead` : `${reason}: the checks that need it are skipped`)
   }
-  return { unavailable, warnings }
+  return { unavailable, warnings, balanceAccountResets }
+}
+
+/**
+ * Whether the driver resets the balance account alone (an optional route): asked by doing it, which
+ * the run was allowed (--reset) and which leaves that account blank for its checks.
+ */
+async function resetsOneAccount(driver: ControlClient, warnings: string[]): Promise<boolean> {
+  try {
+    await driver.resetAccount()
+    return true
+  } catch (err) {
+    const answered = err instanceof ControlError ? answer(err.exchange) : String(err)
+    warnings.push(`the sandbox driver does not reset one account (POST /control/accounts/{id}/reset answered ${answered}): the ledger model resets the whole sandbox, alone after the other checks`)
+    return false
+  }
 }
 
 /** Why a cent paid through the driver to the balance account is not that account's, or undefined when it is. */

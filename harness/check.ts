@@ -10,7 +10,7 @@ import { CLAUSES_PATH, clauseById } from '../generators/clauses.ts'
 import {
   ANY_4XX, CheckFailure, ERROR_BODY_CLAUSES, expectErrorBody, expectHeader, expectRefused, expectStatus, fail, isRefusal, jsonObject, show,
 } from './assertions.ts'
-import { balanceAccountConfig, loadConfig, runCheckTimeoutMs, secretValues, usesBalanceAccount, type TargetConfig } from './config.ts'
+import { balanceAccountConfig, loadConfig, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usesBalanceAccount, type TargetConfig } from './config.ts'
 import { AccountUrlsKeeper, ControlClient, ControlError } from './control.ts'
 import type { Exchange } from './exchange.ts'
 import {
@@ -138,9 +138,9 @@ export function check(title: string, options: CheckOptions, fn: (t: CheckContext
   const clauses = validateClauses(title, options.clauses)
   const needs = validateNeeds(title, options.needs ?? [])
   const phase = schedulingPhase()
-  const onItsAccount = phase !== undefined && options.alone === ALONE.balances && onBalanceAccount()
-  if (!inPhase(phase, options.alone, onItsAccount)) return
-  const mode = runModeOf(phase, options.alone, onItsAccount)
+  const lane = phase !== undefined && options.alone !== undefined ? balanceAccountLane() : { balanceAccount: false, resetsIt: false }
+  if (!inPhase(phase, options.alone, lane.balanceAccount, lane.resetsIt)) return
+  const mode = runModeOf(phase, options.alone, lane.balanceAccount, lane.resetsIt)
   const meta: CheckMeta = { clauses, needs, tags: options.tags ?? [], ...(options.alone ? { alone: options.alone } : {}), ...(mode === 'balance-account' ? { balanceAccount: true } : {}) }
   const file = TestRunner.getCurrentSuite()?.file
   const area = areaOf(file?.filepath)
@@ -394,12 +394,16 @@ export function workerConfig(): TargetConfig {
   return config
 }
 
-/** Whether this run has a usable balance account; a config that does not load says no (its checks report the error). */
-function onBalanceAccount(): boolean {
+/**
+ * Whether this run has a usable balance account, and whether its driver resets that account alone;
+ * a config that does not load says no (its checks report the error).
+ */
+function balanceAccountLane(): { balanceAccount: boolean; resetsIt: boolean } {
   try {
-    return usesBalanceAccount(workerConfig())
+    const c = workerConfig()
+    return { balanceAccount: usesBalanceAccount(c), resetsIt: resetsBalanceAccount(c) }
   } catch {
-    return false
+    return { balanceAccount: false, resetsIt: false }
   }
 }
 
@@ -661,9 +665,17 @@ function tellPacerOfClock(c: TargetConfig, ex: Exchange): void {
   if (method !== 'POST' || ex.response.status < 200 || ex.response.status > 299) return
   const path = new URL(url).pathname
   if (path.endsWith('/control/reset')) return pacerFor(c.gatewayUrl).forget()
+  const account = /\/control\/accounts\/([^/]+)\/reset$/.exec(path)?.[1]
+  if (account !== undefined) return forgetKeysOf(c, decodeURIComponent(account))
   if (!path.endsWith('/control/clock/advance') || body === undefined) return
   const seconds = (JSON.parse(body) as { seconds?: unknown }).seconds
   if (typeof seconds === 'number') pacerFor(c.gatewayUrl).clockAdvanced(seconds)
+}
+
+/** One account was reset: the pacer forgets the kit's requests made with its keys (the target emptied their windows). */
+function forgetKeysOf(c: TargetConfig, account: string): void {
+  const keys = account === c.clientId ? [c.apiKey, c.apiKeyLimited] : account === c.balanceClientId ? [c.balanceApiKey] : account === c.otherClientId ? [c.otherApiKey] : []
+  for (const key of keys) if (key) pacerFor(c.gatewayUrl).forgetKey(key)
 }
 
 /** Clients of an optional account; using the part that is not configured skips the check. */

@@ -61,6 +61,8 @@ export interface TargetConfig {
   strictDepth: boolean
   /** The run may reset the sandbox (PIX_RESET; the embedded reference by default): a run otherwise leaves the target's state as it found it. */
   allowReset: boolean
+  /** The preflight saw the sandbox driver reset the balance account alone (PIX_BALANCE_ACCOUNT_RESETS, written by the CLI). */
+  balanceAccountResets: boolean
   /** Optional parts that the preflight found unusable, by need, with the reason (PIX_UNAVAILABLE). */
   unavailable: Record<string, string>
   timeoutMs: number
@@ -174,6 +176,7 @@ export function loadConfig(env: Env = process.env): TargetConfig {
     depth: depth(read('PIX_DEPTH')),
     strictDepth: flag('PIX_STRICT_DEPTH', read('PIX_STRICT_DEPTH')),
     unavailable: unavailable(read('PIX_UNAVAILABLE')),
+    balanceAccountResets: flag('PIX_BALANCE_ACCOUNT_RESETS', read('PIX_BALANCE_ACCOUNT_RESETS')),
     allowReset: read('PIX_RESET') === undefined ? flag('PIX_EMBEDDED', read('PIX_EMBEDDED')) : flag('PIX_RESET', read('PIX_RESET')),
     timeoutMs: integer('PIX_TIMEOUT_MS', read('PIX_TIMEOUT_MS'), { min: 1, max: MAX_TIMEOUT_MS }) ?? DEFAULT_TIMEOUT_MS,
     workers: integer('PIX_WORKERS', read('PIX_WORKERS'), { min: 1, max: MAX_WORKERS }) ?? DEFAULT_WORKERS,
@@ -227,6 +230,14 @@ function balanceAccountApart(c: TargetConfig): void {
  */
 export function usesBalanceAccount(c: Pick<TargetConfig, 'balanceClientId' | 'unavailable'>): boolean {
   return c.balanceClientId !== undefined && c.unavailable.balanceAccount === undefined
+}
+
+/**
+ * Whether the checks that start from a blank account (`ALONE.accountReset`) run on the balance
+ * account, resetting only it: the run may reset, and the preflight saw the driver do it.
+ */
+export function resetsBalanceAccount(c: Pick<TargetConfig, 'balanceClientId' | 'unavailable' | 'balanceAccountResets' | 'allowReset'>): boolean {
+  return usesBalanceAccount(c) && c.balanceAccountResets && c.allowReset
 }
 
 /**

@@ -39,20 +39,27 @@ export function schedulingPhase(): Phase | undefined {
  */
 export type RunMode = 'side-by-side' | 'account-events' | 'balance-account' | 'alone'
 
-export function runModeOf(phase: Phase | undefined, alone: string | undefined, onBalanceAccount = false): RunMode {
-  if (phase === 'shared') return alone === ALONE.balances && onBalanceAccount ? 'balance-account' : 'side-by-side'
+export function runModeOf(phase: Phase | undefined, alone: string | undefined, balanceAccount = false, resetsIt = false): RunMode {
+  if (phase === 'shared') return onTheBalanceAccount(alone, balanceAccount, resetsIt) ? 'balance-account' : 'side-by-side'
   if (phase === 'alone' && alone === ALONE.accountEvents) return 'account-events'
   return 'alone'
 }
 
 /**
- * Whether a check (alone when given a reason) registers in this phase. With a balance account
- * (`onBalanceAccount`), the checks declared `ALONE.balances` run on it in the shared phase, one at
- * a time (`holdBalanceAccount`): no other check moves that account's money.
+ * Whether a check declared alone runs on the balance account instead, in the shared phase, one at a
+ * time (`holdBalanceAccount`): the checks declared `ALONE.balances` when the run has a balance
+ * account (no other check moves that account's money), and those declared `ALONE.accountReset`
+ * when, besides, the sandbox driver resets one account (`resetsIt`: the preflight saw it do so).
  */
-export function inPhase(phase: Phase | undefined, alone: string | undefined, onBalanceAccount = false): boolean {
+export function onTheBalanceAccount(alone: string | undefined, balanceAccount: boolean, resetsIt: boolean): boolean {
+  if (!balanceAccount) return false
+  return alone === ALONE.balances || (alone === ALONE.accountReset && resetsIt)
+}
+
+/** Whether a check (alone when given a reason) registers in this phase. */
+export function inPhase(phase: Phase | undefined, alone: string | undefined, balanceAccount = false, resetsIt = false): boolean {
   if (phase === undefined) return true
-  const onItsAccount = onBalanceAccount && alone === ALONE.balances
+  const onItsAccount = onTheBalanceAccount(alone, balanceAccount, resetsIt)
   if (phase === 'alone') return alone !== undefined && !onItsAccount
   return alone === undefined || onItsAccount
 }
@@ -85,6 +92,7 @@ export function onlyItsAccount(title: string): Exclusive {
 export const ALONE = {
   clock: "moves the sandbox's clock, which every check's records and tokens see",
   reset: 'resets the sandbox, and every record with it',
+  accountReset: 'starts from a blank account: it resets the sandbox, or, on a balance account whose driver resets one account, only that account',
   accountUrls: "points the account's notification URLs at its own channel: the account's events go there",
   accountEvents: "points the account's notification URLs at the alone phase's shared channel and takes from there only its own records' notifications, so it runs beside the other such checks of its file",
   balances: "reads balance changes to the cent: other checks' payments would move them",
