@@ -134,7 +134,8 @@ function report(runs: Map<ProfileId, ProfileRun>, line: (s?: string) => void): R
     ratios.push({ name: '(g) certification 100 ms / 0 ms', ratio: slowdown, target: `<= ${SLOWDOWN_TARGET.toFixed(2)}`, ok: slowdown <= SLOWDOWN_TARGET })
     const floor = floorAt(RTT_MS, loopback.results.checks, distant.results.checks)
     const longestText = floor.longest ? `${seconds(floor.longest.ms)} (${nameOf(floor.longest.check)}: ${seconds(floor.longest.ownMs)} own + ${roundsOf(floor.longest.check)} rounds × ${RTT_MS} ms)` : 'none'
-    const shared = floor.balanceAccountMs > (floor.longest?.ms ?? 0) ? `the balance account's checks one after another ${seconds(floor.balanceAccountMs)}` : `longest check ${longestText}`
+    const onAccounts = floor.balanceAccounts > 1 ? `the balance accounts' checks, one after another on each of ${floor.balanceAccounts}, ${seconds(floor.balanceAccountMs)}` : `the balance account's checks one after another ${seconds(floor.balanceAccountMs)}`
+    const shared = floor.balanceAccountMs > (floor.longest?.ms ?? 0) ? onAccounts : `longest check ${longestText}`
     line(`  floor at ${RTT_MS} ms RTT: ${seconds(floor.ms)} = ${shared} + ${seconds(floor.aloneMs)} of ${floor.aloneCount} checks that run alone (those of a file sharing the account's channel count with their longest)`)
     line(`  the same checks one after another would take ${seconds(floor.serialMs)} (sum over checks of own time + rounds × ${RTT_MS} ms)`)
     const overFloor = distant.results.run.durationMs / floor.ms
@@ -150,8 +151,13 @@ function report(runs: Map<ProfileId, ProfileRun>, line: (s?: string) => void): R
 interface Floor {
   ms: number
   longest?: { check: CheckResult; ms: number; ownMs: number }
-  /** The checks on the balance account (one at a time, beside the shared phase), added up. */
+  /**
+   * The checks on the balance accounts (one at a time on each, beside the shared phase): their sum
+   * shared evenly among the accounts, or their longest when that is more.
+   */
   balanceAccountMs: number
+  /** How many balance accounts the run held. */
+  balanceAccounts: number
   aloneMs: number
   aloneCount: number
   /** Every check's floor added up: a run with no overlap at all. */
@@ -161,21 +167,26 @@ interface Floor {
 /**
  * The run's floor at `rttMs`: each check's own time (its duration on loopback) plus its rounds (as
  * the distant run counted them, where overlapping requests are visible) × RTT. The shared phase
- * lasts at least its longest check, and at least the checks on the balance account one after
- * another; then come the checks that run alone, added up, but for those of a file that share the
+ * lasts at least its longest check, and at least the checks on the balance accounts one after
+ * another, shared among the accounts; then come the checks that run alone, added up, but for those of a file that share the
  * account's channel (`ALONE.accountEvents`), which count with their longest.
  */
 export function floorAt(rttMs: number, loopback: CheckResult[], distant: CheckResult[]): Floor {
   // a check's own time leaves out its wait for the balance account (another check's time)
   const ownMs = new Map(loopback.map((c) => [c.id, c.durationMs - (c.balanceAccountWaitMs ?? 0)]))
-  const floor: Floor = { ms: 0, balanceAccountMs: 0, aloneMs: 0, aloneCount: 0, serialMs: 0 }
+  const floor: Floor = { ms: 0, balanceAccountMs: 0, balanceAccounts: 0, aloneMs: 0, aloneCount: 0, serialMs: 0 }
   const sideBySideAlone = new Map<string, number>()
+  const balanceAccounts = new Set<string>()
+  let onBalanceAccounts = 0
+  let longestOnOne = 0
   for (const check of distant) {
     const own = ownMs.get(check.id) ?? 0
     const ms = own + roundsOf(check) * rttMs
     floor.serialMs += ms
     if (check.balanceAccount) {
-      floor.balanceAccountMs += ms
+      balanceAccounts.add(check.balanceAccountSetting ?? 'PIX_BALANCE')
+      onBalanceAccounts += ms
+      longestOnOne = Math.max(longestOnOne, ms)
     } else if (check.alone === ALONE.accountEvents) {
       floor.aloneCount++
       sideBySideAlone.set(check.file, Math.max(sideBySideAlone.get(check.file) ?? 0, ms))
@@ -187,6 +198,8 @@ export function floorAt(rttMs: number, loopback: CheckResult[], distant: CheckRe
     }
   }
   for (const ms of sideBySideAlone.values()) floor.aloneMs += ms
+  floor.balanceAccounts = balanceAccounts.size
+  floor.balanceAccountMs = Math.max(longestOnOne, onBalanceAccounts / Math.max(1, balanceAccounts.size))
   floor.ms = Math.max(floor.longest?.ms ?? 0, floor.balanceAccountMs) + floor.aloneMs
   return floor
 }

@@ -9,9 +9,9 @@ export interface AccountUrlsGuard {
   restore(): Promise<void>
 }
 
-/** The main account's URLs and, when set, the balance account's. */
+/** The main account's URLs and, when set, the balance accounts'. */
 export async function guardAccountUrls(config: TargetConfig): Promise<AccountUrlsGuard> {
-  const guards = await Promise.all([config.clientId, config.balanceClientId].filter((a): a is string => a !== undefined).map((account) => guardUrlsOf(config, account)))
+  const guards = await Promise.all([config.clientId, ...config.balanceAccounts.map((a) => a.clientId)].map((account) => guardUrlsOf(config, account)))
   return { restore: async () => void (await Promise.all(guards.map((g) => g.restore()))) }
 }
 

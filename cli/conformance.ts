@@ -9,7 +9,7 @@ import { request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { CHECK_TIMEOUT_MS, ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usesBalanceAccount, type TargetConfig } from '../harness/config.ts'
+import { CHECK_TIMEOUT_MS, ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usableBalanceAccounts, type TargetConfig } from '../harness/config.ts'
 import { ArgsError, CHECK_DRIVER_USAGE, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, shardText, type CliArgs, type Command, type Env } from './args.ts'
 import { guardAccountUrls, type AccountUrlsGuard } from './account-urls.ts'
 import { writeEnvTemplate } from './init.ts'
@@ -304,7 +304,8 @@ function workersFor(config: TargetConfig): { count: number; line: string } {
   const fixed = config.webhookPublicUrl ? 'PIX_WEBHOOK_PUBLIC_URL' : config.webhookListen ? 'PIX_WEBHOOK_LISTEN' : undefined
   const count = fixed ? 1 : config.workers
   const why = fixed && config.workers > 1 ? ` (not ${config.workers}: ${fixed} reaches one capture server)` : ''
-  const balances = usesBalanceAccount(config) ? `; the balance checks${resetsBalanceAccount(config) ? ' and the ledger model' : ''} on the balance account, one at a time, beside them` : ''
+  const accounts = usableBalanceAccounts(config).length
+  const balances = accounts > 0 ? `; the balance checks${resetsBalanceAccount(config) ? ' and the ledger model' : ''} on ${accounts === 1 ? 'the balance account, one at a time' : `${accounts} balance accounts, one at a time on each`}, beside them` : ''
   return { count, line: `scheduling: ${count} worker${count === 1 ? '' : 's'}${why} × ${config.concurrency} checks in flight${balances}; checks declared alone run after, one at a time (those that take only their own notifications from the account's channel, side by side)` }
 }
 

@@ -2,13 +2,13 @@
 // serves something else is one line naming the setting (exit 2) instead of a hundred target
 // failures. Optional credentials that fail only turn their own checks to skipped, with the reason.
 // It changes nothing, but for one cent paid through the sandbox driver to the balance account
-// (sandbox profile, PIX_BALANCE_*), to learn that the driver credits the account it names, and,
+// (sandbox profile, PIX_BALANCE_*, PIX_BALANCE_2_*), to learn that the driver credits the account it names, and,
 // when the run may reset (--reset), a reset of that account alone, to learn whether the driver can.
 import { flushPacingLogs } from '../harness/pacing.ts'
-import type { TargetConfig } from '../harness/config.ts'
+import { unavailableKeyOf, usableBalanceAccounts, type BalanceAccount, type TargetConfig } from '../harness/config.ts'
 import type { Exchange } from '../harness/exchange.ts'
 import { ControlClient, ControlError } from '../harness/control.ts'
-import { createClients, HttpClient, type BearerClient } from '../harness/http.ts'
+import { createClients, HttpClient, type AccountClients, type BearerClient } from '../harness/http.ts'
 import { randomUUID } from 'node:crypto'
 
 /** A setting the run cannot go on without; the message is the whole line the user sees. */
@@ -35,7 +35,8 @@ export async function preflight(config: TargetConfig): Promise<PreflightResult> 
   const clients = createClients({ ...config, timeoutMs })
   const unavailable: Record<string, string> = {}
   const warnings: string[] = []
-  let balanceAccountResets = false
+  /** By balance account: true when the driver reset it alone, else why not (asked only when the run may reset). */
+  const resets = new Map<string, true | string>()
   try {
     // Each question is asked once, and those that do not wait on another are asked together: on a
     // distant target every round trip before the run is one more the user waits for.
@@ -71,23 +72,7 @@ export async function preflight(config: TargetConfig): Promise<PreflightResult> 
         }
         return undefined
       })(),
-      (async () => {
-        if (!clients.balance?.base || !clients.balance.gateway) return undefined
-        const [token, key] = await Promise.all([clients.balance.base.requestToken(), clients.balance.gateway.get('/v1/account/balance')])
-        if (!hasToken(token)) return ['balanceAccount', `PIX_BALANCE_CLIENT_SECRET (with PIX_BALANCE_CLIENT_ID) is refused by POST /oauth/token: ${answer(token)}`] as const
-        if (key.response.status === 401 || key.response.status === 403) return ['balanceAccount', `PIX_BALANCE_API_KEY is refused by GET /v1/account/balance: ${answer(key)}`] as const
-        if (!config.controlUrl || config.profile === 'readonly') return undefined
-        // its checks drive it (incoming payments, settlements): the driver must know it
-        const driver = new ControlClient(new HttpClient({ timeoutMs }), config.controlUrl, config.balanceClientId as string, { namesAccount: true })
-        const known = await driver.account().then(() => undefined, (err: unknown) => (err instanceof ControlError ? answer(err.exchange) : String(err)))
-        if (known !== undefined) return ['balanceAccount', `the sandbox driver does not know PIX_BALANCE_CLIENT_ID: GET /control/accounts/{id} answered ${known}`] as const
-        // A driver that ignored `account` would credit the main account, and the balance checks would
-        // blame the target: one cent paid to the balance account must be that account's to see.
-        const credited = await creditedToBalanceAccount(driver, clients.balance.base)
-        if (credited !== undefined) return ['balanceAccount', credited] as const
-        if (config.allowReset) balanceAccountResets = await resetsOneAccount(driver, warnings)
-        return undefined
-      })(),
+      ...config.balanceAccounts.map((account, i) => balanceAccountProblem(config, account, clients.balances[i] as AccountClients, timeoutMs, resets)),
       (async () => {
         if (config.limitedClientId && config.limitedClientSecret && clients.limited?.base) {
           const limited = await clients.limited.base.requestToken()
@@ -105,38 +90,65 @@ export async function preflight(config: TargetConfig): Promise<PreflightResult> 
   } finally {
     flushPacingLogs()  // the workers' pacers count the gateway balance requests made here
   }
+  const usable = usableBalanceAccounts({ ...config, unavailable })
   for (const [need, reason] of Object.entries(unavailable)) {
-    warnings.push(need === 'balanceAccount' ? `${reason}: the checks that read balances run alone on the main account instead` : `${reason}: the checks that need it are skipped`)
+    const balanceAccount = config.balanceAccounts.find((a) => unavailableKeyOf(a) === need)
+    warnings.push(!balanceAccount ? `${reason}: the checks that need it are skipped`
+      : usable.length > 0 ? `${reason}: the checks that read balances run on the other balance account`
+        : `${reason}: the checks that read balances run alone on the main account instead`)
   }
+  const balanceAccountResets = usable.length > 0 && usable.every((a) => resets.get(a.clientId) === true)
+  const refusal = usable.map((a) => resets.get(a.clientId)).find((r) => typeof r === 'string')
+  if (refusal) warnings.push(`${refusal}: the ledger model resets the whole sandbox, alone after the other checks`)
   return { unavailable, warnings, balanceAccountResets }
 }
 
 /**
- * Whether the driver resets the balance account alone (an optional route): asked by doing it, which
- * the run was allowed (--reset) and which leaves that account blank for its checks.
+ * Why a balance account cannot be used, as [need, reason], or undefined when it can: its token and
+ * key are tried, and, when the run drives the sandbox, the driver must know it and credit it a cent
+ * paid in its name. When the run may reset (--reset), the account is reset alone (an optional
+ * route) to learn whether the driver can (`resets`); that leaves it blank for its checks.
  */
-async function resetsOneAccount(driver: ControlClient, warnings: string[]): Promise<boolean> {
+async function balanceAccountProblem(config: TargetConfig, account: BalanceAccount, clients: AccountClients, timeoutMs: number, resets: Map<string, true | string>): Promise<readonly [string, string] | undefined> {
+  const need = unavailableKeyOf(account)
+  const { prefix } = account
+  const [token, key] = await Promise.all([clients.base.requestToken(), clients.gateway.get('/v1/account/balance')])
+  if (!hasToken(token)) return [need, `${prefix}_CLIENT_SECRET (with ${prefix}_CLIENT_ID) is refused by POST /oauth/token: ${answer(token)}`] as const
+  if (key.response.status === 401 || key.response.status === 403) return [need, `${prefix}_API_KEY is refused by GET /v1/account/balance: ${answer(key)}`] as const
+  if (!config.controlUrl || config.profile === 'readonly') return undefined
+  // its checks drive it (incoming payments, settlements): the driver must know it
+  const driver = new ControlClient(new HttpClient({ timeoutMs }), config.controlUrl, account.clientId, { namesAccount: true })
+  const known = await driver.account().then(() => undefined, (err: unknown) => (err instanceof ControlError ? answer(err.exchange) : String(err)))
+  if (known !== undefined) return [need, `the sandbox driver does not know ${prefix}_CLIENT_ID: GET /control/accounts/{id} answered ${known}`] as const
+  // A driver that ignored `account` would credit the main account, and the balance checks would
+  // blame the target: one cent paid to the balance account must be that account's to see.
+  const credited = await creditedToBalanceAccount(driver, clients.base, prefix)
+  if (credited !== undefined) return [need, credited] as const
+  if (config.allowReset) resets.set(account.clientId, (await resetRefusal(driver)) ?? true)
+  return undefined
+}
+
+/** Why the driver did not reset the balance account alone (an optional route), or undefined when it did. */
+async function resetRefusal(driver: ControlClient): Promise<string | undefined> {
   try {
     await driver.resetAccount()
-    return true
+    return undefined
   } catch (err) {
-    const answered = err instanceof ControlError ? answer(err.exchange) : String(err)
-    warnings.push(`the sandbox driver does not reset one account (POST /control/accounts/{id}/reset answered ${answered}): the ledger model resets the whole sandbox, alone after the other checks`)
-    return false
+    return `the sandbox driver does not reset one account (POST /control/accounts/{id}/reset answered ${err instanceof ControlError ? answer(err.exchange) : String(err)})`
   }
 }
 
 /** Why a cent paid through the driver to the balance account is not that account's, or undefined when it is. */
-async function creditedToBalanceAccount(driver: ControlClient, base: BearerClient): Promise<string | undefined> {
+async function creditedToBalanceAccount(driver: ControlClient, base: BearerClient, prefix: string): Promise<string | undefined> {
   let transactionId: string
   try {
     transactionId = (await driver.incomingPayment({ amount: 0.01, externalId: `kit-preflight-${randomUUID()}` })).transactionId
   } catch (err) {
-    return `the sandbox driver refused a payment to PIX_BALANCE_CLIENT_ID: POST /control/incoming-payments answered ${err instanceof ControlError ? answer(err.exchange) : String(err)}`
+    return `the sandbox driver refused a payment to ${prefix}_CLIENT_ID: POST /control/incoming-payments answered ${err instanceof ControlError ? answer(err.exchange) : String(err)}`
   }
   const seen = await base.get(`/api/pix/transaction/${encodeURIComponent(transactionId)}`)
   if (isSuccess(seen)) return undefined
-  return `a payment the sandbox driver made to PIX_BALANCE_CLIENT_ID (transaction ${transactionId}) is not that account's: GET /api/pix/transaction/{id} with its credentials answered ${answer(seen)}`
+  return `a payment the sandbox driver made to ${prefix}_CLIENT_ID (transaction ${transactionId}) is not that account's: GET /api/pix/transaction/{id} with its credentials answered ${answer(seen)}`
 }
 
 function hasToken(ex: Exchange): boolean {

@@ -10,7 +10,7 @@ import { CLAUSES_PATH, clauseById } from '../generators/clauses.ts'
 import {
   ANY_4XX, CheckFailure, ERROR_BODY_CLAUSES, expectErrorBody, expectHeader, expectRefused, expectStatus, fail, isRefusal, jsonObject, show,
 } from './assertions.ts'
-import { balanceAccountConfig, loadConfig, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usesBalanceAccount, type TargetConfig } from './config.ts'
+import { balanceAccountConfig, loadConfig, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usableBalanceAccounts, usesBalanceAccount, type BalanceAccount, type TargetConfig } from './config.ts'
 import { AccountUrlsKeeper, ControlClient, ControlError } from './control.ts'
 import type { Exchange } from './exchange.ts'
 import {
@@ -170,7 +170,10 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
   const meta = ctx.task.meta
   meta.area ??= areaOf(ctx.task.file.filepath)
   keepEarlierAttempt(ctx)
-  const config = mode === 'balance-account' ? balanceAccountConfig(workerConfig()) : workerConfig()
+  const main = workerConfig()
+  const accounts = mode === 'balance-account' ? usableBalanceAccounts(main) : []
+  // which balance account is known once one is held; they differ only in credentials
+  let config = accounts[0] ? balanceAccountConfig(main, accounts[0]) : main
   const recorder = new Recorder(sharedRedactor)
   const state: CheckState = { clauses, refusals: [], recorded: new WeakMap(), answers: [], spans: [] }
   let keeper: AccountUrlsKeeper | undefined
@@ -182,8 +185,12 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
     if (unmet) skipCheck(ctx, unmet)
     if (mode === 'balance-account') {
       const asked = performance.now()
-      release = await holdBalanceAccount(`${process.env.PIX_RUN_ID ?? 'no run id'}\n${config.gatewayUrl}\n${config.clientId}`, waitMs, ctx.signal)
+      const held = await holdBalanceAccount(accounts.map((a) => `${process.env.PIX_RUN_ID ?? 'no run id'}\n${main.gatewayUrl}\n${a.clientId}`), waitMs, ctx.signal)
+      release = held.release
+      const account = accounts[held.index] as BalanceAccount
+      config = balanceAccountConfig(main, account)
       meta.balanceAccountWaitMs = Math.round(performance.now() - asked)
+      meta.balanceAccountSetting = account.prefix
     }
     const built = await buildContext(ctx, config, state, needs, recorder, mode)
     kit = built.kit
@@ -674,7 +681,7 @@ function tellPacerOfClock(c: TargetConfig, ex: Exchange): void {
 
 /** One account was reset: the pacer forgets the kit's requests made with its keys (the target emptied their windows). */
 function forgetKeysOf(c: TargetConfig, account: string): void {
-  const keys = account === c.clientId ? [c.apiKey, c.apiKeyLimited] : account === c.balanceClientId ? [c.balanceApiKey] : account === c.otherClientId ? [c.otherApiKey] : []
+  const keys = account === c.clientId ? [c.apiKey, c.apiKeyLimited] : account === c.otherClientId ? [c.otherApiKey] : c.balanceAccounts.filter((a) => a.clientId === account).map((a) => a.apiKey)
   for (const key of keys) if (key) pacerFor(c.gatewayUrl).forgetKey(key)
 }
 

@@ -33,12 +33,11 @@ export interface TargetConfig {
   otherClientSecret?: string
   otherApiKey?: string
   /**
-   * An account no other check touches (PIX_BALANCE_CLIENT_ID, _SECRET, _API_KEY): the checks that
-   * read balances to the cent run on it beside the rest instead of alone on the main account.
+   * Accounts no other check touches (PIX_BALANCE_CLIENT_ID, _SECRET, _API_KEY, and a second one,
+   * PIX_BALANCE_2_*): the checks that read balances to the cent run on them beside the rest, one
+   * check per account at a time, instead of alone on the main account.
    */
-  balanceClientId?: string
-  balanceClientSecret?: string
-  balanceApiKey?: string
+  balanceAccounts: BalanceAccount[]
   controlUrl?: string
   /** Public HTTPS address of the capture server (§4.12: resend needs HTTPS). */
   webhookPublicUrl?: string
@@ -61,7 +60,7 @@ export interface TargetConfig {
   strictDepth: boolean
   /** The run may reset the sandbox (PIX_RESET; the embedded reference by default): a run otherwise leaves the target's state as it found it. */
   allowReset: boolean
-  /** The preflight saw the sandbox driver reset the balance account alone (PIX_BALANCE_ACCOUNT_RESETS, written by the CLI). */
+  /** The preflight saw the sandbox driver reset each balance account alone (PIX_BALANCE_ACCOUNT_RESETS, written by the CLI). */
   balanceAccountResets: boolean
   /** Optional parts that the preflight found unusable, by need, with the reason (PIX_UNAVAILABLE). */
   unavailable: Record<string, string>
@@ -118,6 +117,7 @@ export const TARGET_SETTINGS = [
   'PIX_CERT_FILE', 'PIX_CERT_UNLINKED_FILE', 'PIX_CERT_OTHER_ACCOUNT_FILE',
   'PIX_OTHER_CLIENT_ID', 'PIX_OTHER_CLIENT_SECRET', 'PIX_OTHER_API_KEY',
   'PIX_BALANCE_CLIENT_ID', 'PIX_BALANCE_CLIENT_SECRET', 'PIX_BALANCE_API_KEY',
+  'PIX_BALANCE_2_CLIENT_ID', 'PIX_BALANCE_2_CLIENT_SECRET', 'PIX_BALANCE_2_API_KEY',
   'PIX_LIMITED_CLIENT_ID', 'PIX_LIMITED_CLIENT_SECRET', 'PIX_BUYER_UUID', 'PIX_PIX_KEY',
 ] as const
 
@@ -127,8 +127,8 @@ export const TARGET_SETTINGS = [
  * usable: a sandbox may hand out short keys; header and body fields that carry it are blanked).
  */
 const SECRET_SETTINGS = [
-  'PIX_CLIENT_SECRET', 'PIX_OTHER_CLIENT_SECRET', 'PIX_LIMITED_CLIENT_SECRET', 'PIX_BALANCE_CLIENT_SECRET',
-  'PIX_API_KEY', 'PIX_API_KEY_LIMITED', 'PIX_OTHER_API_KEY', 'PIX_BALANCE_API_KEY',
+  'PIX_CLIENT_SECRET', 'PIX_OTHER_CLIENT_SECRET', 'PIX_LIMITED_CLIENT_SECRET', 'PIX_BALANCE_CLIENT_SECRET', 'PIX_BALANCE_2_CLIENT_SECRET',
+  'PIX_API_KEY', 'PIX_API_KEY_LIMITED', 'PIX_OTHER_API_KEY', 'PIX_BALANCE_API_KEY', 'PIX_BALANCE_2_API_KEY',
 ] as const
 
 /**
@@ -162,7 +162,7 @@ export function loadConfig(env: Env = process.env): TargetConfig {
     otherClientId: read('PIX_OTHER_CLIENT_ID'),
     otherClientSecret: read('PIX_OTHER_CLIENT_SECRET'),
     otherApiKey: read('PIX_OTHER_API_KEY'),
-    ...balanceAccount(read),
+    balanceAccounts: BALANCE_ACCOUNT_SETTINGS.map((prefix) => balanceAccount(read, prefix)).filter((a): a is BalanceAccount => a !== undefined),
     controlUrl: optionalHttpUrl('PIX_CONTROL_URL', read('PIX_CONTROL_URL')),
     webhookPublicUrl: httpsOnly('PIX_WEBHOOK_PUBLIC_URL', optionalHttpUrl('PIX_WEBHOOK_PUBLIC_URL', read('PIX_WEBHOOK_PUBLIC_URL'))),
     webhookListen: listenAddress(read('PIX_WEBHOOK_LISTEN')),
@@ -206,49 +206,79 @@ function depth(value: string | undefined): Depth {
   throw new ConfigError('PIX_DEPTH', `must be quick, default or deep, got "${value}"`)
 }
 
-/** The balance account: all three settings, or none (the balance checks then run alone on the main account). */
-function balanceAccount(read: (name: string) => string | undefined): Pick<TargetConfig, 'balanceClientId' | 'balanceClientSecret' | 'balanceApiKey'> {
-  const names = ['PIX_BALANCE_CLIENT_ID', 'PIX_BALANCE_CLIENT_SECRET', 'PIX_BALANCE_API_KEY'] as const
+/** An account no other check touches, for the checks that read balances to the cent. */
+export interface BalanceAccount {
+  /** The settings it comes from: PIX_BALANCE_* or PIX_BALANCE_2_*. */
+  prefix: BalanceAccountSetting
+  clientId: string
+  clientSecret: string
+  apiKey: string
+}
+
+export const BALANCE_ACCOUNT_SETTINGS = ['PIX_BALANCE', 'PIX_BALANCE_2'] as const
+export type BalanceAccountSetting = (typeof BALANCE_ACCOUNT_SETTINGS)[number]
+
+/** One balance account: all three settings, or none. */
+function balanceAccount(read: (name: string) => string | undefined, prefix: BalanceAccountSetting): BalanceAccount | undefined {
+  const names = [`${prefix}_CLIENT_ID`, `${prefix}_CLIENT_SECRET`, `${prefix}_API_KEY`]
   const [clientId, clientSecret, apiKey] = names.map((n) => read(n))
-  if (clientId === undefined && clientSecret === undefined && apiKey === undefined) return {}
+  if (clientId === undefined && clientSecret === undefined && apiKey === undefined) return undefined
   const missing = names.filter((n) => read(n) === undefined)
-  if (missing.length > 0) throw new ConfigError(missing[0] as string, `is required with ${names.filter((n) => !missing.includes(n)).join(' and ')}: the balance account needs its client id, secret and API key`)
-  return { balanceClientId: clientId, balanceClientSecret: clientSecret, balanceApiKey: apiKey }
+  if (missing.length > 0) throw new ConfigError(missing[0] as string, `is required with ${names.filter((n) => !missing.includes(n)).join(' and ')}: a balance account needs its client id, secret and API key`)
+  return { prefix, clientId: clientId as string, clientSecret: clientSecret as string, apiKey: apiKey as string }
 }
 
-/** The balance account is another account: other checks move the main, second and limited ones. */
+/** Each balance account is an account of its own: other checks move the main, second and limited ones. */
 function balanceAccountApart(c: TargetConfig): void {
-  const sameId = [['PIX_CLIENT_ID', c.clientId], ['PIX_OTHER_CLIENT_ID', c.otherClientId], ['PIX_LIMITED_CLIENT_ID', c.limitedClientId]].find(([, v]) => v !== undefined && v === c.balanceClientId)
-  if (sameId) throw new ConfigError('PIX_BALANCE_CLIENT_ID', `is the same as ${sameId[0]}: the balance account must be one that no other check uses`)
-  const sameKey = [['PIX_API_KEY', c.apiKey], ['PIX_OTHER_API_KEY', c.otherApiKey], ['PIX_API_KEY_LIMITED', c.apiKeyLimited]].find(([, v]) => v !== undefined && v === c.balanceApiKey)
-  if (sameKey) throw new ConfigError('PIX_BALANCE_API_KEY', `is the same as ${sameKey[0]}: the balance account must be one that no other check uses`)
+  const ids: [string, string | undefined][] = [['PIX_CLIENT_ID', c.clientId], ['PIX_OTHER_CLIENT_ID', c.otherClientId], ['PIX_LIMITED_CLIENT_ID', c.limitedClientId]]
+  const keys: [string, string | undefined][] = [['PIX_API_KEY', c.apiKey], ['PIX_OTHER_API_KEY', c.otherApiKey], ['PIX_API_KEY_LIMITED', c.apiKeyLimited]]
+  for (const account of c.balanceAccounts) {
+    const sameId = ids.find(([, v]) => v !== undefined && v === account.clientId)
+    if (sameId) throw new ConfigError(`${account.prefix}_CLIENT_ID`, `is the same as ${sameId[0]}: a balance account must be one that no other check uses`)
+    const sameKey = keys.find(([, v]) => v !== undefined && v === account.apiKey)
+    if (sameKey) throw new ConfigError(`${account.prefix}_API_KEY`, `is the same as ${sameKey[0]}: a balance account must be one that no other check uses`)
+    ids.push([`${account.prefix}_CLIENT_ID`, account.clientId])
+    keys.push([`${account.prefix}_API_KEY`, account.apiKey])
+  }
 }
 
-/**
- * Whether the checks declared ALONE.balances run on the balance account, beside the rest: it is
- * configured and the preflight did not find it refused.
- */
-export function usesBalanceAccount(c: Pick<TargetConfig, 'balanceClientId' | 'unavailable'>): boolean {
-  return c.balanceClientId !== undefined && c.unavailable.balanceAccount === undefined
+/** The need under which the preflight reports a balance account unusable (PIX_UNAVAILABLE): balanceAccount, balanceAccount2. */
+export function unavailableKeyOf(account: Pick<BalanceAccount, 'prefix'>): string {
+  return account.prefix === 'PIX_BALANCE' ? 'balanceAccount' : 'balanceAccount2'
+}
+
+/** The balance accounts the preflight did not find refused. */
+export function usableBalanceAccounts(c: Pick<TargetConfig, 'balanceAccounts' | 'unavailable'>): BalanceAccount[] {
+  return c.balanceAccounts.filter((a) => c.unavailable[unavailableKeyOf(a)] === undefined)
+}
+
+/** Whether the checks declared ALONE.balances run on balance accounts, beside the rest. */
+export function usesBalanceAccount(c: Pick<TargetConfig, 'balanceAccounts' | 'unavailable'>): boolean {
+  return usableBalanceAccounts(c).length > 0
 }
 
 /**
  * Whether the checks that start from a blank account (`ALONE.accountReset`) run on the balance
- * account, resetting only it: the run may reset, and the preflight saw the driver do it.
+ * accounts, resetting only the one they hold: the run may reset, and the preflight saw the driver
+ * reset each of them.
  */
-export function resetsBalanceAccount(c: Pick<TargetConfig, 'balanceClientId' | 'unavailable' | 'balanceAccountResets' | 'allowReset'>): boolean {
+export function resetsBalanceAccount(c: Pick<TargetConfig, 'balanceAccounts' | 'unavailable' | 'balanceAccountResets' | 'allowReset'>): boolean {
   return usesBalanceAccount(c) && c.balanceAccountResets && c.allowReset
 }
 
+/** Whether `clientId` is one of the balance accounts (a check on one sees it as its own account). */
+export function isBalanceAccount(c: Pick<TargetConfig, 'balanceAccounts'>, clientId: string): boolean {
+  return c.balanceAccounts.some((a) => a.clientId === clientId)
+}
+
 /**
- * The config a check on the balance account sees: that account's credentials in place of the
- * main account's, and none of the main account's certificates, limited credentials or data.
+ * The config a check on a balance account sees: that account's credentials in place of the main
+ * account's, and none of the main account's certificates, limited credentials or data.
  */
-export function balanceAccountConfig(c: TargetConfig): TargetConfig {
-  if (!c.balanceClientId || !c.balanceClientSecret || !c.balanceApiKey) throw new Error('balanceAccountConfig: no balance account configured')
+export function balanceAccountConfig(c: TargetConfig, account: BalanceAccount): TargetConfig {
   const { certFile: _cert, certUnlinkedFile: _unlinked, certOtherAccountFile: _otherCert, apiKeyLimited: _limitedKey, limitedClientId: _limitedId,
     limitedClientSecret: _limitedSecret, buyerUuid: _buyer, pixKey: _pixKey, ...rest } = c
-  return { ...rest, clientId: c.balanceClientId, clientSecret: c.balanceClientSecret, apiKey: c.balanceApiKey }
+  return { ...rest, clientId: account.clientId, clientSecret: account.clientSecret, apiKey: account.apiKey }
 }
 
 /** vitest.config.ts testTimeout: a check's time limit, three times the default request limit (10 s). */
@@ -320,8 +350,10 @@ export function secretValues(c: TargetConfig): SecretValue[] {
   add('PIX_API_KEY', c.apiKey)
   add('PIX_API_KEY_LIMITED', c.apiKeyLimited)
   add('PIX_OTHER_API_KEY', c.otherApiKey)
-  add('PIX_BALANCE_CLIENT_SECRET', c.balanceClientSecret)
-  add('PIX_BALANCE_API_KEY', c.balanceApiKey)
+  for (const account of c.balanceAccounts) {
+    add(`${account.prefix}_CLIENT_SECRET`, account.clientSecret)
+    add(`${account.prefix}_API_KEY`, account.apiKey)
+  }
   const certFiles: [string, string | undefined][] = [
     ['PIX_CERT_FILE', c.certFile],
     ['PIX_CERT_UNLINKED_FILE', c.certUnlinkedFile],

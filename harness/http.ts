@@ -510,8 +510,8 @@ export interface Clients extends AccountClients {
   other?: Partial<AccountClients>
   /** The limited client (bearer, PIX_LIMITED_CLIENT_*) and key (gateway, PIX_API_KEY_LIMITED), when set. */
   limited?: Partial<AccountClients>
-  /** The balance account (PIX_BALANCE_*), when set: the preflight tries it; its checks get clients of their own (balanceAccountConfig). */
-  balance?: Partial<AccountClients>
+  /** The balance accounts (PIX_BALANCE_*, PIX_BALANCE_2_*), as configured: the preflight tries them; their checks get clients of their own (balanceAccountConfig). */
+  balances: AccountClients[]
 }
 
 /** Every client of a config, all recording into `onExchange`. */
@@ -529,13 +529,13 @@ export function createClients(config: TargetConfig, onExchange?: (ex: Exchange) 
     gateway: new GatewayClient(http, config.gatewayUrl, config.apiKey),
     certToken: new CertTokenClient(http, config.baseUrl, primary, config.certFile, transport ? { ...(caPem ? { caPem } : {}), keyFiles } : undefined),
     raw: new RawClient(http),
+    balances: [],
   }
   const other = accountClients(http, config, config.otherClientId, config.otherClientSecret, config.otherApiKey)
   if (other) clients.other = other
   const limited = accountClients(http, config, config.limitedClientId, config.limitedClientSecret, config.apiKeyLimited)
   if (limited) clients.limited = limited
-  const balance = accountClients(http, config, config.balanceClientId, config.balanceClientSecret, config.balanceApiKey)
-  if (balance) clients.balance = balance
+  clients.balances = config.balanceAccounts.map((a) => ({ base: new BearerClient(http, config.baseUrl, { clientId: a.clientId, clientSecret: a.clientSecret }), gateway: new GatewayClient(http, config.gatewayUrl, a.apiKey) }))
   return clients
 }
 

@@ -104,23 +104,26 @@ export const ALONE = {
 const BALANCE_ACCOUNT_POLL_MS = 10
 
 /**
- * Takes the balance account for one check (`key`: the run, its gateway and the account's client
- * id): one check at a time across the run's workers. The hold is a folder made atomically (mkdir),
- * removed by its holder only; the run id in the key means a folder left by a crashed run blocks no
- * other. Resolves with the release; rejects with Blocked after `waitMs`, or when `signal` aborts.
+ * Takes a balance account for one check (`keys`: one per account, each naming the run, its gateway
+ * and the account's client id): the first free one, one check per account at a time across the
+ * run's workers. A hold is a folder made atomically (mkdir), removed by its holder only; the run id
+ * in the key means a folder left by a crashed run blocks no other. Resolves with the account's
+ * index and the release; rejects with Blocked after `waitMs`, or when `signal` aborts.
  */
-export async function holdBalanceAccount(key: string, waitMs: number, signal?: AbortSignal): Promise<() => void> {
-  const dir = join(tmpdir(), `pix-kit-balance-account-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`)
+export async function holdBalanceAccount(keys: string[], waitMs: number, signal?: AbortSignal): Promise<{ index: number; release: () => void }> {
+  const dirs = keys.map((key) => join(tmpdir(), `pix-kit-balance-account-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`))
   const giveUpAt = Date.now() + waitMs
   for (;;) {
-    try {
-      mkdirSync(dir)
-      return () => rmSync(dir, { recursive: true, force: true })
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+    for (const [index, dir] of dirs.entries()) {
+      try {
+        mkdirSync(dir)
+        return { index, release: () => rmSync(dir, { recursive: true, force: true }) }
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+      }
     }
     if (signal?.aborted || Date.now() >= giveUpAt) {
-      throw new Blocked('taking the balance account (PIX_BALANCE_*), which one check holds at a time', `still held by other checks after ${Math.round(waitMs / 1000)} s`)
+      throw new Blocked(`taking a balance account (${keys.length === 1 ? 'PIX_BALANCE_*' : 'PIX_BALANCE_*, PIX_BALANCE_2_*'}), which one check holds at a time`, `still held by other checks after ${Math.round(waitMs / 1000)} s`)
     }
     await new Promise((r) => setTimeout(r, BALANCE_ACCOUNT_POLL_MS))
   }

@@ -47,6 +47,7 @@ interface CheckMeta {
   alone?: unknown
   balanceAccount?: unknown
   balanceAccountWaitMs?: unknown
+  balanceAccountSetting?: unknown
 }
 
 const MAX_MESSAGE_CHARS = 4_000
@@ -165,6 +166,7 @@ export class ConformanceReporter implements Reporter {
     if (typeof meta.alone === 'string') check.alone = meta.alone
     if (meta.balanceAccount === true) check.balanceAccount = true
     if (typeof meta.balanceAccountWaitMs === 'number') check.balanceAccountWaitMs = meta.balanceAccountWaitMs
+    if (typeof meta.balanceAccountSetting === 'string') check.balanceAccountSetting = meta.balanceAccountSetting
     if (meta.traffic && typeof meta.traffic.requests === 'number' && typeof meta.traffic.rounds === 'number') {
       check.traffic = { requests: meta.traffic.requests, rounds: meta.traffic.rounds }
     }

@@ -96,16 +96,14 @@ function accountSeed(n: number): AccountSeed {
   }
 }
 
-/** Account 1 is the main one, 2 the other (isolation checks), 3 the balance account. */
-const ACCOUNTS = 3
+/** Account 1 is the main one, 2 the other (isolation checks), 3 and 4 the balance accounts. */
+const ACCOUNTS = 4
 
 export async function createIdentities(): Promise<Identities> {
   const accounts = Array.from({ length: ACCOUNTS }, (_, i) => accountSeed(i + 1))
-  const [one, two, three] = accounts as [AccountSeed, AccountSeed, AccountSeed]
+  const [one, two] = accounts as [AccountSeed, AccountSeed]
   const clients: OauthClient[] = [
-    { clientId: one.clientId, clientSecret: one.clientSecret, accountId: one.id, scopes: FULL_SCOPES },
-    { clientId: two.clientId, clientSecret: two.clientSecret, accountId: two.id, scopes: FULL_SCOPES },
-    { clientId: three.clientId, clientSecret: three.clientSecret, accountId: three.id, scopes: FULL_SCOPES },
+    ...accounts.map((a) => ({ clientId: a.clientId, clientSecret: a.clientSecret, accountId: a.id, scopes: FULL_SCOPES })),
     { clientId: 'reference-client-limited', clientSecret: secret(24), accountId: one.id, scopes: LIMITED_SCOPES },
   ]
   const ca = await createCa('PIX Reference Client CA')
@@ -134,7 +132,7 @@ export async function persistentIdentities(stateDir: string): Promise<Identities
   try {
     const saved = JSON.parse(await readFile(file, 'utf8')) as SavedIdentities
     if (saved.accounts.length < ACCOUNTS) {
-      // a state folder from before the third account (the kit's balance account): it gains it, the rest stays
+      // a state folder from before the balance accounts (3 and 4): it gains them, the rest stays
       for (let n = saved.accounts.length + 1; n <= ACCOUNTS; n++) {
         const added = accountSeed(n)
         saved.accounts.push(added)

@@ -26,6 +26,7 @@ import { TestRunner } from 'vitest'
 import { GATEWAY_BALANCE, leaveWindow, slotOf } from '../rate-limits/window.ts'
 import { check, propertyRuns, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
+import { isBalanceAccount } from '../../harness/config.ts'
 import { show } from '../../harness/assertions.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
@@ -514,7 +515,7 @@ const EVERY_COMMAND = (): Command[] => [
  * one account); otherwise the sandbox. Either empties the account's rate windows.
  */
 const blank = (t: CheckContext): Promise<void> => (onTheBalanceAccount(t) ? t.control.resetAccount() : t.control.reset())
-const onTheBalanceAccount = (t: CheckContext): boolean => t.config.clientId === t.config.balanceClientId
+const onTheBalanceAccount = (t: CheckContext): boolean => isBalanceAccount(t.config, t.config.clientId)
 
 /** A blank account, its notifications pointed at this run's channel, the model at its balances. */
 async function setup(t: CheckContext, run: number): Promise<{ model: Model; real: Real }> {

@@ -29,6 +29,7 @@ export interface VerdictCheck {
   /** Why it ran alone, and whether it ran on the balance account instead (harness/schedule.ts). */
   alone?: string
   balanceAccount?: true
+  balanceAccountSetting?: string
 }
 
 export interface VerdictClause {

@@ -1,11 +1,14 @@
 // How a certification schedules checks that share the account, proven against broken targets (the
 // fault self-check's batches run every check alone, outside the phases): the checks that read
 // balances to the cent run on the balance account (PIX_BALANCE_*), and those that take their own
-// notifications from the account's shared channel (ALONE.accountEvents) run side by side; a target
+// notifications from the account's shared channel (ALONE.accountEvents) run side by side, and the
+// ledger model runs on the balance account when the driver resets that account alone; a target
 // that gets one of their rules wrong still fails them there, on the rule's clause.
 import { afterAll, expect, test } from 'vitest'
+import { jsonResponse } from './fault.ts'
 import { FAULTS } from './faults/index.ts'
 import { certify, closeReferences } from './runner.ts'
+import type { Variant } from './variants.ts'
 
 afterAll(closeReferences)
 
@@ -34,3 +37,27 @@ test.concurrent.each([
   expect(failed.map((c) => c.failedClause), run.run.output.slice(-2000)).toContain(clause)
 })
 
+
+test.concurrent.each([
+  ['model-failed-cash-out-treated-as-settled', '2.3.failed-operation-unblocks'],
+  ['model-listed-debit-final-minus-fee', '2.2.final-amount'],
+])('%s: the ledger model, on the balance account (its driver resets it alone), fails on %s', async (id, clause) => {
+  const run = await certify({ areas: ['model'], files: ['model/ledger.test.ts'], fault: fault(id), extraArgs: ['--retries', '0'] })
+  const [ledger] = run.checks
+  expect(ledger?.failedClause, run.run.output.slice(-2000)).toBe(clause)
+  expect(ledger?.balanceAccount, 'the ledger ran on the main account').toBe(true)
+})
+
+const WITHOUT_ACCOUNT_RESET: Variant = {
+  id: 'driver-without-account-reset',
+  description: 'a sandbox driver that lacks the optional POST /control/accounts/{id}/reset',
+  onRequest: (req) => (req.api === 'control' && /^\/control\/accounts\/[^/]+\/reset$/.test(req.path) ? jsonResponse(501, { statusCode: 501, message: 'not implemented', error: 'Not Implemented' }) : undefined),
+}
+
+test.concurrent('a driver without the account reset: the ledger model resets the sandbox, alone, and passes, with a warning that says why', async () => {
+  const run = await certify({ areas: ['model'], files: ['model/ledger.test.ts'], variant: WITHOUT_ACCOUNT_RESET, extraArgs: ['--retries', '0'] })
+  const [ledger] = run.checks
+  expect(ledger?.status, run.run.output.slice(-2000)).toBe('passed')
+  expect(ledger?.balanceAccount).toBeUndefined()
+  expect(run.run.output).toMatch(/the sandbox driver does not reset one account \(POST \/control\/accounts\/\{id\}\/reset answered 501.*\): the ledger model resets the whole sandbox, alone after the other checks/)
+})

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { ConfigError, balanceAccountConfig, loadConfig, loadDotenv, secretValues, certificatePem, usesBalanceAccount } from '../../../harness/config.ts'
+import { ConfigError, balanceAccountConfig, isBalanceAccount, loadConfig, loadDotenv, secretValues, certificatePem, usableBalanceAccounts, usesBalanceAccount } from '../../../harness/config.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'harness-config-'))
 const CERT = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ2VydGlmaWNhdGVCb2R5\nU2VjcmV0TGluZTI=\n-----END CERTIFICATE-----\n'
@@ -55,10 +55,25 @@ describe('loadConfig', () => {
     const c = loadConfig({ ...minimal, PIX_BALANCE_CLIENT_ID: 'b', PIX_BALANCE_CLIENT_SECRET: 'balance-secret-0123', PIX_BALANCE_API_KEY: 'balance-key-0123', PIX_CERT_FILE: certFile, PIX_PIX_KEY: 'k@example.test' })
     expect(usesBalanceAccount(c)).toBe(true)
     expect(usesBalanceAccount({ ...c, unavailable: { balanceAccount: 'refused' } })).toBe(false)
-    const own = balanceAccountConfig(c)
+    const own = balanceAccountConfig(c, c.balanceAccounts[0]!)
     expect([own.clientId, own.clientSecret, own.apiKey]).toEqual(['b', 'balance-secret-0123', 'balance-key-0123'])
     expect([own.certFile, own.pixKey]).toEqual([undefined, undefined])
+    expect(isBalanceAccount(own, own.clientId)).toBe(true)
     expect(secretValues(c).map((v) => v.name)).toEqual(expect.arrayContaining(['PIX_BALANCE_CLIENT_SECRET', 'PIX_BALANCE_API_KEY']))
+  })
+
+  test('a second balance account is given whole, apart from every other account, the first included; the preflight may drop either', () => {
+    const first = { PIX_BALANCE_CLIENT_ID: 'b', PIX_BALANCE_CLIENT_SECRET: 'balance-secret-0123', PIX_BALANCE_API_KEY: 'balance-key-0123' }
+    const second = { PIX_BALANCE_2_CLIENT_ID: 'b2', PIX_BALANCE_2_CLIENT_SECRET: 'balance-2-secret-0123', PIX_BALANCE_2_API_KEY: 'balance-2-key-0123' }
+    expect(configError({ ...minimal, ...first, PIX_BALANCE_2_CLIENT_ID: 'b2' }).message).toMatch(/^PIX_BALANCE_2_CLIENT_SECRET: is required with PIX_BALANCE_2_CLIENT_ID/)
+    expect(configError({ ...minimal, ...first, ...second, PIX_BALANCE_2_CLIENT_ID: 'b' }).message).toMatch(/^PIX_BALANCE_2_CLIENT_ID: is the same as PIX_BALANCE_CLIENT_ID/)
+    expect(configError({ ...minimal, ...first, ...second, PIX_BALANCE_2_API_KEY: 'key-abcdef' }).message).toMatch(/^PIX_BALANCE_2_API_KEY: is the same as PIX_API_KEY/)
+    const c = loadConfig({ ...minimal, ...first, ...second })
+    expect(c.balanceAccounts.map((a) => [a.prefix, a.clientId])).toEqual([['PIX_BALANCE', 'b'], ['PIX_BALANCE_2', 'b2']])
+    expect(usableBalanceAccounts({ ...c, unavailable: { balanceAccount: 'refused' } }).map((a) => a.clientId)).toEqual(['b2'])
+    expect(usesBalanceAccount({ ...c, unavailable: { balanceAccount: 'refused', balanceAccount2: 'refused' } })).toBe(false)
+    expect(usesBalanceAccount(loadConfig({ ...minimal, ...second }))).toBe(true)  // the second alone is one balance account
+    expect(secretValues(c).map((v) => v.name)).toEqual(expect.arrayContaining(['PIX_BALANCE_2_CLIENT_SECRET', 'PIX_BALANCE_2_API_KEY']))
   })
 
   test('defaults: 10 s timeout, 50 runs, a random 31-bit seed, trailing slash dropped', () => {

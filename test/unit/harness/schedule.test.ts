@@ -102,11 +102,23 @@ test('with a balance account, the checks declared balances run on it in the shar
   expect(runModeOf('alone', ALONE.accountEvents)).toBe('account-events')
 })
 
-test('the balance account is held by one check at a time across workers; a check that waits too long is blocked, not failed', async () => {
+test('a check that starts from a blank account runs on the balance account only when the driver resets that account alone; otherwise alone, resetting the sandbox', () => {
+  expect(inPhase('shared', ALONE.accountReset, true, true)).toBe(true)
+  expect(inPhase('alone', ALONE.accountReset, true, true)).toBe(false)
+  expect(runModeOf('shared', ALONE.accountReset, true, true)).toBe('balance-account')
+  for (const [balanceAccount, resetsIt] of [[true, false], [false, true], [false, false]] as const) {
+    expect(inPhase('shared', ALONE.accountReset, balanceAccount, resetsIt)).toBe(false)
+    expect(inPhase('alone', ALONE.accountReset, balanceAccount, resetsIt)).toBe(true)
+    expect(runModeOf('alone', ALONE.accountReset, balanceAccount, resetsIt)).toBe('alone')
+  }
+  expect(inPhase('alone', ALONE.reset, true, true)).toBe(true)  // a sandbox reset never moves to the account
+})
+
+test('a balance account is held by one check at a time across workers; a check that waits too long is blocked, not failed', async () => {
   const key = `schedule-test-${process.pid}-${Date.now()}`
   const inside: string[] = []
   const hold = async (name: string) => {
-    const release = await holdBalanceAccount(key, 5_000)
+    const { release } = await holdBalanceAccount([key], 5_000)
     inside.push(`${name} in`)
     await new Promise((r) => setTimeout(r, 30))
     inside.push(`${name} out`)
@@ -114,15 +126,27 @@ test('the balance account is held by one check at a time across workers; a check
   }
   await Promise.all([hold('a'), hold('b'), hold('c')])
   for (let i = 0; i < inside.length; i += 2) expect(inside[i]?.replace(' in', '')).toBe(inside[i + 1]?.replace(' out', ''))
-  const release = await holdBalanceAccount(key, 5_000)
-  const waited = await holdBalanceAccount(key, 50).then(() => undefined, (e: unknown) => e)
+  const { release } = await holdBalanceAccount([key], 5_000)
+  const waited = await holdBalanceAccount([key], 50).then(() => undefined, (e: unknown) => e)
   expect(waited).toBeInstanceOf(Blocked)
-  expect((waited as Blocked).message).toMatch(/taking the balance account .* failed \(still held by other checks after 0 s\)/)
+  expect((waited as Blocked).message).toMatch(/taking a balance account .* failed \(still held by other checks after 0 s\)/)
   const aborted = new AbortController()
   aborted.abort()
-  await expect(holdBalanceAccount(key, 60_000, aborted.signal)).rejects.toBeInstanceOf(Blocked)
+  await expect(holdBalanceAccount([key], 60_000, aborted.signal)).rejects.toBeInstanceOf(Blocked)
   release()
-  ;(await holdBalanceAccount(key, 50))()
+  ;(await holdBalanceAccount([key], 50)).release()
+})
+
+test('with two balance accounts, two checks hold one each at once, and a third waits for the first freed', async () => {
+  const keys = [`schedule-test-${process.pid}-${Date.now()}-1`, `schedule-test-${process.pid}-${Date.now()}-2`]
+  const first = await holdBalanceAccount(keys, 50)
+  const second = await holdBalanceAccount(keys, 50)
+  expect([first.index, second.index]).toEqual([0, 1])
+  const third = holdBalanceAccount(keys, 5_000)
+  setTimeout(() => second.release(), 30)
+  expect((await third).index).toBe(1)
+  first.release()
+  ;(await third).release()
 })
 
 test('outside a certification (no phase) every check registers', () => {

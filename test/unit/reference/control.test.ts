@@ -37,6 +37,34 @@ describe('reset and clock', () => {
     expect((await ref.control(`/control/accounts/${ref.env.PIX_CLIENT_ID}`)).body).toMatchObject({ webhookUrl: null, pixWebhookUrl: null, pixKeys: expect.arrayContaining([ref.env.PIX_PIX_KEY]) })
   })
 
+  it('an account reset puts that account alone back to its seed: objects, balances, URLs and rate windows', async () => {
+    const main = ref.env.PIX_CLIENT_ID
+    const other = { authorization: `Bearer ${await ref.token('other')}` }
+    const mine = (await cashOut(100, 'mine')).body
+    expect((await ref.base(`/api/pix/transaction/${mine.transactionId}`, { headers: auth })).status).toBe(200)
+    const theirs = (await ref.control('/control/incoming-payments', { account: ref.env.PIX_OTHER_CLIENT_ID, amount: '20.00', externalId: 'theirs' })).body
+    for (const account of [main, ref.env.PIX_OTHER_CLIENT_ID]) await ref.control(`/control/accounts/${account}/webhook-urls`, { webhookUrl: 'https://example.com/h' })
+    for (let i = 0; i < 60; i++) await ref.gateway('/v1/account/balance')
+    expect((await ref.gateway('/v1/account/balance')).status).toBe(429)
+    const otherBalance = async () => {
+      const { grossBalance, blockedBalance, netBalance } = (await ref.base('/api/balance', { headers: other })).body
+      return { grossBalance, blockedBalance, netBalance }
+    }
+    const otherBefore = await otherBalance()
+
+    expect((await ref.control(`/control/accounts/${main}/reset`, {})).status).toBe(204)
+
+    expect(await balance()).toMatchObject({ netBalance: 10000, blockedBalance: 0 })
+    expect((await ref.base('/api/transactions', { headers: auth })).body.metadata.total).toBe(0)
+    expect((await ref.base(`/api/pix/transaction/${mine.transactionId}`, { headers: auth })).status).toBe(404)
+    expect((await ref.gateway('/v1/account/balance')).status).toBe(200)
+    expect((await ref.control(`/control/accounts/${main}`)).body).toMatchObject({ webhookUrl: null, pixWebhookUrl: null, pixKeys: expect.arrayContaining([ref.env.PIX_PIX_KEY]) })
+    expect(await otherBalance()).toEqual(otherBefore)
+    expect((await ref.base(`/api/pix/transaction/${theirs.transactionId}`, { headers: other })).status).toBe(200)
+    expect((await ref.control(`/control/accounts/${ref.env.PIX_OTHER_CLIENT_ID}`)).body).toMatchObject({ webhookUrl: 'https://example.com/h' })
+    expectError(await ref.control('/control/accounts/nobody/reset', {}), 404)
+  })
+
   it('advances the clock, refusing negative or absent seconds', async () => {
     const before = Date.parse((await ref.control('/control/clock')).body.now)
     const after = await ref.control('/control/clock/advance', { seconds: 3600 })
