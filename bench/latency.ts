@@ -127,6 +127,11 @@ function report(runs: Map<ProfileId, ProfileRun>, line: (s?: string) => void): R
   }
   const longest = maxBy(shape.results.checks, roundsOf)
   if (longest) line(`  longest in-order chain: ${roundsOf(longest)} rounds (${requestsOf(longest)} requests), ${nameOf(longest)}`)
+  const phases = phasesOf(shape.results.checks)
+  if (phases) {
+    const lanes = [...phases.busyByBalanceAccount].map(([setting, ms]) => `${setting} busy ${seconds(ms)}`).join(', ')
+    line(`  phases, ${shape.profile.name} run: shared ${seconds(phases.sharedMs)}${lanes ? ` (${lanes})` : ''}, then alone ${seconds(phases.aloneMs)}`)
+  }
 
   const ratios: Ratio[] = []
   if (loopback && distant) {
@@ -202,6 +207,23 @@ export function floorAt(rttMs: number, loopback: CheckResult[], distant: CheckRe
   floor.balanceAccountMs = Math.max(longestOnOne, onBalanceAccounts / Math.max(1, balanceAccounts.size))
   floor.ms = Math.max(floor.longest?.ms ?? 0, floor.balanceAccountMs) + floor.aloneMs
   return floor
+}
+
+/**
+ * How long each phase lasted (first start to last end of its checks), and how long each balance
+ * account was held; undefined when the results carry no start times.
+ */
+export function phasesOf(checks: CheckResult[]): { sharedMs: number; aloneMs: number; busyByBalanceAccount: Map<string, number> } | undefined {
+  const spans = checks.filter((c) => c.startedAt !== undefined).map((c) => ({ c, start: Date.parse(c.startedAt as string), end: Date.parse(c.startedAt as string) + c.durationMs }))
+  if (spans.length === 0) return undefined
+  const span = (of: typeof spans) => (of.length === 0 ? 0 : Math.max(...of.map((s) => s.end)) - Math.min(...of.map((s) => s.start)))
+  const inAlonePhase = (c: CheckResult) => c.alone !== undefined && !c.balanceAccount
+  const busyByBalanceAccount = new Map<string, number>()
+  for (const { c } of spans) {
+    if (!c.balanceAccountSetting) continue
+    busyByBalanceAccount.set(c.balanceAccountSetting, (busyByBalanceAccount.get(c.balanceAccountSetting) ?? 0) + c.durationMs - (c.balanceAccountWaitMs ?? 0))
+  }
+  return { sharedMs: span(spans.filter((s) => !inAlonePhase(s.c))), aloneMs: span(spans.filter((s) => inAlonePhase(s.c))), busyByBalanceAccount }
 }
 
 function byArea(checks: CheckResult[]): [string, CheckResult[]][] {

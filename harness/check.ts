@@ -171,7 +171,10 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
   meta.area ??= areaOf(ctx.task.file.filepath)
   keepEarlierAttempt(ctx)
   const main = workerConfig()
-  const accounts = mode === 'balance-account' ? usableBalanceAccounts(main) : []
+  // The ledger model holds its account for many seconds: it tries the last one first and the short
+  // checks the first one, so they seldom queue behind it.
+  const usable = mode === 'balance-account' ? usableBalanceAccounts(main) : []
+  const accounts = meta.alone === ALONE.accountReset ? [...usable].reverse() : usable
   // which balance account is known once one is held; they differ only in credentials
   let config = accounts[0] ? balanceAccountConfig(main, accounts[0]) : main
   const recorder = new Recorder(sharedRedactor)

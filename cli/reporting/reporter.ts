@@ -159,6 +159,8 @@ export class ConformanceReporter implements Reporter {
       status,
       durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
     }
+    const startTime = testCase.diagnostic()?.startTime
+    if (startTime) check.startedAt = new Date(startTime).toISOString()
     if (result.state === 'failed') check.message = failureMessage(result.errors)
     if (status === 'failed' && typeof meta.failedClause === 'string') check.failedClause = meta.failedClause
     if (noVerdict && typeof meta.reason === 'string') check.reason = meta.reason

@@ -39,6 +39,8 @@ export interface CheckResult {
   needs: string[]
   status: CheckStatus
   durationMs: number
+  /** When its last attempt started (ISO 8601): with durationMs, the run's timeline (which checks ran side by side). */
+  startedAt?: string
   /** The one clause a failed check proves broken (absent when the kit itself failed). */
   failedClause?: string
   /** The verdict of each of the check's clauses. */

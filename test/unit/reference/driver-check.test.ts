@@ -54,8 +54,20 @@ describe('check-driver', () => {
     const report = await check(ref.r.controlUrl)
     expect(new Set(Object.values(verdicts(report)))).toEqual(new Set(['provided']))
     expect(driverComplete(report)).toBe(true)
-    expect(report.routes.filter((r) => r.optional).map((r) => r.route).sort()).toEqual(['GET /control/config', 'GET /control/webhooks'])
-    expect(formatDriverReport(report)).toMatch(/\n\n25 provided, 0 refused, 0 wrong, 0 unchecked$/)
+    expect(report.routes.filter((r) => r.optional).map((r) => r.route).sort()).toEqual(['GET /control/config', 'GET /control/webhooks', 'POST /control/accounts/{account}/reset'])
+    expect(formatDriverReport(report)).toMatch(/\n\n26 provided, 0 refused, 0 wrong, 0 unchecked$/)
+  })
+
+  it('a driver without the optional account reset is still complete, and the route is reported as optional', async () => {
+    const p = await proxy(({ method, path }) => (method === 'POST' && /^\/control\/accounts\/[^/]+\/reset$/.test(path) ? { status: 501, body: notImplemented } : undefined))
+    try {
+      const report = await check(p.url)
+      expect(verdicts(report)['POST /control/accounts/{account}/reset']).toBe('refused')
+      expect(driverComplete(report)).toBe(true)
+      expect(formatDriverReport(report)).toMatch(/^refused +POST \/control\/accounts\/\{account\}\/reset .* \(optional\)$/m)
+    } finally {
+      await p.close()
+    }
   })
 
   it('reports the routes a sandbox answers 501 (or 404 with no such route) as refused, the others provided', async () => {
@@ -72,7 +84,7 @@ describe('check-driver', () => {
         'POST /control/returns/{e2eid}/{id}/fail': 'refused',
         'POST /control/bank-slips/{id}/expire': 'refused',
       })
-      const report = { routes: Object.entries(v).map(([route, verdict]) => ({ route, verdict, optional: /webhooks$|GET \/control\/config$/.test(route) })) }
+      const report = { routes: Object.entries(v).map(([route, verdict]) => ({ route, verdict, optional: /webhooks$|GET \/control\/config$|accounts\/\{account\}\/reset$/.test(route) })) }
       expect(driverComplete(report as DriverReport)).toBe(false)
       const others = Object.entries(v).filter(([, verdict]) => verdict !== 'refused')
       expect(others.length).toBe(Object.keys(v).length - 4)
