@@ -133,12 +133,15 @@ export const CASES_IN_FLIGHT = 8
 export const EVENT_DEADLINE_MS = 5_000
 export const QUIET_PERIOD_MS = 600
 
+/** What only the main account has (balanceAccountConfig leaves it out): a check that needs it stays on the main account. */
+const MAIN_ACCOUNT_NEEDS: readonly Need[] = ['certs', 'otherAccountCert', 'unlinkedCert', 'limitedKey']
+
 /** Declares a check. Unknown clause ids or needs throw here, when the suite is collected. */
 export function check(title: string, options: CheckOptions, fn: (t: CheckContext) => Promise<void> | void): void {
   const clauses = validateClauses(title, options.clauses)
   const needs = validateNeeds(title, options.needs ?? [])
   const phase = schedulingPhase()
-  const lane = phase !== undefined && options.alone !== undefined ? balanceAccountLane() : { balanceAccount: false, resetsIt: false }
+  const lane = phase !== undefined && options.alone !== undefined && !needs.some((n) => MAIN_ACCOUNT_NEEDS.includes(n)) ? balanceAccountLane() : { balanceAccount: false, resetsIt: false }
   if (!inPhase(phase, options.alone, lane.balanceAccount, lane.resetsIt)) return
   const mode = runModeOf(phase, options.alone, lane.balanceAccount, lane.resetsIt)
   const meta: CheckMeta = { clauses, needs, tags: options.tags ?? [], ...(options.alone ? { alone: options.alone } : {}), ...(mode === 'balance-account' ? { balanceAccount: true } : {}) }

@@ -46,14 +46,16 @@ export function runModeOf(phase: Phase | undefined, alone: string | undefined, b
 }
 
 /**
- * Whether a check declared alone runs on the balance account instead, in the shared phase, one at a
- * time (`holdBalanceAccount`): the checks declared `ALONE.balances` when the run has a balance
- * account (no other check moves that account's money), and those declared `ALONE.accountReset`
- * when, besides, the sandbox driver resets one account (`resetsIt`: the preflight saw it do so).
+ * Whether a check declared alone runs on a balance account instead, in the shared phase, one at a
+ * time per account (`holdBalanceAccount`): when the run has one, the checks declared
+ * `ALONE.balances` (no other check moves that account's money) and `ALONE.accountUrls` (no other
+ * check's events reach that account's URLs), and those declared `ALONE.accountReset` when, besides,
+ * the sandbox driver resets one account (`resetsIt`: the preflight saw it do so). `balanceAccount`
+ * is false for a check that needs what only the main account has (certificates, a limited key).
  */
 export function onTheBalanceAccount(alone: string | undefined, balanceAccount: boolean, resetsIt: boolean): boolean {
   if (!balanceAccount) return false
-  return alone === ALONE.balances || (alone === ALONE.accountReset && resetsIt)
+  return alone === ALONE.balances || alone === ALONE.accountUrls || (alone === ALONE.accountReset && resetsIt)
 }
 
 /** Whether a check (alone when given a reason) registers in this phase. */

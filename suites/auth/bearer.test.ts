@@ -19,7 +19,14 @@ function expectUnauthorized(t: CheckContext, clause: string, r: EndpointRequest,
 }
 
 async function everyEndpointRefuses(t: CheckContext, clause: string, auth: string): Promise<void> {
-  for (const r of bearerRequests(t.config)) expectUnauthorized(t, clause, r, await send(t, r, auth))
+  for (const [r, ex] of await sentToEvery(t, auth)) expectUnauthorized(t, clause, r, ex)
+}
+
+/** Every bearer endpoint called with `auth` at once (one round trip, not one per endpoint); judged in order. */
+async function sentToEvery(t: CheckContext, auth: string, headers?: Record<string, string>): Promise<[EndpointRequest, Exchange][]> {
+  const requests = bearerRequests(t.config)
+  const answers = await Promise.all(requests.map((r) => send(t, r, auth, headers)))
+  return requests.map((r, i) => [r, answers[i] as Exchange])
 }
 
 // ---- JWT surgery ------------------------------------------------------------------------------
@@ -71,9 +78,7 @@ check('every bearer endpoint answers 401 to an Authorization header without a be
 }, async (t) => {
   const token = await t.base.token()
   for (const header of ['Bearer', 'Bearer ', `Basic ${b64url('user:password')}`, token]) {
-    for (const r of bearerRequests(t.config)) {
-      t.expectStatus('7.bearer-missing-token-401', await send(t, r, 'none', { authorization: header }), 401)
-    }
+    for (const [, ex] of await sentToEvery(t, 'none', { authorization: header })) t.expectStatus('7.bearer-missing-token-401', ex, 401)
   }
 })
 
@@ -121,7 +126,8 @@ function issuedToken(t: CheckContext, what: string, clause: string, issue: () =>
 }
 
 async function expectAccepted(t: CheckContext, lifetime: string, token: string): Promise<void> {
-  for (const path of ['/api/balance', '/accounts/balances']) t.expectStatus(lifetime, await t.base.get(path, { auth: token }), 200)
+  const answers = await Promise.all(['/api/balance', '/accounts/balances'].map((path) => t.base.get(path, { auth: token })))
+  for (const ex of answers) t.expectStatus(lifetime, ex, 200)
 }
 
 /**
@@ -129,8 +135,7 @@ async function expectAccepted(t: CheckContext, lifetime: string, token: string):
  * breaks the lifetime; a refusal other than 401 with the error body breaks the expired-token row.
  */
 async function expectExpired(t: CheckContext, lifetime: string, token: string): Promise<void> {
-  for (const r of bearerRequests(t.config)) {
-    const ex = await send(t, r, token)
+  for (const [r, ex] of await sentToEvery(t, token)) {
     const status = ex.response.status
     if (!ex.response.error && status >= 200 && status <= 299) t.fail(lifetime, 'a token past its lifetime', 'refused', `HTTP ${status}`, ex)
     expectUnauthorized(t, '7.bearer-expired-token-401', r, ex)

@@ -99,6 +99,8 @@ test('with a balance account, the checks declared balances run on it in the shar
   expect(inPhase('shared', ALONE.balances, false)).toBe(false)
   expect(inPhase('alone', ALONE.balances, false)).toBe(true)
   expect(inPhase('alone', ALONE.clock, true)).toBe(true)
+  expect(runModeOf('shared', ALONE.accountUrls, true)).toBe('balance-account')  // no other check's events reach that account
+  expect(inPhase('alone', ALONE.accountUrls, false)).toBe(true)
   expect(runModeOf('alone', ALONE.accountEvents)).toBe('account-events')
 })
 
