@@ -305,7 +305,7 @@ function workersFor(config: TargetConfig): { count: number; line: string } {
   const count = fixed ? 1 : config.workers
   const why = fixed && config.workers > 1 ? ` (not ${config.workers}: ${fixed} reaches one capture server)` : ''
   const accounts = usableBalanceAccounts(config).length
-  const balances = accounts > 0 ? `; the balance checks${resetsBalanceAccount(config) ? ' and the ledger model' : ''} on ${accounts === 1 ? 'the balance account, one at a time' : `${accounts} balance accounts, one at a time on each`}, beside them` : ''
+  const balances = accounts > 0 ? `; the checks on balances and account URLs${resetsBalanceAccount(config) ? ', and the ledger model,' : ''} on ${accounts === 1 ? 'the balance account, one at a time' : `${accounts} balance accounts, one at a time on each`}, beside them` : ''
   return { count, line: `scheduling: ${count} worker${count === 1 ? '' : 's'}${why} × ${config.concurrency} checks in flight${balances}; checks declared alone run after, one at a time (those that take only their own notifications from the account's channel, side by side)` }
 }
 

@@ -94,8 +94,8 @@ export async function preflight(config: TargetConfig): Promise<PreflightResult> 
   for (const [need, reason] of Object.entries(unavailable)) {
     const balanceAccount = config.balanceAccounts.find((a) => unavailableKeyOf(a) === need)
     warnings.push(!balanceAccount ? `${reason}: the checks that need it are skipped`
-      : usable.length > 0 ? `${reason}: the checks that read balances run on the other balance account`
-        : `${reason}: the checks that read balances run alone on the main account instead`)
+      : usable.length > 0 ? `${reason}: the checks meant for it run on the other balance account`
+        : `${reason}: the checks meant for it run alone on the main account instead`)
   }
   const balanceAccountResets = usable.length > 0 && usable.every((a) => resets.get(a.clientId) === true)
   const refusal = usable.map((a) => resets.get(a.clientId)).find((r) => typeof r === 'string')

@@ -78,7 +78,7 @@ describe('preflight', () => {
   test('a refused balance account only sends its checks back to the alone phase on the main account, with the reason', async () => {
     const refused = await preflight(config({ PIX_BALANCE_CLIENT_ID: 'b', PIX_BALANCE_CLIENT_SECRET: SECRET, PIX_BALANCE_API_KEY: OTHER_KEY }))
     expect(refused.unavailable).toEqual({ balanceAccount: 'PIX_BALANCE_API_KEY is refused by GET /v1/account/balance: 401' })
-    expect(refused.warnings[0]).toMatch(/PIX_BALANCE_API_KEY is refused .*: the checks that read balances run alone on the main account instead/)
+    expect(refused.warnings[0]).toMatch(/PIX_BALANCE_API_KEY is refused .*: the checks meant for it run alone on the main account instead/)
     const wrongSecret = await preflight(config({ PIX_BALANCE_CLIENT_ID: 'b', PIX_BALANCE_CLIENT_SECRET: 'not-the-secret-01234', PIX_BALANCE_API_KEY: 'preflight-key-balance' }))
     expect(wrongSecret.unavailable.balanceAccount).toMatch(/^PIX_BALANCE_CLIENT_SECRET \(with PIX_BALANCE_CLIENT_ID\) is refused by POST \/oauth\/token: 401/)
     const good = await preflight(config({ PIX_BALANCE_CLIENT_ID: 'b', PIX_BALANCE_CLIENT_SECRET: SECRET, PIX_BALANCE_API_KEY: 'preflight-key-balance' }))
