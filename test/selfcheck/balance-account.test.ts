@@ -1,8 +1,9 @@
 // How a certification schedules checks that share the account, proven against broken targets (the
 // fault self-check's batches run every check alone, outside the phases): the checks that read
 // balances to the cent run on the balance account (PIX_BALANCE_*), and those that take their own
-// notifications from the account's shared channel (ALONE.accountEvents) run side by side, and the
-// ledger model runs on the balance account when the driver resets that account alone; a target
+// notifications from the account's shared channel (ALONE.accountEvents) run side by side, those
+// that point the account's URLs at their own channel run on a balance account, and the ledger
+// model runs on one when the driver resets that account alone; a target
 // that gets one of their rules wrong still fails them there, on the rule's clause.
 import { afterAll, expect, test } from 'vitest'
 import { jsonResponse } from './fault.ts'
@@ -37,6 +38,16 @@ test.concurrent.each([
   expect(failed.map((c) => c.failedClause), run.run.output.slice(-2000)).toContain(clause)
 })
 
+
+test.concurrent.each([
+  ['hooks-pix-webhook-url-loses-to-global', 'webhooks/resend.test.ts', '4.12.destination-pix-webhook'],
+  ['hooks-transfer-never-sent', 'webhooks/v2-events.test.ts', '6.2.transfer-emitted'],
+])('%s (%s): the check that points the account URLs at its own channel, on a balance account, fails on %s', async (id, file, clause) => {
+  const run = await certify({ areas: [file.split('/')[0] as string], files: [file], fault: fault(id), extraArgs: ['--retries', '0'] })
+  const failed = run.checks.filter((c) => c.status === 'failed' && c.failedClause === clause)
+  expect(failed.length, run.run.output.slice(-2000)).toBeGreaterThan(0)
+  expect(failed.every((c) => c.balanceAccount === true), 'a failed check ran on the main account').toBe(true)
+})
 
 test.concurrent.each([
   ['model-failed-cash-out-treated-as-settled', '2.3.failed-operation-unblocks'],
