@@ -33,7 +33,7 @@ const OPTIONAL: Setting[] = [
   { name: 'PIX_BALANCE_CLIENT_ID', what: 'an account no one else uses during the run (with PIX_BALANCE_CLIENT_SECRET and PIX_BALANCE_API_KEY)', enables: "the checks that read balances to the cent, or point the account's notification URLs at their own channel, run on it beside the others, not alone after them (faster on a distant target)" },
   { name: 'PIX_BALANCE_CLIENT_SECRET', what: 'its secret' },
   { name: 'PIX_BALANCE_API_KEY', what: 'its gateway key' },
-  { name: 'PIX_BALANCE_2_CLIENT_ID', what: 'a second such account (with PIX_BALANCE_2_CLIENT_SECRET and PIX_BALANCE_2_API_KEY)', enables: 'two of those checks at a time; with a driver that resets one account (--reset), the ledger model runs on one of them beside the others too' },
+  { name: 'PIX_BALANCE_2_CLIENT_ID', what: 'a second such account (with PIX_BALANCE_2_CLIENT_SECRET and PIX_BALANCE_2_API_KEY)', enables: 'two of those checks at a time; and, with a driver that resets one account (--reset), the ledger model on one of them beside the others too' },
   { name: 'PIX_BALANCE_2_CLIENT_SECRET', what: 'its secret' },
   { name: 'PIX_BALANCE_2_API_KEY', what: 'its gateway key' },
   { name: 'PIX_BUYER_UUID', what: 'a stored buyer of the account', enables: 'the buyer read checks (§4.17)' },

@@ -1,9 +1,10 @@
 // Preflight: before any suite runs, the settings are tried once each, so a wrong key or a URL that
 // serves something else is one line naming the setting (exit 2) instead of a hundred target
 // failures. Optional credentials that fail only turn their own checks to skipped, with the reason.
-// It changes nothing, but for one cent paid through the sandbox driver to the balance account
-// (sandbox profile, PIX_BALANCE_*, PIX_BALANCE_2_*), to learn that the driver credits the account it names, and,
-// when the run may reset (--reset), a reset of that account alone, to learn whether the driver can.
+// It changes nothing, but for one cent paid through the sandbox driver to each balance account
+// (sandbox profile, PIX_BALANCE_*, PIX_BALANCE_2_*), to learn that the driver credits the account
+// it names, and, when the run may reset (--reset), a reset of that account alone, to learn whether
+// the driver can.
 import { flushPacingLogs } from '../harness/pacing.ts'
 import { unavailableKeyOf, usableBalanceAccounts, type BalanceAccount, type TargetConfig } from '../harness/config.ts'
 import type { Exchange } from '../harness/exchange.ts'
@@ -106,8 +107,8 @@ export async function preflight(config: TargetConfig): Promise<PreflightResult> 
 /**
  * Why a balance account cannot be used, as [need, reason], or undefined when it can: its token and
  * key are tried, and, when the run drives the sandbox, the driver must know it and credit it a cent
- * paid in its name. When the run may reset (--reset), the account is reset alone (an optional
- * route) to learn whether the driver can (`resets`); that leaves it blank for its checks.
+ * paid in its name. When the run may reset (--reset) and has two balance accounts, the account is
+ * reset alone (an optional route) to learn whether the driver can (`resets`); that leaves it blank.
  */
 async function balanceAccountProblem(config: TargetConfig, account: BalanceAccount, clients: AccountClients, timeoutMs: number, resets: Map<string, true | string>): Promise<readonly [string, string] | undefined> {
   const need = unavailableKeyOf(account)
@@ -124,7 +125,8 @@ async function balanceAccountProblem(config: TargetConfig, account: BalanceAccou
   // blame the target: one cent paid to the balance account must be that account's to see.
   const credited = await creditedToBalanceAccount(driver, clients.base, prefix)
   if (credited !== undefined) return [need, credited] as const
-  if (config.allowReset) resets.set(account.clientId, (await resetRefusal(driver)) ?? true)
+  // only two balance accounts take the ledger model (resetsBalanceAccount)
+  if (config.allowReset && config.balanceAccounts.length >= 2) resets.set(account.clientId, (await resetRefusal(driver)) ?? true)
   return undefined
 }
 

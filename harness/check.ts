@@ -191,7 +191,8 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
     if (unmet) skipCheck(ctx, unmet)
     if (mode === 'balance-account') {
       const asked = performance.now()
-      const held = await holdBalanceAccount(accounts.map((a) => `${process.env.PIX_RUN_ID ?? 'no run id'}\n${main.gatewayUrl}\n${a.clientId}`), waitMs, ctx.signal)
+      const keys = accounts.map((a) => `${process.env.PIX_RUN_ID ?? 'no run id'}\n${main.gatewayUrl}\n${a.clientId}`)
+      const held = await holdBalanceAccount(keys, waitMs, ctx.signal, accounts.map((a) => `${a.prefix}_*`).join(', '))
       release = held.release
       const account = accounts[held.index] as BalanceAccount
       config = balanceAccountConfig(main, account)

@@ -259,11 +259,12 @@ export function usesBalanceAccount(c: Pick<TargetConfig, 'balanceAccounts' | 'un
 
 /**
  * Whether the checks that start from a blank account (`ALONE.accountReset`) run on the balance
- * accounts, resetting only the one they hold: the run may reset, and the preflight saw the driver
- * reset each of them.
+ * accounts, resetting only the one they hold: there are two (one alone would queue every other
+ * check meant for it behind the ledger's many seconds, no sooner done than alone after the rest),
+ * the run may reset, and the preflight saw the driver reset each of them.
  */
 export function resetsBalanceAccount(c: Pick<TargetConfig, 'balanceAccounts' | 'unavailable' | 'balanceAccountResets' | 'allowReset'>): boolean {
-  return usesBalanceAccount(c) && c.balanceAccountResets && c.allowReset
+  return usableBalanceAccounts(c).length >= 2 && c.balanceAccountResets && c.allowReset
 }
 
 /** Whether `clientId` is one of the balance accounts (a check on one sees it as its own account). */

@@ -110,9 +110,10 @@ const BALANCE_ACCOUNT_POLL_MS = 10
  * and the account's client id): the first free one, one check per account at a time across the
  * run's workers. A hold is a folder made atomically (mkdir), removed by its holder only; the run id
  * in the key means a folder left by a crashed run blocks no other. Resolves with the account's
- * index and the release; rejects with Blocked after `waitMs`, or when `signal` aborts.
+ * index and the release; rejects with Blocked (naming `settings`, the accounts' settings) after
+ * `waitMs`, or when `signal` aborts.
  */
-export async function holdBalanceAccount(keys: string[], waitMs: number, signal?: AbortSignal): Promise<{ index: number; release: () => void }> {
+export async function holdBalanceAccount(keys: string[], waitMs: number, signal?: AbortSignal, settings = 'PIX_BALANCE_*'): Promise<{ index: number; release: () => void }> {
   const dirs = keys.map((key) => join(tmpdir(), `pix-kit-balance-account-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`))
   const giveUpAt = Date.now() + waitMs
   for (;;) {
@@ -125,7 +126,7 @@ export async function holdBalanceAccount(keys: string[], waitMs: number, signal?
       }
     }
     if (signal?.aborted || Date.now() >= giveUpAt) {
-      throw new Blocked(`taking a balance account (${keys.length === 1 ? 'PIX_BALANCE_*' : 'PIX_BALANCE_*, PIX_BALANCE_2_*'}), which one check holds at a time`, `still held by other checks after ${Math.round(waitMs / 1000)} s`)
+      throw new Blocked(`taking a balance account (${settings}), which one check holds at a time`, `still held by other checks after ${Math.round(waitMs / 1000)} s`)
     }
     await new Promise((r) => setTimeout(r, BALANCE_ACCOUNT_POLL_MS))
   }

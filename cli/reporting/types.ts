@@ -39,7 +39,7 @@ export interface CheckResult {
   needs: string[]
   status: CheckStatus
   durationMs: number
-  /** When its last attempt started (ISO 8601): with durationMs, the run's timeline (which checks ran side by side). */
+  /** When its first attempt started (ISO 8601): with durationMs (every attempt), the run's timeline (which checks ran side by side). */
   startedAt?: string
   /** The one clause a failed check proves broken (absent when the kit itself failed). */
   failedClause?: string

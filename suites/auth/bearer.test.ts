@@ -22,11 +22,24 @@ async function everyEndpointRefuses(t: CheckContext, clause: string, auth: strin
   for (const [r, ex] of await sentToEvery(t, auth)) expectUnauthorized(t, clause, r, ex)
 }
 
-/** Every bearer endpoint called with `auth` at once (one round trip, not one per endpoint); judged in order. */
+/**
+ * Every bearer endpoint called with `auth`: the reads at once (one round trip, not one per
+ * endpoint), then the writes one at a time, none after one is accepted (a target that takes the
+ * token would act on each). Answers in the endpoints' order, to be judged in it.
+ */
 async function sentToEvery(t: CheckContext, auth: string, headers?: Record<string, string>): Promise<[EndpointRequest, Exchange][]> {
   const requests = bearerRequests(t.config)
-  const answers = await Promise.all(requests.map((r) => send(t, r, auth, headers)))
-  return requests.map((r, i) => [r, answers[i] as Exchange])
+  const answers = new Map<EndpointRequest, Exchange>()
+  await Promise.all(requests.filter((r) => !r.writes).map(async (r) => answers.set(r, await send(t, r, auth, headers))))
+  for (const r of requests.filter((r) => r.writes)) {
+    const ex = await send(t, r, auth, headers)
+    answers.set(r, ex)
+    if (!ex.response.error && ex.response.status >= 200 && ex.response.status <= 299) break
+  }
+  return requests.flatMap((r) => {
+    const ex = answers.get(r)
+    return ex ? [[r, ex] as [EndpointRequest, Exchange]] : []
+  })
 }
 
 // ---- JWT surgery ------------------------------------------------------------------------------

@@ -16,14 +16,14 @@ let nest: FakeServer
 beforeAll(async () => {
   target = await fakeServer((req, res) => {
     if (req.url === '/oauth/token') return JSON.parse(req.body).clientSecret === SECRET ? json(res, 201, { access_token: 'a.b.c', token_type: 'Bearer', expires_in: 3600 }) : json(res, 401, { statusCode: 401, message: 'bad', error: 'Unauthorized' })
-    if (['/control/accounts/b', '/control/accounts/ignored', '/control/accounts/no-reset'].includes(req.url ?? '')) return json(res, 200, { clientId: 'b', webhookUrl: null, pixWebhookUrl: null, pixKeys: [], buyers: [] })
-    // a driver that honours `account` for b and no-reset only: a payment named for "ignored" lands elsewhere
-    if (req.url === '/control/incoming-payments') return json(res, 200, { transactionId: ['b', 'no-reset'].includes(JSON.parse(req.body).account) ? 't-good' : 't-elsewhere', e2eId: 'E1', gatewayId: 'g1' })
-    // it resets account b alone; for no-reset it lacks the optional route
-    if (req.url === '/control/accounts/b/reset') return (accountResets++, res.writeHead(204).end())
+    if (['/control/accounts/b', '/control/accounts/b2', '/control/accounts/ignored', '/control/accounts/no-reset'].includes(req.url ?? '')) return json(res, 200, { clientId: 'b', webhookUrl: null, pixWebhookUrl: null, pixKeys: [], buyers: [] })
+    // a driver that honours `account` for all but "ignored": a payment named for it lands elsewhere
+    if (req.url === '/control/incoming-payments') return json(res, 200, { transactionId: ['b', 'b2', 'no-reset'].includes(JSON.parse(req.body).account) ? 't-good' : 't-elsewhere', e2eId: 'E1', gatewayId: 'g1' })
+    // it resets b and b2 alone; for no-reset it lacks the optional route
+    if (req.url === '/control/accounts/b/reset' || req.url === '/control/accounts/b2/reset') return (accountResets++, res.writeHead(204).end())
     if (req.url === '/control/accounts/no-reset/reset') return json(res, 501, { statusCode: 501, message: 'not implemented', error: 'Not Implemented' })
     if (req.url === '/api/pix/transaction/t-good') return json(res, 200, { transactionId: 't-good' })
-    if (req.url === '/v1/account/balance') return [KEY, 'preflight-key-balance'].includes(String(req.headers['x-api-key'])) ? json(res, 200, { id: 'a', totalBalance: 1, blockedBalance: 0, availableBalance: 1, consultedAt: '2026-01-01T00:00:00Z' }) : json(res, 401, { statusCode: 401, message: 'bad key', error: 'Unauthorized' })
+    if (req.url === '/v1/account/balance') return [KEY, 'preflight-key-balance', 'preflight-key-balance-2'].includes(String(req.headers['x-api-key'])) ? json(res, 200, { id: 'a', totalBalance: 1, blockedBalance: 0, availableBalance: 1, consultedAt: '2026-01-01T00:00:00Z' }) : json(res, 401, { statusCode: 401, message: 'bad key', error: 'Unauthorized' })
     return json(res, 404, {})
   })
   html = await fakeServer((_req, res) => {
@@ -94,18 +94,20 @@ describe('preflight', () => {
     expect(ignored.unavailable.balanceAccount).toMatch(/^a payment the sandbox driver made to PIX_BALANCE_CLIENT_ID \(transaction t-elsewhere\) is not that account's: GET \/api\/pix\/transaction\/\{id\} with its credentials answered 404/)
   })
 
-  test('a run that may reset learns whether the driver resets the balance account alone, by doing it; one that may not never asks', async () => {
+  test('a run that may reset, with two balance accounts, learns whether the driver resets each alone, by doing it; other runs never ask', async () => {
     const withDriver = { PIX_BALANCE_CLIENT_SECRET: SECRET, PIX_BALANCE_API_KEY: 'preflight-key-balance', PIX_CONTROL_URL: target.url, PIX_PROFILE: 'sandbox' }
+    const second = (id: string) => ({ PIX_BALANCE_2_CLIENT_ID: id, PIX_BALANCE_2_CLIENT_SECRET: SECRET, PIX_BALANCE_2_API_KEY: 'preflight-key-balance-2' })
     const before = accountResets
-    const resets = await preflight(config({ ...withDriver, PIX_BALANCE_CLIENT_ID: 'b', PIX_RESET: '1' }))
+    const resets = await preflight(config({ ...withDriver, PIX_BALANCE_CLIENT_ID: 'b', ...second('b2'), PIX_RESET: '1' }))
     expect(resets).toMatchObject({ balanceAccountResets: true, unavailable: {}, warnings: [] })
-    expect(accountResets).toBe(before + 1)
-    const lacksIt = await preflight(config({ ...withDriver, PIX_BALANCE_CLIENT_ID: 'no-reset', PIX_RESET: '1' }))
+    expect(accountResets).toBe(before + 2)
+    const lacksIt = await preflight(config({ ...withDriver, PIX_BALANCE_CLIENT_ID: 'b', ...second('no-reset'), PIX_RESET: '1' }))
     expect(lacksIt).toMatchObject({ balanceAccountResets: false, unavailable: {} })
     expect(lacksIt.warnings).toEqual([expect.stringMatching(/^the sandbox driver does not reset one account \(POST \/control\/accounts\/\{id\}\/reset answered 501.*\): the ledger model resets the whole sandbox, alone after the other checks$/)])
-    const notAllowed = await preflight(config({ ...withDriver, PIX_BALANCE_CLIENT_ID: 'b' }))
-    expect(notAllowed).toMatchObject({ balanceAccountResets: false, unavailable: {}, warnings: [] })
-    expect(accountResets).toBe(before + 1)
+    const after = accountResets
+    expect(await preflight(config({ ...withDriver, PIX_BALANCE_CLIENT_ID: 'b', ...second('b2') }))).toMatchObject({ balanceAccountResets: false, unavailable: {}, warnings: [] })
+    expect(await preflight(config({ ...withDriver, PIX_BALANCE_CLIENT_ID: 'b', PIX_RESET: '1' }))).toMatchObject({ balanceAccountResets: false, unavailable: {}, warnings: [] })
+    expect(accountResets, 'a run that may not reset, or has one balance account, resets nothing').toBe(after)
   })
 
   test('a partial implementation (route-not-found 404 on the gateway) is no config mistake', async () => {
