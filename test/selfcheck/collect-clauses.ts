@@ -8,7 +8,7 @@ import { loadClauses, type Clause } from '../../generators/clauses.ts'
 
 export interface Collected {
   /** `id` is vitest's task id: stable for a file and position, so a later run can pick the check. */
-  checks: { id: string; file: string; title: string; clauses: string[] }[]
+  checks: { id: string; file: string; title: string; clauses: string[]; alone?: string }[]
   /** Suite files that failed to load: their checks are missing from `checks`. */
   errors: string[]
 }
@@ -31,8 +31,8 @@ export async function collectClauses(): Promise<Collected> {
     const { testModules, unhandledErrors } = await vitest.collect()
     const checks = testModules.flatMap((m) =>
       [...m.children.allTests()].map((t) => {
-        const clauses = (t.meta() as { clauses?: unknown }).clauses
-        return { id: t.id, file: m.moduleId.slice(REPO_ROOT.length + 1), title: t.fullName, clauses: Array.isArray(clauses) ? clauses.map(String) : [] }
+        const { clauses, alone } = t.meta() as { clauses?: unknown; alone?: unknown }
+        return { id: t.id, file: m.moduleId.slice(REPO_ROOT.length + 1), title: t.fullName, clauses: Array.isArray(clauses) ? clauses.map(String) : [], ...(typeof alone === 'string' ? { alone } : {}) }
       }),
     )
     const errors = [

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
 import { loadClauses, clauseById } from '../../generators/clauses.ts'
 import { testableMust, type Collected } from './collect-clauses.ts'
+import { ALONE_SUITE_FILES } from '../../vitest.config.ts'
 import { REPO_ROOT } from './runner.ts'
 
 const ALLOWLIST = join(REPO_ROOT, 'test', 'selfcheck', 'uncovered.yaml')
@@ -37,6 +38,12 @@ describe('clause coverage', () => {
   test('every suite file loads, and checks were found', () => {
     expect(collected.errors).toEqual([])
     expect(collected.checks.length).toBeGreaterThan(0)
+  })
+
+  test('the alone phase collects every suite file that declares a check alone (vitest.config.ts ALONE_SUITE_FILES)', () => {
+    const declaring = [...new Set(collected.checks.filter((c) => c.alone !== undefined).map((c) => c.file))].sort()
+    expect(declaring.length).toBeGreaterThan(0)
+    expect(declaring.filter((f) => !ALONE_SUITE_FILES.includes(f)), 'files whose alone checks the alone phase would never run').toEqual([])
   })
 
   test('every check names at least one clause, and only clauses of the catalogue', () => {
