@@ -22,7 +22,7 @@ export interface Certification {
  */
 const KILL_AFTER_MS = 240_000
 
-/** `npx tsx cli/conformance.ts --env <env> --seed 1 --report-dir <tmp> ...args` */
+/** `node bin/pix-conformance.js --env <env> --seed 1 --report-dir <tmp> ...args` */
 export async function certify(env: Record<string, string>, args: string[] = [], timeLimitMs = KILL_AFTER_MS): Promise<Certification> {
   const dir = mkdtempSync(join(tmpdir(), 'pix-foreign-'))
   try {

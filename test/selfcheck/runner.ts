@@ -16,9 +16,8 @@ import { FaultProxy } from './proxy.ts'
 import type { Variant } from './variants.ts'
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
-/** Node with tsx's loader: the tsx command would start a second node process for each run. */
-const TSX_IMPORT = ['--import', 'tsx']
-const CLI = join(REPO_ROOT, 'cli', 'conformance.ts')
+/** The installed command: it loads vitest before tsx's hooks (bin/pix-conformance.js), which makes each run start faster. */
+const CLI = join(REPO_ROOT, 'bin', 'pix-conformance.js')
 const DEFAULT_TIME_LIMIT_MS = 120_000
 const OUTPUT_TAIL_LINES = 40
 
@@ -162,7 +161,7 @@ interface ChildOutcome {
 function runChild(args: string[], timeLimitMs: number): Promise<ChildOutcome> {
   return new Promise((resolveRun, reject) => {
     // Own process group, so a hung run is killed with every process it started.
-    const child = spawn(process.execPath, [...TSX_IMPORT, ...args], { cwd: REPO_ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     const lines: string[] = []
     const keep = (chunk: Buffer) => {
       lines.push(...chunk.toString('utf8').split('\n'))

@@ -52,13 +52,13 @@ export interface CliRun {
   ms: number
 }
 
-/** Runs `cli/conformance.ts` with exactly `env` plus PATH/HOME (no PIX_* inherited from this process). */
+/** Runs the CLI (bin/pix-conformance.js) with exactly `env` plus PATH/HOME (no PIX_* inherited from this process). */
 export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<CliRun> {
   const base: Record<string, string> = {}
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('PIX_') && !k.startsWith('VITEST')) base[k] = v
   const started = Date.now()
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'cli/conformance.ts'), ...args], {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'pix-conformance.js'), ...args], {
       cwd: REPO_ROOT,
       env: { ...base, NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
