@@ -7,8 +7,8 @@ import { createInterface } from 'node:readline'
 import { RESULT_MARKER, type BatchRound, type RoundOutcome } from './batch.ts'
 import { REPO_ROOT, childEnv } from './runner.ts'
 
-/** Node with tsx's loader: the tsx command would start a second node process. */
-const TSX_IMPORT = ['--import', 'tsx']
+/** Node, with vitest loaded before tsx's hooks (test/with-vitest-first.mjs); the tsx command would start a second node process. */
+const WITH_VITEST_FIRST = join(REPO_ROOT, 'test', 'with-vitest-first.mjs')
 const BATCH = join(REPO_ROOT, 'test', 'selfcheck', 'batch.ts')
 const TAIL_LINES = 30
 
@@ -19,7 +19,7 @@ class BatchChild {
   exited = false
 
   constructor() {
-    this.proc = spawn(process.execPath, [...TSX_IMPORT, BATCH], { cwd: REPO_ROOT, env: childEnv(), stdio: ['pipe', 'pipe', 'pipe'], detached: true })
+    this.proc = spawn(process.execPath, [WITH_VITEST_FIRST, BATCH], { cwd: REPO_ROOT, env: childEnv(), stdio: ['pipe', 'pipe', 'pipe'], detached: true })
     createInterface({ input: this.proc.stdout! }).on('line', (line) => this.onLine(line))
     createInterface({ input: this.proc.stderr! }).on('line', (line) => this.keep(line))
     this.proc.on('exit', (code, signal) => {

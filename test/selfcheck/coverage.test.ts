@@ -19,7 +19,7 @@ let covered: Set<string>
 
 beforeAll(() => {
   // vitest collects the suites in a child of its own: no run, no target.
-  const out = execFileSync(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), [join(REPO_ROOT, 'test', 'selfcheck', 'collect-clauses.ts')], {
+  const out = execFileSync(process.execPath, [join(REPO_ROOT, 'test', 'with-vitest-first.mjs'), join(REPO_ROOT, 'test', 'selfcheck', 'collect-clauses.ts')], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,

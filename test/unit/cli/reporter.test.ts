@@ -16,7 +16,7 @@ let progress: string[]
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'reporter-'))
-  const child = spawnSync(process.execPath, ['--import', 'tsx', 'test/unit/cli/fixtures/run-fixture-suites.ts', dir], {
+  const child = spawnSync(process.execPath, ['test/with-vitest-first.mjs', 'test/unit/cli/fixtures/run-fixture-suites.ts', dir], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
     env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST'))),
