@@ -2,7 +2,7 @@
 // serves something else is one line naming the setting (exit 2) instead of a hundred target
 // failures. Optional credentials that fail only turn their own checks to skipped, with the reason.
 // It changes nothing, but for one cent paid through the sandbox driver to each balance account
-// (sandbox profile, PIX_BALANCE_*, PIX_BALANCE_2_*), to learn that the driver credits the account
+// (sandbox profile, PIX_BALANCE_*, PIX_BALANCE_2_*, PIX_BALANCE_3_*), to learn that the driver credits the account
 // it names, and, when the run may reset (--reset), a reset of that account alone, to learn whether
 // the driver can.
 import { flushPacingLogs } from '../harness/pacing.ts'
@@ -95,7 +95,7 @@ export async function preflight(config: TargetConfig): Promise<PreflightResult> 
   for (const [need, reason] of Object.entries(unavailable)) {
     const balanceAccount = config.balanceAccounts.find((a) => unavailableKeyOf(a) === need)
     warnings.push(!balanceAccount ? `${reason}: the checks that need it are skipped`
-      : usable.length > 0 ? `${reason}: the checks meant for it run on the other balance account`
+      : usable.length > 0 ? `${reason}: the checks meant for it run on the other balance account${usable.length > 1 ? 's' : ''}`
         : `${reason}: the checks meant for it run alone on the main account instead`)
   }
   const balanceAccountResets = usable.length > 0 && usable.every((a) => resets.get(a.clientId) === true)

@@ -33,9 +33,9 @@ export interface TargetConfig {
   otherClientSecret?: string
   otherApiKey?: string
   /**
-   * Accounts no other check touches (PIX_BALANCE_CLIENT_ID, _SECRET, _API_KEY, and a second one,
-   * PIX_BALANCE_2_*): the checks that read balances to the cent run on them beside the rest, one
-   * check per account at a time, instead of alone on the main account.
+   * Accounts no other check touches (PIX_BALANCE_CLIENT_ID, _SECRET, _API_KEY, and more alike,
+   * PIX_BALANCE_2_*, PIX_BALANCE_3_*): the checks declared alone for balances or account URLs run
+   * on them beside the rest, one check per account at a time, instead of alone on the main account.
    */
   balanceAccounts: BalanceAccount[]
   controlUrl?: string
@@ -118,6 +118,7 @@ export const TARGET_SETTINGS = [
   'PIX_OTHER_CLIENT_ID', 'PIX_OTHER_CLIENT_SECRET', 'PIX_OTHER_API_KEY',
   'PIX_BALANCE_CLIENT_ID', 'PIX_BALANCE_CLIENT_SECRET', 'PIX_BALANCE_API_KEY',
   'PIX_BALANCE_2_CLIENT_ID', 'PIX_BALANCE_2_CLIENT_SECRET', 'PIX_BALANCE_2_API_KEY',
+  'PIX_BALANCE_3_CLIENT_ID', 'PIX_BALANCE_3_CLIENT_SECRET', 'PIX_BALANCE_3_API_KEY',
   'PIX_LIMITED_CLIENT_ID', 'PIX_LIMITED_CLIENT_SECRET', 'PIX_BUYER_UUID', 'PIX_PIX_KEY',
 ] as const
 
@@ -127,8 +128,8 @@ export const TARGET_SETTINGS = [
  * usable: a sandbox may hand out short keys; header and body fields that carry it are blanked).
  */
 const SECRET_SETTINGS = [
-  'PIX_CLIENT_SECRET', 'PIX_OTHER_CLIENT_SECRET', 'PIX_LIMITED_CLIENT_SECRET', 'PIX_BALANCE_CLIENT_SECRET', 'PIX_BALANCE_2_CLIENT_SECRET',
-  'PIX_API_KEY', 'PIX_API_KEY_LIMITED', 'PIX_OTHER_API_KEY', 'PIX_BALANCE_API_KEY', 'PIX_BALANCE_2_API_KEY',
+  'PIX_CLIENT_SECRET', 'PIX_OTHER_CLIENT_SECRET', 'PIX_LIMITED_CLIENT_SECRET', 'PIX_BALANCE_CLIENT_SECRET', 'PIX_BALANCE_2_CLIENT_SECRET', 'PIX_BALANCE_3_CLIENT_SECRET',
+  'PIX_API_KEY', 'PIX_API_KEY_LIMITED', 'PIX_OTHER_API_KEY', 'PIX_BALANCE_API_KEY', 'PIX_BALANCE_2_API_KEY', 'PIX_BALANCE_3_API_KEY',
 ] as const
 
 /**
@@ -208,14 +209,14 @@ function depth(value: string | undefined): Depth {
 
 /** An account no other check touches, for the checks that read balances to the cent. */
 export interface BalanceAccount {
-  /** The settings it comes from: PIX_BALANCE_* or PIX_BALANCE_2_*. */
+  /** The settings it comes from: PIX_BALANCE_*, PIX_BALANCE_2_* or PIX_BALANCE_3_*. */
   prefix: BalanceAccountSetting
   clientId: string
   clientSecret: string
   apiKey: string
 }
 
-export const BALANCE_ACCOUNT_SETTINGS = ['PIX_BALANCE', 'PIX_BALANCE_2'] as const
+export const BALANCE_ACCOUNT_SETTINGS = ['PIX_BALANCE', 'PIX_BALANCE_2', 'PIX_BALANCE_3'] as const
 export type BalanceAccountSetting = (typeof BALANCE_ACCOUNT_SETTINGS)[number]
 
 /** One balance account: all three settings, or none. */
@@ -242,9 +243,9 @@ function balanceAccountApart(c: TargetConfig): void {
   }
 }
 
-/** The need under which the preflight reports a balance account unusable (PIX_UNAVAILABLE): balanceAccount, balanceAccount2. */
+/** The need under which the preflight reports a balance account unusable (PIX_UNAVAILABLE): balanceAccount, balanceAccount2, balanceAccount3. */
 export function unavailableKeyOf(account: Pick<BalanceAccount, 'prefix'>): string {
-  return account.prefix === 'PIX_BALANCE' ? 'balanceAccount' : 'balanceAccount2'
+  return `balanceAccount${account.prefix.slice('PIX_BALANCE'.length).replace('_', '')}`
 }
 
 /** The balance accounts the preflight did not find refused. */

@@ -127,9 +127,9 @@ async function writeCertificates(dir: string, prefix: string, ids: Identities, w
 }
 
 function envOf(urls: { baseUrl: string; gatewayUrl: string; controlUrl: string }, ids: Identities, certFiles: Record<string, string>): Record<string, string> {
-  const [one, two, three, four] = ids.accounts
+  const [one, two, three, four, five] = ids.accounts
   const limited = ids.clients.find((c) => c.clientId === 'reference-client-limited')
-  if (!one || !two || !three || !four || !limited) throw new Error('reference identities are incomplete')
+  if (!one || !two || !three || !four || !five || !limited) throw new Error('reference identities are incomplete')
   return {
     PIX_BASE_URL: urls.baseUrl,
     PIX_GATEWAY_URL: urls.gatewayUrl,
@@ -152,6 +152,9 @@ function envOf(urls: { baseUrl: string; gatewayUrl: string; controlUrl: string }
     PIX_BALANCE_2_CLIENT_ID: four.clientId,
     PIX_BALANCE_2_CLIENT_SECRET: four.clientSecret,
     PIX_BALANCE_2_API_KEY: four.apiKey,
+    PIX_BALANCE_3_CLIENT_ID: five.clientId,
+    PIX_BALANCE_3_CLIENT_SECRET: five.clientSecret,
+    PIX_BALANCE_3_API_KEY: five.apiKey,
     PIX_LIMITED_CLIENT_ID: limited.clientId,
     PIX_LIMITED_CLIENT_SECRET: limited.clientSecret,
     PIX_BUYER_UUID: one.buyers[0]?.uuid ?? '',

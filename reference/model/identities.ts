@@ -96,8 +96,8 @@ function accountSeed(n: number): AccountSeed {
   }
 }
 
-/** Account 1 is the main one, 2 the other (isolation checks), 3 and 4 the balance accounts. */
-const ACCOUNTS = 4
+/** Account 1 is the main one, 2 the other (isolation checks), 3 to 5 the balance accounts. */
+const ACCOUNTS = 5
 
 export async function createIdentities(): Promise<Identities> {
   const accounts = Array.from({ length: ACCOUNTS }, (_, i) => accountSeed(i + 1))
@@ -132,7 +132,7 @@ export async function persistentIdentities(stateDir: string): Promise<Identities
   try {
     const saved = JSON.parse(await readFile(file, 'utf8')) as SavedIdentities
     if (saved.accounts.length < ACCOUNTS) {
-      // a state folder from before the balance accounts (3 and 4): it gains them, the rest stays
+      // a state folder from before the balance accounts (3 to 5): it gains them, the rest stays
       for (let n = saved.accounts.length + 1; n <= ACCOUNTS; n++) {
         const added = accountSeed(n)
         saved.accounts.push(added)

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { ConfigError, balanceAccountConfig, isBalanceAccount, loadConfig, loadDotenv, secretValues, certificatePem, usableBalanceAccounts, usesBalanceAccount } from '../../../harness/config.ts'
+import { ConfigError, balanceAccountConfig, isBalanceAccount, loadConfig, loadDotenv, secretValues, certificatePem, unavailableKeyOf, usableBalanceAccounts, usesBalanceAccount } from '../../../harness/config.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'harness-config-'))
 const CERT = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ2VydGlmaWNhdGVCb2R5\nU2VjcmV0TGluZTI=\n-----END CERTIFICATE-----\n'
@@ -73,6 +73,8 @@ describe('loadConfig', () => {
     expect(usableBalanceAccounts({ ...c, unavailable: { balanceAccount: 'refused' } }).map((a) => a.clientId)).toEqual(['b2'])
     expect(usesBalanceAccount({ ...c, unavailable: { balanceAccount: 'refused', balanceAccount2: 'refused' } })).toBe(false)
     expect(usesBalanceAccount(loadConfig({ ...minimal, ...second }))).toBe(true)  // the second alone is one balance account
+    const third = loadConfig({ ...minimal, ...first, ...second, PIX_BALANCE_3_CLIENT_ID: 'b3', PIX_BALANCE_3_CLIENT_SECRET: 'balance-3-secret-0123', PIX_BALANCE_3_API_KEY: 'balance-3-key-0123' })
+    expect(third.balanceAccounts.map(unavailableKeyOf)).toEqual(['balanceAccount', 'balanceAccount2', 'balanceAccount3'])
     expect(secretValues(c).map((v) => v.name)).toEqual(expect.arrayContaining(['PIX_BALANCE_2_CLIENT_SECRET', 'PIX_BALANCE_2_API_KEY']))
   })
 

@@ -24,7 +24,7 @@ test('a second start with the same state folder has the same credentials, and it
   }
 })
 
-test('a state folder saved with two accounts (before the balance accounts) gains the third and fourth and keeps the rest', async () => {
+test('a state folder saved with two accounts (before the balance accounts) gains the balance accounts and keeps the rest', async () => {
   const stateDir = join(dir, 'older')
   const first = await startReference({ quiet: true, stateDir, outDir: join(dir, 'c') })
   const main = first.env.PIX_CLIENT_SECRET
@@ -39,6 +39,7 @@ test('a state folder saved with two accounts (before the balance accounts) gains
     expect(second.env.PIX_CLIENT_SECRET).toBe(main)
     expect(second.env.PIX_BALANCE_CLIENT_ID).toBe('reference-client-3')
     expect(second.env.PIX_BALANCE_2_CLIENT_ID).toBe('reference-client-4')
+    expect(second.env.PIX_BALANCE_3_CLIENT_ID).toBe('reference-client-5')
     const token = await fetch(`${second.baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: second.env.PIX_BALANCE_CLIENT_ID, clientSecret: second.env.PIX_BALANCE_CLIENT_SECRET }) })
     expect(token.status).toBeLessThan(300)
   } finally {
