@@ -9,6 +9,15 @@ interface Setting {
   enables?: string
 }
 
+/** An account's three settings: its client id (saying what it enables), secret and gateway key. */
+function account(prefix: string, what: string, enables: string): Setting[] {
+  return [
+    { name: `${prefix}_CLIENT_ID`, what: `${what} (with ${prefix}_CLIENT_SECRET and ${prefix}_API_KEY)`, enables },
+    { name: `${prefix}_CLIENT_SECRET`, what: 'its secret' },
+    { name: `${prefix}_API_KEY`, what: 'its gateway key' },
+  ]
+}
+
 const REQUIRED: Setting[] = [
   { name: 'PIX_BASE_URL', what: 'base of the public API (bearer family and central-bank-style paths), e.g. https://sandbox.example.com' },
   { name: 'PIX_GATEWAY_URL', what: 'base of the gateway API (x-api-key family)' },
@@ -27,18 +36,10 @@ const OPTIONAL: Setting[] = [
   { name: 'PIX_API_KEY_LIMITED', what: 'a gateway key lacking a permission', enables: 'the gateway 403 checks' },
   { name: 'PIX_LIMITED_CLIENT_ID', what: 'a client whose tokens lack a scope (with PIX_LIMITED_CLIENT_SECRET)', enables: 'the bearer 403 checks' },
   { name: 'PIX_LIMITED_CLIENT_SECRET', what: 'its secret' },
-  { name: 'PIX_OTHER_CLIENT_ID', what: 'a second account (with PIX_OTHER_CLIENT_SECRET and PIX_OTHER_API_KEY)', enables: "the isolation checks: another account's transactions are never shown or resent" },
-  { name: 'PIX_OTHER_CLIENT_SECRET', what: 'its secret' },
-  { name: 'PIX_OTHER_API_KEY', what: 'its gateway key' },
-  { name: 'PIX_BALANCE_CLIENT_ID', what: 'an account no one else uses during the run (with PIX_BALANCE_CLIENT_SECRET and PIX_BALANCE_API_KEY)', enables: "the checks that read balances to the cent, or point the account's notification URLs at their own channel, run on it beside the others, not alone after them (faster on a distant target)" },
-  { name: 'PIX_BALANCE_CLIENT_SECRET', what: 'its secret' },
-  { name: 'PIX_BALANCE_API_KEY', what: 'its gateway key' },
-  { name: 'PIX_BALANCE_2_CLIENT_ID', what: 'a second such account (with PIX_BALANCE_2_CLIENT_SECRET and PIX_BALANCE_2_API_KEY)', enables: 'two of those checks at a time; and, with a driver that resets one account (--reset), the ledger model on one of them beside the others too' },
-  { name: 'PIX_BALANCE_2_CLIENT_SECRET', what: 'its secret' },
-  { name: 'PIX_BALANCE_2_API_KEY', what: 'its gateway key' },
-  { name: 'PIX_BALANCE_3_CLIENT_ID', what: 'a third such account (with PIX_BALANCE_3_CLIENT_SECRET and PIX_BALANCE_3_API_KEY)', enables: 'three of those checks at a time' },
-  { name: 'PIX_BALANCE_3_CLIENT_SECRET', what: 'its secret' },
-  { name: 'PIX_BALANCE_3_API_KEY', what: 'its gateway key' },
+  ...account('PIX_OTHER', 'a second account', "the isolation checks: another account's transactions are never shown or resent"),
+  ...account('PIX_BALANCE', 'an account no one else uses during the run', "the checks that read balances to the cent, or point the account's notification URLs at their own channel, run on it beside the others, not alone after them (faster on a distant target)"),
+  ...account('PIX_BALANCE_2', 'a second such account', 'two of those checks at a time; and, with a driver that resets one account (--reset), the ledger model on one of them beside the others too'),
+  ...account('PIX_BALANCE_3', 'a third such account', 'three of those checks at a time'),
   { name: 'PIX_BUYER_UUID', what: 'a stored buyer of the account', enables: 'the buyer read checks (§4.17)' },
   { name: 'PIX_PIX_KEY', what: 'a PIX key of the account', enables: 'the pix-key listing and the charge key bound' },
   { name: 'PIX_DELIVERY_POLICY_FILE', what: "the webhook delivery policy the vendor declares (YAML or JSON: attempts, intervalsMs, toleranceMs, endsOn200)", enables: 'holding the observed retries to the declaration (without it they are only reported)' },
