@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 import { DEFAULT_CONCURRENCY, DEFAULT_WORKERS } from './harness/config.ts'
+import { suiteFilesDeclaringAlone } from './harness/suite-files.ts'
 
 /**
  * The suite files that declare a check alone (`alone: ALONE.…`): the only ones the alone phase
@@ -9,10 +8,7 @@ import { DEFAULT_CONCURRENCY, DEFAULT_WORKERS } from './harness/config.ts'
  * a third of the suites there instead of all (test/selfcheck/coverage.test.ts holds the list to
  * what vitest collects).
  */
-export const ALONE_SUITE_FILES: string[] = (readdirSync(join(import.meta.dirname, 'suites'), { recursive: true }) as string[])
-  .filter((f) => f.endsWith('.test.ts') && /\bALONE\./.test(readFileSync(join(import.meta.dirname, 'suites', f), 'utf8')))
-  .map((f) => `suites/${f.split('\\').join('/')}`)
-  .sort()
+export const ALONE_SUITE_FILES: string[] = suiteFilesDeclaringAlone()
 
 /** The suites, one file and one check at a time, every check in: --list and the fault self-check's batch runs. */
 export const conformanceProject = {

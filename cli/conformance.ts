@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { CHECK_TIMEOUT_MS, ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usableBalanceAccounts, type TargetConfig } from '../harness/config.ts'
 import { ArgsError, CHECK_DRIVER_USAGE, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, shardText, type CliArgs, type Command, type Env } from './args.ts'
 import { guardAccountUrls, type AccountUrlsGuard } from './account-urls.ts'
+import { BALANCE_ACCOUNT_REASONS, suiteFilesDeclaringAlone } from '../harness/suite-files.ts'
 import { writeEnvTemplate } from './init.ts'
 import { checkSelection, listChecks, listText } from './list.ts'
 import { PreflightError, preflight } from './preflight.ts'
@@ -182,7 +183,7 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
     if (unreachable) return unusable(new Error(`${unreachable.setting}: target unreachable: ${unreachable.url} (${unreachable.reason})`))
 
     urls = await guardAccountUrls(config)
-    const checked = await preflight(config)
+    const checked = await preflight(config, { driveBalanceAccounts: selectsBalanceAccountChecks(args) })
     for (const warning of checked.warnings) complain(`warning: ${warning}`)
     if (Object.keys(checked.unavailable).length > 0) env = { ...env, PIX_UNAVAILABLE: JSON.stringify(checked.unavailable) }
     env = { ...env, PIX_BALANCE_ACCOUNT_RESETS: checked.balanceAccountResets ? '1' : '0' }  // what the preflight saw, never the user's word
@@ -426,6 +427,12 @@ function checkFiles(files: string[], areas: string[]): void {
 /** vitest file filters: the files when given (narrower), else the area folders, else everything. */
 function suiteFilters(args: CliArgs): string[] {
   return args.files.length > 0 ? args.files.map((f) => `suites/${f}`) : args.areas.map((a) => `suites/${a}/`)
+}
+
+/** Whether the selected files hold a check meant for a balance account (a --check pattern may pick any of theirs). */
+function selectsBalanceAccountChecks(args: CliArgs): boolean {
+  const filters = suiteFilters(args)
+  return filters.length === 0 || suiteFilesDeclaringAlone(BALANCE_ACCOUNT_REASONS).some((file) => filters.some((filter) => file.includes(filter)))
 }
 
 /** The reference on free loopback ports; its certificate files live in a temporary folder removed on close. */

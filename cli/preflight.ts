@@ -1,10 +1,10 @@
 // Preflight: before any suite runs, the settings are tried once each, so a wrong key or a URL that
 // serves something else is one line naming the setting (exit 2) instead of a hundred target
 // failures. Optional credentials that fail only turn their own checks to skipped, with the reason.
-// It changes nothing, but for one cent paid through the sandbox driver to each balance account
-// (sandbox profile, PIX_BALANCE_*, PIX_BALANCE_2_*, PIX_BALANCE_3_*), to learn that the driver credits the account
-// it names, and, when the run may reset (--reset), a reset of that account alone, to learn whether
-// the driver can.
+// It changes nothing, but, when the selection has checks meant for the balance accounts (sandbox
+// profile, PIX_BALANCE_*, _2_*, _3_*), for one cent paid through the sandbox driver to each, to learn
+// that the driver credits the account it names, and, when the run may reset (--reset) and has two
+// or more, a reset of each account alone, to learn whether the driver can.
 import { flushPacingLogs } from '../harness/pacing.ts'
 import { unavailableKeyOf, usableBalanceAccounts, type BalanceAccount, type TargetConfig } from '../harness/config.ts'
 import type { Exchange } from '../harness/exchange.ts'
@@ -31,7 +31,11 @@ export interface PreflightResult {
 
 const PREFLIGHT_TIMEOUT_MS = 5_000
 
-export async function preflight(config: TargetConfig): Promise<PreflightResult> {
+/**
+ * `driveBalanceAccounts`: the selection has checks meant for the balance accounts, so the driver is
+ * asked about them (a cent paid, an account reset); otherwise only their credentials are tried.
+ */
+export async function preflight(config: TargetConfig, { driveBalanceAccounts = true }: { driveBalanceAccounts?: boolean } = {}): Promise<PreflightResult> {
   const timeoutMs = Math.min(config.timeoutMs, PREFLIGHT_TIMEOUT_MS)
   const clients = createClients({ ...config, timeoutMs })
   const unavailable: Record<string, string> = {}
@@ -73,7 +77,7 @@ export async function preflight(config: TargetConfig): Promise<PreflightResult> 
         }
         return undefined
       })(),
-      ...config.balanceAccounts.map((account, i) => balanceAccountProblem(config, account, clients.balances[i] as AccountClients, timeoutMs, resets)),
+      ...config.balanceAccounts.map((account, i) => balanceAccountProblem(config, account, clients.balances[i] as AccountClients, timeoutMs, driveBalanceAccounts ? resets : undefined)),
       (async () => {
         if (config.limitedClientId && config.limitedClientSecret && clients.limited?.base) {
           const limited = await clients.limited.base.requestToken()
@@ -106,17 +110,17 @@ export async function preflight(config: TargetConfig): Promise<PreflightResult> 
 
 /**
  * Why a balance account cannot be used, as [need, reason], or undefined when it can: its token and
- * key are tried, and, when the run drives the sandbox, the driver must know it and credit it a cent
- * paid in its name. When the run may reset (--reset) and has two balance accounts, the account is
+ * key are tried, and, when the run drives the sandbox and has checks for it (`resets` given), the
+ * driver must know it and credit it a cent paid in its name. When the run may reset (--reset) and has two balance accounts, the account is
  * reset alone (an optional route) to learn whether the driver can (`resets`); that leaves it blank.
  */
-async function balanceAccountProblem(config: TargetConfig, account: BalanceAccount, clients: AccountClients, timeoutMs: number, resets: Map<string, true | string>): Promise<readonly [string, string] | undefined> {
+async function balanceAccountProblem(config: TargetConfig, account: BalanceAccount, clients: AccountClients, timeoutMs: number, resets: Map<string, true | string> | undefined): Promise<readonly [string, string] | undefined> {
   const need = unavailableKeyOf(account)
   const { prefix } = account
   const [token, key] = await Promise.all([clients.base.requestToken(), clients.gateway.get('/v1/account/balance')])
   if (!hasToken(token)) return [need, `${prefix}_CLIENT_SECRET (with ${prefix}_CLIENT_ID) is refused by POST /oauth/token: ${answer(token)}`] as const
   if (key.response.status === 401 || key.response.status === 403) return [need, `${prefix}_API_KEY is refused by GET /v1/account/balance: ${answer(key)}`] as const
-  if (!config.controlUrl || config.profile === 'readonly') return undefined
+  if (!config.controlUrl || config.profile === 'readonly' || !resets) return undefined
   // its checks drive it (incoming payments, settlements): the driver must know it
   const driver = new ControlClient(new HttpClient({ timeoutMs }), config.controlUrl, account.clientId, { namesAccount: true })
   const known = await driver.account().then(() => undefined, (err: unknown) => (err instanceof ControlError ? answer(err.exchange) : String(err)))

@@ -13,6 +13,7 @@ import { mkdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { inject } from 'vitest'
+import { BALANCE_ACCOUNT_REASONS } from './suite-files.ts'
 import { Blocked, KitError } from './verdicts.ts'
 
 export type Phase = 'shared' | 'alone'
@@ -54,8 +55,8 @@ export function runModeOf(phase: Phase | undefined, alone: string | undefined, b
  * is false for a check that needs what only the main account has (certificates, a limited key).
  */
 export function onTheBalanceAccount(alone: string | undefined, balanceAccount: boolean, resetsIt: boolean): boolean {
-  if (!balanceAccount) return false
-  return alone === ALONE.balances || alone === ALONE.accountUrls || (alone === ALONE.accountReset && resetsIt)
+  if (!balanceAccount || !BALANCE_ACCOUNT_REASONS.some((reason) => ALONE[reason] === alone)) return false
+  return alone !== ALONE.accountReset || resetsIt
 }
 
 /** Whether a check (alone when given a reason) registers in this phase. */

@@ -10,6 +10,8 @@ import { parse } from 'yaml'
 import { loadClauses, clauseById } from '../../generators/clauses.ts'
 import { testableMust, type Collected } from './collect-clauses.ts'
 import { ALONE_SUITE_FILES } from '../../vitest.config.ts'
+import { ALONE } from '../../harness/schedule.ts'
+import { BALANCE_ACCOUNT_REASONS, suiteFilesDeclaringAlone } from '../../harness/suite-files.ts'
 import { REPO_ROOT } from './runner.ts'
 
 const ALLOWLIST = join(REPO_ROOT, 'test', 'selfcheck', 'uncovered.yaml')
@@ -44,6 +46,13 @@ describe('clause coverage', () => {
     const declaring = [...new Set(collected.checks.filter((c) => c.alone !== undefined).map((c) => c.file))].sort()
     expect(declaring.length).toBeGreaterThan(0)
     expect(declaring.filter((f) => !ALONE_SUITE_FILES.includes(f)), 'files whose alone checks the alone phase would never run').toEqual([])
+  })
+
+  test('the CLI knows every suite file with a check meant for a balance account (harness/suite-files.ts)', () => {
+    const reasons = new Set<string>(BALANCE_ACCOUNT_REASONS.map((r) => ALONE[r]))
+    const declaring = [...new Set(collected.checks.filter((c) => c.alone !== undefined && reasons.has(c.alone)).map((c) => c.file))]
+    expect(declaring.length).toBeGreaterThan(0)
+    expect(declaring.filter((f) => !suiteFilesDeclaringAlone(BALANCE_ACCOUNT_REASONS).includes(f))).toEqual([])
   })
 
   test('every check names at least one clause, and only clauses of the catalogue', () => {

@@ -11,6 +11,7 @@ const OTHER_KEY = 'preflight-other-key-01'
 
 let target: FakeServer
 let accountResets = 0
+let payments = 0
 let html: FakeServer
 let nest: FakeServer
 beforeAll(async () => {
@@ -18,7 +19,7 @@ beforeAll(async () => {
     if (req.url === '/oauth/token') return JSON.parse(req.body).clientSecret === SECRET ? json(res, 201, { access_token: 'a.b.c', token_type: 'Bearer', expires_in: 3600 }) : json(res, 401, { statusCode: 401, message: 'bad', error: 'Unauthorized' })
     if (['/control/accounts/b', '/control/accounts/b2', '/control/accounts/ignored', '/control/accounts/no-reset'].includes(req.url ?? '')) return json(res, 200, { clientId: 'b', webhookUrl: null, pixWebhookUrl: null, pixKeys: [], buyers: [] })
     // a driver that honours `account` for all but "ignored": a payment named for it lands elsewhere
-    if (req.url === '/control/incoming-payments') return json(res, 200, { transactionId: ['b', 'b2', 'no-reset'].includes(JSON.parse(req.body).account) ? 't-good' : 't-elsewhere', e2eId: 'E1', gatewayId: 'g1' })
+    if (req.url === '/control/incoming-payments') return (payments++, json(res, 200, { transactionId: ['b', 'b2', 'no-reset'].includes(JSON.parse(req.body).account) ? 't-good' : 't-elsewhere', e2eId: 'E1', gatewayId: 'g1' }))
     // it resets b and b2 alone; for no-reset it lacks the optional route
     if (req.url === '/control/accounts/b/reset' || req.url === '/control/accounts/b2/reset') return (accountResets++, res.writeHead(204).end())
     if (req.url === '/control/accounts/no-reset/reset') return json(res, 501, { statusCode: 501, message: 'not implemented', error: 'Not Implemented' })
@@ -108,6 +109,17 @@ describe('preflight', () => {
     expect(await preflight(config({ ...withDriver, PIX_BALANCE_CLIENT_ID: 'b', ...second('b2') }))).toMatchObject({ balanceAccountResets: false, unavailable: {}, warnings: [] })
     expect(await preflight(config({ ...withDriver, PIX_BALANCE_CLIENT_ID: 'b', PIX_RESET: '1' }))).toMatchObject({ balanceAccountResets: false, unavailable: {}, warnings: [] })
     expect(accountResets, 'a run that may not reset, or has one balance account, resets nothing').toBe(after)
+  })
+
+  test('a selection without checks meant for the balance accounts pays them nothing and resets nothing; their credentials are still tried', async () => {
+    const withDriver = { PIX_BALANCE_CLIENT_SECRET: SECRET, PIX_BALANCE_API_KEY: 'preflight-key-balance', PIX_CONTROL_URL: target.url, PIX_PROFILE: 'sandbox', PIX_RESET: '1' }
+    const second = { PIX_BALANCE_2_CLIENT_ID: 'b2', PIX_BALANCE_2_CLIENT_SECRET: SECRET, PIX_BALANCE_2_API_KEY: 'preflight-key-balance-2' }
+    const before = { resets: accountResets, payments: payments }
+    const r = await preflight(config({ ...withDriver, PIX_BALANCE_CLIENT_ID: 'ignored', ...second }), { driveBalanceAccounts: false })
+    expect(r).toMatchObject({ balanceAccountResets: false, unavailable: {}, warnings: [] })  // "ignored" would fail the one-cent test
+    expect({ resets: accountResets, payments }).toEqual(before)
+    const refused = await preflight(config({ ...withDriver, PIX_BALANCE_CLIENT_ID: 'b', PIX_BALANCE_API_KEY: OTHER_KEY }), { driveBalanceAccounts: false })
+    expect(refused.unavailable.balanceAccount).toMatch(/^PIX_BALANCE_API_KEY is refused/)
   })
 
   test('a partial implementation (route-not-found 404 on the gateway) is no config mistake', async () => {

@@ -1,0 +1,20 @@
+// Which suite files declare a check alone, and for which reasons, read from their text: a check's
+// options name its reason as `alone: ALONE.<reason>`. vitest.config.ts collects the alone phase from
+// these files only; the CLI asks whether a selection has a check meant for a balance account. The
+// coverage self-check holds the text to what vitest collects.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+/** The reasons whose checks run on a balance account when the run has one (harness/schedule.ts onTheBalanceAccount). */
+export const BALANCE_ACCOUNT_REASONS = ['balances', 'accountUrls', 'accountReset'] as const
+
+const SUITES = join(import.meta.dirname, '..', 'suites')
+
+/** Suite files (`suites/…`) that declare a check alone, for any reason or for one of `reasons`. */
+export function suiteFilesDeclaringAlone(reasons?: readonly string[]): string[] {
+  const declaration = reasons ? new RegExp(`\\bALONE\\.(${reasons.join('|')})\\b`) : /\bALONE\.\w+/
+  return (readdirSync(SUITES, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.test.ts') && declaration.test(readFileSync(join(SUITES, f), 'utf8')))
+    .map((f) => `suites/${f.split('\\').join('/')}`)
+    .sort()
+}
