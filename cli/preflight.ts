@@ -109,10 +109,11 @@ export async function preflight(config: TargetConfig, { driveBalanceAccounts = t
 }
 
 /**
- * Why a balance account cannot be used, as [need, reason], or undefined when it can: its token and
- * key are tried, and, when the run drives the sandbox and has checks for it (`resets` given), the
- * driver must know it and credit it a cent paid in its name. When the run may reset (--reset) and has two balance accounts, the account is
- * reset alone (an optional route) to learn whether the driver can (`resets`); that leaves it blank.
+ * Why a balance account cannot be used, as [need, reason], or undefined when it can. Its token and
+ * key are tried. When the run drives the sandbox and the selection has checks for the account
+ * (`resets` given), the driver must know it and credit it a cent paid in its name; and when the run
+ * may reset (--reset) and has two or more balance accounts, the account is reset alone (an optional
+ * route) to learn whether the driver can, noted in `resets`. That leaves it blank for its checks.
  */
 async function balanceAccountProblem(config: TargetConfig, account: BalanceAccount, clients: AccountClients, timeoutMs: number, resets: Map<string, true | string> | undefined): Promise<readonly [string, string] | undefined> {
   const need = unavailableKeyOf(account)
@@ -129,7 +130,7 @@ async function balanceAccountProblem(config: TargetConfig, account: BalanceAccou
   // blame the target: one cent paid to the balance account must be that account's to see.
   const credited = await creditedToBalanceAccount(driver, clients.base, prefix)
   if (credited !== undefined) return [need, credited] as const
-  // only two balance accounts take the ledger model (resetsBalanceAccount)
+  // the ledger model takes a balance account only when there are two or more (resetsBalanceAccount)
   if (config.allowReset && config.balanceAccounts.length >= 2) resets.set(account.clientId, (await resetRefusal(driver)) ?? true)
   return undefined
 }
