@@ -10,10 +10,11 @@ import { suiteFilesDeclaringAlone } from './harness/suite-files.ts'
  */
 export const ALONE_SUITE_FILES: string[] = suiteFilesDeclaringAlone()
 
-/** The suites, one file and one check at a time, every check in: --list and the fault self-check's batch runs. */
+/** The suites, one file and one check at a time, every check in: --list and the fault self-check's batch runs (threads: see the phases below). */
 export const conformanceProject = {
   test: {
     name: 'conformance',
+    pool: 'threads',
     include: ['suites/**/*.test.ts'],
     fileParallelism: false,
     isolate: false,
