@@ -27,35 +27,38 @@ test.concurrent.each([
   expect(run.checks.filter((c) => c.status !== 'failed' && c.status !== 'passed').map((c) => `${c.id} [${c.status}]`)).toEqual([])
 })
 
-test.concurrent.each([
-  ['slips-pix-code-without-amount', 'bank-slip/lifecycle.test.ts', '6.3.waiting-payment-info'],
-  ['hooks-receive-amount-number', 'webhooks/v2-events.test.ts', '6.2.receive-fields'],
-])('%s (%s): the check on the shared account channel fails on %s', async (id, file, clause) => {
-  const run = await certify({ areas: [file.split('/')[0] as string], files: [file], fault: fault(id), extraArgs: ['--retries', '0'] })
+// Two faults in one run (the second in the variant slot), each on its own file's checks: one
+// certification child instead of two.
+test.concurrent('the checks on the shared account channel fail a target that breaks their rule, on its clause (a slip pixCode without its amount; RECEIVE amount as a number)', async () => {
+  const second = fault('hooks-receive-amount-number')
+  const run = await certify({
+    areas: ['bank-slip', 'webhooks'], files: ['bank-slip/lifecycle.test.ts', 'webhooks/v2-events.test.ts'], fault: fault('slips-pix-code-without-amount'),
+    variant: { ...second, description: second.description }, extraArgs: ['--retries', '0'],
+  })
   const onChannel = run.checks.filter((c) => c.alone?.startsWith("points the account's notification URLs at the alone phase's shared channel"))
   expect(onChannel.length).toBeGreaterThan(1)
-  const failed = onChannel.filter((c) => c.status === 'failed')
-  expect(failed.map((c) => c.failedClause), run.run.output.slice(-2000)).toContain(clause)
+  for (const clause of ['6.3.waiting-payment-info', '6.2.receive-fields']) {
+    expect(onChannel.filter((c) => c.status === 'failed').map((c) => c.failedClause), `${clause}\n${run.run.output.slice(-2000)}`).toContain(clause)
+  }
 })
 
-
-test.concurrent.each([
-  ['hooks-pix-webhook-url-loses-to-global', 'webhooks/resend.test.ts', '4.12.destination-pix-webhook'],
-  ['hooks-transfer-never-sent', 'webhooks/v2-events.test.ts', '6.2.transfer-emitted'],
-])('%s (%s): the check that points the account URLs at its own channel, on a balance account, fails on %s', async (id, file, clause) => {
-  const run = await certify({ areas: [file.split('/')[0] as string], files: [file], fault: fault(id), extraArgs: ['--retries', '0'] })
-  const failed = run.checks.filter((c) => c.status === 'failed' && c.failedClause === clause)
-  expect(failed.length, run.run.output.slice(-2000)).toBeGreaterThan(0)
-  expect(failed.every((c) => c.balanceAccount === true), 'a failed check ran on the main account').toBe(true)
+test.concurrent('the checks that point the account URLs at their own channel, on a balance account, fail a target that breaks their rule, on its clause', async () => {
+  const second = fault('hooks-transfer-never-sent')
+  const run = await certify({
+    areas: ['webhooks'], files: ['webhooks/resend.test.ts', 'webhooks/v2-events.test.ts'], fault: fault('hooks-pix-webhook-url-loses-to-global'),
+    variant: { ...second, description: second.description }, extraArgs: ['--retries', '0'],
+  })
+  for (const clause of ['4.12.destination-pix-webhook', '6.2.transfer-emitted']) {
+    const failed = run.checks.filter((c) => c.status === 'failed' && c.failedClause === clause)
+    expect(failed.length, `${clause}\n${run.run.output.slice(-2000)}`).toBeGreaterThan(0)
+    expect(failed.every((c) => c.balanceAccount === true), `a check failing ${clause} ran on the main account`).toBe(true)
+  }
 })
 
-test.concurrent.each([
-  ['model-failed-cash-out-treated-as-settled', '2.3.failed-operation-unblocks'],
-  ['model-listed-debit-final-minus-fee', '2.2.final-amount'],
-])('%s: the ledger model, on the balance account (its driver resets it alone), fails on %s', async (id, clause) => {
-  const run = await certify({ areas: ['model'], files: ['model/ledger.test.ts'], fault: fault(id), extraArgs: ['--retries', '0'] })
+test.concurrent('model-failed-cash-out-treated-as-settled: the ledger model, on a balance account (its driver resets it alone), fails on 2.3.failed-operation-unblocks', async () => {
+  const run = await certify({ areas: ['model'], files: ['model/ledger.test.ts'], fault: fault('model-failed-cash-out-treated-as-settled'), extraArgs: ['--retries', '0'] })
   const [ledger] = run.checks
-  expect(ledger?.failedClause, run.run.output.slice(-2000)).toBe(clause)
+  expect(ledger?.failedClause, run.run.output.slice(-2000)).toBe('2.3.failed-operation-unblocks')
   expect(ledger?.balanceAccount, 'the ledger ran on the main account').toBe(true)
 })
 
