@@ -15,21 +15,31 @@ const DECLARATION = 'webhooks/delivery::the delivery policy the vendor declares 
 const SENDER = 'webhooks/delivery::to a receiver that demands a client certificate (PIX_WEBHOOK_CLIENT_CA_FILE), the sender presents one naming it'
 
 let workDir: string
-let reference: RunningReference
+const references: RunningReference[] = []
 let runs = 0
 
-beforeAll(async () => {
+beforeAll(() => {
   workDir = mkdtempSync(join(tmpdir(), 'pix-delivery-audit-'))
-  reference = await startReference({ quiet: true, outDir: join(workDir, 'ref') })
-}, 60_000)
+})
 
 afterAll(async () => {
-  await reference?.close()
+  await Promise.all(references.map((r) => r.close()))
   rmSync(workDir, { recursive: true, force: true })
 })
 
-/** One CLI run of the check `id` with extra settings: its status and failed clause. */
-async function certify(id: string, settings: Record<string, string>) {
+/**
+ * A reference of the test's own: the audit's runs wait on the sender's retry schedule, so the tests
+ * run side by side, and a run must not see another's notifications (nor its sender settings).
+ */
+async function ownReference(): Promise<{ reference: RunningReference; dir: string }> {
+  const dir = join(workDir, `ref${references.length + 1}`)
+  const reference = await startReference({ quiet: true, outDir: dir })
+  references.push(reference)
+  return { reference, dir }
+}
+
+/** One CLI run of the check `id` against `reference` with extra settings: its status and failed clause. */
+async function certify(reference: RunningReference, id: string, settings: Record<string, string>) {
   const dir = join(workDir, `run${++runs}`)
   const envFile = `${dir}.env`
   writeEnvFile(envFile, { ...reference.env, ...settings })
@@ -44,36 +54,39 @@ function file(name: string, text: string): string {
   return path
 }
 
-function clientCaFile(): string {
-  const name = readdirSync(join(workDir, 'ref')).find((f) => f.endsWith('reference-client-ca.pem'))
+function clientCaFile(referenceDir: string): string {
+  const name = readdirSync(referenceDir).find((f) => f.endsWith('reference-client-ca.pem'))
   if (!name) throw new Error('the reference wrote no client CA')
-  return join(workDir, 'ref', name)
+  return join(referenceDir, name)
 }
 
-async function control(path: string, body: unknown): Promise<void> {
+async function control(reference: RunningReference, path: string, body: unknown): Promise<void> {
   const res = await fetch(`${reference.controlUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
   expect(res.status).toBe(200)
 }
 
-describe('the delivery audit against the reference', () => {
-  test('a declaration that is not what the sender does fails 6.declared-delivery-policy', async () => {
-    const { verdict, output } = await certify(DECLARATION, { PIX_DELIVERY_POLICY_FILE: file('wrong-policy.yaml', 'attempts: 3\nintervalsMs: [1000, 2000]\n') })
+describe.concurrent('the delivery audit against the reference', () => {
+  test('a declaration that is not what the sender does fails 6.declared-delivery-policy', async ({ expect }) => {
+    const { reference } = await ownReference()
+    const { verdict, output } = await certify(reference, DECLARATION, { PIX_DELIVERY_POLICY_FILE: file('wrong-policy.yaml', 'attempts: 3\nintervalsMs: [1000, 2000]\n') })
     expect(verdict, output).toEqual({ status: 'failed', failedClause: '6.declared-delivery-policy' })
   }, RUN_LIMIT_MS + 10_000)
 
-  test('the policy reference/README.md states passes as a declaration', async () => {
-    const { verdict, output } = await certify(DECLARATION, {
+  test('the policy reference/README.md states passes as a declaration', async ({ expect }) => {
+    const { reference } = await ownReference()
+    const { verdict, output } = await certify(reference, DECLARATION, {
       PIX_DELIVERY_POLICY_FILE: file('readme-policy.yaml', 'attempts: 5\nintervalsMs: [200, 400, 800, 1600]\nendsOn200: true\n'),
     })
     expect(verdict, output).toMatchObject({ status: 'passed' })
   }, RUN_LIMIT_MS + 10_000)
 
-  test('to a receiver that demands a client certificate of its CA, the sender presents its own; configured to present none, it fails 6.sender-client-certificate', async () => {
-    const demanding = { PIX_WEBHOOK_CLIENT_CA_FILE: clientCaFile() }
-    const presented = await certify(SENDER, demanding)
+  test('to a receiver that demands a client certificate of its CA, the sender presents its own; configured to present none, it fails 6.sender-client-certificate', async ({ expect }) => {
+    const { reference, dir } = await ownReference()
+    const demanding = { PIX_WEBHOOK_CLIENT_CA_FILE: clientCaFile(dir) }
+    const presented = await certify(reference, SENDER, demanding)
     expect(presented.verdict, presented.output).toMatchObject({ status: 'passed' })
-    await control('/control/config', { webhookClientCert: null })
-    const none = await certify(SENDER, demanding)
+    await control(reference, '/control/config', { webhookClientCert: null })
+    const none = await certify(reference, SENDER, demanding)
     expect(none.verdict, none.output).toEqual({ status: 'failed', failedClause: '6.sender-client-certificate' })
   }, 2 * RUN_LIMIT_MS + 10_000)
 })

@@ -1,7 +1,7 @@
 // Flaky checks (issue: CI gate): a failed check runs once more, alone, before it is reported. A
 // webhook that missed its deadline once and came on the retry is reported flaky, with both
 // attempts' evidence, and fails the run only with --fail-on-flaky; one that never comes is failed.
-import { afterAll, expect, test } from 'vitest'
+import { afterAll, test } from 'vitest'
 import { defineFault, type Fault } from './fault.ts'
 import { certify, closeReferences } from './runner.ts'
 
@@ -25,7 +25,8 @@ function dropReceive(n: number): Fault {
 
 afterAll(closeReferences)
 
-test('missed once, then delivered on the retry: flaky, with both attempts, exit 0; exit 1 with --fail-on-flaky', async () => {
+// The runs wait out webhook deadlines, each against a reference of its own (runner.ts): side by side.
+test.concurrent('missed once, then delivered on the retry: flaky, with both attempts, exit 0; exit 1 with --fail-on-flaky', async ({ expect }) => {
   const run = await certify({ areas: ['charges'], fault: dropReceive(1), extraArgs: ['--check', CHECK, '--retries', '1'] })
   const check = run.checks.find((c) => c.title === CHECK.split('::')[1])
   expect(check, run.run.output.slice(-2000)).toMatchObject({ status: 'passed', flaky: true })
@@ -39,7 +40,7 @@ test('missed once, then delivered on the retry: flaky, with both attempts, exit 
   expect(strict.run.exitCode).toBe(1)
 })
 
-test('missed on every attempt: failed, on its clause', async () => {
+test.concurrent('missed on every attempt: failed, on its clause', async ({ expect }) => {
   const run = await certify({ areas: ['charges'], fault: dropReceive(5), extraArgs: ['--check', CHECK, '--retries', '1'] })
   const check = run.checks.find((c) => c.title === CHECK.split('::')[1])
   expect(check, run.run.output.slice(-2000)).toMatchObject({ status: 'failed', failedClause: '6.2.receive-emitted' })
