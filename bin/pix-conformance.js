@@ -1,16 +1,15 @@
 #!/usr/bin/env node
-// The installed command: the kit is TypeScript run by tsx, registered here for this process.
-// vitest's own modules (several hundred, plain JS) load first, before tsx's hooks: loaded after,
-// each would pass through the hooks' thread, about 1.8 s of CPU and 1.3 s of a run's start. The
-// subcommands that never start vitest (cli/args.ts SUBCOMMANDS but certify) and --help skip it.
-const [first] = process.argv.slice(2)
-if (!['check-driver', 'init', 'receiver', 'diff', 'verify', '--help', '-h'].includes(first)) await import('vitest/node')
-const { register } = await import('tsx/esm/api')
+// The installed command: the kit is TypeScript, run by tsx, registered here for the kit's own
+// modules only (a namespace). vitest (several hundred plain-JS modules) is loaded by the import
+// below, made from this plain file where tsx does not resolve each module: through tsx it cost
+// about 1.4 s of CPU more. It is loaded only when a run starts it (cli/vitest-node.ts), so a bad
+// config or an unreachable target is reported without it.
+import { register } from 'tsx/esm/api'
 
-register()
-const { main } = await import('../cli/conformance.ts')
+const tsx = register({ namespace: 'pix-conformance' })
+const { main } = await tsx.import('../cli/conformance.ts', import.meta.url)
 try {
-  process.exit(await main(process.argv.slice(2)))
+  process.exit(await main(process.argv.slice(2), { loadVitestNode: () => import('vitest/node') }))
 } catch (e) {
   process.stderr.write(`pix-conformance: internal error: ${e?.stack ?? String(e)}\n`)
   process.exit(1)

@@ -15,6 +15,7 @@ import { guardAccountUrls, type AccountUrlsGuard } from './account-urls.ts'
 import { BALANCE_ACCOUNT_REASONS, suiteFilesDeclaringAlone } from '../harness/suite-files.ts'
 import { writeEnvTemplate } from './init.ts'
 import { checkSelection, listChecks, listText } from './list.ts'
+import { loadVitestNode, useVitestNodeLoader } from './vitest-node.ts'
 import { PreflightError, preflight } from './preflight.ts'
 import { CertificateError, makeCertificate, verifyCertificate, verifyText } from './reporting/certificate.ts'
 import { conformanceCommand } from './reporting/command.ts'
@@ -48,7 +49,13 @@ const scrubber = new Scrubber()
 const say = (line = '') => process.stdout.write(`${line}\n`)
 const complain = (line: string) => process.stderr.write(`${line}\n`)
 
-export async function main(argv: readonly string[]): Promise<number> {
+export interface MainOptions {
+  /** How to load vitest/node (cli/vitest-node.ts); by default a plain import. */
+  loadVitestNode?: () => Promise<typeof import('vitest/node')>
+}
+
+export async function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
+  if (options.loadVitestNode) useVitestNodeLoader(options.loadVitestNode)
   scrubConsole(scrubber)
   let command: Command
   try {
@@ -268,7 +275,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
 
   const workerEnv = { ...pixOnly(env), PIX_WORKERS: String(workers.count), PIX_PACING_SHARED: '1', PIX_RUN_ID: runId }
   Object.assign(process.env, workerEnv)
-  const { startVitest } = await import('vitest/node')
+  const { startVitest } = await loadVitestNode()
   const vitest = await startVitest('test', suiteFilters(args), {
     root: REPO_ROOT,
     config: join(REPO_ROOT, 'vitest.config.ts'),

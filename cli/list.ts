@@ -1,6 +1,7 @@
 // `--list`: the checks a run would run, as vitest collects them (no request is sent): id, clauses
 // and needs, in the id form the reports and --check use (`charges/errors::create charge …`).
 import { join } from 'node:path'
+import { loadVitestNode } from './vitest-node.ts'
 
 export interface ListedCheck {
   id: string
@@ -9,7 +10,7 @@ export interface ListedCheck {
 }
 
 export async function listChecks(repoRoot: string, filters: string[], namePattern?: string): Promise<{ checks: ListedCheck[]; errors: string[] }> {
-  const { createVitest } = await import('vitest/node')
+  const { createVitest } = await loadVitestNode()
   const vitest = await createVitest('test', {
     root: repoRoot,
     config: join(repoRoot, 'vitest.config.ts'),

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import type { Results } from '../../cli/reporting/types.ts'
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
-/** The installed command: it loads vitest before tsx's hooks (bin/pix-conformance.js), which makes each run start faster. */
+/** The installed command: it keeps vitest's modules out of tsx's resolution (bin/pix-conformance.js), which makes each run start faster. */
 const CLI = join(REPO_ROOT, 'bin', 'pix-conformance.js')
 const GNU_TIME = '/usr/bin/time'
 const OUTPUT_CAP_CHARS = 200_000

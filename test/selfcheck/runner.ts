@@ -16,7 +16,7 @@ import { FaultProxy } from './proxy.ts'
 import type { Variant } from './variants.ts'
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
-/** The installed command: it loads vitest before tsx's hooks (bin/pix-conformance.js), which makes each run start faster. */
+/** The installed command: it keeps vitest's modules out of tsx's resolution (bin/pix-conformance.js), which makes each run start faster. */
 const CLI = join(REPO_ROOT, 'bin', 'pix-conformance.js')
 const DEFAULT_TIME_LIMIT_MS = 120_000
 const OUTPUT_TAIL_LINES = 40
