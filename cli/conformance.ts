@@ -189,6 +189,8 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
     ])
     if (unreachable) return unusable(new Error(`${unreachable.setting}: target unreachable: ${unreachable.url} (${unreachable.reason})`))
 
+    // vitest loads while the preflight waits on the target (a distant one answers in round trips)
+    loadVitestNode().catch(() => {})  // a failure surfaces where the run awaits it
     urls = await guardAccountUrls(config)
     const checked = await preflight(config, { driveBalanceAccounts: selectsBalanceAccountChecks(args) })
     for (const warning of checked.warnings) complain(`warning: ${warning}`)
