@@ -61,14 +61,18 @@ const alonePhase = {
 } satisfies TestProjectInlineConfiguration
 
 /**
- * The kit's own test files that take longest, most of it waiting on their certification children
- * (webhook deadlines, late answers, hung targets): started first within their project, so that
- * their waits overlap with other files' work instead of ending the run; each beside a file that
- * keeps the CPU busy (the fault rounds beside the variants run, the configuration runs beside the
- * hostile targets). vitest's own order (files never run before, then the larger or the slower
- * first) puts the variants run last in a clean clone.
+ * Files started first within their project, so that their waits overlap with other files' work
+ * instead of ending the run (vitest's own order, files never run before and then the larger or the
+ * slower first, measures none of this):
+ * - the suite files whose check holds a balance account longest: the ledger model's in-order chain
+ *   is the shared phase's floor on a distant target, and started after other files it began seconds
+ *   late, behind the short checks that had taken its account;
+ * - the kit's own test files that take longest, most of it waiting on their certification children
+ *   (webhook deadlines, late answers, hung targets), each beside a file that keeps the CPU busy (the
+ *   fault rounds beside the variants run, the configuration runs beside the hostile targets).
  */
 const START_FIRST = [
+  ...suiteFilesDeclaringAlone(['accountReset']),
   'test/hostile/hostile.test.ts',
   'test/foreign/configuration.test.ts',
   'test/profiles/delivery-audit.test.ts',
@@ -78,7 +82,7 @@ const START_FIRST = [
   'test/selfcheck/flaky.test.ts',
 ]
 
-class LongestWaitsFirst extends BaseSequencer {
+class LongestChainsFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files)
     const projectRank = new Map<string, number>()
@@ -101,7 +105,7 @@ export default defineConfig({
     // certification children, beside a unit or robustness file. Each project below that runs
     // certifications keeps its own files one at a time.
     maxWorkers: 2,
-    sequence: { sequencer: LongestWaitsFirst },
+    sequence: { sequencer: LongestChainsFirst },
     // Transformed modules are kept under node_modules/.experimental-vitest-cache, keyed by content:
     // every certification is a vitest process of its own (the CLI's, and those the self-check's
     // clean and variant runs and the robustness project start), and each transformed the same
