@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CheckResult } from '../cli/reporting/types.ts'
-import { DEFAULT_WORKERS } from '../harness/config.ts'
+import { DEFAULT_WORKERS, DEFAULT_WORKERS_DISTANT, DISTANT_TARGET_MS } from '../harness/config.ts'
 import { ALONE } from '../harness/schedule.ts'
 import { allAreas } from '../test/selfcheck/areas.ts'
 import type { Api } from '../test/selfcheck/fault.ts'
@@ -70,9 +70,11 @@ export function profilesFrom(arg: string | undefined): ProfileId[] {
 /** Runs the profiles in turn, prints what each one did, and returns the ratios to the targets. */
 export async function latencyBench(ids: ProfileId[], cliArgs: string[], line: (s?: string) => void): Promise<Ratio[]> {
   const seeded = cliArgs.includes('--seed') ? cliArgs : ['--seed', CERTIFICATION_SEED, ...cliArgs]
-  // The self-check's children run one worker each (test/selfcheck/runner.ts); this bench measures what a user gets.
-  const extraArgs = seeded.includes('--workers') ? seeded : ['--workers', String(DEFAULT_WORKERS), ...seeded]
-  line(`(g) latency: full certification of the reference through a delaying proxy (delay on base, gateway and control), CLI args: ${extraArgs.join(' ')}`)
+  // The self-check's children run one worker each (test/selfcheck/runner.ts); this bench measures
+  // what a user gets: the CLI's own worker count, by the target's distance, unless --workers is given.
+  const extraArgs = seeded
+  const workers = seeded.includes('--workers') ? '' : ` (workers: the CLI's default, ${DEFAULT_WORKERS} near, ${DEFAULT_WORKERS_DISTANT} from ${DISTANT_TARGET_MS} ms)`
+  line(`(g) latency: full certification of the reference through a delaying proxy (delay on base, gateway and control), CLI args: ${extraArgs.join(' ')}${workers}`)
   const runs = new Map<ProfileId, ProfileRun>()
   try {
     for (const id of ids) {
@@ -110,7 +112,7 @@ async function certifyAt(profile: Profile, extraArgs: string[]): Promise<Profile
     },
     onResponse: wait,
   })
-  const results = await certify({ areas: allAreas(), variant, extraArgs, timeLimitMs: TIME_LIMIT_MS })
+  const results = await certify({ areas: allAreas(), variant, extraArgs, timeLimitMs: TIME_LIMIT_MS, cliWorkers: true })
   return { profile, results, atProxy }
 }
 

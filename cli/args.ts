@@ -2,7 +2,7 @@
 // target config: flags win over the dotenv file, which wins over the process environment.
 import { parseArgs as tokenize } from 'node:util'
 
-import { DEFAULT_CONCURRENCY, DEFAULT_WORKERS, MAX_CONCURRENCY, MAX_NUM_RUNS, MAX_TIMEOUT_MS, MAX_WORKERS } from '../harness/config.ts'
+import { DEFAULT_CONCURRENCY, DEFAULT_WORKERS, DEFAULT_WORKERS_DISTANT, DISTANT_TARGET_MS, MAX_CONCURRENCY, MAX_NUM_RUNS, MAX_TIMEOUT_MS, MAX_WORKERS } from '../harness/config.ts'
 
 export type Profile = 'sandbox' | 'readonly'
 
@@ -109,8 +109,9 @@ embedded reference target and certifies that; with either, PIX_BASE_URL is requi
   --check ID|PATTERN  run one check (an id as --list prints it: area/file::title) or the checks
                       whose titles match the pattern; give --seed to replay a run exactly
   --bail              stop at the first failed check
-  --workers N         suite files run side by side (1..${MAX_WORKERS}, default: the cores, up to 4; here ${DEFAULT_WORKERS}); 1 when the
-                      capture server has a fixed port or public URL (PIX_WEBHOOK_LISTEN/PUBLIC_URL)
+  --workers N         suite files run side by side (1..${MAX_WORKERS}, default ${DEFAULT_WORKERS}, ${DEFAULT_WORKERS_DISTANT} when the target's first
+                      answer takes ${DISTANT_TARGET_MS} ms or more); 1 when the capture server has a fixed
+                      port or public URL (PIX_WEBHOOK_LISTEN/PUBLIC_URL)
   --concurrency N     checks of one file in flight at once (1..${MAX_CONCURRENCY}, default ${DEFAULT_CONCURRENCY}); checks
                       declared alone run after the rest, one at a time
   --retries N         run a failed check again N times before reporting it (0..5, default 1); one

@@ -9,7 +9,7 @@ import { request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { CHECK_TIMEOUT_MS, ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usableBalanceAccounts, type TargetConfig } from '../harness/config.ts'
+import { CHECK_TIMEOUT_MS, ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usableBalanceAccounts, workerCountFor, type TargetConfig } from '../harness/config.ts'
 import { ArgsError, CHECK_DRIVER_USAGE, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, shardText, type CliArgs, type Command, type Env } from './args.ts'
 import { guardAccountUrls, type AccountUrlsGuard } from './account-urls.ts'
 import { BALANCE_ACCOUNT_REASONS, suiteFilesDeclaringAlone } from '../harness/suite-files.ts'
@@ -197,7 +197,8 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
     if (Object.keys(checked.unavailable).length > 0) env = { ...env, PIX_UNAVAILABLE: JSON.stringify(checked.unavailable) }
     env = { ...env, PIX_BALANCE_ACCOUNT_RESETS: checked.balanceAccountResets ? '1' : '0' }  // what the preflight saw, never the user's word
 
-    return await runSuites(args, { ...config, unavailable: { ...config.unavailable, ...checked.unavailable }, balanceAccountResets: checked.balanceAccountResets }, env, place)
+    const workers = workerCountFor(config, checked.firstAnswerMs)
+    return await runSuites(args, { ...config, unavailable: { ...config.unavailable, ...checked.unavailable }, balanceAccountResets: checked.balanceAccountResets, workers: workers.count }, env, place, workers.why)
   } finally {
     process.off('SIGINT', stopOnSignal)
     await urls?.restore()
@@ -237,7 +238,8 @@ function reportDirReason(root: string, e: unknown): string {
   return err.code ?? err.message
 }
 
-async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: RunPlace): Promise<number> {
+/** `workersWhy`: why the run has the workers it has, when the CLI picked them (harness/config.ts workerCountFor). */
+async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: RunPlace, workersWhy?: string): Promise<number> {
   const { catalogue, catalogueError } = await loadCatalogue()
   const { runId, runDir, shard } = place
   const replay = { envFile: args.envFile, profile: config.profile, numRuns: args.numRuns, timeoutMs: args.timeoutMs, slow: args.slow }
@@ -247,7 +249,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
   say(paint(colour).dim(`profile ${config.profile} · seed ${config.seed} · run ${runId}${shard ? ` · shard ${shard}` : ''}`))
   const capture = captureLine(config)
   if (capture) say(paint(colour).dim(capture))
-  const workers = workersFor(config)
+  const workers = workersFor(config, workersWhy)
   say(paint(colour).dim(`${workers.line}`))
 
   const reporter = new ConformanceReporter({
@@ -310,10 +312,10 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
  * Suite files side by side, each in a worker with its own capture server on a port of its own; a
  * fixed port or a public URL (a tunnel) reaches one capture server, so such a run has one worker.
  */
-function workersFor(config: TargetConfig): { count: number; line: string } {
+function workersFor(config: TargetConfig, picked?: string): { count: number; line: string } {
   const fixed = config.webhookPublicUrl ? 'PIX_WEBHOOK_PUBLIC_URL' : config.webhookListen ? 'PIX_WEBHOOK_LISTEN' : undefined
   const count = fixed ? 1 : config.workers
-  const why = fixed && config.workers > 1 ? ` (not ${config.workers}: ${fixed} reaches one capture server)` : ''
+  const why = fixed && config.workers > 1 ? ` (not ${config.workers}: ${fixed} reaches one capture server)` : picked ? ` (${picked})` : ''
   const accounts = usableBalanceAccounts(config).length
   const balances = accounts > 0 ? `; the checks on balances and account URLs${resetsBalanceAccount(config) ? ', and the ledger model,' : ''} on ${accounts === 1 ? 'the balance account, one at a time' : `${accounts} balance accounts, one at a time on each`}, beside them` : ''
   return { count, line: `scheduling: ${count} worker${count === 1 ? '' : 's'}${why} × ${config.concurrency} checks in flight${balances}; checks declared alone run after, one at a time (those that take only their own notifications from the account's channel, side by side)` }

@@ -30,6 +30,8 @@ export interface CertifyOptions {
   extraArgs?: string[]
   /** Hard limit of the CLI child; it is killed and the run fails past it. Default 120 s. */
   timeLimitMs?: number
+  /** Leave the worker count to the CLI, as a user's run does (the latency bench), instead of one. */
+  cliWorkers?: boolean
 }
 
 /** results.json of the run, plus how the run went. */
@@ -57,7 +59,7 @@ export async function certify(opts: CertifyOptions): Promise<RunResults> {
     const reportDir = join(workDir, 'reports')
     const args = [CLI, '--env', envFile, '--reset', '--area', opts.areas.join(','), '--report-dir', reportDir, ...fileArgs(opts.files), ...(opts.extraArgs ?? [])]
     const started = Date.now()
-    const child = await runChild(args, opts.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS)
+    const child = await runChild(args, opts.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS, opts.cliWorkers ?? false)
     const durationMs = Date.now() - started
     const results = readResults(reportDir, child, proxy.errors)
     return { ...results, run: { exitCode: child.exitCode, durationMs, output: child.output, proxyErrors: [...proxy.errors] } }
@@ -158,10 +160,10 @@ interface ChildOutcome {
   output: string
 }
 
-function runChild(args: string[], timeLimitMs: number): Promise<ChildOutcome> {
+function runChild(args: string[], timeLimitMs: number, cliWorkers: boolean): Promise<ChildOutcome> {
   return new Promise((resolveRun, reject) => {
     // Own process group, so a hung run is killed with every process it started.
-    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: childEnv({ cliWorkers }), stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     const lines: string[] = []
     const keep = (chunk: Buffer) => {
       lines.push(...chunk.toString('utf8').split('\n'))
@@ -198,7 +200,7 @@ function killGroup(pid: number | undefined): void {
  * The child must see only its --env file: no PIX_* of ours, and none of the variables by which
  * vitest marks its own workers (the child runs a vitest of its own).
  */
-export function childEnv(): NodeJS.ProcessEnv {
+export function childEnv({ cliWorkers = false } = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
   for (const [k, v] of Object.entries(process.env)) {
     if (k.startsWith('PIX_') || k.startsWith('VITEST') || k === 'TEST' || k === 'NODE_ENV' || k === 'FORCE_COLOR') continue
@@ -206,8 +208,9 @@ export function childEnv(): NodeJS.ProcessEnv {
   }
   env.NO_COLOR = '1'
   // One worker per certification: npm test runs several at once on two cores, and each extra worker
-  // is ~0.6 s of CPU to start. The clean self-check run and the latency bench pass --workers.
-  env.PIX_WORKERS = '1'
+  // is ~0.6 s of CPU to start. The clean self-check run passes --workers; the latency bench leaves
+  // the count to the CLI.
+  if (!cliWorkers) env.PIX_WORKERS = '1'
   return env
 }
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { ConfigError, balanceAccountConfig, isBalanceAccount, loadConfig, loadDotenv, secretValues, certificatePem, unavailableKeyOf, usableBalanceAccounts, usesBalanceAccount } from '../../../harness/config.ts'
+import { ConfigError, DEFAULT_WORKERS, DEFAULT_WORKERS_DISTANT, DISTANT_TARGET_MS, balanceAccountConfig, workerCountFor, isBalanceAccount, loadConfig, loadDotenv, secretValues, certificatePem, unavailableKeyOf, usableBalanceAccounts, usesBalanceAccount } from '../../../harness/config.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'harness-config-'))
 const CERT = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ2VydGlmaWNhdGVCb2R5\nU2VjcmV0TGluZTI=\n-----END CERTIFICATE-----\n'
@@ -246,5 +246,21 @@ describe('secretValues', () => {
 
   test('certificatePem keeps the certificate and drops the private key', () => {
     expect(certificatePem(CERT + KEY)).toBe(CERT)
+  })
+})
+
+describe('workerCountFor', () => {
+  const env = { PIX_BASE_URL: 'http://127.0.0.1:1', PIX_GATEWAY_URL: 'http://127.0.0.1:1', PIX_CLIENT_ID: 'c', PIX_CLIENT_SECRET: 'secret-0123', PIX_API_KEY: 'key-0123' }
+
+  test('a near target gets the default, a distant one more, saying why', () => {
+    const config = loadConfig(env)
+    expect(workerCountFor(config, 3)).toEqual({ count: DEFAULT_WORKERS })
+    expect(workerCountFor(config, DISTANT_TARGET_MS + 132)).toEqual({ count: DEFAULT_WORKERS_DISTANT, why: `the target's first answer took ${DISTANT_TARGET_MS + 132} ms` })
+  })
+
+  test('PIX_WORKERS wins, near or far', () => {
+    const config = loadConfig({ ...env, PIX_WORKERS: '2' })
+    expect(workerCountFor(config, 3)).toEqual({ count: 2 })
+    expect(workerCountFor(config, 500)).toEqual({ count: 2 })
   })
 })
