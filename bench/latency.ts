@@ -73,7 +73,7 @@ export async function latencyBench(ids: ProfileId[], cliArgs: string[], line: (s
   // The self-check's children run one worker each (test/selfcheck/runner.ts); this bench measures
   // what a user gets: the CLI's own worker count, by the target's distance, unless --workers is given.
   const extraArgs = seeded
-  const workers = seeded.includes('--workers') ? '' : ` (workers: the CLI's default, ${DEFAULT_WORKERS} near, ${DEFAULT_WORKERS_DISTANT} from ${DISTANT_TARGET_MS} ms)`
+  const workers = seeded.includes('--workers') ? '' : ` (workers: the CLI's default, ${DEFAULT_WORKERS} near, ${DEFAULT_WORKERS_DISTANT} when no preflight answer is faster than ${DISTANT_TARGET_MS} ms)`
   line(`(g) latency: full certification of the reference through a delaying proxy (delay on base, gateway and control), CLI args: ${extraArgs.join(' ')}${workers}`)
   const runs = new Map<ProfileId, ProfileRun>()
   try {

@@ -109,9 +109,9 @@ embedded reference target and certifies that; with either, PIX_BASE_URL is requi
   --check ID|PATTERN  run one check (an id as --list prints it: area/file::title) or the checks
                       whose titles match the pattern; give --seed to replay a run exactly
   --bail              stop at the first failed check
-  --workers N         suite files run side by side (1..${MAX_WORKERS}, default ${DEFAULT_WORKERS}, ${DEFAULT_WORKERS_DISTANT} when the target's first
-                      answer takes ${DISTANT_TARGET_MS} ms or more); 1 when the capture server has a fixed
-                      port or public URL (PIX_WEBHOOK_LISTEN/PUBLIC_URL)
+  --workers N         suite files run side by side (1..${MAX_WORKERS}, default ${DEFAULT_WORKERS}, ${DEFAULT_WORKERS_DISTANT} when no answer of the target
+                      to the preflight is faster than ${DISTANT_TARGET_MS} ms); 1 when the capture server has a
+                      fixed port or public URL (PIX_WEBHOOK_LISTEN/PUBLIC_URL)
   --concurrency N     checks of one file in flight at once (1..${MAX_CONCURRENCY}, default ${DEFAULT_CONCURRENCY}); checks
                       declared alone run after the rest, one at a time
   --retries N         run a failed check again N times before reporting it (0..5, default 1); one

@@ -197,7 +197,7 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
     if (Object.keys(checked.unavailable).length > 0) env = { ...env, PIX_UNAVAILABLE: JSON.stringify(checked.unavailable) }
     env = { ...env, PIX_BALANCE_ACCOUNT_RESETS: checked.balanceAccountResets ? '1' : '0' }  // what the preflight saw, never the user's word
 
-    const workers = workerCountFor(config, checked.firstAnswerMs)
+    const workers = workerCountFor(config, checked.fastestAnswerMs)
     return await runSuites(args, { ...config, unavailable: { ...config.unavailable, ...checked.unavailable }, balanceAccountResets: checked.balanceAccountResets, workers: workers.count }, env, place, workers.why)
   } finally {
     process.off('SIGINT', stopOnSignal)

@@ -27,8 +27,8 @@ export interface PreflightResult {
   warnings: string[]
   /** The driver reset the balance account alone (the run may reset): the ledger model runs there. */
   balanceAccountResets: boolean
-  /** The faster of the first two answers (each a new connection and one request), in ms: how far the target is. */
-  firstAnswerMs: number
+  /** The fastest answer of the target to the preflight's requests, in ms (most on a kept-alive connection, one round trip): how far the target is. */
+  fastestAnswerMs: number
 }
 
 const PREFLIGHT_TIMEOUT_MS = 5_000
@@ -39,17 +39,18 @@ const PREFLIGHT_TIMEOUT_MS = 5_000
  */
 export async function preflight(config: TargetConfig, { driveBalanceAccounts = true }: { driveBalanceAccounts?: boolean } = {}): Promise<PreflightResult> {
   const timeoutMs = Math.min(config.timeoutMs, PREFLIGHT_TIMEOUT_MS)
-  const clients = createClients({ ...config, timeoutMs })
+  let fastestAnswerMs = Infinity
+  const clients = createClients({ ...config, timeoutMs }, (ex) => {
+    if (!ex.response.error) fastestAnswerMs = Math.min(fastestAnswerMs, ex.response.durationMs)
+  })
   const unavailable: Record<string, string> = {}
   const warnings: string[] = []
   /** By balance account: true when the driver reset it alone, else why not (asked only when the run may reset). */
   const resets = new Map<string, true | string>()
-  let firstAnswerMs = 0
   try {
     // Each question is asked once, and those that do not wait on another are asked together: on a
     // distant target every round trip before the run is one more the user waits for.
     const [token, balance] = await Promise.all([clients.base.requestToken(), clients.gateway.get('/v1/account/balance')])
-    firstAnswerMs = Math.min(token.response.durationMs, balance.response.durationMs)
     if (!hasToken(token)) {
       if (isRefusal(token)) throw new PreflightError('PIX_CLIENT_SECRET', `PIX_CLIENT_SECRET (with PIX_CLIENT_ID) is refused by POST /oauth/token: ${answer(token)}`)
       if (isForeign(token)) throw new PreflightError('PIX_BASE_URL', `PIX_BASE_URL does not serve this interface: POST /oauth/token answered ${answer(token)}${isSuccess(token) ? ' without an access_token' : ''}`)
@@ -109,7 +110,7 @@ export async function preflight(config: TargetConfig, { driveBalanceAccounts = t
   const balanceAccountResets = usable.length > 0 && usable.every((a) => resets.get(a.clientId) === true)
   const refusal = usable.map((a) => resets.get(a.clientId)).find((r) => typeof r === 'string')
   if (refusal) warnings.push(`${refusal}: the ledger model resets the whole sandbox, alone after the other checks`)
-  return { unavailable, warnings, balanceAccountResets, firstAnswerMs }
+  return { unavailable, warnings, balanceAccountResets, fastestAnswerMs }
 }
 
 /**

@@ -99,20 +99,20 @@ export const MAX_TIMEOUT_MS = 3_600_000
  * Scheduling defaults (harness/schedule.ts), from the latency bench (README "Performance"): at
  * 100 ms RTT four workers finished the side-by-side phase in about two thirds of the time two took,
  * while on loopback (a run that waits more than it computes) four cost no more than two, even on a
- * two-core machine; so four, whatever the cores. A distant target (its first answers in the
- * preflight took DISTANT_TARGET_MS or more) gets five: at 100 ms five brought the shared phase from
- * about 23 s to 20 s, next to the ledger model's 18 s, while on loopback the fifth cost CPU for nothing.
+ * two-core machine; so four, whatever the cores. A distant target (no answer to the preflight
+ * faster than DISTANT_TARGET_MS) gets five: at 100 ms five brought the shared phase from about 23 s
+ * to 20 s, next to the ledger model's 18 s, while on loopback the fifth cost CPU for nothing.
  */
 export const DEFAULT_WORKERS = 4
 export const DEFAULT_WORKERS_DISTANT = 5
-/** A first answer (a new connection and one request) this slow means a target some 40 ms or more away. */
-export const DISTANT_TARGET_MS = 80
+/** The preflight's fastest answer this slow (mostly one round trip) means a target some 40 ms or more away. */
+export const DISTANT_TARGET_MS = 40
 
-/** The workers of a run: PIX_WORKERS when given, else by the target's distance (the preflight's first answer). */
-export function workerCountFor(config: Pick<TargetConfig, 'workers' | 'workersExplicit'>, firstAnswerMs: number): { count: number; why?: string } {
+/** The workers of a run: PIX_WORKERS when given, else by the target's distance (the preflight's fastest answer). */
+export function workerCountFor(config: Pick<TargetConfig, 'workers' | 'workersExplicit'>, fastestAnswerMs: number): { count: number; why?: string } {
   if (config.workersExplicit) return { count: config.workers }
-  return firstAnswerMs >= DISTANT_TARGET_MS
-    ? { count: DEFAULT_WORKERS_DISTANT, why: `the target's first answer took ${Math.round(firstAnswerMs)} ms` }
+  return Number.isFinite(fastestAnswerMs) && fastestAnswerMs >= DISTANT_TARGET_MS
+    ? { count: DEFAULT_WORKERS_DISTANT, why: `the target's fastest answer took ${Math.round(fastestAnswerMs)} ms` }
     : { count: DEFAULT_WORKERS }
 }
 export const DEFAULT_CONCURRENCY = 8

@@ -255,7 +255,11 @@ describe('workerCountFor', () => {
   test('a near target gets the default, a distant one more, saying why', () => {
     const config = loadConfig(env)
     expect(workerCountFor(config, 3)).toEqual({ count: DEFAULT_WORKERS })
-    expect(workerCountFor(config, DISTANT_TARGET_MS + 132)).toEqual({ count: DEFAULT_WORKERS_DISTANT, why: `the target's first answer took ${DISTANT_TARGET_MS + 132} ms` })
+    expect(workerCountFor(config, DISTANT_TARGET_MS + 132)).toEqual({ count: DEFAULT_WORKERS_DISTANT, why: `the target's fastest answer took ${DISTANT_TARGET_MS + 132} ms` })
+  })
+
+  test('no answer at all is no evidence of distance', () => {
+    expect(workerCountFor(loadConfig(env), Infinity)).toEqual({ count: DEFAULT_WORKERS })
   })
 
   test('PIX_WORKERS wins, near or far', () => {
