@@ -61,26 +61,22 @@ const alonePhase = {
 } satisfies TestProjectInlineConfiguration
 
 /**
- * Files started first within their project, so that their waits overlap with other files' work
- * instead of ending the run (vitest's own order, files never run before and then the larger or the
- * slower first, measures none of this):
- * - the suite files whose check holds a balance account longest: the ledger model's in-order chain
- *   is the shared phase's floor on a distant target, and started after other files it began seconds
- *   late, behind the short checks that had taken its account;
- * - the kit's own test files that take longest, most of it waiting on their certification children
- *   (webhook deadlines, late answers, hung targets), each beside a file that keeps the CPU busy (the
- *   fault rounds beside the variants run, the configuration runs beside the hostile targets).
+ * Files started first in each project, so that their waits overlap with other files' work instead
+ * of ending the run (vitest's own order, files never run before and then the larger or the slower
+ * first, measures none of this):
+ * - a certification's shared phase: the suite files whose check holds a balance account longest.
+ *   The ledger model's in-order chain is that phase's floor on a distant target, and started after
+ *   other files it began seconds late, behind the short checks that had taken its account. (In the
+ *   alone phase, where it resets the whole sandbox, vitest's order stands.)
+ * - the kit's own tests: the files that take longest, most of it waiting on their certification
+ *   children (webhook deadlines, late answers, hung targets), each beside a file that keeps the CPU
+ *   busy (the fault rounds beside the variants run, the configuration runs beside the hostile targets).
  */
-const START_FIRST = [
-  ...suiteFilesDeclaringAlone(['accountReset']),
-  'test/hostile/hostile.test.ts',
-  'test/foreign/configuration.test.ts',
-  'test/profiles/delivery-audit.test.ts',
-  'test/selfcheck/faults.test.ts',
-  'test/selfcheck/variants.test.ts',
-  'test/selfcheck/balance-account.test.ts',
-  'test/selfcheck/flaky.test.ts',
-]
+const START_FIRST: Record<string, string[]> = {
+  'conformance-shared': suiteFilesDeclaringAlone(['accountReset']),
+  robustness: ['test/hostile/hostile.test.ts', 'test/foreign/configuration.test.ts', 'test/profiles/delivery-audit.test.ts'],
+  selfcheck: ['test/selfcheck/faults.test.ts', 'test/selfcheck/variants.test.ts', 'test/selfcheck/balance-account.test.ts', 'test/selfcheck/flaky.test.ts'],
+}
 
 class LongestChainsFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -88,8 +84,9 @@ class LongestChainsFirst extends BaseSequencer {
     const projectRank = new Map<string, number>()
     sorted.forEach((spec, i) => projectRank.has(spec.project.name) || projectRank.set(spec.project.name, i))
     const rank = (spec: TestSpecification) => {
-      const i = START_FIRST.indexOf(relative(spec.project.config.root, spec.moduleId))
-      return i < 0 ? START_FIRST.length : i
+      const first = START_FIRST[spec.project.name] ?? []
+      const i = first.indexOf(relative(spec.project.config.root, spec.moduleId))
+      return i < 0 ? first.length : i
     }
     // Stable: the projects keep vitest's order (they run one after the other), the rest of each its order.
     return sorted

@@ -72,14 +72,13 @@ export async function latencyBench(ids: ProfileId[], cliArgs: string[], line: (s
   const seeded = cliArgs.includes('--seed') ? cliArgs : ['--seed', CERTIFICATION_SEED, ...cliArgs]
   // The self-check's children run one worker each (test/selfcheck/runner.ts); this bench measures
   // what a user gets: the CLI's own worker count, by the target's distance, unless --workers is given.
-  const extraArgs = seeded
   const workers = seeded.includes('--workers') ? '' : ` (workers: the CLI's default, ${DEFAULT_WORKERS} near, ${DEFAULT_WORKERS_DISTANT} when no preflight answer is faster than ${DISTANT_TARGET_MS} ms)`
-  line(`(g) latency: full certification of the reference through a delaying proxy (delay on base, gateway and control), CLI args: ${extraArgs.join(' ')}${workers}`)
+  line(`(g) latency: full certification of the reference through a delaying proxy (delay on base, gateway and control), CLI args: ${seeded.join(' ')}${workers}`)
   const runs = new Map<ProfileId, ProfileRun>()
   try {
     for (const id of ids) {
       const loadBefore = loadavg()[0] as number
-      const run = await certifyAt(PROFILES[id](), extraArgs)
+      const run = await certifyAt(PROFILES[id](), seeded)
       runs.set(id, run)
       const { checks, run: outcome } = run.results
       // Other processes on the machine slow the 0 ms run most: the load average says how busy it was.

@@ -107,6 +107,10 @@ export const DEFAULT_WORKERS = 4
 export const DEFAULT_WORKERS_DISTANT = 5
 /** The preflight's fastest answer this slow (mostly one round trip) means a target some 40 ms or more away. */
 export const DISTANT_TARGET_MS = 40
+export const DEFAULT_CONCURRENCY = 8
+export const MAX_WORKERS = 16
+export const MAX_CONCURRENCY = 64
+export const MAX_NUM_RUNS = 1_000_000
 
 /** The workers of a run: PIX_WORKERS when given, else by the target's distance (the preflight's fastest answer). */
 export function workerCountFor(config: Pick<TargetConfig, 'workers' | 'workersExplicit'>, fastestAnswerMs: number): { count: number; why?: string } {
@@ -115,10 +119,7 @@ export function workerCountFor(config: Pick<TargetConfig, 'workers' | 'workersEx
     ? { count: DEFAULT_WORKERS_DISTANT, why: `the target's fastest answer took ${Math.round(fastestAnswerMs)} ms` }
     : { count: DEFAULT_WORKERS }
 }
-export const DEFAULT_CONCURRENCY = 8
-export const MAX_WORKERS = 16
-export const MAX_CONCURRENCY = 64
-export const MAX_NUM_RUNS = 1_000_000
+
 const MAX_SEED = 2 ** 31
 
 /**
