@@ -21,6 +21,7 @@ import { flushPacingLogs, pacerFor } from './pacing.ts'
 import { Recorder, type RecordedExchange } from './recorder.ts'
 import { sharedRedactor } from './redact.ts'
 import { answerOf, controlVerdict, noteControlExchange, noteTargetExchange, operationOf, whyNotLive, type ProbeKit } from './routes.ts'
+import { traceForCheck, type TraceContext } from './trace.ts'
 import { expectEventSchema, expectSchemaOf } from './validate.ts'
 import { Blocked, CannotRun, ClauseFailure, Inconclusive, KitError, NotProvided, expectationOf } from './verdicts.ts'
 import type { Captured } from './webhook-capture.ts'
@@ -181,7 +182,9 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
   // which balance account is known once one is held; they differ only in credentials
   let config = accounts[0] ? balanceAccountConfig(main, accounts[0]) : main
   const recorder = new Recorder(sharedRedactor)
-  const state: CheckState = { clauses, refusals: [], recorded: new WeakMap(), answers: [], spans: [] }
+  const trace = traceForCheck(resultIdOf(ctx))
+  meta.traceId = trace.traceId
+  const state: CheckState = { clauses, refusals: [], recorded: new WeakMap(), answers: [], spans: [], trace }
   let keeper: AccountUrlsKeeper | undefined
   let hooks: CheckHooks | undefined
   let kit: ProbeKit | undefined
@@ -259,6 +262,14 @@ interface CheckState {
   failing?: Exchange | undefined
   /** When each request of the check (target and control) was in flight: [start, end] in ms. */
   spans: [number, number][]
+  /** The check's W3C trace: every request it sends carries it (harness/trace.ts). */
+  trace: TraceContext
+}
+
+/** The check's id as results.json names it (`auth/tokens::title`), which its tracestate hashes. */
+function resultIdOf(ctx: TestContext): string {
+  const path = /(?:^|[\\/])suites[\\/](.+)$/.exec(ctx.task.file.filepath)?.[1] ?? ctx.task.file.name
+  return `${path.split('\\').join('/').replace(/\.(test|check)\.ts$/, '')}::${ctx.task.fullTestName ?? ctx.task.name}`
 }
 
 /** Requests, and rounds: groups of requests in flight together count as one round trip. */
@@ -505,7 +516,7 @@ async function buildContext(
     state.answers.push(ex)
     state.recorded.set(ex, recorder.record(ex))
   }
-  const clients = createClients(c, record)
+  const clients = createClients(c, record, state.trace)
   // The control API is the sandbox's driver, not the target's surface; readonly runs never drive it.
   const onControl = (ex: Exchange) => {
     noteSpan(state, ex)
@@ -513,7 +524,7 @@ async function buildContext(
     if (c.controlUrl) noteControlExchange(ex, c.controlUrl)
     tellPacerOfClock(c, ex)
   }
-  const controlHttp = new HttpClient({ timeoutMs: c.timeoutMs, onExchange: onControl })
+  const controlHttp = new HttpClient({ timeoutMs: c.timeoutMs, onExchange: onControl, trace: state.trace })
   const drivable = c.controlUrl !== undefined && c.profile !== 'readonly'
   // A route probe leaves the account as it found it (harness/routes.ts), so it may run beside others.
   const onBalanceAccount = mode === 'balance-account'

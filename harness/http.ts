@@ -11,6 +11,7 @@ import { CannotRun } from './verdicts.ts'
 import { encodeCertHeader } from '../generators/cert-header.ts'
 import type { Exchange, ExchangeRequest, ExchangeResponse } from './exchange.ts'
 import { pacerFor, type Pacer } from './pacing.ts'
+import { newSpanId, traceForCheck, traceparentOf, type TraceContext } from './trace.ts'
 
 export { encodeCertHeader }
 
@@ -83,15 +84,19 @@ export interface HttpClientOptions {
   dispatcher?: Dispatcher
   /** Keeps the kit's own requests to rate-limited operations within their limits (harness/pacing.ts). */
   pacer?: Pacer
+  /** The check's trace: each request gets a traceparent of its own span in it (harness/trace.ts); absent, the client's own trace. */
+  trace?: TraceContext
 }
 
 export class HttpClient {
+  private ownTrace: TraceContext | undefined
+
   constructor(readonly options: HttpClientOptions) {}
 
   async send(req: SendRequest): Promise<Exchange> {
     const method = req.method.toUpperCase()
     this.guardReadonly(method, req.url)
-    const headers = lowerCaseKeys(req.headers ?? {})
+    const headers = this.withTraceContext(lowerCaseKeys(req.headers ?? {}))
     const sent: ExchangeRequest = { method, url: req.url, headers, ...(req.body === undefined ? {} : { body: req.body }) }
     const timeoutMs = req.timeoutMs ?? this.options.timeoutMs
     if (this.options.pacer) await this.options.pacer.beforeSend(sent, { unpaced: req.unpaced === true })
@@ -100,6 +105,13 @@ export class HttpClient {
     const ex = { request: sent, response }
     this.options.onExchange?.(ex)
     return ex
+  }
+
+  /** A traceparent (a new span of the trace) and the tracestate, unless the caller set its own. */
+  private withTraceContext(headers: Record<string, string>): Record<string, string> {
+    if (headers.traceparent !== undefined) return headers
+    const trace = this.options.trace ?? (this.ownTrace ??= traceForCheck(undefined))
+    return { ...headers, traceparent: traceparentOf(trace.traceId, newSpanId()), ...(headers.tracestate === undefined ? { tracestate: trace.tracestate } : {}) }
   }
 
   private guardReadonly(method: string, url: string): void {
@@ -515,12 +527,12 @@ export interface Clients extends AccountClients {
 }
 
 /** Every client of a config, all recording into `onExchange`. */
-export function createClients(config: TargetConfig, onExchange?: (ex: Exchange) => void): Clients {
+export function createClients(config: TargetConfig, onExchange?: (ex: Exchange) => void, trace?: TraceContext): Clients {
   const caPem = config.tlsCaFile ? readFileSync(config.tlsCaFile, 'utf8') : undefined
   const transport = config.certMode === 'transport'
   const identity = transport && config.certFile ? identityOf(config.certFile) : undefined
   const dispatcher = transport || caPem ? tlsAgent(identity, caPem) : undefined
-  const http = new HttpClient({ timeoutMs: config.timeoutMs, profile: config.profile, pacer: pacerFor(config.gatewayUrl), ...(onExchange ? { onExchange } : {}), ...(dispatcher ? { dispatcher } : {}) })
+  const http = new HttpClient({ timeoutMs: config.timeoutMs, profile: config.profile, pacer: pacerFor(config.gatewayUrl), ...(trace ? { trace } : {}), ...(onExchange ? { onExchange } : {}), ...(dispatcher ? { dispatcher } : {}) })
   const primary = { clientId: config.clientId, clientSecret: config.clientSecret }
   const keyFiles = [config.certFile, config.certUnlinkedFile, config.certOtherAccountFile].filter((f): f is string => f !== undefined)
   const clients: Clients = {

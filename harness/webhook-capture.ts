@@ -31,6 +31,8 @@ export interface Captured {
   senderClosedAfterMs?: number
   /** Which extra listener (`listener`) it reached; absent on the main one. */
   via?: Listener
+  /** The sender's W3C traceparent, when it sent one (ties the delivery to the target's own trace). */
+  traceparent?: string
 }
 
 /**
@@ -299,6 +301,7 @@ export class WebhookCapture {
         ...peerCertificate(req),
         ...(step ? { answer: { ...step } } : {}),
         ...(via ? { via } : {}),
+        ...traceparentOf(req),
       }
       this.record(event)
       if (step) return answerScripted(step, event, req, res)
@@ -431,6 +434,11 @@ function parseJson(raw: string): unknown {
   } catch {
     return undefined
   }
+}
+
+function traceparentOf(req: IncomingMessage): { traceparent?: string } {
+  const value = req.headers.traceparent
+  return typeof value === 'string' && value !== '' ? { traceparent: value } : {}
 }
 
 function flattenHeaders(headers: IncomingMessage['headers']): Record<string, string> {

@@ -34,8 +34,8 @@ export interface ReferenceOptions {
   envOut?: string // path of the dotenv file to write (PIX_* for a certification run)
   slipRegistrationDelayMs?: number
   quiet?: boolean
-  /** One console line per request: API, method, path, status, ms (the local sandbox's log; off in tests). */
-  requestLog?: boolean
+  /** One line per request: API, method, path, status, ms and the traceparent received (the local sandbox's log; off in tests). A function receives the lines instead of the console. */
+  requestLog?: boolean | ((line: string) => void)
   /**
    * A TLS front as a real deployment has one: the base and gateway APIs speak HTTPS, the base API
    * asks for a client certificate and derives X-SSL-Client-Cert from the handshake (a header the
@@ -168,12 +168,14 @@ function dotenv(env: Record<string, string>): string {
 }
 
 /** `base    POST /cob/abc… 201 3 ms` once the answer is sent; the query is left out (it may carry data). */
-function logged(api: string, listener: RequestListener): RequestListener {
+function logged(api: string, listener: RequestListener, out: (line: string) => void): RequestListener {
   return (req, res) => {
     const started = performance.now()
     res.on('finish', () => {
       const path = (req.url ?? '').split('?')[0]
-      console.log(`${api.padEnd(7)} ${req.method} ${path} ${res.statusCode} ${Math.round(performance.now() - started)} ms`)
+      const traceparent = req.headers.traceparent
+      const trace = typeof traceparent === 'string' && traceparent !== '' ? ` traceparent=${traceparent.slice(0, 128)}` : ''
+      out(`${api.padEnd(7)} ${req.method} ${path} ${res.statusCode} ${Math.round(performance.now() - started)} ms${trace}`)
     })
     listener(req, res)
   }
@@ -199,7 +201,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const front = opts.tls ? await tlsFront(host) : undefined
   const servers = [baseRouter(ctx), gatewayRouter(ctx), controlRouter(ctx)].map((router, i) => {
     let listener = router.listener(ctx.sweep)
-    if (opts.requestLog) listener = logged(names[i] as string, listener)
+    if (opts.requestLog) listener = logged(names[i] as string, listener, typeof opts.requestLog === 'function' ? opts.requestLog : (line) => console.log(line))
     const server = front && i < 2 ? createHttpsServer({ ...front.server, ...(i === 0 ? { requestCert: true, rejectUnauthorized: false } : {}) }, i === 0 ? headerFromHandshake(listener) : listener) : createServer(listener)
     return server.on('clientError', router.clientErrorListener())
   })

@@ -3,6 +3,7 @@
 // harness's «redacted:NAME» placeholders, exactly as recorded (nothing is decoded or re-encoded).
 
 import type { CheckResult, EvidenceExchange, Results } from './types.ts'
+import { exchangeTraceparent } from './trace.ts'
 
 interface HarHeader {
   name: string
@@ -95,8 +96,13 @@ function entryOf(ex: EvidenceExchange, check: CheckResult, startedAt: string): H
     },
     cache: {},
     timings: { send: 0, wait, receive: 0 },
-    comment: `${check.id} — ${check.status}${check.waiver && !check.waiver.expired ? ' (waived)' : ''}${check.failedClause ? ` on ${check.failedClause}` : ''}${ex.response?.error ? ` · ${ex.response.error}` : ''}`,
+    comment: `${check.id} — ${check.status}${check.waiver && !check.waiver.expired ? ' (waived)' : ''}${check.failedClause ? ` on ${check.failedClause}` : ''}${ex.response?.error ? ` · ${ex.response.error}` : ''}${traceNote(ex)}`,
   }
+}
+
+function traceNote(ex: EvidenceExchange): string {
+  const tp = exchangeTraceparent(ex)
+  return tp ? ` · traceparent ${tp}` : ''
 }
 
 function bodyText(body: unknown): string | undefined {

@@ -6,6 +6,7 @@
 import { byNumericId } from './results.ts'
 import type { AreaSummary, CheckResult, ClauseResult, EvidenceExchange, Results } from './types.ts'
 import { shellQuote } from './command.ts'
+import { exchangeTraceHtml, traceHtml } from './trace.ts'
 
 export function renderHtml(r: Results): string {
   const anchors = new Map(r.checks.map((c, i) => [c.id, `check-${i}`]))
@@ -151,6 +152,7 @@ ${c.seed !== undefined ? `<dt>Seed</dt><dd><code>${esc(c.seed)}</code></dd>` : '
 ${c.replay ? `<dt>Path</dt><dd><code>${esc(c.replay)}</code></dd>` : ''}
 ${c.replayCommand ? `<dt>Replay</dt><dd><code>${esc(c.replayCommand)}</code></dd>` : ''}
 <dt>File</dt><dd><code>${esc(c.file)}</code></dd>
+${traceHtml(c)}
 </dl>
 ${exchanges || '<p class="muted">No HTTP exchange recorded.</p>'}
 </article>`
@@ -166,6 +168,7 @@ function exchange(ex: EvidenceExchange, index: number, count: number): string {
   return `<details class="exchange"${last ? ' open' : ''}>
 <summary>${esc(`${ex.request.method} ${ex.request.url} → ${status}${ms}`)}</summary>
 <div class="ex">
+${exchangeTraceHtml(ex)}
 <h4>Request</h4><pre>${esc(httpText(`${ex.request.method} ${ex.request.url}`, ex.request.headers, ex.request.body))}</pre>
 <h4>Response</h4><pre>${esc(res ? httpText(`HTTP ${status}`, res.headers, res.json ?? res.body) : 'none')}</pre>
 <h4>curl</h4><pre class="curl">${esc(ex.curl ?? curlOf(ex))}</pre>

@@ -3,6 +3,7 @@
 // report gets the same file as a single run.
 
 import type { CheckResult, Results } from './types.ts'
+import { exchangeTraceparent, traceIdOfCheck } from './trace.ts'
 
 export function renderJunit(results: Results): string {
   const areas = results.areas.map((a) => a.area)
@@ -48,6 +49,7 @@ function testcase(c: CheckResult): string {
     ...(c.seed !== undefined ? [property('seed', String(c.seed))] : []),
     ...(c.replay ? [property('replay', c.replay)] : []),
     ...(c.replayCommand ? [property('replayCommand', c.replayCommand)] : []),
+    ...traceProperties(c),
   ]
   const open = `    <testcase classname="${attr(c.file)}" name="${attr(c.title)}" time="${seconds(c.durationMs)}" file="${attr(c.file)}">`
   const body = [`      <properties>`, ...properties.map((p) => `        ${p}`), `      </properties>`]
@@ -62,6 +64,13 @@ function testcase(c: CheckResult): string {
     body.push(`      <skipped message="${attr(`${c.status}: ${c.reason ?? ''}`)}"/>`)
   }
   return [open, ...body, '    </testcase>'].join('\n')
+}
+
+/** The check's trace id and each recorded request's traceparent. */
+function traceProperties(c: CheckResult): string[] {
+  const id = traceIdOfCheck(c)
+  const each = (c.exchanges ?? []).map(exchangeTraceparent).filter((t): t is string => t !== undefined)
+  return [...(id ? [property('traceId', id)] : []), ...each.map((t) => property('traceparent', t))]
 }
 
 function errorCase(message: string, index: number): string {

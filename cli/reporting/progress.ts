@@ -2,6 +2,7 @@
 // summary per area, each failure with its clauses and a one-line reason, and where the report is.
 
 import type { CheckResult, Counts, Results } from './types.ts'
+import { traceHint } from './trace.ts'
 
 export interface Paint {
   pass(s: string): string
@@ -100,6 +101,8 @@ function failureLines(group: CheckResult[], p: Paint): string[] {
     for (const c of group.slice(0, SHOWN_PER_GROUP)) lines.push(p.dim(`      · ${c.area} › ${c.title}`))
     if (group.length > SHOWN_PER_GROUP) lines.push(p.dim(`      · … and ${group.length - SHOWN_PER_GROUP} more (report.html lists them)`))
   }
+  const trace = traceHint(first)
+  if (trace) lines.push(p.dim(`      ${trace}`))
   if (first.replayCommand) lines.push(p.dim(`      replay:  ${first.replayCommand}`))
   return lines
 }

@@ -37,6 +37,7 @@ interface CheckMeta {
   replay?: unknown
   skipReason?: unknown
   exchangesOmitted?: unknown
+  traceId?: unknown
   verdict?: unknown
   reason?: unknown
   failedClause?: unknown
@@ -189,6 +190,7 @@ export class ConformanceReporter implements Reporter {
     }
     const exchanges = exchangeList(meta.exchanges)
     if (exchanges.length > 0) check.exchanges = exchanges
+    if (typeof meta.traceId === 'string') check.traceId = meta.traceId
     if (typeof meta.exchangesOmitted === 'number' && meta.exchangesOmitted > 0) check.exchangesOmitted = meta.exchangesOmitted
     return check
   }

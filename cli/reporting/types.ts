@@ -72,6 +72,8 @@ export interface CheckResult {
   /** The command line that re-runs this check's area with its seed. */
   replayCommand?: string
   exchanges?: EvidenceExchange[]
+  /** The W3C trace id every request of the check's last attempt carried (its traceparent header): what a provider searches its logs for. */
+  traceId?: string
   /** Older exchanges the harness dropped to keep the evidence small. */
   exchangesOmitted?: number
   /**

@@ -9,7 +9,7 @@
 // present the sender's client certificate to a receiver that asks for one (mutual TLS, as the
 // central bank's API Pix delivers; the interface shows none), when one is configured.
 // Logs name only the event, the destination host and the outcome: payloads carry personal data.
-import { randomUUID, X509Certificate } from 'node:crypto'
+import { randomBytes, randomUUID, X509Certificate } from 'node:crypto'
 import { createSecureContext, rootCertificates } from 'node:tls'
 import { Agent, request } from 'undici'
 
@@ -175,7 +175,7 @@ export class WebhookDispatcher {
     try {
       const res = await request(record.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', traceparent: newTraceparent() },
         body: job.body,
         dispatcher: this.agent,
         signal,
@@ -336,4 +336,9 @@ function positive(name: string, value: number): number {
 function nonNegative(name: string, value: number): number {
   if (!(value >= 0) || !Number.isFinite(value)) throw new RangeError(`${name} must be a non-negative number (got ${value})`)
   return value
+}
+
+/** A W3C traceparent of its own per delivery attempt, so a receiver can tie its log line to one attempt. */
+function newTraceparent(): string {
+  return `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`
 }
