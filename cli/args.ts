@@ -2,6 +2,8 @@
 // target config: flags win over the dotenv file, which wins over the process environment.
 import { parseArgs as tokenize } from 'node:util'
 
+import { parseSeverityList } from './reporting/severity.ts'
+import type { Severity } from './reporting/types.ts'
 import { DEFAULT_CONCURRENCY, DEFAULT_WORKERS, DEFAULT_WORKERS_DISTANT, DISTANT_TARGET_MS, MAX_CONCURRENCY, MAX_NUM_RUNS, MAX_TIMEOUT_MS, MAX_WORKERS } from '../harness/config.ts'
 
 export type Profile = 'sandbox' | 'readonly'
@@ -57,6 +59,12 @@ export interface CliArgs {
   certificate?: string
   /** Where to write the run's redacted exchanges as HAR. */
   har?: string
+  /** Only failures of these severities fail the run (cli/reporting/severity.ts); the rest are reported. */
+  failOn?: Severity[]
+  /** Fail the run when fewer documented statuses than this percentage were observed (cli/reporting/coverage.ts). */
+  requireCoverage?: number
+  /** An OTLP/HTTP collector to send the run's spans to (cli/reporting/otlp.ts). */
+  otlpEndpoint?: string
 }
 
 /** A bad flag; `setting` names it, as ConfigError does for a PIX_* setting. */
@@ -126,13 +134,18 @@ embedded reference target and certifies that; with either, PIX_BASE_URL is requi
   --certificate FILE  write a signed certificate of the run (key: PIX_SIGNING_KEY_FILE, else a
                       throwaway key whose public key is printed)
   --har FILE          write the run's redacted exchanges as HAR 1.2
+  --fail-on LIST      only failures of these severities (money,security,data,protocol) fail the
+                      run; the others are reported (waivers still apply)
+  --require-coverage P  exit 1 when the run observed fewer than P% of the documented statuses
+                      and error codes (§7 and specs/openapi.yaml, per operation)
+  --otlp-endpoint URL send the run as OpenTelemetry spans (OTLP/HTTP JSON) to a collector
   --help              this text
 
 Exit codes: 0 no check failed (the headline says how much was verified: PASSED, or INCOMPLETE
 when checks were blocked or inconclusive), 1 a check failed (or less was verified than
 --require-verified asks), 2 the target could not be reached or the config is wrong.`
 
-export const VALUE_FLAGS = ['--env', '--profile', '--area', '--file', '--seed', '--num-runs', '--timeout', '--report-dir', '--shard', '--depth', '--require-verified', '--check', '--workers', '--concurrency', '--retries', '--waivers', '--write-waivers', '--compare', '--certificate', '--har'] as const
+export const VALUE_FLAGS = ['--env', '--profile', '--area', '--file', '--seed', '--num-runs', '--timeout', '--report-dir', '--shard', '--depth', '--require-verified', '--check', '--workers', '--concurrency', '--retries', '--waivers', '--write-waivers', '--compare', '--certificate', '--har', '--fail-on', '--require-coverage', '--otlp-endpoint'] as const
 type ValueFlag = (typeof VALUE_FLAGS)[number]
 export const SWITCHES = ['--slow', '--strict-depth', '--help', '--merge', '--yes-mutate', '--reset', '--list', '--bail', '--fail-on-flaky'] as const
 
@@ -265,7 +278,35 @@ function applyValue(args: CliArgs, flag: ValueFlag, value: string): void {
     case '--require-verified':
       args.requireVerified = integer(flag, value.replace(/%$/, ''), 0, 100)
       return
+    case '--fail-on':
+      args.failOn = withFlag(flag, () => parseSeverityList(value))
+      return
+    case '--require-coverage':
+      args.requireCoverage = integer(flag, value.replace(/%$/, ''), 0, 100)
+      return
+    case '--otlp-endpoint':
+      args.otlpEndpoint = withFlag(flag, () => httpUrl(value))
+      return
   }
+}
+
+function withFlag<T>(flag: string, parse: () => T): T {
+  try {
+    return parse()
+  } catch (e) {
+    throw new ArgsError(flag, (e as Error).message)
+  }
+}
+
+function httpUrl(value: string): string {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new Error(`"${value}" is not a URL`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`"${value}" must be an http or https URL`)
+  return url.href
 }
 
 function nonEmpty(flag: string, value: string): string {

@@ -29,6 +29,7 @@ import { Scrubber } from './reporting/scrub.ts'
 import type { ClauseInfo, Results } from './reporting/types.ts'
 import { WaiverError, applyWaivers, draftWaivers, loadWaivers, utcDay, waiverLines, type Waiver } from './reporting/waivers.ts'
 import { prepareRunDir, removeIfEmpty, writeReport } from './reporting/write.ts'
+import { afterRun, gatedExitCode } from './run-extras.ts'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const SUITES_DIR = join(REPO_ROOT, 'suites')
@@ -305,7 +306,8 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
   const results = gateOutputs(args, reporter.results, runDir, place.gate, env)
   say(summaryText(results, runDir, paint(colour)))
   lastRun = { results, runDir }
-  return exitCodeOf(results, shard !== undefined, args.requireVerified, args.failOnFlaky)
+  await afterRun(args, results, say, complain)
+  return gatedExitCode(args, results, (r) => exitCodeOf(r, shard !== undefined, args.requireVerified, args.failOnFlaky))
 }
 
 /**
@@ -408,7 +410,8 @@ async function merge(args: CliArgs, dirs: string[]): Promise<number> {
   const written = gateOutputs(args, writeReport(runDir, merged, scrubber), runDir, gate, env)
   const colour = colourWanted(process.stdout)
   say(summaryText(written, runDir, paint(colour)))
-  return exitCodeOf(written, false, args.requireVerified, args.failOnFlaky)
+  await afterRun(args, written, say, complain)
+  return gatedExitCode(args, written, (r) => exitCodeOf(r, false, args.requireVerified, args.failOnFlaky))
 }
 
 /** Reports land under the caller's working directory (a project that installed the kit, or this repository). */

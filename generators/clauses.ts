@@ -6,6 +6,9 @@ import { parseYamlCached } from './yaml-cache.ts'
 
 export type Testability = 'black-box' | 'needs-control' | 'not-shown'
 export type Level = 'must' | 'info'
+/** What breaking the clause costs (scripts/assign-severity.ts assigns it): the report is ordered by it, --fail-on gates on it. */
+export type Severity = 'money' | 'security' | 'data' | 'protocol'
+export const SEVERITIES: readonly Severity[] = ['money', 'security', 'data', 'protocol']
 
 export interface Clause {
   id: string
@@ -13,6 +16,7 @@ export interface Clause {
   statement: string
   testability: Testability
   level: Level
+  severity?: Severity
   /** Other sections of the interface that state the same rule (kept once, here). */
   also?: string[]
 }
@@ -29,7 +33,7 @@ const RECEIVER_SECTION_PATTERN = /^R$/
 const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/
 const TESTABILITIES: readonly Testability[] = ['black-box', 'needs-control', 'not-shown']
 const LEVELS: readonly Level[] = ['must', 'info']
-const KNOWN_KEYS = new Set(['id', 'section', 'statement', 'testability', 'level', 'also'])
+const KNOWN_KEYS = new Set(['id', 'section', 'statement', 'testability', 'level', 'severity', 'also'])
 
 export class ClauseCatalogueError extends Error {
   override name = 'ClauseCatalogueError'
@@ -101,7 +105,7 @@ function toClause(entry: unknown, where: string, sections: RegExp): Clause {
 
   for (const key of Object.keys(entry)) if (!KNOWN_KEYS.has(key)) fail(`unknown field "${key}"`)
 
-  const { id, section, statement, testability, level, also } = entry
+  const { id, section, statement, testability, level, severity, also } = entry
   const idPattern = sections === SECTION_PATTERN ? CLAUSE_ID_PATTERN : new RegExp(`${sections.source.slice(0, -1)}\\.[a-z0-9]+(-[a-z0-9]+)*$`)
   if (typeof id !== 'string' || !idPattern.test(id)) {
     fail(`id must match ${idPattern} (section.slug), got ${describe(id)}`)
@@ -130,6 +134,10 @@ function toClause(entry: unknown, where: string, sections: RegExp): Clause {
     statement: statement as string,
     testability: testability as Testability,
     level: level as Level,
+  }
+  if (severity !== undefined) {
+    if (!SEVERITIES.includes(severity as Severity)) fail(`severity must be one of ${SEVERITIES.join(', ')}, got ${describe(severity)}`)
+    clause.severity = severity as Severity
   }
   if (also !== undefined) clause.also = toAlso(also, clauseSection, fail)
   return clause

@@ -549,6 +549,7 @@ async function buildContext(
     if (!isRefusal(statuses)) return
     const operationId = operationOf(ex, c)
     if (operationId) state.refusals.push(operationId)
+    if (operationId && preconditions.getStore() === undefined) meta.provoked = [...new Set([...(meta.provoked ?? []), provokedKey(operationId, ex.response.status, codeOf(ex))])]
   }
 
   const t: CheckContext = {
@@ -621,6 +622,16 @@ async function buildContext(
     property: (arbs, predicate, opts) => runProperty(meta, c, arbs as fc.Arbitrary<unknown>[], predicate as (...a: unknown[]) => unknown, opts as PropertyOptions<unknown[]>),
   }
   return { t, kit, keeper, hooks }
+}
+
+/** `<operationId> <status>[ <code>]`: a documented refusal the check expected and got (cli/reporting/coverage.ts). */
+function provokedKey(operationId: string, status: number, code?: string): string {
+  return code ? `${operationId} ${status} ${code}` : `${operationId} ${status}`
+}
+
+function codeOf(ex: Exchange): string | undefined {
+  const code = (ex.response.json as { code?: unknown } | undefined)?.code
+  return typeof code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(code) ? code : undefined
 }
 
 function statusList(status: number | readonly number[]): readonly number[] {

@@ -18,6 +18,8 @@ export interface CheckMeta {
   tags?: string[]
   /** Redacted evidence, the most recent MAX_EXCHANGES exchanges (the recorder adds a curl line to each). */
   exchanges?: (Exchange & { curl?: string })[]
+  /** Documented refusals its assertions expected and got: `<operationId> <status>[ <code>]` (status coverage). */
+  provoked?: string[]
   /** The W3C trace id every request of the check carried (harness/trace.ts). */
   traceId?: string
   /** How many older exchanges were dropped by the cap. */

@@ -7,7 +7,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
-import type { CheckStatus, ClauseStatus, Results, RunVerdict, Waiver } from './types.ts'
+import type { CheckStatus, ClauseStatus, Results, RunVerdict, Severity, Waiver } from './types.ts'
 
 export const CERTIFICATE_FORMAT = 'pix-conformance-certificate/1'
 
@@ -45,7 +45,7 @@ export interface CertificateClaims {
   /** Waivers in force that excused failures (a waived clause keeps its verdict `failed`). */
   waivers: CertificateWaiver[]
   /** Every check: its verdict and the sha256 of its redacted evidence (canonical JSON of `exchanges`). */
-  checks: Record<string, { verdict: CheckStatus; evidenceSha256: string }>
+  checks: Record<string, { verdict: CheckStatus; evidenceSha256: string; severity?: Severity }>
 }
 
 export interface Certificate extends CertificateClaims {
@@ -123,7 +123,7 @@ export function claimsOf(r: Results, fingerprints: { interfaceSha256: string | n
     coverage: r.coverage,
     clauses: Object.fromEntries(r.clauses.map((c) => [c.id, c.status])),
     waivers: waiversOf(r),
-    checks: Object.fromEntries(r.checks.map((c) => [c.id, { verdict: c.status, evidenceSha256: evidenceDigest(c.exchanges) }])),
+    checks: Object.fromEntries(r.checks.map((c) => [c.id, { verdict: c.status, evidenceSha256: evidenceDigest(c.exchanges), ...(c.severity ? { severity: c.severity } : {}) }])),
   }
 }
 

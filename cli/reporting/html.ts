@@ -7,6 +7,9 @@ import { byNumericId } from './results.ts'
 import type { AreaSummary, CheckResult, ClauseResult, EvidenceExchange, Results } from './types.ts'
 import { shellQuote } from './command.ts'
 import { exchangeTraceHtml, traceHtml } from './trace.ts'
+import { bySeverity } from './severity.ts'
+import { severityChip, severityTag } from './severity-html.ts'
+import { statusCoverageSection } from './coverage-html.ts'
 
 export function renderHtml(r: Results): string {
   const anchors = new Map(r.checks.map((c, i) => [c.id, `check-${i}`]))
@@ -25,9 +28,10 @@ ${countCards(r)}
 ${nav(r)}
 ${areaBars(r.areas)}
 ${runErrors(r.errors)}
-${failures(r.checks.filter((c) => c.status === 'failed'), anchors)}
+${failures(bySeverity(r.checks.filter((c) => c.status === 'failed')), anchors)}
 ${filterBar()}
 ${clauseMatrix(r.clauses, r.checks, anchors, r.unknownClauses)}
+${statusCoverageSection(r)}
 ${checksTable(r.checks, anchors)}
 ${excluded(r)}
 </main>
@@ -144,7 +148,7 @@ function failures(failed: CheckResult[], anchors: Map<string, string>): string {
     const omitted = c.exchangesOmitted ? `<p class="muted">${esc(c.exchangesOmitted)} earlier exchanges not kept.</p>` : ''
     const exchanges = omitted + (c.exchanges ?? []).map((ex, i) => exchange(ex, i, c.exchanges?.length ?? 0)).join('\n')
     return `<article class="failure" id="fail-${esc(anchors.get(c.id))}">
-<h3><span class="dot failed"></span>${esc(c.title)}</h3>
+<h3><span class="dot failed"></span>${severityChip(c)}${esc(c.title)}</h3>
 <p class="sub"><span class="area">${esc(c.area)}</span> ${clauseChips(c.clauses)} <a href="#${esc(anchors.get(c.id))}">in the list</a></p>
 <pre class="message">${esc(c.message ?? 'failed without a message')}</pre>
 <dl class="replay">
@@ -240,7 +244,7 @@ function clauseMatrix(clauses: ClauseResult[], checks: CheckResult[], anchors: M
       return `<tr class="row" data-status="${esc(verdict)}" data-search="${esc(search)}">
 <td class="cid"><code>${esc(clause.id)}</code></td>
 <td>${esc(clause.statement)}</td>
-<td><span class="tag t-${esc(clause.testability)}">${esc(TESTABILITY_LABEL[clause.testability] ?? clause.testability)}</span>${clause.level === 'info' ? ' <span class="tag">info</span>' : ''}</td>
+<td><span class="tag t-${esc(clause.testability)}">${esc(TESTABILITY_LABEL[clause.testability] ?? clause.testability)}</span>${clause.level === 'info' ? ' <span class="tag">info</span>' : ''}${severityTag(clause)}</td>
 <td class="chips">${chips || '<span class="muted">no check</span>'}</td>
 <td class="verdict-cell v-${esc(verdict)}">${esc(VERDICT_LABEL[verdict] ?? verdict)}</td>
 </tr>`

@@ -41,6 +41,7 @@ function testcase(c: CheckResult): string {
   const properties = [
     property('verdict', c.status),
     ...(c.failedClause ? [property('failedClause', c.failedClause)] : []),
+    ...(c.severity ? [property('severity', c.severity)] : []),
     ...(c.flaky ? [property('flaky', `passed on attempt ${(c.attempts?.length ?? 0) + 1}: ${headOf(c.attempts?.[0]?.message ?? '')}`)] : []),
     ...(c.waiver ? [property('waived', `${c.waiver.reason ?? ''} (owner ${c.waiver.owner ?? '?'}, expires ${c.waiver.expires ?? '?'})`)] : []),
     ...c.clauses.map((id) => property('clause', id)),
@@ -57,7 +58,7 @@ function testcase(c: CheckResult): string {
     body.push(`      <skipped message="${attr(`waived: ${c.failedClause ?? ''} — ${c.waiver.reason ?? ''}`)}"/>`, `      <system-out>${text(c.message ?? '')}</system-out>`)
   } else if (c.status === 'failed') {
     const message = c.message ?? 'failed'
-    body.push(`      <failure message="${attr(headOf(message))}" type="${c.failedClause ? 'ClauseFailure' : 'KitError'}">${text(message)}</failure>`)
+    body.push(`      <failure message="${attr(`${c.severity ? `[${c.severity}] ` : ''}${headOf(message)}`)}" type="${c.failedClause ? 'ClauseFailure' : 'KitError'}">${text(message)}</failure>`)
   } else if (c.status === 'skipped') {
     body.push(`      <skipped message="${attr(c.skipReason ?? 'skipped')}"/>`)
   } else if (c.status === 'blocked' || c.status === 'inconclusive') {

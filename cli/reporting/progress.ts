@@ -3,6 +3,7 @@
 
 import type { CheckResult, Counts, Results } from './types.ts'
 import { traceHint } from './trace.ts'
+import { bySeverity, severityLabel } from './severity.ts'
 
 export interface Paint {
   pass(s: string): string
@@ -44,7 +45,7 @@ export function summaryText(r: Results, reportDir: string, p: Paint): string {
   lines.push(areaRow('total', r.summary, p, true))
   lines.push('', `  clauses verified: ${r.coverage.verified}/${r.coverage.testableMust} testable must clauses${r.scope ? ` of ${r.scope.join(', ')}` : ''} (${r.coverage.percent}%); ${r.coverage.covered} have a check`)
 
-  const failed = r.checks.filter((c) => c.status === 'failed')
+  const failed = bySeverity(r.checks.filter((c) => c.status === 'failed'))
   if (failed.length > 0) {
     const waived = failed.filter((c) => c.waiver && !c.waiver.expired).length
     lines.push('', p.fail(p.bold(`Failures (${failed.length}${waived ? `, ${waived} waived` : ''}):`)))
@@ -93,7 +94,7 @@ const SHOWN_PER_GROUP = 3
 function failureLines(group: CheckResult[], p: Paint): string[] {
   const first = group[0]!
   const head = group.length > 1 ? `${group.length} checks failed the same way` : `${first.area} › ${first.title}`
-  const lines = [`  ${p.fail('✗')} ${first.failedClause ?? 'kit bug'} ${p.dim('·')} ${head}`]
+  const lines = [`  ${p.fail('✗')} ${first.failedClause ?? 'kit bug'} ${p.dim('·')} ${head}${severityLabel(first)}`]
   lines.push(`      ${oneLine(first.message ?? 'failed', 300)}`)
   const detail = (first.message ?? '').split('\n')[1]
   if (detail) lines.push(`      ${oneLine(detail, 300)}`)

@@ -38,6 +38,7 @@ interface CheckMeta {
   skipReason?: unknown
   exchangesOmitted?: unknown
   traceId?: unknown
+  provoked?: unknown
   verdict?: unknown
   reason?: unknown
   failedClause?: unknown
@@ -191,6 +192,8 @@ export class ConformanceReporter implements Reporter {
     const exchanges = exchangeList(meta.exchanges)
     if (exchanges.length > 0) check.exchanges = exchanges
     if (typeof meta.traceId === 'string') check.traceId = meta.traceId
+    const provoked = stringList(meta.provoked)
+    if (provoked.length > 0) check.provoked = provoked
     if (typeof meta.exchangesOmitted === 'number' && meta.exchangesOmitted > 0) check.exchangesOmitted = meta.exchangesOmitted
     return check
   }

@@ -1,6 +1,8 @@
 // Builds results.json (ARCHITECTURE.md "Reports") from the checks of a run and the clause
 // catalogue: per-run counts, per-area counts, and a verdict for EVERY clause of specs/clauses.yaml.
 
+import { withSeverities } from './severity.ts'
+import { statusCoverageOf } from './coverage-of.ts'
 import type {
   AreaSummary,
   CheckResult,
@@ -37,7 +39,7 @@ export interface RunInfo {
 }
 
 export function buildResults(run: RunInfo, checks: CheckResult[], catalogue: ClauseInfo[], errors: string[] = []): Results {
-  const withVerdicts = checks.map(withClauseVerdicts)
+  const withVerdicts = withSeverities(checks.map(withClauseVerdicts), catalogue)
   const clauses = clauseVerdicts(catalogue, withVerdicts)
   const known = new Set(catalogue.map((c) => c.id))
   const { depthProfile, numRunsExplicit, missingShards, ...info } = run
@@ -56,6 +58,7 @@ export function buildResults(run: RunInfo, checks: CheckResult[], catalogue: Cla
     ...(depthProfile ? { depth: depthOf(depthProfile, numRunsExplicit ?? false, withVerdicts) } : {}),
     ...(missingShards?.length ? { missingShards } : {}),
     ...observedProfileOf(withVerdicts),
+    ...statusCoverageOf(withVerdicts, run.target),
   }
   return { ...partial, verdict: recomputeVerdict(partial) }
 }

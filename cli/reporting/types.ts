@@ -13,6 +13,8 @@ export type ClauseStatus = ClauseVerdict | 'uncovered'
 export const CHECK_STATUSES: readonly CheckStatus[] = ['passed', 'failed', 'skipped', 'blocked', 'inconclusive']
 export type Testability = 'black-box' | 'needs-control' | 'not-shown'
 export type Level = 'must' | 'info'
+/** specs/clauses.yaml `severity:` (scripts/assign-severity.ts). */
+export type Severity = 'money' | 'security' | 'data' | 'protocol'
 
 /** One request and its answer as the harness recorded it (CONTRACTS §5 "Evidence"), redacted. */
 export interface EvidenceExchange {
@@ -43,6 +45,8 @@ export interface CheckResult {
   startedAt?: string
   /** The one clause a failed check proves broken (absent when the kit itself failed). */
   failedClause?: string
+  /** The severity of failedClause (cli/reporting/severity.ts). */
+  severity?: Severity
   /** The verdict of each of the check's clauses. */
   clauseVerdicts?: Record<string, ClauseVerdict>
   message?: string
@@ -72,6 +76,8 @@ export interface CheckResult {
   /** The command line that re-runs this check's area with its seed. */
   replayCommand?: string
   exchanges?: EvidenceExchange[]
+  /** Documented refusals its assertions expected and got: `<operationId> <status>[ <code>]` (cli/reporting/coverage.ts). */
+  provoked?: string[]
   /** The W3C trace id every request of the check's last attempt carried (its traceparent header): what a provider searches its logs for. */
   traceId?: string
   /** Older exchanges the harness dropped to keep the evidence small. */
@@ -122,6 +128,7 @@ export interface ClauseInfo {
   statement: string
   testability: Testability
   level: Level
+  severity?: Severity
 }
 
 export interface ClauseResult extends ClauseInfo {
@@ -207,4 +214,6 @@ export interface Results {
   missingShards?: string[]
   /** Present when the run was given waivers. */
   waivers?: WaiverOutcome
+  /** Per operation, the documented statuses and error codes the run provoked, observed or never saw (cli/reporting/coverage.ts). */
+  statusCoverage?: import('./coverage.ts').StatusCoverage
 }

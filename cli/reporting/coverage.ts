@@ -1,0 +1,189 @@
+// Coverage of the documented behaviour: per operation, every status of specs/openapi.yaml and every
+// row of the interface's §7 error table (statuses and gateway error codes), and whether the run
+// provoked it on purpose (a check expected that refusal and got it), only observed it, or never saw
+// it. Computed from results.json alone: the recorded exchanges and the checks' `provoked` notes.
+import { loadOpenApi, operations, type OperationInfo } from '../../generators/openapi.ts'
+import { operationOf } from '../../harness/routes.ts'
+import type { CheckResult, EvidenceExchange, Results } from './types.ts'
+
+export type OutcomeState = 'provoked' | 'observed' | 'never-seen'
+
+export interface DocumentedOutcome {
+  operationId: string
+  /** Absent for an error code whose status the interface does not show (refund, PDF). */
+  status?: number
+  code?: string
+  /** Where it is documented: the §7 table, the OpenAPI responses, or both. */
+  sources: ('§7' | 'openapi')[]
+  /** The interface says it cannot be provoked through it (an internal error). */
+  unprovokable?: true
+}
+
+export interface OutcomeCoverage extends DocumentedOutcome {
+  state: OutcomeState
+  /** Checks that provoked it, else those that observed it (a few). */
+  checks?: string[]
+}
+
+export interface OperationCoverage {
+  operationId: string
+  method: string
+  path: string
+  outcomes: OutcomeCoverage[]
+  /** Statuses the run saw that neither source documents. */
+  undocumented: number[]
+}
+
+export interface StatusCoverage {
+  operations: OperationCoverage[]
+  documented: number
+  provoked: number
+  observed: number
+  neverSeen: number
+  /** Seen (provoked or observed) of the documented outcomes that can be provoked, in percent with one decimal. */
+  percent: number
+}
+
+const BEARER_OPS = ['getTransaction', 'listTransactions', 'listTransactionsByPixKey', 'createCashIn', 'createCashOutQrCode', 'getBalance', 'getAccountBalances', 'putCob', 'putDevolucao']
+const CENTRAL_BANK_OPS = ['getAccountBalances', 'putCob', 'putDevolucao']
+
+type Row = [operationId: string, status: number | undefined, code?: string, unprovokable?: true]
+
+/** The §7 table of the interface, row by row, per operation it names. */
+export const SECTION_7: readonly Row[] = [
+  ['createCertToken', 400], ['createCertToken', 401], ['createCertToken', 403],
+  ...BEARER_OPS.map((op): Row => [op, 401]),
+  ...CENTRAL_BANK_OPS.map((op): Row => [op, 403]),
+  ['getTransaction', 404],
+  ['listTransactions', 400],
+  ['putCob', 400], ['putCob', 409],
+  ['putDevolucao', 400], ['putDevolucao', 404], ['putDevolucao', 422],
+  ['resendWebhookV1', 400], ['resendWebhookV1', 401], ['resendWebhookV1', 404], ['resendWebhookV1', 429], ['resendWebhookV1', 500, undefined, true],
+  ['getGatewayBalance', 401], ['getGatewayBalance', 403], ['getGatewayBalance', 500, undefined, true],
+  ['getBuyer', 400, 'INVALID_UUID'], ['getBuyer', 401, 'UNAUTHORIZED'], ['getBuyer', 404, 'BUYER_NOT_FOUND'], ['getBuyer', 500, 'INTERNAL_SERVER_ERROR', true],
+  ...['TRANSACTION_NOT_FOUND', 'TRANSACTION_NOT_REFUNDABLE', 'REFUND_PERIOD_EXPIRED', 'INSUFFICIENT_BALANCE', 'REFUND_VALUE_EXCEEDS_ORIGINAL'].map((code): Row => ['refundPayment', undefined, code]),
+  ...['BOLETO_NOT_FOUND', 'BOLETO_NOT_GENERATED'].map((code): Row => ['generateBankSlipPdf', undefined, code]),
+  ...['PDF_GENERATION_FAILED', 'INVALID_FORMAT', 'PDF_TOO_LARGE'].map((code): Row => ['generateBankSlipPdf', undefined, code, true]),
+]
+
+/** Every documented outcome, per operation of the OpenAPI document (§7 rows merged into its statuses). */
+export function documentedOutcomes(): Map<string, DocumentedOutcome[]> {
+  const doc = loadOpenApi() as { paths?: Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown> }>> }
+  const byOp = new Map<string, DocumentedOutcome[]>()
+  const add = (o: DocumentedOutcome) => {
+    const list = byOp.get(o.operationId) ?? []
+    const same = list.find((x) => x.status === o.status && x.code === o.code)
+    if (same) {
+      for (const s of o.sources) if (!same.sources.includes(s)) same.sources.push(s)
+    } else list.push({ ...o, sources: [...o.sources] })
+    byOp.set(o.operationId, list)
+  }
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(item)) {
+      if (!op || typeof op !== 'object' || typeof op.operationId !== 'string') continue
+      for (const key of Object.keys(op.responses ?? {})) if (/^\d{3}$/.test(key)) add({ operationId: op.operationId, status: Number(key), sources: ['openapi'] })
+    }
+  }
+  for (const [operationId, status, code, unprovokable] of SECTION_7) {
+    // a coded row refines the bare status of the same operation
+    const list = byOp.get(operationId) ?? []
+    const bare = code !== undefined && status !== undefined ? list.findIndex((x) => x.status === status && x.code === undefined) : -1
+    if (bare >= 0) list.splice(bare, 1)
+    add({ operationId, ...(status !== undefined ? { status } : {}), ...(code ? { code } : {}), sources: bare >= 0 ? ['§7', 'openapi'] : ['§7'], ...(unprovokable ? { unprovokable } : {}) })
+  }
+  for (const list of byOp.values()) list.sort((a, b) => (a.status ?? 999) - (b.status ?? 999) || (a.code ?? '').localeCompare(b.code ?? ''))
+  return byOp
+}
+
+interface Seen {
+  operationId: string
+  status: number
+  code?: string
+  check: string
+}
+
+function codeOf(ex: EvidenceExchange): string | undefined {
+  const body = ex.response?.json ?? ex.response?.body
+  let parsed: unknown = body
+  if (typeof body === 'string') {
+    try {
+      parsed = JSON.parse(body)
+    } catch {
+      return undefined
+    }
+  }
+  const code = (parsed as { code?: unknown } | undefined)?.code
+  return typeof code === 'string' ? code : undefined
+}
+
+/** Every answer of the target in the run's recorded exchanges, by operation. */
+function observedAnswers(r: Pick<Results, 'checks' | 'target'>): Seen[] {
+  const out: Seen[] = []
+  for (const c of r.checks) {
+    for (const ex of [...(c.exchanges ?? []), ...(c.attempts ?? []).flatMap((a) => a.exchanges)]) {
+      const status = ex.response?.status ?? 0
+      if (status === 0) continue
+      const operationId = operationOf({ request: { method: ex.request.method, url: ex.request.url, headers: {} }, response: { status, headers: {}, body: '', durationMs: 0 } }, r.target)
+      if (!operationId) continue
+      const code = codeOf(ex)
+      out.push({ operationId, status, ...(code ? { code } : {}), check: c.id })
+    }
+  }
+  return out
+}
+
+/** `<operationId> <status>[ <code>]`: what a check's assertion expected and got (harness/check.ts). */
+export function provokedKey(operationId: string, status: number, code?: string): string {
+  return code ? `${operationId} ${status} ${code}` : `${operationId} ${status}`
+}
+
+function matches(o: DocumentedOutcome, status: number, code: string | undefined): boolean {
+  if (o.code !== undefined && o.code !== code) return false
+  return o.status === undefined || o.status === status
+}
+
+export function statusCoverage(r: Pick<Results, 'checks' | 'target'>): StatusCoverage {
+  const documented = documentedOutcomes()
+  const seen = observedAnswers(r)
+  const provoked = r.checks
+    .filter((c) => c.status === 'passed' || c.status === 'failed')
+    .flatMap((c) => (c.provoked ?? []).map((key) => ({ key, check: c.id })))
+  const ops: OperationCoverage[] = operations().map((info: OperationInfo) => {
+    const outcomes = (documented.get(info.operationId) ?? []).map((o): OutcomeCoverage => {
+      const by = provoked.filter((p) => {
+        const [op, status, code] = p.key.split(' ')
+        return op === info.operationId && matches(o, Number(status), code)
+      })
+      if (by.length > 0) return { ...o, state: 'provoked', checks: [...new Set(by.map((p) => p.check))].slice(0, 3) }
+      const observed = seen.filter((s) => s.operationId === info.operationId && matches(o, s.status, s.code))
+      if (observed.length > 0) return { ...o, state: 'observed', checks: [...new Set(observed.map((s) => s.check))].slice(0, 3) }
+      return { ...o, state: 'never-seen' }
+    })
+    const known = new Set(outcomes.map((o) => o.status))
+    const undocumented = [...new Set(seen.filter((s) => s.operationId === info.operationId && !known.has(s.status)).map((s) => s.status))].sort()
+    return { operationId: info.operationId, method: info.method, path: info.path, outcomes, undocumented }
+  })
+  const all = ops.flatMap((o) => o.outcomes)
+  const countable = all.filter((o) => !o.unprovokable)
+  const seenCount = countable.filter((o) => o.state !== 'never-seen').length
+  return {
+    operations: ops,
+    documented: all.length,
+    provoked: all.filter((o) => o.state === 'provoked').length,
+    observed: all.filter((o) => o.state === 'observed').length,
+    neverSeen: all.filter((o) => o.state === 'never-seen').length,
+    percent: countable.length === 0 ? 0 : Math.round((seenCount / countable.length) * 1000) / 10,
+  }
+}
+
+/** The outcomes the run never saw, as `putCob 409` lines (the gaps a provider may want to provoke). */
+export function neverSeen(c: StatusCoverage): string[] {
+  return c.operations.flatMap((op) => op.outcomes.filter((o) => o.state === 'never-seen').map((o) => `${op.operationId} ${o.status ?? ''}${o.code ? ` ${o.code}` : ''}${o.unprovokable ? ' (cannot be provoked)' : ''}`.replace(/ {2}/, ' ')))
+}
+
+export function coverageLine(c: StatusCoverage): string {
+  return `documented statuses seen: ${c.provoked + c.observed}/${c.documented} (${c.provoked} provoked on purpose, ${c.observed} only observed; ${c.percent}% of those that can be provoked)`
+}
+
+/** CheckResult helper for types: the statuses a check's assertions expected and got. */
+export type Provoked = NonNullable<CheckResult['provoked']>

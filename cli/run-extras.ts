@@ -1,0 +1,41 @@
+// What a finished certification (or merge) does beyond its report, for the flags of issue 31:
+// --otlp-endpoint (the run as spans), --fail-on (a gate by severity), --require-coverage (a gate
+// on the documented statuses seen). conformance.ts calls these two functions; the rest is here.
+import type { CliArgs } from './args.ts'
+import { coverageLine, neverSeen } from './reporting/coverage.ts'
+import { exitCodeWithFailOn, failOnLine } from './reporting/severity.ts'
+import type { Results } from './reporting/types.ts'
+
+const SHOWN_GAPS = 12
+
+/** Prints the status coverage and the --fail-on split; sends the spans when asked. */
+export async function afterRun(args: CliArgs, results: Results, say: (line: string) => void, complain: (line: string) => void): Promise<void> {
+  const coverage = results.statusCoverage
+  if (coverage) {
+    const gaps = neverSeen(coverage)
+    say(`  ${coverageLine(coverage)}`)
+    if (gaps.length > 0) say(`  never seen: ${gaps.slice(0, SHOWN_GAPS).join(', ')}${gaps.length > SHOWN_GAPS ? `, … ${gaps.length - SHOWN_GAPS} more (report.html, "Documented statuses")` : ''}`)
+  }
+  if (args.failOn) {
+    const line = failOnLine(results, args.failOn)
+    if (line) say(line)
+  }
+  if (args.otlpEndpoint) {
+    try {
+      const { exportRunAsSpans } = await import('./reporting/otlp.ts')
+      const sent = await exportRunAsSpans(results, { endpoint: args.otlpEndpoint })
+      say(`OpenTelemetry: ${sent.spans} spans sent to ${args.otlpEndpoint}`)
+    } catch (e) {
+      // the export is a copy of the report for the provider's tracing: its failure changes no verdict
+      complain(`warning: ${(e as Error).message}`)
+    }
+  }
+}
+
+/** The exit code with --fail-on and --require-coverage applied over the kit's own (`base`). */
+export function gatedExitCode(args: CliArgs, results: Results, base: (r: Results) => 0 | 1): 0 | 1 {
+  const code = exitCodeWithFailOn(results, args.failOn, base)
+  if (code !== 0 || args.requireCoverage === undefined) return code
+  const percent = results.statusCoverage?.percent ?? 0
+  return percent < args.requireCoverage ? 1 : 0
+}
