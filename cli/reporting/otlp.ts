@@ -73,10 +73,23 @@ export async function exportRunAsSpans(results: Results, options: OtlpExportOpti
     if (c.status === 'failed') root.setStatus({ code: SpanStatusCode.ERROR, message: firstLine(c.message ?? 'failed') })
     root.end(Math.max(at, start + c.durationMs))
   }
-  await provider.forceFlush()
-  await provider.shutdown()
-  if (failure) throw new Error(`--otlp-endpoint ${options.endpoint}: ${failure.message}`)
+  try {
+    await provider.forceFlush()
+  } catch (e) {
+    failure ??= e as Error
+  } finally {
+    await provider.shutdown().catch(() => {})
+  }
+  if (failure) throw new Error(`--otlp-endpoint ${options.endpoint}: the spans were not accepted (${reasonOf(failure)})`)
   return { spans }
+}
+
+function reasonOf(e: Error & { code?: unknown; cause?: unknown; errors?: unknown[] }): string {
+  if (e.message) return e.message
+  if (typeof e.code === 'string') return e.code
+  if (e.cause instanceof Error) return reasonOf(e.cause)
+  if (Array.isArray(e.errors) && e.errors[0] instanceof Error) return reasonOf(e.errors[0])
+  return e.name || 'no reason given'
 }
 
 function tracesUrl(endpoint: string): string {
