@@ -4,7 +4,7 @@
 // it. Computed from results.json alone: the recorded exchanges and the checks' `provoked` notes.
 import { loadOpenApi, operations, type OperationInfo } from '../../generators/openapi.ts'
 import { operationOf } from '../../harness/routes.ts'
-import type { CheckResult, EvidenceExchange, Results } from './types.ts'
+import type { EvidenceExchange, Results } from './types.ts'
 
 export type OutcomeState = 'provoked' | 'observed' | 'never-seen'
 
@@ -75,6 +75,7 @@ export function documentedOutcomes(): Map<string, DocumentedOutcome[]> {
     const same = list.find((x) => x.status === o.status && x.code === o.code)
     if (same) {
       for (const s of o.sources) if (!same.sources.includes(s)) same.sources.push(s)
+      if (o.unprovokable) same.unprovokable = true
     } else list.push({ ...o, sources: [...o.sources] })
     byOp.set(o.operationId, list)
   }
@@ -184,6 +185,3 @@ export function neverSeen(c: StatusCoverage): string[] {
 export function coverageLine(c: StatusCoverage): string {
   return `documented statuses seen: ${c.provoked + c.observed}/${c.documented} (${c.provoked} provoked on purpose, ${c.observed} only observed; ${c.percent}% of those that can be provoked)`
 }
-
-/** CheckResult helper for types: the statuses a check's assertions expected and got. */
-export type Provoked = NonNullable<CheckResult['provoked']>
