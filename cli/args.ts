@@ -86,6 +86,7 @@ export const USAGE = `Usage: pix-conformance [certify] [flags]     (in the repos
        pix-conformance receiver --url URL        your webhook receiver, the kit playing the provider
        pix-conformance diff OLD NEW              what changed per clause between two results.json
        pix-conformance verify FILE [--key PUBKEY] [--results DIR]   check a certificate offline
+       pix-conformance repro CHECK --from DIR    a failed check as a standalone Node script
        (each subcommand has its own --help)
 
 Certifies a PIX service against the interface. With no --env file and no target setting in the
@@ -369,7 +370,7 @@ export function pixOnly(env: Env): Record<string, string> {
 // ---------------------------------------------------------------------------------------------
 // Subcommands: `pix-conformance [certify] …` (the flags above), `check-driver`, `init`.
 
-export const SUBCOMMANDS = ['certify', 'check-driver', 'init', 'receiver', 'diff', 'verify'] as const
+export const SUBCOMMANDS = ['certify', 'check-driver', 'init', 'receiver', 'diff', 'verify', 'repro'] as const
 export type Subcommand = (typeof SUBCOMMANDS)[number]
 
 export type Command =
@@ -377,6 +378,7 @@ export type Command =
   | { name: 'check-driver'; envFile?: string; timeoutMs?: number; help: boolean }
   | { name: 'init'; file: string; force: boolean; help: boolean }
   | { name: 'receiver'; argv: string[] }
+  | { name: 'repro'; argv: string[] }
   | { name: 'diff'; oldFile: string; newFile: string; help: boolean }
   | { name: 'verify'; file: string; key?: string; results?: string; help: boolean }
 
@@ -392,6 +394,7 @@ export const SUBCOMMAND_FLAGS = {
 export function parseCommand(argv: readonly string[]): Command {
   const [first, ...rest] = argv
   if (first === 'receiver') return { name: 'receiver', argv: rest }
+  if (first === 'repro') return { name: 'repro', argv: rest }
   if (first === 'check-driver') {
     const flags = subcommandFlags('check-driver', rest, SUBCOMMAND_FLAGS['check-driver'])
     return {

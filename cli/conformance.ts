@@ -67,6 +67,7 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
   if (command.name === 'check-driver') return checkDriverCommand(command)
   if (command.name === 'init') return initCommand(command)
   if (command.name === 'receiver') return (await import('./receiver.ts')).receiverMain(command.argv)
+  if (command.name === 'repro') return (await import('./repro.ts')).reproMain(command.argv, say, complain)
   if (command.name === 'diff') return diffCommand(command)
   if (command.name === 'verify') return verifyCommand(command)
   const args = command.args

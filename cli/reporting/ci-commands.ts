@@ -16,4 +16,5 @@ export const KNOWN_FLAGS: Record<KnownSubcommand, readonly string[]> = {
   init: flagsOf(SUBCOMMAND_FLAGS.init),
   'check-driver': flagsOf(SUBCOMMAND_FLAGS['check-driver']),
   receiver: RECEIVER_FLAGS,
+  repro: ['--from', '--out', '--help'],
 }
