@@ -14,8 +14,15 @@ import { childEnv, REPO_ROOT, resetTarget } from './runner.ts'
 
 const CLI = join(REPO_ROOT, 'bin', 'pix-conformance.js')
 
-/** One or two per area, each shown by a single request (a status or a field of one answer). */
-const SAMPLE = ['oauth-token-type-lower-case', 'balance-without-token-answers-200', 'error-body-status-code-differs', 'ab-gateway-balance-no-key-403']
+/**
+ * Faults shown by a single request (a status, or a field of one answer), across areas: a status and
+ * a field rule, a chain through the sandbox driver (returns). npm test runs the first four (about
+ * 40 s of CLI runs); PIX_REPRO_SAMPLE=wide runs them all, or a comma list of fault ids.
+ */
+const DEFAULT_SAMPLE = ['oauth-token-type-lower-case', 'ab-gateway-balance-no-key-403', 'answers-cob-loc-id-string', 'answers-return-rtr-id-31-chars']
+const WIDE_SAMPLE = [...DEFAULT_SAMPLE, 'balance-without-token-answers-200', 'error-body-status-code-differs', 'ab-buyer-country-code-without-plus', 'answers-cash-in-correlation-id-not-uuid']
+const asked = process.env.PIX_REPRO_SAMPLE
+const SAMPLE = asked === 'wide' ? WIDE_SAMPLE : asked ? asked.split(',') : DEFAULT_SAMPLE
 
 let reference: RunningReference
 let dir: string
