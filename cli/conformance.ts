@@ -307,7 +307,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
   const results = gateOutputs(args, reporter.results, runDir, place.gate, env)
   say(summaryText(results, runDir, paint(colour)))
   lastRun = { results, runDir }
-  await afterRun(args, results, say, complain)
+  await afterRun(args, results, say, complain, runDir)
   return gatedExitCode(args, results, (r) => exitCodeOf(r, shard !== undefined, args.requireVerified, args.failOnFlaky))
 }
 
@@ -411,7 +411,7 @@ async function merge(args: CliArgs, dirs: string[]): Promise<number> {
   const written = gateOutputs(args, writeReport(runDir, merged, scrubber), runDir, gate, env)
   const colour = colourWanted(process.stdout)
   say(summaryText(written, runDir, paint(colour)))
-  await afterRun(args, written, say, complain)
+  await afterRun(args, written, say, complain, runDir)
   return gatedExitCode(args, written, (r) => exitCodeOf(r, false, args.requireVerified, args.failOnFlaky))
 }
 

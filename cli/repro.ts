@@ -404,3 +404,26 @@ function usage(complain: (line: string) => void, why: string): number {
   complain(`repro: ${why}`)
   return 2
 }
+
+/** `repro/<hash>.mjs`, relative to the run folder, when the evidence makes a reproducer. */
+export function reproLink(r: Results, c: CheckResult): string | undefined {
+  if (c.status !== 'failed') return undefined
+  try {
+    planOf(r, c)
+    return `repro/${checkHash(c.id)}.mjs`
+  } catch {
+    return undefined
+  }
+}
+
+/** Writes every failed check's reproducer into `<runDir>/repro/`; returns how many. */
+export function writeReproducers(r: Results, runDir: string): number {
+  let written = 0
+  for (const c of r.checks) {
+    const link = reproLink(r, c)
+    if (!link) continue
+    writeReproducer(r, c, join(runDir, link))
+    written++
+  }
+  return written
+}

@@ -1,15 +1,25 @@
 // What a finished certification (or merge) does beyond its report, for the flags of issue 31:
 // --otlp-endpoint (the run as spans), --fail-on (a gate by severity), --require-coverage (a gate
 // on the documented statuses seen). conformance.ts calls these two functions; the rest is here.
+import { join } from 'node:path'
 import type { CliArgs } from './args.ts'
+import { writeReproducers } from './repro.ts'
 import { coverageLine, neverSeen } from './reporting/coverage.ts'
 import { exitCodeWithFailOn, failOnLine } from './reporting/severity.ts'
 import type { Results } from './reporting/types.ts'
 
 const SHOWN_GAPS = 12
 
-/** Prints the status coverage and the --fail-on split; sends the spans when asked. */
-export async function afterRun(args: CliArgs, results: Results, say: (line: string) => void, complain: (line: string) => void): Promise<void> {
+/** Writes the failures' reproducers, prints the status coverage and the --fail-on split; sends the spans when asked. */
+export async function afterRun(args: CliArgs, results: Results, say: (line: string) => void, complain: (line: string) => void, runDir?: string): Promise<void> {
+  if (runDir) {
+    try {
+      const n = writeReproducers(results, runDir)
+      if (n > 0) say(`  reproducers: ${n} standalone script${n === 1 ? '' : 's'} in ${join(runDir, 'repro')} (node <file>: exit 1 while broken, 0 once fixed)`)
+    } catch (e) {
+      complain(`warning: the reproducers could not be written: ${(e as Error).message}`)
+    }
+  }
   const coverage = results.statusCoverage
   if (coverage) {
     const gaps = neverSeen(coverage)

@@ -10,6 +10,7 @@ import { exchangeTraceHtml, traceHtml } from './trace.ts'
 import { bySeverity } from './severity.ts'
 import { severityChip, severityTag } from './severity-html.ts'
 import { statusCoverageSection } from './coverage-html.ts'
+import { reproHtml } from './repro-html.ts'
 
 export function renderHtml(r: Results): string {
   const anchors = new Map(r.checks.map((c, i) => [c.id, `check-${i}`]))
@@ -28,7 +29,7 @@ ${countCards(r)}
 ${nav(r)}
 ${areaBars(r.areas)}
 ${runErrors(r.errors)}
-${failures(bySeverity(r.checks.filter((c) => c.status === 'failed')), anchors)}
+${failures(bySeverity(r.checks.filter((c) => c.status === 'failed')), anchors, r)}
 ${filterBar()}
 ${clauseMatrix(r.clauses, r.checks, anchors, r.unknownClauses)}
 ${statusCoverageSection(r)}
@@ -142,7 +143,7 @@ function runErrors(errors: string[]): string {
 ${errors.map((e) => `<pre>${esc(e)}</pre>`).join('\n')}</section>`
 }
 
-function failures(failed: CheckResult[], anchors: Map<string, string>): string {
+function failures(failed: CheckResult[], anchors: Map<string, string>, r: Results): string {
   if (failed.length === 0) return ''
   const items = failed.map((c) => {
     const omitted = c.exchangesOmitted ? `<p class="muted">${esc(c.exchangesOmitted)} earlier exchanges not kept.</p>` : ''
@@ -157,6 +158,7 @@ ${c.replay ? `<dt>Path</dt><dd><code>${esc(c.replay)}</code></dd>` : ''}
 ${c.replayCommand ? `<dt>Replay</dt><dd><code>${esc(c.replayCommand)}</code></dd>` : ''}
 <dt>File</dt><dd><code>${esc(c.file)}</code></dd>
 ${traceHtml(c)}
+${reproHtml(r, c)}
 </dl>
 ${exchanges || '<p class="muted">No HTTP exchange recorded.</p>'}
 </article>`

@@ -1,11 +1,12 @@
 // `repro`: for faults of the self-check that a single request shows, the standalone script written
 // from the failing run exits 1 against the faulty target and 0 against the reference.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Results } from '../../cli/reporting/types.ts'
+import { checkHash } from '../../harness/trace.ts'
 import { startReference, type RunningReference } from '../../reference/index.ts'
 import type { Fault } from './fault.ts'
 import { FAULTS } from './faults/index.ts'
@@ -79,6 +80,10 @@ describe.each(SAMPLE.map((id) => [id, FAULTS.find((f) => f.id === id)!] as const
       const results = JSON.parse(readFileSync(join(runDir, 'results.json'), 'utf8')) as Results
       const failed = results.checks.find((c) => c.status === 'failed' && c.failedClause !== undefined && fault.clauses.includes(c.failedClause))
       expect(failed, run.output.slice(-2000)).toBeDefined()
+      // the run wrote it already, and the report links it
+      const written = `repro/${checkHash(failed!.id)}.mjs`
+      expect(existsSync(join(runDir, written))).toBe(true)
+      expect(readFileSync(join(runDir, 'report.html'), 'utf8')).toContain(`href="${written}"`)
 
       const out = join(dir, `${fault.id}.mjs`)
       const made = await cli(['repro', failed!.id, '--from', runDir, '--out', out])

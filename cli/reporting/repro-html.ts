@@ -1,0 +1,14 @@
+// report.html: each failure's reproducer (cli/repro.ts), written beside the report.
+import { reproLink } from '../repro.ts'
+import type { CheckResult, Results } from './types.ts'
+
+function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+}
+
+/** The reproducer row of a failure card (inside its <dl>). */
+export function reproHtml(r: Results, c: CheckResult): string {
+  const link = reproLink(r, c)
+  if (!link) return ''
+  return `<dt>Reproducer</dt><dd><a href="${esc(link)}"><code>${esc(link)}</code></a> <span class="muted">standalone Node script: exit 1 while broken, 0 once fixed (secrets from PIX_* in the environment); or <code>pix-conformance repro ${esc(JSON.stringify(c.id))} --from &lt;this folder&gt;</code></span></dd>`
+}
