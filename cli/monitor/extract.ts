@@ -61,12 +61,14 @@ export function factsOf(results: Results): RunFacts {
   for (const check of results.checks) {
     if (check.status === 'failed' && check.failedClause) failedBy.set(check.failedClause, [...(failedBy.get(check.failedClause) ?? []), check.id])
   }
+  // a clause no check of the run's selection names has no verdict to keep (most of them, in a narrowed run)
+  const judged = results.clauses.filter((c) => c.status !== 'uncovered' && c.checks.length > 0)
   return {
-    clauses: results.clauses.map((c) => ({ clause: c.id, status: c.status, failedBy: failedBy.get(c.id) ?? [] })),
+    clauses: judged.map((c) => ({ clause: c.id, status: c.status, failedBy: failedBy.get(c.id) ?? [] })),
     checks: results.checks.map(checkRow),
     latencies: results.checks.flatMap((c) => latenciesOf(c, results.target)),
     observations: observationsOf(results),
-    catalogue: results.clauses.map((c) => ({ clause: c.id, statement: c.statement, level: c.level, severity: severityOf(c) })),
+    catalogue: judged.map((c) => ({ clause: c.id, statement: c.statement, level: c.level, severity: severityOf(c) })),
     verified: results.coverage.verified,
     testable: results.coverage.testableMust,
   }

@@ -33,7 +33,7 @@ interface Marker {
 const WIDTH = 760
 const HEIGHT = 200
 const SMALL = { width: 360, height: 130 }
-const PAD = { left: 44, right: 12, top: 14, bottom: 26 }
+const PAD = { left: 44, right: 12, top: 24, bottom: 26 }
 const SEVERITY_COLOURS: Record<string, string> = { critical: '#7f1d1d', high: '#b91c1c', major: '#b91c1c', medium: '#d97706', minor: '#ca8a04', low: '#2563eb', unknown: '#6b7280' }
 const PALETTE = ['#2563eb', '#16a34a', '#9333ea', '#d97706', '#0891b2', '#db2777', '#65a30d', '#b91c1c']
 
@@ -119,7 +119,7 @@ function plot(series: Series[], markers: Marker[], [t0, t1]: [number, number], s
     return `<g class="series" data-series="${esc(s.name)}">${s.points.length > 1 ? `<path d="${path}" fill="none" stroke="${s.colour}" stroke-width="2"/>` : ''}${dots}</g>`
   }).join('')
   const legend = series.map((s, i) => `<tspan fill="${s.colour}" x="${PAD.left + 8 + i * 110}">■ ${esc(s.name)}</tspan>`).join('')
-  return `<svg class="plot" role="img" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg">${ticks}${axis}${marks}${lines}<text class="legend" y="${PAD.top - 2}">${legend}</text></svg>`
+  return `<svg class="plot" role="img" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg">${ticks}${axis}${marks}${lines}<text class="legend" y="14">${legend}</text></svg>`
 }
 
 function link(href: string | undefined, inner: string): string {
