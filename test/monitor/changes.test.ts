@@ -10,6 +10,7 @@ import { causeOf, normalizeMessage, traceIdOf, type RunFacts } from '../../cli/m
 import { percentile, type ClauseState } from '../../cli/monitor/history.ts'
 import { withoutSelection } from '../../cli/monitor/loop.ts'
 import { MonitorArgsError, parseDuration, parseMonitorArgs } from '../../cli/monitor/options.ts'
+import { Pacer, SharedFileStore } from '../../harness/pacing.ts'
 
 const CLAUSE = '4.2.token-type-bearer'
 
@@ -155,5 +156,24 @@ describe('flags', () => {
     expect(() => parseMonitorArgs(['--merge', 'a'], {})).toThrow(/not for a monitor/)
     expect(() => parseMonitorArgs(['--alert-url', 'ftp://x'], {})).toThrow(/http/)
     expect(parseMonitorArgs(['--metrics-port', '0.0.0.0:9464'], {}).metrics).toEqual({ host: '0.0.0.0', port: 9464 })
+  })
+})
+
+describe('pacing across runs', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pix-monitor-pacing-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  test("a run's requests to a rate-limited operation count against the next run's window (the monitor gives every run one PIX_PACING_DIR)", async () => {
+    const gatewayUrl = 'http://127.0.0.1:9/gw'
+    const balance = { method: 'GET', url: `${gatewayUrl}/v1/account/balance`, headers: { 'x-api-key': 'k' } }
+    let now = 1_000_000
+    const waits: number[] = []
+    const runOf = () => new Pacer({ gatewayUrl, store: new SharedFileStore(dir), now: () => now, sleep: async (ms) => { waits.push(ms); now += ms }, log: () => {} })
+    const first = runOf()
+    for (let i = 0; i < 60; i++) await first.beforeSend(balance)
+    now += 30_000
+    await runOf().beforeSend(balance)  // a new run: a new process, a new store on the same folder
+    expect(waits).toHaveLength(1)
+    expect(waits[0]).toBeGreaterThanOrEqual(30_000)
   })
 })
