@@ -35,7 +35,8 @@ export interface RunningCertification {
 
 export function startCertification(req: RunRequest): RunningCertification {
   const started = Date.now()
-  const child: ChildProcess = fork(CHILD, req.argv, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: req.env ?? process.env })
+  // execArgv: none of this process's node flags (a test runner's, a benchmark's --expose-gc) belong to a run
+  const child: ChildProcess = fork(CHILD, req.argv, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: req.env ?? process.env, execArgv: [] })
   const out = req.out ?? ((line: string) => process.stdout.write(`${line}\n`))
   for (const stream of [child.stdout, child.stderr]) forwardLines(stream, out)
   let reported: { exitCode: number; runDir?: string } | undefined
