@@ -4,6 +4,7 @@
 // passes again (run 4); the history answers the clause's timeline; /metrics parses as Prometheus
 // text; the history page shows the change in a real browser. Each run certifies one check (a few
 // seconds), so the file costs five short certifications.
+import { execFileSync } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -18,7 +19,7 @@ import { parseMonitorArgs } from '../../cli/monitor/options.ts'
 import type { AlertBody } from '../../cli/monitor/alerts.ts'
 import faults from '../selfcheck/faults/core.ts'
 import { FaultProxy } from '../selfcheck/proxy.ts'
-import { writeEnvFile } from '../hostile/cli-child.ts'
+import { REPO_ROOT, writeEnvFile } from '../hostile/cli-child.ts'
 import { parsePrometheusText, type Family } from './prometheus-text.ts'
 import { CHROMIUM, chromiumMissing, dumpDom } from './chromium.ts'
 
@@ -107,7 +108,16 @@ describe('a fault switched on at run 2 and off at run 4', () => {
     expect(printed.filter((l) => l.startsWith('ALERT '))).toHaveLength(2)
   })
 
-  test('the history answers the clause timeline and when it last changed', () => {
+  test('pix-conformance history answers the clause timeline and when it last changed', () => {
+    const answer = execFileSync(process.execPath, [join(REPO_ROOT, 'bin', 'pix-conformance.js'), 'history', '--db', dbFile, '--clause', CLAUSE, '--json'], { encoding: 'utf8' })
+    const { timeline, lastChanged, alerts } = JSON.parse(answer) as { timeline: { kind: string; status: string; run: string }[]; lastChanged: { run: string; status: string }; alerts: unknown[] }
+    const scheduled = timeline.filter((e) => e.kind === 'scheduled')
+    expect(scheduled.map((e) => e.status)).toEqual(['passed', 'failed', 'failed', 'passed'])
+    expect(lastChanged).toMatchObject({ run: scheduled[3]!.run, status: 'passed' })
+    expect(alerts).toHaveLength(2)
+  })
+
+  test('the history database holds the timeline, the confirm run and the latencies', () => {
     const h = History.open(dbFile)
     try {
       const timeline = h.timeline(CLAUSE)
