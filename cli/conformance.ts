@@ -57,6 +57,7 @@ export interface MainOptions {
 export async function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
   if (options.loadVitestNode) useVitestNodeLoader(options.loadVitestNode)
   scrubConsole(scrubber)
+  if (argv[0] === 'monitor' || argv[0] === 'history') return (await import('./monitor/main.ts')).monitorMain(argv)
   let command: Command
   try {
     command = parseCommand(argv)
