@@ -69,46 +69,47 @@ const TRANSFER_NOT_SHOWN = 'the interface does not show the TRANSFER payload (§
 
 /** Builds each case on payments made at the provider; a case the provider cannot make is blocked. */
 export async function buildCases(m: Payments, draw: Draw): Promise<Case[]> {
-  const cases: Case[] = []
-  const add = async (area: string, title: string, build: () => Promise<Case | Case[]>): Promise<void> => {
-    try {
-      const built = await build()
-      cases.push(...(Array.isArray(built) ? built : [built]))
-    } catch (e) {
-      if (!(e instanceof ProviderTrouble)) throw e
-      cases.push({ area, title, steps: [], blocked: e.message })
-    }
+  // the payments are made side by side: each notification is told apart by its ids or its amount
+  const pending: Promise<Case[]>[] = []
+  const add = (area: string, title: string, build: () => Promise<Case | Case[]>): void => {
+    pending.push(build().then(
+      (built) => (Array.isArray(built) ? built : [built]),
+      (e: unknown) => {
+        if (!(e instanceof ProviderTrouble)) throw e
+        return [{ area, title, steps: [], blocked: e.message }]
+      },
+    ))
   }
   let oldPending: Notification | undefined
   let paidShape: Notification | undefined
 
-  await add('kinds', 'V1 PAID', async () => {
+  add('kinds', 'V1 PAID', async () => {
     paidShape = (await m.incoming()).v1
     return one('kinds', paidShape)
   })
-  await add('kinds', 'V1 PENDING', async () => {
+  add('kinds', 'V1 PENDING', async () => {
     oldPending = (await m.pendingCashIn()).pending
     return one('kinds', oldPending)
   })
-  await add('kinds', 'V1 CANCELED', async () => one('kinds', await m.gatewayRefund('fail')))
-  await add('kinds', 'V1 REFUND', async () => ({ ...one('kinds', await m.gatewayRefund('settle')), title: 'V1 REFUND (REFUND_IN and REFUND_OUT are notified as REFUND)' }))
-  await add('kinds', 'V2 RECEIVE', async () => one('kinds', await m.paidCharge()))
-  await add('kinds', 'V2 REFUND', async () => one('kinds', await m.settledReturn()))
-  await add('kinds', 'V2 TRANSFER', async () => one('kinds', await m.settledTransfer(), R.ack, { refusalInconclusive: TRANSFER_NOT_SHOWN }))
-  await add('kinds', 'bank slip', async () => {
+  add('kinds', 'V1 CANCELED', async () => one('kinds', await m.gatewayRefund('fail')))
+  add('kinds', 'V1 REFUND', async () => ({ ...one('kinds', await m.gatewayRefund('settle')), title: 'V1 REFUND (REFUND_IN and REFUND_OUT are notified as REFUND)' }))
+  add('kinds', 'V2 RECEIVE', async () => one('kinds', await m.paidCharge()))
+  add('kinds', 'V2 REFUND', async () => one('kinds', await m.settledReturn()))
+  add('kinds', 'V2 TRANSFER', async () => one('kinds', await m.settledTransfer(), R.ack, { refusalInconclusive: TRANSFER_NOT_SHOWN }))
+  add('kinds', 'bank slip', async () => {
     const slip = await m.paidSlip()
     return [one('kinds', slip.waiting), one('kinds', slip.paid)]
   })
 
-  await add('duplicates', 'the same V1 PAID notification twice', async () => {
+  add('duplicates', 'the same V1 PAID notification twice', async () => {
     const v1 = (await m.incoming()).v1
     return twice('the same V1 PAID notification twice', v1, { what: 'the second delivery of the same V1 PAID', notification: v1, clause: R.duplicate })
   })
-  await add('duplicates', 'the same V2 RECEIVE notification twice', async () => {
+  add('duplicates', 'the same V2 RECEIVE notification twice', async () => {
     const receive = await m.paidCharge()
     return twice('the same V2 RECEIVE notification twice', receive, { what: 'the second delivery of the same V2 RECEIVE', notification: receive, clause: R.duplicate })
   })
-  await add('duplicates', 'the same bank slip PAID notification twice', async () => {
+  add('duplicates', 'the same bank slip PAID notification twice', async () => {
     const slip = await m.paidSlip()
     return {
       area: 'duplicates', title: 'the same bank slip PAID notification twice',
@@ -119,7 +120,7 @@ export async function buildCases(m: Payments, draw: Draw): Promise<Case[]> {
       ],
     }
   })
-  await add('duplicates', 'the same V1 PAID notification twice at once', async () => {
+  add('duplicates', 'the same V1 PAID notification twice at once', async () => {
     const v1 = (await m.incoming()).v1
     return {
       area: 'duplicates', title: 'the same V1 PAID notification twice at once',
@@ -129,7 +130,7 @@ export async function buildCases(m: Payments, draw: Draw): Promise<Case[]> {
       ],
     }
   })
-  await add('duplicates', 'a V1 PAID notification resent after the others', async () => {
+  add('duplicates', 'a V1 PAID notification resent after the others', async () => {
     const v1 = (await m.incoming()).v1
     return {
       area: 'duplicates', title: 'a V1 PAID notification resent after the others',
@@ -140,7 +141,7 @@ export async function buildCases(m: Payments, draw: Draw): Promise<Case[]> {
     }
   })
 
-  await add('ordering', 'bank slip PAID before its WAITING_PAYMENT', async () => {
+  add('ordering', 'bank slip PAID before its WAITING_PAYMENT', async () => {
     const slip = await m.paidSlip()
     return {
       area: 'ordering', title: 'bank slip PAID before its WAITING_PAYMENT',
@@ -150,7 +151,7 @@ export async function buildCases(m: Payments, draw: Draw): Promise<Case[]> {
       ],
     }
   })
-  await add('ordering', 'V1 PAID before PENDING of the same transaction', async () => {
+  add('ordering', 'V1 PAID before PENDING of the same transaction', async () => {
     const cashIn = await m.pendingCashIn()
     const paid = await cashIn.pay()
     return {
@@ -162,9 +163,9 @@ export async function buildCases(m: Payments, draw: Draw): Promise<Case[]> {
     }
   })
 
-  await add('payload', 'V1 PAID with unknown fields', async () => one('payload', withUnknownFields((await m.incoming()).v1), R.unknown))
-  await add('payload', 'V2 RECEIVE with unknown fields', async () => one('payload', withUnknownFields(await m.paidCharge()), R.unknown))
-  await add('payload', 'bank slip PAID with unknown fields', async () => {
+  add('payload', 'V1 PAID with unknown fields', async () => one('payload', withUnknownFields((await m.incoming()).v1), R.unknown))
+  add('payload', 'V2 RECEIVE with unknown fields', async () => one('payload', withUnknownFields(await m.paidCharge()), R.unknown))
+  add('payload', 'bank slip PAID with unknown fields', async () => {
     const slip = await m.paidSlip()
     return {
       area: 'payload', title: 'bank slip PAID with unknown fields',
@@ -175,11 +176,11 @@ export async function buildCases(m: Payments, draw: Draw): Promise<Case[]> {
     }
   })
 
-  await add('slow-read', 'a V1 PAID notification whose body arrives slowly', async () => ({
+  add('slow-read', 'a V1 PAID notification whose body arrives slowly', async () => ({
     area: 'slow-read', title: 'a V1 PAID notification whose body arrives slowly',
     steps: [{ what: 'V1 PAID sent slowly, in pieces', notification: (await m.incoming()).v1, clause: R.slow, slow: true }],
   }))
-  await add('redelivery', 'a V1 PAID notification delivered again after the sender stopped waiting', async () => {
+  add('redelivery', 'a V1 PAID notification delivered again after the sender stopped waiting', async () => {
     const v1 = (await m.incoming()).v1
     return {
       area: 'redelivery', title: 'a V1 PAID notification delivered again after the sender stopped waiting',
@@ -190,8 +191,8 @@ export async function buildCases(m: Payments, draw: Draw): Promise<Case[]> {
     }
   })
 
-  cases.push(...(await forgeries(m, draw, paidShape, oldPending)))
-  return cases
+  const cases = (await Promise.all(pending)).flat()
+  return [...cases, ...(await forgeries(m, draw, paidShape, oldPending))]
 }
 
 /** Notifications the provider never sent: each must not be recorded by a receiver that checks with the provider. */
@@ -215,11 +216,13 @@ async function forgeries(m: Payments, draw: Draw, paidShape: Notification | unde
     businessTransactionId: `conformance-${draw.one(fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 12, maxLength: 12 }))}`,
     endToEndId: draw.one(arbE2eId()),
   }
-  const amount = await attempt(async () => {
-    const v1 = (await m.incoming()).v1
-    return { ...v1.body, value: Math.round((v1.body.value as number) * 100 + 100_00) / 100 }
-  })
-  const other = await attempt(async () => (await m.incoming('other')).v1.body)
+  const [amount, other] = await Promise.all([
+    attempt(async () => {
+      const v1 = (await m.incoming()).v1
+      return { ...v1.body, value: Math.round((v1.body.value as number) * 100 + 100_00) / 100 }
+    }),
+    attempt(async () => (await m.incoming('other')).v1.body),
+  ])
   const replayed = oldPending && { ...oldPending.body, status: 'PAID' }
   return [
     forged('a V1 PAID of a payment the provider does not have', 'the provider has no transaction with this transactionId, businessTransactionId or endToEndId', nowhere),

@@ -101,7 +101,7 @@ async function run(options: ReceiverOptions, ctx: RunContext): Promise<number> {
     const first = await readProbe(options.probeUrl, transport)
     if (!first.ok) throw new ArgsError('--probe-url', `the probe ${options.probeUrl.href} ${first.problem} (it must answer 200 with { "recorded": [ { "id": "…", "count": N } ] })`)
   }
-  const provider = await startProvider(options.envFile, options.timeoutMs)
+  const provider = await startProvider(options.envFile)
   try {
     for (const s of provider.secrets) ctx.scrubber.add(s.name, s.value)
     if (options.envOut) writeCredentials(options.envOut, provider.config)

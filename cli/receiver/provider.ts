@@ -54,10 +54,13 @@ export function writeCredentials(file: string, config: TargetConfig): void {
   }
 }
 
-export async function startProvider(envFile: string | undefined, timeoutMs: number): Promise<Provider> {
+/** How long the kit waits for the embedded reference's answers (a sandbox's is its PIX_TIMEOUT_MS). */
+const EMBEDDED_TIMEOUT_MS = 10_000
+
+export async function startProvider(envFile: string | undefined): Promise<Provider> {
   const reference = envFile ? undefined : await startReference({ quiet: true })
   try {
-    const config = reference ? embeddedConfig(reference, timeoutMs) : sandboxConfig(envFile as string, timeoutMs)
+    const config = reference ? embeddedConfig(reference) : sandboxConfig(envFile as string)
     return await connect(config, reference, envFile ? `the sandbox of ${envFile}` : 'the embedded reference')
   } catch (e) {
     await reference?.close()
@@ -65,14 +68,14 @@ export async function startProvider(envFile: string | undefined, timeoutMs: numb
   }
 }
 
-function embeddedConfig(reference: RunningReference, timeoutMs: number): TargetConfig {
-  return loadConfig({ ...reference.env, PIX_EMBEDDED: '1', PIX_TIMEOUT_MS: String(timeoutMs) })
+function embeddedConfig(reference: RunningReference): TargetConfig {
+  return loadConfig({ ...reference.env, PIX_EMBEDDED: '1', PIX_TIMEOUT_MS: String(EMBEDDED_TIMEOUT_MS) })
 }
 
-function sandboxConfig(envFile: string, timeoutMs: number): TargetConfig {
+function sandboxConfig(envFile: string): TargetConfig {
   let config: TargetConfig
   try {
-    config = loadConfig({ PIX_TIMEOUT_MS: String(timeoutMs), ...loadDotenv(envFile), PIX_PROFILE: 'sandbox' })
+    config = loadConfig({ ...loadDotenv(envFile), PIX_PROFILE: 'sandbox' })
   } catch (e) {
     if (e instanceof ConfigError) throw new ArgsError('--env', e.message)
     throw e
@@ -86,7 +89,8 @@ function sandboxConfig(envFile: string, timeoutMs: number): TargetConfig {
 async function connect(config: TargetConfig, reference: RunningReference | undefined, name: string): Promise<Provider> {
   const clients = createClients(config)
   const control = new ControlClient(clients.http, config.controlUrl as string, config.clientId)
-  const capture = await WebhookCapture.start(captureOptions(config))
+  // the embedded reference delivers to loopback over plain HTTP: no certificate to make and trust
+  const capture = await WebhookCapture.start(reference ? { https: false } : captureOptions(config))
   const accounts = [config.clientId, ...(config.otherClientId ? [config.otherClientId] : [])]
   const found: AccountView[] = []
   try {
