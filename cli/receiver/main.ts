@@ -121,7 +121,7 @@ async function certify(options: ReceiverOptions, transport: Transport, provider:
 
   say(`Making payments at ${provider.name} and delivering its notifications to ${url.href} as a provider would`)
   say(p.dim(`seed ${seed} · answer within ${options.timeoutMs} ms · ${options.retries} redeliveries · probe ${options.probeUrl?.href ?? '(none: recorded-once and forgeries not checked)'} · run ${ctx.runId}`))
-  say(p.dim(options.envOut ? `the provider's API and credentials for your receiver: ${options.envOut}` : "no --env-out: your receiver is not told the provider's API, so it cannot check a notification with it"))
+  say(p.dim(credentialsLine(options)))
 
   const cases = await buildCases(new Payments(provider, new Draw(seed)), new Draw(seed + 1))
   const log = { mark: () => provider.requestMark(), after: (mark: number) => provider.requestsAfter(mark) }
@@ -142,6 +142,12 @@ async function certify(options: ReceiverOptions, transport: Transport, provider:
   const written = writeReport(ctx.runDir, results, ctx.scrubber)
   say(summary(written, ctx.runDir, p))
   return written.verdict.result === 'FAILED' ? EXIT_FAILED : EXIT_PASSED
+}
+
+function credentialsLine(o: ReceiverOptions): string {
+  if (o.envOut) return `the provider's API and credentials for your receiver: ${o.envOut}`
+  if (o.envFile) return `your receiver checks notifications with the sandbox of ${o.envFile}, as its primary account (PIX_CLIENT_ID)`
+  return "no --env-out: your receiver is not told the provider's API, so it cannot check a notification with it"
 }
 
 function tlsFiles(o: ReceiverOptions): Transport['tls'] {
