@@ -153,16 +153,21 @@ export function probeSkippedCheck(ctx: CheckContext): CheckResult {
 
 export type ReceiverProfile = 'verifying' | 'trusting' | 'undetermined'
 
-/** verifying: refused every forgery; trusting: recorded one; undetermined: the forgeries were not judged. */
+/**
+ * trusting: it recorded a forgery; verifying: it refused every forgery and recorded the genuine
+ * payments (a receiver that records nothing refuses forgeries too, and is not verifying);
+ * undetermined: either was not judged.
+ */
 export function receiverProfile(r: Pick<Results, 'clauses'>): ReceiverProfile {
-  const forged = r.clauses.find((c) => c.id === R.forged)?.status
-  return forged === 'passed' ? 'verifying' : forged === 'failed' ? 'trusting' : 'undetermined'
+  const status = (id: string) => r.clauses.find((c) => c.id === id)?.status
+  if (status(R.forged) === 'failed') return 'trusting'
+  return status(R.forged) === 'passed' && status(R.once) === 'passed' ? 'verifying' : 'undetermined'
 }
 
 const PROFILE_WORDS: Record<ReceiverProfile, string> = {
   verifying: 'verifying receiver (it refused every forged notification)',
   trusting: 'trusting receiver (it recorded a notification the provider never sent)',
-  undetermined: 'profile undetermined (the forged notifications were not judged)',
+  undetermined: 'profile undetermined (the forged notifications, or the recording of the genuine ones, were not judged)',
 }
 
 /** `PASSED — verifying receiver (…) — 9 of 9 receiver clauses verified`, and the like. */

@@ -14,6 +14,8 @@ export interface ReceiverFaults {
   duplicate?: 'answer-500' | 'record-twice'
   /** Top-level fields the interface does not list: refused with 400. */
   unknownFields?: 'reject-400'
+  /** Answers 200 and records nothing (it refuses every forgery, and every genuine payment too). */
+  recordsNothing?: boolean
   /** Every answer comes this late. */
   delayMs?: number
   /** A body that takes longer than this to arrive is answered 408 (a receiver that gives up on slow senders). */
@@ -89,7 +91,7 @@ export async function startReceiver(faults: ReceiverFaults = {}, tls?: ReceiverT
       seen.add(id)
       if (again && faults.duplicate === 'answer-500') return reply(500, { message: 'already processed' })
       const record = () => {
-        if (!again || faults.duplicate === 'record-twice') for (const key of paymentKeys(n)) recorded.set(key, (recorded.get(key) ?? 0) + 1)
+        if (!faults.recordsNothing && (!again || faults.duplicate === 'record-twice')) for (const key of paymentKeys(n)) recorded.set(key, (recorded.get(key) ?? 0) + 1)
         reply(200, { ok: true })
       }
       if (!check || paymentKeys(n).length === 0 || again) return record()

@@ -90,7 +90,7 @@ describe('a verifying receiver (it checks each notification with the provider)',
   test('without a probe it passes, says recorded-once and the forgeries were not checked, and names no profile', async () => {
     const run = await against({}, { probe: false })
     expect(run.code).toBe(0)
-    expect(run.results!.verdict.headline).toBe(`PASSED — profile undetermined (the forged notifications were not judged) — ${MUST - 2} of ${MUST} receiver clauses verified (2 need --probe-url)`)
+    expect(run.results!.verdict.headline).toBe(`PASSED — profile undetermined (the forged notifications, or the recording of the genuine ones, were not judged) — ${MUST - 2} of ${MUST} receiver clauses verified (2 need --probe-url)`)
     expect(clauseStatus(run.results!, 'R.recorded-once')).toBe('skipped')
     expect(clauseStatus(run.results!, 'R.forged-not-recorded')).toBe('skipped')
   })
@@ -154,6 +154,15 @@ describe('a receiver with a planted fault fails the clause of its case', () => {
     expect(failed).toContain('a V1 PAID notification delivered again after the sender stopped waiting: each payment recorded once')
     expect(failed.every((t) => !t.startsWith('V1 PAID:'))).toBe(true)  // a payment delivered once is not blamed
     expect(r.checks.find((c) => c.status === 'failed')!.message).toMatch(/recorded 2 times after 2 deliveries of it; expected exactly once/)
+  })
+
+  test('records nothing at all: R.recorded-once, and refusing the forgeries does not make it verifying', async () => {
+    const run = await against({ recordsNothing: true }, { kind: 'trusting' })
+    expect(run.code).toBe(1)
+    const r = run.results!
+    expect(failedClauses(r)).toEqual(['R.recorded-once'])
+    expect(clauseStatus(r, 'R.forged-not-recorded')).toBe('passed')
+    expect(r.verdict.headline).toMatch(/^FAILED — profile undetermined/)
   })
 
   test('400 to unknown fields: R.unknown-fields', async () => {
