@@ -4,7 +4,7 @@
 // Every notification but the forged ones is the provider's own, of a payment made there.
 import fc from 'fast-check'
 import { arbE2eId, arbUuid } from '../../generators/ids.ts'
-import { ProviderTrouble, type Draw, type Json, type Notification, type Payments } from './payments.ts'
+import { notificationOf, ProviderTrouble, type Draw, type Json, type Notification, type Payments } from './payments.ts'
 
 export const R = {
   ack: 'R.ack-200',
@@ -199,7 +199,7 @@ export async function buildCases(m: Payments, draw: Draw): Promise<Case[]> {
 async function forgeries(m: Payments, draw: Draw, paidShape: Notification | undefined, oldPending: Notification | undefined): Promise<Case[]> {
   const forged = (title: string, why: string, body: Json | undefined, blocked?: string): Case => {
     if (!body) return { area: 'forgeries', title, steps: [], blocked: blocked ?? 'the provider could not make the payment this forgery needs' }
-    const n: Notification = { ...({ webhook: 'pixNotificationV1', label: 'V1 PAID', body, payments: [body.transactionId] } as Notification) }
+    const n = notificationOf(body)
     return { area: 'forgeries', title, forgery: why, steps: [{ what: `the forged ${n.label}`, notification: n, clause: R.forged }] }
   }
   const attempt = async (make: () => Promise<Json>): Promise<{ body?: Json; trouble?: string }> => {

@@ -60,6 +60,8 @@ const NOTIFY_WITHIN_MS = 10_000
 
 export class Payments {
   private made = 0
+  /** Set once a notification never came: the provider does not deliver to the kit, so no later wait is made. */
+  private silent = false
   private readonly baseCents: number
 
   constructor(private readonly p: Provider, private readonly draw: Draw) {
@@ -178,10 +180,12 @@ export class Payments {
   }
 
   private async notified(channel: string, label: string, pred: (body: Json) => boolean): Promise<Notification> {
+    const match = (c: Captured) => typeof c.body === 'object' && c.body !== null && pred(c.body as Json)
     let caught: Captured
     try {
-      caught = await this.p.capture.waitFor((c) => typeof c.body === 'object' && c.body !== null && pred(c.body as Json), NOTIFY_WITHIN_MS, channel)
+      caught = await this.p.capture.waitFor(match, this.silent ? 0 : NOTIFY_WITHIN_MS, channel)
     } catch {
+      this.silent = true
       throw new ProviderTrouble(`the provider sent no ${label} notification of the payment within ${NOTIFY_WITHIN_MS / 1000} s`)
     }
     return notificationOf(structuredClone(caught.body) as Json)
