@@ -43,6 +43,9 @@ export interface NewTransaction {
   createdAt?: Date
 }
 
+/** The key of a per-account index. */
+const indexKey = (accountId: string, name?: string): string => (name === undefined ? `${accountId}\n` : `${accountId}\n${name}`)
+
 export class World {
   readonly accounts = new Map<string, Account>()
   readonly transactions = new Map<string, Transaction>()
@@ -52,6 +55,10 @@ export class World {
   readonly slips = new Map<string, BankSlip>()
   readonly buyers = new Map<string, Buyer>()
   readonly pdfLinks = new Map<string, PdfLink>()
+  /** Per account, and per account and PIX key: the transactions oldest first (createdAt, then numeric id), what the listings walk. */
+  private readonly chronological = new Map<string, Transaction[]>()
+  /** Per account and externalId: the transaction (externalIds are unique per account). */
+  private readonly byExternalId = new Map<string, Transaction>()
   /** Per state table: the objects waiting in a state that has a time-driven row (machine.ts). */
   private readonly waitingByTable = new Map<string, Set<object>>()
   private nextTxId = 1
@@ -72,6 +79,8 @@ export class World {
       map.clear()
     }
     this.waitingByTable.clear()
+    this.chronological.clear()
+    this.byExternalId.clear()
     this.nextTxId = 1
     this.nextLocId = 1
     this.nextSlipSeq = 1
@@ -95,6 +104,9 @@ export class World {
       }
     }
     for (const [gatewayId, txId] of this.byGatewayId) if (!this.transactions.has(txId)) this.byGatewayId.delete(gatewayId)
+    for (const index of [this.chronological, this.byExternalId] as Map<string, unknown>[]) {
+      for (const key of index.keys()) if (key.startsWith(`${id}\n`)) index.delete(key)
+    }
     for (const [token, link] of this.pdfLinks) if (!this.slips.has(link.slipId)) this.pdfLinks.delete(token)
     for (const waiting of this.waitingByTable.values()) for (const object of gone) waiting.delete(object)
     this.seedAccount(seed)
@@ -163,10 +175,12 @@ export class World {
   }
 
   findByExternalId(accountId: string, externalId: string): Transaction | undefined {
-    for (const tx of this.transactions.values()) {
-      if (tx.accountId === accountId && tx.externalId === externalId) return tx
-    }
-    return undefined
+    return this.byExternalId.get(indexKey(accountId, externalId))
+  }
+
+  /** The account's transactions (those received to `pixKey` when given), oldest first: createdAt, then numeric id. */
+  listed(accountId: string, pixKey?: string): readonly Transaction[] {
+    return this.chronological.get(indexKey(accountId, pixKey)) ?? []
   }
 
   findByGatewayId(gatewayId: string): Transaction | undefined {
@@ -177,11 +191,8 @@ export class World {
   /** externalIds are unique per account, so §4.3's lookup by externalId is unambiguous. */
   assertExternalIdFree(accountId: string, externalId: string | null | undefined): void {
     if (externalId === null || externalId === undefined) return
-    for (const tx of this.transactions.values()) {
-      if (tx.accountId === accountId && tx.externalId === externalId) {
-        throw conflict(`externalId ${externalId} is already used by transaction ${tx.id}`, 'DUPLICATE_EXTERNAL_ID')
-      }
-    }
+    const tx = this.findByExternalId(accountId, externalId)
+    if (tx) throw conflict(`externalId ${externalId} is already used by transaction ${tx.id}`, 'DUPLICATE_EXTERNAL_ID')
   }
 
   /** Fee and final amount of a new operation: credits net of the fee, debits plus the fee. */
@@ -230,7 +241,29 @@ export class World {
     tx.id = String(this.nextTxId++)
     this.transactions.set(tx.id, tx)
     this.byGatewayId.set(tx.gatewayId, tx.id)
+    if (tx.externalId !== null && !this.byExternalId.has(indexKey(tx.accountId, tx.externalId))) this.byExternalId.set(indexKey(tx.accountId, tx.externalId), tx)
+    this.file(indexKey(tx.accountId), tx)
+    if (tx.pixKey) this.file(indexKey(tx.accountId, tx.pixKey), tx)
     return tx
+  }
+
+  /** Into its place in a chronological list (binary search: an account of 100,000 stays fast to list). */
+  private file(key: string, tx: Transaction): void {
+    let list = this.chronological.get(key)
+    if (!list) this.chronological.set(key, (list = []))
+    const at = tx.createdAt.getTime()
+    const id = Number(tx.id)
+    let lo = 0
+    let hi = list.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      const other = list[mid] as Transaction
+      const t = other.createdAt.getTime()
+      if (t < at || (t === at && Number(other.id) < id)) lo = mid + 1
+      else hi = mid
+    }
+    if (lo === list.length) list.push(tx)
+    else list.splice(lo, 0, tx)
   }
 
   // ---- ledger moves (§3.6, §2.3), named by the transaction table's rows
