@@ -43,6 +43,21 @@ export interface NewTransaction {
   createdAt?: Date
 }
 
+/** Oldest first: createdAt, then numeric id. */
+const chronologically = (a: Transaction, b: Transaction): number => a.createdAt.getTime() - b.createdAt.getTime() || Number(a.id) - Number(b.id)
+
+/** Two chronological lists as one. */
+function mergeChronological(a: readonly Transaction[], b: readonly Transaction[]): Transaction[] {
+  const out: Transaction[] = new Array(a.length + b.length)
+  let i = 0
+  let j = 0
+  let k = 0
+  while (i < a.length && j < b.length) out[k++] = chronologically(a[i] as Transaction, b[j] as Transaction) <= 0 ? (a[i++] as Transaction) : (b[j++] as Transaction)
+  while (i < a.length) out[k++] = a[i++] as Transaction
+  while (j < b.length) out[k++] = b[j++] as Transaction
+  return out
+}
+
 /** The key of a per-account index. */
 const indexKey = (accountId: string, name?: string): string => (name === undefined ? `${accountId}\n` : `${accountId}\n${name}`)
 
@@ -55,8 +70,12 @@ export class World {
   readonly slips = new Map<string, BankSlip>()
   readonly buyers = new Map<string, Buyer>()
   readonly pdfLinks = new Map<string, PdfLink>()
-  /** Per account, and per account and PIX key: the transactions oldest first (createdAt, then numeric id), what the listings walk. */
-  private readonly chronological = new Map<string, Transaction[]>()
+  /**
+   * Per account, and per account and PIX key: the transactions oldest first (createdAt, then
+   * numeric id), what the listings walk; new ones wait in `pending` until the next listing sorts
+   * them in at once (seeding 100,000 records, at any age, stays linear).
+   */
+  private readonly chronological = new Map<string, { sorted: Transaction[]; pending: Transaction[] }>()
   /** Per account and externalId: the transaction (externalIds are unique per account). */
   private readonly byExternalId = new Map<string, Transaction>()
   /** Per state table: the objects waiting in a state that has a time-driven row (machine.ts). */
@@ -180,7 +199,17 @@ export class World {
 
   /** The account's transactions (those received to `pixKey` when given), oldest first: createdAt, then numeric id. */
   listed(accountId: string, pixKey?: string): readonly Transaction[] {
-    return this.chronological.get(indexKey(accountId, pixKey)) ?? []
+    const list = this.chronological.get(indexKey(accountId, pixKey))
+    if (!list) return []
+    if (list.pending.length > 0) {
+      const pending = list.pending.sort(chronologically)
+      const newest = list.sorted[list.sorted.length - 1]
+      // Most new transactions are the newest: they go at the end, no merge.
+      if (newest === undefined || chronologically(newest, pending[0] as Transaction) <= 0) for (const tx of pending) list.sorted.push(tx)
+      else list.sorted = mergeChronological(list.sorted, pending)
+      list.pending = []
+    }
+    return list.sorted
   }
 
   findByGatewayId(gatewayId: string): Transaction | undefined {
@@ -247,23 +276,11 @@ export class World {
     return tx
   }
 
-  /** Into its place in a chronological list (binary search: an account of 100,000 stays fast to list). */
+  /** Into a chronological list, sorted in at the next listing. */
   private file(key: string, tx: Transaction): void {
     let list = this.chronological.get(key)
-    if (!list) this.chronological.set(key, (list = []))
-    const at = tx.createdAt.getTime()
-    const id = Number(tx.id)
-    let lo = 0
-    let hi = list.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      const other = list[mid] as Transaction
-      const t = other.createdAt.getTime()
-      if (t < at || (t === at && Number(other.id) < id)) lo = mid + 1
-      else hi = mid
-    }
-    if (lo === list.length) list.push(tx)
-    else list.splice(lo, 0, tx)
+    if (!list) this.chronological.set(key, (list = { sorted: [], pending: [] }))
+    list.pending.push(tx)
   }
 
   // ---- ledger moves (§3.6, §2.3), named by the transaction table's rows

@@ -227,21 +227,24 @@ export function withListings(fn: (t: CheckContext, lists: Lister) => Promise<voi
 // The quietest PIX key
 
 /**
- * The account's PIX key whose listing (its default window) holds the fewest records, so a check
- * that lists by key reads a complete listing where one key of a busy account is past the cap.
- * Keys whose listing does not answer are passed over (the listing checks judge them).
+ * The account's PIX keys, the one whose listing (its default window) holds the fewest records
+ * first, so a check that lists by key reads a complete listing where one key of a busy account is
+ * past the cap. Keys whose listing does not answer come last (the listing checks judge them).
  */
-export async function quietestPixKey(t: CheckContext): Promise<string> {
+export async function pixKeysQuietestFirst(t: CheckContext): Promise<string[]> {
   const keys = [...new Set([...(t.config.pixKey ? [t.config.pixKey] : []), ...(await t.control.account()).pixKeys])]
-  if (keys.length === 0) return t.skip('no PIX key of the account (PIX_PIX_KEY) and the control driver lists none')
-  if (keys.length === 1) return keys[0] as string
+  if (keys.length < 2) return keys
   const totals = await Promise.all(keys.map(async (key) => {
     const ex = await t.base.get(pixKeyListing(key), { query: { size: 1 } })
     const total = (ex.response.json as { metadata?: { total?: unknown } } | undefined)?.metadata?.total
     return ex.response.status === 200 && typeof total === 'number' ? total : Number.POSITIVE_INFINITY
   }))
-  const least = totals.indexOf(Math.min(...totals))
-  return keys[least === -1 ? 0 : least] as string
+  return keys.map((key, i) => ({ key, total: totals[i] as number })).sort((a, b) => a.total - b.total).map((k) => k.key)
+}
+
+/** The first of `pixKeysQuietestFirst`. */
+export async function quietestPixKey(t: CheckContext): Promise<string> {
+  return (await pixKeysQuietestFirst(t))[0] ?? t.skip('no PIX key of the account (PIX_PIX_KEY) and the control driver lists none')
 }
 
 // ---------------------------------------------------------------------------------------------
