@@ -3,9 +3,16 @@
 // with `count` (harness/control.ts falls back to single calls where a target ignores it). Used by
 // the bench (certification time at 100,000 records) and the busy-account robustness test.
 //   npx tsx bench/busy-account.ts --env FILE [--total N]   seeds the target of a dotenv file
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { loadConfig, loadDotenv } from '../harness/config.ts'
 import { ControlClient } from '../harness/control.ts'
 import { HttpClient } from '../harness/http.ts'
+import { startReference } from '../reference/index.ts'
+
+const REPO_ROOT = resolve(import.meta.dirname, '..')
 
 /** The days a busy account's payments spread over: ages 0 … 30 (the account listing's default window). */
 export const BUSY_DAYS = 31
@@ -21,6 +28,45 @@ export async function seedBusyAccount(controlUrl: string, account: string, total
     if (n > 0) await control.incomingPayments(n, { amount: 1, ageDays })
   }
   return performance.now() - started
+}
+
+export interface BusyRun {
+  records: number
+  seedingS: number
+  certificationS: number
+  exitCode: number | null
+  headline: string
+}
+
+/**
+ * (h) A sandbox certification (`--profile sandbox --reset`) of a fresh reference holding `records`
+ * received payments over the last 31 days, seeded first (its time reported apart).
+ */
+export async function certifyBusyReference(records: number, extraArgs: string[] = []): Promise<BusyRun> {
+  const reference = await startReference({ quiet: true })
+  const dir = mkdtempSync(join(tmpdir(), 'pix-bench-busy-'))
+  try {
+    const seedingMs = records > 0 ? await seedBusyAccount(reference.controlUrl, reference.env.PIX_CLIENT_ID as string, records) : 0
+    const envFile = join(dir, 'target.env')
+    writeFileSync(envFile, Object.entries(reference.env).map(([k, v]) => `${k}=${v}`).join('\n'))
+    const started = performance.now()
+    const { code, output } = await new Promise<{ code: number | null; output: string }>((done, fail) => {
+      let output = ''
+      const child = spawn(process.execPath, ['bin/pix-conformance.js', '--env', envFile, '--profile', 'sandbox', '--reset', '--report-dir', join(dir, 'reports'), ...extraArgs], {
+        cwd: REPO_ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIX_'))),
+      })
+      child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
+      child.on('error', fail)
+      child.on('close', (c) => done({ code: c, output }))
+    })
+    const headline = output.split('\n').find((l) => /^(PASSED|FAILED|INCOMPLETE|CONDITIONAL PASS)/.test(l)) ?? '(no headline)'
+    return { records, seedingS: seedingMs / 1000, certificationS: (performance.now() - started) / 1000, exitCode: code, headline }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+    await reference.close()
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
