@@ -28,7 +28,7 @@ async function pay(body: Record<string, unknown>): Promise<unknown> {
 }
 
 async function list(path: string, query: Record<string, string | number>): Promise<{ data: { transactionId: string; createdAt: string }[]; metadata: { total: number; hasNext: boolean } }> {
-  const r = await ref.base(`${path}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`, auth())
+  const r = await ref.base(`${path}?${new URLSearchParams(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])))}`, auth())
   expect(r.status).toBe(200)
   return r.body
 }
