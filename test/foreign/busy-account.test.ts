@@ -3,7 +3,9 @@
 // account listing past what one short reading pages), behind a proxy that answers a gateway refund
 // (§4.14) with a transactionId of its own (a UUID) while the views and listings keep the numeric
 // id, as a target that never says the two ids are one. No listing or balance check may fail:
-// absence is judged only on a complete listing, and a record is found by any of its names.
+// absence is judged only on a complete listing, and a record is found by any of its names. Then the
+// same account as one whose only PIX key is the busy one: the pix-key checks that must prove an
+// absence are inconclusive, naming the cap, never failed.
 // Run: npx vitest run --project robustness test/foreign/busy-account.test.ts
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -37,9 +39,19 @@ function refundUnderItsOwnId(): ProxyHooks {
   }
 }
 
+/** The control account view lists only the account's first key (the one the seeding made busy). */
+const onlyTheBusyKey: ProxyHooks = {
+  onResponse(req, res) {
+    const view = jsonObjectOf(res)
+    if (req.api === 'control' && matches(req, 'GET', /^\/control\/accounts\/[^/]+$/) && Array.isArray(view?.pixKeys)) view.pixKeys = view.pixKeys.slice(0, 1)
+    return res
+  },
+}
+
 let reference: RunningReference
 let proxy: FaultProxy
 let outcome: Certification
+let oneKey: Certification
 let seedingMs = 0
 
 beforeAll(async () => {
@@ -47,6 +59,8 @@ beforeAll(async () => {
   seedingMs = await seedBusyAccount(reference.controlUrl, reference.env.PIX_CLIENT_ID as string, SEEDED)
   proxy = await FaultProxy.start(reference, [refundUnderItsOwnId()])
   outcome = await certify({ ...proxy.envFor(reference.env), PIX_PROFILE: 'sandbox' }, ['--file', FILES.join(',')])
+  proxy.use(onlyTheBusyKey)
+  oneKey = await certify({ ...proxy.envFor(reference.env), PIX_PROFILE: 'sandbox' }, ['--file', 'transactions/filters.test.ts'])
 })
 
 afterAll(async () => {
@@ -78,4 +92,17 @@ test('the type filter finds the refund listed under its numeric id, and observes
   expect(observed?.['a listed REFUND_IN is named by']).toBe('the id of its single view')
 })
 
+test('with only the busy key, the pix-key checks that prove an absence are inconclusive naming the cap, and none fails', () => {
+  const r = resultsOf(oneKey)
+  expect(failedChecks(r)).toEqual([])
+  const capped = ['4.5.date-range-filter', '4.5.start-date-default'].flatMap((clause) => checksNaming(r, clause))
+  // A window of days short enough to hold fewer than 1000 of the key's payments is complete, and passes.
+  expect(capped.filter((c) => c.status === 'inconclusive').length, capped.map((c) => `${c.title}: ${c.status}`).join('\n')).toBeGreaterThan(0)
+  for (const c of capped) {
+    expect(['passed', 'inconclusive'], c.title).toContain(c.status)
+    if (c.status === 'inconclusive') expect(c.reason, c.title).toMatch(/at most 1000 results \(§4\.5\)/)
+  }
+})
+
 verdictInvariants(() => outcome)
+verdictInvariants(() => oneKey)
