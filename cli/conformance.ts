@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { CHECK_TIMEOUT_MS, ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usableBalanceAccounts, workerCountFor, type TargetConfig } from '../harness/config.ts'
 import { ArgsError, CHECK_DRIVER_USAGE, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, shardText, type CliArgs, type Command, type Env } from './args.ts'
 import { guardAccountUrls, type AccountUrlsGuard } from './account-urls.ts'
+import { watchSandboxClock } from './sandbox-clock.ts'
 import { BALANCE_ACCOUNT_REASONS, suiteFilesDeclaringAlone } from '../harness/suite-files.ts'
 import { writeEnvTemplate } from './init.ts'
 import { checkSelection, listChecks, listText } from './list.ts'
@@ -199,7 +200,11 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
     env = { ...env, PIX_BALANCE_ACCOUNT_RESETS: checked.balanceAccountResets ? '1' : '0' }  // what the preflight saw, never the user's word
 
     const workers = workerCountFor(config, checked.fastestAnswerMs)
-    return await runSuites(args, { ...config, unavailable: { ...config.unavailable, ...checked.unavailable }, balanceAccountResets: checked.balanceAccountResets, workers: workers.count }, env, place, workers.why)
+    const clock = await watchSandboxClock(config)
+    const code = await runSuites(args, { ...config, unavailable: { ...config.unavailable, ...checked.unavailable }, balanceAccountResets: checked.balanceAccountResets, workers: workers.count }, env, place, workers.why)
+    const moved = await clock.moved()
+    if (moved) say(moved)
+    return code
   } finally {
     process.off('SIGINT', stopOnSignal)
     await urls?.restore()

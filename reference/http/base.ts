@@ -38,8 +38,7 @@ export function baseRouter(ctx: Context): Router {
   router.on('GET', '/api/transactions', async (req) => {
     const { account } = await bearer(world, req)
     const q = parseListQuery(req.query, world.clock.nowMs(), { maxSize: 100, defaultSize: 20, defaultDays: 31, withIds: true })
-    const mine = [...world.transactions.values()].filter((tx) => tx.accountId === account.id)
-    return ok(listPage(mine, q))
+    return ok(listPage(world.listed(account.id), q))
   })
 
   router.on('GET', '/api/pix/transactions/pix-key/:pixKey', async (req) => {
@@ -47,8 +46,7 @@ export function baseRouter(ctx: Context): Router {
     const pixKey = req.params.pixKey ?? ''
     if (pixKey.length < 1 || pixKey.length > 77) throw new HttpError(400, 'pixKey must have 1 to 77 characters')
     const q = parseListQuery(req.query, world.clock.nowMs(), { maxSize: 1000, defaultSize: 20, defaultDays: 30, withIds: false })
-    const mine = [...world.transactions.values()].filter((tx) => tx.accountId === account.id && tx.pixKey === pixKey)
-    return ok(listPage(mine, q, PIX_KEY_LISTING_CAP))
+    return ok(listPage(world.listed(account.id, pixKey), q, PIX_KEY_LISTING_CAP))
   })
 
   router.on('POST', '/api/pix/cash-in', async (req) => {
