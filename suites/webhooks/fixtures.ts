@@ -77,6 +77,15 @@ export function v1For(tx: { transactionId: string; gatewayId: string }): (c: Cap
   }
 }
 
+/**
+ * Reading receive-txid-without-charge (docs/READINGS.md): a RECEIVE or REFUND names the charge that
+ * was paid by its txid; a payment no charge asked for has no txid the interface would name, so its
+ * txId may be a string, null or absent. `chargeTxid` undefined: no charge existed.
+ */
+export function txIdAgreesWithCharge(data: Json, chargeTxid: string | undefined): boolean {
+  return chargeTxid === undefined || data.txId === chargeTxid
+}
+
 export type Event = { type?: unknown; status?: unknown; data?: Json }
 
 export function eventOf(c: Captured): Event | undefined {

@@ -248,13 +248,13 @@ const auth = [
     },
   }),
   defineFault({
-    id: 'ab-cert-unregistered-403',
+    id: 'ab-cert-unregistered-400',
     area: 'auth', files: ['auth/cert-token.test.ts'], clauses: ['7.cert-token-bad-certificate-401'],
-    description: 'a certificate whose fingerprint is not registered is answered 403 (as if unlinked) instead of 401',
+    description: 'a well-formed certificate whose fingerprint is not registered is answered 400 (as if malformed) instead of 401 or 403',
     onResponse(req, res) {
       const message = String(jsonObjectOf(res)?.message ?? '')
       if (!certToken(req) || res.status !== 401 || !/certificate/i.test(message)) return undefined
-      return errorResponse(403, 'certificate not linked to the account')
+      return errorResponse(400, 'bad certificate')
     },
   }),
   defineFault({
