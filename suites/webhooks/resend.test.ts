@@ -15,6 +15,7 @@ import { centsOf } from '../../generators/amounts.ts'
 import { formatCpf, isMaskOf, randomCpf } from '../../generators/documents.ts'
 import { OBJECT_ID_RE, UUID_RE } from '../../generators/ids.ts'
 import { givenCashOut, receivedPayment, v1For, type Json } from './fixtures.ts'
+import { cashInBody } from '../../generators/requests.ts'
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
 const RESENDABLE_STATUSES = ['PAID', 'PENDING', 'CANCELED', 'REFUND', 'REFUND_IN', 'REFUND_OUT']
@@ -158,10 +159,7 @@ for (const version of VERSIONS) {
   }, async (t: CheckContext) => {
     const externalId = `kit-cash-in-${randomUUID()}`
     const transactionId = await t.given('a cash-in (POST /api/pix/cash-in)', async () => {
-      const ex = await t.base.post('/api/pix/cash-in', {
-        transaction: { value: 19.9, description: 'kit cash-in', externalId, expirationTime: 3600, generateQrCode: false },
-        payer: { fullName: 'Ana Souza', document: randomCpf() },
-      })
+      const ex = await t.base.post('/api/pix/cash-in', cashInBody({ value: 19.9, description: 'kit cash-in', externalId, expirationTime: 3600, generateQrCode: false }, { payer: { fullName: 'Ana Souza', document: randomCpf() } }))
       t.expectStatus('4.6.transaction-id', ex, [200, 201])
       const id = t.json('4.6.transaction-id', ex).transactionId
       if (typeof id !== 'string') t.fail('4.6.transaction-id', 'cash-in transactionId', 'a string', show(id), ex)

@@ -11,6 +11,7 @@ import { ControlError } from '../../harness/control.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
 import { OBJECT_ID_RE, UUID_RE } from '../../generators/ids.ts'
 import { eventOf, givenCashOut, type Json } from './fixtures.ts'
+import { cashInBody } from '../../generators/requests.ts'
 
 const TRANSACTION = '3.1.transitions-not-shown'
 const NOTIFICATION = '3.5.transitions-not-shown'
@@ -104,9 +105,7 @@ check('a cash-in never paid: its status and the V1 status a resend posts, observ
   needs: [...NEEDS],
 }, async (t) => {
   const id = await t.given('a cash-in (POST /api/pix/cash-in)', async () => {
-    const ex = await t.base.post('/api/pix/cash-in', {
-      transaction: { value: 4.56, description: 'kit cash-in never paid', externalId: `kit-unpaid-${randomUUID()}`, expirationTime: 3600, generateQrCode: false },
-    })
+    const ex = await t.base.post('/api/pix/cash-in', cashInBody({ value: 4.56, description: 'kit cash-in never paid', externalId: `kit-unpaid-${randomUUID()}`, expirationTime: 3600, generateQrCode: false }))
     t.expectStatus('4.6.transaction-id', ex, [200, 201])
     const transactionId = t.json('4.6.transaction-id', ex).transactionId
     if (typeof transactionId !== 'string') return t.fail('4.6.transaction-id', 'cash-in transactionId', 'a string', show(transactionId), ex)
