@@ -10,7 +10,7 @@ import { EVENT_DEADLINE_MS, check, type CheckContext } from '../../harness/check
 import { ControlError } from '../../harness/control.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
 import { OBJECT_ID_RE, UUID_RE } from '../../generators/ids.ts'
-import { eventOf, givenCashOut, type Json } from './fixtures.ts'
+import { eventOf, givenCashOut, isV1, type Json } from './fixtures.ts'
 import { cashInBody } from '../../generators/requests.ts'
 
 const TRANSACTION = '3.1.transitions-not-shown'
@@ -56,7 +56,8 @@ async function resentStatus(t: CheckContext, id: string | undefined, name: strin
   if (!isResendable(id)) return 'no resendable id known (neither the id answered nor a V1 notification gave a UUID or object id)'
   const ex = await t.gateway.post(`/pix/v1/webhooks/resend/${encodeURIComponent(id)}`, { url: t.hooks.url(name) })
   if (ex.response.status !== 200) return `resend answered HTTP ${ex.response.status}`
-  const posted = await t.hooks.waitFor((c) => (eventOf(c) as Json | undefined)?.transactionId === id, EVENT_DEADLINE_MS, name).catch(() => undefined)
+  // The channel hears only this resend: its V1 is the transaction's, whichever of its ids names it (reading record-id).
+  const posted = await t.hooks.waitFor(isV1, EVENT_DEADLINE_MS, name).catch(() => undefined)
   return posted ? (eventOf(posted) as Json).status ?? null : `nothing posted within ${EVENT_DEADLINE_MS} ms`
 }
 
