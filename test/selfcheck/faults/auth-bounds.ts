@@ -97,6 +97,15 @@ function neverExpires(tokens: IssuedTokens, onlyCertTokens: boolean) {
 }
 
 /** A number-like string or number written as a two-decimal string, as a lenient target would. */
+/** The ASCII digit of a Unicode decimal digit (\p{Nd}: each script's digits are ten consecutive code points from its zero). */
+function asciiDigit(d: string): string {
+  const cp = d.codePointAt(0) ?? 0
+  for (let zero = cp; zero > cp - 10; zero--) {
+    if (!/\p{Nd}/u.test(String.fromCodePoint(zero - 1))) return String(cp - zero)
+  }
+  return d
+}
+
 function asTwoDecimals(v: unknown): string | undefined {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v.replace(',', '.')) : NaN
   return Number.isFinite(n) && n >= 0 ? n.toFixed(2) : undefined
@@ -567,6 +576,20 @@ const charges = [
       if (typeof d?.cpf === 'string' && /^\d{11}$/.test(d.cpf) && !isValidCpf(d.cpf)) d.cpf = randomCpf()
       else if (typeof d?.cnpj === 'string' && /^\d{14}$/.test(d.cnpj) && !isValidCnpj(d.cnpj)) d.cnpj = randomCnpj()
       else return false
+      return true
+    }),
+  }),
+  // A vendor's implementation took "10.0٣" as 10.03 (issue 29): a `\d` that matches every Unicode digit.
+  defineFault({
+    id: 'ab-cob-value-unicode-digits',
+    area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-value-format-400'],
+    description: 'valor.original with a non-ASCII decimal digit (an Arabic-Indic ٣) is taken as that digit instead of refused',
+    onRequest: rewriteCob((b) => {
+      const original = b.valor?.original
+      if (typeof original !== 'string' || !/[^\x00-\x7f]/.test(original)) return false
+      const ascii = original.replace(/\p{Nd}/gu, asciiDigit)
+      if (ascii === original || !/^\d+\.\d{2}$/.test(ascii)) return false
+      b.valor.original = ascii
       return true
     }),
   }),
