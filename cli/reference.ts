@@ -3,8 +3,10 @@
 // and the certificates, and stops cleanly on SIGINT/SIGTERM. Secrets go to the env file only.
 import { dirname, resolve } from 'node:path'
 import { startReference, type ReferenceOptions } from '../reference/index.ts'
+import { READING_NAMES, READING_VALUES, parseReading } from '../reference/readings.ts'
 
-const USAGE = 'usage: reference [--port N] [--env-out FILE] [--out-dir DIR] [--host HOST] [--quiet] [--tls] [--state DIR]\n  --quiet  no request log (one line per request: API, method, path, status, ms)\n  --tls    a TLS front: HTTPS base and gateway; the base API derives X-SSL-Client-Cert from the client certificate of the handshake (PIX_CERT_MODE=transport)\n  --state DIR  keep the credentials, keys and certificates in DIR across restarts (the data itself starts afresh)'
+const READINGS_USAGE = READING_NAMES.map((n) => `    ${n}=${READING_VALUES[n].map(String).join('|')}`).join('\n')
+const USAGE = 'usage: reference [--port N] [--env-out FILE] [--out-dir DIR] [--host HOST] [--quiet] [--tls] [--state DIR] [--reading NAME=VALUE]...\n  --quiet  no request log (one line per request: API, method, path, status, ms)\n  --tls    a TLS front: HTTPS base and gateway; the base API derives X-SSL-Client-Cert from the client certificate of the handshake (PIX_CERT_MODE=transport)\n  --state DIR  keep the credentials, keys and certificates in DIR across restarts (the data itself starts afresh)\n  --reading NAME=VALUE  where the interface leaves a choice open, make another than the reference\'s own (docs/READINGS.md; the first value is the default):\n' + READINGS_USAGE
 
 export function parseReferenceArgs(argv: string[]): ReferenceOptions {
   const opts: ReferenceOptions = {}
@@ -40,6 +42,13 @@ export function parseReferenceArgs(argv: string[]): ReferenceOptions {
         break
       case '--state':
         opts.stateDir = resolve(value())
+        break
+      case '--reading':
+        try {
+          opts.readings = { ...opts.readings, ...parseReading(value()) }
+        } catch (err) {
+          throw new Error(`${(err as Error).message}\n${USAGE}`)
+        }
         break
       case '--help':
       case '-h':

@@ -19,6 +19,7 @@ import { SimClock } from './lib/clock.ts'
 import { createIdentities, persistentIdentities, type Identities } from './model/identities.ts'
 import { sweep, type Machine } from './model/machine.ts'
 import { DEFAULT_CONFIG, World } from './model/world.ts'
+import { readingsOf, type Readings } from './readings.ts'
 import { TRANSACTIONS } from './transactions/model.ts'
 
 /** The state machines with time-driven rows (returns have none). */
@@ -44,6 +45,8 @@ export interface ReferenceOptions {
   tls?: boolean
   /** A folder that keeps the identities (credentials, keys, certificates) across restarts. */
   stateDir?: string
+  /** The other choice where the interface leaves one open (reference/readings.ts, docs/READINGS.md); absent: the reference's own. */
+  readings?: Partial<Readings>
 }
 
 export interface RunningReference {
@@ -191,7 +194,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const host = opts.host ?? '127.0.0.1'
   const log = opts.quiet ? (): void => {} : (line: string): void => console.log(`[reference] ${line}`)
   const identities = opts.stateDir ? await persistentIdentities(opts.stateDir) : await createIdentities()
-  const config = { ...DEFAULT_CONFIG, webhookRetry: { ...DEFAULT_CONFIG.webhookRetry } }
+  const config = { ...DEFAULT_CONFIG, webhookRetry: { ...DEFAULT_CONFIG.webhookRetry }, readings: readingsOf(opts.readings) }
   if (opts.slipRegistrationDelayMs !== undefined) config.slipRegistrationDelayMs = opts.slipRegistrationDelayMs
   const world = new World(new SimClock(), identities, config)
   // The notifications' sender identity, issued by the client CA (reference-client-ca.pem): a

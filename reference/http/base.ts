@@ -7,6 +7,7 @@ import { createCob } from '../charges/model.ts'
 import { readCob, readTxid } from '../charges/parse.ts'
 import { cobView } from '../charges/view.ts'
 import type { Context } from '../context.ts'
+import { phraseOf } from './errors.ts'
 import { HttpError, Router, ok } from './router.ts'
 import { reaisNumber } from '../model/money.ts'
 import { qrPngDataUri } from '../lib/qr-image.ts'
@@ -23,7 +24,7 @@ const PIX_KEY_LISTING_CAP = 1000
 
 export function baseRouter(ctx: Context): Router {
   const { world } = ctx
-  const router = new Router({ gatewayCodes: false })
+  const router = new Router({ gatewayCodes: false, phrase: phraseOf(ctx) })
 
   router.on('POST', '/api/auth/token', async (req) => ok(await certToken(world, req), 201))
   router.on('POST', '/oauth/token', async (req) => ok(await oauthToken(world, req), 200))
@@ -51,13 +52,13 @@ export function baseRouter(ctx: Context): Router {
 
   router.on('POST', '/api/pix/cash-in', async (req) => {
     const { account } = await bearer(world, req)
-    const { tx, qrCodeImage } = await cashIn(ctx, account, readCashIn(req.body), qrPngDataUri)
-    return ok(cashInView(tx, qrCodeImage))
+    const { tx, qrCodeImage } = await cashIn(ctx, account, readCashIn(req.body, world.config.readings), qrPngDataUri)
+    return ok(cashInView(tx, qrCodeImage), world.config.readings.creationStatus)
   })
 
   router.on('POST', '/api/pix/cash-out-qrcode', async (req) => {
     const { account } = await bearer(world, req)
-    return ok(cashOutView(cashOut(ctx, account, readCashOut(req.body))))
+    return ok(cashOutView(cashOut(ctx, account, readCashOut(req.body))), world.config.readings.creationStatus)
   })
 
   router.on('GET', '/api/balance', async (req) => {

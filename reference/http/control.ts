@@ -78,7 +78,8 @@ function updateConfig(ctx: Context, body: unknown): Record<string, unknown> {
 
 /** The settings in force; of the sender's certificate only its subject (its key never leaves). */
 function settingsView(ctx: Context): Record<string, unknown> {
-  const config = ctx.world.config
+  // The readings are a start option of the reference, not a sandbox setting of specs/control.yaml.
+  const { readings: _readings, ...config } = ctx.world.config
   return { ...config, webhookRetry: { ...config.webhookRetry }, webhookClientCert: senderView(ctx) }
 }
 

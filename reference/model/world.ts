@@ -7,6 +7,7 @@ import { SEED_AVAILABLE_CENTS, type AccountSeed, type Identities } from './ident
 import type { Account, BankAccount, BankSlip, Buyer, Cob, PdfLink, PixReturn, Transaction, TxType } from './types.ts'
 import { feeOf } from './money.ts'
 import { SimClock } from '../lib/clock.ts'
+import { DEFAULT_READINGS, type Readings } from '../readings.ts'
 
 export interface ReferenceConfig {
   slipRegistrationDelayMs: number
@@ -15,6 +16,8 @@ export interface ReferenceConfig {
   slipGraceDays: number
   feePercent: number
   webhookRetry: { attempts: number; baseDelayMs: number }
+  /** Where the interface leaves a choice open, which one the reference makes (reference/readings.ts). */
+  readings: Readings
 }
 
 export const DEFAULT_CONFIG: ReferenceConfig = {
@@ -23,6 +26,7 @@ export const DEFAULT_CONFIG: ReferenceConfig = {
   slipGraceDays: 30,
   feePercent: 1,
   webhookRetry: { attempts: 5, baseDelayMs: 200 },
+  readings: DEFAULT_READINGS,
 }
 
 /** Credits raise available; debits reserve original + fee in blocked until the bank settles. */

@@ -14,9 +14,9 @@ import type { Captured } from '../../harness/webhook-capture.ts'
 import { centsOf } from '../../generators/amounts.ts'
 import { lineToBarcode, parseBarcode, parseLine } from '../../generators/boleto.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
-import { randomCpf } from '../../generators/documents.ts'
 import { parsePixCode } from '../../generators/emv.ts'
 import { acceptedSuccessStatuses } from '../../generators/openapi.ts'
+import { cashInBody, slipBody } from '../../generators/requests.ts'
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
 /** §3.4 says registration typically takes 5 to 10 seconds; the kit waits a little longer. */
@@ -50,23 +50,7 @@ interface Slip {
 }
 
 function slipRequest(overrides: Partial<SlipRequest> = {}): SlipRequest {
-  return {
-    amount: 150.75,
-    dueDate: addDays(isoDate(new Date()), 10),
-    description: 'conformance kit bank slip',
-    externalId: `kit-slip-${randomUUID()}`,
-    payer: {
-      name: 'Maria da Silva',
-      document: randomCpf(),
-      city: 'Sao Paulo',
-      state: 'SP',
-      number: '100',
-      postalCode: '01310100',
-      neighborhood: 'Bela Vista',
-      address: 'Avenida Paulista',
-    },
-    ...overrides,
-  }
+  return slipBody(overrides)
 }
 
 /** POST /bank-slip/v1/payment; fails 4.15.request-accepted unless the slip is created with an id. */
@@ -376,7 +360,7 @@ check('generate-pdf of an instant-payment transaction id (not a slip): the answe
   needs: ['mutating'],
 }, async (t: CheckContext) => {
   const transactionId = await t.given('a cash-in (POST /api/pix/cash-in)', async () => {
-    const ex = await t.base.post('/api/pix/cash-in', { transaction: { value: 11.11, externalId: `kit-not-a-slip-${randomUUID()}`, description: 'not a slip' } })
+    const ex = await t.base.post('/api/pix/cash-in', cashInBody({ value: 11.11, externalId: `kit-not-a-slip-${randomUUID()}`, description: 'not a slip' }))
     t.expectStatus('4.6.transaction-id', ex, [200, 201])
     const id = t.json('4.6.transaction-id', ex).transactionId
     if (typeof id !== 'string' && typeof id !== 'number') return t.fail('4.6.transaction-id', 'cash-in transactionId', 'a string', show(id), ex)

@@ -13,6 +13,7 @@ import { ControlError } from '../../harness/control.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newTxid, newUuid } from '../../generators/ids.ts'
 import { randomCpf } from '../../generators/documents.ts'
+import { cashInBody, slipBody } from '../../generators/requests.ts'
 
 const CLAUSE = '0.timestamps-utc'
 const LOOKS_LIKE_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/
@@ -74,7 +75,7 @@ check('timestamps of the balance answers are UTC', { clauses: ['0.timestamps-utc
 
 check('timestamps of the charge, cash-in and cash-out answers are UTC', { clauses: ['0.timestamps-utc'], needs: ['mutating'] }, async (t) => {
   const qrCode = buildPixCode({ key: 'payee@conformance.example', amount: '1.00', merchantName: 'Conformance Payee', merchantCity: 'SAO PAULO' })
-  const cashIn = await accepted(t, '4.6.transaction-id', 'a cash-in (POST /api/pix/cash-in)', await t.base.post('/api/pix/cash-in', { transaction: { value: 1, externalId: `kit-utc-${newUuid()}`, expirationTime: 600 } }))
+  const cashIn = await accepted(t, '4.6.transaction-id', 'a cash-in (POST /api/pix/cash-in)', await t.base.post('/api/pix/cash-in', cashInBody({ value: 1, externalId: `kit-utc-${newUuid()}`, expirationTime: 600 })))
   const cashInId = await t.given('the cash-in transactionId', () => t.json('4.6.transaction-id', cashIn).transactionId)
   expectUtcAnswers(t, [
     await accepted(t, '4.10.status-201', 'a charge (PUT /cob/{txid})', await t.base.put(`/cob/${newTxid()}`, { calendario: {}, valor: { original: '1.00' } })),
@@ -142,13 +143,7 @@ check('timestamps of the V1, V2 and bank slip notifications are UTC', {
 async function registeredAndPaidSlip(t: CheckContext): Promise<string> {
   const dueDate = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10)
   const id = await t.given('a bank slip (POST /bank-slip/v1/payment)', async () => {
-    const created = await t.gateway.post('/bank-slip/v1/payment', {
-      amount: 33.1,
-      dueDate,
-      description: 'conformance kit: utc timestamps',
-      externalId: `kit-utc-slip-${randomUUID()}`,
-      payer: { name: 'Maria da Silva', document: randomCpf(), city: 'Sao Paulo', state: 'SP', number: '100', postalCode: '01310100', neighborhood: 'Bela Vista', address: 'Avenida Paulista' },
-    })
+    const created = await t.gateway.post('/bank-slip/v1/payment', slipBody({ amount: 33.1, dueDate, description: 'conformance kit: utc timestamps', externalId: `kit-utc-slip-${randomUUID()}` }))
     t.expectStatus('4.15.request-accepted', created, [200, 201])
     return String(t.json('4.15.request-accepted', created).id)
   })

@@ -8,7 +8,7 @@ import { show } from '../../harness/assertions.ts'
 import { centsOf } from '../../generators/amounts.ts'
 import { isMaskOf, randomCpf } from '../../generators/documents.ts'
 import { buildPixCode } from '../../generators/emv.ts'
-import { eventOf, isEvent, paidCharge, shapeOf, type Json } from './fixtures.ts'
+import { eventOf, isEvent, paidCharge, shapeOf, txIdAgreesWithCharge, type Json } from './fixtures.ts'
 
 // ---------------------------------------------------------------------------------------------
 // RECEIVE (§6.2, §3.2, §3.6)
@@ -24,7 +24,7 @@ check('RECEIVE: a paid charge posts RECEIVE LIQUIDATED with the txid, amount, en
   const event = await t.awaitEvent('6.2.receive-emitted', `a RECEIVE event for txid ${charge.txid}`, isEvent('RECEIVE', (d) => d.txId === charge.txid || d.endToEndId === charge.e2eId))
   t.expectEvent('6.2.receive-fields', event.body, 'pixReceiveV2')
   const data = eventOf(event)!.data as Record<string, any>
-  if (data.txId !== charge.txid) t.fail('6.2.receive-txid-of-charge', 'RECEIVE txId is the txid of the paid charge', show(charge.txid), show(data.txId))
+  if (!txIdAgreesWithCharge(data, charge.txid)) t.fail('6.2.receive-txid-of-charge', 'RECEIVE txId is the txid of the paid charge', show(charge.txid), show(data.txId))
   if (data.payment.amount !== charge.amount) t.fail('6.2.receive-txid-of-charge', 'RECEIVE payment.amount is valor.original', show(charge.amount), show(data.payment.amount))
   if (data.endToEndId !== charge.e2eId) t.fail('6.2.receive-fields', 'RECEIVE endToEndId of the payment', show(charge.e2eId), show(data.endToEndId))
   const document = data.debtorAccount.document
@@ -45,6 +45,8 @@ check('RECEIVE: a payment received without a charge also posts RECEIVE LIQUIDATE
   if (data.status !== 'LIQUIDATED') t.fail('6.2.receive-emitted', 'RECEIVE data.status', '"LIQUIDATED"', show(data.status))
   t.expectEvent('6.2.receive-fields', event.body, 'pixReceiveV2')
   if (typeof data.payment?.amount !== 'string' || centsOf(data.payment.amount) !== 6102) t.fail('6.2.receive-fields', 'RECEIVE payment.amount is the amount received', '"61.02"', show(data.payment?.amount))
+  // Reading receive-txid-without-charge: no charge, so no txid the interface would name; observed.
+  t.observe('6.2.receive-fields', 'txIdWithoutCharge', !('txId' in data) ? 'absent' : data.txId === null ? 'null' : typeof data.txId)
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -67,7 +69,7 @@ check('REFUND: a settled return posts REFUND REFUNDED, linked to the original ch
   const event = await t.awaitEvent('6.2.refund-emitted', 'a REFUND event for the returned payment', isEvent('REFUND', (d) => d.endToEndId === charge.e2eId || d.txId === charge.txid))
   t.expectEvent('6.2.refund-fields', event.body, 'pixRefundV2')
   const data = eventOf(event)!.data as Record<string, any>
-  if (data.txId !== charge.txid) t.fail('6.2.refund-links-original', 'REFUND txId is the original charge', show(charge.txid), show(data.txId))
+  if (!txIdAgreesWithCharge(data, charge.txid)) t.fail('6.2.refund-links-original', 'REFUND txId is the original charge', show(charge.txid), show(data.txId))
   if (data.endToEndId !== charge.e2eId) t.fail('6.2.refund-links-original', 'REFUND endToEndId is the original payment', show(charge.e2eId), show(data.endToEndId))
   const item = (data.refunds as Json[]).find((r) => r.endToEndId === rtrId) as Record<string, any> | undefined
   if (!item) return t.fail('6.2.refund-items', 'REFUND refunds carry the return by its end-to-end id', `an item with endToEndId ${show(rtrId)}`, show(data.refunds))

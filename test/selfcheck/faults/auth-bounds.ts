@@ -97,6 +97,15 @@ function neverExpires(tokens: IssuedTokens, onlyCertTokens: boolean) {
 }
 
 /** A number-like string or number written as a two-decimal string, as a lenient target would. */
+/** The ASCII digit of a Unicode decimal digit (\p{Nd}: each script's digits are ten consecutive code points from its zero). */
+function asciiDigit(d: string): string {
+  const cp = d.codePointAt(0) ?? 0
+  for (let zero = cp; zero > cp - 10; zero--) {
+    if (!/\p{Nd}/u.test(String.fromCodePoint(zero - 1))) return String(cp - zero)
+  }
+  return d
+}
+
 function asTwoDecimals(v: unknown): string | undefined {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v.replace(',', '.')) : NaN
   return Number.isFinite(n) && n >= 0 ? n.toFixed(2) : undefined
@@ -248,13 +257,13 @@ const auth = [
     },
   }),
   defineFault({
-    id: 'ab-cert-unregistered-403',
+    id: 'ab-cert-unregistered-400',
     area: 'auth', files: ['auth/cert-token.test.ts'], clauses: ['7.cert-token-bad-certificate-401'],
-    description: 'a certificate whose fingerprint is not registered is answered 403 (as if unlinked) instead of 401',
+    description: 'a well-formed certificate whose fingerprint is not registered is answered 400 (as if malformed) instead of 401 or 403',
     onResponse(req, res) {
       const message = String(jsonObjectOf(res)?.message ?? '')
       if (!certToken(req) || res.status !== 401 || !/certificate/i.test(message)) return undefined
-      return errorResponse(403, 'certificate not linked to the account')
+      return errorResponse(400, 'bad certificate')
     },
   }),
   defineFault({
@@ -567,6 +576,20 @@ const charges = [
       if (typeof d?.cpf === 'string' && /^\d{11}$/.test(d.cpf) && !isValidCpf(d.cpf)) d.cpf = randomCpf()
       else if (typeof d?.cnpj === 'string' && /^\d{14}$/.test(d.cnpj) && !isValidCnpj(d.cnpj)) d.cnpj = randomCnpj()
       else return false
+      return true
+    }),
+  }),
+  // A vendor's implementation took "10.0٣" as 10.03 (issue 29): a `\d` that matches every Unicode digit.
+  defineFault({
+    id: 'ab-cob-value-unicode-digits',
+    area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-value-format-400'],
+    description: 'valor.original with a non-ASCII decimal digit (an Arabic-Indic ٣) is taken as that digit instead of refused',
+    onRequest: rewriteCob((b) => {
+      const original = b.valor?.original
+      if (typeof original !== 'string' || !/[^\x00-\x7f]/.test(original)) return false
+      const ascii = original.replace(/\p{Nd}/gu, asciiDigit)
+      if (ascii === original || !/^\d+\.\d{2}$/.test(ascii)) return false
+      b.valor.original = ascii
       return true
     }),
   }),

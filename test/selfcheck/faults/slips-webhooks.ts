@@ -439,6 +439,20 @@ export default [
     },
   }),
 
+  // Reading receive-txid-without-charge allows txId null only for a payment no charge asked for.
+  defineFault({
+    id: 'hooks-receive-charge-txid-null',
+    area: 'webhooks',
+    files: V2_FILES,
+    clauses: ['6.2.receive-txid-of-charge'],
+    description: 'RECEIVE of every payment, a paid charge\'s included, carries txId null',
+    onWebhook(d) {
+      const data = v2Event(d, 'RECEIVE') ? jsonObjectOf(d)?.data : undefined
+      if (data && 'txId' in data) data.txId = null
+      return d
+    },
+  }),
+
   defineFault({
     id: 'hooks-refund-item-carries-original-e2e',
     area: 'webhooks',
