@@ -9,6 +9,7 @@ import type { Exchange } from '../../harness/exchange.ts'
 import { centsOf, fromCents } from '../../generators/amounts.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { buildPixCode } from '../../generators/emv.ts'
+import { cashInBody } from '../../generators/requests.ts'
 import { newUuid } from '../../generators/ids.ts'
 import { targetNow } from '../../harness/target-clock.ts'
 import { listingEnvelope } from './shapes.ts'
@@ -106,7 +107,7 @@ export async function cashIn(t: CheckContext, opts: { amount?: string; externalI
   return t.given('a cash-in (POST /api/pix/cash-in)', async () => {
     const amount = opts.amount ?? someAmount()
     const externalId = opts.externalId ?? uniqueExternalId('cashin')
-    const ex = await t.base.post('/api/pix/cash-in', { transaction: { value: Number(amount), description: 'conformance kit', externalId, expirationTime: 3600 } })
+    const ex = await t.base.post('/api/pix/cash-in', cashInBody({ value: Number(amount), externalId }))
     return { id: transactionIdOf(t, '4.6.transaction-id', ex), externalId, amount, ex }
   })
 }
