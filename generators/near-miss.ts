@@ -37,6 +37,7 @@ import {
 } from './ids.ts'
 import { cnpjCheckDigits, cpfCheckDigits, formatCnpj, formatCpf, isMaskOf, isValidCnpj, isValidCnpjDigits, isValidCpf, isValidCpfDigits, maskDocument } from './documents.ts'
 import { isIsoDate, isIsoDateTime } from './dates.ts'
+import { isUtcDateTime } from './formats.ts'
 
 export interface NearMiss {
   readonly value: string
@@ -411,12 +412,13 @@ export function dateNearMisses(seed = '2026-01-31'): NearMiss[] {
   ])
 }
 
-const DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?Z$/
+/** The seed's form: YYYY-MM-DDThh:mm:ss[.fff]Z, split at fixed places. */
+const isSeedDateTime = (s: string): boolean => isUtcDateTime(s) && s[10] === 'T' && s[13] === ':' && s[16] === ':' && s.endsWith('Z') && (s.length === 20 || s[19] === '.')
 
 /** Near misses of an ISO 8601 UTC date-time such as 2026-01-31T12:34:56Z (the interface's timestamps). */
 export function dateTimeNearMisses(seed = '2026-01-31T12:34:56Z'): NearMiss[] {
-  requireValid(seed, (s) => DATE_TIME_RE.test(s) && isIsoDateTime(s), 'a date-time YYYY-MM-DDThh:mm:ssZ')
-  const [, date = '', hh = '', mm = '', ss = '', fraction = ''] = DATE_TIME_RE.exec(seed) ?? []
+  requireValid(seed, isSeedDateTime, 'a date-time YYYY-MM-DDThh:mm:ssZ')
+  const [date, hh, mm, ss, fraction] = [seed.slice(0, 10), seed.slice(11, 13), seed.slice(14, 16), seed.slice(17, 19), seed.slice(19, -1)]
   const at = (d: string, h = hh, m = mm, s = ss, f = fraction, zone = 'Z'): string => `${d}T${h}:${m}:${s}${f}${zone}`
   const dateCases = dateNearMisses(date)
     .filter((c) => c.value.trim() === c.value) // the whitespace cases are the date-time's own, below

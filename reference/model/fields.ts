@@ -107,5 +107,4 @@ export function isHttpUrl(s: string, httpsOnly: boolean): boolean {
   }
 }
 
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-export const OBJECT_ID_RE = /^[0-9a-f]{24}$/i
+export { OBJECT_ID as OBJECT_ID_RE, UUID as UUID_RE } from '../../generators/formats.ts'

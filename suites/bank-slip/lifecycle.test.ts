@@ -16,9 +16,9 @@ import { lineToBarcode, parseBarcode, parseLine } from '../../generators/boleto.
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { parsePixCode } from '../../generators/emv.ts'
+import { isHttpUrl, isIsoDateTime } from '../../generators/formats.ts'
 import { acceptedSuccessStatuses } from '../../generators/openapi.ts'
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
 /** §3.4 says registration typically takes 5 to 10 seconds; the kit waits a little longer. */
 const NOTIFICATION_WAIT_MS = 12_000
 /** Once a notification failed to come in this file, later checks that need one wait less. */
@@ -151,7 +151,7 @@ function pdfAccessUrl(t: CheckContext, clause: string, ex: Exchange): string {
   t.expectStatus(clause, ex, acceptedSuccessStatuses('generateBankSlipPdf'))
   t.expectSchema(clause, ex, 'generateBankSlipPdf')
   const url = t.json(clause, ex).pdfAccessUrl
-  if (typeof url !== 'string' || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+  if (!isHttpUrl(url)) {
     t.fail(clause, 'pdfAccessUrl (4.16)', 'an absolute http(s) URI', show(url), ex)
   }
   return url
@@ -274,7 +274,7 @@ check('bank slip payment: a PAID notification with top-level amount and addition
   for (const [field, value] of [['top-level amount', body.amount], ['additionalInfo.amount', info.amount]] as const) {
     if (typeof value !== 'number' || centsOf(value) !== expectedCents) t.fail('6.3.paid-info', `${field} is the amount paid`, slip.request.amount.toFixed(2), show(value))
   }
-  if (typeof info.paymentDate !== 'string' || !ISO_DATE_TIME.test(info.paymentDate)) t.fail('6.3.paid-info', 'additionalInfo.paymentDate', 'an ISO 8601 date-time', show(info.paymentDate))
+  if (typeof info.paymentDate !== 'string' || !isIsoDateTime(info.paymentDate)) t.fail('6.3.paid-info', 'additionalInfo.paymentDate', 'an ISO 8601 date-time', show(info.paymentDate))
   const status = await observedStatus(t, slip)
   if (status !== 'PAID') t.fail('3.4.pay-paid', 'a paid slip is PAID', '"PAID"', show(status))
 })

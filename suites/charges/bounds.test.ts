@@ -12,6 +12,7 @@ import { boundaryCases, type BoundaryCase } from '../../generators/schema-arb.ts
 import { parameterSchema, requestBodySchema, validator } from '../../generators/openapi.ts'
 import { TXID_RE, newTxid } from '../../generators/ids.ts'
 import { isValidCnpj, isValidCpf, randomCnpj, randomCpf } from '../../generators/documents.ts'
+import { CNPJ_DIGITS, CPF_DIGITS } from '../../generators/formats.ts'
 import { accountKeys, type Json } from './fixtures.ts'
 
 const COB_REQUEST = requestBodySchema('putCob') as object
@@ -236,7 +237,7 @@ check('charge devedor.cpf: 11 valid digits are accepted; 10 or 12 digits are ref
   const cpf = randomCpf()
   await expectCreatedEchoing(t, '4.10.devedor-cpf-form', withValueAt(validCharge(), '/devedor/cpf', cpf), '/devedor')
   for (const wrong of [cpf.slice(0, 10), `${cpf}0`]) {
-    if (isValidCpf(wrong) || /^\d{11}$/.test(wrong)) throw new Error(`kit bug: the CPF case ${wrong} is 11 digits`)
+    if (isValidCpf(wrong) || CPF_DIGITS.test(wrong)) throw new Error(`kit bug: the CPF case ${wrong} is 11 digits`)
     await expectBadRequest(t, '7.create-charge-cpf-digits-400', withValueAt(validCharge(), '/devedor/cpf', wrong), `devedor.cpf of ${wrong.length} digits`)
   }
 })
@@ -249,7 +250,7 @@ check('charge devedor.cnpj: 14 valid digits are accepted; 13 or 15 digits or a n
   const withCnpj = (value: string): Json => withValueAt(validCharge(), '/devedor', { cnpj: value, nome: 'Empresa Exemplo Ltda' })
   await expectCreatedEchoing(t, '4.10.devedor-cnpj-form', withCnpj(cnpj), '/devedor')
   for (const wrong of [cnpj.slice(0, 13), `${cnpj}0`, `${cnpj.slice(0, 13)}A`]) {
-    if (isValidCnpj(wrong) || /^\d{14}$/.test(wrong)) throw new Error(`kit bug: the CNPJ case ${wrong} is 14 digits`)
+    if (isValidCnpj(wrong) || CNPJ_DIGITS.test(wrong)) throw new Error(`kit bug: the CNPJ case ${wrong} is 14 digits`)
     await expectBadRequest(t, '2.4.devedor-cnpj-digits', withCnpj(wrong), `devedor.cnpj ${show(wrong)}`)
   }
 })

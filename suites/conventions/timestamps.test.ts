@@ -1,7 +1,7 @@
 // Conventions (interface "Conventions"): timestamps are ISO 8601 in UTC. Every date-time string in
 // the answers of the operations that are cheap to call, and in one notification of each kind the
-// kit can cheaply cause, must carry the zone Z or +00:00. A date-time is recognised by its shape
-// (YYYY-MM-DDThh:mm…), so a field that is one is checked whatever its name; plain dates (a slip's
+// kit can cheaply cause, must be in UTC (generators/formats.ts DATE_TIME_UTC: Z, +00:00 or +00). A
+// date-time is recognised by its shape (a date and an hour, LOOKS_LIKE_DATE_TIME), so a field that is one is checked whatever its name; plain dates (a slip's
 // dueDate) are not timestamps and are left alone.
 import { randomUUID } from 'node:crypto'
 import { show } from '../../harness/assertions.ts'
@@ -13,10 +13,9 @@ import { ControlError } from '../../harness/control.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newTxid, newUuid } from '../../generators/ids.ts'
 import { randomCpf } from '../../generators/documents.ts'
+import { LOOKS_LIKE_DATE_TIME, isUtcDateTime } from '../../generators/formats.ts'
 
 const CLAUSE = '0.timestamps-utc'
-const LOOKS_LIKE_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/
-const UTC_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|\+00:00)$/
 
 interface Stamp {
   path: string
@@ -31,17 +30,13 @@ function dateTimesIn(value: unknown, path = '$'): Stamp[] {
   return []
 }
 
-function isUtc(value: string): boolean {
-  return UTC_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))
-}
-
 /** Fails on the first non-UTC timestamp of the answers; also when the sample held no timestamp at all. */
 function expectUtcAnswers(t: CheckContext, exchanges: Exchange[]): void {
   let seen = 0
   for (const ex of exchanges) {
     for (const stamp of dateTimesIn(t.json(CLAUSE, ex))) {
       seen += 1
-      if (!isUtc(stamp.value)) t.fail(CLAUSE, stamp.path, 'a date-time in UTC (Z or +00:00)', show(stamp.value), ex)
+      if (!isUtcDateTime(stamp.value)) t.fail(CLAUSE, stamp.path, 'an ISO 8601 date-time in UTC (Z, +00:00)', show(stamp.value), ex)
     }
   }
   if (seen === 0) t.fail(CLAUSE, 'the sampled answers', 'answers carrying their documented timestamps', 'no date-time in any answer', exchanges[0])
@@ -49,7 +44,7 @@ function expectUtcAnswers(t: CheckContext, exchanges: Exchange[]): void {
 
 function expectUtcNotification(t: CheckContext, kind: string, c: Captured): void {
   for (const stamp of dateTimesIn(c.body)) {
-    if (!isUtc(stamp.value)) t.fail(CLAUSE, `${kind} notification ${stamp.path}`, 'a date-time in UTC (Z or +00:00)', `${show(stamp.value)} in ${show(c.body)}`)
+    if (!isUtcDateTime(stamp.value)) t.fail(CLAUSE, `${kind} notification ${stamp.path}`, 'an ISO 8601 date-time in UTC (Z, +00:00)', `${show(stamp.value)} in ${show(c.body)}`)
   }
 }
 

@@ -13,10 +13,10 @@ import type { Captured } from '../../harness/webhook-capture.ts'
 import { Blocked } from '../../harness/verdicts.ts'
 import { centsOf } from '../../generators/amounts.ts'
 import { formatCpf, isMaskOf, randomCpf } from '../../generators/documents.ts'
+import { isIsoDateTime } from '../../generators/formats.ts'
 import { OBJECT_ID_RE, UUID_RE } from '../../generators/ids.ts'
 import { givenCashOut, receivedPayment, v1For, type Json } from './fixtures.ts'
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
 const RESENDABLE_STATUSES = ['PAID', 'PENDING', 'CANCELED', 'REFUND', 'REFUND_IN', 'REFUND_OUT']
 
 type Version = 'v1' | 'v2'
@@ -110,7 +110,7 @@ for (const version of VERSIONS) {
     if (v1.movementType !== 'IN') t.fail('6.1.movement-type', 'movementType of an incoming payment', '"IN"', show(v1.movementType))
     if (v1.endToEndId !== tx.e2eId) t.fail('6.1.end-to-end-id', 'endToEndId of the payment', show(tx.e2eId), show(v1.endToEndId))
     if (t.config.pixKey && v1.pixKey !== t.config.pixKey) t.fail('6.1.pix-key', 'pixKey of the transaction', show(t.config.pixKey), show(v1.pixKey))
-    if (typeof v1.createdDate !== 'string' || !ISO_DATE_TIME.test(v1.createdDate)) t.fail('6.1.created-date', 'createdDate', 'an ISO 8601 date-time', show(v1.createdDate))
+    if (typeof v1.createdDate !== 'string' || !isIsoDateTime(v1.createdDate)) t.fail('6.1.created-date', 'createdDate', 'an ISO 8601 date-time', show(v1.createdDate))
     if (typeof v1.status !== 'string' || !RESENDABLE_STATUSES.includes(v1.status)) t.fail('3.5.statuses', 'status of a resendable notification', `one of ${RESENDABLE_STATUSES.join(', ')}`, show(v1.status))
     if (v1.PayerName !== tx.payer.name) t.fail('6.1.payer-block', 'PayerName of the known payer', show(tx.payer.name), show(v1.PayerName))
     const document = v1.PayerDocumentNumber
