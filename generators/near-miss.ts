@@ -13,7 +13,7 @@
 //
 // Decisions (each keeps a case out rather than invent a rule the interface does not state):
 // - Leading zeros ("010.00", "00.50") are two-decimal strings: §2.4 says "decimal, two places", the
-//   kit's isTwoDecimalString (/^\d+\.\d{2}$/) accepts them, and so does the central bank's pattern.
+//   kit's isTwoDecimalString (formats.ts AMOUNT_TWO_DECIMALS) accepts them, and so does the central bank's pattern.
 //   "0.00" is well-formed too (a zero amount is a value question, not a format one).
 // - A return id is bounded by length only ("1 to 35 characters"), an rtrId by length only ("32
 //   characters"): no character-class case for them. The empty return id is left out: it is a path

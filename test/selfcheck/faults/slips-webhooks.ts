@@ -12,6 +12,9 @@ const slipEvent = (d: WebhookDelivery, status: string) => jsonObjectOf(d)?.produ
 
 const HOOK_FILES = ['webhooks/resend.test.ts']
 const V2_FILES = ['webhooks/v2-events.test.ts']
+const SILENT_FILES = ['webhooks/silent-transitions.test.ts']
+const CONTROL_RETURN_FAIL = /^(\/control\/returns\/[^/]+\/[^/]+)\/fail$/
+const CONTROL_RETURN_READ = /^(\/control\/returns\/[^/]+\/[^/]+)(?:\/settle)?$/
 const MODEL_FILES = ['model/ledger.test.ts']
 const RESEND = /^\/pix\/v[12]\/webhooks\/resend\/[^/]*$/
 const resend = (req: ProxyRequest) => matches(req, 'POST', RESEND, 'gateway')
@@ -206,6 +209,35 @@ export default [
       return res
     },
   }),
+
+  // --------------------------------------------------------------------- notification content
+  (() => {
+    // The return is processed as settled (so the target posts REFUND REFUNDED with a LIQUIDATED
+    // item), while everything the driver says of it says it failed: NAO_REALIZADO with a motivo.
+    const failed = new Set<string>()
+    return defineFault({
+      id: 'hooks-refund-claims-refunded-for-a-failed-return',
+      area: 'webhooks',
+      files: SILENT_FILES,
+      clauses: ['6.2.refund-claims-a-settled-return'],
+      description: 'REFUND claiming REFUNDED for a failed return: a return that ends NAO_REALIZADO still posts REFUND REFUNDED with a LIQUIDATED item',
+      onRequest(req) {
+        const key = req.api === 'control' && req.method === 'POST' ? CONTROL_RETURN_FAIL.exec(req.path)?.[1] : undefined
+        if (key === undefined) return undefined
+        failed.add(key)
+        return { ...req, path: `${key}/settle`, body: Buffer.alloc(0), json: undefined }
+      },
+      onResponse(req, res) {
+        const key = req.api === 'control' ? CONTROL_RETURN_READ.exec(req.path)?.[1] : undefined
+        const body = jsonObjectOf(res)
+        if (key === undefined || !failed.has(key) || body?.status !== 'DEVOLVIDO') return undefined
+        body.status = 'NAO_REALIZADO'
+        body.motivo = 'kit: the return fails'
+        if (body.horario && typeof body.horario === 'object') delete body.horario.liquidacao
+        return res
+      },
+    })
+  })(),
 
   // ------------------------------------------------------------------------------- webhook resend
   defineFault({
