@@ -128,8 +128,10 @@ function requireValid(seed: string, isValid: (s: string) => boolean, what: strin
   if (!isValid(seed)) throw new Error(`near misses of ${what}: the seed "${seed}" is not valid`)
 }
 
-// Characters outside [a-zA-Z0-9] that a loose check may let through: a Unicode digit and letter
-// (\d and \w with the u flag, or a locale-aware isalnum), path-safe punctuation, a space.
+// Characters outside [a-zA-Z0-9] that a loose check may let through: Unicode digits and letters
+// (\d and \w in a language whose classes are Unicode-aware, a locale-aware isalnum or isdigit,
+// Python's str.isdigit taking "²"), the Kelvin sign that a case-insensitive Unicode match folds to
+// "k", a digit outside the Basic Multilingual Plane (two UTF-16 units), path-safe punctuation, a space.
 const NOT_ALPHANUMERIC = [
   { ch: '-', what: 'a hyphen' },
   { ch: 'é', what: 'a non-ASCII letter' },
@@ -137,16 +139,27 @@ const NOT_ALPHANUMERIC = [
   { ch: '_', what: 'an underscore' },
   { ch: ' ', what: 'a space' },
   { ch: '.', what: 'a point' },
+  { ch: '３', what: 'a full-width digit' },
+  { ch: 'Ａ', what: 'a full-width letter' },
+  { ch: '३', what: 'a Devanagari digit' },
+  { ch: '\u212A', what: 'the Kelvin sign (case-folds to k)' },
+  { ch: '𝟑', what: 'a mathematical bold digit (outside the BMP)' },
+  { ch: '²', what: 'a superscript two' },
 ]
 const NOT_DIGIT = [
   { ch: 'A', what: 'a letter' },
   { ch: '٣', what: 'an Arabic-Indic digit' },
   { ch: '３', what: 'a full-width digit' },
+  { ch: '३', what: 'a Devanagari digit' },
+  { ch: '²', what: 'a superscript two' },
+  { ch: '𝟑', what: 'a mathematical bold digit (outside the BMP)' },
 ]
 const NOT_HEX = [
   { ch: 'g', what: 'a letter beyond f' },
   { ch: '٣', what: 'an Arabic-Indic digit' },
   { ch: 'G', what: 'a capital letter beyond F' },
+  { ch: '３', what: 'a full-width digit' },
+  { ch: 'Ａ', what: 'a full-width capital A' },
 ]
 
 // ---- amounts: two-decimal strings (§2.4 valor.original, §2.5 / §4.11 valor) ------------------------
@@ -407,6 +420,7 @@ export function dateNearMisses(seed = '2026-01-31'): NearMiss[] {
     { value: seed.replaceAll('-', '/'), why: 'slashes for hyphens' },
     { value: replaceAt(seed, 5, 'O'), why: 'a letter O in the month' },
     { value: replaceAt(seed, 0, '٢'), why: 'an Arabic-Indic digit in the year' },
+    { value: replaceAt(seed, seed.length - 1, '１'), why: 'a full-width digit in the day' },
     ...calendarEdits(seed.slice(0, 4)),
     ...whitespaceEdits(seed),
   ])
@@ -469,8 +483,8 @@ export const NEAR_MISSES: Readonly<Record<NearMissPatternName, NearMissPattern>>
   e2eid: pattern('e2eid', 'exactly 32 alphanumeric characters (§4.11)', ['E12345678202601311234NearMiss7Kq'], (s) => E2EID_PATH_RE.test(s), e2eidNearMisses()),
   returnId: pattern('returnId', '1 to 35 characters (§4.11)', [ALNUM_SEED.slice(0, 35)], isReturnIdLength, returnIdNearMisses()),
   rtrId: pattern('rtrId', '32 characters (§2.5)', ['D12345678202601311234NearMiss7Kq'], isRtrIdLength, rtrIdNearMisses()),
-  uuid: pattern('uuid', 'a UUID (§4.12, §4.17)', ['3f2b8c1e-9d4a-4b7e-8a6f-0c1d2e3f4a5b'], (s) => UUID_RE.test(s), uuidNearMisses()),
-  objectId: pattern('objectId', 'a 24-hex-character object id (§4.12)', ['65f1c2a9b3d4e5f6a7b8c9d0'], (s) => OBJECT_ID_RE.test(s), objectIdNearMisses()),
+  uuid: pattern('uuid', 'a UUID (§4.12, §4.17)', ['3f2b8c1e-9d4a-4b7e-8a6f-0c1d2e3f4a5b', '3F2B8C1E-9D4A-4B7E-8A6F-0C1D2E3F4A5B'], (s) => UUID_RE.test(s), uuidNearMisses()),
+  objectId: pattern('objectId', 'a 24-hex-character object id (§4.12)', ['65f1c2a9b3d4e5f6a7b8c9d0', '65F1C2A9B3D4E5F6A7B8C9D0'], (s) => OBJECT_ID_RE.test(s), objectIdNearMisses()),
   cpfDigits: pattern('cpfDigits', 'CPF exactly 11 numeric digits (§2.4, §7)', [CPF_EXAMPLE], isValidCpfDigits, cpfDigitsNearMisses()),
   cnpjDigits: pattern('cnpjDigits', 'CNPJ 14 digits (§2.4)', [CNPJ_EXAMPLE], isValidCnpjDigits, cnpjDigitsNearMisses()),
   cpfCheckDigits: pattern('cpfCheckDigits', 'a valid CPF (§7 "CNPJ/CPF invalid")', [CPF_EXAMPLE], isValidCpfDigits, cpfCheckDigitNearMisses()),

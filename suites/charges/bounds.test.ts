@@ -97,10 +97,17 @@ function recheck(body: unknown, valid: boolean, what: string): void {
 
 // ---- length limits ------------------------------------------------------------------------------
 
-/** Readable text of exactly `length` characters, built from a generated word. */
+/** Readable text of exactly `length` characters (code points, as the interface counts), built from a generated word. */
 function textOfLength(word: string, length: number): string {
-  return word.repeat(Math.ceil(length / word.length)).slice(0, length)
+  return Array.from(word.repeat(length)).slice(0, length).join('')
 }
+
+/**
+ * Words whose characters take more than one byte in UTF-8, or two UTF-16 units: a bound is in
+ * characters, so 200 of them are a nome of 200 (accepted) and 201 one of 201 (refused), whatever
+ * the target's string type counts.
+ */
+const MULTI_BYTE_WORDS: [string][] = [['ação'], ['😀'], ['São João 😀']]
 
 function maxLengthCases(pointer: string): BoundaryCase[] {
   const cases = boundaryCases(COB_REQUEST).filter((c) => c.keyword === 'maxLength' && c.path === pointer)
@@ -115,7 +122,7 @@ const LIMITS: { pointer: string; clause: string; limit: string }[] = [
   { pointer: '/infoAdicionais/0/valor', clause: '4.10.info-valor-max', limit: 'infoAdicionais valor max 200' },
 ]
 
-const arbWord = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJ KLMNOPQRSTUVWXYZ0123456789'), minLength: 1, maxLength: 12 })
+const arbWord = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJ KLMNOPQRSTUVWXYZ0123456789ãçéÁ😀'), minLength: 1, maxLength: 12 })
   .filter((w) => w.trim().length > 0)
 
 for (const { pointer, clause, limit } of LIMITS) {
@@ -128,7 +135,7 @@ for (const { pointer, clause, limit } of LIMITS) {
         if (c.valid) await expectCreatedEchoing(t, clause, body, pointer)
         else await expectBadRequest(t, clause, body, describe(body, pointer))
       }
-    }, { cost: cases.length, examples: [['Conformance']] })
+    }, { cost: cases.length, examples: [['Conformance'], ...MULTI_BYTE_WORDS] })
   })
 }
 

@@ -13,8 +13,8 @@ import type { Captured } from '../../harness/webhook-capture.ts'
 import { Blocked } from '../../harness/verdicts.ts'
 import { centsOf } from '../../generators/amounts.ts'
 import { formatCpf, isMaskOf, randomCpf } from '../../generators/documents.ts'
-import { isIsoDateTime } from '../../generators/formats.ts'
-import { OBJECT_ID_RE, UUID_RE } from '../../generators/ids.ts'
+import { isHttpsUrl, isIsoDateTime, isResendTransactionId } from '../../generators/formats.ts'
+import { OBJECT_ID_RE, UUID_RE, newObjectId } from '../../generators/ids.ts'
 import { givenCashOut, receivedPayment, v1For, type Json } from './fixtures.ts'
 
 const RESENDABLE_STATUSES = ['PAID', 'PENDING', 'CANCELED', 'REFUND', 'REFUND_IN', 'REFUND_OUT']
@@ -96,6 +96,22 @@ for (const version of VERSIONS) {
     if (!/[/+]json\b/i.test(event.headers['content-type'] ?? '') || typeof event.body !== 'object') {
       t.fail('6.http-post-json', 'notifications carry JSON', 'a JSON body with a JSON content type', `${show(event.headers['content-type'])}: ${show(event.raw.slice(0, 80))}`)
     }
+  })
+
+  // A URL scheme is case-insensitive (RFC 3986 §3.1): HTTPS://… is a URL using HTTPS, and a check
+  // of the scheme that compares "https" as written refuses it.
+  check(`${path}: a body url whose scheme is written HTTPS (upper case) is an HTTPS url: 200 and the notification`, {
+    clauses: clausesFor(version, ['4.12.url-https']),
+    needs: ['control', 'mutating', 'webhooks'],
+  }, async (t: CheckContext) => {
+    const tx = await receivedPayment(t)
+    if (!isResendTransactionId(tx.gatewayId)) {
+      throw new Blocked('a payment with a resendable id (POST /control/incoming-payments)', `gatewayId ${show(tx.gatewayId)} is neither a UUID nor an object id`)
+    }
+    const url = t.hooks.url('body').replace(/^https:/, 'HTTPS:')
+    if (!isHttpsUrl(url)) throw new Error(`kit bug: ${url} is not an HTTPS URL`)
+    expectResent(t, '4.12.url-https', await resend(t, version, tx.gatewayId, { url }))
+    await t.awaitEvent('4.12.url-https', 'the V1 notification at the body url written HTTPS://', v1For(tx), { channel: 'body' })
   })
 
   check(`${path}: the posted payload is the V1 notification of the transaction`, {
@@ -267,7 +283,10 @@ for (const version of VERSIONS) {
     clauses: clausesFor(version, ['7.resend-not-found-404', ...ERROR_BODY]),
     needs: ['mutating'],
   }, async (t: CheckContext) => {
-    t.expectErrorBody('7.resend-not-found-404', await resend(t, version, randomUUID(), { url: 'https://example.com/hooks' }), 404)
+    // Either id form of §4.12, and hex digits in either case (a UUID is case-insensitive on input, RFC 9562 §4): none is malformed, so none is a 400.
+    for (const id of [randomUUID(), randomUUID().toUpperCase(), newObjectId(), newObjectId().toUpperCase()]) {
+      t.expectErrorBody('7.resend-not-found-404', await resend(t, version, id, { url: 'https://example.com/hooks' }), 404)
+    }
   })
 
   check(`${path}: an empty transaction id is refused with 400`, {
