@@ -176,7 +176,7 @@ function emailKeyOfLength(length: number): string {
 
 // ---- txid -----------------------------------------------------------------------------------------
 
-check('charge txid: 26, 27, 34 and 35 alphanumerics are accepted; 25, 36 or a stray character are refused with 400', {
+check('charge txid: 26, 27, 34 and 35 alphanumerics, of one case or digits only, are accepted; 25, 36 or a stray character are refused with 400', {
   clauses: ['4.10.txid-length', '7.create-charge-txid-400'],
   needs: ['mutating'],
 }, async (t) => {
@@ -191,6 +191,12 @@ check('charge txid: 26, 27, 34 and 35 alphanumerics are accepted; 25, 36 or a st
       if (TXID_RE.test(sample)) throw new Error(`kit bug: the bound case ${show(sample)} (${c.description}) is a valid txid`)
       await expectBadRequest(t, '7.create-charge-txid-400', validCharge(), `txid ${show(sample)} (${c.description})`, sample)
     }
+  }
+  // [a-zA-Z0-9] takes either case and digits alone: a txid of one case only, or of digits only, is a txid.
+  const fresh = newTxid().repeat(2)
+  for (const txid of [fresh.slice(0, 26).toUpperCase(), fresh.slice(0, 35).toLowerCase(), String(Date.now()).padEnd(30, '7')]) {
+    if (!TXID_RE.test(txid)) throw new Error(`kit bug: the txid ${txid} is not valid`)
+    t.expectStatus('4.10.txid-length', await putCob(t, txid, validCharge()), 201)
   }
 })
 
