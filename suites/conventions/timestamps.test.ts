@@ -30,16 +30,32 @@ function dateTimesIn(value: unknown, path = '$'): Stamp[] {
   return []
 }
 
-/** Fails on the first non-UTC timestamp of the answers; also when the sample held no timestamp at all. */
+/**
+ * How a timestamp writes what the interface leaves open (a reading, observed): the format, the
+ * zone designator, whether seconds and a fraction are written and with how many digits.
+ */
+function notationOf(value: string): string {
+  const basic = /^[0-9]{8}[Tt]/.test(value)
+  const zone = /([Zz]|[+-][0-9]{2}(?::?[0-9]{2})?)$/.exec(value)?.[1] ?? 'none'
+  const time = value.slice(value.search(/[Tt]/) + 1, value.length - (zone === 'none' ? 0 : zone.length))
+  const fraction = /[.,]([0-9]+)$/.exec(time)
+  const seconds = basic ? /^[0-9]{6}/.test(time) : /^[0-9]{2}:[0-9]{2}:[0-9]{2}/.test(time)
+  return [basic ? 'basic' : 'extended', `zone ${zone}`, seconds ? 'seconds' : 'no seconds', fraction ? `fraction of ${fraction[1]!.length} digits (${time[time.length - fraction[1]!.length - 1]})` : 'no fraction'].join(', ')
+}
+
+/** Fails on the first non-UTC timestamp of the answers; also when the sample held no timestamp at all. Observes their notations. */
 function expectUtcAnswers(t: CheckContext, exchanges: Exchange[]): void {
   let seen = 0
+  const notations = new Set<string>()
   for (const ex of exchanges) {
     for (const stamp of dateTimesIn(t.json(CLAUSE, ex))) {
       seen += 1
       if (!isUtcDateTime(stamp.value)) t.fail(CLAUSE, stamp.path, 'an ISO 8601 date-time in UTC (Z, +00:00)', show(stamp.value), ex)
+      notations.add(notationOf(stamp.value))
     }
   }
   if (seen === 0) t.fail(CLAUSE, 'the sampled answers', 'answers carrying their documented timestamps', 'no date-time in any answer', exchanges[0])
+  t.observe(CLAUSE, 'notation', [...notations].sort())
 }
 
 function expectUtcNotification(t: CheckContext, kind: string, c: Captured): void {
