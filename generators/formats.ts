@@ -143,6 +143,8 @@ export function isRtrId(s: unknown): s is string {
 
 /** §2.6, §2.7, §4.6, §4.12, §4.17: a UUID, 8-4-4-4-12 hex digits of either case, any version. */
 export const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
+/** A version-4 UUID, what the kit itself generates (the interface names no version). */
+export const UUID_V4 = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/
 /** §4.12: a 24-hex-character object id, either case. */
 export const OBJECT_ID = /^[0-9a-fA-F]{24}$/
 

@@ -19,14 +19,13 @@ export {
   RTRID_STRUCTURED as RTRID_RE,
   TXID as TXID_RE,
   UUID as UUID_RE,
+  UUID_V4 as UUID_V4_RE,
   isReturnId as isReturnIdLength,
   isRtrId as isRtrIdLength,
 } from './formats.ts'
 
 /** The ids the kit itself generates for a return keep to alphanumerics, as the central bank's API does (the interface bounds only the length). */
 export const RETURN_ID_RE = /^[a-zA-Z0-9]{1,35}$/
-/** UUIDs of version 4, what the kit generates. */
-export const UUID_V4_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/
 export const ISPB_RE = /^[0-9]{8}$/
 /** §2.4 / §8: chave, the receiver's PIX key, is at most 77 characters. */
 export const PIX_KEY_MAX_LENGTH = 77

@@ -1,3 +1,6 @@
+import { readFileSync, readdirSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import * as formats from '../../../generators/formats.ts'
 import {
@@ -19,6 +22,8 @@ function patternsOf(doc: unknown): { at: string; pattern: string }[] {
   walk(doc, '#')
   return found
 }
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url))
 
 const moduleSources = new Set(Object.values(formats).filter((v): v is RegExp => v instanceof RegExp).map((re) => re.source))
 
@@ -113,5 +118,33 @@ describe('ids, URLs and bounds in characters', () => {
     expect(isReturnId('😀'.repeat(35))).toBe(true)
     expect(isReturnId('😀'.repeat(36))).toBe(false)
     expect(isRtrId('é'.repeat(32))).toBe(true)
+  })
+})
+
+describe('no second definition of a format in suites/, harness/ or generators/', () => {
+  // What a format's pattern looks like when written again by hand (in code, not in a comment).
+  const SIGNS = [
+    /\\d\{4\}-\\d\{2\}/, /\[0-9\]\{4\}-\[0-9\]\{2\}/, // a date or date-time
+    /T\\d\{2\}/, // a date-time's hour
+    /\\d\+\\\.\\d\{2\}/, /\[0-9\]\+\\\.\[0-9\]\{2\}/, // a two-decimal amount
+    /\[a-zA-Z0-9\]\{(26,35|32)\}/, // a txid, an e2eid
+    /\[0-9a-fA-F\]\{(8|24)\}/, /\[0-9a-f\]\{(8|24)\}/, // a UUID, an object id
+    /\^https\?:/, // a URL scheme
+  ]
+  const roots = ['suites', 'harness', 'generators'].map((d) => join(REPO, d))
+  const files = roots.flatMap((root) => readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => join(root, f)))
+
+  it('every hand-written format pattern lives in generators/formats.ts', () => {
+    const strays: string[] = []
+    for (const file of files) {
+      if (file.endsWith(join('generators', 'formats.ts'))) continue
+      if (file.endsWith(join('harness', 'http.ts'))) continue // an absolute URL handed to the HTTP client, no format of the interface
+      readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+        const code = line.trim()
+        if (code.startsWith('//') || code.startsWith('*') || code.startsWith('/*')) return
+        if (SIGNS.some((sign) => sign.test(code))) strays.push(`${relative(REPO, file)}:${i + 1}: ${code.slice(0, 100)}`)
+      })
+    }
+    expect(strays).toEqual([])
   })
 })
