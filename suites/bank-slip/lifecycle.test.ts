@@ -4,10 +4,11 @@
 // capture server (t.hooks), every act of the bank through the control driver (t.control).
 import { randomUUID } from 'node:crypto'
 import fc from 'fast-check'
-import { check, type CheckContext } from '../../harness/check.ts'
+import { QUIET_PERIOD_MS, check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { ERROR_BODY_CLAUSES, show } from '../../harness/assertions.ts'
 import { ControlError } from '../../harness/control.ts'
+import { CLAIM_CLAUSES, expectTrueClaims } from '../../harness/notification-claims.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { Blocked } from '../../harness/verdicts.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
@@ -281,15 +282,17 @@ check('bank slip payment: a PAID notification with top-level amount and addition
 
 // When a slip becomes overdue is not shown (§3.4): the control driver is the outside world saying so.
 // The expiry notification is not shown either (§6.3), so none is required.
-check('bank slip expiry: an overdue WAITING_PAYMENT slip becomes EXPIRED', {
+check('bank slip expiry: an overdue WAITING_PAYMENT slip becomes EXPIRED (and no notification of the check claims it PAID)', {
   alone: ALONE.accountEvents,
-  clauses: ['3.4.expire-expired'],
+  clauses: ['3.4.expire-expired', CLAIM_CLAUSES.slipPaid],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
   const { slip } = await registeredSlip(t)
   await t.control.expireSlip(slip.id)
   const status = await observedStatus(t, slip)
   if (status !== 'EXPIRED') t.fail('3.4.expire-expired', 'an overdue unpaid slip is EXPIRED', '"EXPIRED"', show(status))
+  await new Promise((r) => setTimeout(r, QUIET_PERIOD_MS)) // what the expiry caused has come
+  expectTrueClaims(t, t.hooks.events(), { slips: [{ id: slip.id, externalId: slip.request.externalId, status }] })
 })
 
 // Moving the clock past the due date affects the whole target, so the check puts it back with a reset.
