@@ -35,8 +35,6 @@ export const DATE_TIME_UTC = new RegExp(`^(?:${EXTENDED}(?:[Zz]|\\+00(?::00)?)|$
 /** What makes a string worth judging as a date-time wherever it appears (a date and an hour). */
 export const LOOKS_LIKE_DATE_TIME = /^[0-9]{4}-?[0-9]{2}-?[0-9]{2}[Tt][0-9]{2}/
 
-const DAY_MS = 86_400_000
-
 /** True for a real calendar date in YYYY-MM-DD (2025-02-29 is false). */
 export function isDate(s: unknown): s is string {
   return typeof s === 'string' && DATE.test(s) && isCalendarDate(s.slice(0, 4), s.slice(5, 7), s.slice(8, 10))
@@ -96,11 +94,6 @@ export function dateTimeMs(s: unknown): number {
   at.setUTCFullYear(Number(y), Number(mo) - 1, Number(d))
   at.setUTCHours(Number(h), Number(mi), Math.min(Number(se), 59)) // a leap second is read as :59
   return at.getTime() + fractionMs - offsetMin * 60_000
-}
-
-/** Whole days from `startDate` to `endDate` (both YYYY-MM-DD). */
-export function daysFromTo(startDate: string, endDate: string): number {
-  return Math.round((Date.parse(`${endDate}T00:00:00Z`) - Date.parse(`${startDate}T00:00:00Z`)) / DAY_MS)
 }
 
 // ---- amounts (§2.1, §2.4 valor.original, §2.5 / §4.11 valor) ------------------------------------
