@@ -1,6 +1,7 @@
 // §4.15 request of POST /bank-slip/v1/payment (its bounds are "not shown": the reference's choices,
 // listed in the README) and the control call that pays a slip; 400 `invalid` on any rule.
 import { MAX_BARCODE_CENTS } from '../../generators/boleto.ts'
+import { DATE } from '../../generators/formats.ts'
 import { bad, bodyObject, integerField, objectField, stringField, type Json } from '../model/fields.ts'
 import { centsFromNumber, reais } from '../model/money.ts'
 import type { Payer } from '../model/types.ts'
@@ -19,7 +20,7 @@ export interface SlipRequest {
 
 function readDueDate(o: Json, todayIso: string): string {
   const dueDate = stringField(o, 'dueDate', 'dueDate', { required: true }) as string
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(dueDate)) throw bad('dueDate must be a date YYYY-MM-DD')
+  if (!DATE.test(dueDate)) throw bad('dueDate must be a date YYYY-MM-DD')
   const t = Date.parse(`${dueDate}T00:00:00.000Z`)
   if (Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== dueDate) throw bad('dueDate is not a real calendar date')
   if (dueDate < todayIso) throw bad('dueDate must not be in the past')

@@ -10,6 +10,7 @@ import type { Context } from '../context.ts'
 import { phraseOf } from './errors.ts'
 import { HttpError, Router, ok } from './router.ts'
 import { reaisNumber } from '../model/money.ts'
+import { charLength } from '../../generators/formats.ts'
 import { qrPngDataUri } from '../lib/qr-image.ts'
 import { cashIn, cashOut } from '../pix/model.ts'
 import { readCashIn, readCashOut } from '../pix/parse.ts'
@@ -45,7 +46,7 @@ export function baseRouter(ctx: Context): Router {
   router.on('GET', '/api/pix/transactions/pix-key/:pixKey', async (req) => {
     const { account } = await bearer(world, req)
     const pixKey = req.params.pixKey ?? ''
-    if (pixKey.length < 1 || pixKey.length > 77) throw new HttpError(400, 'pixKey must have 1 to 77 characters')
+    if (charLength(pixKey) < 1 || charLength(pixKey) > 77) throw new HttpError(400, 'pixKey must have 1 to 77 characters')
     const q = parseListQuery(req.query, world.clock.nowMs(), { maxSize: 1000, defaultSize: 20, defaultDays: 30, withIds: false })
     return ok(listPage(world.listed(account.id, pixKey), q, PIX_KEY_LISTING_CAP))
   })

@@ -2,6 +2,7 @@
 // and of the control calls that play payers, read field by field (400 `invalid` on any rule).
 import { isValidCnpj, isValidCpf } from '../../generators/documents.ts'
 import { parsePixCode, type PixPayload } from '../../generators/emv.ts'
+import { charLength } from '../../generators/formats.ts'
 import { bad, bodyObject, booleanField, integerField, numberField, objectField, stringField, type Json } from '../model/fields.ts'
 import { centsFromDecimalString, centsFromNumber, reais } from '../model/money.ts'
 import { DEFAULT_READINGS, type Readings } from '../readings.ts'
@@ -101,7 +102,7 @@ export function readCashOut(body: unknown): CashOutRequest {
   const value = numberField(o, 'value', 'value', true) as number
   const valueCents = centsFromNumber(value, 'value')
   const qrCode = stringField(o, 'qrCode', 'qrCode', { required: true }) as string
-  if (qrCode.length < 50 || qrCode.length > 500) throw bad('qrCode must have 50 to 500 characters', 'INVALID_QRCODE')
+  if (charLength(qrCode) < 50 || charLength(qrCode) > 500) throw bad('qrCode must have 50 to 500 characters', 'INVALID_QRCODE')
   if (!qrCode.startsWith('000201')) throw bad('qrCode must start with 000201 (EMV payload format indicator)', 'INVALID_QRCODE')
   const parsed = parsePixCode(qrCode)
   if (!parsed.ok) throw bad(`qrCode is not a valid EMV BR Code: ${parsed.error.message}`, 'INVALID_QRCODE')

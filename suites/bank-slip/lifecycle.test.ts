@@ -4,10 +4,11 @@
 // capture server (t.hooks), every act of the bank through the control driver (t.control).
 import { randomUUID } from 'node:crypto'
 import fc from 'fast-check'
-import { check, type CheckContext } from '../../harness/check.ts'
+import { QUIET_PERIOD_MS, check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { ERROR_BODY_CLAUSES, show } from '../../harness/assertions.ts'
 import { ControlError } from '../../harness/control.ts'
+import { CLAIM_CLAUSES, expectTrueClaims } from '../../harness/notification-claims.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { Blocked } from '../../harness/verdicts.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
@@ -15,10 +16,10 @@ import { centsOf } from '../../generators/amounts.ts'
 import { lineToBarcode, parseBarcode, parseLine } from '../../generators/boleto.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { parsePixCode } from '../../generators/emv.ts'
+import { isHttpUrl, isIsoDateTime } from '../../generators/formats.ts'
 import { acceptedSuccessStatuses } from '../../generators/openapi.ts'
 import { cashInBody, slipBody } from '../../generators/requests.ts'
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
 /** §3.4 says registration typically takes 5 to 10 seconds; the kit waits a little longer. */
 const NOTIFICATION_WAIT_MS = 12_000
 /** Once a notification failed to come in this file, later checks that need one wait less. */
@@ -135,7 +136,7 @@ function pdfAccessUrl(t: CheckContext, clause: string, ex: Exchange): string {
   t.expectStatus(clause, ex, acceptedSuccessStatuses('generateBankSlipPdf'))
   t.expectSchema(clause, ex, 'generateBankSlipPdf')
   const url = t.json(clause, ex).pdfAccessUrl
-  if (typeof url !== 'string' || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+  if (!isHttpUrl(url)) {
     t.fail(clause, 'pdfAccessUrl (4.16)', 'an absolute http(s) URI', show(url), ex)
   }
   return url
@@ -258,22 +259,24 @@ check('bank slip payment: a PAID notification with top-level amount and addition
   for (const [field, value] of [['top-level amount', body.amount], ['additionalInfo.amount', info.amount]] as const) {
     if (typeof value !== 'number' || centsOf(value) !== expectedCents) t.fail('6.3.paid-info', `${field} is the amount paid`, slip.request.amount.toFixed(2), show(value))
   }
-  if (typeof info.paymentDate !== 'string' || !ISO_DATE_TIME.test(info.paymentDate)) t.fail('6.3.paid-info', 'additionalInfo.paymentDate', 'an ISO 8601 date-time', show(info.paymentDate))
+  if (typeof info.paymentDate !== 'string' || !isIsoDateTime(info.paymentDate)) t.fail('6.3.paid-info', 'additionalInfo.paymentDate', 'an ISO 8601 date-time', show(info.paymentDate))
   const status = await observedStatus(t, slip)
   if (status !== 'PAID') t.fail('3.4.pay-paid', 'a paid slip is PAID', '"PAID"', show(status))
 })
 
 // When a slip becomes overdue is not shown (§3.4): the control driver is the outside world saying so.
 // The expiry notification is not shown either (§6.3), so none is required.
-check('bank slip expiry: an overdue WAITING_PAYMENT slip becomes EXPIRED', {
+check('bank slip expiry: an overdue WAITING_PAYMENT slip becomes EXPIRED (and no notification of the check claims it PAID)', {
   alone: ALONE.accountEvents,
-  clauses: ['3.4.expire-expired'],
+  clauses: ['3.4.expire-expired', CLAIM_CLAUSES.slipPaid],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
   const { slip } = await registeredSlip(t)
   await t.control.expireSlip(slip.id)
   const status = await observedStatus(t, slip)
   if (status !== 'EXPIRED') t.fail('3.4.expire-expired', 'an overdue unpaid slip is EXPIRED', '"EXPIRED"', show(status))
+  await new Promise((r) => setTimeout(r, QUIET_PERIOD_MS)) // what the expiry caused has come
+  expectTrueClaims(t, t.hooks.events(), { slips: [{ id: slip.id, externalId: slip.request.externalId, status }] })
 })
 
 // Moving the clock past the due date affects the whole target, so the check puts it back with a reset.

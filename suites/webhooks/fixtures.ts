@@ -68,6 +68,16 @@ export function givenCashOut(t: CheckContext, amount: number): Promise<string> {
   })
 }
 
+/**
+ * A record as the control driver reads it after a transition (GET /control/…), or else as the
+ * transition's own answer gave it: what a notification about it is judged against.
+ */
+export async function readAfter(read: () => Promise<Json>, answered: unknown): Promise<Json> {
+  const fromRead = await read().catch(() => undefined)
+  if (fromRead) return fromRead
+  return answered !== null && typeof answered === 'object' ? (answered as Json) : {}
+}
+
 // ---- finding notifications ------------------------------------------------------------------------
 
 /** The V1 notification (§6.1) of `tx`, by its transactionId: any id the kit holds for it (reading record-id). */

@@ -13,12 +13,12 @@ import type { Captured } from '../../harness/webhook-capture.ts'
 import { Blocked } from '../../harness/verdicts.ts'
 import { centsOf } from '../../generators/amounts.ts'
 import { formatCpf, isMaskOf, randomCpf } from '../../generators/documents.ts'
-import { OBJECT_ID_RE, UUID_RE } from '../../generators/ids.ts'
+import { OBJECT_ID_RE, UUID_RE, newObjectId } from '../../generators/ids.ts'
 import { givenCashOut, isV1, receivedPayment, v1For, type Json } from './fixtures.ts'
 import { whichId, type RecordIds } from '../../harness/record-ids.ts'
 import { cashInBody } from '../../generators/requests.ts'
+import { isHttpsUrl, isIsoDateTime, isResendTransactionId } from '../../generators/formats.ts'
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
 const RESENDABLE_STATUSES = ['PAID', 'PENDING', 'CANCELED', 'REFUND', 'REFUND_IN', 'REFUND_OUT']
 
 type Version = 'v1' | 'v2'
@@ -100,6 +100,22 @@ for (const version of VERSIONS) {
     }
   })
 
+  // A URL scheme is case-insensitive (RFC 3986 §3.1): HTTPS://… is a URL using HTTPS, and a check
+  // of the scheme that compares "https" as written refuses it.
+  check(`${path}: a body url whose scheme is written HTTPS (upper case) is an HTTPS url: 200 and the notification`, {
+    clauses: clausesFor(version, ['4.12.url-https']),
+    needs: ['control', 'mutating', 'webhooks'],
+  }, async (t: CheckContext) => {
+    const tx = await receivedPayment(t)
+    if (!isResendTransactionId(tx.gatewayId)) {
+      throw new Blocked('a payment with a resendable id (POST /control/incoming-payments)', `gatewayId ${show(tx.gatewayId)} is neither a UUID nor an object id`)
+    }
+    const url = t.hooks.url('body').replace(/^https:/, 'HTTPS:')
+    if (!isHttpsUrl(url)) throw new Error(`kit bug: ${url} is not an HTTPS URL`)
+    expectResent(t, '4.12.url-https', await resend(t, version, tx.gatewayId, { url }))
+    await t.awaitEvent('4.12.url-https', 'the V1 notification at the body url written HTTPS://', v1For(tx), { channel: 'body' })
+  })
+
   check(`${path}: the posted payload is the V1 notification of the transaction`, {
     clauses: clausesFor(version, ['4.12.payload-v1', '6.1.transaction-id', '6.1.business-transaction-id', '6.1.value-number', '6.1.movement-type',
       '6.1.end-to-end-id', '6.1.pix-key', '6.1.created-date', '6.1.payer-block', '6.1.receiver-block', '3.5.statuses']),
@@ -113,7 +129,7 @@ for (const version of VERSIONS) {
     if (v1.movementType !== 'IN') t.fail('6.1.movement-type', 'movementType of an incoming payment', '"IN"', show(v1.movementType))
     if (v1.endToEndId !== tx.e2eId) t.fail('6.1.end-to-end-id', 'endToEndId of the payment', show(tx.e2eId), show(v1.endToEndId))
     if (t.config.pixKey && v1.pixKey !== t.config.pixKey) t.fail('6.1.pix-key', 'pixKey of the transaction', show(t.config.pixKey), show(v1.pixKey))
-    if (typeof v1.createdDate !== 'string' || !ISO_DATE_TIME.test(v1.createdDate)) t.fail('6.1.created-date', 'createdDate', 'an ISO 8601 date-time', show(v1.createdDate))
+    if (typeof v1.createdDate !== 'string' || !isIsoDateTime(v1.createdDate)) t.fail('6.1.created-date', 'createdDate', 'an ISO 8601 date-time', show(v1.createdDate))
     if (typeof v1.status !== 'string' || !RESENDABLE_STATUSES.includes(v1.status)) t.fail('3.5.statuses', 'status of a resendable notification', `one of ${RESENDABLE_STATUSES.join(', ')}`, show(v1.status))
     if (v1.PayerName !== tx.payer.name) t.fail('6.1.payer-block', 'PayerName of the known payer', show(tx.payer.name), show(v1.PayerName))
     const document = v1.PayerDocumentNumber
@@ -270,7 +286,10 @@ for (const version of VERSIONS) {
     clauses: clausesFor(version, ['7.resend-not-found-404', ...ERROR_BODY]),
     needs: ['mutating'],
   }, async (t: CheckContext) => {
-    t.expectErrorBody('7.resend-not-found-404', await resend(t, version, randomUUID(), { url: 'https://example.com/hooks' }), 404)
+    // Either id form of §4.12, and hex digits in either case (a UUID is case-insensitive on input, RFC 9562 §4): none is malformed, so none is a 400.
+    for (const id of [randomUUID(), randomUUID().toUpperCase(), newObjectId(), newObjectId().toUpperCase()]) {
+      t.expectErrorBody('7.resend-not-found-404', await resend(t, version, id, { url: 'https://example.com/hooks' }), 404)
+    }
   })
 
   check(`${path}: an empty transaction id is refused with 400`, {

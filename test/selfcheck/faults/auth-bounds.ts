@@ -451,19 +451,29 @@ function rewriteCob(change: (b: Record<string, any>, req: ProxyRequest) => boole
   }
 }
 
+/** Characters as the interface counts them: code points, not UTF-16 units. */
+const chars = (s: string): string[] => Array.from(s)
+
 const truncateAt = (max: number, get: (b: Record<string, any>) => Record<string, any> | undefined, key: string) =>
   rewriteCob((b) => {
     const holder = get(b)
-    if (!holder || typeof holder[key] !== 'string' || holder[key].length <= max) return false
-    holder[key] = holder[key].slice(0, max)
+    if (!holder || typeof holder[key] !== 'string' || chars(holder[key]).length <= max) return false
+    holder[key] = chars(holder[key]).slice(0, max).join('')
     return true
   })
 
 /** Refuses with 400 a string field of exactly `length` characters: a limit one short. */
 const refuseLength = (length: number, get: (b: Record<string, any>) => Record<string, any> | undefined, key: string) => (req: ProxyRequest) => {
   const holder = putCob(req) ? get(body(req) ?? {}) : undefined
-  if (!holder || typeof holder[key] !== 'string' || holder[key].length !== length) return undefined
+  if (!holder || typeof holder[key] !== 'string' || chars(holder[key]).length !== length) return undefined
   return errorResponse(400, `${key} too long`)
+}
+
+/** Refuses with 400 a string field over `max` UTF-16 units though within `max` characters: a bound counted in the wrong unit. */
+const refuseOverUtf16Units = (max: number, get: (b: Record<string, any>) => Record<string, any> | undefined, key: string) => (req: ProxyRequest) => {
+  const holder = putCob(req) ? get(body(req) ?? {}) : undefined
+  if (!holder || typeof holder[key] !== 'string' || holder[key].length <= max || chars(holder[key]).length > max) return undefined
+  return errorResponse(400, `${key} must have at most ${max} characters`)
 }
 
 const charges = [
@@ -484,6 +494,12 @@ const charges = [
     area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.devedor-nome-max'],
     description: 'a devedor.nome over 200 characters is silently cut to 200',
     onRequest: truncateAt(200, (b) => b.devedor, 'nome'),
+  }),
+  defineFault({
+    id: 'ab-cob-devedor-nome-counted-in-utf16-units',
+    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.devedor-nome-max'],
+    description: 'devedor.nome is bounded in UTF-16 units, not characters: 200 emoji (400 units) are refused',
+    onRequest: refuseOverUtf16Units(200, (b) => b.devedor, 'nome'),
   }),
   defineFault({
     id: 'ab-cob-info-nome-limit-49',
@@ -638,8 +654,8 @@ const returns = [
     description: 'a return descricao over 140 characters is silently cut to 140',
     onRequest(req) {
       const b = body(req)
-      if (!putReturn(req) || typeof b?.descricao !== 'string' || b.descricao.length <= 140) return undefined
-      b.descricao = b.descricao.slice(0, 140)
+      if (!putReturn(req) || typeof b?.descricao !== 'string' || chars(b.descricao).length <= 140) return undefined
+      b.descricao = chars(b.descricao).slice(0, 140).join('')
       return req
     },
   }),
