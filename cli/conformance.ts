@@ -7,14 +7,14 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync }
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { CHECK_TIMEOUT_MS, ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usableBalanceAccounts, workerCountFor, type TargetConfig } from '../harness/config.ts'
 import { ArgsError, CHECK_DRIVER_USAGE, DEFAULT_RETRIES, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, shardText, type CliArgs, type Command, type Env } from './args.ts'
 import { guardAccountUrls, type AccountUrlsGuard } from './account-urls.ts'
 import { BALANCE_ACCOUNT_REASONS, suiteFilesDeclaringAlone } from '../harness/suite-files.ts'
 import { writeEnvTemplate } from './init.ts'
-import { checkSelection, listChecks, listText } from './list.ts'
+import { closestIds, listChecks, listText, selectChecks } from './list.ts'
 import { loadVitestNode, useVitestNodeLoader } from './vitest-node.ts'
 import { PreflightError, preflight } from './preflight.ts'
 import { CertificateError, makeCertificate, verifyCertificate, verifyText } from './reporting/certificate.ts'
@@ -81,13 +81,11 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
 
 async function certify(args: CliArgs): Promise<number> {
   checkAreas(args.areas)
-  if (args.check) {
-    const selection = checkSelection(args.check)
-    if (selection.file && !args.files.includes(selection.file)) args.files.push(selection.file)
-  }
   checkFiles(args.files, args.areas)
+  const selection = args.check ? await selectChecks(REPO_ROOT, args.check, suiteFilters(args)) : undefined
+  if (selection) args.files = selection.files
   if (args.list) {
-    const { checks, errors } = await listChecks(REPO_ROOT, suiteFilters(args), args.check ? checkSelection(args.check).namePattern : undefined)
+    const { checks, errors } = await listChecks(REPO_ROOT, suiteFilters(args), selection?.namePattern)
     say(listText(checks))
     for (const e of errors) complain(`error: ${e}`)
     return errors.length > 0 ? EXIT_FAILED : EXIT_PASSED
@@ -97,7 +95,7 @@ async function certify(args: CliArgs): Promise<number> {
   const runId = makeRunId(new Date(), args.shard ? `shard${args.shard.index}of${args.shard.count}` : undefined)
   const runDir = runFolder(args, runId)
   try {
-    return await certifyInto(args, { runId, runDir, shard, gate })
+    return await certifyInto(args, { runId, runDir, shard, gate, ...(selection ? { namePattern: selection.namePattern } : {}) })
   } finally {
     removeIfEmpty(runDir)  // a run that ended before its report (bad config, unreachable target) leaves no empty folder
   }
@@ -108,6 +106,8 @@ interface RunPlace {
   runDir: string
   shard?: string
   gate: GateInputs
+  /** The titles --check picked (vitest's testNamePattern). */
+  namePattern?: string
 }
 
 /** What --waivers and --compare name, read and checked before anything runs (a bad file exits 2). */
@@ -287,7 +287,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
     env: workerEnv,
     passWithNoTests: true,
     ...(shard ? { shard } : {}),
-    ...(args.check ? { testNamePattern: checkSelection(args.check).namePattern } : {}),
+    ...(place.namePattern ? { testNamePattern: place.namePattern } : {}),
     ...(args.bail ? { bail: 1 } : {}),
     retry: args.retries ?? DEFAULT_RETRIES,
     ...testTimeoutFor(config),
@@ -426,10 +426,19 @@ function checkAreas(areas: string[]): void {
 /** Every --file must exist under suites/, and lie in one of the --area folders when both are given. */
 function checkFiles(files: string[], areas: string[]): void {
   for (const file of files) {
-    if (!existsSync(join(SUITES_DIR, file))) throw new ArgsError('--file', `no suite file suites/${file}`)
+    if (!existsSync(join(SUITES_DIR, file))) {
+      const closest = closestIds(file, suiteFilesUnder(SUITES_DIR))
+      throw new ArgsError('--file', `no suite file suites/${file}${closest.length > 0 ? `; the closest: ${closest.join(', ')}` : ''}`)
+    }
     const area = file.split('/')[0] ?? ''
     if (areas.length > 0 && !areas.includes(area)) throw new ArgsError('--file', `${file} is not in the areas given by --area (${areas.join(', ')})`)
   }
+}
+
+/** Every suite file, relative to suites/ (area/name.test.ts). */
+function suiteFilesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts')).map((f) => f.split(sep).join('/')).sort()
 }
 
 /** vitest file filters: the files when given (narrower), else the area folders, else everything. */
