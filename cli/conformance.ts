@@ -51,9 +51,24 @@ export interface MainOptions {
   loadVitestNode?: () => Promise<typeof import('vitest/node')>
 }
 
+/**
+ * One command, as the bin and the programmatic API run it. It leaves the process as it found it:
+ * the console's scrubbing, process.env and process.exitCode are put back when it returns.
+ */
 export async function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
   if (options.loadVitestNode) useVitestNodeLoader(options.loadVitestNode)
-  scrubConsole(scrubber)
+  lastRun = undefined
+  const restoreConsole = scrubConsole(scrubber)
+  const exitCodeBefore = process.exitCode
+  try {
+    return await command(argv)
+  } finally {
+    process.exitCode = exitCodeBefore
+    restoreConsole()
+  }
+}
+
+async function command(argv: readonly string[]): Promise<number> {
   let command: Command
   try {
     command = parseCommand(argv)
@@ -275,7 +290,31 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
   if (catalogueError) reporter.noteError(catalogueError)
 
   const workerEnv = { ...pixOnly(env), PIX_WORKERS: String(workers.count), PIX_PACING_SHARED: '1', PIX_RUN_ID: runId }
-  Object.assign(process.env, workerEnv)
+  // vitest.config.ts reads the scheduling settings from process.env in this process: set for the
+  // run, and put back after it, so that a host process (the programmatic API) keeps its own
+  const restoreEnv = setProcessEnv(workerEnv)
+  try {
+    return await runVitest(args, config, place, reporter, workerEnv, env)
+  } finally {
+    restoreEnv()
+  }
+}
+
+/** Sets `entries` in process.env; the function returned puts back what was there. */
+function setProcessEnv(entries: Record<string, string>): () => void {
+  const before = Object.fromEntries(Object.keys(entries).map((k) => [k, process.env[k]]))
+  Object.assign(process.env, entries)
+  return () => {
+    for (const [k, v] of Object.entries(before)) {
+      if (v === undefined) delete process.env[k]
+      else process.env[k] = v
+    }
+  }
+}
+
+async function runVitest(args: CliArgs, config: TargetConfig, place: RunPlace, reporter: ConformanceReporter, workerEnv: Record<string, string>, env: Env): Promise<number> {
+  const { runDir, shard } = place
+  const colour = colourWanted(process.stdout)
   const { startVitest } = await loadVitestNode()
   const vitest = await startVitest('test', suiteFilters(args), {
     root: REPO_ROOT,
@@ -522,15 +561,20 @@ function unusable(e: unknown): number {
   return EXIT_UNUSABLE
 }
 
-/** Whatever reaches stdout or stderr, from us or from vitest, goes out scrubbed. */
-function scrubConsole(s: Scrubber): void {
-  for (const stream of [process.stdout, process.stderr]) {
-    const write = stream.write.bind(stream) as (chunk: string, ...rest: unknown[]) => boolean
+/** Whatever reaches stdout or stderr, from us or from vitest, goes out scrubbed; the function returned puts the streams back. */
+function scrubConsole(s: Scrubber): () => void {
+  const restores = [process.stdout, process.stderr].map((stream) => {
+    const original = stream.write
+    const write = original.bind(stream) as (chunk: string, ...rest: unknown[]) => boolean
     stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
       const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')
       return write(s.text(text), ...rest)
     }) as typeof stream.write
-  }
+    return () => {
+      stream.write = original
+    }
+  })
+  return () => restores.forEach((restore) => restore())
 }
 
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href
