@@ -283,7 +283,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
     },
     clauses: () => catalogue,
     scrubber,
-    replayCommand: (area, seed) => conformanceCommand({ ...replay, seed, areas: [area] }),
+    replayCommand: (checkId, seed) => conformanceCommand({ ...replay, seed, check: checkId }),
     out: say,
     colour,
   })
