@@ -67,7 +67,7 @@ describe('buildResults', () => {
   })
 
   test('the headline says how much was verified and why the rest was not', () => {
-    expect(r.verdict).toEqual({ result: 'FAILED', headline: 'FAILED — 2 of 5 must clauses verified (1 failed; 1 need a mutating profile or the sandbox driver; 1 have no check)' })
+    expect(r.verdict).toEqual({ result: 'FAILED', headline: 'FAILED — 2 of 5 must clauses verified (1 failed; 1 needs a mutating profile or the sandbox driver; 1 has no check)' })
   })
 
   test('blocked or inconclusive checks make the run INCOMPLETE, never PASSED', () => {
@@ -77,6 +77,14 @@ describe('buildResults', () => {
     ], CLAUSES)
     expect(blocked.verdict.result).toBe('INCOMPLETE')
     expect(blocked.verdict.headline).toMatch(/^INCOMPLETE — 1 of 5 must clauses verified \(1 blocked by a failed precondition; 3 have no check\)$/)
+  })
+
+  test('a clause left unverified because its check resets the sandbox names --reset, the flag that runs it', () => {
+    const reset = buildResults(runInfo(), [
+      check({ id: 'a', clauses: ['4.10.txid-length'], status: 'passed' }),
+      check({ id: 'b', clauses: ['4.2.token-type'], needs: ['reset'], status: 'skipped', skipReason: 'this check resets the sandbox (POST /control/reset), which a run does only when told: give --reset (PIX_RESET=1)' }),
+    ], CLAUSES)
+    expect(reset.verdict.headline).toMatch(/\(1 needs --reset; 3 have no check\)$/)
   })
 
   test('an --area run measures coverage against its own clauses', () => {
