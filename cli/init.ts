@@ -61,7 +61,7 @@ export const INTERNAL_SETTINGS = ['PIX_EMBEDDED', 'PIX_UNAVAILABLE', 'PIX_BALANC
 
 /** The settings of a run that flags stand for (cli/args.ts FLAGS): their help and default, as --help gives them. */
 function runSettings(): Setting[] {
-  return FLAGS.flatMap((r) => ('env' in r && r.env ? [{ name: r.env, what: `${flagSyntax(r)}: ${flagHelp(r)}` }] : []))
+  return FLAGS.flatMap((r) => ('env' in r && r.env ? [{ name: r.env, what: `${flagSyntax(r)}: ${flagHelp(r)}${r.kind === 'switch' ? '; 1 turns it on' : ''}` }] : []))
 }
 
 /** Every setting the template names, in its order. */
