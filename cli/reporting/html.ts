@@ -359,7 +359,7 @@ const SECTION_TITLES: Record<string, string> = {
   '9': 'Versioning',
 }
 
-function sectionTitle(section: string): string {
+export function sectionTitle(section: string): string {
   return SECTION_TITLES[section] ?? SECTION_TITLES[section.split('.')[0] ?? ''] ?? ''
 }
 
