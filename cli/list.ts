@@ -71,7 +71,8 @@ export async function selectChecks(repoRoot: string, check: string, filters: str
   }
   const { checks } = await listChecks(repoRoot, file ? [file] : filters)
   const titlePattern = patternOf(check)
-  const picked = checks.filter((c) => c.id.startsWith(check) || (at < 0 && titlePattern?.test(titleOf(c.id))))
+  const exact = checks.filter((c) => c.id === check)  // a replay names one check, even if its id begins another's
+  const picked = exact.length > 0 ? exact : checks.filter((c) => c.id.startsWith(check) || (at < 0 && titlePattern?.test(titleOf(c.id))))
   if (picked.length === 0) {
     const closest = closestIds(check, checks.map((c) => c.id))
     throw new ArgsError('--check', `"${check}" matches no check id or title${closest.length > 0 ? `; the closest ids: ${closest.join(' | ')}` : ''} (--list prints them all)`)
