@@ -1,6 +1,7 @@
 // `npm run reference -- [--port N] [--env-out FILE] [--out-dir DIR]` (or `npx tsx cli/reference.ts`):
 // starts the reference target alone, prints its three addresses and where it wrote the env file
 // and the certificates, and stops cleanly on SIGINT/SIGTERM. Secrets go to the env file only.
+import { rmSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { startReference, type ReferenceOptions } from '../reference/index.ts'
 import { READING_NAMES, READING_VALUES, parseReading } from '../reference/readings.ts'
@@ -69,7 +70,10 @@ export async function main(): Promise<void> {
     process.exitCode = 2
     return
   }
-  const running = await startReference({ ...opts, requestLog: opts.quiet !== true, quiet: true })
+  // the env file is written here, saying why it asks for the sandbox profile, and removed on stop
+  const { envOut, ...startOpts } = opts
+  const running = await startReference({ ...startOpts, ...(envOut ? { outDir: opts.outDir ?? dirname(envOut) } : {}), requestLog: opts.quiet !== true, quiet: true })
+  if (envOut) writeFileSync(envOut, envFileText(running.env), { mode: 0o600 })
   console.log(`PIX reference target running
   base API     ${running.baseUrl}
   gateway API  ${running.gatewayUrl}
@@ -82,6 +86,7 @@ Press Ctrl+C to stop.`)
     if (stopping) return
     stopping = true
     console.log(`\n${signal}: stopping the reference target`)
+    if (envOut) rmSync(envOut, { force: true })
     running.close().then(
       () => process.exit(0),
       () => process.exit(1),
@@ -89,6 +94,15 @@ Press Ctrl+C to stop.`)
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))
+}
+
+/** The reference's settings as a dotenv file; PIX_PROFILE=sandbox is stated with its reason, never silently. */
+export function envFileText(env: Record<string, string>): string {
+  const lines = Object.entries(env).map(([k, v]) => {
+    const line = `${k}=${/^[\w./:@+-]*$/.test(v) ? v : JSON.stringify(v)}`
+    return k === 'PIX_PROFILE' ? `# every check may run against this local sandbox; without this line the profile is readonly, as for any target you configure\n${line}` : line
+  })
+  return `# Written by the PIX reference target; valid while it runs (removed when it stops).\n${lines.join('\n')}\n`
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {
