@@ -297,6 +297,8 @@ export const USAGE = [
   '       pix-conformance receiver --url URL        your webhook receiver, the kit playing the provider',
   '       pix-conformance diff OLD NEW              what changed per clause between two results.json',
   '       pix-conformance verify FILE [--key PUBKEY] [--results DIR]   check a certificate offline',
+  '       pix-conformance monitor --env FILE --every 15m   re-certify on a schedule; alert on change',
+  '       pix-conformance history [--clause ID | --latency]   what the monitor\'s history holds',
   '       (each subcommand has its own --help)',
   '',
   'Certifies a PIX service against the interface. With no --env file and no target setting in the',
@@ -479,6 +481,7 @@ checks each optional setting enables. It never overwrites a file unless --force 
  * The launcher asks this before it loads the rest of the kit, so these answer at once.
  */
 export function answerWithoutRunning(argv: readonly string[]): { exitCode: number; stdout?: string; stderr?: string } | undefined {
+  if (argv[0] === 'monitor' || argv[0] === 'history') return undefined // cli/monitor/options.ts parses its own
   let command: Command
   try {
     command = parseCommand(argv)
