@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { certify, resultsOf, type Certification } from './run.ts'
 import { startJsonAsText, startNothingHere, startNotThisApi, startPlainReference, type ForeignTarget, type PlainServer } from './targets.ts'
-import { checksWhere, failedChecks } from './verdicts.ts'
+import { checksWhere, failedChecks, failuresOutside } from './verdicts.ts'
 
 const PREFLIGHT_LIMIT_MS = 10_000
 /** The checks that use the second account's API key (the per-key and per-account limits). */
@@ -104,6 +104,7 @@ describe.concurrent('not config mistakes: run side by side', () => {
       const r = resultsOf(c)
       expect(checksWhere(r, (k) => k.status === 'passed' && k.clauses.includes('0.json-bodies')).map((k) => k.id)).toEqual([])
       expect(checksWhere(r, (k) => k.status === 'failed').length, 'a certification that found the labels wrong').toBeGreaterThan(0)
+      expect(failuresOutside(r, (clause) => clause === '0.json-bodies'), 'only the conventions clause is broken: every other check reads the JSON whatever its label').toEqual([])
     } finally {
       await target.close()
     }
