@@ -19,6 +19,7 @@ import { parsePixCode } from '../../generators/emv.ts'
 import { isHttpUrl, isIsoDateTime } from '../../generators/formats.ts'
 import { acceptedSuccessStatuses } from '../../generators/openapi.ts'
 import { cashInBody, slipBody } from '../../generators/requests.ts'
+import { targetNow } from '../../harness/target-clock.ts'
 
 /** §3.4 says registration typically takes 5 to 10 seconds; the kit waits a little longer. */
 const NOTIFICATION_WAIT_MS = 12_000
@@ -155,8 +156,9 @@ check('bank slip: creation answers the slip with status PENDING, echoing amount,
     days: fc.integer({ min: 1, max: 60 }),
     description: fc.string({ minLength: 1, maxLength: 60 }).filter((s) => s.trim() !== ''),
   })
+  const today = isoDate(await targetNow(t))
   await t.property([arbRequest], async ({ cents, days, description }) => {
-    const request = slipRequest({ amount: cents / 100, dueDate: addDays(isoDate(new Date()), days), description })
+    const request = slipRequest({ amount: cents / 100, dueDate: addDays(today, days), description })
     const { created } = await createSlip(t, request)
     const body = t.json('4.15.request-accepted', created)
     if (body.status !== 'PENDING') t.fail('3.4.create-pending', 'a new slip is PENDING', '"PENDING"', show(body.status), created)
@@ -214,7 +216,7 @@ check('bank slip registration: barcode has valid check digits and encodes the sl
   clauses: ['6.3.waiting-payment-info'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
-  const request = slipRequest({ amount: 1234.56, dueDate: addDays(isoDate(new Date()), 17) })
+  const request = slipRequest({ amount: 1234.56, dueDate: addDays(isoDate(await targetNow(t)), 17) })
   const clause = '6.3.waiting-payment-info'
   const { notification } = await registeredSlip(t, request)
   const barcode = additionalInfo(t, clause, notification).barcode
@@ -230,7 +232,7 @@ check('bank slip registration: slipLine is the payment line of the barcode, with
   clauses: ['6.3.slip-line-of-barcode'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
-  const request = slipRequest({ amount: 42.42, dueDate: addDays(isoDate(new Date()), 5) })
+  const request = slipRequest({ amount: 42.42, dueDate: addDays(isoDate(await targetNow(t)), 5) })
   const clause = '6.3.slip-line-of-barcode'
   const { notification } = await registeredSlip(t, request)
   const info = additionalInfo(t, clause, notification)

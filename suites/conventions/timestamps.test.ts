@@ -15,6 +15,7 @@ import { newTxid, newUuid } from '../../generators/ids.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { cashInBody, slipBody } from '../../generators/requests.ts'
 import { LOOKS_LIKE_DATE_TIME, isUtcDateTime } from '../../generators/formats.ts'
+import { targetNow } from '../../harness/target-clock.ts'
 
 const CLAUSE = '0.timestamps-utc'
 
@@ -152,7 +153,7 @@ check('timestamps of the V1, V2 and bank slip notifications are UTC', {
 
 /** A bank slip created, registered by the bank and paid; its id. */
 async function registeredAndPaidSlip(t: CheckContext): Promise<string> {
-  const dueDate = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10)
+  const dueDate = new Date((await targetNow(t)).getTime() + 10 * 86_400_000).toISOString().slice(0, 10)
   const id = await t.given('a bank slip (POST /bank-slip/v1/payment)', async () => {
     const created = await t.gateway.post('/bank-slip/v1/payment', slipBody({ amount: 33.1, dueDate, description: 'conformance kit: utc timestamps', externalId: `kit-utc-slip-${randomUUID()}` }))
     t.expectStatus('4.15.request-accepted', created, [200, 201])

@@ -19,6 +19,7 @@ import { newTxid } from '../../generators/ids.ts'
 import { eventOf, receivedPayment, readAfter } from './fixtures.ts'
 import { slipBody } from '../../generators/requests.ts'
 import { acceptedSuccessStatuses } from '../../generators/openapi.ts'
+import { targetNow } from '../../harness/target-clock.ts'
 
 /** The harness's quiet period: what arrives later is not seen (nothing fails on these observations). */
 const QUIET_MS = QUIET_PERIOD_MS
@@ -108,7 +109,7 @@ check('an expired slip (§3.4 EXPIRED; its notification is not shown in §6.3): 
   needs: [...NEEDS],
 }, async (t) => {
   const slipId = await t.given('a registered slip (POST /bank-slip/v1/payment, then its registration)', async () => {
-    const ex = await t.gateway.post('/bank-slip/v1/payment', slipBody({ amount: 99.9, dueDate: addDays(isoDate(new Date()), 5), description: 'kit slip that expires', externalId: `kit-expire-${randomUUID()}`, payer: { name: 'Paulo Lima' } }))
+    const ex = await t.gateway.post('/bank-slip/v1/payment', slipBody({ amount: 99.9, dueDate: addDays(isoDate(await targetNow(t)), 5), description: 'kit slip that expires', externalId: `kit-expire-${randomUUID()}`, payer: { name: 'Paulo Lima' } }))
     t.expectStatus('3.4.create-pending', ex, acceptedSuccessStatuses('createBankSlip'))
     const id = t.json('3.4.create-pending', ex).id
     if (typeof id !== 'string') return t.fail('3.4.create-pending', 'slip id', 'a string', show(id), ex)
