@@ -20,6 +20,8 @@ export interface Readings {
   slipRequiredFields: 'core' | 'every'
   /** §4.6 "Which request fields are required: not shown": transaction.value only; or every listed field. */
   cashInRequiredFields: 'value' | 'every'
+  /** §4.4, §4.5 give paging but no order: newest first, or oldest first (the pix-key cap then keeps the oldest). */
+  listingOrder: 'newest' | 'oldest'
 }
 
 export const DEFAULT_READINGS: Readonly<Readings> = {
@@ -31,6 +33,7 @@ export const DEFAULT_READINGS: Readonly<Readings> = {
   creationStatus: 200,
   slipRequiredFields: 'core',
   cashInRequiredFields: 'value',
+  listingOrder: 'newest',
 }
 
 /** Every value each switch may take, the default first. */
@@ -43,6 +46,7 @@ export const READING_VALUES: { readonly [K in keyof Readings]: readonly Readings
   creationStatus: [200, 201],
   slipRequiredFields: ['core', 'every'],
   cashInRequiredFields: ['value', 'every'],
+  listingOrder: ['newest', 'oldest'],
 }
 
 export const READING_NAMES = Object.keys(READING_VALUES) as (keyof Readings)[]

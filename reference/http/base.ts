@@ -40,7 +40,7 @@ export function baseRouter(ctx: Context): Router {
   router.on('GET', '/api/transactions', async (req) => {
     const { account } = await bearer(world, req)
     const q = parseListQuery(req.query, world.clock.nowMs(), { maxSize: 100, defaultSize: 20, defaultDays: 31, withIds: true })
-    return ok(listPage(world.listed(account.id), q))
+    return ok(listPage(world.listed(account.id), q, undefined, world.config.readings.listingOrder))
   })
 
   router.on('GET', '/api/pix/transactions/pix-key/:pixKey', async (req) => {
@@ -48,7 +48,7 @@ export function baseRouter(ctx: Context): Router {
     const pixKey = req.params.pixKey ?? ''
     if (charLength(pixKey) < 1 || charLength(pixKey) > 77) throw new HttpError(400, 'pixKey must have 1 to 77 characters')
     const q = parseListQuery(req.query, world.clock.nowMs(), { maxSize: 1000, defaultSize: 20, defaultDays: 30, withIds: false })
-    return ok(listPage(world.listed(account.id, pixKey), q, PIX_KEY_LISTING_CAP))
+    return ok(listPage(world.listed(account.id, pixKey), q, PIX_KEY_LISTING_CAP, world.config.readings.listingOrder))
   })
 
   router.on('POST', '/api/pix/cash-in', async (req) => {

@@ -73,12 +73,14 @@ export function listItem(tx: Transaction): Record<string, unknown> {
  * is oldest first (World.listed): the window is found by binary search and walked once from its
  * newest end, counting every match and keeping only the page's.
  */
-export function listPage(chronological: readonly Transaction[], q: ListQuery, cap?: number): { data: unknown[]; metadata: Record<string, unknown> } {
+export function listPage(chronological: readonly Transaction[], q: ListQuery, cap?: number, order: 'newest' | 'oldest' = 'newest'): { data: unknown[]; metadata: Record<string, unknown> } {
   const offset = (q.page - 1) * q.size
   const page: Transaction[] = []
   let total = 0
-  for (let i = firstAfter(chronological, q.to) - 1, start = firstAfter(chronological, q.from - 1); i >= start; i--) {
-    const tx = chronological[i] as Transaction
+  const start = firstAfter(chronological, q.from - 1)
+  const end = firstAfter(chronological, q.to)
+  for (let n = 0; n < end - start; n++) {
+    const tx = chronological[order === 'newest' ? end - 1 - n : start + n] as Transaction
     if (!matches(tx, q)) continue
     if (cap !== undefined && total >= cap) break
     if (total >= offset && page.length < q.size) page.push(tx)

@@ -10,7 +10,7 @@ import { allAreas } from './areas.ts'
 import { OTHER_READINGS, eachOtherReading, type Readings } from '../../reference/readings.ts'
 import { certify, closeReferences, expectClean } from './runner.ts'
 import {
-  VARIANTS, charsetUtf8, combine, connectionClose, keysShuffled, lateAnswers, latency, timestampsWithMs, timestampsWithoutMs, unknownFields,
+  VARIANTS, charsetUtf8, combine, connectionClose, keysShuffled, lateAnswers, latency, timestampsOffsetZero, timestampsWithMs, timestampsWithoutMs, unknownFields,
   type Variant,
 } from './variants.ts'
 
@@ -18,7 +18,7 @@ afterAll(closeReferences)
 
 /** Representation in one run, transport (and the other timestamp form) in the other. */
 const GROUPS: readonly Variant[] = [
-  combine('representation', [keysShuffled, unknownFields, charsetUtf8, timestampsWithoutMs]),
+  combine('representation', [keysShuffled, unknownFields, charsetUtf8, timestampsWithoutMs, timestampsOffsetZero]),
   combine('transport', [latency, connectionClose, timestampsWithMs]),
 ]
 
@@ -28,7 +28,7 @@ const GROUPS: readonly Variant[] = [
  * rather than every one (30 ms on each of a full run's answers more than quadruples its time).
  */
 const ALL_IN_ONE: readonly Variant[] = [
-  combine('all-variants', [keysShuffled, unknownFields, charsetUtf8, timestampsWithoutMs, lateAnswers(5), connectionClose]),
+  combine('all-variants', [keysShuffled, unknownFields, charsetUtf8, timestampsWithoutMs, timestampsOffsetZero, lateAnswers(5), connectionClose]),
 ]
 
 interface Run {
