@@ -1,6 +1,12 @@
-// Entry of the package: `import { certify } from 'pix-conformance-kit'` (the kit is TypeScript run by tsx).
+// Entry of the package: `import { certify } from 'pix-conformance-kit'` (types: index.d.ts).
+// The kit is TypeScript run by tsx, registered for the kit's own modules only (a namespace, as the
+// bin does): the host's own imports are untouched, and the kit loads on the first call, not here.
 import { register } from 'tsx/esm/api'
 
-register()
-const api = await import('./cli/api.ts')
-export const certify = api.certify
+let api
+
+/** One certification, as `pix-conformance` runs it with these flags. */
+export async function certify(options = {}) {
+  api ??= register({ namespace: 'pix-conformance-kit' }).import('./cli/api.ts', import.meta.url)
+  return (await api).certify(options, () => import('vitest/node'))
+}

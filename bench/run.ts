@@ -9,7 +9,9 @@
 //       (V8 CPU profiler, as node --cpu-prof; top self time)
 //   (g) full certification through a delaying proxy at 0 ms, 100 ms and jittered RTT (latency.ts):
 //       100 ms / 0 ms, target <= 3; 100 ms / its floor, target <= 2. Takes minutes.
-// Flags: --skip-certification (a takes the longest), --depths (a at quick and deep depth too, as
+//   (h) sandbox certification (--reset) of a fresh reference at 0 and at 100,000 received payments
+//       over the last 31 days (busy-account.ts; the seeding time apart). Takes minutes.
+// Flags: --skip-certification (a takes the longest), --busy (only h), --skip-busy, --depths (a at quick and deep depth too, as
 // ratios to default), --requests N (default 6000: 60 paired rounds, whose median moves little from run to run),
 // --latency (only g), --skip-latency, --profiles 0,100,jitter (g's profiles, default all),
 // --workers N and anything after `--`: passed to the CLI in (a) and (g), to compare scheduling settings.
@@ -23,6 +25,7 @@ import { HttpClient } from '../harness/http.ts'
 import { Recorder } from '../harness/recorder.ts'
 import { Redactor } from '../harness/redact.ts'
 import { startReference } from '../reference/index.ts'
+import { certifyBusyReference } from './busy-account.ts'
 import { latencyBench, profilesFrom } from './latency.ts'
 import { bareJsonServer, loadReference, measure, type Measured } from './load.ts'
 import { profileHere, profileReference } from './profile.ts'
@@ -37,6 +40,9 @@ const requests = Number(valueOf('--requests')) || 6000
 const latencyOnly = argv.includes('--latency')
 const skipCertification = argv.includes('--skip-certification') || latencyOnly
 const skipLatency = argv.includes('--skip-latency')
+const busyOnly = argv.includes('--busy')
+const skipBusy = argv.includes('--skip-busy')
+const BUSY_RECORDS = 100_000
 const workers = valueOf('--workers')
 const extraArgs = [...(workers === undefined ? [] : ['--workers', workers]), ...cliArgs]
 
@@ -47,6 +53,7 @@ const ratioLine = (name: string, ratio: number, target: string, ok: boolean) =>
 async function main(): Promise<void> {
   const figures: (() => void)[] = []
   if (latencyOnly) return latencyOnlyRun(figures)
+  if (busyOnly) return busyFigures()
   line(`bench: node ${process.version}, ${requests} requests per throughput figure, sequential on loopback`)
 
   if (!skipCertification) {
@@ -79,7 +86,17 @@ async function main(): Promise<void> {
   for (const row of await pipelineSteps(Math.max(500, Math.floor(requests / 2)))) line(`  ${row}`)
 
   if (!skipLatency) await latencyFigures(figures)
+  if (!skipBusy) await busyFigures()
   printRatios(figures)
+}
+
+/** (h) The certification time of an empty and of a busy account, one after the other. */
+async function busyFigures(): Promise<void> {
+  line(`(h) sandbox certification (--reset) of a fresh reference, by the received payments it holds over the last 31 days:`)
+  for (const records of [0, BUSY_RECORDS]) {
+    const run = await certifyBusyReference(records, extraArgs)
+    line(`  ${String(records).padStart(7)} records: certification ${run.certificationS.toFixed(1)} s (seeding ${run.seedingS.toFixed(1)} s apart), exit ${run.exitCode}: ${run.headline}`)
+  }
 }
 
 async function latencyOnlyRun(figures: (() => void)[]): Promise<void> {

@@ -1,4 +1,6 @@
-// The programmatic API (package.json "exports"): certify a target from a script or a test runner.
+// The programmatic API (package.json "exports", typed by index.d.ts): certify a target from a
+// script or a test runner. Each call is one command run as the bin runs it; it leaves the host
+// process as it found it (process.env, process.exitCode, the console), so it can run many times.
 import { lastRun, main } from './conformance.ts'
 import type { Results } from './reporting/types.ts'
 
@@ -17,8 +19,11 @@ export interface Certification {
   runDir?: string
 }
 
+type VitestNode = typeof import('vitest/node')
+
 /** One certification, as the command runs it (its console output included). */
-export async function certify(options: CertifyOptions = {}): Promise<Certification> {
-  const exitCode = await main(options.argv ?? [])
-  return { exitCode, ...(lastRun && exitCode !== 2 ? { results: lastRun.results, runDir: lastRun.runDir } : {}) }
+export async function certify(options: CertifyOptions = {}, loadVitestNode?: () => Promise<VitestNode>): Promise<Certification> {
+  const exitCode = await main(options.argv ?? [], loadVitestNode ? { loadVitestNode } : {})
+  const run = lastRun
+  return { exitCode, ...(run && exitCode !== 2 ? { results: run.results, runDir: run.runDir } : {}) }
 }

@@ -3,68 +3,13 @@
 import { parseArgs as tokenize } from 'node:util'
 
 import { parseSeverityList } from './reporting/severity.ts'
-import type { Severity } from './reporting/types.ts'
-import { DEFAULT_CONCURRENCY, DEFAULT_WORKERS, DEFAULT_WORKERS_DISTANT, DISTANT_TARGET_MS, MAX_CONCURRENCY, MAX_NUM_RUNS, MAX_TIMEOUT_MS, MAX_WORKERS } from '../harness/config.ts'
+import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, DEFAULT_WORKERS, DEFAULT_WORKERS_DISTANT, DISTANT_TARGET_MS, MAX_CONCURRENCY, MAX_NUM_RUNS, MAX_TIMEOUT_MS, MAX_WORKERS } from '../harness/config.ts'
 
 export type Profile = 'sandbox' | 'readonly'
 
 export interface Shard {
   index: number
   count: number
-}
-
-export interface CliArgs {
-  envFile?: string
-  profile?: Profile
-  areas: string[]
-  /** Suite files relative to suites/ (`auth/tokens.test.ts`); narrower than --area. */
-  files: string[]
-  seed?: number
-  numRuns?: number
-  timeoutMs?: number
-  reportDir?: string
-  shard?: Shard
-  /** Report folders (or results.json files) to merge; present only with --merge. */
-  merge?: string[]
-  slow: boolean
-  help: boolean
-  depth?: 'quick' | 'default' | 'deep'
-  strictDepth: boolean
-  /** Confirms a sandbox profile against a target that looks like production (no control API). */
-  yesMutate?: boolean
-  /** Allows the checks that reset the sandbox (the embedded reference allows them anyway). */
-  reset?: boolean
-  /** Print the checks (id, clauses, needs) instead of running them. */
-  list?: boolean
-  /** Run one check (its id) or the checks whose titles match a pattern. */
-  check?: string
-  /** Stop at the first failed check. */
-  bail?: boolean
-  /** Suite files run side by side, and checks of a file in flight at once (harness/schedule.ts). */
-  workers?: number
-  concurrency?: number
-  /** A failed check is run again this many times, alone, before it is reported (default 1). */
-  retries?: number
-  /** A check that passed only on a retry (flaky) fails the run. */
-  failOnFlaky?: boolean
-  /** Fail the run (exit 1) when fewer must clauses than this percentage were verified. */
-  requireVerified?: number
-  /** waivers.yaml: accepted failures by clause (cli/reporting/waivers.ts). */
-  waivers?: string
-  /** Where to draft a waivers file from the run's failed clauses. */
-  writeWaivers?: string
-  /** An earlier results.json (or its folder) to show the changes since. */
-  compare?: string
-  /** Where to write the signed certificate of the run. */
-  certificate?: string
-  /** Where to write the run's redacted exchanges as HAR. */
-  har?: string
-  /** Only failures of these severities fail the run (cli/reporting/severity.ts); the rest are reported. */
-  failOn?: Severity[]
-  /** Fail the run when fewer documented statuses than this percentage were observed (cli/reporting/coverage.ts). */
-  requireCoverage?: number
-  /** An OTLP/HTTP collector to send the run's spans to (cli/reporting/otlp.ts). */
-  otlpEndpoint?: string
 }
 
 /** A bad flag; `setting` names it, as ConfigError does for a PIX_* setting. */
@@ -79,85 +24,123 @@ export class ArgsError extends Error {
 }
 
 export const MAX_SEED = 2 ** 31 - 1
+export const MAX_RETRIES = 5
+/** A failed check runs once more before it is reported: a webhook a loaded runner saw late is not a wrong amount. */
+export const DEFAULT_RETRIES = 1
 
-export const USAGE = `Usage: pix-conformance [certify] [flags]     (in the repository: npm run conformance -- [flags])
-       pix-conformance check-driver --env FILE   the sandbox driver against specs/control.yaml
-       pix-conformance init [--file target.env]  a commented env file with every setting
-       pix-conformance receiver --url URL        your webhook receiver, the kit playing the provider
-       pix-conformance diff OLD NEW              what changed per clause between two results.json
-       pix-conformance verify FILE [--key PUBKEY] [--results DIR]   check a certificate offline
-       pix-conformance repro CHECK --from DIR    a failed check as a standalone Node script
-       (each subcommand has its own --help)
+/**
+ * The defaults a newcomer asks about, stated once: `--help`, `init`'s template and the README
+ * (test/unit/cli/docs.test.ts) all quote these lines.
+ */
+export const DEFAULTS = {
+  profile: 'readonly against a target you configure (no state-changing request but to the token endpoints); sandbox (every check) only for the embedded reference; --profile sandbox or PIX_PROFILE=sandbox asks for it',
+  workers: `${DEFAULT_WORKERS} suite files side by side, ${DEFAULT_WORKERS_DISTANT} when no answer of the target to the preflight is faster than ${DISTANT_TARGET_MS} ms, 1 when PIX_WEBHOOK_LISTEN or PIX_WEBHOOK_PUBLIC_URL is set`,
+  depth: 'default: 50 random cases per property check (quick 10, deep 500); the boundary cases that decide a clause always run in full',
+} as const
 
-Certifies a PIX service against the interface. With no --env file and no target setting in the
-environment (PIX_BASE_URL, PIX_GATEWAY_URL, credentials, certificate files, …) it starts the
-embedded reference target and certifies that; with either, PIX_BASE_URL is required.
+export function defaultsLines(prefix = ''): string[] {
+  return Object.entries(DEFAULTS).map(([name, text]) => `${prefix}${name}: ${text}`)
+}
 
-  --env FILE          dotenv file with the PIX_* settings of the target
-  --profile NAME      readonly (no state-changing request except to the token endpoints; the
-                      default against any target but the embedded reference) or sandbox (every
-                      check; against a target without PIX_CONTROL_URL it needs --yes-mutate)
-  --yes-mutate        confirm the sandbox profile against a target that looks like production
-  --reset             allow the checks that reset the sandbox through its control API (a run
-                      otherwise leaves the target's state as it found it)
-  --area NAME         run only suites/NAME/ (repeat, or a comma list: --area auth,balance)
-  --file PATH         run only this suite file, relative to suites/ (repeat, or a comma list:
-                      --file auth/tokens.test.ts)
-  --seed N            seed of the property checks (0..${MAX_SEED}); replays a run
-  --num-runs N        random cases of every property check (1..${MAX_NUM_RUNS}); wins over --depth
-  --depth NAME        quick, default or deep (deep: 500 cases per property); boundary cases
-                      that decide a clause always run in full
-  --strict-depth      a property stopped by its time limit before its cases fails the run
-  --require-verified P  exit 1 when fewer than P% of the testable must clauses were verified
-  --timeout MS        time limit of each request (1..${MAX_TIMEOUT_MS})
-  --report-dir DIR    where reports/<run-id>/ goes (default: reports/); checked before the run
-  --shard I/N         run the I-th of N slices of the suite files (give every shard the same --seed)
-  --merge DIR...      merge the results.json of shard runs into one report (no run)
-  --slow              include the slow checks (token expiry, rate-limit windows)
-  --list              print the checks (id, clauses, needs) the other flags select; run nothing
-  --check ID|PATTERN  run one check (an id as --list prints it: area/file::title) or the checks
-                      whose titles match the pattern; give --seed to replay a run exactly
-  --bail              stop at the first failed check
-  --workers N         suite files run side by side (1..${MAX_WORKERS}, default ${DEFAULT_WORKERS}, ${DEFAULT_WORKERS_DISTANT} when no answer of the target
-                      to the preflight is faster than ${DISTANT_TARGET_MS} ms); 1 when the capture server has a
-                      fixed port or public URL (PIX_WEBHOOK_LISTEN/PUBLIC_URL)
-  --concurrency N     checks of one file in flight at once (1..${MAX_CONCURRENCY}, default ${DEFAULT_CONCURRENCY}); checks
-                      declared alone run after the rest, one at a time
-  --retries N         run a failed check again N times before reporting it (0..5, default 1); one
-                      that passes on a retry is reported flaky, with every attempt's evidence
-  --fail-on-flaky     a flaky check fails the run
-  --waivers FILE      accepted failures by clause (docs/ci/README.md "Waivers"): a waived
-                      failure stays failed but the run is a CONDITIONAL PASS (exit 0) until
-                      the waiver expires
-  --write-waivers FILE  draft a waivers file from this run's failed clauses
-  --compare FILE      an earlier results.json (or its folder): print what changed per clause
-                      first, and add it to report.html and junit.xml
-  --certificate FILE  write a signed certificate of the run (key: PIX_SIGNING_KEY_FILE, else a
-                      throwaway key whose public key is printed)
-  --har FILE          write the run's redacted exchanges as HAR 1.2
-  --fail-on LIST      only failures of these severities (money,security,data,protocol) fail the
-                      run; the others are reported (waivers still apply)
-  --require-coverage P  exit 1 when the run observed fewer than P% of the documented statuses
-                      and error codes (§7 and specs/openapi.yaml, per operation)
-  --otlp-endpoint URL send the run as OpenTelemetry spans (OTLP/HTTP JSON) to a collector
-  --help              this text
+// ---------------------------------------------------------------------------------------------
+// The flags of a certification, each defined once: its name, the PIX_* setting it stands for, how
+// its value is read, its help and its default. Parsing, the settings the flags become, `--help`
+// and the README's flag table (cli/docs.ts) all come from FLAGS. Adding a flag is one row:
+// `value('field', '--flag', 'METAVAR', parser, { help, env?, default? })`, `list(…)` for a
+// repeatable one, or `toggle('field', '--flag', { help, env? })`; `CliArgs` gains `field` by
+// itself, and `npm run docs` puts the row in the README (test/unit/cli/docs.test.ts checks it).
 
-Exit codes: 0 no check failed (the headline says how much was verified: PASSED, or INCOMPLETE
-when checks were blocked or inconclusive), 1 a check failed (or less was verified than
---require-verified asks), 2 the target could not be reached or the config is wrong.`
+type Parser<T> = (value: string, flag: string) => T
 
-export const VALUE_FLAGS = ['--env', '--profile', '--area', '--file', '--seed', '--num-runs', '--timeout', '--report-dir', '--shard', '--depth', '--require-verified', '--check', '--workers', '--concurrency', '--retries', '--waivers', '--write-waivers', '--compare', '--certificate', '--har', '--fail-on', '--require-coverage', '--otlp-endpoint'] as const
-type ValueFlag = (typeof VALUE_FLAGS)[number]
-export const SWITCHES = ['--slow', '--strict-depth', '--help', '--merge', '--yes-mutate', '--reset', '--list', '--bail', '--fail-on-flaky'] as const
+interface FlagRow<F extends string = string, T = unknown, K extends 'value' | 'list' | 'switch' | 'rest' = 'value' | 'list' | 'switch' | 'rest'> {
+  field: F
+  flag: `--${string}`
+  kind: K
+  /** What the value stands for in --help (FILE, N, NAME); absent for a switch. */
+  metavar?: string
+  parse?: Parser<T>
+  /** The PIX_* setting the flag stands for (flags win over the dotenv file and the environment). */
+  env?: `PIX_${string}`
+  help: string
+  /** The default, in words (a flag without one is off, or unset). */
+  default?: string
+  short?: `-${string}`
+}
+
+interface RowText {
+  help: string
+  env?: `PIX_${string}`
+  default?: string
+  short?: `-${string}`
+}
+
+const value = <F extends string, T>(field: F, flag: `--${string}`, metavar: string, parse: Parser<T>, text: RowText): FlagRow<F, T, 'value'> => ({ field, flag, kind: 'value', metavar, parse, ...text })
+/** A flag that may be repeated or given a comma list; its values gather in order, each once. */
+const list = <F extends string, T>(field: F, flag: `--${string}`, metavar: string, parse: Parser<T[]>, text: RowText): FlagRow<F, T[], 'list'> => ({ field, flag, kind: 'list', metavar, parse, ...text })
+const toggle = <F extends string>(field: F, flag: `--${string}`, text: RowText): FlagRow<F, boolean, 'switch'> => ({ field, flag, kind: 'switch', ...text })
+
+export const FLAGS = [
+  value('envFile', '--env', 'FILE', nonEmpty, { help: 'dotenv file with the PIX_* settings of the target (`pix-conformance init` writes one); without it and without any target setting in the environment, the embedded reference is certified' }),
+  value('profile', '--profile', 'NAME', oneOf(['sandbox', 'readonly'] as const), { env: 'PIX_PROFILE', default: DEFAULTS.profile, help: 'readonly (production-safe) or sandbox (every check; against a target without PIX_CONTROL_URL it needs --yes-mutate)' }),
+  toggle('yesMutate', '--yes-mutate', { env: 'PIX_YES_MUTATE', help: 'confirm the sandbox profile against a target that looks like production (no control API)' }),
+  toggle('reset', '--reset', { env: 'PIX_RESET', default: 'off against a target you configure, on for the embedded reference', help: 'allow the checks that reset the sandbox through its control API (a run otherwise leaves the target\'s state as it found it)' }),
+  list('areas', '--area', 'NAME', areaNames, { help: 'run only suites/NAME/ (repeat, or a comma list: --area auth,balance)' }),
+  list('files', '--file', 'PATH', suiteFiles, { help: 'run only this suite file, relative to suites/ (repeat, or a comma list: --file auth/tokens.test.ts)' }),
+  value('check', '--check', 'ID', nonEmpty, { help: 'run the checks whose id (area/file::title, as --list prints it) starts with ID, or whose title matches the pattern ID; give --seed to replay a run exactly' }),
+  toggle('list', '--list', { help: 'print the checks (id, clauses, needs) the other flags select; run nothing' }),
+  value('seed', '--seed', 'N', whole(0, MAX_SEED), { env: 'PIX_SEED', default: 'a random seed, printed', help: `seed of the property checks (0..${MAX_SEED}); replays a run` }),
+  value('depth', '--depth', 'NAME', oneOf(['quick', 'default', 'deep'] as const), { env: 'PIX_DEPTH', default: DEFAULTS.depth, help: 'quick, default or deep: random cases per property check' }),
+  value('numRuns', '--num-runs', 'N', whole(1, MAX_NUM_RUNS), { env: 'PIX_NUM_RUNS', help: `random cases of every property check (1..${MAX_NUM_RUNS}); wins over --depth` }),
+  toggle('strictDepth', '--strict-depth', { env: 'PIX_STRICT_DEPTH', help: 'a property stopped by its time limit before its cases fails the run' }),
+  toggle('slow', '--slow', { env: 'PIX_SLOW', help: 'include the slow checks (token expiry, rate-limit windows)' }),
+  value('timeoutMs', '--timeout', 'MS', whole(1, MAX_TIMEOUT_MS), { env: 'PIX_TIMEOUT_MS', default: `${DEFAULT_TIMEOUT_MS} ms`, help: `time limit of each request (1..${MAX_TIMEOUT_MS})` }),
+  value('workers', '--workers', 'N', whole(1, MAX_WORKERS), { env: 'PIX_WORKERS', default: DEFAULTS.workers, help: `suite files run side by side (1..${MAX_WORKERS})` }),
+  value('concurrency', '--concurrency', 'N', whole(1, MAX_CONCURRENCY), { env: 'PIX_CONCURRENCY', default: String(DEFAULT_CONCURRENCY), help: `checks of one file in flight at once (1..${MAX_CONCURRENCY}); checks declared alone run after the rest, one at a time` }),
+  value('retries', '--retries', 'N', whole(0, MAX_RETRIES), { default: String(DEFAULT_RETRIES), help: `run a failed check again N times (0..${MAX_RETRIES}) before reporting it; one that passes on a retry is reported flaky, with every attempt's evidence` }),
+  toggle('failOnFlaky', '--fail-on-flaky', { help: 'a flaky check fails the run' }),
+  toggle('bail', '--bail', { help: 'stop at the first failed check' }),
+  value('requireVerified', '--require-verified', 'P', (v, flag) => whole(0, 100)(v.replace(/%$/, ''), flag), { help: 'exit 1 when fewer than P% of the testable must clauses were verified' }),
+  value('reportDir', '--report-dir', 'DIR', nonEmpty, { default: 'reports/ under the working folder', help: 'where reports/<run-id>/ goes; checked before the run' }),
+  value('shard', '--shard', 'I/N', shard, { help: 'run the I-th of N slices of the suite files (give every shard the same --seed)' }),
+  { field: 'merge', flag: '--merge', kind: 'rest', metavar: 'DIR...', help: 'merge the results.json of shard runs into one report (no run)' } as FlagRow<'merge', string[], 'rest'>,
+  value('waivers', '--waivers', 'FILE', nonEmpty, { help: 'accepted failures by clause (docs/ci/README.md "Waivers"): a waived failure stays failed but the run is a CONDITIONAL PASS (exit 0) until the waiver expires' }),
+  value('writeWaivers', '--write-waivers', 'FILE', nonEmpty, { help: 'draft a waivers file from this run\'s failed clauses' }),
+  value('compare', '--compare', 'FILE', nonEmpty, { help: 'an earlier results.json (or its folder): print what changed per clause first, and add it to report.html and junit.xml' }),
+  value('certificate', '--certificate', 'FILE', nonEmpty, { help: 'write a signed certificate of the run (key: PIX_SIGNING_KEY_FILE, else a throwaway key whose public key is printed)' }),
+  value('har', '--har', 'FILE', nonEmpty, { help: 'write the run\'s redacted exchanges as HAR 1.2' }),
+  value('failOn', '--fail-on', 'LIST', (v, flag) => withFlag(flag, () => parseSeverityList(v)), { help: 'only failures of these severities (money,security,data,protocol) fail the run; the others are reported (waivers still apply)' }),
+  value('requireCoverage', '--require-coverage', 'P', (v, flag) => whole(0, 100)(v.replace(/%$/, ''), flag), { help: 'exit 1 when the run observed fewer than P% of the documented statuses and error codes (§7 and specs/openapi.yaml, per operation)' }),
+  value('otlpEndpoint', '--otlp-endpoint', 'URL', (v, flag) => withFlag(flag, () => httpUrl(v)), { help: 'send the run as OpenTelemetry spans (OTLP/HTTP JSON) to a collector' }),
+  toggle('help', '--help', { short: '-h', help: 'this text' }),
+] as const
+
+type Row = (typeof FLAGS)[number]
+type ValueOf<R> = R extends FlagRow<string, infer T> ? T : never
+type ListField = Extract<Row, { kind: 'list' }>['field']
+
+/** What the flags of a certification say; a flag not given is undefined (a switch false, a list empty). */
+export type CliArgs = { [R in Row as R['field'] extends ListField ? R['field'] : never]: ValueOf<R> } & {
+  [R in Row as R extends { kind: 'switch' } ? R['field'] : never]: boolean
+} & { [R in Row as R extends { kind: 'value' | 'rest' } ? R['field'] : never]?: ValueOf<R> }
+
+export const VALUE_FLAGS = FLAGS.filter((r) => r.kind === 'value' || r.kind === 'list').map((r) => r.flag)
+export const SWITCHES = FLAGS.filter((r) => r.kind === 'switch' || r.kind === 'rest').map((r) => r.flag)
 
 /** node:util's tokenizer for every flag; the values are checked here, each error naming its flag. */
-const TOKENIZER_OPTIONS = Object.fromEntries([
-  ...VALUE_FLAGS.map((f) => [f.slice(2), { type: 'string' as const }]),
-  ...SWITCHES.map((f) => [f.slice(2), { type: 'boolean' as const, ...(f === '--help' ? { short: 'h' } : {}) }]),
-])
+const TOKENIZER_OPTIONS = Object.fromEntries(FLAGS.map((r) => [r.flag.slice(2), { type: r.kind === 'switch' || r.kind === 'rest' ? ('boolean' as const) : ('string' as const), ...('short' in r && r.short ? { short: r.short.slice(1) } : {}) }]))
+
+function emptyArgs(): CliArgs {
+  const args: Record<string, unknown> = {}
+  for (const r of FLAGS) {
+    if (r.kind === 'list') args[r.field] = []
+    if (r.kind === 'switch') args[r.field] = false
+  }
+  return args as CliArgs
+}
 
 export function parseArgs(argv: readonly string[]): CliArgs {
-  const args: CliArgs = { areas: [], files: [], slow: false, help: false, strictDepth: false }
+  const args = emptyArgs()
+  const fields = args as unknown as Record<string, unknown>
   const { tokens } = tokenize({ args: [...argv], options: TOKENIZER_OPTIONS, strict: false, allowPositionals: true, tokens: true })
   let merging = false
   for (const token of tokens) {
@@ -169,157 +152,91 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     }
     merging = false
     const flag = token.rawName.startsWith('--') ? `--${token.name}` : token.rawName
-    if (flag === '--help' || flag === '-h') {
-      args.help = true
-    } else if (isSwitch(flag)) {
+    const row: FlagRow | undefined = FLAGS.find((r) => r.flag === flag || ('short' in r && r.short === flag))
+    if (!row) throw new ArgsError(flag, 'unknown flag (see --help)')
+    if (row.kind === 'switch') {
       if (token.inlineValue) throw new ArgsError(flag, 'takes no value')
-      setSwitch(args, flag)
-    } else if (flag === '--merge') {
+      fields[row.field] = true
+    } else if (row.kind === 'rest') {
       merging = true
       if (token.inlineValue) args.merge = [...(args.merge ?? []), token.value ?? '']
       else args.merge ??= []
-    } else if (isValueFlag(flag)) {
-      const value = token.value
-      if (value === undefined || (!token.inlineValue && value.startsWith('--'))) throw new ArgsError(flag, 'needs a value')
-      applyValue(args, flag, value)
     } else {
-      throw new ArgsError(flag, 'unknown flag (see --help)')
+      const given = token.value
+      if (given === undefined || (!token.inlineValue && given.startsWith('--'))) throw new ArgsError(flag, 'needs a value')
+      const parsed = row.parse!(given, flag)
+      if (row.kind === 'list') {
+        const seen = fields[row.field] as unknown[]
+        for (const item of parsed as unknown[]) if (!seen.includes(item)) seen.push(item)
+      } else {
+        fields[row.field] = parsed
+      }
     }
   }
   if (args.merge && args.merge.length === 0) throw new ArgsError('--merge', 'needs at least one report folder')
   return args
 }
 
-type Switch = '--slow' | '--strict-depth' | '--yes-mutate' | '--reset' | '--list' | '--bail' | '--fail-on-flaky'
-
-function isSwitch(flag: string): flag is Switch {
-  return ['--slow', '--strict-depth', '--yes-mutate', '--reset', '--list', '--bail', '--fail-on-flaky'].includes(flag)
-}
-
-function setSwitch(args: CliArgs, flag: Switch): void {
-  const field = { '--slow': 'slow', '--strict-depth': 'strictDepth', '--yes-mutate': 'yesMutate', '--reset': 'reset', '--list': 'list', '--bail': 'bail', '--fail-on-flaky': 'failOnFlaky' } as const
-  args[field[flag]] = true
-}
-
-function isValueFlag(flag: string): flag is ValueFlag {
-  return (VALUE_FLAGS as readonly string[]).includes(flag)
-}
-
-function applyValue(args: CliArgs, flag: ValueFlag, value: string): void {
-  switch (flag) {
-    case '--env':
-      args.envFile = nonEmpty(flag, value)
-      return
-    case '--profile':
-      if (value !== 'sandbox' && value !== 'readonly') throw new ArgsError(flag, `"${value}" must be sandbox or readonly`)
-      args.profile = value
-      return
-    case '--area':
-      for (const area of value.split(',').map((a) => a.trim()).filter(Boolean)) {
-        if (!/^[a-z0-9][a-z0-9-]*$/.test(area)) throw new ArgsError(flag, `"${area}" is not an area name (a folder under suites/)`)
-        if (!args.areas.includes(area)) args.areas.push(area)
-      }
-      if (args.areas.length === 0) throw new ArgsError(flag, 'needs an area name')
-      return
-    case '--file':
-      for (const file of value.split(',').map((f) => f.trim().replace(/^suites\//, '')).filter(Boolean)) {
-        if (!/^[a-z0-9][a-z0-9-]*\/[\w./-]+\.test\.ts$/.test(file) || file.includes('..')) {
-          throw new ArgsError(flag, `"${file}" is not a suite file (<area>/<name>.test.ts, relative to suites/)`)
-        }
-        if (!args.files.includes(file)) args.files.push(file)
-      }
-      if (args.files.length === 0) throw new ArgsError(flag, 'needs a suite file')
-      return
-    case '--seed':
-      args.seed = integer(flag, value, 0, MAX_SEED)
-      return
-    case '--num-runs':
-      args.numRuns = integer(flag, value, 1, MAX_NUM_RUNS)
-      return
-    case '--timeout':
-      args.timeoutMs = integer(flag, value, 1, MAX_TIMEOUT_MS)
-      return
-    case '--report-dir':
-      args.reportDir = nonEmpty(flag, value)
-      return
-    case '--shard':
-      args.shard = shard(value)
-      return
-    case '--depth':
-      if (value !== 'quick' && value !== 'default' && value !== 'deep') throw new ArgsError(flag, `"${value}" must be quick, default or deep`)
-      args.depth = value
-      return
-    case '--check':
-      args.check = nonEmpty(flag, value)
-      return
-    case '--retries':
-      args.retries = integer(flag, value, 0, 5)
-      return
-    case '--workers':
-      args.workers = integer(flag, value, 1, MAX_WORKERS)
-      return
-    case '--concurrency':
-      args.concurrency = integer(flag, value, 1, MAX_CONCURRENCY)
-      return
-    case '--waivers':
-      args.waivers = nonEmpty(flag, value)
-      return
-    case '--write-waivers':
-      args.writeWaivers = nonEmpty(flag, value)
-      return
-    case '--compare':
-      args.compare = nonEmpty(flag, value)
-      return
-    case '--certificate':
-      args.certificate = nonEmpty(flag, value)
-      return
-    case '--har':
-      args.har = nonEmpty(flag, value)
-      return
-    case '--require-verified':
-      args.requireVerified = integer(flag, value.replace(/%$/, ''), 0, 100)
-      return
-    case '--fail-on':
-      args.failOn = withFlag(flag, () => parseSeverityList(value))
-      return
-    case '--require-coverage':
-      args.requireCoverage = integer(flag, value.replace(/%$/, ''), 0, 100)
-      return
-    case '--otlp-endpoint':
-      args.otlpEndpoint = withFlag(flag, () => httpUrl(value))
-      return
+/** The PIX_* settings the flags stand for. */
+export function flagEnv(args: CliArgs): Record<string, string> {
+  const env: Record<string, string> = {}
+  const fields = args as unknown as Record<string, unknown>
+  for (const r of FLAGS) {
+    if (!('env' in r) || r.env === undefined) continue
+    const given = fields[r.field]
+    if (r.kind === 'switch' ? given === true : given !== undefined) env[r.env] = r.kind === 'switch' ? '1' : String(given)
   }
+  return env
 }
 
-function withFlag<T>(flag: string, parse: () => T): T {
-  try {
-    return parse()
-  } catch (e) {
-    throw new ArgsError(flag, (e as Error).message)
-  }
-}
+// ---------------------------------------------------------------------------------------------
+// Value readers: each error names the flag.
 
-function httpUrl(value: string): string {
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    throw new Error(`"${value}" is not a URL`)
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`"${value}" must be an http or https URL`)
-  return url.href
-}
-
-function nonEmpty(flag: string, value: string): string {
+function nonEmpty(value: string, flag: string): string {
   if (value.trim() === '') throw new ArgsError(flag, 'needs a value')
   return value
 }
 
-function integer(flag: string, value: string, min: number, max: number): number {
+function oneOf<const T extends string>(choices: readonly T[]): Parser<T> {
+  return (value, flag) => {
+    if (!(choices as readonly string[]).includes(value)) throw new ArgsError(flag, `"${value}" must be ${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}`)
+    return value as T
+  }
+}
+
+function whole(min: number, max: number): Parser<number> {
+  return (value, flag) => integer(flag, value, min, max)
+}
+
+export function integer(flag: string, value: string, min: number, max: number): number {
   if (!/^\d+$/.test(value)) throw new ArgsError(flag, `"${value}" is not a whole number`)
   const n = Number(value)
   if (n < min || n > max) throw new ArgsError(flag, `${value} must be between ${min} and ${max}`)
   return n
+}
+
+function commaList(value: string): string[] {
+  return value.split(',').map((a) => a.trim()).filter(Boolean)
+}
+
+function areaNames(value: string, flag: string): string[] {
+  const areas = commaList(value)
+  for (const area of areas) {
+    if (!/^[a-z0-9][a-z0-9-]*$/.test(area)) throw new ArgsError(flag, `"${area}" is not an area name (a folder under suites/)`)
+  }
+  if (areas.length === 0) throw new ArgsError(flag, 'needs an area name')
+  return areas
+}
+
+function suiteFiles(value: string, flag: string): string[] {
+  const files = commaList(value).map((f) => f.replace(/^suites\//, ''))
+  for (const file of files) {
+    if (!/^[a-z0-9][a-z0-9-]*\/[\w./-]+\.test\.ts$/.test(file) || file.includes('..')) {
+      throw new ArgsError(flag, `"${file}" is not a suite file (<area>/<name>.test.ts, relative to suites/)`)
+    }
+  }
+  if (files.length === 0) throw new ArgsError(flag, 'needs a suite file')
+  return files
 }
 
 function shard(value: string): Shard {
@@ -332,25 +249,80 @@ function shard(value: string): Shard {
   return { index, count }
 }
 
-export function shardText(s: Shard): string {
-  return `${s.index}/${s.count}`
+// ---------------------------------------------------------------------------------------------
+// --help, from FLAGS.
+
+const HELP_WIDTH = 100
+const HELP_INDENT = 22
+
+/** `--flag METAVAR`, as --help and the README write it. */
+export function flagSyntax(r: Pick<FlagRow, 'flag' | 'metavar'>): string {
+  return r.metavar ? `${r.flag} ${r.metavar}` : r.flag
 }
 
-/** The PIX_* settings the flags stand for. */
-export function flagEnv(args: CliArgs): Record<string, string> {
-  const env: Record<string, string> = {}
-  if (args.profile) env.PIX_PROFILE = args.profile
-  if (args.seed !== undefined) env.PIX_SEED = String(args.seed)
-  if (args.numRuns !== undefined) env.PIX_NUM_RUNS = String(args.numRuns)
-  if (args.timeoutMs !== undefined) env.PIX_TIMEOUT_MS = String(args.timeoutMs)
-  if (args.slow) env.PIX_SLOW = '1'
-  if (args.depth) env.PIX_DEPTH = args.depth
-  if (args.strictDepth) env.PIX_STRICT_DEPTH = '1'
-  if (args.yesMutate) env.PIX_YES_MUTATE = '1'
-  if (args.reset) env.PIX_RESET = '1'
-  if (args.workers !== undefined) env.PIX_WORKERS = String(args.workers)
-  if (args.concurrency !== undefined) env.PIX_CONCURRENCY = String(args.concurrency)
-  return env
+/** A flag's default in words; the three of DEFAULTS are stated once, under "Defaults". */
+export function flagDefault(r: Pick<FlagRow, 'default'>): string | undefined {
+  if (r.default === undefined) return undefined
+  return (Object.values(DEFAULTS) as string[]).includes(r.default) ? 'see Defaults' : r.default
+}
+
+/** A flag's help with its default: "help (default: …)". */
+export function flagHelp(r: Pick<FlagRow, 'help' | 'default'>): string {
+  const given = flagDefault(r)
+  return `${r.help}${given ? ` (default: ${given})` : ''}`
+}
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line)
+      line = word
+    } else {
+      line = line ? `${line} ${word}` : word
+    }
+  }
+  if (line) lines.push(line)
+  return lines
+}
+
+function flagLines(r: FlagRow): string[] {
+  const head = `  ${flagSyntax(r)}`
+  const body = wrap(`${flagHelp(r)}${r.env ? ` [${r.env}]` : ''}`, HELP_WIDTH - HELP_INDENT)
+  const first = head.length < HELP_INDENT - 1 ? [`${head.padEnd(HELP_INDENT)}${body.shift() ?? ''}`] : [head]
+  return [...first, ...body.map((l) => `${' '.repeat(HELP_INDENT)}${l}`)]
+}
+
+export const USAGE = [
+  'Usage: pix-conformance [certify] [flags]     (in the repository: npm run conformance -- [flags])',
+  '       pix-conformance check-driver --env FILE   the sandbox driver against specs/control.yaml',
+  '       pix-conformance init [--file target.env]  a commented env file with every setting',
+  '       pix-conformance receiver --url URL        your webhook receiver, the kit playing the provider',
+  '       pix-conformance diff OLD NEW              what changed per clause between two results.json',
+  '       pix-conformance verify FILE [--key PUBKEY] [--results DIR]   check a certificate offline',
+  '       pix-conformance repro CHECK --from DIR    a failed check as a standalone Node script',
+  '       pix-conformance monitor --env FILE --every 15m   re-certify on a schedule; alert on change',
+  '       pix-conformance history [--clause ID | --latency]   what the monitor\'s history holds',
+  '       (each subcommand has its own --help)',
+  '',
+  'Certifies a PIX service against the interface. With no --env file and no target setting in the',
+  'environment (PIX_BASE_URL, PIX_GATEWAY_URL, credentials, certificate files, …) it starts the',
+  'embedded reference target and certifies that; with either, PIX_BASE_URL is required. Flags win',
+  'over the --env file, which wins over the environment; [PIX_…] is the setting a flag stands for.',
+  '',
+  'Defaults:',
+  ...defaultsLines().flatMap((l) => wrap(l, HELP_WIDTH - 6).map((w, i) => `${i === 0 ? '  ' : '      '}${w}`)),
+  '',
+  ...FLAGS.flatMap((r) => flagLines(r)),
+  '',
+  'Exit codes: 0 no check failed (the headline says how much was verified: PASSED, or INCOMPLETE',
+  'when checks were blocked or inconclusive), 1 a check failed (or less was verified than',
+  '--require-verified asks), 2 the target could not be reached or the config is wrong.',
+].join('\n')
+
+export function shardText(s: Shard): string {
+  return `${s.index}/${s.count}`
 }
 
 export type Env = Record<string, string | undefined>
@@ -400,13 +372,13 @@ export function parseCommand(argv: readonly string[]): Command {
     return {
       name: 'check-driver',
       help: flags.help === true,
-      ...(typeof flags.env === 'string' ? { envFile: nonEmpty('--env', flags.env) } : {}),
+      ...(typeof flags.env === 'string' ? { envFile: nonEmpty(flags.env, '--env') } : {}),
       ...(typeof flags.timeout === 'string' ? { timeoutMs: integer('--timeout', flags.timeout, 1, MAX_TIMEOUT_MS) } : {}),
     }
   }
   if (first === 'init') {
     const flags = subcommandFlags('init', rest, SUBCOMMAND_FLAGS.init)
-    return { name: 'init', file: typeof flags.file === 'string' ? nonEmpty('--file', flags.file) : 'target.env', force: flags.force === true, help: flags.help === true }
+    return { name: 'init', file: typeof flags.file === 'string' ? nonEmpty(flags.file, '--file') : 'target.env', force: flags.force === true, help: flags.help === true }
   }
   if (first === 'diff') {
     const { flags, positionals } = subcommandWords('diff', rest, SUBCOMMAND_FLAGS.diff)
@@ -422,8 +394,8 @@ export function parseCommand(argv: readonly string[]): Command {
       name: 'verify',
       file: positionals[0] ?? '',
       help,
-      ...(typeof flags.key === 'string' ? { key: nonEmpty('--key', flags.key) } : {}),
-      ...(typeof flags.results === 'string' ? { results: nonEmpty('--results', flags.results) } : {}),
+      ...(typeof flags.key === 'string' ? { key: nonEmpty(flags.key, '--key') } : {}),
+      ...(typeof flags.results === 'string' ? { results: nonEmpty(flags.results, '--results') } : {}),
     }
   }
   return { name: 'certify', args: parseArgs(first === 'certify' ? rest : argv) }
@@ -510,3 +482,40 @@ checks each optional setting enables. It never overwrites a file unless --force 
   --file FILE         where to write (default target.env)
   --force             overwrite an existing file
   --help              this text`
+
+/**
+ * What the command answers without running anything: its --help, or a bad argument (exit 2).
+ * The launcher asks this before it loads the rest of the kit, so these answer at once.
+ */
+export function answerWithoutRunning(argv: readonly string[]): { exitCode: number; stdout?: string; stderr?: string } | undefined {
+  if (argv[0] === 'monitor' || argv[0] === 'history') return undefined // cli/monitor/options.ts parses its own
+  let command: Command
+  try {
+    command = parseCommand(argv)
+  } catch (e) {
+    if (e instanceof ArgsError) return { exitCode: 2, stderr: `conformance: ${e.message}` }
+    throw e
+  }
+  if (command.name === 'receiver' || command.name === 'repro' || !('help' in command ? command.help : command.args.help)) return undefined
+  const usage = { certify: USAGE, 'check-driver': CHECK_DRIVER_USAGE, init: INIT_USAGE, diff: DIFF_USAGE, verify: VERIFY_USAGE }[command.name]
+  return { exitCode: 0, stdout: usage }
+}
+
+function withFlag<T>(flag: string, parse: () => T): T {
+  try {
+    return parse()
+  } catch (e) {
+    throw new ArgsError(flag, (e as Error).message)
+  }
+}
+
+function httpUrl(value: string): string {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new Error(`"${value}" is not a URL`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`"${value}" must be an http or https URL`)
+  return url.href
+}

@@ -7,14 +7,15 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync }
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { CHECK_TIMEOUT_MS, ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usableBalanceAccounts, workerCountFor, type TargetConfig } from '../harness/config.ts'
-import { ArgsError, CHECK_DRIVER_USAGE, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, shardText, type CliArgs, type Command, type Env } from './args.ts'
+import { ArgsError, CHECK_DRIVER_USAGE, DEFAULT_RETRIES, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, shardText, type CliArgs, type Command, type Env } from './args.ts'
 import { guardAccountUrls, type AccountUrlsGuard } from './account-urls.ts'
+import { watchSandboxClock } from './sandbox-clock.ts'
 import { BALANCE_ACCOUNT_REASONS, suiteFilesDeclaringAlone } from '../harness/suite-files.ts'
 import { writeEnvTemplate } from './init.ts'
-import { checkSelection, listChecks, listText } from './list.ts'
+import { closestIds, listChecks, listText, selectChecks } from './list.ts'
 import { loadVitestNode, useVitestNodeLoader } from './vitest-node.ts'
 import { PreflightError, preflight } from './preflight.ts'
 import { CertificateError, makeCertificate, verifyCertificate, verifyText } from './reporting/certificate.ts'
@@ -35,9 +36,6 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const SUITES_DIR = join(REPO_ROOT, 'suites')
 const PROBE_TIMEOUT_MS = 3_000
 
-/** A failed check runs once more before it is reported: a webhook a loaded runner saw late is not a wrong amount. */
-const DEFAULT_RETRIES = 1
-
 const EXIT_PASSED = 0
 const EXIT_FAILED = 1
 const EXIT_UNUSABLE = 2
@@ -55,9 +53,25 @@ export interface MainOptions {
   loadVitestNode?: () => Promise<typeof import('vitest/node')>
 }
 
+/**
+ * One command, as the bin and the programmatic API run it. It leaves the process as it found it:
+ * the console's scrubbing, process.env and process.exitCode are put back when it returns.
+ */
 export async function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
   if (options.loadVitestNode) useVitestNodeLoader(options.loadVitestNode)
-  scrubConsole(scrubber)
+  lastRun = undefined
+  const restoreConsole = scrubConsole(scrubber)
+  const exitCodeBefore = process.exitCode
+  try {
+    return await command(argv)
+  } finally {
+    process.exitCode = exitCodeBefore
+    restoreConsole()
+  }
+}
+
+async function command(argv: readonly string[]): Promise<number> {
+  if (argv[0] === 'monitor' || argv[0] === 'history') return (await import('./monitor/main.ts')).monitorMain(argv)
   let command: Command
   try {
     command = parseCommand(argv)
@@ -86,13 +100,11 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
 
 async function certify(args: CliArgs): Promise<number> {
   checkAreas(args.areas)
-  if (args.check) {
-    const selection = checkSelection(args.check)
-    if (selection.file && !args.files.includes(selection.file)) args.files.push(selection.file)
-  }
   checkFiles(args.files, args.areas)
+  const selection = args.check ? await selectChecks(REPO_ROOT, args.check, suiteFilters(args)) : undefined
+  if (selection) args.files = selection.files
   if (args.list) {
-    const { checks, errors } = await listChecks(REPO_ROOT, suiteFilters(args), args.check ? checkSelection(args.check).namePattern : undefined)
+    const { checks, errors } = await listChecks(REPO_ROOT, suiteFilters(args), selection?.namePattern)
     say(listText(checks))
     for (const e of errors) complain(`error: ${e}`)
     return errors.length > 0 ? EXIT_FAILED : EXIT_PASSED
@@ -102,7 +114,7 @@ async function certify(args: CliArgs): Promise<number> {
   const runId = makeRunId(new Date(), args.shard ? `shard${args.shard.index}of${args.shard.count}` : undefined)
   const runDir = runFolder(args, runId)
   try {
-    return await certifyInto(args, { runId, runDir, shard, gate })
+    return await certifyInto(args, { runId, runDir, shard, gate, ...(selection ? { namePattern: selection.namePattern } : {}) })
   } finally {
     removeIfEmpty(runDir)  // a run that ended before its report (bad config, unreachable target) leaves no empty folder
   }
@@ -113,6 +125,8 @@ interface RunPlace {
   runDir: string
   shard?: string
   gate: GateInputs
+  /** The titles --check picked (vitest's testNamePattern). */
+  namePattern?: string
 }
 
 /** What --waivers and --compare name, read and checked before anything runs (a bad file exits 2). */
@@ -200,7 +214,11 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
     env = { ...env, PIX_BALANCE_ACCOUNT_RESETS: checked.balanceAccountResets ? '1' : '0' }  // what the preflight saw, never the user's word
 
     const workers = workerCountFor(config, checked.fastestAnswerMs)
-    return await runSuites(args, { ...config, unavailable: { ...config.unavailable, ...checked.unavailable }, balanceAccountResets: checked.balanceAccountResets, workers: workers.count }, env, place, workers.why)
+    const clock = await watchSandboxClock(config)
+    const code = await runSuites(args, { ...config, unavailable: { ...config.unavailable, ...checked.unavailable }, balanceAccountResets: checked.balanceAccountResets, workers: workers.count }, env, place, workers.why)
+    const moved = await clock.moved()
+    if (moved) say(moved)
+    return code
   } finally {
     process.off('SIGINT', stopOnSignal)
     await urls?.restore()
@@ -273,14 +291,38 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
     },
     clauses: () => catalogue,
     scrubber,
-    replayCommand: (area, seed) => conformanceCommand({ ...replay, seed, areas: [area] }),
+    replayCommand: (checkId, seed) => conformanceCommand({ ...replay, seed, check: checkId }),
     out: say,
     colour,
   })
   if (catalogueError) reporter.noteError(catalogueError)
 
   const workerEnv = { ...pixOnly(env), PIX_WORKERS: String(workers.count), PIX_PACING_SHARED: '1', PIX_RUN_ID: runId }
-  Object.assign(process.env, workerEnv)
+  // vitest.config.ts reads the scheduling settings from process.env in this process: set for the
+  // run, and put back after it, so that a host process (the programmatic API) keeps its own
+  const restoreEnv = setProcessEnv(workerEnv)
+  try {
+    return await runVitest(args, config, place, reporter, workerEnv, env)
+  } finally {
+    restoreEnv()
+  }
+}
+
+/** Sets `entries` in process.env; the function returned puts back what was there. */
+function setProcessEnv(entries: Record<string, string>): () => void {
+  const before = Object.fromEntries(Object.keys(entries).map((k) => [k, process.env[k]]))
+  Object.assign(process.env, entries)
+  return () => {
+    for (const [k, v] of Object.entries(before)) {
+      if (v === undefined) delete process.env[k]
+      else process.env[k] = v
+    }
+  }
+}
+
+async function runVitest(args: CliArgs, config: TargetConfig, place: RunPlace, reporter: ConformanceReporter, workerEnv: Record<string, string>, env: Env): Promise<number> {
+  const { runDir, shard } = place
+  const colour = colourWanted(process.stdout)
   const { startVitest } = await loadVitestNode()
   const vitest = await startVitest('test', suiteFilters(args), {
     root: REPO_ROOT,
@@ -292,7 +334,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
     env: workerEnv,
     passWithNoTests: true,
     ...(shard ? { shard } : {}),
-    ...(args.check ? { testNamePattern: checkSelection(args.check).namePattern } : {}),
+    ...(place.namePattern ? { testNamePattern: place.namePattern } : {}),
     ...(args.bail ? { bail: 1 } : {}),
     retry: args.retries ?? DEFAULT_RETRIES,
     ...testTimeoutFor(config),
@@ -433,10 +475,19 @@ function checkAreas(areas: string[]): void {
 /** Every --file must exist under suites/, and lie in one of the --area folders when both are given. */
 function checkFiles(files: string[], areas: string[]): void {
   for (const file of files) {
-    if (!existsSync(join(SUITES_DIR, file))) throw new ArgsError('--file', `no suite file suites/${file}`)
+    if (!existsSync(join(SUITES_DIR, file))) {
+      const closest = closestIds(file, suiteFilesUnder(SUITES_DIR))
+      throw new ArgsError('--file', `no suite file suites/${file}${closest.length > 0 ? `; the closest: ${closest.join(', ')}` : ''}`)
+    }
     const area = file.split('/')[0] ?? ''
     if (areas.length > 0 && !areas.includes(area)) throw new ArgsError('--file', `${file} is not in the areas given by --area (${areas.join(', ')})`)
   }
+}
+
+/** Every suite file, relative to suites/ (area/name.test.ts). */
+function suiteFilesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts')).map((f) => f.split(sep).join('/')).sort()
 }
 
 /** vitest file filters: the files when given (narrower), else the area folders, else everything. */
@@ -520,15 +571,20 @@ function unusable(e: unknown): number {
   return EXIT_UNUSABLE
 }
 
-/** Whatever reaches stdout or stderr, from us or from vitest, goes out scrubbed. */
-function scrubConsole(s: Scrubber): void {
-  for (const stream of [process.stdout, process.stderr]) {
-    const write = stream.write.bind(stream) as (chunk: string, ...rest: unknown[]) => boolean
+/** Whatever reaches stdout or stderr, from us or from vitest, goes out scrubbed; the function returned puts the streams back. */
+function scrubConsole(s: Scrubber): () => void {
+  const restores = [process.stdout, process.stderr].map((stream) => {
+    const original = stream.write
+    const write = original.bind(stream) as (chunk: string, ...rest: unknown[]) => boolean
     stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
       const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')
       return write(s.text(text), ...rest)
     }) as typeof stream.write
-  }
+    return () => {
+      stream.write = original
+    }
+  })
+  return () => restores.forEach((restore) => restore())
 }
 
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href

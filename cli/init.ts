@@ -1,6 +1,8 @@
 // `pix-conformance init`: a commented target.env with every setting, the required ones first,
-// each optional one saying which checks it enables (README "Target config" is the same list).
+// each optional one saying which checks it enables, then the run's settings with their defaults
+// (the flags' own help, from cli/args.ts). test/unit/cli/init.test.ts holds it to what loadConfig reads.
 import { existsSync, writeFileSync } from 'node:fs'
+import { FLAGS, defaultsLines, flagHelp, flagSyntax } from './args.ts'
 
 interface Setting {
   name: string
@@ -27,10 +29,15 @@ const REQUIRED: Setting[] = [
 ]
 
 const OPTIONAL: Setting[] = [
-  { name: 'PIX_PROFILE', what: 'readonly (no state-changing request but to the token endpoints) or sandbox', enables: 'sandbox: every check that creates charges, payments, refunds and slips' },
   { name: 'PIX_CONTROL_URL', what: 'the sandbox driver (specs/control.yaml); check it with `pix-conformance check-driver`', enables: 'the state-machine, webhook, return and refund checks, which need a payer, a bank or the clock to act' },
   { name: 'PIX_WEBHOOK_PUBLIC_URL', what: 'public HTTPS address through which the target reaches the kit\'s webhook capture server', enables: 'the webhook checks against a target that is not on this machine' },
+  { name: 'PIX_WEBHOOK_LISTEN', what: 'host:port (or a port) the capture server listens on, e.g. the local end of a tunnel (default a free loopback port)' },
+  { name: 'PIX_WEBHOOK_TLS_CERT_FILE', what: "the capture server's own certificate (PEM; with PIX_WEBHOOK_TLS_KEY_FILE); without it a CA of its own, or plain HTTP behind PIX_WEBHOOK_PUBLIC_URL" },
+  { name: 'PIX_WEBHOOK_TLS_KEY_FILE', what: 'its private key (PEM)' },
+  { name: 'PIX_WEBHOOK_CLIENT_CA_FILE', what: 'senders must present a certificate of this CA (PEM): mTLS webhooks', enables: "recording the sender's certificate with each notification" },
   { name: 'PIX_CERT_FILE', what: 'PEM of the certificate linked to the account (sent URL-encoded in X-SSL-Client-Cert)', enables: 'the certificate-token checks (POST /api/auth/token)' },
+  { name: 'PIX_CERT_MODE', what: 'header (default: the kit sends X-SSL-Client-Cert itself) or transport (mutual TLS at the socket; each certificate file then holds its private key too)' },
+  { name: 'PIX_TLS_CA_FILE', what: "a CA the kit trusts for the target's own TLS certificate (a sandbox with a private CA)" },
   { name: 'PIX_CERT_UNLINKED_FILE', what: 'PEM of a valid certificate linked to no account', enables: 'the unlinked-certificate refusal (403)' },
   { name: 'PIX_CERT_OTHER_ACCOUNT_FILE', what: "PEM of another account's certificate", enables: 'the other-account-certificate refusal' },
   { name: 'PIX_API_KEY_LIMITED', what: 'a gateway key lacking a permission', enables: 'the gateway 403 checks' },
@@ -43,10 +50,24 @@ const OPTIONAL: Setting[] = [
   { name: 'PIX_BUYER_UUID', what: 'a stored buyer of the account', enables: 'the buyer read checks (§4.17)' },
   { name: 'PIX_PIX_KEY', what: 'a PIX key of the account', enables: 'the pix-key listing and the charge key bound' },
   { name: 'PIX_DELIVERY_POLICY_FILE', what: "the webhook delivery policy the vendor declares (YAML or JSON: attempts, intervalsMs, toleranceMs, endsOn200)", enables: 'holding the observed retries to the declaration (without it they are only reported)' },
-  { name: 'PIX_SEED', what: 'seed of the property checks (a run prints it; give it to replay)' },
-  { name: 'PIX_DEPTH', what: 'quick, default or deep (random cases per property: 10, 50, 500)' },
-  { name: 'PIX_TIMEOUT_MS', what: 'time limit of each request in ms (default 10000)' },
+  { name: 'PIX_SIGNING_KEY_FILE', what: 'Ed25519 private key (PEM) that signs --certificate files (without it, a throwaway key whose public key is printed)' },
 ]
+
+/**
+ * Settings the CLI writes for its own workers, never a user: a file that set them would lie to the
+ * run (the preflight's findings, the embedded reference).
+ */
+export const INTERNAL_SETTINGS = ['PIX_EMBEDDED', 'PIX_UNAVAILABLE', 'PIX_BALANCE_ACCOUNT_RESETS'] as const
+
+/** The settings of a run that flags stand for (cli/args.ts FLAGS): their help and default, as --help gives them. */
+function runSettings(): Setting[] {
+  return FLAGS.flatMap((r) => ('env' in r && r.env ? [{ name: r.env, what: `${flagSyntax(r)}: ${flagHelp(r)}${r.kind === 'switch' ? '; 1 turns it on' : ''}` }] : []))
+}
+
+/** Every setting the template names, in its order. */
+export function templateSettings(): string[] {
+  return [...REQUIRED, ...OPTIONAL, ...runSettings()].map((s) => s.name)
+}
 
 export function envTemplate(): string {
   const lines = [
@@ -57,8 +78,15 @@ export function envTemplate(): string {
   ]
   for (const s of REQUIRED) lines.push(`# ${s.what}`, `${s.name}=`, '')
   lines.push('# ── optional: each enables the checks it names; unset, those checks are skipped with the reason ──')
-  for (const s of OPTIONAL) lines.push(`# ${s.what}${s.enables ? `\n#   enables: ${s.enables}` : ''}`, `# ${s.name}=`, '')
+  for (const s of OPTIONAL) lines.push(...commented(s))
+  lines.push('# ── the run: each is also a flag (pix-conformance --help); a flag wins over this file ──')
+  lines.push('# Defaults:', ...defaultsLines('#   '), '')
+  for (const s of runSettings()) lines.push(...commented(s))
   return lines.join('\n')
+}
+
+function commented(s: Setting): string[] {
+  return [`# ${s.what}${s.enables ? `\n#   enables: ${s.enables}` : ''}`, `# ${s.name}=`, '']
 }
 
 /** Writes the template; refuses to overwrite unless forced. */

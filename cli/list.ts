@@ -1,6 +1,8 @@
 // `--list`: the checks a run would run, as vitest collects them (no request is sent): id, clauses
 // and needs, in the id form the reports and --check use (`charges/errors::create charge …`).
-import { join } from 'node:path'
+import { existsSync, readdirSync } from 'node:fs'
+import { join, sep } from 'node:path'
+import { ArgsError } from './args.ts'
 import { loadVitestNode } from './vitest-node.ts'
 
 export interface ListedCheck {
@@ -47,10 +49,72 @@ export function listText(checks: readonly ListedCheck[]): string {
   return [...lines, '', `${checks.length} checks`].join('\n')
 }
 
-/** `--check` takes an id (`area/file::title`), or a pattern matched against the titles. */
-export function checkSelection(check: string): { file?: string; namePattern: string } {
+/** The files and the vitest name pattern of the checks `--check` selected. */
+export interface CheckSelection {
+  files: string[]
+  namePattern: string
+  ids: string[]
+}
+
+/**
+ * `--check` picks the checks whose id (`area/file::title`) starts with its value, or whose title
+ * matches it as a pattern. Nothing picked is a mistake in the flag (ArgsError names the closest
+ * ids), found before anything runs. `filters` are the run's suite filters; an id names its file.
+ */
+export async function selectChecks(repoRoot: string, check: string, filters: string[]): Promise<CheckSelection> {
   const at = check.indexOf('::')
-  if (at < 0) return { namePattern: check }
-  const escaped = check.slice(at + 2).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  return { file: `${check.slice(0, at)}.test.ts`, namePattern: `^${escaped}$` }
+  const file = at >= 0 ? `suites/${check.slice(0, at)}.test.ts` : undefined
+  if (file && !existsSync(join(repoRoot, file))) {
+    // no such file: the closest files' ids, without collecting any check
+    const closest = closestIds(check.slice(0, at), suiteFileIds(join(repoRoot, 'suites'))).map((id) => `${id}::…`)
+    throw new ArgsError('--check', `"${check}" matches no check id: there is no ${file}; the closest ids: ${closest.join(' | ')} (--list prints them all)`)
+  }
+  const { checks } = await listChecks(repoRoot, file ? [file] : filters)
+  const titlePattern = patternOf(check)
+  const exact = checks.filter((c) => c.id === check)  // a replay names one check, even if its id begins another's
+  const picked = exact.length > 0 ? exact : checks.filter((c) => c.id.startsWith(check) || (at < 0 && titlePattern?.test(titleOf(c.id))))
+  if (picked.length === 0) {
+    const closest = closestIds(check, checks.map((c) => c.id))
+    throw new ArgsError('--check', `"${check}" matches no check id or title${closest.length > 0 ? `; the closest ids: ${closest.join(' | ')}` : ''} (--list prints them all)`)
+  }
+  const files = [...new Set(picked.map((c) => `${c.id.slice(0, c.id.indexOf('::'))}.test.ts`))]
+  const titles = [...new Set(picked.map((c) => titleOf(c.id)))]
+  return { files, namePattern: `^(?:${titles.map(escapeRegExp).join('|')})$`, ids: picked.map((c) => c.id) }
+}
+
+/** `area/name` of every suite file: the first half of the ids of its checks. */
+function suiteFileIds(suitesDir: string): string[] {
+  return readdirSync(suitesDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts')).map((f) => f.split(sep).join('/').replace(/\.test\.ts$/, ''))
+}
+
+function titleOf(id: string): string {
+  return id.slice(id.indexOf('::') + 2)
+}
+
+function patternOf(text: string): RegExp | undefined {
+  try {
+    return new RegExp(text)
+  } catch {
+    return undefined
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+/** The ids nearest to `wanted` (edit distance on the same length of prefix), at most three. */
+export function closestIds(wanted: string, ids: readonly string[], count = 3): string[] {
+  const scored = ids.map((id) => ({ id, distance: editDistance(wanted, id.slice(0, Math.max(wanted.length, id.indexOf('::') + 2))) }))
+  return scored.sort((a, b) => a.distance - b.distance || a.id.localeCompare(b.id)).slice(0, count).map((s) => s.id)
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i]
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    previous = row
+  }
+  return previous[b.length]!
 }

@@ -50,10 +50,15 @@ export async function preflight(config: TargetConfig, { driveBalanceAccounts = t
   try {
     // Each question is asked once, and those that do not wait on another are asked together: on a
     // distant target every round trip before the run is one more the user waits for.
-    const [token, balance] = await Promise.all([clients.base.requestToken(), clients.gateway.get('/v1/account/balance')])
+    const [token, balance, clock] = await Promise.all([
+      clients.base.requestToken(),
+      clients.gateway.get('/v1/account/balance'),
+      config.controlUrl && config.profile !== 'readonly' ? new HttpClient({ timeoutMs }).send({ method: 'GET', url: `${config.controlUrl}/control/clock`, headers: { accept: 'application/json' } }) : undefined,
+    ])
     if (!hasToken(token)) {
       if (isRefusal(token)) throw new PreflightError('PIX_CLIENT_SECRET', `PIX_CLIENT_SECRET (with PIX_CLIENT_ID) is refused by POST /oauth/token: ${answer(token)}`)
       if (isForeign(token)) throw new PreflightError('PIX_BASE_URL', `PIX_BASE_URL does not serve this interface: POST /oauth/token answered ${answer(token)}${isSuccess(token) ? ' without an access_token' : ''}`)
+      if (token.response.status === 404 && isNotThisInterface(balance)) throw notServedError(config, token, balance)
       warnings.push(`POST ${config.baseUrl}/oauth/token answered ${answer(token)}: every check that needs a bearer token will be blocked`)
     }
 
@@ -63,6 +68,10 @@ export async function preflight(config: TargetConfig, { driveBalanceAccounts = t
     if (isForeign(balance)) throw new PreflightError('PIX_GATEWAY_URL', `PIX_GATEWAY_URL does not serve this interface: GET /v1/account/balance answered ${answer(balance)}`)
     if (!isSuccess(balance) && balance.response.status !== 429) {
       warnings.push(`GET ${config.gatewayUrl}/v1/account/balance answered ${answer(balance)}: the checks of the gateway will show it`)
+    }
+    if (clock) {
+      const wrong = clockProblem(clock)
+      if (wrong) throw new PreflightError('PIX_CONTROL_URL', `PIX_CONTROL_URL does not serve the sandbox driver of specs/control.yaml: GET /control/clock ${wrong}; it is the driver's base (its routes start /control/), not the API's`)
     }
 
     const optional = await Promise.all([
@@ -163,8 +172,50 @@ async function creditedToBalanceAccount(driver: ControlClient, base: BearerClien
   return `a payment the sandbox driver made to ${prefix}_CLIENT_ID (transaction ${transactionId}) is not that account's: GET /api/pix/transaction/{id} with its credentials answered ${answer(seen)}`
 }
 
+/**
+ * A token answer holds a token, whatever its content type says: JSON under another label breaks a
+ * convention of the interface (0.json-bodies), which the checks report, not a setting to fix.
+ */
 function hasToken(ex: Exchange): boolean {
-  return isSuccess(ex) && typeof (ex.response.json as { access_token?: unknown } | undefined)?.access_token === 'string'
+  return isSuccess(ex) && typeof (bodyJson(ex) as { access_token?: unknown } | undefined)?.access_token === 'string'
+}
+
+/** The body as JSON: parsed by the client when labelled JSON, else parsed here if it can be. */
+function bodyJson(ex: Exchange): unknown {
+  if (ex.response.json !== undefined) return ex.response.json
+  try {
+    return JSON.parse(ex.response.body) as unknown
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * An answer no implementation of this interface gives to the token endpoint or the balance probe:
+ * 404 (no such route at that address) or a page where JSON was due. Both probes answering so means
+ * the URLs point somewhere else, most often a path prefix missing or added.
+ */
+function isNotThisInterface(ex: Exchange): boolean {
+  if (ex.response.error) return false
+  return ex.response.status === 404 || isForeign(ex)
+}
+
+function notServedError(config: TargetConfig, token: Exchange, balance: Exchange): PreflightError {
+  const both = 'PIX_BASE_URL and PIX_GATEWAY_URL'
+  return new PreflightError('PIX_BASE_URL', `${both} do not serve this interface: POST ${config.baseUrl}/oauth/token answered ${answer(token)} and GET ${config.gatewayUrl}/v1/account/balance answered ${answer(balance)}; is a path prefix missing or extra (the routes start at /oauth/token and /v1/account/balance)?`)
+}
+
+/**
+ * What is wrong with the driver's answer to GET /control/clock (specs/control.yaml: 200 with
+ * `{now}`, or 501 from a driver that does not provide the route), or undefined when nothing is.
+ */
+function clockProblem(ex: Exchange): string | undefined {
+  if (ex.response.error) return `failed: ${ex.response.error}`
+  if (ex.response.status === 501) return undefined
+  if (!isSuccess(ex)) return `answered ${answer(ex)} (the contract: 200 with the simulated time, or 501 when not provided)`
+  const now = (bodyJson(ex) as { now?: unknown } | undefined)?.now
+  if (typeof now !== 'string' || Number.isNaN(Date.parse(now))) return `answered ${answer(ex)} without the simulated time ({"now": "<date-time>"})`
+  return undefined
 }
 
 /** Credentials refused (§7: 401 invalid credentials; 400 and 403 as some token servers answer). */

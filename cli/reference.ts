@@ -1,10 +1,13 @@
 // `npm run reference -- [--port N] [--env-out FILE] [--out-dir DIR]` (or `npx tsx cli/reference.ts`):
 // starts the reference target alone, prints its three addresses and where it wrote the env file
 // and the certificates, and stops cleanly on SIGINT/SIGTERM. Secrets go to the env file only.
+import { rmSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { startReference, type ReferenceOptions } from '../reference/index.ts'
+import { READING_NAMES, READING_VALUES, parseReading } from '../reference/readings.ts'
 
-const USAGE = 'usage: reference [--port N] [--env-out FILE] [--out-dir DIR] [--host HOST] [--quiet] [--tls] [--state DIR]\n  --quiet  no request log (one line per request: API, method, path, status, ms)\n  --tls    a TLS front: HTTPS base and gateway; the base API derives X-SSL-Client-Cert from the client certificate of the handshake (PIX_CERT_MODE=transport)\n  --state DIR  keep the credentials, keys and certificates in DIR across restarts (the data itself starts afresh)'
+const READINGS_USAGE = READING_NAMES.map((n) => `    ${n}=${READING_VALUES[n].map(String).join('|')}`).join('\n')
+const USAGE = 'usage: reference [--port N] [--env-out FILE] [--out-dir DIR] [--host HOST] [--quiet] [--tls] [--state DIR] [--reading NAME=VALUE]...\n  --quiet  no request log (one line per request: API, method, path, status, ms)\n  --tls    a TLS front: HTTPS base and gateway; the base API derives X-SSL-Client-Cert from the client certificate of the handshake (PIX_CERT_MODE=transport)\n  --state DIR  keep the credentials, keys and certificates in DIR across restarts (the data itself starts afresh)\n  --reading NAME=VALUE  where the interface leaves a choice open, make another than the reference\'s own (docs/READINGS.md; the first value is the default):\n' + READINGS_USAGE
 
 export function parseReferenceArgs(argv: string[]): ReferenceOptions {
   const opts: ReferenceOptions = {}
@@ -41,6 +44,13 @@ export function parseReferenceArgs(argv: string[]): ReferenceOptions {
       case '--state':
         opts.stateDir = resolve(value())
         break
+      case '--reading':
+        try {
+          opts.readings = { ...opts.readings, ...parseReading(value()) }
+        } catch (err) {
+          throw new Error(`${(err as Error).message}\n${USAGE}`)
+        }
+        break
       case '--help':
       case '-h':
         throw new Error(USAGE)
@@ -60,7 +70,10 @@ export async function main(): Promise<void> {
     process.exitCode = 2
     return
   }
-  const running = await startReference({ ...opts, requestLog: opts.quiet !== true, quiet: true })
+  // the env file is written here, saying why it asks for the sandbox profile, and removed on stop
+  const { envOut, ...startOpts } = opts
+  const running = await startReference({ ...startOpts, ...(envOut ? { outDir: opts.outDir ?? dirname(envOut) } : {}), requestLog: opts.quiet !== true, quiet: true })
+  if (envOut) writeFileSync(envOut, envFileText(running.env), { mode: 0o600 })
   console.log(`PIX reference target running
   base API     ${running.baseUrl}
   gateway API  ${running.gatewayUrl}
@@ -73,6 +86,7 @@ Press Ctrl+C to stop.`)
     if (stopping) return
     stopping = true
     console.log(`\n${signal}: stopping the reference target`)
+    if (envOut) rmSync(envOut, { force: true })
     running.close().then(
       () => process.exit(0),
       () => process.exit(1),
@@ -80,6 +94,15 @@ Press Ctrl+C to stop.`)
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))
+}
+
+/** The reference's settings as a dotenv file; PIX_PROFILE=sandbox is stated with its reason, never silently. */
+export function envFileText(env: Record<string, string>): string {
+  const lines = Object.entries(env).map(([k, v]) => {
+    const line = `${k}=${/^[\w./:@+-]*$/.test(v) ? v : JSON.stringify(v)}`
+    return k === 'PIX_PROFILE' ? `# every check may run against this local sandbox; without this line the profile is readonly, as for any target you configure\n${line}` : line
+  })
+  return `# Written by the PIX reference target; valid while it runs (removed when it stops).\n${lines.join('\n')}\n`
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {

@@ -6,8 +6,9 @@
 // the binary 1.00499999…), then rounded half away from zero to cents. Strings must be plain
 // decimals (-?digits[.digits]); more than two decimals are rounded the same way.
 import fc, { type Arbitrary } from 'fast-check'
+import { AMOUNT_TWO_DECIMALS } from './formats.ts'
 
-export const TWO_DECIMALS_RE = /^\d+\.\d{2}$/
+export { AMOUNT_TWO_DECIMALS as TWO_DECIMALS_RE } from './formats.ts'
 /** The largest amount the arbitraries produce: 1,000,000.00 reais. */
 export const MAX_ARB_CENTS = 100_000_000
 
@@ -81,9 +82,9 @@ export function toDecimalString(reais: number): string {
   return fromCents(centsOf(reais))
 }
 
-/** /^\d+\.\d{2}$/: the interface's two-decimal string (no sign, no exponent, no spaces). */
+/** AMOUNT_TWO_DECIMALS: the interface's two-decimal string (no sign, no exponent, no spaces). */
 export function isTwoDecimalString(s: string): boolean {
-  return typeof s === 'string' && TWO_DECIMALS_RE.test(s)
+  return typeof s === 'string' && AMOUNT_TWO_DECIMALS.test(s)
 }
 
 /** Sum of amounts in exact cents, as a number of reais. */

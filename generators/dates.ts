@@ -6,8 +6,9 @@
 // 2026-01-01 .. 2026-02-01 is 31 days (allowed), 2026-01-01 .. 2026-02-02 is 32 (refused). The same
 // day twice is an interval of 0.
 import fc, { type Arbitrary } from 'fast-check'
+import { isDate } from './formats.ts'
 
-export const ISO_DATE_RE = /^\d{4}-\d{2}-\d{2}$/
+export { DATE as ISO_DATE_RE, isDate as isIsoDate, isIsoDateTime } from './formats.ts'
 export const MAX_LISTING_INTERVAL_DAYS = 31
 const DAY_MS = 86_400_000
 
@@ -20,41 +21,8 @@ export function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10)
 }
 
-/** True for a real calendar date in YYYY-MM-DD (2025-02-29 is false). */
-export function isIsoDate(s: string): boolean {
-  if (typeof s !== 'string' || !ISO_DATE_RE.test(s)) return false
-  const d = new Date(`${s}T00:00:00Z`)
-  return !Number.isNaN(d.getTime()) && isoDate(d) === s
-}
-
-const TIME_FRACTION = '(?:[.,]\\d+)?'
-/** ISO 8601 extended format: YYYY-MM-DDThh[:mm[:ss]][.f] with an optional zone (Z, ±hh, ±hh:mm). */
-const DATE_TIME_EXTENDED_RE = new RegExp(`^(\\d{4}-\\d{2}-\\d{2})T(\\d{2})(?::(\\d{2})(?::(\\d{2}))?)?${TIME_FRACTION}(?:Z|[+-]\\d{2}(?::\\d{2})?)?$`)
-/** ISO 8601 basic format: YYYYMMDDThh[mm[ss]][.f] with an optional zone (Z, ±hh, ±hhmm). */
-const DATE_TIME_BASIC_RE = new RegExp(`^(\\d{4})(\\d{2})(\\d{2})T(\\d{2})(?:(\\d{2})(?:(\\d{2}))?)?${TIME_FRACTION}(?:Z|[+-]\\d{2}(?:\\d{2})?)?$`)
-
-function isClockTime(hour: string, minute = '00', second = '00'): boolean {
-  if (hour === '24') return minute === '00' && second === '00' // the end of a day, as ISO 8601 writes it
-  return Number(hour) <= 23 && Number(minute) <= 59 && Number(second) <= 60 // 60: a leap second
-}
-
-/**
- * True for an ISO 8601 calendar date-time, read as loosely as ISO 8601 allows: extended or basic
- * format (not mixed), minutes and seconds optional, a fraction of the last one with a point or a
- * comma, a zone designator optional. The interface says only "ISO 8601 in UTC"; how UTC is written
- * (Z, +00:00, no designator) is not shown, so this does not judge the zone.
- */
-export function isIsoDateTime(s: string): boolean {
-  if (typeof s !== 'string') return false
-  const ext = DATE_TIME_EXTENDED_RE.exec(s)
-  if (ext) return isIsoDate(ext[1] as string) && isClockTime(ext[2] as string, ext[3], ext[4])
-  const basic = DATE_TIME_BASIC_RE.exec(s)
-  if (basic) return isIsoDate(`${basic[1]}-${basic[2]}-${basic[3]}`) && isClockTime(basic[4] as string, basic[5], basic[6])
-  return false
-}
-
 function msOf(date: string): number {
-  if (!isIsoDate(date)) throw new RangeError(`not a YYYY-MM-DD date: "${date}"`)
+  if (!isDate(date)) throw new RangeError(`not a YYYY-MM-DD date: "${date}"`)
   return Date.parse(`${date}T00:00:00Z`)
 }
 

@@ -4,11 +4,7 @@
 // below 2 gives check digit 0, any other remainder r gives 11 - r.
 // Documents are the numeric forms the interface names (CPF 11 digits, CNPJ 14 digits).
 import fc, { type Arbitrary } from 'fast-check'
-
-const CPF_DIGITS = /^\d{11}$/
-const CPF_FORMATTED = /^\d{3}\.\d{3}\.\d{3}-\d{2}$/
-const CNPJ_DIGITS = /^\d{14}$/
-const CNPJ_FORMATTED = /^\d{2}\.\d{3}\.\d{3}\/\d{4}-\d{2}$/
+import { CNPJ_DIGITS, CNPJ_FORMATTED, CPF_DIGITS, CPF_FORMATTED } from './formats.ts'
 
 const CNPJ_FIRST_WEIGHTS = [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]
 const CNPJ_SECOND_WEIGHTS = [6, ...CNPJ_FIRST_WEIGHTS]

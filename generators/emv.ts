@@ -12,8 +12,9 @@
 //   but the interface's txids are 26 to 35 characters, and refusing them would fail targets for
 //   something the interface never asks. The parser does not restrict its characters (the BR Code
 //   manual's own example carries "RP12345678-2019"); the builder writes only [a-zA-Z0-9];
-// - 54 (amount), when present, is `^\d+\.\d{2}$` (the interface's two-decimal amounts), at most 13.
+// - 54 (amount), when present, is AMOUNT_TWO_DECIMALS (the interface's two-decimal amounts, generators/formats.ts), at most 13.
 import fc, { type Arbitrary } from 'fast-check'
+import { AMOUNT_TWO_DECIMALS } from './formats.ts'
 
 export interface Tlv {
   id: string
@@ -150,7 +151,7 @@ function checkTxid(txid: string): void {
 
 function checkAmount(amount: string): void {
   requireLength('amount', amount, MAX_AMOUNT)
-  if (!/^\d+\.\d{2}$/.test(amount)) throw new EmvError('MALFORMED', `amount "${amount}" is not a two-decimal number`)
+  if (!AMOUNT_TWO_DECIMALS.test(amount)) throw new EmvError('MALFORMED', `amount "${amount}" is not a two-decimal number`)
 }
 
 /** 000201…6304XXXX. Throws EmvError when a field cannot be carried (too long, no key nor URL…). */

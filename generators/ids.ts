@@ -8,43 +8,27 @@
 // ids a target generates.
 import { randomBytes, randomInt, randomUUID } from 'node:crypto'
 import fc, { type Arbitrary } from 'fast-check'
+import { E2EID_STRUCTURED, RTRID_STRUCTURED } from './formats.ts'
 
-const YEAR = '\\d{4}'
-const MONTH = '(?:0[1-9]|1[0-2])'
-const DAY = '(?:0[1-9]|[12]\\d|3[01])'
-const HOUR = '(?:[01]\\d|2[0-3])'
-const MINUTE = '[0-5]\\d'
-const TIMESTAMP = `${YEAR}${MONTH}${DAY}${HOUR}${MINUTE}`
+export {
+  E2EID as E2EID_PATH_RE,
+  E2EID_STRUCTURED as E2EID_RE,
+  OBJECT_ID as OBJECT_ID_RE,
+  RETURN_ID_MAX_LENGTH,
+  RTRID_LENGTH,
+  RTRID_STRUCTURED as RTRID_RE,
+  TXID as TXID_RE,
+  UUID as UUID_RE,
+  UUID_V4 as UUID_V4_RE,
+  isReturnId as isReturnIdLength,
+  isRtrId as isRtrIdLength,
+} from './formats.ts'
 
-export const TXID_RE = /^[a-zA-Z0-9]{26,35}$/
-export const E2EID_RE = new RegExp(`^E\\d{8}${TIMESTAMP}[a-zA-Z0-9]{11}$`)
-export const RTRID_RE = new RegExp(`^D\\d{8}${TIMESTAMP}[a-zA-Z0-9]{11}$`)
-/** What §4.11 asks of the path e2eid: exactly 32 alphanumerics. */
-export const E2EID_PATH_RE = /^[a-zA-Z0-9]{32}$/
+/** The ids the kit itself generates for a return keep to alphanumerics, as the central bank's API does (the interface bounds only the length). */
 export const RETURN_ID_RE = /^[a-zA-Z0-9]{1,35}$/
-/** Any UUID in the 8-4-4-4-12 hex form (the interface says "UUID", no version). */
-export const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
-export const UUID_V4_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/
-export const OBJECT_ID_RE = /^[0-9a-fA-F]{24}$/
-export const ISPB_RE = /^\d{8}$/
-/** §2.5 / §4.11: a return id is 1 to 35 characters; §2.5: an rtrId is 32 characters. */
-export const RETURN_ID_MAX_LENGTH = 35
-export const RTRID_LENGTH = 32
+export const ISPB_RE = /^[0-9]{8}$/
 /** §2.4 / §8: chave, the receiver's PIX key, is at most 77 characters. */
 export const PIX_KEY_MAX_LENGTH = 77
-
-/** Length in characters (code points), as the interface counts them. */
-const charLength = (s: string): number => [...s].length
-
-/** What the interface itself bounds of a return id: its length, 1 to 35 characters (RETURN_ID_RE adds alphanumerics). */
-export function isReturnIdLength(s: string): boolean {
-  return typeof s === 'string' && charLength(s) >= 1 && charLength(s) <= RETURN_ID_MAX_LENGTH
-}
-
-/** What the interface itself bounds of an rtrId: 32 characters (RTRID_RE checks the central bank's structure). */
-export function isRtrIdLength(s: string): boolean {
-  return typeof s === 'string' && charLength(s) === RTRID_LENGTH
-}
 
 const ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
 const HEX = '0123456789abcdef'
@@ -205,7 +189,7 @@ export function newUuid(): string {
 
 /** The UTC time written in an e2eid or rtrId, or undefined when the id does not have that structure or the date is not real. */
 export function timeOfStructuredId(id: string): Date | undefined {
-  if (!E2EID_RE.test(id) && !RTRID_RE.test(id)) return undefined
+  if (!E2EID_STRUCTURED.test(id) && !RTRID_STRUCTURED.test(id)) return undefined
   const t = id.slice(9, 21)
   const iso = `${t.slice(0, 4)}-${t.slice(4, 6)}-${t.slice(6, 8)}T${t.slice(8, 10)}:${t.slice(10, 12)}:00Z`
   const at = new Date(iso)

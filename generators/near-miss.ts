@@ -13,7 +13,7 @@
 //
 // Decisions (each keeps a case out rather than invent a rule the interface does not state):
 // - Leading zeros ("010.00", "00.50") are two-decimal strings: §2.4 says "decimal, two places", the
-//   kit's isTwoDecimalString (/^\d+\.\d{2}$/) accepts them, and so does the central bank's pattern.
+//   kit's isTwoDecimalString (formats.ts AMOUNT_TWO_DECIMALS) accepts them, and so does the central bank's pattern.
 //   "0.00" is well-formed too (a zero amount is a value question, not a format one).
 // - A return id is bounded by length only ("1 to 35 characters"), an rtrId by length only ("32
 //   characters"): no character-class case for them. The empty return id is left out: it is a path
@@ -37,6 +37,7 @@ import {
 } from './ids.ts'
 import { cnpjCheckDigits, cpfCheckDigits, formatCnpj, formatCpf, isMaskOf, isValidCnpj, isValidCnpjDigits, isValidCpf, isValidCpfDigits, maskDocument } from './documents.ts'
 import { isIsoDate, isIsoDateTime } from './dates.ts'
+import { isUtcDateTime } from './formats.ts'
 
 export interface NearMiss {
   readonly value: string
@@ -127,8 +128,10 @@ function requireValid(seed: string, isValid: (s: string) => boolean, what: strin
   if (!isValid(seed)) throw new Error(`near misses of ${what}: the seed "${seed}" is not valid`)
 }
 
-// Characters outside [a-zA-Z0-9] that a loose check may let through: a Unicode digit and letter
-// (\d and \w with the u flag, or a locale-aware isalnum), path-safe punctuation, a space.
+// Characters outside [a-zA-Z0-9] that a loose check may let through: Unicode digits and letters
+// (\d and \w in a language whose classes are Unicode-aware, a locale-aware isalnum or isdigit,
+// Python's str.isdigit taking "²"), the Kelvin sign that a case-insensitive Unicode match folds to
+// "k", a digit outside the Basic Multilingual Plane (two UTF-16 units), path-safe punctuation, a space.
 const NOT_ALPHANUMERIC = [
   { ch: '-', what: 'a hyphen' },
   { ch: 'é', what: 'a non-ASCII letter' },
@@ -136,16 +139,27 @@ const NOT_ALPHANUMERIC = [
   { ch: '_', what: 'an underscore' },
   { ch: ' ', what: 'a space' },
   { ch: '.', what: 'a point' },
+  { ch: '３', what: 'a full-width digit' },
+  { ch: 'Ａ', what: 'a full-width letter' },
+  { ch: '३', what: 'a Devanagari digit' },
+  { ch: '\u212A', what: 'the Kelvin sign (case-folds to k)' },
+  { ch: '𝟑', what: 'a mathematical bold digit (outside the BMP)' },
+  { ch: '²', what: 'a superscript two' },
 ]
 const NOT_DIGIT = [
   { ch: 'A', what: 'a letter' },
   { ch: '٣', what: 'an Arabic-Indic digit' },
   { ch: '３', what: 'a full-width digit' },
+  { ch: '३', what: 'a Devanagari digit' },
+  { ch: '²', what: 'a superscript two' },
+  { ch: '𝟑', what: 'a mathematical bold digit (outside the BMP)' },
 ]
 const NOT_HEX = [
   { ch: 'g', what: 'a letter beyond f' },
   { ch: '٣', what: 'an Arabic-Indic digit' },
   { ch: 'G', what: 'a capital letter beyond F' },
+  { ch: '３', what: 'a full-width digit' },
+  { ch: 'Ａ', what: 'a full-width capital A' },
 ]
 
 // ---- amounts: two-decimal strings (§2.4 valor.original, §2.5 / §4.11 valor) ------------------------
@@ -406,17 +420,19 @@ export function dateNearMisses(seed = '2026-01-31'): NearMiss[] {
     { value: seed.replaceAll('-', '/'), why: 'slashes for hyphens' },
     { value: replaceAt(seed, 5, 'O'), why: 'a letter O in the month' },
     { value: replaceAt(seed, 0, '٢'), why: 'an Arabic-Indic digit in the year' },
+    { value: replaceAt(seed, seed.length - 1, '１'), why: 'a full-width digit in the day' },
     ...calendarEdits(seed.slice(0, 4)),
     ...whitespaceEdits(seed),
   ])
 }
 
-const DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?Z$/
+/** The seed's form: YYYY-MM-DDThh:mm:ss[.fff]Z, split at fixed places. */
+const isSeedDateTime = (s: string): boolean => isUtcDateTime(s) && s[10] === 'T' && s[13] === ':' && s[16] === ':' && s.endsWith('Z') && (s.length === 20 || s[19] === '.')
 
 /** Near misses of an ISO 8601 UTC date-time such as 2026-01-31T12:34:56Z (the interface's timestamps). */
 export function dateTimeNearMisses(seed = '2026-01-31T12:34:56Z'): NearMiss[] {
-  requireValid(seed, (s) => DATE_TIME_RE.test(s) && isIsoDateTime(s), 'a date-time YYYY-MM-DDThh:mm:ssZ')
-  const [, date = '', hh = '', mm = '', ss = '', fraction = ''] = DATE_TIME_RE.exec(seed) ?? []
+  requireValid(seed, isSeedDateTime, 'a date-time YYYY-MM-DDThh:mm:ssZ')
+  const [date, hh, mm, ss, fraction] = [seed.slice(0, 10), seed.slice(11, 13), seed.slice(14, 16), seed.slice(17, 19), seed.slice(19, -1)]
   const at = (d: string, h = hh, m = mm, s = ss, f = fraction, zone = 'Z'): string => `${d}T${h}:${m}:${s}${f}${zone}`
   const dateCases = dateNearMisses(date)
     .filter((c) => c.value.trim() === c.value) // the whitespace cases are the date-time's own, below
@@ -467,8 +483,8 @@ export const NEAR_MISSES: Readonly<Record<NearMissPatternName, NearMissPattern>>
   e2eid: pattern('e2eid', 'exactly 32 alphanumeric characters (§4.11)', ['E12345678202601311234NearMiss7Kq'], (s) => E2EID_PATH_RE.test(s), e2eidNearMisses()),
   returnId: pattern('returnId', '1 to 35 characters (§4.11)', [ALNUM_SEED.slice(0, 35)], isReturnIdLength, returnIdNearMisses()),
   rtrId: pattern('rtrId', '32 characters (§2.5)', ['D12345678202601311234NearMiss7Kq'], isRtrIdLength, rtrIdNearMisses()),
-  uuid: pattern('uuid', 'a UUID (§4.12, §4.17)', ['3f2b8c1e-9d4a-4b7e-8a6f-0c1d2e3f4a5b'], (s) => UUID_RE.test(s), uuidNearMisses()),
-  objectId: pattern('objectId', 'a 24-hex-character object id (§4.12)', ['65f1c2a9b3d4e5f6a7b8c9d0'], (s) => OBJECT_ID_RE.test(s), objectIdNearMisses()),
+  uuid: pattern('uuid', 'a UUID (§4.12, §4.17)', ['3f2b8c1e-9d4a-4b7e-8a6f-0c1d2e3f4a5b', '3F2B8C1E-9D4A-4B7E-8A6F-0C1D2E3F4A5B'], (s) => UUID_RE.test(s), uuidNearMisses()),
+  objectId: pattern('objectId', 'a 24-hex-character object id (§4.12)', ['65f1c2a9b3d4e5f6a7b8c9d0', '65F1C2A9B3D4E5F6A7B8C9D0'], (s) => OBJECT_ID_RE.test(s), objectIdNearMisses()),
   cpfDigits: pattern('cpfDigits', 'CPF exactly 11 numeric digits (§2.4, §7)', [CPF_EXAMPLE], isValidCpfDigits, cpfDigitsNearMisses()),
   cnpjDigits: pattern('cnpjDigits', 'CNPJ 14 digits (§2.4)', [CNPJ_EXAMPLE], isValidCnpjDigits, cnpjDigitsNearMisses()),
   cpfCheckDigits: pattern('cpfCheckDigits', 'a valid CPF (§7 "CNPJ/CPF invalid")', [CPF_EXAMPLE], isValidCpfDigits, cpfCheckDigitNearMisses()),

@@ -8,7 +8,7 @@ import fc from 'fast-check'
 import { TestRunner, afterAll, inject, test, type TestContext } from 'vitest'
 import { CLAUSES_PATH, clauseById } from '../generators/clauses.ts'
 import {
-  ANY_4XX, CheckFailure, ERROR_BODY_CLAUSES, expectErrorBody, expectHeader, expectRefused, expectStatus, fail, isRefusal, jsonObject, show,
+  ANY_4XX, CheckFailure, ERROR_BODY_CLAUSES, ERROR_REASON_PHRASE, expectErrorBody, phraseVaries, expectHeader, expectRefused, expectStatus, fail, isRefusal, jsonObject, show,
 } from './assertions.ts'
 import { balanceAccountConfig, loadConfig, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usableBalanceAccounts, usesBalanceAccount, type BalanceAccount, type TargetConfig } from './config.ts'
 import { AccountUrlsKeeper, ControlClient, ControlError } from './control.ts'
@@ -595,6 +595,7 @@ async function buildContext(
         expectErrorBody(ex, status, opts)
         noteRefusal(ex, [status])
       })
+      if (phraseVaries(status)) t.observe(ERROR_REASON_PHRASE, `phrase-${status}`, (ex.response.json as { error?: unknown }).error)
     },
     expectSchema: (clause, ex, operationId) => on(clause, [], () => expectSchemaOf(ex, operationId, clause, state.clauses)),
     expectHeader: (clause, ex, name, expected) => on(clause, [], () => expectHeader(ex, name, expected)),

@@ -96,7 +96,7 @@ export const DEFAULT_NUM_RUNS = 50
 /** An hour. Far below 2^31-1 ms, above which a timer fires at once (every request would "time out"). */
 export const MAX_TIMEOUT_MS = 3_600_000
 /**
- * Scheduling defaults (harness/schedule.ts), from the latency bench (README "Performance"): at
+ * Scheduling defaults (harness/schedule.ts), from the latency bench (bench/README.md): at
  * 100 ms RTT four workers finished the side-by-side phase in about two thirds of the time two took,
  * while on loopback (a run that waits more than it computes) four cost no more than two, even on a
  * two-core machine; so four, whatever the cores. A distant target (no answer to the preflight

@@ -17,6 +17,7 @@ import { OPENAPI_ID, openApiAjv } from '../generators/openapi.ts'
 import { parseYamlCached } from '../generators/yaml-cache.ts'
 import type { Exchange } from './exchange.ts'
 import { BearerClient, GatewayClient, HttpClient } from './http.ts'
+import { cashInBody, slipBody } from '../generators/requests.ts'
 
 export const CONTROL_SPEC_PATH: string = fileURLToPath(new URL('../specs/control.yaml', import.meta.url))
 export const CONTROL_SPEC_ID = 'https://pix-kit.local/control.json'
@@ -299,7 +300,7 @@ export async function checkDriver(controlUrl: string, opts: DriverCheckOptions):
   await probe('payCob', () => control('POST', `/control/cob/${ok(paidCob)}/pay`, {}))
   const removedCob = await cob(txid('remove')).catch((err: unknown) => err as Error)
   await probe('removeCob', () => control('POST', `/control/cob/${ok(removedCob)}/remove`, { by: 'receiver' }))
-  const cashIn = await prepare('POST /api/pix/cash-in', () => base.post('/api/pix/cash-in', { transaction: { value: 3, externalId: 'driver-check-cash-in' } }))
+  const cashIn = await prepare('POST /api/pix/cash-in', () => base.post('/api/pix/cash-in', cashInBody({ value: 3, externalId: 'driver-check-cash-in' })))
   await probe('payCashIn', () => control('POST', `/control/cash-in/${p(need(cashIn?.transactionId as string | undefined, failed('POST /api/pix/cash-in')))}/pay`, {}))
 
   // --- outgoing operations
@@ -322,7 +323,7 @@ export async function checkDriver(controlUrl: string, opts: DriverCheckOptions):
   const dueDate = new Date(Date.parse(`${today}T00:00:00Z`) + 7 * 86_400_000).toISOString().slice(0, 10)
   const slip = async (externalId: string): Promise<string> => {
     const made = await prepare(`POST /bank-slip/v1/payment (${externalId})`, () =>
-      gateway.post('/bank-slip/v1/payment', { amount: 5, dueDate, description: 'check-driver', externalId, payer: { name: 'Driver Check', document: randomCpf() } }),
+      gateway.post('/bank-slip/v1/payment', slipBody({ amount: 5, dueDate, description: 'check-driver', externalId, payer: { name: 'Driver Check' } })),
     )
     return need(made?.id as string | undefined, failed(`POST /bank-slip/v1/payment (${externalId})`))
   }
@@ -342,6 +343,7 @@ export async function checkDriver(controlUrl: string, opts: DriverCheckOptions):
   })
 
   await probe('listWebhookDeliveries', () => control('GET', '/control/webhooks'))
+  await probe('listRequests', () => control('GET', '/control/requests'))
 
   // --- leave it as found after a reset
   if (settings) await control('POST', '/control/config', { autoRegisterSlips: typeof autoRegistration === 'boolean' ? autoRegistration : true })

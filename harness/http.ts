@@ -178,13 +178,20 @@ async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): P
   return { text: Buffer.concat(chunks).toString('utf8') }
 }
 
-/** Sets `json` when the content type says JSON and the body parses, `jsonError` when it does not parse. */
+/**
+ * Sets `json` when the body parses, whatever its label: an answer of the interface's shape under a
+ * wrong content type is the conventions clause's business (0.json-bodies), not every check's.
+ * `jsonError` only when the label says JSON and the body does not parse.
+ */
 function addJson(response: ExchangeResponse, contentType = ''): void {
-  if (!/[/+]json\b/i.test(contentType) || response.body.trim() === '') return
+  const text = response.body.trim()
+  if (text === '') return
+  const labelledJson = /[/+]json\b/i.test(contentType)
+  if (!labelledJson && !/^[[{]/.test(text)) return
   try {
-    response.json = JSON.parse(response.body) as unknown
+    response.json = JSON.parse(text) as unknown
   } catch (err) {
-    response.jsonError = `content-type ${contentType} but the body is not JSON: ${(err as Error).message}`
+    if (labelledJson) response.jsonError = `content-type ${contentType} but the body is not JSON: ${(err as Error).message}`
   }
 }
 

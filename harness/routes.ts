@@ -12,6 +12,7 @@ import { ControlError, type ControlClient } from './control.ts'
 import { Blocked, NotProvided } from './verdicts.ts'
 import type { Exchange } from './exchange.ts'
 import type { BearerClient, CertTokenClient, GatewayClient } from './http.ts'
+import { cashInBody, slipBody } from '../generators/requests.ts'
 
 interface RouteMatcher {
   operationId: string
@@ -121,7 +122,7 @@ const PROBES: Partial<Record<string, Probe>> = {
   },
   resendWebhookV1: (k) => resendProbe(k, 'v1'),
   resendWebhookV2: (k) => resendProbe(k, 'v2'),
-  createCashIn: async (k) => (mutating(k) ? k.base.post('/api/pix/cash-in', { transaction: { value: 0.01, externalId: probeId(), description: 'route probe' } }) : undefined),
+  createCashIn: async (k) => (mutating(k) ? k.base.post('/api/pix/cash-in', cashInBody({ value: 0.01, externalId: probeId(), description: 'route probe' })) : undefined),
   createCashOutQrCode: async (k) => {
     if (!mutating(k)) return undefined
     const qrCode = buildPixCode({ key: 'route-probe@conformance.example', amount: '0.01', merchantName: 'ROUTE PROBE', merchantCity: 'SAO PAULO' })
@@ -141,13 +142,7 @@ const PROBES: Partial<Record<string, Probe>> = {
 const probeId = () => `kit-route-probe-${newUuid()}`
 
 function slipProbe() {
-  return {
-    amount: 1,
-    dueDate: addDays(today(), 10),
-    description: 'route probe',
-    externalId: probeId(),
-    payer: { name: 'Route Probe', document: '52998224725', city: 'Sao Paulo', state: 'SP', number: '1', postalCode: '01001000', neighborhood: 'Se', address: 'Praca da Se' },
-  }
+  return slipBody({ amount: 1, dueDate: addDays(today(), 10), description: 'route probe', externalId: probeId(), payer: { name: 'Route Probe' } })
 }
 
 /** The account's pixWebhookUrl set to what it already is (put back through the driver when it had none). */

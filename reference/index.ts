@@ -19,6 +19,7 @@ import { SimClock } from './lib/clock.ts'
 import { createIdentities, persistentIdentities, type Identities } from './model/identities.ts'
 import { sweep, type Machine } from './model/machine.ts'
 import { DEFAULT_CONFIG, World } from './model/world.ts'
+import { readingsOf, type Readings } from './readings.ts'
 import { TRANSACTIONS } from './transactions/model.ts'
 
 /** The state machines with time-driven rows (returns have none). */
@@ -44,6 +45,8 @@ export interface ReferenceOptions {
   tls?: boolean
   /** A folder that keeps the identities (credentials, keys, certificates) across restarts. */
   stateDir?: string
+  /** The other choice where the interface leaves one open (reference/readings.ts, docs/READINGS.md); absent: the reference's own. */
+  readings?: Partial<Readings>
 }
 
 export interface RunningReference {
@@ -181,11 +184,19 @@ function logged(api: string, listener: RequestListener, out: (line: string) => v
   }
 }
 
+/** Each base and gateway request into the context's request log once answered (GET /control/requests). */
+function recorded(api: 'base' | 'gateway', ctx: Context, listener: RequestListener): RequestListener {
+  return (req, res) => {
+    res.on('finish', () => ctx.requestLog.add({ at: new Date().toISOString(), api, method: req.method ?? 'GET', path: (req.url ?? '').split('?')[0] ?? '', status: res.statusCode }))
+    listener(req, res)
+  }
+}
+
 export async function startReference(opts: ReferenceOptions = {}): Promise<RunningReference> {
   const host = opts.host ?? '127.0.0.1'
   const log = opts.quiet ? (): void => {} : (line: string): void => console.log(`[reference] ${line}`)
   const identities = opts.stateDir ? await persistentIdentities(opts.stateDir) : await createIdentities()
-  const config = { ...DEFAULT_CONFIG, webhookRetry: { ...DEFAULT_CONFIG.webhookRetry } }
+  const config = { ...DEFAULT_CONFIG, webhookRetry: { ...DEFAULT_CONFIG.webhookRetry }, readings: readingsOf(opts.readings) }
   if (opts.slipRegistrationDelayMs !== undefined) config.slipRegistrationDelayMs = opts.slipRegistrationDelayMs
   const world = new World(new SimClock(), identities, config)
   // The notifications' sender identity, issued by the client CA (reference-client-ca.pem): a
@@ -201,6 +212,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const front = opts.tls ? await tlsFront(host) : undefined
   const servers = [baseRouter(ctx), gatewayRouter(ctx), controlRouter(ctx)].map((router, i) => {
     let listener = router.listener(ctx.sweep)
+    if (i < 2) listener = recorded(names[i] as 'base' | 'gateway', ctx, listener)
     if (opts.requestLog) listener = logged(names[i] as string, listener, typeof opts.requestLog === 'function' ? opts.requestLog : (line) => console.log(line))
     const server = front && i < 2 ? createHttpsServer({ ...front.server, ...(i === 0 ? { requestCert: true, rejectUnauthorized: false } : {}) }, i === 0 ? headerFromHandshake(listener) : listener) : createServer(listener)
     return server.on('clientError', router.clientErrorListener())

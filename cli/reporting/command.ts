@@ -7,6 +7,8 @@ export interface ReplayOptions {
   seed?: number
   areas?: string[]
   files?: string[]
+  /** One check by id (`area/file::title`): the narrowest replay. */
+  check?: string
   numRuns?: number
   timeoutMs?: number
   shard?: string
@@ -20,6 +22,7 @@ export function conformanceCommand(o: ReplayOptions): string {
   if (o.seed !== undefined) args.push('--seed', String(o.seed))
   if (o.areas && o.areas.length > 0) args.push('--area', o.areas.join(','))
   if (o.files && o.files.length > 0) args.push('--file', o.files.join(','))
+  if (o.check) args.push('--check', o.check)
   if (o.numRuns !== undefined) args.push('--num-runs', String(o.numRuns))
   if (o.timeoutMs !== undefined) args.push('--timeout', String(o.timeoutMs))
   if (o.shard) args.push('--shard', o.shard)

@@ -122,18 +122,22 @@ function nav(r: Results): string {
   return `<nav>${links.map(([href, label]) => `<a href="${esc(href)}">${esc(label)}</a>`).join('')}</nav>`
 }
 
+/** The verdicts of the by-area table, in the console's order (cli/reporting/progress.ts). */
+const AREA_VERDICTS = ['passed', 'failed', 'blocked', 'inconclusive', 'skipped'] as const
+
 function areaBars(areas: AreaSummary[]): string {
   if (areas.length === 0) return ''
   const rows = areas.map((a) => {
     const pct = (n: number) => (a.total === 0 ? 0 : (n / a.total) * 100).toFixed(2)
+    const label = AREA_VERDICTS.map((v) => `${a[v]} ${v}`).join(', ')
     return `<tr><th scope="row">${esc(a.area)}</th>
-<td class="barcell"><div class="bar" role="img" aria-label="${esc(`${a.passed} passed, ${a.failed} failed, ${a.skipped} skipped`)}">
-<span class="passed" style="width:${pct(a.passed)}%"></span><span class="failed" style="width:${pct(a.failed)}%"></span><span class="skipped" style="width:${pct(a.skipped)}%"></span>
+<td class="barcell"><div class="bar" role="img" aria-label="${esc(label)}">
+${AREA_VERDICTS.map((v) => `<span class="${v}" style="width:${pct(a[v])}%"></span>`).join('')}
 </div></td>
-<td class="num passed-text">${a.passed}</td><td class="num failed-text">${a.failed}</td><td class="num skipped-text">${a.skipped}</td><td class="num">${a.total}</td></tr>`
+${AREA_VERDICTS.map((v) => `<td class="num ${v}-text">${a[v]}</td>`).join('')}<td class="num">${a.total}</td></tr>`
   })
   return `<section id="areas"><h2>By area</h2>
-<table class="areas"><thead><tr><th>area</th><th></th><th class="num">passed</th><th class="num">failed</th><th class="num">skipped</th><th class="num">total</th></tr></thead>
+<table class="areas"><thead><tr><th>area</th><th></th>${AREA_VERDICTS.map((v) => `<th class="num">${v}</th>`).join('')}<th class="num">total</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></section>`
 }
 
@@ -147,11 +151,13 @@ function failures(failed: CheckResult[], anchors: Map<string, string>, r: Result
   if (failed.length === 0) return ''
   const items = failed.map((c) => {
     const omitted = c.exchangesOmitted ? `<p class="muted">${esc(c.exchangesOmitted)} earlier exchanges not kept.</p>` : ''
-    const exchanges = omitted + (c.exchanges ?? []).map((ex, i) => exchange(ex, i, c.exchanges?.length ?? 0)).join('\n')
+    const opened = assertedExchange(c)
+    const exchanges = omitted + (c.exchanges ?? []).map((ex, i) => exchange(ex, i === opened)).join('\n')
     return `<article class="failure" id="fail-${esc(anchors.get(c.id))}">
 <h3><span class="dot failed"></span>${severityChip(c)}${esc(c.title)}</h3>
 <p class="sub"><span class="area">${esc(c.area)}</span> ${clauseChips(c.clauses)} <a href="#${esc(anchors.get(c.id))}">in the list</a></p>
 <pre class="message">${esc(c.message ?? 'failed without a message')}</pre>
+${(c.moreErrors ?? []).map((e, i) => `<details class="more-error"><summary>${esc(`error ${i + 2} of ${(c.moreErrors?.length ?? 0) + 1}: ${firstLine(e)}`)}</summary><pre class="message">${esc(e)}</pre></details>`).join('\n')}
 <dl class="replay">
 ${c.seed !== undefined ? `<dt>Seed</dt><dd><code>${esc(c.seed)}</code></dd>` : ''}
 ${c.replay ? `<dt>Path</dt><dd><code>${esc(c.replay)}</code></dd>` : ''}
@@ -166,12 +172,27 @@ ${exchanges || '<p class="muted">No HTTP exchange recorded.</p>'}
   return `<section id="failures"><h2>Failures (${failed.length})</h2>\n${items.join('\n')}</section>`
 }
 
-function exchange(ex: EvidenceExchange, index: number, count: number): string {
+/**
+ * The exchange the failure was asserted on: the latest whose request the message quotes
+ * (harness/assertions.ts describeExchange writes `request: METHOD URL`), else the last one.
+ */
+export function assertedExchange(c: Pick<CheckResult, 'message' | 'exchanges'>): number {
+  const exchanges = c.exchanges ?? []
+  const quoted = /^request: (\S+) (\S+)$/m.exec(c.message ?? '')
+  if (quoted) {
+    for (let i = exchanges.length - 1; i >= 0; i--) {
+      const ex = exchanges[i]!
+      if (ex.request.method === quoted[1] && ex.request.url === quoted[2]) return i
+    }
+  }
+  return exchanges.length - 1
+}
+
+function exchange(ex: EvidenceExchange, open: boolean): string {
   const res = ex.response
   const status = res ? (res.status === 0 ? `no response${res.error ? `: ${res.error}` : ''}` : String(res.status)) : 'no response'
   const ms = res?.durationMs !== undefined ? ` · ${Math.round(res.durationMs)} ms` : ''
-  const last = index === count - 1
-  return `<details class="exchange"${last ? ' open' : ''}>
+  return `<details class="exchange${open ? ' asserted' : ''}"${open ? ' open' : ''}>
 <summary>${esc(`${ex.request.method} ${ex.request.url} → ${status}${ms}`)}</summary>
 <div class="ex">
 ${exchangeTraceHtml(ex)}
@@ -347,7 +368,7 @@ const SECTION_TITLES: Record<string, string> = {
   '9': 'Versioning',
 }
 
-function sectionTitle(section: string): string {
+export function sectionTitle(section: string): string {
   return SECTION_TITLES[section] ?? SECTION_TITLES[section.split('.')[0] ?? ''] ?? ''
 }
 
@@ -383,6 +404,7 @@ table.areas{max-width:900px}.barcell{width:55%}
 .bar .passed,.dot.passed,.chip.passed{background:var(--pass)}
 .bar .failed,.dot.failed,.chip.failed{background:var(--fail)}
 .bar .skipped,.dot.skipped,.chip.skipped{background:var(--skip)}
+.blocked-text,.inconclusive-text{color:#7c3aed}details.more-error summary{cursor:pointer;color:var(--muted)}
 .bar .blocked,.dot.blocked,.chip.blocked,.bar .inconclusive,.dot.inconclusive,.chip.inconclusive,.dot.not-reached,.chip.not-reached{background:#a78bfa}
 .headline{margin:.3em 0 0;font-weight:600}
 .passed-text{color:var(--pass)}.failed-text{color:var(--fail)}.skipped-text{color:var(--skip)}

@@ -65,6 +65,13 @@ export function summaryText(r: Results, reportDir: string, p: Paint): string {
     lines.push('', p.fail(p.bold(`Run errors (${r.errors.length}):`)))
     for (const e of r.errors) lines.push(`  ${oneLine(e)}`)
   }
+  const skipped = r.checks.filter((c) => c.status === 'skipped')
+  if (skipped.length > 0) {
+    lines.push('', p.skip(p.bold(`Skipped (${skipped.length}), each reason once:`)))
+    for (const group of groupByCause(skipped, (c) => c.skipReason ?? 'no reason given')) {
+      lines.push(`  ${p.skip('↷')} ${group.length} ${p.dim('·')} ${oneLine(group[0]!.skipReason ?? 'no reason given', 300)}`)
+    }
+  }
   if (r.excludedByProfile.length > 0) lines.push('', p.dim(`${r.excludedByProfile.length} checks left out by the ${r.profile} profile`))
   lines.push('', verdictLine(r, p), `Report: ${reportDir}  (report.html, results.json, junit.xml)`, '')
   return lines.join('\n')

@@ -20,7 +20,8 @@ export interface ConformanceReporterOptions {
   clauses: () => ClauseInfo[]
   scrubber: Scrubber
   /** The command that replays one area with one seed, for failure messages. */
-  replayCommand?: (area: string, seed: number) => string
+  /** The command that re-runs one check (its id) with a seed. */
+  replayCommand?: (checkId: string, seed: number) => string
   /** Where progress lines go (already scrubbed by the caller); absent = silent. */
   out?: (line: string) => void
   colour?: boolean
@@ -163,7 +164,10 @@ export class ConformanceReporter implements Reporter {
     }
     const startTime = testCase.diagnostic()?.startTime
     if (startTime) check.startedAt = new Date(startTime).toISOString()
-    if (result.state === 'failed') check.message = failureMessage(result.errors)
+    if (result.state === 'failed') {
+      check.message = failureMessage(result.errors)
+      if (result.errors.length > 1) check.moreErrors = result.errors.slice(1).map((e) => truncated(errorText(e)))
+    }
     if (status === 'failed' && typeof meta.failedClause === 'string') check.failedClause = meta.failedClause
     if (noVerdict && typeof meta.reason === 'string') check.reason = meta.reason
     if (isPropertyRun(meta.property)) check.property = meta.property
@@ -187,7 +191,7 @@ export class ConformanceReporter implements Reporter {
     if (seed !== undefined) check.seed = seed
     if (typeof meta.replay === 'string') check.replay = meta.replay
     if (status === 'failed' && this.options.replayCommand) {
-      check.replayCommand = this.options.replayCommand(area, seed ?? this.options.run.seed)
+      check.replayCommand = this.options.replayCommand(check.id, seed ?? this.options.run.seed)
     }
     const exchanges = exchangeList(meta.exchanges)
     if (exchanges.length > 0) check.exchanges = exchanges
@@ -259,6 +263,10 @@ function failureMessage(errors: ReadonlyArray<SerializedError & { diff?: string 
   let message = errorText(first)
   if (first.diff) message += `\n\n${stripAnsi(first.diff)}`
   if (errors.length > 1) message += `\n\n(+${errors.length - 1} more error${errors.length > 2 ? 's' : ''})`
+  return truncated(message)
+}
+
+function truncated(message: string): string {
   return message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}…` : message
 }
 

@@ -164,7 +164,12 @@ function unverifiedCauses(unverified: readonly ClauseResult[], checks: readonly 
     const cause = causeOf(clause, clause.checks.map((id) => byId.get(id)).filter((c): c is CheckResult => c !== undefined), profile)
     counts.set(cause, (counts.get(cause) ?? 0) + 1)
   }
-  return CAUSES.filter((c) => counts.has(c)).map((c) => `${counts.get(c)} ${c}`)
+  return CAUSES.filter((c) => counts.has(c)).map((c) => `${counts.get(c)} ${counts.get(c) === 1 ? singular(c) : c}`)
+}
+
+/** `need …` → `needs …`, `have …` → `has …`: the cause of one clause. */
+function singular(cause: string): string {
+  return cause.replace(/^need /, 'needs ').replace(/^have /, 'has ')
 }
 
 const CAUSES = [
@@ -174,6 +179,7 @@ const CAUSES = [
   'inconclusive',
   'blocked by a failed precondition',
   'need a mutating profile or the sandbox driver',
+  'need --reset',
   'need routes the sandbox driver does not provide',
   'need optional settings',
   'skipped',
@@ -191,6 +197,7 @@ function causeOf(clause: ClauseResult, checks: readonly CheckResult[], profile: 
   }
   const reasons = checks.map((c) => c.skipReason ?? '')
   if (profile === 'readonly' && reasons.some((r) => READONLY_REASON.test(r) || /control/i.test(r))) return 'need a mutating profile or the sandbox driver'
+  if (reasons.some((r) => /--reset\b/.test(r))) return 'need --reset'
   if (reasons.some((r) => /does not provide/.test(r))) return 'need routes the sandbox driver does not provide'
   if (reasons.some((r) => /PIX_CONTROL_URL|control/i.test(r))) return 'need a mutating profile or the sandbox driver'
   if (reasons.some((r) => /PIX_[A-Z_]+/.test(r))) return 'need optional settings'

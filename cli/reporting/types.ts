@@ -50,6 +50,8 @@ export interface CheckResult {
   /** The verdict of each of the check's clauses. */
   clauseVerdicts?: Record<string, ClauseVerdict>
   message?: string
+  /** A check that failed with several errors: every one after the first, in full (the message says "+N more"). */
+  moreErrors?: string[]
   skipReason?: string
   /** Why a check is blocked or inconclusive. */
   reason?: string
@@ -73,7 +75,7 @@ export interface CheckResult {
   property?: { requested: number; examples: number; runs: number; interrupted: boolean; reason?: string }
   seed?: number
   replay?: string
-  /** The command line that re-runs this check's area with its seed. */
+  /** The command line that re-runs this check alone (--check <id>) with its seed. */
   replayCommand?: string
   exchanges?: EvidenceExchange[]
   /** Documented refusals its assertions expected and got: `<operationId> <status>[ <code>]` (cli/reporting/coverage.ts). */

@@ -1,11 +1,11 @@
 // §4.10 request of PUT /cob/{txid}, read field by field: 400 (`invalid`) on any rule of §4.10 and §7.
 import { isValidCnpj, isValidCpf } from '../../generators/documents.ts'
+import { TXID as TXID_RE } from '../../generators/formats.ts'
 import { bad, bodyObject, checkString, integerField, isObject, objectField, stringField, type Json } from '../model/fields.ts'
 import { centsFromDecimalString } from '../model/money.ts'
 import type { Account, Cob } from '../model/types.ts'
 
 export const COB_DEFAULT_EXPIRATION_S = 86_400
-const TXID_RE = /^[a-zA-Z0-9]{26,35}$/
 
 export type CobRequest = Pick<Cob, 'expiracao' | 'devedor' | 'originalCents' | 'modalidadeAlteracao' | 'chave' | 'solicitacaoPagador' | 'infoAdicionais'>
 

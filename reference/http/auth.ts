@@ -64,7 +64,11 @@ export async function certToken(world: World, req: Req): Promise<Record<string, 
   const client = world.identities.clients.find((c) => c.clientId === clientId)
   if (!client || !sameSecret(client.clientSecret, clientSecret)) throw new HttpError(401, 'invalid client credentials')
   const registry = world.identities.certs.registry
-  if (!registry.has(fingerprint)) throw new HttpError(401, 'invalid certificate: fingerprint not registered')
+  if (!registry.has(fingerprint)) {
+    // §5 and §7 leave it open: an unregistered certificate is invalid (401) and linked to no account (403).
+    const status = world.config.readings.unregisteredCertificate
+    throw new HttpError(status, status === 401 ? 'invalid certificate: fingerprint not registered' : 'certificate not linked to any account')
+  }
   if (registry.get(fingerprint) !== client.accountId) throw new HttpError(403, 'certificate not linked to the account')
   const token = await issueToken(world, client.accountId, client.clientId, client.scopes, CERT_TOKEN_TTL_S)
   return { access_token: token, token_type: 'Bearer', expires_in: CERT_TOKEN_TTL_S }

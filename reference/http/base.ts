@@ -7,8 +7,10 @@ import { createCob } from '../charges/model.ts'
 import { readCob, readTxid } from '../charges/parse.ts'
 import { cobView } from '../charges/view.ts'
 import type { Context } from '../context.ts'
+import { phraseOf } from './errors.ts'
 import { HttpError, Router, ok } from './router.ts'
 import { reaisNumber } from '../model/money.ts'
+import { charLength } from '../../generators/formats.ts'
 import { qrPngDataUri } from '../lib/qr-image.ts'
 import { cashIn, cashOut } from '../pix/model.ts'
 import { readCashIn, readCashOut } from '../pix/parse.ts'
@@ -23,7 +25,7 @@ const PIX_KEY_LISTING_CAP = 1000
 
 export function baseRouter(ctx: Context): Router {
   const { world } = ctx
-  const router = new Router({ gatewayCodes: false })
+  const router = new Router({ gatewayCodes: false, phrase: phraseOf(ctx) })
 
   router.on('POST', '/api/auth/token', async (req) => ok(await certToken(world, req), 201))
   router.on('POST', '/oauth/token', async (req) => ok(await oauthToken(world, req), 200))
@@ -38,28 +40,26 @@ export function baseRouter(ctx: Context): Router {
   router.on('GET', '/api/transactions', async (req) => {
     const { account } = await bearer(world, req)
     const q = parseListQuery(req.query, world.clock.nowMs(), { maxSize: 100, defaultSize: 20, defaultDays: 31, withIds: true })
-    const mine = [...world.transactions.values()].filter((tx) => tx.accountId === account.id)
-    return ok(listPage(mine, q))
+    return ok(listPage(world.listed(account.id), q, undefined, world.config.readings.listingOrder))
   })
 
   router.on('GET', '/api/pix/transactions/pix-key/:pixKey', async (req) => {
     const { account } = await bearer(world, req)
     const pixKey = req.params.pixKey ?? ''
-    if (pixKey.length < 1 || pixKey.length > 77) throw new HttpError(400, 'pixKey must have 1 to 77 characters')
+    if (charLength(pixKey) < 1 || charLength(pixKey) > 77) throw new HttpError(400, 'pixKey must have 1 to 77 characters')
     const q = parseListQuery(req.query, world.clock.nowMs(), { maxSize: 1000, defaultSize: 20, defaultDays: 30, withIds: false })
-    const mine = [...world.transactions.values()].filter((tx) => tx.accountId === account.id && tx.pixKey === pixKey)
-    return ok(listPage(mine, q, PIX_KEY_LISTING_CAP))
+    return ok(listPage(world.listed(account.id, pixKey), q, PIX_KEY_LISTING_CAP, world.config.readings.listingOrder))
   })
 
   router.on('POST', '/api/pix/cash-in', async (req) => {
     const { account } = await bearer(world, req)
-    const { tx, qrCodeImage } = await cashIn(ctx, account, readCashIn(req.body), qrPngDataUri)
-    return ok(cashInView(tx, qrCodeImage))
+    const { tx, qrCodeImage } = await cashIn(ctx, account, readCashIn(req.body, world.config.readings), qrPngDataUri)
+    return ok(cashInView(tx, qrCodeImage), world.config.readings.creationStatus)
   })
 
   router.on('POST', '/api/pix/cash-out-qrcode', async (req) => {
     const { account } = await bearer(world, req)
-    return ok(cashOutView(cashOut(ctx, account, readCashOut(req.body))))
+    return ok(cashOutView(cashOut(ctx, account, readCashOut(req.body))), world.config.readings.creationStatus)
   })
 
   router.on('GET', '/api/balance', async (req) => {

@@ -78,7 +78,8 @@ function updateConfig(ctx: Context, body: unknown): Record<string, unknown> {
 
 /** The settings in force; of the sender's certificate only its subject (its key never leaves). */
 function settingsView(ctx: Context): Record<string, unknown> {
-  const config = ctx.world.config
+  // The readings are a start option of the reference, not a sandbox setting of specs/control.yaml.
+  const { readings: _readings, ...config } = ctx.world.config
   return { ...config, webhookRetry: { ...config.webhookRetry }, webhookClientCert: senderView(ctx) }
 }
 
@@ -213,5 +214,10 @@ export function controlRouter(ctx: Context): Router {
   router.on('POST', '/control/config', (req) => ok(updateConfig(ctx, req.body)))
   router.on('GET', '/control/config', () => ok(settingsView(ctx)))
   router.on('GET', '/control/webhooks', () => ok({ deliveries: ctx.webhooks.deliveries() }))
+  router.on('GET', '/control/requests', (req) => {
+    const after = req.query.get('after') ?? '0'
+    if (!/^\d{1,15}$/.test(after)) throw bad('after must be a whole number')
+    return ok(ctx.requestLog.after(Number(after)))
+  })
   return router
 }

@@ -1,7 +1,9 @@
 // The one place where the model's refusals become HTTP: each kind of domain error gets its §7
 // status (the body is the §7 error body, built by the router; the gateway adds the code).
+import type { Context } from '../context.ts'
 import { DomainError, type DomainErrorKind } from '../model/errors.ts'
-import { HttpError } from './router.ts'
+import { reasonPhrase } from '../readings.ts'
+import { HttpError, nodePhrase } from './router.ts'
 
 const STATUS_OF: Record<DomainErrorKind, number> = {
   invalid: 400,
@@ -16,4 +18,9 @@ export function asHttpError(err: unknown): HttpError | undefined {
   if (err instanceof HttpError) return err
   if (err instanceof DomainError) return new HttpError(STATUS_OF[err.kind], err.message, err.code)
   return undefined
+}
+
+/** The §7 `error` of the interface's APIs: the reason phrase of the reading in force (reference/readings.ts). */
+export function phraseOf(ctx: Context): (status: number) => string {
+  return (status) => reasonPhrase(status, ctx.world.config.readings, nodePhrase(status))
 }

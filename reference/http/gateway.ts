@@ -1,6 +1,7 @@
 // The gateway API (§4 rows 12–18), authenticated by `x-api-key`; every error carries a `code`.
 import { apiKey } from './auth.ts'
 import type { Context } from '../context.ts'
+import { phraseOf } from './errors.ts'
 import { HttpError, Router, ok, type Req } from './router.ts'
 import type { Account, Buyer } from '../model/types.ts'
 import { reaisNumber } from '../model/money.ts'
@@ -77,16 +78,17 @@ function setAccountWebhook(ctx: Context, req: Req): Record<string, unknown> {
 
 export function gatewayRouter(ctx: Context): Router {
   const { world } = ctx
-  const router = new Router({ gatewayCodes: true })
+  const router = new Router({ gatewayCodes: true, phrase: phraseOf(ctx) })
   router.on('POST', '/pix/v1/webhooks/resend/:transactionId', (req) => ok(resend(ctx, req)))
   router.on('POST', '/pix/v2/webhooks/resend/:transactionId', (req) => ok(resend(ctx, req)))
   router.on('GET', '/v1/account/balance', (req) => ok(gatewayBalance(ctx, req)))
-  router.on('POST', '/pix/v2/payment/refund/:id', (req) => ok(refundView(gatewayRefund(ctx, apiKey(world, req, 'pix:refund'), req.params.id ?? '', readRefund(req.body)))))
+  const created = (body: unknown) => ok(body, world.config.readings.creationStatus)
+  router.on('POST', '/pix/v2/payment/refund/:id', (req) => created(refundView(gatewayRefund(ctx, apiKey(world, req, 'pix:refund'), req.params.id ?? '', readRefund(req.body)), world.config.readings)))
   router.on('POST', '/bank-slip/v1/payment', (req) => {
     const account = apiKey(world, req, 'bank-slip:write')
-    return ok(createdSlipView(createSlip(ctx, account, readSlip(req.body, world.now().toISOString().slice(0, 10)))))
+    return created(createdSlipView(createSlip(ctx, account, readSlip(req.body, world.now().toISOString().slice(0, 10), world.config.readings))))
   })
-  router.on('POST', '/bank-slip/v1/payment/:id/generate-pdf', (req) => ok(generatePdf(ctx, apiKey(world, req, 'bank-slip:write'), req.params.id ?? '')))
+  router.on('POST', '/bank-slip/v1/payment/:id/generate-pdf', (req) => created(generatePdf(ctx, apiKey(world, req, 'bank-slip:write'), req.params.id ?? '')))
   router.on('GET', '/files/bank-slips/:file', (req) => ({ status: 200, raw: { contentType: 'application/pdf', data: pdfOfLink(ctx, req.params.file ?? '') } }))
   router.on('GET', '/credit-card/v1/buyer/:buyerUuid', (req) => ok(getBuyer(ctx, req)))
   router.on('GET', '/v1/buyer/:buyerUuid', (req) => ok(getBuyer(ctx, req)))

@@ -38,8 +38,11 @@ export class HttpError extends Error {
   }
 }
 
-export function errorBody(status: number, message: string, code?: string): Record<string, unknown> {
-  const body: Record<string, unknown> = { statusCode: status, message, error: STATUS_CODES[status] ?? 'Error' }
+/** Node's reason phrase of `status` (node:http STATUS_CODES), the default of RouterOptions.phrase. */
+export const nodePhrase = (status: number): string => STATUS_CODES[status] ?? 'Error'
+
+export function errorBody(status: number, message: string, code?: string, phrase: (status: number) => string = nodePhrase): Record<string, unknown> {
+  const body: Record<string, unknown> = { statusCode: status, message, error: phrase(status) }
   if (code !== undefined) body.code = code
   return body
 }
@@ -58,7 +61,7 @@ interface Route {
 export class Router {
   private readonly routes: Route[] = []
 
-  constructor(private readonly options: { gatewayCodes: boolean }) {}
+  constructor(private readonly options: { gatewayCodes: boolean; phrase?: (status: number) => string }) {}
 
   on(method: string, path: string, handler: Handler): this {
     const names: string[] = []
@@ -168,7 +171,7 @@ export class Router {
   private failure(err: unknown): Res {
     const e = asHttpError(err) ?? new HttpError(500, 'internal error', 'INTERNAL_SERVER_ERROR')
     const code = this.options.gatewayCodes ? (e.code ?? defaultCode(e.status)) : undefined
-    return { status: e.status, body: errorBody(e.status, e.message, code), headers: e.headers }
+    return { status: e.status, body: errorBody(e.status, e.message, code, this.options.phrase), headers: e.headers }
   }
 }
 
@@ -224,7 +227,7 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
 /** A whole HTTP/1.1 response written straight to a socket (there is no ServerResponse on a client error). */
 function rawErrorResponse(answer: Res): string {
   const data = JSON.stringify(answer.body)
-  const reason = STATUS_CODES[answer.status] ?? 'Error'
+  const reason = typeof (answer.body as { error?: unknown } | undefined)?.error === 'string' ? (answer.body as { error: string }).error : nodePhrase(answer.status)
   return [
     `HTTP/1.1 ${answer.status} ${reason}`,
     'content-type: application/json; charset=utf-8',
@@ -254,6 +257,8 @@ function send(res: ServerResponse, answer: Res): void {
   const data = Buffer.from(JSON.stringify(answer.body), 'utf8')
   headers['content-type'] = 'application/json; charset=utf-8'
   headers['content-length'] = String(data.length)
-  res.writeHead(answer.status, headers)
+  const phrase = (answer.body as { error?: unknown }).error
+  if (answer.status >= 400 && typeof phrase === 'string') res.writeHead(answer.status, phrase, headers)
+  else res.writeHead(answer.status, headers)
   res.end(bodyless ? undefined : data)
 }

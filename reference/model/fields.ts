@@ -1,5 +1,6 @@
 // Explicit request readers: each one either returns a well-typed value or throws an `invalid`
 // domain error (the §7 400), with a message naming the field. Nothing is mutated before all reads pass.
+import { charLength } from '../../generators/formats.ts'
 import { DomainError, invalid } from './errors.ts'
 
 export type Json = Record<string, unknown>
@@ -49,8 +50,9 @@ export function stringField(o: Json, key: string, path: string, rule: StringRule
 }
 
 export function checkString(v: string, path: string, rule: StringRule): string {
-  if (rule.min !== undefined && v.length < rule.min) throw bad(`${path} must have at least ${rule.min} characters`)
-  if (rule.max !== undefined && v.length > rule.max) throw bad(`${path} must have at most ${rule.max} characters`)
+  // the interface bounds characters (code points), not UTF-16 units: 200 emoji are 200 characters
+  if (rule.min !== undefined && charLength(v) < rule.min) throw bad(`${path} must have at least ${rule.min} characters`)
+  if (rule.max !== undefined && charLength(v) > rule.max) throw bad(`${path} must have at most ${rule.max} characters`)
   if (rule.pattern && !rule.pattern.test(v)) throw bad(`${path} must match ${rule.patternText ?? rule.pattern.source}`)
   return v
 }
@@ -107,5 +109,4 @@ export function isHttpUrl(s: string, httpsOnly: boolean): boolean {
   }
 }
 
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-export const OBJECT_ID_RE = /^[0-9a-f]{24}$/i
+export { OBJECT_ID as OBJECT_ID_RE, UUID as UUID_RE } from '../../generators/formats.ts'

@@ -7,6 +7,7 @@ import { SEED_AVAILABLE_CENTS, type AccountSeed, type Identities } from './ident
 import type { Account, BankAccount, BankSlip, Buyer, Cob, PdfLink, PixReturn, Transaction, TxType } from './types.ts'
 import { feeOf } from './money.ts'
 import { SimClock } from '../lib/clock.ts'
+import { DEFAULT_READINGS, type Readings } from '../readings.ts'
 
 export interface ReferenceConfig {
   slipRegistrationDelayMs: number
@@ -15,6 +16,8 @@ export interface ReferenceConfig {
   slipGraceDays: number
   feePercent: number
   webhookRetry: { attempts: number; baseDelayMs: number }
+  /** Where the interface leaves a choice open, which one the reference makes (reference/readings.ts). */
+  readings: Readings
 }
 
 export const DEFAULT_CONFIG: ReferenceConfig = {
@@ -23,6 +26,7 @@ export const DEFAULT_CONFIG: ReferenceConfig = {
   slipGraceDays: 30,
   feePercent: 1,
   webhookRetry: { attempts: 5, baseDelayMs: 200 },
+  readings: DEFAULT_READINGS,
 }
 
 /** Credits raise available; debits reserve original + fee in blocked until the bank settles. */
@@ -43,6 +47,24 @@ export interface NewTransaction {
   createdAt?: Date
 }
 
+/** Oldest first: createdAt, then numeric id. */
+const chronologically = (a: Transaction, b: Transaction): number => a.createdAt.getTime() - b.createdAt.getTime() || Number(a.id) - Number(b.id)
+
+/** Two chronological lists as one. */
+function mergeChronological(a: readonly Transaction[], b: readonly Transaction[]): Transaction[] {
+  const out: Transaction[] = new Array(a.length + b.length)
+  let i = 0
+  let j = 0
+  let k = 0
+  while (i < a.length && j < b.length) out[k++] = chronologically(a[i] as Transaction, b[j] as Transaction) <= 0 ? (a[i++] as Transaction) : (b[j++] as Transaction)
+  while (i < a.length) out[k++] = a[i++] as Transaction
+  while (j < b.length) out[k++] = b[j++] as Transaction
+  return out
+}
+
+/** The key of a per-account index. */
+const indexKey = (accountId: string, name?: string): string => (name === undefined ? `${accountId}\n` : `${accountId}\n${name}`)
+
 export class World {
   readonly accounts = new Map<string, Account>()
   readonly transactions = new Map<string, Transaction>()
@@ -52,6 +74,14 @@ export class World {
   readonly slips = new Map<string, BankSlip>()
   readonly buyers = new Map<string, Buyer>()
   readonly pdfLinks = new Map<string, PdfLink>()
+  /**
+   * Per account, and per account and PIX key: the transactions oldest first (createdAt, then
+   * numeric id), what the listings walk; new ones wait in `pending` until the next listing sorts
+   * them in at once (seeding 100,000 records, at any age, stays linear).
+   */
+  private readonly chronological = new Map<string, { sorted: Transaction[]; pending: Transaction[] }>()
+  /** Per account and externalId: the transaction (externalIds are unique per account). */
+  private readonly byExternalId = new Map<string, Transaction>()
   /** Per state table: the objects waiting in a state that has a time-driven row (machine.ts). */
   private readonly waitingByTable = new Map<string, Set<object>>()
   private nextTxId = 1
@@ -72,6 +102,8 @@ export class World {
       map.clear()
     }
     this.waitingByTable.clear()
+    this.chronological.clear()
+    this.byExternalId.clear()
     this.nextTxId = 1
     this.nextLocId = 1
     this.nextSlipSeq = 1
@@ -95,6 +127,9 @@ export class World {
       }
     }
     for (const [gatewayId, txId] of this.byGatewayId) if (!this.transactions.has(txId)) this.byGatewayId.delete(gatewayId)
+    for (const index of [this.chronological, this.byExternalId] as Map<string, unknown>[]) {
+      for (const key of index.keys()) if (key.startsWith(`${id}\n`)) index.delete(key)
+    }
     for (const [token, link] of this.pdfLinks) if (!this.slips.has(link.slipId)) this.pdfLinks.delete(token)
     for (const waiting of this.waitingByTable.values()) for (const object of gone) waiting.delete(object)
     this.seedAccount(seed)
@@ -163,10 +198,22 @@ export class World {
   }
 
   findByExternalId(accountId: string, externalId: string): Transaction | undefined {
-    for (const tx of this.transactions.values()) {
-      if (tx.accountId === accountId && tx.externalId === externalId) return tx
+    return this.byExternalId.get(indexKey(accountId, externalId))
+  }
+
+  /** The account's transactions (those received to `pixKey` when given), oldest first: createdAt, then numeric id. */
+  listed(accountId: string, pixKey?: string): readonly Transaction[] {
+    const list = this.chronological.get(indexKey(accountId, pixKey))
+    if (!list) return []
+    if (list.pending.length > 0) {
+      const pending = list.pending.sort(chronologically)
+      const newest = list.sorted[list.sorted.length - 1]
+      // Most new transactions are the newest: they go at the end, no merge.
+      if (newest === undefined || chronologically(newest, pending[0] as Transaction) <= 0) for (const tx of pending) list.sorted.push(tx)
+      else list.sorted = mergeChronological(list.sorted, pending)
+      list.pending = []
     }
-    return undefined
+    return list.sorted
   }
 
   findByGatewayId(gatewayId: string): Transaction | undefined {
@@ -177,11 +224,8 @@ export class World {
   /** externalIds are unique per account, so §4.3's lookup by externalId is unambiguous. */
   assertExternalIdFree(accountId: string, externalId: string | null | undefined): void {
     if (externalId === null || externalId === undefined) return
-    for (const tx of this.transactions.values()) {
-      if (tx.accountId === accountId && tx.externalId === externalId) {
-        throw conflict(`externalId ${externalId} is already used by transaction ${tx.id}`, 'DUPLICATE_EXTERNAL_ID')
-      }
-    }
+    const tx = this.findByExternalId(accountId, externalId)
+    if (tx) throw conflict(`externalId ${externalId} is already used by transaction ${tx.id}`, 'DUPLICATE_EXTERNAL_ID')
   }
 
   /** Fee and final amount of a new operation: credits net of the fee, debits plus the fee. */
@@ -230,7 +274,17 @@ export class World {
     tx.id = String(this.nextTxId++)
     this.transactions.set(tx.id, tx)
     this.byGatewayId.set(tx.gatewayId, tx.id)
+    if (tx.externalId !== null && !this.byExternalId.has(indexKey(tx.accountId, tx.externalId))) this.byExternalId.set(indexKey(tx.accountId, tx.externalId), tx)
+    this.file(indexKey(tx.accountId), tx)
+    if (tx.pixKey) this.file(indexKey(tx.accountId, tx.pixKey), tx)
     return tx
+  }
+
+  /** Into a chronological list, sorted in at the next listing. */
+  private file(key: string, tx: Transaction): void {
+    let list = this.chronological.get(key)
+    if (!list) this.chronological.set(key, (list = { sorted: [], pending: [] }))
+    list.pending.push(tx)
   }
 
   // ---- ledger moves (§3.6, §2.3), named by the transaction table's rows

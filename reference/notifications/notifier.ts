@@ -6,6 +6,7 @@ import type { WebhookDispatcher } from '../lib/webhook-dispatcher.ts'
 import type { Account, BankAccount, BankSlip, PixReturn, Transaction } from '../model/types.ts'
 import { reais, reaisNumber } from '../model/money.ts'
 import { isCredit, type World } from '../model/world.ts'
+import { DEFAULT_READINGS, type Readings } from '../readings.ts'
 
 export function safeMask(document: string): string {
   try {
@@ -43,10 +44,10 @@ function partyBlock(prefix: 'Payer' | 'Receiver', party: BankAccount | null): Re
  * payment without one) — the gateway id, as for a cash-in or cash-out sent without externalId;
  * `endToEndId` is empty while the payment has none (a cash-in not paid yet).
  */
-export function v1Notification(tx: Transaction, account: Account): Record<string, unknown> {
+export function v1Notification(tx: Transaction, account: Account, readings: Pick<Readings, 'v1TransactionId'> = DEFAULT_READINGS): Record<string, unknown> {
   const credit = isCredit(tx.type)
   return {
-    transactionId: tx.gatewayId,
+    transactionId: readings.v1TransactionId === 'numeric' ? tx.id : tx.gatewayId,
     businessTransactionId: tx.externalId ?? tx.gatewayId,
     status: v1Status(tx),
     value: reaisNumber(tx.originalCents),
@@ -77,7 +78,7 @@ export class Notifier {
   }
 
   sendV1(tx: Transaction, url: string): void {
-    this.dispatcher().send(url, v1Notification(tx, this.world.account(tx.accountId)), 'pixNotificationV1')
+    this.dispatcher().send(url, v1Notification(tx, this.world.account(tx.accountId), this.world.config.readings), 'pixNotificationV1')
   }
 
   /** V1 to the automatic destination, when one is configured. */
@@ -96,7 +97,7 @@ export class Notifier {
         type: 'RECEIVE',
         data: {
           id: Number(tx.id),
-          txId: tx.txid,
+          ...(tx.txid === null && this.world.config.readings.receiveTxIdWithoutCharge === 'absent' ? {} : { txId: tx.txid }),
           status: 'LIQUIDATED',
           payment: { amount: reais(tx.originalCents), currency: 'BRL' },
           endToEndId: tx.e2eId,

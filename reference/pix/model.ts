@@ -154,7 +154,8 @@ export function incomingPayment(ctx: Context, r: IncomingRequest): Transaction {
     e2eId: newE2eId(payer.ispb, receivedAt),
     counterpart: payer,
     pixKey,
-    txid: newCashInTxid(), // as if paid through a dynamic code: RECEIVE and REFUND always carry a txId
+    // no charge asked for it: by default as if paid through a dynamic code (RECEIVE and REFUND carry a txId); the other readings carry none
+    txid: ctx.world.config.readings.receiveTxIdWithoutCharge === 'own' ? newCashInTxid() : null,
     createdAt: receivedAt,
   })
 }

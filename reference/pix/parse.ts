@@ -2,8 +2,10 @@
 // and of the control calls that play payers, read field by field (400 `invalid` on any rule).
 import { isValidCnpj, isValidCpf } from '../../generators/documents.ts'
 import { parsePixCode, type PixPayload } from '../../generators/emv.ts'
+import { charLength } from '../../generators/formats.ts'
 import { bad, bodyObject, booleanField, integerField, numberField, objectField, stringField, type Json } from '../model/fields.ts'
 import { centsFromDecimalString, centsFromNumber, reais } from '../model/money.ts'
+import { DEFAULT_READINGS, type Readings } from '../readings.ts'
 
 export const CASH_IN_DEFAULT_EXPIRATION_S = 86_400
 
@@ -46,10 +48,26 @@ export interface CashInRequest {
   payer: { fullName: string | undefined; document: string | undefined }
 }
 
-export function readCashIn(body: unknown): CashInRequest {
+/** The §4.6 fields the other reading of "Which request fields are required: not shown" requires besides transaction.value. */
+const CASH_IN_LISTED: readonly (readonly [string, string])[] = [
+  ['transaction', 'description'], ['transaction', 'externalId'], ['transaction', 'expirationTime'], ['transaction', 'generateQrCode'],
+  ['payer', 'fullName'], ['payer', 'document'], ['', 'additionalInfo'],
+]
+
+function requireEveryListed(o: Json): void {
+  for (const [parent, key] of CASH_IN_LISTED) {
+    const holder = parent === '' ? o : o[parent]
+    const present = holder !== null && typeof holder === 'object' && (holder as Json)[key] !== undefined && (holder as Json)[key] !== null
+    if (!present) throw bad(`${parent === '' ? key : `${parent}.${key}`} is required`)
+  }
+}
+
+/** The required set is "not shown": by default transaction.value alone; the other reading, every listed field. */
+export function readCashIn(body: unknown, readings: Pick<Readings, 'cashInRequiredFields'> = DEFAULT_READINGS): CashInRequest {
   const o = bodyObject(body)
   const t = objectField(o, 'transaction', 'transaction', true) as Json
   const value = numberField(t, 'value', 'transaction.value', true) as number
+  if (readings.cashInRequiredFields === 'every') requireEveryListed(o)
   const payer = objectField(o, 'payer', 'payer', false) ?? {}
   const additionalInfo = objectField(o, 'additionalInfo', 'additionalInfo', false)
   if (additionalInfo) {
@@ -84,7 +102,7 @@ export function readCashOut(body: unknown): CashOutRequest {
   const value = numberField(o, 'value', 'value', true) as number
   const valueCents = centsFromNumber(value, 'value')
   const qrCode = stringField(o, 'qrCode', 'qrCode', { required: true }) as string
-  if (qrCode.length < 50 || qrCode.length > 500) throw bad('qrCode must have 50 to 500 characters', 'INVALID_QRCODE')
+  if (charLength(qrCode) < 50 || charLength(qrCode) > 500) throw bad('qrCode must have 50 to 500 characters', 'INVALID_QRCODE')
   if (!qrCode.startsWith('000201')) throw bad('qrCode must start with 000201 (EMV payload format indicator)', 'INVALID_QRCODE')
   const parsed = parsePixCode(qrCode)
   if (!parsed.ok) throw bad(`qrCode is not a valid EMV BR Code: ${parsed.error.message}`, 'INVALID_QRCODE')

@@ -1,9 +1,9 @@
 // §4.11 request of PUT /pix/{e2eid}/devolucao/{id}, read field by field (400 `invalid`).
+import { E2EID as E2E_RE } from '../../generators/formats.ts'
 import { bad, bodyObject, checkString, stringField } from '../model/fields.ts'
 import { centsFromDecimalString } from '../model/money.ts'
 import type { PixReturn } from '../model/types.ts'
 
-const E2E_RE = /^[a-zA-Z0-9]{32}$/
 /**
  * §2.5/§4.11/§8 say only "1 to 35 characters" (counted as Unicode code points, after URL decoding).
  * A `/` could not round-trip as one path segment and control characters cannot be echoed safely,

@@ -1,4 +1,5 @@
 // §4.4/§4.5 listing queries: page, size, status and type filters, the date window (31 days at most).
+import { DATE } from '../../generators/formats.ts'
 import { bad, queryEnum, queryInteger } from '../model/fields.ts'
 import type { TxStatus, TxType } from '../model/types.ts'
 
@@ -18,7 +19,7 @@ export interface ListQuery {
 
 /** A date bound: `YYYY-MM-DD` (a whole UTC day) or an ISO 8601 date-time (an instant). */
 function parseDateBound(raw: string, name: string): { start: number; end: number } {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(raw)) {
+  if (DATE.test(raw)) {
     const start = Date.parse(`${raw}T00:00:00.000Z`)
     if (Number.isNaN(start) || new Date(start).toISOString().slice(0, 10) !== raw) throw bad(`${name} is not a real date`)
     return { start, end: start + DAY_MS - 1 }

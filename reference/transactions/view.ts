@@ -68,25 +68,47 @@ export function listItem(tx: Transaction): Record<string, unknown> {
   })
 }
 
-/** Newest first, ties by numeric id descending; pages beyond the last are empty. */
-export function listPage(all: Transaction[], q: ListQuery, cap?: number): { data: unknown[]; metadata: Record<string, unknown> } {
-  const matching = all
-    .filter((tx) => {
-      const t = tx.createdAt.getTime()
-      if (t < q.from || t > q.to) return false
-      if (q.status && tx.status !== q.status) return false
-      if (q.type && tx.type !== q.type) return false
-      if (q.externalId !== undefined && tx.externalId !== q.externalId) return false
-      if (q.endToEndId !== undefined && tx.e2eId !== q.endToEndId) return false
-      return true
-    })
-    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || Number(b.id) - Number(a.id))
-  const capped = cap === undefined ? matching : matching.slice(0, cap)
-  const total = capped.length
-  const totalPages = Math.ceil(total / q.size)
+/**
+ * Newest first, ties by numeric id descending; pages beyond the last are empty. `chronological`
+ * is oldest first (World.listed): the window is found by binary search and walked once from its
+ * newest end, counting every match and keeping only the page's.
+ */
+export function listPage(chronological: readonly Transaction[], q: ListQuery, cap?: number, order: 'newest' | 'oldest' = 'newest'): { data: unknown[]; metadata: Record<string, unknown> } {
   const offset = (q.page - 1) * q.size
+  const page: Transaction[] = []
+  let total = 0
+  const start = firstAfter(chronological, q.from - 1)
+  const end = firstAfter(chronological, q.to)
+  for (let n = 0; n < end - start; n++) {
+    const tx = chronological[order === 'newest' ? end - 1 - n : start + n] as Transaction
+    if (!matches(tx, q)) continue
+    if (cap !== undefined && total >= cap) break
+    if (total >= offset && page.length < q.size) page.push(tx)
+    total++
+  }
+  const totalPages = Math.ceil(total / q.size)
   return {
-    data: capped.slice(offset, offset + q.size).map(listItem),
+    data: page.map(listItem),
     metadata: { page: q.page, size: q.size, total, totalPages, hasNext: q.page < totalPages, hasPrevious: q.page > 1 },
   }
+}
+
+function matches(tx: Transaction, q: ListQuery): boolean {
+  if (q.status && tx.status !== q.status) return false
+  if (q.type && tx.type !== q.type) return false
+  if (q.externalId !== undefined && tx.externalId !== q.externalId) return false
+  if (q.endToEndId !== undefined && tx.e2eId !== q.endToEndId) return false
+  return true
+}
+
+/** The index of the first transaction created after `ms` (the list's length when none is). */
+function firstAfter(chronological: readonly Transaction[], ms: number): number {
+  let lo = 0
+  let hi = chronological.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((chronological[mid] as Transaction).createdAt.getTime() <= ms) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }

@@ -8,6 +8,7 @@ import { newTxid, newUuid } from '../../generators/ids.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { addDays, today } from '../../generators/dates.ts'
 import type { TargetConfig } from '../../harness/config.ts'
+import { cashInBody } from '../../generators/requests.ts'
 
 export interface EndpointRequest {
   operationId: string
@@ -46,10 +47,7 @@ function bearerShape(operationId: string, config: TargetConfig): Omit<EndpointRe
     case 'createCashIn':
       return {
         path: '/api/pix/cash-in',
-        body: {
-          transaction: { value: 1.0, description: 'auth check', externalId: freshExternalId(), expirationTime: 3600, generateQrCode: false },
-          payer: { fullName: 'Kit Auth Payer', document: randomCpf() },
-        },
+        body: cashInBody({ value: 1.0, description: 'auth check', externalId: freshExternalId(), expirationTime: 3600, generateQrCode: false }, { payer: { fullName: 'Kit Auth Payer', document: randomCpf() } }),
       }
     case 'createCashOutQrCode':
       return {

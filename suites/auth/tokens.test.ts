@@ -3,9 +3,8 @@ import fc from 'fast-check'
 import { show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
+import { JWT as JWT_FORM } from '../../generators/formats.ts'
 
-/** Three base64url segments: the JWT compact form. */
-const JWT_FORM = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/
 /** Space-separated permission scopes: one or more non-blank words. */
 const SCOPE_LIST = /^[^\s]+( [^\s]+)*$/
 

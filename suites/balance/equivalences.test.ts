@@ -4,32 +4,22 @@
 // the moment of the query.
 import { show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
+import { targetTime } from '../../harness/target-clock.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { cashOut, type Balances } from '../transactions/seed.ts'
 import { givenBalances } from './fixtures.ts'
 
-/** Without a control clock the kit's and the target's clocks are compared: this much skew is tolerated. */
-const CLOCK_SKEW_MS = 5 * 60_000
 /** A timestamp may be cut to the second. */
 const TRUNCATION_MS = 1_000
-
-/** The readonly profile never drives the control API, not even to read its clock. */
-const hasControlClock = (t: CheckContext) => Boolean(t.config.controlUrl) && t.config.profile !== 'readonly'
-
-/** The target's time: the control clock when the check may read it, else the kit's own clock. */
-async function now(t: CheckContext): Promise<number> {
-  return hasControlClock(t) ? Date.parse((await t.control.clock()).now) : Date.now()
-}
 
 check('consultedAt and eventDate give the moment of the query', {
   alone: ALONE.balances,
   clauses: ['2.3.consulted-at-is-event-date'],
 }, async (t) => {
-  const skew = hasControlClock(t) ? 0 : CLOCK_SKEW_MS
-  const before = await now(t)
+  const { nowMs: before, skewMs: skew } = await targetTime(t)
   const b = await givenBalances(t)
-  const after = await now(t)
+  const after = (await targetTime(t)).nowMs
   for (const [field, value, ex] of [['public consultedAt', b.public.consultedAt, b.publicEx], ['central-bank-style eventDate', b.bcb.eventDate, b.bcbEx]] as const) {
     const at = typeof value === 'string' ? Date.parse(value) : Number.NaN
     if (!(at >= before - skew - TRUNCATION_MS && at <= after + skew)) {

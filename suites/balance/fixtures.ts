@@ -3,6 +3,7 @@
 import { show } from '../../harness/assertions.ts'
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
+import { isIsoDateTime } from '../../generators/formats.ts'
 import { readBalances, type Balances } from '../transactions/seed.ts'
 
 export type Json = Record<string, unknown>
@@ -37,9 +38,6 @@ export function firstItem(t: CheckContext, clause: string, body: Json, ex: Excha
   return item as Json & { balanceAmount: Json }
 }
 
-/** An ISO 8601 date-time (its zone is the conventions' business, 0.timestamps-utc). */
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/
-
 /** `field` of `obj` is present and a number, or `clause` fails. */
 export function expectNumber(t: CheckContext, clause: string, obj: Json, field: string, ex: Exchange, where = ''): void {
   if (typeof obj[field] !== 'number') t.fail(clause, `${where}${field}`, 'a number', show(obj[field]), ex)
@@ -48,7 +46,7 @@ export function expectNumber(t: CheckContext, clause: string, obj: Json, field: 
 /** `field` of `obj` is present and an ISO 8601 date-time string, or `clause` fails. */
 export function expectDateTime(t: CheckContext, clause: string, obj: Json, field: string, ex: Exchange, where = ''): void {
   const value = obj[field]
-  if (typeof value !== 'string' || !ISO_DATE_TIME.test(value) || Number.isNaN(Date.parse(value))) {
+  if (!isIsoDateTime(value)) { // its zone is the Conventions' business (0.timestamps-utc)
     t.fail(clause, `${where}${field}`, 'an ISO 8601 date-time string', show(value), ex)
   }
 }

@@ -4,21 +4,23 @@
 // capture server (t.hooks), every act of the bank through the control driver (t.control).
 import { randomUUID } from 'node:crypto'
 import fc from 'fast-check'
-import { check, type CheckContext } from '../../harness/check.ts'
+import { QUIET_PERIOD_MS, check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { ERROR_BODY_CLAUSES, show } from '../../harness/assertions.ts'
 import { ControlError } from '../../harness/control.ts'
+import { CLAIM_CLAUSES, expectTrueClaims } from '../../harness/notification-claims.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { Blocked } from '../../harness/verdicts.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
 import { centsOf } from '../../generators/amounts.ts'
 import { lineToBarcode, parseBarcode, parseLine } from '../../generators/boleto.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
-import { randomCpf } from '../../generators/documents.ts'
 import { parsePixCode } from '../../generators/emv.ts'
+import { isHttpUrl, isIsoDateTime } from '../../generators/formats.ts'
 import { acceptedSuccessStatuses } from '../../generators/openapi.ts'
+import { cashInBody, slipBody } from '../../generators/requests.ts'
+import { targetNow } from '../../harness/target-clock.ts'
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
 /** §3.4 says registration typically takes 5 to 10 seconds; the kit waits a little longer. */
 const NOTIFICATION_WAIT_MS = 12_000
 /** Once a notification failed to come in this file, later checks that need one wait less. */
@@ -50,23 +52,7 @@ interface Slip {
 }
 
 function slipRequest(overrides: Partial<SlipRequest> = {}): SlipRequest {
-  return {
-    amount: 150.75,
-    dueDate: addDays(isoDate(new Date()), 10),
-    description: 'conformance kit bank slip',
-    externalId: `kit-slip-${randomUUID()}`,
-    payer: {
-      name: 'Maria da Silva',
-      document: randomCpf(),
-      city: 'Sao Paulo',
-      state: 'SP',
-      number: '100',
-      postalCode: '01310100',
-      neighborhood: 'Bela Vista',
-      address: 'Avenida Paulista',
-    },
-    ...overrides,
-  }
+  return slipBody(overrides)
 }
 
 /** POST /bank-slip/v1/payment; fails 4.15.request-accepted unless the slip is created with an id. */
@@ -151,7 +137,7 @@ function pdfAccessUrl(t: CheckContext, clause: string, ex: Exchange): string {
   t.expectStatus(clause, ex, acceptedSuccessStatuses('generateBankSlipPdf'))
   t.expectSchema(clause, ex, 'generateBankSlipPdf')
   const url = t.json(clause, ex).pdfAccessUrl
-  if (typeof url !== 'string' || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+  if (!isHttpUrl(url)) {
     t.fail(clause, 'pdfAccessUrl (4.16)', 'an absolute http(s) URI', show(url), ex)
   }
   return url
@@ -170,8 +156,9 @@ check('bank slip: creation answers the slip with status PENDING, echoing amount,
     days: fc.integer({ min: 1, max: 60 }),
     description: fc.string({ minLength: 1, maxLength: 60 }).filter((s) => s.trim() !== ''),
   })
+  const today = isoDate(await targetNow(t))
   await t.property([arbRequest], async ({ cents, days, description }) => {
-    const request = slipRequest({ amount: cents / 100, dueDate: addDays(isoDate(new Date()), days), description })
+    const request = slipRequest({ amount: cents / 100, dueDate: addDays(today, days), description })
     const { created } = await createSlip(t, request)
     const body = t.json('4.15.request-accepted', created)
     if (body.status !== 'PENDING') t.fail('3.4.create-pending', 'a new slip is PENDING', '"PENDING"', show(body.status), created)
@@ -229,7 +216,7 @@ check('bank slip registration: barcode has valid check digits and encodes the sl
   clauses: ['6.3.waiting-payment-info'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
-  const request = slipRequest({ amount: 1234.56, dueDate: addDays(isoDate(new Date()), 17) })
+  const request = slipRequest({ amount: 1234.56, dueDate: addDays(isoDate(await targetNow(t)), 17) })
   const clause = '6.3.waiting-payment-info'
   const { notification } = await registeredSlip(t, request)
   const barcode = additionalInfo(t, clause, notification).barcode
@@ -245,7 +232,7 @@ check('bank slip registration: slipLine is the payment line of the barcode, with
   clauses: ['6.3.slip-line-of-barcode'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
-  const request = slipRequest({ amount: 42.42, dueDate: addDays(isoDate(new Date()), 5) })
+  const request = slipRequest({ amount: 42.42, dueDate: addDays(isoDate(await targetNow(t)), 5) })
   const clause = '6.3.slip-line-of-barcode'
   const { notification } = await registeredSlip(t, request)
   const info = additionalInfo(t, clause, notification)
@@ -274,22 +261,24 @@ check('bank slip payment: a PAID notification with top-level amount and addition
   for (const [field, value] of [['top-level amount', body.amount], ['additionalInfo.amount', info.amount]] as const) {
     if (typeof value !== 'number' || centsOf(value) !== expectedCents) t.fail('6.3.paid-info', `${field} is the amount paid`, slip.request.amount.toFixed(2), show(value))
   }
-  if (typeof info.paymentDate !== 'string' || !ISO_DATE_TIME.test(info.paymentDate)) t.fail('6.3.paid-info', 'additionalInfo.paymentDate', 'an ISO 8601 date-time', show(info.paymentDate))
+  if (typeof info.paymentDate !== 'string' || !isIsoDateTime(info.paymentDate)) t.fail('6.3.paid-info', 'additionalInfo.paymentDate', 'an ISO 8601 date-time', show(info.paymentDate))
   const status = await observedStatus(t, slip)
   if (status !== 'PAID') t.fail('3.4.pay-paid', 'a paid slip is PAID', '"PAID"', show(status))
 })
 
 // When a slip becomes overdue is not shown (§3.4): the control driver is the outside world saying so.
 // The expiry notification is not shown either (§6.3), so none is required.
-check('bank slip expiry: an overdue WAITING_PAYMENT slip becomes EXPIRED', {
+check('bank slip expiry: an overdue WAITING_PAYMENT slip becomes EXPIRED (and no notification of the check claims it PAID)', {
   alone: ALONE.accountEvents,
-  clauses: ['3.4.expire-expired'],
+  clauses: ['3.4.expire-expired', CLAIM_CLAUSES.slipPaid],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
   const { slip } = await registeredSlip(t)
   await t.control.expireSlip(slip.id)
   const status = await observedStatus(t, slip)
   if (status !== 'EXPIRED') t.fail('3.4.expire-expired', 'an overdue unpaid slip is EXPIRED', '"EXPIRED"', show(status))
+  await new Promise((r) => setTimeout(r, QUIET_PERIOD_MS)) // what the expiry caused has come
+  expectTrueClaims(t, t.hooks.events(), { slips: [{ id: slip.id, externalId: slip.request.externalId, status }] })
 })
 
 // Moving the clock past the due date affects the whole target, so the check puts it back with a reset.
@@ -376,7 +365,7 @@ check('generate-pdf of an instant-payment transaction id (not a slip): the answe
   needs: ['mutating'],
 }, async (t: CheckContext) => {
   const transactionId = await t.given('a cash-in (POST /api/pix/cash-in)', async () => {
-    const ex = await t.base.post('/api/pix/cash-in', { transaction: { value: 11.11, externalId: `kit-not-a-slip-${randomUUID()}`, description: 'not a slip' } })
+    const ex = await t.base.post('/api/pix/cash-in', cashInBody({ value: 11.11, externalId: `kit-not-a-slip-${randomUUID()}`, description: 'not a slip' }))
     t.expectStatus('4.6.transaction-id', ex, [200, 201])
     const id = t.json('4.6.transaction-id', ex).transactionId
     if (typeof id !== 'string' && typeof id !== 'number') return t.fail('4.6.transaction-id', 'cash-in transactionId', 'a string', show(id), ex)

@@ -6,6 +6,7 @@ import fc from 'fast-check'
 import { ERROR_BODY_CLAUSES } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
 import { UUID_RE, arbUuid, newUuid } from '../../generators/ids.ts'
+import { nearMissExamples } from '../../generators/near-miss.ts'
 
 const ERROR_BODY = [...ERROR_BODY_CLAUSES, '7.gateway-error-codes']
 const buyerPath = (uuid: string) => `/credit-card/v1/buyer/${encodeURIComponent(uuid)}`
@@ -34,7 +35,7 @@ check('buyer with a malformed UUID answers 400 with code INVALID_UUID', {
   await t.property([arbMalformedUuid()], async (malformed) => {
     if (UUID_RE.test(malformed)) throw new Error(`kit bug: the generated id ${malformed} is a UUID`)
     t.expectErrorBody('7.buyer-invalid-uuid-400', await t.gateway.get(buyerPath(malformed)), 400, { code: 'INVALID_UUID' })
-  }, { examples: [[NEAR_MISSES.short], [NEAR_MISSES.long], [NEAR_MISSES.nonHex]] })
+  }, { examples: [[NEAR_MISSES.short], [NEAR_MISSES.long], [NEAR_MISSES.nonHex], ...nearMissExamples('uuid')] })
 })
 
 check('buyer with an absent or invalid x-api-key answers 401 with code UNAUTHORIZED', {
@@ -46,11 +47,13 @@ check('buyer with an absent or invalid x-api-key answers 401 with code UNAUTHORI
   }
 })
 
-check('buyer with a well-formed UUID of no buyer answers 404 with code BUYER_NOT_FOUND', {
+// Hex digits in upper case are a UUID too (RFC 9562 §4: case-insensitive on input): not INVALID_UUID.
+check('buyer with a well-formed UUID of no buyer answers 404 with code BUYER_NOT_FOUND, its hex digits in either case', {
   clauses: ['7.buyer-not-found-404', ...ERROR_BODY],
 }, async (t) => {
-  await t.property([arbUuid()], async (uuid) => {
-    if (uuid === t.config.buyerUuid) return
+  const arbAnyCaseUuid = fc.oneof(arbUuid(), arbUuid().map((u) => u.toUpperCase()))
+  await t.property([arbAnyCaseUuid], async (uuid) => {
+    if (uuid.toLowerCase() === t.config.buyerUuid?.toLowerCase()) return
     t.expectErrorBody('7.buyer-not-found-404', await t.gateway.get(buyerPath(uuid)), 404, { code: 'BUYER_NOT_FOUND' })
-  })
+  }, { examples: [[newUuid().toUpperCase()]] })
 })

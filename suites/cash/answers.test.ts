@@ -4,14 +4,12 @@
 import { check } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import { reaisOf } from '../../generators/amounts.ts'
+import { UUID, isIsoDateTime } from '../../generators/formats.ts'
 import { newUuid } from '../../generators/ids.ts'
 import { expectAccepted, givenCashIn, givenCashOut, isAccepted, payeeQr, postCashIn, postCashOut } from './fixtures.ts'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const TRANSACTION_STATUSES = ['PENDING', 'CONFIRMED', 'ERROR']
 const CASH_OUT_CENTS = 100
-
-const isIsoDateTime = (v: unknown) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v))
 
 check('cash-in with every documented field is accepted', { clauses: ['4.6.full-request-accepted'], needs: ['mutating'] }, async (t) => {
   const { ex } = await postCashIn(t, { value: 19.9, description: 'conformance kit: full cash-in', expirationTime: 1_800, generateQrCode: false })

@@ -5,7 +5,7 @@ import { check } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import { parsePixCode } from '../../generators/emv.ts'
 import { arbAmountNumber, centsOf, fromCents } from '../../generators/amounts.ts'
-import { givenCashIn } from './fixtures.ts'
+import { givenCashIn, postCashIn } from './fixtures.ts'
 
 /** Cash-in amounts kept modest: they are charges, no money moves, but the BR Code field 54 has 13 characters. */
 const arbCashInValue = () => arbAmountNumber().filter((v) => v <= 99_999.99)
@@ -75,7 +75,11 @@ check('cash-in with generateQrCode true: qrCodeImage is a base64 data URI of a r
 })
 
 check('cash-in without generateQrCode true: no qrCodeImage', { clauses: ['4.6.qr-image-absent'], needs: ['mutating'] }, async (t) => {
-  for (const generateQrCode of [undefined, false]) {
+  // Reading cash-in-required-set: a target may require generateQrCode; its refusal of the request
+  // without it is observed, and false still decides the clause.
+  const without = await postCashIn(t, { generateQrCode: undefined })
+  if (without.ex.response.status >= 400 && without.ex.response.status < 500) t.observe('4.6.qr-image-absent', 'withoutGenerateQrCode', `refused with HTTP ${without.ex.response.status}`)
+  for (const generateQrCode of without.ex.response.status >= 400 ? [false] : [undefined, false]) {
     const { ex, body } = await givenCashIn(t, { generateQrCode })
     if ('qrCodeImage' in body) t.fail('4.6.qr-image-absent', 'qrCodeImage only when asked for', `no qrCodeImage with generateQrCode ${show(generateQrCode)}`, `qrCodeImage ${show(String(body.qrCodeImage).slice(0, 40))}`, ex)
   }

@@ -6,7 +6,7 @@ import type { Exchange } from '../../harness/exchange.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { centsOf, fromCents, reaisOf } from '../../generators/amounts.ts'
 import { newUuid } from '../../generators/ids.ts'
-import { randomCpf } from '../../generators/documents.ts'
+import { cashInBody } from '../../generators/requests.ts'
 
 export type Json = Record<string, unknown>
 
@@ -35,11 +35,7 @@ export interface CashIn {
 /** POST /api/pix/cash-in with every documented field of §4.6; `transaction` fields override the defaults. */
 export async function postCashIn(t: CheckContext, transaction: Json = {}): Promise<Omit<CashIn, 'body'>> {
   const externalId = `kit-cash-in-${newUuid()}`
-  const ex = await t.base.post('/api/pix/cash-in', {
-    transaction: { value: 25.5, description: 'conformance kit cash-in', externalId, expirationTime: 3600, ...transaction },
-    payer: { fullName: 'Cash In Payer', document: randomCpf() },
-    additionalInfo: { purpose: 'conformance' },
-  })
+  const ex = await t.base.post('/api/pix/cash-in', cashInBody({ externalId, ...transaction }))
   return { externalId, ex }
 }
 

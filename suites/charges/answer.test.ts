@@ -4,10 +4,10 @@ import { check } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import { newTxid } from '../../generators/ids.ts'
 import { randomCpf } from '../../generators/documents.ts'
+import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
 import { accountKeys, createCharge, givenCharge, objectAt } from './fixtures.ts'
 
 const CHARGE_STATUSES = ['ATIVA', 'CONCLUIDA', 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP']
-const TWO_PLACES = /^\d+\.\d{2}$/
 const DEFAULT_MODALIDADE = 0
 
 /** `got` echoes `sent`: every value sent comes back; objects may carry more fields (shapes are open). */
@@ -30,7 +30,7 @@ check('created charge: txid of the path, numeric loc.id, a charge status, valor.
   if (typeof locId !== 'number' || !Number.isFinite(locId)) t.fail('2.4.loc-id', 'loc.id is a number', 'a number', show(locId), ex)
   if (typeof body.status !== 'string' || !CHARGE_STATUSES.includes(body.status)) t.fail('2.4.status-enum', 'status is a charge status', `one of ${CHARGE_STATUSES.join(', ')}`, show(body.status), ex)
   const original = objectAt(body, 'valor').original
-  if (typeof original !== 'string' || !TWO_PLACES.test(original)) t.fail('2.4.valor-original-format', 'valor.original is a decimal string with two places', 'a string like "12.30"', show(original), ex)
+  if (typeof original !== 'string' || !AMOUNT_TWO_DECIMALS.test(original)) t.fail('2.4.valor-original-format', 'valor.original is a decimal string with two places', 'a string like "12.30"', show(original), ex)
 })
 
 check('a charge with a PIX key of the account is created and echoes chave unchanged', {

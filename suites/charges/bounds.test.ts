@@ -12,6 +12,7 @@ import { boundaryCases, type BoundaryCase } from '../../generators/schema-arb.ts
 import { parameterSchema, requestBodySchema, validator } from '../../generators/openapi.ts'
 import { TXID_RE, newTxid } from '../../generators/ids.ts'
 import { isValidCnpj, isValidCpf, randomCnpj, randomCpf } from '../../generators/documents.ts'
+import { CNPJ_DIGITS, CPF_DIGITS } from '../../generators/formats.ts'
 import { accountKeys, type Json } from './fixtures.ts'
 
 const COB_REQUEST = requestBodySchema('putCob') as object
@@ -96,10 +97,17 @@ function recheck(body: unknown, valid: boolean, what: string): void {
 
 // ---- length limits ------------------------------------------------------------------------------
 
-/** Readable text of exactly `length` characters, built from a generated word. */
+/** Readable text of exactly `length` characters (code points, as the interface counts), built from a generated word. */
 function textOfLength(word: string, length: number): string {
-  return word.repeat(Math.ceil(length / word.length)).slice(0, length)
+  return Array.from(word.repeat(length)).slice(0, length).join('')
 }
+
+/**
+ * Words whose characters take more than one byte in UTF-8, or two UTF-16 units: a bound is in
+ * characters, so 200 of them are a nome of 200 (accepted) and 201 one of 201 (refused), whatever
+ * the target's string type counts.
+ */
+const MULTI_BYTE_WORDS: [string][] = [['ação'], ['😀'], ['São João 😀']]
 
 function maxLengthCases(pointer: string): BoundaryCase[] {
   const cases = boundaryCases(COB_REQUEST).filter((c) => c.keyword === 'maxLength' && c.path === pointer)
@@ -114,7 +122,7 @@ const LIMITS: { pointer: string; clause: string; limit: string }[] = [
   { pointer: '/infoAdicionais/0/valor', clause: '4.10.info-valor-max', limit: 'infoAdicionais valor max 200' },
 ]
 
-const arbWord = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJ KLMNOPQRSTUVWXYZ0123456789'), minLength: 1, maxLength: 12 })
+const arbWord = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJ KLMNOPQRSTUVWXYZ0123456789ãçéÁ😀'), minLength: 1, maxLength: 12 })
   .filter((w) => w.trim().length > 0)
 
 for (const { pointer, clause, limit } of LIMITS) {
@@ -127,7 +135,7 @@ for (const { pointer, clause, limit } of LIMITS) {
         if (c.valid) await expectCreatedEchoing(t, clause, body, pointer)
         else await expectBadRequest(t, clause, body, describe(body, pointer))
       }
-    }, { cost: cases.length, examples: [['Conformance']] })
+    }, { cost: cases.length, examples: [['Conformance'], ...MULTI_BYTE_WORDS] })
   })
 }
 
@@ -168,7 +176,7 @@ function emailKeyOfLength(length: number): string {
 
 // ---- txid -----------------------------------------------------------------------------------------
 
-check('charge txid: 26, 27, 34 and 35 alphanumerics are accepted; 25, 36 or a stray character are refused with 400', {
+check('charge txid: 26, 27, 34 and 35 alphanumerics, of one case or digits only, are accepted; 25, 36 or a stray character are refused with 400', {
   clauses: ['4.10.txid-length', '7.create-charge-txid-400'],
   needs: ['mutating'],
 }, async (t) => {
@@ -183,6 +191,12 @@ check('charge txid: 26, 27, 34 and 35 alphanumerics are accepted; 25, 36 or a st
       if (TXID_RE.test(sample)) throw new Error(`kit bug: the bound case ${show(sample)} (${c.description}) is a valid txid`)
       await expectBadRequest(t, '7.create-charge-txid-400', validCharge(), `txid ${show(sample)} (${c.description})`, sample)
     }
+  }
+  // [a-zA-Z0-9] takes either case and digits alone: a txid of one case only, or of digits only, is a txid.
+  const fresh = newTxid().repeat(2)
+  for (const txid of [fresh.slice(0, 26).toUpperCase(), fresh.slice(0, 35).toLowerCase(), String(Date.now()).padEnd(30, '7')]) {
+    if (!TXID_RE.test(txid)) throw new Error(`kit bug: the txid ${txid} is not valid`)
+    t.expectStatus('4.10.txid-length', await putCob(t, txid, validCharge()), 201)
   }
 })
 
@@ -236,7 +250,7 @@ check('charge devedor.cpf: 11 valid digits are accepted; 10 or 12 digits are ref
   const cpf = randomCpf()
   await expectCreatedEchoing(t, '4.10.devedor-cpf-form', withValueAt(validCharge(), '/devedor/cpf', cpf), '/devedor')
   for (const wrong of [cpf.slice(0, 10), `${cpf}0`]) {
-    if (isValidCpf(wrong) || /^\d{11}$/.test(wrong)) throw new Error(`kit bug: the CPF case ${wrong} is 11 digits`)
+    if (isValidCpf(wrong) || CPF_DIGITS.test(wrong)) throw new Error(`kit bug: the CPF case ${wrong} is 11 digits`)
     await expectBadRequest(t, '7.create-charge-cpf-digits-400', withValueAt(validCharge(), '/devedor/cpf', wrong), `devedor.cpf of ${wrong.length} digits`)
   }
 })
@@ -249,7 +263,7 @@ check('charge devedor.cnpj: 14 valid digits are accepted; 13 or 15 digits or a n
   const withCnpj = (value: string): Json => withValueAt(validCharge(), '/devedor', { cnpj: value, nome: 'Empresa Exemplo Ltda' })
   await expectCreatedEchoing(t, '4.10.devedor-cnpj-form', withCnpj(cnpj), '/devedor')
   for (const wrong of [cnpj.slice(0, 13), `${cnpj}0`, `${cnpj.slice(0, 13)}A`]) {
-    if (isValidCnpj(wrong) || /^\d{14}$/.test(wrong)) throw new Error(`kit bug: the CNPJ case ${wrong} is 14 digits`)
+    if (isValidCnpj(wrong) || CNPJ_DIGITS.test(wrong)) throw new Error(`kit bug: the CNPJ case ${wrong} is 14 digits`)
     await expectBadRequest(t, '2.4.devedor-cnpj-digits', withCnpj(wrong), `devedor.cnpj ${show(wrong)}`)
   }
 })

@@ -9,6 +9,7 @@ import { check, type CheckContext } from '../../harness/check.ts'
 import { TXID_RE, arbInvalidTxid, newTxid } from '../../generators/ids.ts'
 import { arbInvalidCnpj, arbInvalidCpf, arbMalformedCpf, isValidCnpj, isValidCpf, randomCpf } from '../../generators/documents.ts'
 import { arbInvalidAmountString, isTwoDecimalString } from '../../generators/amounts.ts'
+import { CPF_DIGITS } from '../../generators/formats.ts'
 import { NEAR_MISSES, nearMissExamples } from '../../generators/near-miss.ts'
 
 type Json = Record<string, unknown>
@@ -40,7 +41,7 @@ check('create charge with devedor.cpf not exactly 11 numeric digits answers 400 
   needs: ['mutating'],
 }, async (t) => {
   await t.property([arbMalformedCpf()], async (cpf) => {
-    if (/^\d{11}$/.test(cpf)) throw new Error(`kit bug: the generated CPF ${cpf} is well-formed`)
+    if (CPF_DIGITS.test(cpf)) throw new Error(`kit bug: the generated CPF ${cpf} is well-formed`)
     await expectBadRequest(t, '7.create-charge-cpf-digits-400', newTxid(), charge({ devedor: { cpf, nome: 'Maria da Silva' } }))
   }, { examples: nearMissExamples('cpfDigits') })
 })

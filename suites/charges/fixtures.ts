@@ -4,6 +4,7 @@ import { show } from '../../harness/assertions.ts'
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
+import { dateTimeMs } from '../../generators/formats.ts'
 import { newTxid } from '../../generators/ids.ts'
 
 export type Json = Record<string, unknown>
@@ -53,7 +54,7 @@ export function serviceNow(t: CheckContext): Promise<number> {
     const ex = await t.base.get('/api/balance')
     t.expectStatus('4.8.status-200', ex, 200)
     const consultedAt = t.json('4.8.status-200', ex).consultedAt
-    const at = Date.parse(String(consultedAt))
+    const at = dateTimeMs(consultedAt)
     if (Number.isNaN(at)) t.fail('4.8.status-200', 'service clock (2.3 consultedAt)', 'an ISO 8601 date-time', show(consultedAt), ex)
     return at
   })

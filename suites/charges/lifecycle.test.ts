@@ -11,6 +11,7 @@ import { ControlError } from '../../harness/control.ts'
 import { parsePixCode } from '../../generators/emv.ts'
 import { arbAmountString } from '../../generators/amounts.ts'
 import { arbCnpj, arbCpf, maskDocument, randomCpf } from '../../generators/documents.ts'
+import { dateTimeMs } from '../../generators/formats.ts'
 import { createCharge, eventData, givenCharge, isReceive, isReceiveOf, objectAt, serviceNow } from './fixtures.ts'
 
 /** A service clock read before and after a request brackets the time it stamped, within this slack. */
@@ -69,7 +70,7 @@ check('new charge: calendario.criacao is the creation time on the service clock'
   const { ex, body } = await givenCharge(t)
   const after = await serviceNow(t)
   const criacao = objectAt(body, 'calendario').criacao
-  const at = typeof criacao === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(criacao) ? Date.parse(criacao) : Number.NaN
+  const at = dateTimeMs(criacao)
   if (Number.isNaN(at)) t.fail('2.4.criacao', 'calendario.criacao', 'an ISO 8601 date-time', show(criacao), ex)
   if (at < before - CLOCK_SLACK_MS || at > after + CLOCK_SLACK_MS) {
     t.fail('2.4.criacao', 'calendario.criacao is the creation time', `between ${new Date(before).toISOString()} and ${new Date(after).toISOString()} (service clock)`, show(criacao), ex)

@@ -7,6 +7,7 @@ import { check, type CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newTxid, newUuid } from '../../generators/ids.ts'
+import { cashInBody } from '../../generators/requests.ts'
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?[A-Za-z0-9._-]+"?\s*)?$/i
 const CLAUSE = '0.json-bodies'
@@ -43,7 +44,7 @@ check('answers of the writing operations, successes and errors, are JSON', { cla
   expectJsonBodies(t, [
     await t.base.put(`/cob/${newTxid()}`, { calendario: {}, valor: { original: '1.00' } }),
     await t.base.put(`/cob/${newTxid()}`, { valor: { original: '1.00' } }),
-    await t.base.post('/api/pix/cash-in', { transaction: { value: 1, externalId: `kit-json-${newUuid()}` } }),
+    await t.base.post('/api/pix/cash-in', cashInBody({ value: 1, externalId: `kit-json-${newUuid()}` })),
     await t.base.post('/api/pix/cash-out-qrcode', { value: 1, qrCode, externalId: `kit-json-${newUuid()}` }),
     await t.base.post('/api/pix/cash-out-qrcode', { value: 1, qrCode: 'not a BR Code', externalId: `kit-json-${newUuid()}` }),
     await t.gateway.post(`/pix/v2/payment/refund/${newUuid()}`, {}),

@@ -1,7 +1,7 @@
 // Conventions (interface "Conventions"): timestamps are ISO 8601 in UTC. Every date-time string in
 // the answers of the operations that are cheap to call, and in one notification of each kind the
-// kit can cheaply cause, must carry the zone Z or +00:00. A date-time is recognised by its shape
-// (YYYY-MM-DDThh:mm…), so a field that is one is checked whatever its name; plain dates (a slip's
+// kit can cheaply cause, must be in UTC (generators/formats.ts DATE_TIME_UTC: Z, +00:00 or +00). A
+// date-time is recognised by its shape (a date and an hour, LOOKS_LIKE_DATE_TIME), so a field that is one is checked whatever its name; plain dates (a slip's
 // dueDate) are not timestamps and are left alone.
 import { randomUUID } from 'node:crypto'
 import { show } from '../../harness/assertions.ts'
@@ -13,10 +13,11 @@ import { ControlError } from '../../harness/control.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newTxid, newUuid } from '../../generators/ids.ts'
 import { randomCpf } from '../../generators/documents.ts'
+import { cashInBody, slipBody } from '../../generators/requests.ts'
+import { LOOKS_LIKE_DATE_TIME, isUtcDateTime } from '../../generators/formats.ts'
+import { targetNow } from '../../harness/target-clock.ts'
 
 const CLAUSE = '0.timestamps-utc'
-const LOOKS_LIKE_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/
-const UTC_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|\+00:00)$/
 
 interface Stamp {
   path: string
@@ -31,25 +32,37 @@ function dateTimesIn(value: unknown, path = '$'): Stamp[] {
   return []
 }
 
-function isUtc(value: string): boolean {
-  return UTC_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))
+/**
+ * How a timestamp writes what the interface leaves open (a reading, observed): the format, the
+ * zone designator, whether seconds and a fraction are written and with how many digits.
+ */
+function notationOf(value: string): string {
+  const basic = /^[0-9]{8}[Tt]/.test(value)
+  const zone = /([Zz]|[+-][0-9]{2}(?::?[0-9]{2})?)$/.exec(value)?.[1] ?? 'none'
+  const time = value.slice(value.search(/[Tt]/) + 1, value.length - (zone === 'none' ? 0 : zone.length))
+  const fraction = /[.,]([0-9]+)$/.exec(time)
+  const seconds = basic ? /^[0-9]{6}/.test(time) : /^[0-9]{2}:[0-9]{2}:[0-9]{2}/.test(time)
+  return [basic ? 'basic' : 'extended', `zone ${zone}`, seconds ? 'seconds' : 'no seconds', fraction ? `fraction of ${fraction[1]!.length} digits (${time[time.length - fraction[1]!.length - 1]})` : 'no fraction'].join(', ')
 }
 
-/** Fails on the first non-UTC timestamp of the answers; also when the sample held no timestamp at all. */
+/** Fails on the first non-UTC timestamp of the answers; also when the sample held no timestamp at all. Observes their notations. */
 function expectUtcAnswers(t: CheckContext, exchanges: Exchange[]): void {
   let seen = 0
+  const notations = new Set<string>()
   for (const ex of exchanges) {
     for (const stamp of dateTimesIn(t.json(CLAUSE, ex))) {
       seen += 1
-      if (!isUtc(stamp.value)) t.fail(CLAUSE, stamp.path, 'a date-time in UTC (Z or +00:00)', show(stamp.value), ex)
+      if (!isUtcDateTime(stamp.value)) t.fail(CLAUSE, stamp.path, 'an ISO 8601 date-time in UTC (Z, +00:00)', show(stamp.value), ex)
+      notations.add(notationOf(stamp.value))
     }
   }
   if (seen === 0) t.fail(CLAUSE, 'the sampled answers', 'answers carrying their documented timestamps', 'no date-time in any answer', exchanges[0])
+  t.observe(CLAUSE, 'notation', [...notations].sort())
 }
 
 function expectUtcNotification(t: CheckContext, kind: string, c: Captured): void {
   for (const stamp of dateTimesIn(c.body)) {
-    if (!isUtc(stamp.value)) t.fail(CLAUSE, `${kind} notification ${stamp.path}`, 'a date-time in UTC (Z or +00:00)', `${show(stamp.value)} in ${show(c.body)}`)
+    if (!isUtcDateTime(stamp.value)) t.fail(CLAUSE, `${kind} notification ${stamp.path}`, 'an ISO 8601 date-time in UTC (Z, +00:00)', `${show(stamp.value)} in ${show(c.body)}`)
   }
 }
 
@@ -74,7 +87,7 @@ check('timestamps of the balance answers are UTC', { clauses: ['0.timestamps-utc
 
 check('timestamps of the charge, cash-in and cash-out answers are UTC', { clauses: ['0.timestamps-utc'], needs: ['mutating'] }, async (t) => {
   const qrCode = buildPixCode({ key: 'payee@conformance.example', amount: '1.00', merchantName: 'Conformance Payee', merchantCity: 'SAO PAULO' })
-  const cashIn = await accepted(t, '4.6.transaction-id', 'a cash-in (POST /api/pix/cash-in)', await t.base.post('/api/pix/cash-in', { transaction: { value: 1, externalId: `kit-utc-${newUuid()}`, expirationTime: 600 } }))
+  const cashIn = await accepted(t, '4.6.transaction-id', 'a cash-in (POST /api/pix/cash-in)', await t.base.post('/api/pix/cash-in', cashInBody({ value: 1, externalId: `kit-utc-${newUuid()}`, expirationTime: 600 })))
   const cashInId = await t.given('the cash-in transactionId', () => t.json('4.6.transaction-id', cashIn).transactionId)
   expectUtcAnswers(t, [
     await accepted(t, '4.10.status-201', 'a charge (PUT /cob/{txid})', await t.base.put(`/cob/${newTxid()}`, { calendario: {}, valor: { original: '1.00' } })),
@@ -140,15 +153,9 @@ check('timestamps of the V1, V2 and bank slip notifications are UTC', {
 
 /** A bank slip created, registered by the bank and paid; its id. */
 async function registeredAndPaidSlip(t: CheckContext): Promise<string> {
-  const dueDate = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10)
+  const dueDate = new Date((await targetNow(t)).getTime() + 10 * 86_400_000).toISOString().slice(0, 10)
   const id = await t.given('a bank slip (POST /bank-slip/v1/payment)', async () => {
-    const created = await t.gateway.post('/bank-slip/v1/payment', {
-      amount: 33.1,
-      dueDate,
-      description: 'conformance kit: utc timestamps',
-      externalId: `kit-utc-slip-${randomUUID()}`,
-      payer: { name: 'Maria da Silva', document: randomCpf(), city: 'Sao Paulo', state: 'SP', number: '100', postalCode: '01310100', neighborhood: 'Bela Vista', address: 'Avenida Paulista' },
-    })
+    const created = await t.gateway.post('/bank-slip/v1/payment', slipBody({ amount: 33.1, dueDate, description: 'conformance kit: utc timestamps', externalId: `kit-utc-slip-${randomUUID()}` }))
     t.expectStatus('4.15.request-accepted', created, [200, 201])
     return String(t.json('4.15.request-accepted', created).id)
   })

@@ -35,6 +35,7 @@ import { ClauseFailure, Inconclusive } from '../../harness/verdicts.ts'
 import { centsOf, fromCents, hasAtMostTwoDecimals } from '../../generators/amounts.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { buildPixCode } from '../../generators/emv.ts'
+import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
 import { newTxid } from '../../generators/ids.ts'
 
 const MAX_COMMANDS = 15
@@ -126,7 +127,7 @@ function singleView(t: CheckContext, transactionId: string, expect?: (v: ViewAmo
     const view = t.json('4.3.get-by-id', ex)
     const [originalCents, feeCents, finalCents] = Object.entries(VIEW_AMOUNT_CLAUSE).map(([field, clause]) => {
       const a = view[field]
-      if (typeof a !== 'string' || !/^\d+\.\d{2}$/.test(a)) return t.fail(clause, `view ${field}`, 'a two-decimal string', show(a), ex)
+      if (typeof a !== 'string' || !AMOUNT_TWO_DECIMALS.test(a)) return t.fail(clause, `view ${field}`, 'a two-decimal string', show(a), ex)
       return centsOf(a)
     }) as [number, number, number]
     if (Math.abs(finalCents - originalCents) !== feeCents) {

@@ -5,12 +5,12 @@
 import { check, type CheckContext } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import type { Exchange } from '../../harness/exchange.ts'
+import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
 import { horario, isIsoDateTime, newReturnId, putReturn, receivedPayment } from './fixtures.ts'
 
 const RETURN_STATUSES = ['EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO']
 const NATUREZAS = ['ORIGINAL', 'RETIRADA', 'MED_OPERACIONAL', 'MED_FRAUDE']
 const RTR_ID_LENGTH = 32
-const TWO_PLACES = /^\d+\.\d{2}$/
 
 interface AcceptedReturn {
   e2eid: string
@@ -41,7 +41,7 @@ check('return answer: id of the path, rtrId of 32 characters, valor as requested
   const { id, ex, body } = await acceptedReturn(t, { valor: '12.50' })
   if (body.id !== id) t.fail('2.5.id-equals-path', 'id equals the path id', show(id), show(body.id), ex)
   if (typeof body.rtrId !== 'string' || body.rtrId.length !== RTR_ID_LENGTH) t.fail('2.5.rtr-id-32', 'rtrId is a string of 32 characters', `${RTR_ID_LENGTH} characters`, show(body.rtrId), ex)
-  if (typeof body.valor !== 'string' || !TWO_PLACES.test(body.valor) || body.valor !== '12.50') t.fail('2.5.valor-format', 'valor is the requested decimal with two places', '"12.50"', show(body.valor), ex)
+  if (typeof body.valor !== 'string' || !AMOUNT_TWO_DECIMALS.test(body.valor) || body.valor !== '12.50') t.fail('2.5.valor-format', 'valor is the requested decimal with two places', '"12.50"', show(body.valor), ex)
 })
 
 check('return answer: natureza and status of their lists, descricao echoed, horario.solicitacao a date-time, motivo a string when present', {

@@ -11,6 +11,7 @@ import type { Exchange } from '../../harness/exchange.ts'
 import { boundaryCases } from '../../generators/schema-arb.ts'
 import { parameterSchema, requestBodySchema, validator } from '../../generators/openapi.ts'
 import { E2EID_PATH_RE, newTxid, newUuid } from '../../generators/ids.ts'
+import { NEAR_MISSES } from '../../generators/near-miss.ts'
 import { putReturn, receivedPayment, refund as refundOf } from './fixtures.ts'
 
 const DEVOLUCAO_REQUEST = requestBodySchema('putDevolucao') as object
@@ -41,7 +42,11 @@ async function storedReturn(t: CheckContext, e2eid: string, id: string): Promise
   }
 }
 
-const text = (length: number): string => 'Devolucao parcial do pedido '.repeat(Math.ceil(length / 28)).slice(0, length)
+/** Text of exactly `length` characters (code points, as the interface counts) from `word`. */
+const text = (length: number, word = 'Devolucao parcial do pedido '): string => Array.from(word.repeat(length)).slice(0, length).join('')
+
+/** ASCII, then characters of two UTF-8 bytes, then of two UTF-16 units: the bound is the same number of characters. */
+const DESCRICAO_WORDS = ['Devolucao parcial do pedido ', 'Devolução ', '😀']
 
 check('return e2eid: 32 alphanumerics are accepted; 31, 33 or a stray character are refused with 400 or 404 and create no return', {
   clauses: ['4.11.e2eid-length'],
@@ -50,7 +55,7 @@ check('return e2eid: 32 alphanumerics are accepted; 31, 33 or a stray character 
   const e2eid = await receivedE2eId(t)
   const judge = validator(parameterSchema('putDevolucao', 'e2eid'))
   const schemaCases = boundaryCases(parameterSchema('putDevolucao', 'e2eid')).filter((c) => typeof c.value === 'string' && !c.valid).map((c) => c.value as string)
-  const nearMisses = [e2eid.slice(0, 31), `${e2eid}0`, `${e2eid.slice(0, 20)}-${e2eid.slice(21)}`, ...schemaCases]
+  const nearMisses = [e2eid.slice(0, 31), `${e2eid}0`, `${e2eid.slice(0, 20)}-${e2eid.slice(21)}`, ...schemaCases, ...NEAR_MISSES.e2eid.cases.map((c) => c.value)]
   const clause = '4.11.e2eid-length'
   for (const wrong of nearMisses) {
     if (judge(wrong) === true || E2EID_PATH_RE.test(wrong)) throw new Error(`kit bug: the near miss ${show(wrong)} is a 32-alphanumeric e2eid`)
@@ -87,7 +92,7 @@ check('return id: 1, 2, 34 and 35 characters are accepted; 36 is refused with 40
   }
 })
 
-check('return descricao: 139 and 140 characters are accepted and echoed, 141 is refused with 400', {
+check('return descricao: 139 and 140 characters are accepted and echoed, 141 is refused with 400, in ASCII and in multi-byte characters', {
   clauses: ['4.11.descricao-max', '2.5.descricao'],
   needs: [...NEEDS],
 }, async (t) => {
@@ -96,9 +101,9 @@ check('return descricao: 139 and 140 characters are accepted and echoed, 141 is 
   const cases = boundaryCases(DEVOLUCAO_REQUEST).filter((c) => c.path === '/descricao' && c.keyword === 'maxLength')
   if (cases.length === 0) throw new Error('kit bug: specs/openapi.yaml gives no maxLength case at /descricao')
   const clause = '4.11.descricao-max'
-  for (const c of cases) {
+  for (const [c, word] of cases.flatMap((c) => DESCRICAO_WORDS.map((w) => [c, w] as const))) {
     const length = Array.from((c.value as { descricao: string }).descricao).length
-    const body = { valor: '0.01', descricao: text(length) }
+    const body = { valor: '0.01', descricao: text(length, word) }
     if ((judge(body) === true) !== c.valid) throw new Error(`kit bug: the bound case (descricao of ${length}) is not ${c.valid ? 'valid' : 'invalid'}`)
     const ex = await putReturn(t, e2eid, returnIdOfLength(12), body)
     if (!c.valid) t.expectStatus(clause, ex, 400)

@@ -60,4 +60,4 @@ export function horario(body: Json): Json {
   return h !== null && typeof h === 'object' && !Array.isArray(h) ? (h as Json) : {}
 }
 
-export const isIsoDateTime = (v: unknown): boolean => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v))
+export { isIsoDateTime } from '../../generators/formats.ts'

@@ -11,6 +11,7 @@ import { centsOf, fromCents, reaisOf } from '../../generators/amounts.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newUuid } from '../../generators/ids.ts'
 import { REFUND_CODE_STATUS, expectRefundRefused, receivedPayment, refund } from './fixtures.ts'
+import { cashInBody } from '../../generators/requests.ts'
 
 const REFUND_DEADLINE_DAYS = 90
 /** Drain cash-outs leave a tenth of the available balance each; a dozen rounds empty any sandbox. */
@@ -64,7 +65,7 @@ check('gateway refund of an unknown id: TRANSACTION_NOT_FOUND', { clauses: ['7.r
 // The path takes "the id of the transaction": the transactionId the cash-in and cash-out answered.
 check('gateway refund of a transaction that is not PAID (a PENDING cash-in, a cash-out): TRANSACTION_NOT_REFUNDABLE', { clauses: ['4.14.requires-paid', REFUND_CODE_STATUS], needs: ['mutating'] }, async (t) => {
   const pendingCashIn = await t.given('a cash-in (POST /api/pix/cash-in)', async () => {
-    const cashIn = await t.base.post('/api/pix/cash-in', { transaction: { value: 12.34, externalId: `kit-refund-${newUuid()}`, description: 'never paid' } })
+    const cashIn = await t.base.post('/api/pix/cash-in', cashInBody({ value: 12.34, externalId: `kit-refund-${newUuid()}`, description: 'never paid' }))
     t.expectStatus('4.6.transaction-id', cashIn, [200, 201])
     return String(t.json('4.6.transaction-id', cashIn).transactionId)
   })

@@ -7,7 +7,8 @@ import { show } from '../../harness/assertions.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { boundaryCases } from '../../generators/schema-arb.ts'
 import { parameterSchema, validator } from '../../generators/openapi.ts'
-import { addDays, today } from '../../generators/dates.ts'
+import { addDays, isoDate } from '../../generators/dates.ts'
+import { targetNow } from '../../harness/target-clock.ts'
 
 interface Listing {
   name: string
@@ -74,7 +75,7 @@ for (const listing of LISTINGS) {
   })
 
   check(`${listing.name}: date intervals of 30 and 31 days are served, 32 days is refused`, { clauses: [...new Set([listing.clauses.interval, listing.clauses.intervalOver])] }, async (t) => {
-    const endDate = today()
+    const endDate = isoDate(await targetNow(t))
     for (const days of [30, 31, 32]) {
       const ex = await t.base.get(listing.path(t), { query: { startDate: addDays(endDate, -days), endDate } })
       if (days <= 31) expectListed(t, listing.clauses.interval, ex)

@@ -6,9 +6,10 @@ import { show } from '../../harness/assertions.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { arbCnpj, arbCpf, maskDocument } from '../../generators/documents.ts'
 import {
-  ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, cents, incomingPayment, listedItem, ourPixKey, pixKeyListing, singleView, transactionOf,
+  ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, cents, incomingPayment, pixKeyListing, singleView, transactionOf,
   type Json, type ListedType, type Status,
 } from './seed.ts'
+import { listedItem, quietestPixKey } from './listing.ts'
 import { expectListingShape } from './shapes.ts'
 
 /**
@@ -153,7 +154,7 @@ for (const kind of [{ name: 'CPF', arb: arbCpf, clause: '2.2.mask-cpf', shape: '
     clauses: [kind.clause, '2.2.counterpart-document'],
     needs: ['control', 'mutating'],
   }, async (t) => {
-    const key = await ourPixKey(t)
+    const key = await quietestPixKey(t)
     // A payment, its view and a narrow lookup in each listing: about five requests a case.
     await t.property([kind.arb()], async (document) => {
       const paid = await incomingPayment(t, { payer: { name: 'Kit Masked Payer', document }, pixKey: key })
@@ -175,7 +176,7 @@ check('the same received payment is listed with the same fields in the account l
   clauses: ['2.2.same-view-both-listings', '4.5.response-shape'],
   needs: ['control', 'mutating'],
 }, async (t) => {
-  const key = await ourPixKey(t)
+  const key = await quietestPixKey(t)
   const paid = await incomingPayment(t, { pixKey: key, payer: { name: 'Kit Both Listings', document: '52998224725' } })
   const { view } = await singleView(t, paid.id)
   const clause = '2.2.same-view-both-listings'

@@ -9,7 +9,9 @@ import type { Exchange } from '../../harness/exchange.ts'
 import { centsOf, fromCents } from '../../generators/amounts.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { buildPixCode } from '../../generators/emv.ts'
+import { cashInBody } from '../../generators/requests.ts'
 import { newUuid } from '../../generators/ids.ts'
+import { targetNow } from '../../harness/target-clock.ts'
 import { listingEnvelope } from './shapes.ts'
 
 export type Json = Record<string, unknown>
@@ -40,10 +42,8 @@ export function someAmount(): string {
   return fromCents(100 + Math.floor(Math.random() * 9_900))
 }
 
-/** The target's "now" (the control clock), so date windows follow a simulated clock. */
-export async function targetNow(t: CheckContext): Promise<Date> {
-  return new Date((await t.control.clock()).now)
-}
+/** The target's "now" (its control clock), so date windows follow a simulated clock. */
+export { targetNow } from '../../harness/target-clock.ts'
 
 export async function targetToday(t: CheckContext): Promise<string> {
   return isoDate(await targetNow(t))
@@ -57,11 +57,15 @@ export function daysBefore(today: string, days: number): string {
 // Making transactions
 
 export interface Made {
-  /** The id §4.3 takes (the cash-out / cash-in `transactionId`, the control `transactionId`). */
+  /** The id its creation answered (the cash-out / cash-in / refund `transactionId`, the control `transactionId`). */
   id: string
   externalId?: string
   e2eId?: string
   gatewayId?: string
+  /** The id of its §2.1 view where that differs from `id` (a gateway refund's view may carry its numeric id). */
+  viewId?: string
+  /** What it is, for observations ("REFUND_IN"): a listing names each kind by the id it chose. */
+  kind?: string
   amount: string
 }
 
@@ -103,7 +107,7 @@ export async function cashIn(t: CheckContext, opts: { amount?: string; externalI
   return t.given('a cash-in (POST /api/pix/cash-in)', async () => {
     const amount = opts.amount ?? someAmount()
     const externalId = opts.externalId ?? uniqueExternalId('cashin')
-    const ex = await t.base.post('/api/pix/cash-in', { transaction: { value: Number(amount), description: 'conformance kit', externalId, expirationTime: 3600 } })
+    const ex = await t.base.post('/api/pix/cash-in', cashInBody({ value: Number(amount), externalId }))
     return { id: transactionIdOf(t, '4.6.transaction-id', ex), externalId, amount, ex }
   })
 }
@@ -121,16 +125,33 @@ export async function refundOut(t: CheckContext): Promise<Made> {
   const out = await cashOut(t)
   await t.control.settleTransaction(out.id)
   const back = await t.control.reverseTransaction(out.id)
-  return { id: back.transactionId, e2eId: back.e2eId, gatewayId: back.gatewayId, amount: out.amount }
+  return { id: back.transactionId, e2eId: back.e2eId, gatewayId: back.gatewayId, amount: out.amount, kind: 'REFUND_OUT' }
 }
 
 /** A gateway refund (§4.14) of a fresh incoming payment: a REFUND_IN debit, PENDING (a precondition). */
 export async function refundIn(t: CheckContext): Promise<Made> {
   const paid = await incomingPayment(t)
-  return t.given('a gateway refund (POST /pix/v2/payment/refund/{id})', async () => {
+  const id = await t.given('a gateway refund (POST /pix/v2/payment/refund/{id})', async () => {
     const ex = await t.gateway.post(`/pix/v2/payment/refund/${encodeURIComponent(paid.gatewayId ?? paid.id)}`, { description: 'conformance kit' })
-    return { id: transactionIdOf(t, '4.14.success-transaction-id', ex), amount: paid.amount }
+    return transactionIdOf(t, '4.14.success-transaction-id', ex)
   })
+  return { id, amount: paid.amount, kind: 'REFUND_IN', ...(await otherNamesOf(t, id)) }
+}
+
+/**
+ * The other names of a record its §2.1 view gives (its id there, its end-to-end id), when the view
+ * finds it by `id`: §4.14 answers a refund's `transactionId`, which the interface never says is
+ * the id §2.1 and the listings use. A view that does not answer leaves the names as they were.
+ */
+async function otherNamesOf(t: CheckContext, id: string): Promise<Pick<Made, 'viewId' | 'e2eId' | 'externalId'>> {
+  const ex = await t.base.get(`/api/pix/transaction/${encodeURIComponent(id)}`)
+  const view = ex.response.status === 200 ? (ex.response.json as Json | undefined) : undefined
+  if (!view || typeof view !== 'object') return {}
+  return {
+    ...(typeof view.id === 'string' && view.id !== id ? { viewId: view.id } : {}),
+    ...(typeof view.e2eId === 'string' ? { e2eId: view.e2eId } : {}),
+    ...(typeof view.externalId === 'string' ? { externalId: view.externalId } : {}),
+  }
 }
 
 /** One transaction of the given internal type and status, made the way the world makes it. */
@@ -187,42 +208,6 @@ export async function listAll(t: CheckContext, clause: string, path: string, que
     if (p.data.length === 0 || p.metadata.hasNext !== true) break
   }
   return { items: pages.flatMap((p) => p.data), pages }
-}
-
-/**
- * The list item of the transaction whose §2.1 view is `view`: looked up through the narrowest
- * filter the view allows (externalId, else endToEndId on the account listing; the days around its
- * createdAt on the pix-key listing), then by walking the unfiltered pages; matched by
- * transactionId = id. Not listed, or a listing that fails, fails `clause`.
- */
-export async function listedItem(t: CheckContext, clause: string, path: string, view: Json, opts: { narrow?: boolean } = {}): Promise<{ item: Json; ex: Exchange }> {
-  const id = view.id
-  const narrow = opts.narrow ?? path === ACCOUNT_LISTING
-  const filters: Record<string, string>[] = []
-  if (narrow && typeof view.externalId === 'string') filters.push({ externalId: view.externalId })
-  if (narrow && typeof view.e2eId === 'string') filters.push({ endToEndId: view.e2eId })
-  const around = daysAround(view.createdAt)
-  if (!narrow && around) filters.push(around)
-  filters.push({})
-  let last: Exchange | undefined
-  for (const filter of filters) {
-    const { items, pages } = await listAll(t, clause, path, filter, path === ACCOUNT_LISTING ? 100 : 1000)
-    last = pages[pages.length - 1]?.ex
-    const item = items.find((i) => i.transactionId === id)
-    const ex = pages.find((p) => p.data.some((i) => i.transactionId === id))?.ex
-    if (item && ex) return { item, ex }
-  }
-  return t.fail(clause, 'the transaction is listed', `an item with transactionId ${show(id)} in ${path}`, 'none', last)
-}
-
-/**
- * The days either side of a createdAt: a window that holds the transaction whichever time zone
- * the target reads its date bounds in, and keeps a busy key's listing short (and under its cap).
- */
-function daysAround(createdAt: unknown): { startDate: string; endDate: string } | undefined {
-  if (typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt))) return undefined
-  const day = isoDate(new Date(createdAt))
-  return { startDate: addDays(day, -1), endDate: addDays(day, 1) }
 }
 
 // ---------------------------------------------------------------------------------------------

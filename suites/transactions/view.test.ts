@@ -5,6 +5,7 @@ import { check } from '../../harness/check.ts'
 import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
 import { arbCnpj, arbCpf } from '../../generators/documents.ts'
 import { arbAmountString } from '../../generators/amounts.ts'
+import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
 import { cashIn, cashOut, incomingPayment, singleView, uniqueExternalId, viewOf } from './seed.ts'
 import { expectViewShape } from './shapes.ts'
 
@@ -69,7 +70,7 @@ check('single view amounts: two-decimal strings, originalAmount the amount paid'
     const { view, ex } = await viewOf(t, '2.1.original-amount', paid.id)
     for (const [field, clause] of Object.entries(clauses)) {
       const value = view[field]
-      if (typeof value !== 'string' || !/^\d+\.\d{2}$/.test(value)) t.fail(clause, `${field} is reais with two decimals, as a string`, 'a string like "10.50"', show(value), ex)
+      if (typeof value !== 'string' || !AMOUNT_TWO_DECIMALS.test(value)) t.fail(clause, `${field} is reais with two decimals, as a string`, 'a string like "10.50"', show(value), ex)
     }
     if (view.originalAmount !== amount) t.fail('2.1.original-amount', 'originalAmount is the amount paid', show(amount), show(view.originalAmount), ex)
   }, { examples, cost: 2 })

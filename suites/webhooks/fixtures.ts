@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { show } from '../../harness/assertions.ts'
 import type { CheckContext } from '../../harness/check.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
+import { matchesAnyId, type RecordIds } from '../../harness/record-ids.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newTxid } from '../../generators/ids.ts'
@@ -67,14 +68,35 @@ export function givenCashOut(t: CheckContext, amount: number): Promise<string> {
   })
 }
 
+/**
+ * A record as the control driver reads it after a transition (GET /control/…), or else as the
+ * transition's own answer gave it: what a notification about it is judged against.
+ */
+export async function readAfter(read: () => Promise<Json>, answered: unknown): Promise<Json> {
+  const fromRead = await read().catch(() => undefined)
+  if (fromRead) return fromRead
+  return answered !== null && typeof answered === 'object' ? (answered as Json) : {}
+}
+
 // ---- finding notifications ------------------------------------------------------------------------
 
-/** The V1 notification (§6.1) of `tx`, by its transactionId (the gateway id or the internal one). */
-export function v1For(tx: { transactionId: string; gatewayId: string }): (c: Captured) => boolean {
-  return (c) => {
-    const id = (c.body as Json | null)?.transactionId
-    return c.body !== null && typeof c.body === 'object' && (id === tx.gatewayId || id === tx.transactionId)
-  }
+/** The V1 notification (§6.1) of `tx`, by its transactionId: any id the kit holds for it (reading record-id). */
+export function v1For(tx: RecordIds): (c: Captured) => boolean {
+  return (c) => isV1(c) && matchesAnyId((c.body as Json).transactionId, tx)
+}
+
+/** A V1 notification (§6.1) of any transaction: an object with a transactionId. */
+export function isV1(c: Captured): boolean {
+  return c.body !== null && typeof c.body === 'object' && !Array.isArray(c.body) && 'transactionId' in c.body
+}
+
+/**
+ * Reading receive-txid-without-charge (docs/READINGS.md): a RECEIVE or REFUND names the charge that
+ * was paid by its txid; a payment no charge asked for has no txid the interface would name, so its
+ * txId may be a string, null or absent. `chargeTxid` undefined: no charge existed.
+ */
+export function txIdAgreesWithCharge(data: Json, chargeTxid: string | undefined): boolean {
+  return chargeTxid === undefined || data.txId === chargeTxid
 }
 
 export type Event = { type?: unknown; status?: unknown; data?: Json }

@@ -13,10 +13,12 @@ import type { Captured } from '../../harness/webhook-capture.ts'
 import { Blocked } from '../../harness/verdicts.ts'
 import { centsOf } from '../../generators/amounts.ts'
 import { formatCpf, isMaskOf, randomCpf } from '../../generators/documents.ts'
-import { OBJECT_ID_RE, UUID_RE } from '../../generators/ids.ts'
-import { givenCashOut, receivedPayment, v1For, type Json } from './fixtures.ts'
+import { OBJECT_ID_RE, UUID_RE, newObjectId } from '../../generators/ids.ts'
+import { givenCashOut, isV1, receivedPayment, v1For, type Json } from './fixtures.ts'
+import { whichId, type RecordIds } from '../../harness/record-ids.ts'
+import { cashInBody } from '../../generators/requests.ts'
+import { isHttpsUrl, isIsoDateTime, isResendTransactionId } from '../../generators/formats.ts'
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
 const RESENDABLE_STATUSES = ['PAID', 'PENDING', 'CANCELED', 'REFUND', 'REFUND_IN', 'REFUND_OUT']
 
 type Version = 'v1' | 'v2'
@@ -43,10 +45,10 @@ function expectResent(t: CheckContext, clause: string, ex: Exchange): void {
 }
 
 /** A resend to the check's `body` channel that only sets the check up, and the notification it posted. */
-async function givenResentV1(t: CheckContext, version: Version, resendId: string, tx: { transactionId: string; gatewayId: string }): Promise<Captured> {
+async function givenResentV1(t: CheckContext, version: Version, resendId: string, tx: RecordIds, opts: { anyOnChannel?: boolean } = {}): Promise<Captured> {
   return t.given(`a resend to the body url (POST /pix/${version}/webhooks/resend/{id}) and its notification`, async () => {
     expectResent(t, '4.12.url-https', await resend(t, version, resendId, { url: t.hooks.url('body') }))
-    return t.awaitEvent('4.12.url-https', 'the V1 notification the resend posted', v1For(tx), { channel: 'body' })
+    return t.awaitEvent('4.12.url-https', 'the V1 notification the resend posted', opts.anyOnChannel ? isV1 : v1For(tx), { channel: 'body' })
   })
 }
 
@@ -98,6 +100,22 @@ for (const version of VERSIONS) {
     }
   })
 
+  // A URL scheme is case-insensitive (RFC 3986 §3.1): HTTPS://… is a URL using HTTPS, and a check
+  // of the scheme that compares "https" as written refuses it.
+  check(`${path}: a body url whose scheme is written HTTPS (upper case) is an HTTPS url: 200 and the notification`, {
+    clauses: clausesFor(version, ['4.12.url-https']),
+    needs: ['control', 'mutating', 'webhooks'],
+  }, async (t: CheckContext) => {
+    const tx = await receivedPayment(t)
+    if (!isResendTransactionId(tx.gatewayId)) {
+      throw new Blocked('a payment with a resendable id (POST /control/incoming-payments)', `gatewayId ${show(tx.gatewayId)} is neither a UUID nor an object id`)
+    }
+    const url = t.hooks.url('body').replace(/^https:/, 'HTTPS:')
+    if (!isHttpsUrl(url)) throw new Error(`kit bug: ${url} is not an HTTPS URL`)
+    expectResent(t, '4.12.url-https', await resend(t, version, tx.gatewayId, { url }))
+    await t.awaitEvent('4.12.url-https', 'the V1 notification at the body url written HTTPS://', v1For(tx), { channel: 'body' })
+  })
+
   check(`${path}: the posted payload is the V1 notification of the transaction`, {
     clauses: clausesFor(version, ['4.12.payload-v1', '6.1.transaction-id', '6.1.business-transaction-id', '6.1.value-number', '6.1.movement-type',
       '6.1.end-to-end-id', '6.1.pix-key', '6.1.created-date', '6.1.payer-block', '6.1.receiver-block', '3.5.statuses']),
@@ -105,12 +123,13 @@ for (const version of VERSIONS) {
   }, async (t: CheckContext) => {
     const tx = await receivedPayment(t, 128.4)
     const v1 = (await givenResentV1(t, version, tx.gatewayId, tx)).body as Json
+    t.observe('6.1.transaction-id', 'transactionNamedBy', whichId(v1.transactionId, tx))
     if (v1.businessTransactionId !== tx.externalId) t.fail('6.1.business-transaction-id', 'businessTransactionId is the caller id', show(tx.externalId), show(v1.businessTransactionId))
     if (typeof v1.value !== 'number' || centsOf(v1.value) !== centsOf(tx.amount)) t.fail('6.1.value-number', 'value is the amount in reais', String(tx.amount), show(v1.value))
     if (v1.movementType !== 'IN') t.fail('6.1.movement-type', 'movementType of an incoming payment', '"IN"', show(v1.movementType))
     if (v1.endToEndId !== tx.e2eId) t.fail('6.1.end-to-end-id', 'endToEndId of the payment', show(tx.e2eId), show(v1.endToEndId))
     if (t.config.pixKey && v1.pixKey !== t.config.pixKey) t.fail('6.1.pix-key', 'pixKey of the transaction', show(t.config.pixKey), show(v1.pixKey))
-    if (typeof v1.createdDate !== 'string' || !ISO_DATE_TIME.test(v1.createdDate)) t.fail('6.1.created-date', 'createdDate', 'an ISO 8601 date-time', show(v1.createdDate))
+    if (typeof v1.createdDate !== 'string' || !isIsoDateTime(v1.createdDate)) t.fail('6.1.created-date', 'createdDate', 'an ISO 8601 date-time', show(v1.createdDate))
     if (typeof v1.status !== 'string' || !RESENDABLE_STATUSES.includes(v1.status)) t.fail('3.5.statuses', 'status of a resendable notification', `one of ${RESENDABLE_STATUSES.join(', ')}`, show(v1.status))
     if (v1.PayerName !== tx.payer.name) t.fail('6.1.payer-block', 'PayerName of the known payer', show(tx.payer.name), show(v1.PayerName))
     const document = v1.PayerDocumentNumber
@@ -148,7 +167,10 @@ for (const version of VERSIONS) {
     })
     await t.control.settleTransaction(refundId)
     const resendId = await resendableIdOf(t, refundId)
-    const v1 = (await givenResentV1(t, version, resendId, { transactionId: refundId, gatewayId: resendId })).body as Json
+    // The body url hears only this resend: its V1 is the refund's, whichever id names it (the refund's
+    // other ids, its numeric id for one, are not in the §4.14 answer: reading record-id).
+    const v1 = (await givenResentV1(t, version, resendId, { transactionId: refundId, gatewayId: resendId }, { anyOnChannel: true })).body as Json
+    t.observe('6.1.status-refund-normalised', 'refundNamedBy', whichId(v1.transactionId, { transactionId: refundId, gatewayId: resendId }) ?? 'an id the refund answer did not give')
     if (v1.status !== 'REFUND') t.fail('6.1.status-refund-normalised', 'REFUND_IN is notified as REFUND', '"REFUND"', show(v1.status))
   })
 
@@ -158,10 +180,7 @@ for (const version of VERSIONS) {
   }, async (t: CheckContext) => {
     const externalId = `kit-cash-in-${randomUUID()}`
     const transactionId = await t.given('a cash-in (POST /api/pix/cash-in)', async () => {
-      const ex = await t.base.post('/api/pix/cash-in', {
-        transaction: { value: 19.9, description: 'kit cash-in', externalId, expirationTime: 3600, generateQrCode: false },
-        payer: { fullName: 'Ana Souza', document: randomCpf() },
-      })
+      const ex = await t.base.post('/api/pix/cash-in', cashInBody({ value: 19.9, description: 'kit cash-in', externalId, expirationTime: 3600, generateQrCode: false }, { payer: { fullName: 'Ana Souza', document: randomCpf() } }))
       t.expectStatus('4.6.transaction-id', ex, [200, 201])
       const id = t.json('4.6.transaction-id', ex).transactionId
       if (typeof id !== 'string') t.fail('4.6.transaction-id', 'cash-in transactionId', 'a string', show(id), ex)
@@ -267,7 +286,10 @@ for (const version of VERSIONS) {
     clauses: clausesFor(version, ['7.resend-not-found-404', ...ERROR_BODY]),
     needs: ['mutating'],
   }, async (t: CheckContext) => {
-    t.expectErrorBody('7.resend-not-found-404', await resend(t, version, randomUUID(), { url: 'https://example.com/hooks' }), 404)
+    // Either id form of §4.12, and hex digits in either case (a UUID is case-insensitive on input, RFC 9562 §4): none is malformed, so none is a 400.
+    for (const id of [randomUUID(), randomUUID().toUpperCase(), newObjectId(), newObjectId().toUpperCase()]) {
+      t.expectErrorBody('7.resend-not-found-404', await resend(t, version, id, { url: 'https://example.com/hooks' }), 404)
+    }
   })
 
   check(`${path}: an empty transaction id is refused with 400`, {

@@ -4,16 +4,22 @@
 // so whether one does is recorded (meta.observed), never judged: with the account's notification
 // URLs on the capture server during the transition, which notifications naming the entity arrive
 // within the quiet period (only those: the checks of this file share the account's channel).
+// What such a notification says is judged: once the entity is read (control), a notification that
+// claims a state it does not have (a REFUND for the failed return, a RECEIVE for the removed
+// charge, a PAID for the expired slip) fails that event's clause (harness/notification-claims.ts).
 import { randomUUID } from 'node:crypto'
 import { show } from '../../harness/assertions.ts'
 import { QUIET_PERIOD_MS, check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { ControlError } from '../../harness/control.ts'
+import { CLAIM_CLAUSES, expectTrueClaims } from '../../harness/notification-claims.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
-import { randomCpf } from '../../generators/documents.ts'
 import { newTxid } from '../../generators/ids.ts'
-import { eventOf, receivedPayment } from './fixtures.ts'
+import { eventOf, receivedPayment, readAfter } from './fixtures.ts'
+import { slipBody } from '../../generators/requests.ts'
+import { acceptedSuccessStatuses } from '../../generators/openapi.ts'
+import { targetNow } from '../../harness/target-clock.ts'
 
 /** The harness's quiet period: what arrives later is not seen (nothing fails on these observations). */
 const QUIET_MS = QUIET_PERIOD_MS
@@ -22,14 +28,16 @@ const CHARGE = '3.2.removal-event-not-named'
 const RETURN = '3.3.failure-event-not-named'
 const SLIP = '6.3.expiry-cancel-notification-not-shown'
 
-/** Notifications naming any of `ids` that reached the account's URLs during `transition` and the quiet period after it. */
-async function notifiedDuring(t: CheckContext, ids: string[], transition: () => Promise<unknown>): Promise<Captured[]> {
+/** Notifications that reached the account's URLs during `transition` and the quiet period after it. */
+async function arrivedDuring(t: CheckContext, transition: () => Promise<unknown>): Promise<Captured[]> {
   await t.hooks.useForAccount('account')
   const before = t.hooks.events('account').length
   await transition()
   await new Promise((r) => setTimeout(r, QUIET_MS))
-  return t.hooks.events('account').slice(before).filter((c) => ids.some((id) => c.raw.includes(id)))
+  return t.hooks.events('account').slice(before)
 }
+
+const naming = (arrived: Captured[], ids: string[]): Captured[] => arrived.filter((c) => ids.some((id) => c.raw.includes(id)))
 
 /** What came, by kind: `V2 REFUND REFUNDED`, `BOLETO EXPIRED`, `V1 CANCELED`. */
 function observation(arrived: Captured[]): { notified: boolean; quietMs: number; notifications: string[] } {
@@ -62,18 +70,21 @@ async function activeCharge(t: CheckContext): Promise<string> {
 for (const by of ['receiver', 'psp'] as const) {
   check(`a charge ${by === 'receiver' ? 'cancelled by the receiver' : 'removed by the provider'} (§3.2, no event named): notifications, observed`, {
     alone: ALONE.accountEvents,
-    clauses: [CHARGE],
+    clauses: [CHARGE, CLAIM_CLAUSES.receive],
     needs: [...NEEDS],
   }, async (t) => {
     const txid = await activeCharge(t)
-    const arrived = await notifiedDuring(t, [txid], () => t.control.removeCob(txid, by))
-    t.observe(CHARGE, by === 'receiver' ? 'cancelledByReceiver' : 'removedByProvider', observation(arrived))
+    let answered: unknown
+    const arrived = await arrivedDuring(t, async () => { answered = await t.control.removeCob(txid, by) })
+    t.observe(CHARGE, by === 'receiver' ? 'cancelledByReceiver' : 'removedByProvider', observation(naming(arrived, [txid])))
+    const charge = await readAfter(() => t.control.getCob(txid), answered)
+    expectTrueClaims(t, arrived, { charges: [{ txid, status: charge.status }] })
   })
 }
 
 check('a failed return (§3.3 NAO_REALIZADO, no event named): notifications, observed', {
   alone: ALONE.accountEvents,
-  clauses: [RETURN],
+  clauses: [RETURN, CLAIM_CLAUSES.refund],
   needs: [...NEEDS],
 }, async (t) => {
   const paid = await receivedPayment(t, 30)
@@ -85,24 +96,21 @@ check('a failed return (§3.3 NAO_REALIZADO, no event named): notifications, obs
     return typeof body.rtrId === 'string' ? body.rtrId : undefined
   })
   const ids = [id, ...(rtrId ? [rtrId] : [])]
-  const arrived = await notifiedDuring(t, ids, () => t.control.failReturn(paid.e2eId, id, 'kit: the return fails'))
-  t.observe(RETURN, 'failed', observation(arrived))
+  let answered: unknown
+  const arrived = await arrivedDuring(t, async () => { answered = await t.control.failReturn(paid.e2eId, id, 'kit: the return fails') })
+  t.observe(RETURN, 'failed', observation(naming(arrived, ids)))
+  const read = await readAfter(() => t.control.getReturn(paid.e2eId, id), answered)
+  expectTrueClaims(t, arrived, { returns: [{ original: paid.e2eId, id, rtrId: typeof read.rtrId === 'string' ? read.rtrId : rtrId, status: read.status }] })
 })
 
 check('an expired slip (§3.4 EXPIRED; its notification is not shown in §6.3): notifications, observed', {
   alone: ALONE.accountEvents,
-  clauses: [SLIP],
+  clauses: [SLIP, CLAIM_CLAUSES.slipPaid],
   needs: [...NEEDS],
 }, async (t) => {
   const slipId = await t.given('a registered slip (POST /bank-slip/v1/payment, then its registration)', async () => {
-    const ex = await t.gateway.post('/bank-slip/v1/payment', {
-      amount: 99.9,
-      dueDate: addDays(isoDate(new Date()), 5),
-      description: 'kit slip that expires',
-      externalId: `kit-expire-${randomUUID()}`,
-      payer: { name: 'Paulo Lima', document: randomCpf() },
-    })
-    t.expectStatus('3.4.create-pending', ex, 200)
+    const ex = await t.gateway.post('/bank-slip/v1/payment', slipBody({ amount: 99.9, dueDate: addDays(isoDate(await targetNow(t)), 5), description: 'kit slip that expires', externalId: `kit-expire-${randomUUID()}`, payer: { name: 'Paulo Lima' } }))
+    t.expectStatus('3.4.create-pending', ex, acceptedSuccessStatuses('createBankSlip'))
     const id = t.json('3.4.create-pending', ex).id
     if (typeof id !== 'string') return t.fail('3.4.create-pending', 'slip id', 'a string', show(id), ex)
     await t.control.registerSlip(id).catch((err: unknown) => {
@@ -110,6 +118,9 @@ check('an expired slip (§3.4 EXPIRED; its notification is not shown in §6.3): 
     })
     return id
   })
-  const arrived = await notifiedDuring(t, [slipId], () => t.control.expireSlip(slipId))
-  t.observe(SLIP, 'expired', observation(arrived))
+  let answered: unknown
+  const arrived = await arrivedDuring(t, async () => { answered = await t.control.expireSlip(slipId) })
+  t.observe(SLIP, 'expired', observation(naming(arrived, [slipId])))
+  const slip = await readAfter(() => t.control.getSlip(slipId), answered)
+  expectTrueClaims(t, arrived, { slips: [{ id: slipId, status: slip.status }] })
 })

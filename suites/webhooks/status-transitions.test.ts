@@ -10,7 +10,8 @@ import { EVENT_DEADLINE_MS, check, type CheckContext } from '../../harness/check
 import { ControlError } from '../../harness/control.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
 import { OBJECT_ID_RE, UUID_RE } from '../../generators/ids.ts'
-import { eventOf, givenCashOut, type Json } from './fixtures.ts'
+import { eventOf, givenCashOut, isV1, type Json } from './fixtures.ts'
+import { cashInBody } from '../../generators/requests.ts'
 
 const TRANSACTION = '3.1.transitions-not-shown'
 const NOTIFICATION = '3.5.transitions-not-shown'
@@ -55,7 +56,8 @@ async function resentStatus(t: CheckContext, id: string | undefined, name: strin
   if (!isResendable(id)) return 'no resendable id known (neither the id answered nor a V1 notification gave a UUID or object id)'
   const ex = await t.gateway.post(`/pix/v1/webhooks/resend/${encodeURIComponent(id)}`, { url: t.hooks.url(name) })
   if (ex.response.status !== 200) return `resend answered HTTP ${ex.response.status}`
-  const posted = await t.hooks.waitFor((c) => (eventOf(c) as Json | undefined)?.transactionId === id, EVENT_DEADLINE_MS, name).catch(() => undefined)
+  // The channel hears only this resend: its V1 is the transaction's, whichever of its ids names it (reading record-id).
+  const posted = await t.hooks.waitFor(isV1, EVENT_DEADLINE_MS, name).catch(() => undefined)
   return posted ? (eventOf(posted) as Json).status ?? null : `nothing posted within ${EVENT_DEADLINE_MS} ms`
 }
 
@@ -104,9 +106,7 @@ check('a cash-in never paid: its status and the V1 status a resend posts, observ
   needs: [...NEEDS],
 }, async (t) => {
   const id = await t.given('a cash-in (POST /api/pix/cash-in)', async () => {
-    const ex = await t.base.post('/api/pix/cash-in', {
-      transaction: { value: 4.56, description: 'kit cash-in never paid', externalId: `kit-unpaid-${randomUUID()}`, expirationTime: 3600, generateQrCode: false },
-    })
+    const ex = await t.base.post('/api/pix/cash-in', cashInBody({ value: 4.56, description: 'kit cash-in never paid', externalId: `kit-unpaid-${randomUUID()}`, expirationTime: 3600, generateQrCode: false }))
     t.expectStatus('4.6.transaction-id', ex, [200, 201])
     const transactionId = t.json('4.6.transaction-id', ex).transactionId
     if (typeof transactionId !== 'string') return t.fail('4.6.transaction-id', 'cash-in transactionId', 'a string', show(transactionId), ex)

@@ -8,14 +8,15 @@ import { show } from '../../harness/assertions.ts'
 import { centsOf } from '../../generators/amounts.ts'
 import { isMaskOf, randomCpf } from '../../generators/documents.ts'
 import { buildPixCode } from '../../generators/emv.ts'
-import { eventOf, isEvent, paidCharge, shapeOf, type Json } from './fixtures.ts'
+import { eventOf, isEvent, paidCharge, shapeOf, txIdAgreesWithCharge, type Json, readAfter } from './fixtures.ts'
+import { CLAIM_CLAUSES, expectTrueClaims } from '../../harness/notification-claims.ts'
 
 // ---------------------------------------------------------------------------------------------
 // RECEIVE (§6.2, §3.2, §3.6)
 
 check('RECEIVE: a paid charge posts RECEIVE LIQUIDATED with the txid, amount, end-to-end id and masked debtor', {
   alone: ALONE.accountEvents,
-  clauses: ['6.2.receive-emitted', '6.2.receive-fields', '6.2.receive-txid-of-charge', '6.2.receive-debtor-masked'],
+  clauses: ['6.2.receive-emitted', '6.2.receive-fields', '6.2.receive-txid-of-charge', '6.2.receive-debtor-masked', CLAIM_CLAUSES.receive],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
   await t.hooks.useForAccount()
@@ -24,13 +25,16 @@ check('RECEIVE: a paid charge posts RECEIVE LIQUIDATED with the txid, amount, en
   const event = await t.awaitEvent('6.2.receive-emitted', `a RECEIVE event for txid ${charge.txid}`, isEvent('RECEIVE', (d) => d.txId === charge.txid || d.endToEndId === charge.e2eId))
   t.expectEvent('6.2.receive-fields', event.body, 'pixReceiveV2')
   const data = eventOf(event)!.data as Record<string, any>
-  if (data.txId !== charge.txid) t.fail('6.2.receive-txid-of-charge', 'RECEIVE txId is the txid of the paid charge', show(charge.txid), show(data.txId))
+  if (!txIdAgreesWithCharge(data, charge.txid)) t.fail('6.2.receive-txid-of-charge', 'RECEIVE txId is the txid of the paid charge', show(charge.txid), show(data.txId))
   if (data.payment.amount !== charge.amount) t.fail('6.2.receive-txid-of-charge', 'RECEIVE payment.amount is valor.original', show(charge.amount), show(data.payment.amount))
   if (data.endToEndId !== charge.e2eId) t.fail('6.2.receive-fields', 'RECEIVE endToEndId of the payment', show(charge.e2eId), show(data.endToEndId))
   const document = data.debtorAccount.document
   if (typeof document !== 'string' || !isMaskOf(document, charge.payer.document)) {
     t.fail('6.2.receive-debtor-masked', 'RECEIVE debtorAccount.document is masked as in 2.2', `the mask of ${charge.payer.document.slice(0, 3)}…`, show(document))
   }
+  // every notification of the check, the expected one or not, against the charge as read
+  const read = await readAfter(() => t.control.getCob(charge.txid), undefined)
+  expectTrueClaims(t, t.hooks.events(), { charges: [{ txid: charge.txid, status: read.status }] })
 })
 
 check('RECEIVE: a payment received without a charge also posts RECEIVE LIQUIDATED', {
@@ -45,6 +49,8 @@ check('RECEIVE: a payment received without a charge also posts RECEIVE LIQUIDATE
   if (data.status !== 'LIQUIDATED') t.fail('6.2.receive-emitted', 'RECEIVE data.status', '"LIQUIDATED"', show(data.status))
   t.expectEvent('6.2.receive-fields', event.body, 'pixReceiveV2')
   if (typeof data.payment?.amount !== 'string' || centsOf(data.payment.amount) !== 6102) t.fail('6.2.receive-fields', 'RECEIVE payment.amount is the amount received', '"61.02"', show(data.payment?.amount))
+  // Reading receive-txid-without-charge: no charge, so no txid the interface would name; observed.
+  t.observe('6.2.receive-fields', 'txIdWithoutCharge', !('txId' in data) ? 'absent' : data.txId === null ? 'null' : typeof data.txId)
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -52,7 +58,7 @@ check('RECEIVE: a payment received without a charge also posts RECEIVE LIQUIDATE
 
 check('REFUND: a settled return posts REFUND REFUNDED, linked to the original charge and payment, with the return as a LIQUIDATED item', {
   alone: ALONE.accountEvents,
-  clauses: ['6.2.refund-emitted', '6.2.refund-fields', '6.2.refund-items', '6.2.refund-links-original'],
+  clauses: ['6.2.refund-emitted', '6.2.refund-fields', '6.2.refund-items', '6.2.refund-links-original', CLAIM_CLAUSES.refund],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
   await t.hooks.useForAccount()
@@ -63,15 +69,18 @@ check('REFUND: a settled return posts REFUND REFUNDED, linked to the original ch
     t.expectStatus('4.11.status-201', ex, 201)
     return t.json('4.11.status-201', ex).rtrId
   })
-  await t.control.settleReturn(charge.e2eId, returnId)
+  const settled = await t.control.settleReturn(charge.e2eId, returnId)
   const event = await t.awaitEvent('6.2.refund-emitted', 'a REFUND event for the returned payment', isEvent('REFUND', (d) => d.endToEndId === charge.e2eId || d.txId === charge.txid))
   t.expectEvent('6.2.refund-fields', event.body, 'pixRefundV2')
   const data = eventOf(event)!.data as Record<string, any>
-  if (data.txId !== charge.txid) t.fail('6.2.refund-links-original', 'REFUND txId is the original charge', show(charge.txid), show(data.txId))
+  if (!txIdAgreesWithCharge(data, charge.txid)) t.fail('6.2.refund-links-original', 'REFUND txId is the original charge', show(charge.txid), show(data.txId))
   if (data.endToEndId !== charge.e2eId) t.fail('6.2.refund-links-original', 'REFUND endToEndId is the original payment', show(charge.e2eId), show(data.endToEndId))
   const item = (data.refunds as Json[]).find((r) => r.endToEndId === rtrId) as Record<string, any> | undefined
   if (!item) return t.fail('6.2.refund-items', 'REFUND refunds carry the return by its end-to-end id', `an item with endToEndId ${show(rtrId)}`, show(data.refunds))
   if (typeof item.payment.amount !== 'number' || centsOf(item.payment.amount) !== 3000) t.fail('6.2.refund-items', 'REFUND item payment.amount', 'the number 30', show(item.payment.amount))
+  // every notification of the check, the expected one or not, against the return as read
+  const read = await readAfter(() => t.control.getReturn(charge.e2eId, returnId), settled)
+  expectTrueClaims(t, t.hooks.events(), { returns: [{ original: charge.e2eId, id: returnId, rtrId: typeof rtrId === 'string' ? rtrId : undefined, status: read.status }] })
 })
 
 // ---------------------------------------------------------------------------------------------

@@ -5,8 +5,8 @@
 // Run: npx vitest run --project robustness test/foreign/configuration.test.ts
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { certify, resultsOf, type Certification } from './run.ts'
-import { startNotThisApi, startPlainReference, type ForeignTarget, type PlainServer } from './targets.ts'
-import { checksWhere, failedChecks } from './verdicts.ts'
+import { startJsonAsText, startNothingHere, startNotThisApi, startPlainReference, type ForeignTarget, type PlainServer } from './targets.ts'
+import { checksWhere, failedChecks, failuresOutside } from './verdicts.ts'
 
 const PREFLIGHT_LIMIT_MS = 10_000
 /** The checks that use the second account's API key (the per-key and per-account limits). */
@@ -14,13 +14,16 @@ const OTHER_KEY_FILES = 'rate-limits/gateway-balance.test.ts,rate-limits/resend.
 
 let reference: ForeignTarget
 let notThisApi: PlainServer
+let nothingHere: PlainServer
 
 beforeAll(async () => {
   reference = await startPlainReference()
   notThisApi = await startNotThisApi()
+  nothingHere = await startNothingHere()
 })
 
 afterAll(async () => {
+  await nothingHere?.close()
   await notThisApi?.close()
   await reference?.close()
 })
@@ -55,6 +58,64 @@ describe.concurrent('a required setting that does not work stops the run', () =>
     const c = await certify({ ...reference.env, PIX_BASE_URL: notThisApi.url })
     expectRefusedSetting(c, 'PIX_BASE_URL', /does not serve this interface/i)
     expect(notThisApi.requests, 'the base URL was never asked').toBeGreaterThan(0)
+  })
+})
+
+describe.concurrent('a setting that points elsewhere stops the run, naming it', () => {
+  test('PIX_BASE_URL and PIX_GATEWAY_URL where every path answers 404 (a wrong path prefix)', async () => {
+    const c = await certify({ ...reference.env, PIX_BASE_URL: nothingHere.url, PIX_GATEWAY_URL: `${nothingHere.url}/api` })
+    expectRefusedSetting(c, 'PIX_BASE_URL', /PIX_GATEWAY_URL .*path prefix/)
+  })
+
+  test('PIX_CONTROL_URL pointed at the base API (every /control/* answers 404)', async () => {
+    const c = await certify({ ...reference.env, PIX_CONTROL_URL: reference.env.PIX_BASE_URL!, PIX_PROFILE: 'sandbox' })
+    expectRefusedSetting(c, 'PIX_CONTROL_URL', /GET \/control\/clock answered 404/)
+  })
+
+  test('--check whose id names no suite file: at once, with the closest ids', async () => {
+    const c = await certify(reference.env, ['--check', 'charges/erors::create'])
+    expectRefusedSetting(c, '--check', /matches no check.*closest ids: charges\/errors::/)
+  })
+
+  test('--file that names no suite file, with the closest', async () => {
+    const c = await certify(reference.env, ['--file', 'charges/eror.test.ts'])
+    expectRefusedSetting(c, '--file', /closest: charges\/errors\.test\.ts/)
+  })
+})
+
+/**
+ * A title pattern is known to match nothing only once every check is collected: about 4 s of CPU
+ * (5 s on two idle cores), so its bound is wider than the preflight's, and it runs alone.
+ */
+const COLLECT_LIMIT_MS = 20_000
+
+test('--check that matches no id and no title', async () => {
+  const c = await certify(reference.env, ['--check', 'no-such-check'])
+  expect(c.run.durationMs, c.tail).toBeLessThan(COLLECT_LIMIT_MS)
+  expectRefusedSetting({ ...c, run: { ...c.run, durationMs: 0 } }, '--check', /"no-such-check" matches no check id or title; the closest ids: /)
+})
+
+describe.concurrent('not config mistakes: run side by side', () => {
+  test('the interface\'s answers labelled text/plain (the token\'s too) are certified, never refused as a setting: the conventions clause is not passed', async () => {
+    const target = await startJsonAsText()
+    try {
+      const c = await certify(target.env, ['--file', 'conventions/json.test.ts,auth/tokens.test.ts'])
+      expect(c.run.exitCode, c.tail).not.toBe(2)
+      const r = resultsOf(c)
+      expect(checksWhere(r, (k) => k.status === 'passed' && k.clauses.includes('0.json-bodies')).map((k) => k.id)).toEqual([])
+      expect(checksWhere(r, (k) => k.status === 'failed').length, 'a certification that found the labels wrong').toBeGreaterThan(0)
+      expect(failuresOutside(r, (clause) => clause === '0.json-bodies'), 'only the conventions clause is broken: every other check reads the JSON whatever its label').toEqual([])
+    } finally {
+      await target.close()
+    }
+  })
+
+  test('an id prefix picks every check it starts: --check charges/errors:: lists that file\'s checks only', async () => {
+    const c = await certify(reference.env, ['--list', '--check', 'charges/errors::'])
+    expect(c.run.exitCode, c.tail).toBe(0)
+    const ids = c.lines.filter((l) => l.includes('::'))
+    expect(ids.length).toBeGreaterThan(1)
+    expect(ids.filter((id) => !id.startsWith('charges/errors::'))).toEqual([])
   })
 })
 

@@ -185,3 +185,45 @@ export async function startNotThisApi(): Promise<PlainServer> {
 export async function startPlainReference(): Promise<ForeignTarget> {
   return proxiedReference([])
 }
+
+// ── 7. the interface's answers under the wrong label ────────────────────────────────────────
+
+/** Every answer of both APIs, the token endpoints' included, relabelled text/plain (the body unchanged). */
+export const jsonAsTextHooks: ProxyHooks = {
+  onResponse(req, res) {
+    if (req.api === 'control') return undefined
+    return { ...res, headers: { ...res.headers, 'content-type': 'text/plain; charset=utf-8' } }
+  },
+}
+
+export function startJsonAsText(): Promise<ForeignTarget> {
+  return proxiedReference([jsonAsTextHooks])
+}
+
+// ── 8. a server where nothing of this interface is (a wrong path prefix, a default backend) ─
+
+/** The framework's route-not-found 404 to every request. */
+export async function startNothingHere(): Promise<PlainServer> {
+  let requests = 0
+  const server: Server = createServer((req, res) => {
+    requests++
+    req.resume()
+    req.on('end', () => {
+      const body = JSON.stringify({ statusCode: 404, message: `Cannot ${req.method} ${req.url}`, error: 'Not Found' })
+      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) })
+      res.end(body)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    get requests() {
+      return requests
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}

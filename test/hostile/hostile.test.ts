@@ -63,7 +63,7 @@ const EXPECTED: Record<HostileMode, Expectation> = {
   'redirect-loop': { exitCode: 1, reason: /HTTP 302|status 302/ },
   'wrong-content-type': {
     exitCode: 1,
-    reason: /content-type text\/html|expected HTTP 401, got HTTP 200/,
+    reason: /content-type text\/html|Content-Type: expected application\/json|expected HTTP 401, got HTTP 200/,
     // expectSchema parses a body whatever its label; the label is the business of 0.json-bodies
     somePass: { why: 'shape-only checks validate the (right) JSON whatever its content-type', clause: '0.json-bodies' },
   },

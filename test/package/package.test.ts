@@ -42,4 +42,35 @@ describe('the packed kit', () => {
     expect(run.status, run.stderr).toBe(0)
     expect(existsSync(join(project, 'target.env'))).toBe(true)
   })
+
+  test('a strict TypeScript project type-checks certify() against the packed kit, and calls it twice in one process with process.env unchanged', () => {
+    const consumer = join(project, 'consumer')
+    mkdirSync(consumer, { recursive: true })
+    writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, noUncheckedIndexedAccess: true,
+        exactOptionalPropertyTypes: true, noImplicitAny: true, typeRoots: [join(REPO_ROOT, 'node_modules', '@types')], types: ['node'],
+      },
+      files: ['certify-twice.ts'],
+    }))
+    const program = `import { certify, type Certification, type Results } from 'pix-conformance-kit'
+const before = JSON.stringify(process.env)
+const argv = ['--file', 'charges/errors.test.ts', '--report-dir', 'consumer-reports']
+const runs: Certification[] = [await certify({ argv }), await certify({ argv })]
+const headlines: string[] = runs.map((r) => (r.results as Results | undefined)?.verdict.headline ?? 'none')
+process.stdout.write('\\nCONSUMER ' + JSON.stringify({ codes: runs.map((r) => r.exitCode), headlines, envUnchanged: JSON.stringify(process.env) === before }) + '\\n')
+`
+    writeFileSync(join(consumer, 'certify-twice.ts'), program)
+    const tsc = spawnSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', consumer], { cwd: consumer, encoding: 'utf8', timeout: 120_000 })
+    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0)
+    // the same program as plain JS (the types stripped), run by node in the project
+    writeFileSync(join(project, 'certify-twice.mjs'), program.replace(', type Certification, type Results', '').replace(': Certification[]', '').replace(': string[]', '').replace(' as Results | undefined', ''))
+    const run = spawnSync(process.execPath, ['certify-twice.mjs'], { cwd: project, encoding: 'utf8', timeout: 240_000, env: { ...process.env, NO_COLOR: '1' } })
+    const line = /^CONSUMER (.*)$/m.exec(run.stdout)
+    expect(line, run.stdout.slice(-3000) + run.stderr).not.toBeNull()
+    const outcome = JSON.parse(line![1]!) as { codes: number[]; headlines: string[]; envUnchanged: boolean }
+    expect(outcome.codes).toEqual([0, 0])
+    expect(outcome.headlines.every((h) => /^PASSED/.test(h)), outcome.headlines.join(' / ')).toBe(true)
+    expect(outcome.envUnchanged, 'certify() left settings in process.env').toBe(true)
+  }, 300_000)
 })

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { request } from 'undici'
 import type { Results } from '../../cli/reporting/types.ts'
 import { startReference, type RunningReference } from '../../reference/index.ts'
+import type { Readings } from '../../reference/readings.ts'
 import type { Fault, ProxyHooks } from './fault.ts'
 import { FaultProxy } from './proxy.ts'
 import type { Variant } from './variants.ts'
@@ -27,6 +28,8 @@ export interface CertifyOptions {
   files?: string[]
   fault?: Fault
   variant?: Variant
+  /** The reference makes these choices where the interface leaves one open (reference/readings.ts); absent: its own. */
+  readings?: Partial<Readings>
   extraArgs?: string[]
   /** Hard limit of the CLI child; it is killed and the run fails past it. Default 120 s. */
   timeLimitMs?: number
@@ -48,7 +51,7 @@ export interface Verdicts {
 
 export async function certify(opts: CertifyOptions): Promise<RunResults> {
   if (opts.areas.length === 0) throw new Error('certify: name at least one area')
-  const reference = await takeReference()
+  const reference = await takeReference(opts.readings ?? {})
   let proxy: FaultProxy | undefined
   const workDir = mkdtempSync(join(tmpdir(), 'pix-selfcheck-'))
   try {
@@ -116,16 +119,19 @@ export async function closeReferences(): Promise<void> {
 interface PooledReference extends RunningReference {
   reference: RunningReference
   dir: string
+  /** The readings it was started with, as a key (a reference serves only runs that ask for the same). */
+  readingsKey: string
 }
 
 const pool = { idle: [] as PooledReference[], all: [] as PooledReference[] }
 
-async function takeReference(): Promise<PooledReference> {
-  const idle = pool.idle.pop()
-  if (idle) return idle
+async function takeReference(readings: Partial<Readings>): Promise<PooledReference> {
+  const readingsKey = JSON.stringify(Object.entries(readings).sort())
+  const at = pool.idle.findIndex((r) => r.readingsKey === readingsKey)
+  if (at !== -1) return pool.idle.splice(at, 1)[0] as PooledReference
   const dir = mkdtempSync(join(tmpdir(), 'pix-selfcheck-ref-'))
-  const reference = await startReference({ quiet: true, outDir: dir })
-  const pooled: PooledReference = { ...reference, reference, dir }
+  const reference = await startReference({ quiet: true, outDir: dir, readings })
+  const pooled: PooledReference = { ...reference, reference, dir, readingsKey }
   pool.all.push(pooled)
   return pooled
 }

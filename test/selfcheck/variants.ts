@@ -50,6 +50,12 @@ export const timestampsWithMs = jsonVariant('timestamps-with-ms', 'ISO 8601 time
   mapStrings(json, (s) => s.replace(ISO_WITHOUT_FRACTION, '$1.000$2')),
 )
 
+const ISO_IN_Z = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?)Z$/
+
+export const timestampsOffsetZero = jsonVariant('timestamps-offset-zero', 'ISO 8601 timestamps in UTC written +00:00 instead of Z', (json) =>
+  mapStrings(json, (s) => s.replace(ISO_IN_Z, '$1+00:00')),
+)
+
 export const charsetUtf8 = defineVariant({
   id: 'content-type-charset',
   description: 'JSON is sent as "application/json; charset=utf-8"',
@@ -80,7 +86,7 @@ export const connectionClose = defineVariant({
   onResponse: (req, res) => (ofInterface(req) ? { ...res, headers: { ...res.headers, connection: 'close' } } : undefined),
 })
 
-export const VARIANTS: readonly Variant[] = [keysShuffled, unknownFields, charsetUtf8, latency, timestampsWithoutMs, timestampsWithMs, connectionClose]
+export const VARIANTS: readonly Variant[] = [keysShuffled, unknownFields, charsetUtf8, latency, timestampsWithoutMs, timestampsWithMs, timestampsOffsetZero, connectionClose]
 
 /** One variant doing each of `parts` in turn: one run instead of several. */
 export function combine(id: string, parts: readonly Variant[]): Variant {

@@ -97,6 +97,15 @@ function neverExpires(tokens: IssuedTokens, onlyCertTokens: boolean) {
 }
 
 /** A number-like string or number written as a two-decimal string, as a lenient target would. */
+/** The ASCII digit of a Unicode decimal digit (\p{Nd}: each script's digits are ten consecutive code points from its zero). */
+function asciiDigit(d: string): string {
+  const cp = d.codePointAt(0) ?? 0
+  for (let zero = cp; zero > cp - 10; zero--) {
+    if (!/\p{Nd}/u.test(String.fromCodePoint(zero - 1))) return String(cp - zero)
+  }
+  return d
+}
+
 function asTwoDecimals(v: unknown): string | undefined {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v.replace(',', '.')) : NaN
   return Number.isFinite(n) && n >= 0 ? n.toFixed(2) : undefined
@@ -248,13 +257,13 @@ const auth = [
     },
   }),
   defineFault({
-    id: 'ab-cert-unregistered-403',
+    id: 'ab-cert-unregistered-400',
     area: 'auth', files: ['auth/cert-token.test.ts'], clauses: ['7.cert-token-bad-certificate-401'],
-    description: 'a certificate whose fingerprint is not registered is answered 403 (as if unlinked) instead of 401',
+    description: 'a well-formed certificate whose fingerprint is not registered is answered 400 (as if malformed) instead of 401 or 403',
     onResponse(req, res) {
       const message = String(jsonObjectOf(res)?.message ?? '')
       if (!certToken(req) || res.status !== 401 || !/certificate/i.test(message)) return undefined
-      return errorResponse(403, 'certificate not linked to the account')
+      return errorResponse(400, 'bad certificate')
     },
   }),
   defineFault({
@@ -442,19 +451,29 @@ function rewriteCob(change: (b: Record<string, any>, req: ProxyRequest) => boole
   }
 }
 
+/** Characters as the interface counts them: code points, not UTF-16 units. */
+const chars = (s: string): string[] => Array.from(s)
+
 const truncateAt = (max: number, get: (b: Record<string, any>) => Record<string, any> | undefined, key: string) =>
   rewriteCob((b) => {
     const holder = get(b)
-    if (!holder || typeof holder[key] !== 'string' || holder[key].length <= max) return false
-    holder[key] = holder[key].slice(0, max)
+    if (!holder || typeof holder[key] !== 'string' || chars(holder[key]).length <= max) return false
+    holder[key] = chars(holder[key]).slice(0, max).join('')
     return true
   })
 
 /** Refuses with 400 a string field of exactly `length` characters: a limit one short. */
 const refuseLength = (length: number, get: (b: Record<string, any>) => Record<string, any> | undefined, key: string) => (req: ProxyRequest) => {
   const holder = putCob(req) ? get(body(req) ?? {}) : undefined
-  if (!holder || typeof holder[key] !== 'string' || holder[key].length !== length) return undefined
+  if (!holder || typeof holder[key] !== 'string' || chars(holder[key]).length !== length) return undefined
   return errorResponse(400, `${key} too long`)
+}
+
+/** Refuses with 400 a string field over `max` UTF-16 units though within `max` characters: a bound counted in the wrong unit. */
+const refuseOverUtf16Units = (max: number, get: (b: Record<string, any>) => Record<string, any> | undefined, key: string) => (req: ProxyRequest) => {
+  const holder = putCob(req) ? get(body(req) ?? {}) : undefined
+  if (!holder || typeof holder[key] !== 'string' || holder[key].length <= max || chars(holder[key]).length > max) return undefined
+  return errorResponse(400, `${key} must have at most ${max} characters`)
 }
 
 const charges = [
@@ -475,6 +494,12 @@ const charges = [
     area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.devedor-nome-max'],
     description: 'a devedor.nome over 200 characters is silently cut to 200',
     onRequest: truncateAt(200, (b) => b.devedor, 'nome'),
+  }),
+  defineFault({
+    id: 'ab-cob-devedor-nome-counted-in-utf16-units',
+    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.devedor-nome-max'],
+    description: 'devedor.nome is bounded in UTF-16 units, not characters: 200 emoji (400 units) are refused',
+    onRequest: refuseOverUtf16Units(200, (b) => b.devedor, 'nome'),
   }),
   defineFault({
     id: 'ab-cob-info-nome-limit-49',
@@ -570,6 +595,20 @@ const charges = [
       return true
     }),
   }),
+  // A vendor's implementation took "10.0٣" as 10.03 (issue 29): a `\d` that matches every Unicode digit.
+  defineFault({
+    id: 'ab-cob-value-unicode-digits',
+    area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-value-format-400'],
+    description: 'valor.original with a non-ASCII decimal digit (an Arabic-Indic ٣) is taken as that digit instead of refused',
+    onRequest: rewriteCob((b) => {
+      const original = b.valor?.original
+      if (typeof original !== 'string' || !/[^\x00-\x7f]/.test(original)) return false
+      const ascii = original.replace(/\p{Nd}/gu, asciiDigit)
+      if (ascii === original || !/^\d+\.\d{2}$/.test(ascii)) return false
+      b.valor.original = ascii
+      return true
+    }),
+  }),
   defineFault({
     id: 'ab-cob-value-parsed-leniently',
     area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-value-format-400'],
@@ -615,8 +654,8 @@ const returns = [
     description: 'a return descricao over 140 characters is silently cut to 140',
     onRequest(req) {
       const b = body(req)
-      if (!putReturn(req) || typeof b?.descricao !== 'string' || b.descricao.length <= 140) return undefined
-      b.descricao = b.descricao.slice(0, 140)
+      if (!putReturn(req) || typeof b?.descricao !== 'string' || chars(b.descricao).length <= 140) return undefined
+      b.descricao = chars(b.descricao).slice(0, 140).join('')
       return req
     },
   }),

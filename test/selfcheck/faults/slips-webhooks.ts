@@ -12,6 +12,13 @@ const slipEvent = (d: WebhookDelivery, status: string) => jsonObjectOf(d)?.produ
 
 const HOOK_FILES = ['webhooks/resend.test.ts']
 const V2_FILES = ['webhooks/v2-events.test.ts']
+const SILENT_FILES = ['webhooks/silent-transitions.test.ts']
+const CONTROL_SLIP_EXPIRE = /^(\/control\/bank-slips\/[^/]+)\/expire$/
+const CONTROL_SLIP_READ = /^(\/control\/bank-slips\/[^/]+)(?:\/pay)?$/
+const CONTROL_COB_REMOVE = /^(\/control\/cob\/[^/]+)\/remove$/
+const CONTROL_COB_READ = /^(\/control\/cob\/[^/]+)$/
+const CONTROL_RETURN_FAIL = /^(\/control\/returns\/[^/]+\/[^/]+)\/fail$/
+const CONTROL_RETURN_READ = /^(\/control\/returns\/[^/]+\/[^/]+)(?:\/settle)?$/
 const MODEL_FILES = ['model/ledger.test.ts']
 const RESEND = /^\/pix\/v[12]\/webhooks\/resend\/[^/]*$/
 const resend = (req: ProxyRequest) => matches(req, 'POST', RESEND, 'gateway')
@@ -206,6 +213,86 @@ export default [
       return res
     },
   }),
+
+  // --------------------------------------------------------------------- notification content
+  (() => {
+    // The charge is paid at the target (so it posts RECEIVE LIQUIDATED), while the driver says it was removed.
+    const removed = new Map<string, string>()
+    return defineFault({
+      id: 'hooks-receive-for-a-removed-charge',
+      area: 'webhooks',
+      files: SILENT_FILES,
+      clauses: ['6.2.receive-claims-a-paid-charge'],
+      description: 'a charge removed unpaid posts RECEIVE LIQUIDATED',
+      onRequest(req) {
+        const key = req.api === 'control' && req.method === 'POST' ? CONTROL_COB_REMOVE.exec(req.path)?.[1] : undefined
+        if (key === undefined) return undefined
+        removed.set(key, req.json?.by === 'psp' ? 'REMOVIDA_PELO_PSP' : 'REMOVIDA_PELO_USUARIO_RECEBEDOR')
+        return { ...req, path: `${key}/pay`, body: Buffer.from('{}'), json: {} }
+      },
+      onResponse(req, res) {
+        const key = req.api === 'control' && req.method === 'GET' ? CONTROL_COB_READ.exec(req.path)?.[1] : undefined
+        const body = jsonObjectOf(res)
+        const status = key === undefined ? undefined : removed.get(key)
+        if (status === undefined || body?.status !== 'CONCLUIDA') return undefined
+        body.status = status
+        return res
+      },
+    })
+  })(),
+
+  (() => {
+    // The slip is paid at the target (so it posts PAID), while the driver says it expired.
+    const expired = new Set<string>()
+    return defineFault({
+      id: 'slips-paid-notified-for-an-expired-slip',
+      area: 'bank-slip',
+      files: SLIP_FILES,
+      clauses: ['6.3.paid-claims-a-paid-slip'],
+      description: 'a slip that expires unpaid is notified PAID',
+      onRequest(req) {
+        const key = req.api === 'control' && req.method === 'POST' ? CONTROL_SLIP_EXPIRE.exec(req.path)?.[1] : undefined
+        if (key === undefined) return undefined
+        expired.add(key)
+        return { ...req, path: `${key}/pay`, body: Buffer.from('{}'), json: {} }
+      },
+      onResponse(req, res) {
+        const key = req.api === 'control' ? CONTROL_SLIP_READ.exec(req.path)?.[1] : undefined
+        const body = jsonObjectOf(res)
+        if (key === undefined || !expired.has(key) || body?.status !== 'PAID') return undefined
+        body.status = 'EXPIRED'
+        return res
+      },
+    })
+  })(),
+
+  (() => {
+    // The return is processed as settled (so the target posts REFUND REFUNDED with a LIQUIDATED
+    // item), while everything the driver says of it says it failed: NAO_REALIZADO with a motivo.
+    const failed = new Set<string>()
+    return defineFault({
+      id: 'hooks-refund-claims-refunded-for-a-failed-return',
+      area: 'webhooks',
+      files: SILENT_FILES,
+      clauses: ['6.2.refund-claims-a-settled-return'],
+      description: 'REFUND claiming REFUNDED for a failed return: a return that ends NAO_REALIZADO still posts REFUND REFUNDED with a LIQUIDATED item',
+      onRequest(req) {
+        const key = req.api === 'control' && req.method === 'POST' ? CONTROL_RETURN_FAIL.exec(req.path)?.[1] : undefined
+        if (key === undefined) return undefined
+        failed.add(key)
+        return { ...req, path: `${key}/settle`, body: Buffer.alloc(0), json: undefined }
+      },
+      onResponse(req, res) {
+        const key = req.api === 'control' ? CONTROL_RETURN_READ.exec(req.path)?.[1] : undefined
+        const body = jsonObjectOf(res)
+        if (key === undefined || !failed.has(key) || body?.status !== 'DEVOLVIDO') return undefined
+        body.status = 'NAO_REALIZADO'
+        body.motivo = 'kit: the return fails'
+        if (body.horario && typeof body.horario === 'object') delete body.horario.liquidacao
+        return res
+      },
+    })
+  })(),
 
   // ------------------------------------------------------------------------------- webhook resend
   defineFault({
@@ -435,6 +522,20 @@ export default [
     onWebhook(d) {
       const payment = v2Event(d, 'RECEIVE') ? jsonObjectOf(d)?.data?.payment : undefined
       if (typeof payment?.amount === 'string') payment.amount = Number(payment.amount)
+      return d
+    },
+  }),
+
+  // Reading receive-txid-without-charge allows txId null only for a payment no charge asked for.
+  defineFault({
+    id: 'hooks-receive-charge-txid-null',
+    area: 'webhooks',
+    files: V2_FILES,
+    clauses: ['6.2.receive-txid-of-charge'],
+    description: 'RECEIVE of every payment, a paid charge\'s included, carries txId null',
+    onWebhook(d) {
+      const data = v2Event(d, 'RECEIVE') ? jsonObjectOf(d)?.data : undefined
+      if (data && 'txId' in data) data.txId = null
       return d
     },
   }),

@@ -54,7 +54,7 @@ describe('a run against a broken target', () => {
       expect(run.stdout).toContain(`✗ ${c.failedClause} · `)
     }
     expect(run.stdout).toMatch(/got HTTP 500/)
-    expect(run.stdout).toContain('replay:  npm run conformance -- --profile readonly --seed 9 --area balance --num-runs 2')
+    expect(run.stdout).toMatch(/replay: {2}npm run conformance -- --profile readonly --seed 9 --check 'balance\/[^']+::[^']+' --num-runs 2$/m)
     expect(run.stdout).toMatch(/^FAILED — \d+ of \d+ must clauses of balance verified/m)
   })
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { curlOf, embedJson, esc, renderHtml } from '../../../cli/reporting/html.ts'
+import { assertedExchange, curlOf, embedJson, esc, renderHtml } from '../../../cli/reporting/html.ts'
 import { renderJunit } from '../../../cli/reporting/junit.ts'
 import { buildResults } from '../../../cli/reporting/results.ts'
 import { CLAUSES, check, runInfo } from './fixtures.ts'
@@ -82,12 +82,47 @@ describe('report.html content', () => {
   })
 
   test('failures show the replay command and seed', () => {
-    expect(html).toContain('npm run conformance -- --seed 42 --area charges')
+    expect(html).toContain('npm run conformance -- --seed 42 --area charges')  // as the fixture gives it
     expect(html).toContain('expected 400, got 201 [4.10.txid-length]')
   })
 
   test('per-area bars are proportional', () => {
     expect(html).toMatch(/<span class="failed" style="width:100\.00%"><\/span>/)
+  })
+})
+
+describe('report.html shows what the console shows, and all of a failure', () => {
+  const exchanges = ['/cob/a', '/cob/b', '/cob/c'].map((path, i) => ({
+    request: { method: 'PUT', url: `http://127.0.0.1:4000${path}`, headers: {} },
+    response: { status: 201 + i, headers: {}, body: '{}', durationMs: 1 },
+  }))
+  const failed = check({
+    id: 'charges/cob::two', title: 'two errors', area: 'charges', clauses: ['4.10.txid-length'], status: 'failed',
+    message: '4.10.txid-length — status: expected 400, got 202\nrequest: PUT http://127.0.0.1:4000/cob/b\nresponse: 202 {}\n\n(+1 more error)',
+    moreErrors: ['4.10.txid-length — the second error, in full'], exchanges,
+    replayCommand: "npm run conformance -- --seed 42 --check 'charges/cob::two'",
+  })
+  const r = buildResults(runInfo(), [failed, check({ id: 'charges/cob::b', title: 'blocked one', area: 'charges', clauses: ['4.10.txid-length'], status: 'blocked', reason: 'a token failed' })], CLAUSES, [])
+  const html = renderHtml(r)
+
+  test('the by-area table has the console\'s verdict columns', () => {
+    const head = /<table class="areas"><thead>([\s\S]*?)<\/thead>/.exec(html)?.[1] ?? ''
+    expect([...head.matchAll(/<th class="num">(\w+)<\/th>/g)].map((m) => m[1])).toEqual(['passed', 'failed', 'blocked', 'inconclusive', 'skipped', 'total'])
+    expect(html).toMatch(/<td class="num blocked-text">1<\/td>/)
+  })
+
+  test('the exchange the failure quotes is the one opened, not the last', () => {
+    expect(assertedExchange(failed)).toBe(1)
+    const opened = [...html.matchAll(/<details class="exchange[^"]*" open>\s*<summary>([^<]*)/g)].map((m) => m[1])
+    expect(opened).toEqual(['PUT http://127.0.0.1:4000/cob/b → 202 · 1 ms'])
+  })
+
+  test('every error of the check can be read', () => {
+    expect(html).toMatch(/<details class="more-error"><summary>error 2 of 2: 4\.10\.txid-length — the second error, in full<\/summary>/)
+  })
+
+  test('the replay command is the narrowest: the check by id', () => {
+    expect(html).toContain("--check &#39;charges/cob::two&#39;")
   })
 })
 

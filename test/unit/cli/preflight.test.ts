@@ -14,6 +14,8 @@ let accountResets = 0
 let payments = 0
 let html: FakeServer
 let nest: FakeServer
+let nothing: FakeServer
+let plainText: FakeServer
 beforeAll(async () => {
   target = await fakeServer((req, res) => {
     if (req.url === '/oauth/token') return JSON.parse(req.body).clientSecret === SECRET ? json(res, 201, { access_token: 'a.b.c', token_type: 'Bearer', expires_in: 3600 }) : json(res, 401, { statusCode: 401, message: 'bad', error: 'Unauthorized' })
@@ -23,6 +25,7 @@ beforeAll(async () => {
     // it resets b and b2 alone; for no-reset it lacks the optional route
     if (req.url === '/control/accounts/b/reset' || req.url === '/control/accounts/b2/reset') return (accountResets++, res.writeHead(204).end())
     if (req.url === '/control/accounts/no-reset/reset') return json(res, 501, { statusCode: 501, message: 'not implemented', error: 'Not Implemented' })
+    if (req.url === '/control/clock') return json(res, 200, { now: '2026-01-01T00:00:00Z' })
     if (req.url === '/api/pix/transaction/t-good') return json(res, 200, { transactionId: 't-good' })
     if (req.url === '/v1/account/balance') return [KEY, 'preflight-key-balance', 'preflight-key-balance-2'].includes(String(req.headers['x-api-key'])) ? json(res, 200, { id: 'a', totalBalance: 1, blockedBalance: 0, availableBalance: 1, consultedAt: '2026-01-01T00:00:00Z' }) : json(res, 401, { statusCode: 401, message: 'bad key', error: 'Unauthorized' })
     return json(res, 404, {})
@@ -36,8 +39,15 @@ beforeAll(async () => {
     if (req.url === '/oauth/token') return json(res, 201, { access_token: 'a.b.c', token_type: 'Bearer', expires_in: 3600 })
     return json(res, 404, { statusCode: 404, message: `Cannot ${req.method} ${req.url}`, error: 'Not Found' })
   })
+  // a wrong path prefix: the framework's 404 to every path
+  nothing = await fakeServer((req, res) => json(res, 404, { statusCode: 404, message: `Cannot ${req.method} ${req.url}`, error: 'Not Found' }))
+  // the interface's answers under the wrong label: JSON sent as text/plain
+  plainText = await fakeServer((req, res) => {
+    res.writeHead(req.url === '/oauth/token' ? 201 : 200, { 'content-type': 'text/plain' })
+    res.end(JSON.stringify(req.url === '/oauth/token' ? { access_token: 'a.b.c', token_type: 'Bearer', expires_in: 3600 } : { id: 'a', totalBalance: 1, blockedBalance: 0, availableBalance: 1, consultedAt: '2026-01-01T00:00:00Z' }))
+  })
 })
-afterAll(async () => Promise.all([target, html, nest].map((s) => s.close())))
+afterAll(async () => Promise.all([target, html, nest, nothing, plainText].map((s) => s.close())))
 
 const config = (over: Record<string, string> = {}) =>
   loadConfig({ PIX_BASE_URL: target.url, PIX_GATEWAY_URL: target.url, PIX_CLIENT_ID: 'c', PIX_CLIENT_SECRET: SECRET, PIX_API_KEY: KEY, PIX_SEED: '1', ...over })
@@ -144,5 +154,46 @@ describe('preflight', () => {
     const r = await preflight(config({ PIX_BASE_URL: nest.url, PIX_GATEWAY_URL: nest.url }))
     expect(r.unavailable).toEqual({})
     expect(r.warnings).toEqual([expect.stringMatching(/v1\/account\/balance answered 404: the checks of the gateway will show it/)])
+  })
+
+  test('URLs where nothing of this interface answers (404 to the token endpoint and to the balance): one line naming PIX_BASE_URL and the likely cause', async () => {
+    const e = await refusal({ PIX_BASE_URL: nothing.url, PIX_GATEWAY_URL: nothing.url })
+    expect(e.setting).toBe('PIX_BASE_URL')
+    expect(e.message).toMatch(/^PIX_BASE_URL and PIX_GATEWAY_URL do not serve this interface: .*answered 404 .*answered 404; is a path prefix missing or extra/)
+    expect(e.message).not.toContain('\n')
+  })
+
+  test('the interface\'s answers under the wrong content type are no config mistake: the run goes on, and the conventions clause is the checks\' business', async () => {
+    const r = await preflight(config({ PIX_BASE_URL: plainText.url, PIX_GATEWAY_URL: plainText.url }))
+    expect(r.unavailable).toEqual({})
+    expect(r.warnings).toEqual([])
+  })
+
+  test('the other side of that line: a 2xx token answer without a token, whatever its label, names PIX_BASE_URL', async () => {
+    const noToken = await fakeServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.end(req.url === '/oauth/token' ? 'OK' : '{}')
+    })
+    try {
+      const refused = await refusal({ PIX_BASE_URL: noToken.url })
+      expect(refused.message).toMatch(/^PIX_BASE_URL does not serve this interface: POST \/oauth\/token answered 200 \(text\/plain\) without an access_token/)
+    } finally {
+      await noToken.close()
+    }
+  })
+
+  test('a control URL that does not answer GET /control/clock as specs/control.yaml says names PIX_CONTROL_URL', async () => {
+    const e = await refusal({ PIX_CONTROL_URL: nothing.url, PIX_PROFILE: 'sandbox' })
+    expect(e.setting).toBe('PIX_CONTROL_URL')
+    expect(e.message).toMatch(/^PIX_CONTROL_URL does not serve the sandbox driver of specs\/control.yaml: GET \/control\/clock answered 404/)
+    const api = await refusal({ PIX_CONTROL_URL: target.url.replace(/\/$/, '') + '/v1', PIX_PROFILE: 'sandbox' })
+    expect(api.setting).toBe('PIX_CONTROL_URL')
+    const declined = await fakeServer((_req, res) => json(res, 501, { statusCode: 501, message: 'not implemented', error: 'Not Implemented' }))
+    try {
+      expect((await preflight(config({ PIX_CONTROL_URL: declined.url, PIX_PROFILE: 'sandbox' }))).unavailable, 'a driver that declines the clock (501) is one the contract allows').toEqual({})
+    } finally {
+      await declined.close()
+    }
+    expect((await preflight(config({ PIX_CONTROL_URL: nothing.url, PIX_PROFILE: 'readonly' }))).warnings, 'a readonly run never asks the driver').toEqual([])
   })
 })

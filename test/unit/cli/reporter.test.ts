@@ -45,7 +45,7 @@ describe('ConformanceReporter on a vitest run', () => {
     const failed = byTitle('defaults expires_in to 3600')
     expect(failed?.status).toBe('failed')
     expect(failed?.message).toMatch(/^expires_in should default to 3600 \[4\.2\.expires-default\]/)
-    expect(failed).toMatchObject({ seed: 1234, replay: 'seed=1234 path=0:1', replayCommand: 'npm run conformance -- --seed 1234 --area auth' })
+    expect(failed).toMatchObject({ seed: 1234, replay: 'seed=1234 path=0:1', replayCommand: "npm run conformance -- --seed 1234 --check 'auth/tokens::defaults expires_in to 3600'" })
     expect(failed?.durationMs).toBeGreaterThanOrEqual(0)
   })
 

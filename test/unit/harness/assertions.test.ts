@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { CheckFailure, expectErrorBody, expectHeader, expectStatus } from '../../../harness/assertions.ts'
+import { CheckFailure, expectErrorBody, expectHeader, expectStatus, reasonPhrasesOf } from '../../../harness/assertions.ts'
 import { expectSchema, schemaErrors } from '../../../harness/validate.ts'
 import { sharedRedactor } from '../../../harness/redact.ts'
 import type { Exchange } from '../../../harness/exchange.ts'
@@ -53,6 +53,12 @@ describe('expectErrorBody (§7)', () => {
     [{ ...good, code: 'OTHER' }, /error body code: expected "BUYER_NOT_FOUND", got "OTHER"/],
   ])('rejects %o', (body, message) => {
     expect(failure(() => expectErrorBody(ex(404, body), 404, { code: 'BUYER_NOT_FOUND' })).message).toMatch(message)
+  })
+  test('any phrase an HTTP RFC gave the status passes (422: RFC 9110 and RFC 4918)', () => {
+    for (const error of ['Unprocessable Content', 'Unprocessable Entity']) expectErrorBody(ex(422, { statusCode: 422, error, message: 'too late' }), 422)
+    for (const error of ['Content Too Large', 'Payload Too Large', 'Request Entity Too Large']) expectErrorBody(ex(413, { statusCode: 413, error, message: 'big' }), 413)
+    expect(reasonPhrasesOf(404)).toEqual(['Not Found'])
+    expect(failure(() => expectErrorBody(ex(422, { statusCode: 422, error: 'Unprocessable', message: 'x' }), 422)).message).toMatch(/expected "Unprocessable Entity" or "Unprocessable Content", got "Unprocessable"/)
   })
   test('a non-JSON body fails saying so', () => {
     const f = failure(() => expectErrorBody(ex(404, undefined, { body: 'nope', jsonError: 'not JSON: Unexpected token' }), 404))

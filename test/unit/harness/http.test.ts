@@ -97,9 +97,10 @@ describe('HttpClient', () => {
     expect(ex.response.error).toBeUndefined()
   })
 
-  test('JSON is parsed only when the content type says so; raw text is always kept', async () => {
+  test('a JSON body is parsed whatever its label (the label is 0.json-bodies\' business), and no label makes plain text an error; raw text is always kept', async () => {
     const text = await client().send({ method: 'GET', url: `${server.url}/text` })
-    expect(text.response.json).toBeUndefined()
+    expect(text.response.json).toEqual({ not: 'parsed' })
+    expect(text.response.jsonError).toBeUndefined()
     expect(text.response.body).toBe('{"not":"parsed"}')
     const ok = await client().send({ method: 'GET', url: `${server.url}/ok` })
     expect(ok.response.json).toMatchObject({ path: '/ok' })

@@ -15,6 +15,12 @@ describe('reference CLI arguments', () => {
     expect(parseReferenceArgs([])).toEqual({})
   })
 
+  it('reads --reading NAME=VALUE, repeated, and refuses an unknown reading or value', () => {
+    expect(parseReferenceArgs(['--reading', 'unregisteredCertificate=403', '--reading=creationStatus=201'])).toEqual({ readings: { unregisteredCertificate: 403, creationStatus: 201 } })
+    expect(() => parseReferenceArgs(['--reading', 'nope=1'])).toThrow(/unknown reading/)
+    expect(() => parseReferenceArgs(['--reading', 'creationStatus=202'])).toThrow(/takes 200 \| 201/)
+  })
+
   it('refuses bad ports, missing values and unknown flags with the usage', () => {
     expect(() => parseReferenceArgs(['--port', '-1'])).toThrow(/--port/)
     expect(() => parseReferenceArgs(['--port', '65534'])).toThrow(/--port/)

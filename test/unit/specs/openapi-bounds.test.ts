@@ -332,6 +332,16 @@ describe('webhook payloads', () => {
     expect(notification({ ...v1, movementType: 'OUT' })).toBe(true)
   })
 
+  it('RECEIVE and REFUND of a payment no charge asked for may carry txId null or none (reading receive-txid-without-charge)', () => {
+    const { txId: _receiveTxId, ...receiveData } = receive.data
+    const { txId: _refundTxId, ...refundData } = refund.data
+    expect(event('pixReceiveV2')({ ...receive, data: { ...receive.data, txId: null } })).toBe(true)
+    expect(event('pixReceiveV2')({ ...receive, data: receiveData })).toBe(true)
+    expect(event('pixRefundV2')({ ...refund, data: { ...refund.data, txId: null } })).toBe(true)
+    expect(event('pixRefundV2')({ ...refund, data: refundData })).toBe(true)
+    expect(event('pixReceiveV2')({ ...receive, data: { ...receive.data, txId: 42 } })).toBe(false)
+  })
+
   it('V2 events carry their type and stated constants', () => {
     expect(event('pixReceiveV2')({ ...receive, type: 'REFUND' })).toBe(false)
     expect(event('pixReceiveV2')({ ...receive, data: { ...receive.data, payment: { amount: '10.00', currency: 'USD' } } })).toBe(false)
