@@ -203,7 +203,7 @@ function whole(min: number, max: number): Parser<number> {
   return (value, flag) => integer(flag, value, min, max)
 }
 
-function integer(flag: string, value: string, min: number, max: number): number {
+export function integer(flag: string, value: string, min: number, max: number): number {
   if (!/^\d+$/.test(value)) throw new ArgsError(flag, `"${value}" is not a whole number`)
   const n = Number(value)
   if (n < min || n > max) throw new ArgsError(flag, `${value} must be between ${min} and ${max}`)

@@ -47,6 +47,16 @@ export interface SimulatorSettings {
 }
 
 /** The charge (§2.4), return (§2.5), slip (§2.6) and transaction views are the interface's shapes. */
+/** One base or gateway request the sandbox served (GET /control/requests). */
+export interface LoggedRequest {
+  seq: number
+  at: string
+  api: 'base' | 'gateway'
+  method: string
+  path: string
+  status: number
+}
+
 export type JsonObject = Record<string, unknown>
 
 export class ControlError extends Error {
@@ -224,6 +234,12 @@ export class ControlClient {
   async resetAccount(account = this.defaultAccount): Promise<void> {
     this.exclusive?.('resets an account (POST /control/accounts/{id}/reset)', 'account')
     await this.call('POST', `/control/accounts/${p(account)}/reset`)
+  }
+
+  // --- the provider's request log (an optional route)
+  /** The base and gateway requests served after `after` (a `seq`), and the last seq given. */
+  requests(after = 0): Promise<{ requests: LoggedRequest[]; last: number }> {
+    return this.call('GET', `/control/requests?after=${after}`)
   }
 
   /** One control route; the answer's JSON (undefined for 204), or a ControlError naming the route. */

@@ -342,6 +342,7 @@ export async function checkDriver(controlUrl: string, opts: DriverCheckOptions):
   })
 
   await probe('listWebhookDeliveries', () => control('GET', '/control/webhooks'))
+  await probe('listRequests', () => control('GET', '/control/requests'))
 
   // --- leave it as found after a reset
   if (settings) await control('POST', '/control/config', { autoRegisterSlips: typeof autoRegistration === 'boolean' ? autoRegistration : true })

@@ -2,6 +2,7 @@
 // public addresses, and the sweep of time-driven transitions with its real-time timers.
 import { WebhookDispatcher, type ClientCertificate } from './lib/webhook-dispatcher.ts'
 import { SlidingWindowLimiter } from './lib/rate-limit.ts'
+import { RequestLog } from './lib/request-log.ts'
 import { Notifier } from './notifications/notifier.ts'
 import type { World } from './model/world.ts'
 
@@ -12,6 +13,8 @@ export class Context {
   readonly resendLimiter: SlidingWindowLimiter
   readonly balanceLimiter: SlidingWindowLimiter
   readonly sweepTimers = new Set<NodeJS.Timeout>()
+  /** The base and gateway requests served (GET /control/requests). */
+  readonly requestLog = new RequestLog()
   /** Fires every due time-driven row of the state tables (set by index.ts). */
   sweep: () => void = () => {}
   private readonly dispatcher: WebhookDispatcher

@@ -179,6 +179,14 @@ function logged(api: string, listener: RequestListener): RequestListener {
   }
 }
 
+/** Each base and gateway request into the context's request log once answered (GET /control/requests). */
+function recorded(api: 'base' | 'gateway', ctx: Context, listener: RequestListener): RequestListener {
+  return (req, res) => {
+    res.on('finish', () => ctx.requestLog.add({ at: new Date().toISOString(), api, method: req.method ?? 'GET', path: (req.url ?? '').split('?')[0] ?? '', status: res.statusCode }))
+    listener(req, res)
+  }
+}
+
 export async function startReference(opts: ReferenceOptions = {}): Promise<RunningReference> {
   const host = opts.host ?? '127.0.0.1'
   const log = opts.quiet ? (): void => {} : (line: string): void => console.log(`[reference] ${line}`)
@@ -199,6 +207,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const front = opts.tls ? await tlsFront(host) : undefined
   const servers = [baseRouter(ctx), gatewayRouter(ctx), controlRouter(ctx)].map((router, i) => {
     let listener = router.listener(ctx.sweep)
+    if (i < 2) listener = recorded(names[i] as 'base' | 'gateway', ctx, listener)
     if (opts.requestLog) listener = logged(names[i] as string, listener)
     const server = front && i < 2 ? createHttpsServer({ ...front.server, ...(i === 0 ? { requestCert: true, rejectUnauthorized: false } : {}) }, i === 0 ? headerFromHandshake(listener) : listener) : createServer(listener)
     return server.on('clientError', router.clientErrorListener())

@@ -213,5 +213,10 @@ export function controlRouter(ctx: Context): Router {
   router.on('POST', '/control/config', (req) => ok(updateConfig(ctx, req.body)))
   router.on('GET', '/control/config', () => ok(settingsView(ctx)))
   router.on('GET', '/control/webhooks', () => ok({ deliveries: ctx.webhooks.deliveries() }))
+  router.on('GET', '/control/requests', (req) => {
+    const after = req.query.get('after') ?? '0'
+    if (!/^\d{1,15}$/.test(after)) throw bad('after must be a whole number')
+    return ok(ctx.requestLog.after(Number(after)))
+  })
   return router
 }

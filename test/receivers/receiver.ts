@@ -1,8 +1,10 @@
-// Small webhook receivers for the tests of `pix-conformance receiver` (cli/receiver.ts): one that
-// conforms, and the same one with one fault planted. Each serves the notifications at /webhook
-// and its probe at /probe, in the documented contract: GET → { "recorded": [ { "id", "count" } ] },
-// the id being the payment's key (V1 transactionId of PAID and REFUND, V2 RECEIVE endToEndId, V2
-// REFUND the return's endToEndId, bank slip paymentId of PAID).
+// Small webhook receivers for the tests of `pix-conformance receiver` (cli/receiver/): a trusting
+// one, that records what it is told, and the same one with one fault planted; given a `check` (see
+// verifying.ts) it records a payment only once the provider confirms it. Each serves the
+// notifications at /webhook (and below it, for a provider that appends a path) and its probe at
+// /probe, in the documented contract: GET → { "recorded": [ { "id", "count" } ] }, the id being the
+// payment's key (V1 transactionId of PAID and REFUND, V2 RECEIVE endToEndId, V2 REFUND the
+// return's endToEndId, bank slip paymentId of PAID).
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
@@ -12,11 +14,16 @@ export interface ReceiverFaults {
   duplicate?: 'answer-500' | 'record-twice'
   /** Top-level fields the interface does not list: refused with 400. */
   unknownFields?: 'reject-400'
+  /** Answers 200 and records nothing (it refuses every forgery, and every genuine payment too). */
+  recordsNothing?: boolean
   /** Every answer comes this late. */
   delayMs?: number
   /** A body that takes longer than this to arrive is answered 408 (a receiver that gives up on slow senders). */
   bodyDeadlineMs?: number
 }
+
+/** Asked before a payment is recorded: true when the provider confirms the notification. */
+export type NotificationCheck = (n: Record<string, any>) => Promise<boolean>
 
 export interface ReceiverTls {
   key: string
@@ -32,6 +39,10 @@ export interface RunningReceiver {
   recorded: Map<string, number>
   /** Client certificates' subjects seen (https with clientCa). */
   clientSubjects: string[]
+  /** The paths notifications were POSTed to. */
+  paths: Set<string>
+  /** Notifications the check refused. */
+  refused: Record<string, any>[]
   close(): Promise<void>
 }
 
@@ -44,17 +55,20 @@ const V1_FIELDS = [
 const V2_FIELDS = ['type', 'data']
 const SLIP_FIELDS = ['product', 'paymentId', 'status', 'externalId', 'processedAt', 'amount', 'additionalInfo']
 
-export async function startReceiver(faults: ReceiverFaults = {}, tls?: ReceiverTls): Promise<RunningReceiver> {
+export async function startReceiver(faults: ReceiverFaults = {}, tls?: ReceiverTls, check?: NotificationCheck): Promise<RunningReceiver> {
   const recorded = new Map<string, number>()
   const seen = new Set<string>()
   const clientSubjects: string[] = []
+  const paths = new Set<string>()
+  const refused: Record<string, any>[] = []
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const peer = (req.socket as { getPeerCertificate?: () => { subject?: { CN?: string } } }).getPeerCertificate?.()
     if (peer?.subject?.CN) clientSubjects.push(peer.subject.CN)
     const path = new URL(req.url ?? '/', 'http://x').pathname
     if (req.method === 'GET' && path === '/probe') return answer(res, 200, { recorded: [...recorded].map(([id, count]) => ({ id, count })) })
-    if (req.method !== 'POST' || path !== '/webhook') return answer(res, 404, { message: 'not found' })
+    if (req.method !== 'POST' || !(path === '/webhook' || path.startsWith('/webhook/'))) return answer(res, 404, { message: 'not found' })
+    paths.add(path)
     const started = Date.now()
     let text = ''
     req.setEncoding('utf8')
@@ -76,8 +90,23 @@ export async function startReceiver(faults: ReceiverFaults = {}, tls?: ReceiverT
       const again = seen.has(id)
       seen.add(id)
       if (again && faults.duplicate === 'answer-500') return reply(500, { message: 'already processed' })
-      if (!again || faults.duplicate === 'record-twice') for (const key of paymentKeys(n)) recorded.set(key, (recorded.get(key) ?? 0) + 1)
-      return reply(200, { ok: true })
+      const record = () => {
+        if (!faults.recordsNothing && (!again || faults.duplicate === 'record-twice')) for (const key of paymentKeys(n)) recorded.set(key, (recorded.get(key) ?? 0) + 1)
+        reply(200, { ok: true })
+      }
+      if (!check || paymentKeys(n).length === 0 || again) return record()
+      check(n).then(
+        (confirmed) => {
+          if (confirmed) return record()
+          seen.delete(id) // the provider may confirm it later
+          refused.push(n)
+          reply(200, { ok: true, recorded: false })
+        },
+        () => {
+          seen.delete(id)
+          reply(503, { message: 'the provider could not be asked; send it again' })
+        },
+      )
     })
   }
 
@@ -92,6 +121,8 @@ export async function startReceiver(faults: ReceiverFaults = {}, tls?: ReceiverT
     probeUrl: `${base}/probe`,
     recorded,
     clientSubjects,
+    paths,
+    refused,
     close: () => new Promise((ok) => {
       server.closeAllConnections()
       server.close(() => ok())

@@ -77,6 +77,7 @@ describe('harness/control.ts speaks specs/control.yaml', () => {
     await c.setWebhookUrls({ webhookUrl: 'https://example.com/w', pixWebhookUrl: null })
     await c.account()
     await c.resetAccount()
+    await c.requests(3)
 
     answerValidator('getClock', 200) // registers specs/control.yaml in the shared ajv instance
     const ajv = openApiAjv()

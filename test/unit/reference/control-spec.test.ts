@@ -200,6 +200,7 @@ describe("the reference's control answers match specs/control.yaml", () => {
       },
       getAccount: { 404: () => get('/control/accounts/nobody') },
       resetAccount: { 404: () => post('/control/accounts/nobody/reset') },
+      listRequests: { 400: () => get('/control/requests?after=-1') },
       setWebhookUrls: {
         400: () => post(`/control/accounts/${acc()}/webhook-urls`, { webhookUrl: 'not a url' }),
         404: () => post('/control/accounts/nobody/webhook-urls', {}),

@@ -1,0 +1,72 @@
+// An alert: one change, as a generic webhook body (JSON), printed and POSTed to --alert-url.
+import { join } from 'node:path'
+import type { Change } from './changes.ts'
+
+export interface AlertContext {
+  target: string
+  run: { runId: string; seq: number; startedAt: number; reportDir: string }
+  /** The re-run that confirmed a failure, when one did. */
+  confirmedBy?: { runId: string; reportDir: string }
+  clause?: { statement: string; level: string; severity: string }
+}
+
+export interface AlertBody {
+  kind: Change['kind']
+  summary: string
+  target: string
+  clause?: string
+  statement?: string
+  level?: string
+  severity: string
+  operation?: string
+  check?: string
+  message?: string
+  traceId?: string
+  before?: unknown
+  after?: unknown
+  run: { id: string; number: number; startedAt: string }
+  /** The report of the run that saw the change (its report.html). */
+  evidence: string
+  confirmedBy?: { id: string; evidence: string }
+}
+
+export function alertBody(change: Change, ctx: AlertContext): AlertBody {
+  const failing = change.checks?.[0]
+  return {
+    kind: change.kind,
+    summary: change.summary,
+    target: ctx.target,
+    ...(change.clause ? { clause: change.clause } : {}),
+    ...(ctx.clause ? { statement: ctx.clause.statement, level: ctx.clause.level } : {}),
+    severity: ctx.clause?.severity ?? (change.kind === 'latency-doubled' ? 'info' : 'unknown'),
+    ...(change.operation ? { operation: change.operation } : {}),
+    ...(failing ? { check: failing.check, ...(failing.message ? { message: failing.message.split('\n')[0] } : {}), ...(failing.traceId ? { traceId: failing.traceId } : {}) } : {}),
+    ...(change.before !== undefined ? { before: change.before } : {}),
+    ...(change.after !== undefined ? { after: change.after } : {}),
+    run: { id: ctx.run.runId, number: ctx.run.seq, startedAt: new Date(ctx.run.startedAt).toISOString() },
+    evidence: join(ctx.run.reportDir, 'report.html'),
+    ...(ctx.confirmedBy ? { confirmedBy: { id: ctx.confirmedBy.runId, evidence: join(ctx.confirmedBy.reportDir, 'report.html') } } : {}),
+  }
+}
+
+export function alertLine(body: AlertBody): string {
+  const parts = [`ALERT ${body.kind}: ${body.summary}`]
+  if (body.statement) parts.push(`  clause ${body.clause} (${body.severity}): ${body.statement}`)
+  if (body.check) parts.push(`  check ${body.check}${body.message ? `: ${body.message}` : ''}`)
+  if (body.traceId) parts.push(`  trace id ${body.traceId}`)
+  parts.push(`  evidence ${body.evidence}`)
+  return parts.join('\n')
+}
+
+const SEND_TIMEOUT_MS = 10_000
+
+/** POSTs the alert; resolves with what happened (an alert that cannot be sent is printed and kept, never fatal). */
+export async function sendAlert(url: string, body: AlertBody): Promise<{ ok: boolean; detail: string }> {
+  try {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(SEND_TIMEOUT_MS) })
+    await res.arrayBuffer()
+    return { ok: res.ok, detail: `HTTP ${res.status}` }
+  } catch (e) {
+    return { ok: false, detail: (e as Error).message }
+  }
+}

@@ -1,0 +1,28 @@
+// One certification of the monitor, in a process of its own (cli/monitor/runner.ts forks it): the
+// monitor outlives hundreds of runs, and a run's vitest, workers and module graph end with it.
+// Plain JS, like bin/pix-conformance.js: tsx is registered for the kit's modules only, and vitest
+// is imported from here, outside tsx's reach.
+import { register } from 'tsx/esm/api'
+
+// A monitor that died (SIGKILL, a crash) leaves no run behind: the IPC channel closes and the run
+// stops as on Ctrl-C, restoring what it changed.
+let finished = false
+process.once('disconnect', () => finished || process.kill(process.pid, 'SIGINT'))
+
+const tsx = register({ namespace: 'pix-monitor-run' })
+const { useVitestNodeLoader } = await tsx.import('../vitest-node.ts', import.meta.url)
+useVitestNodeLoader(() => import('vitest/node'))
+const { certify } = await tsx.import('../api.ts', import.meta.url)
+try {
+  const { exitCode, runDir } = await certify({ argv: process.argv.slice(2) })
+  finished = true
+  process.send?.({ exitCode, ...(runDir ? { runDir } : {}) })
+  process.exitCode = exitCode
+} catch (e) {
+  finished = true
+  process.stderr.write(`pix-conformance monitor: internal error in a run: ${e?.stack ?? String(e)}\n`)
+  process.exitCode = 1
+}
+// vitest leaves handles open (its workers' ports, timers): the run is over once its report is written
+process.disconnect?.()
+setTimeout(() => process.exit(), 100).unref()
