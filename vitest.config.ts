@@ -24,6 +24,9 @@ export const conformanceProject = {
   },
 } satisfies TestProjectInlineConfiguration
 
+/** A provider's own suites (--suites DIR, docs/EXTENDING.md), in both phases beside the kit's. */
+const EXTENSION_SUITES: string[] = process.env.PIX_EXTENSION_SUITES ? [`${process.env.PIX_EXTENSION_SUITES.split('\\').join('/')}/**/*.test.ts`] : []
+
 // A certification's two phases (harness/schedule.ts): the CLI runs both projects; the shared one first.
 const positive = (value: string | undefined, fallback: number) => (Number(value) >= 1 ? Math.floor(Number(value)) : fallback)
 
@@ -34,7 +37,7 @@ const sharedPhase = {
   test: {
     name: 'conformance-shared',
     pool: 'threads',
-    include: ['suites/**/*.test.ts'],
+    include: ['suites/**/*.test.ts', ...EXTENSION_SUITES],
     isolate: false,
     testTimeout: 30_000,
     maxWorkers: positive(process.env.PIX_WORKERS, DEFAULT_WORKERS),
@@ -48,7 +51,7 @@ const alonePhase = {
   test: {
     name: 'conformance-alone',
     pool: 'threads',
-    include: ALONE_SUITE_FILES,
+    include: [...ALONE_SUITE_FILES, ...EXTENSION_SUITES],
     fileParallelism: false,
     isolate: false,
     testTimeout: 30_000,

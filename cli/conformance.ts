@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { CHECK_TIMEOUT_MS, ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usableBalanceAccounts, workerCountFor, type TargetConfig } from '../harness/config.ts'
 import { ArgsError, CHECK_DRIVER_USAGE, DEFAULT_RETRIES, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, shardText, type CliArgs, type Command, type Env } from './args.ts'
 import { guardAccountUrls, type AccountUrlsGuard } from './account-urls.ts'
+import { loadExtension } from './extension.ts'
 import { BALANCE_ACCOUNT_REASONS, suiteFilesDeclaringAlone } from '../harness/suite-files.ts'
 import { writeEnvTemplate } from './init.ts'
 import { closestIds, listChecks, listText, selectChecks } from './list.ts'
@@ -96,7 +97,8 @@ async function command(argv: readonly string[]): Promise<number> {
 }
 
 async function certify(args: CliArgs): Promise<number> {
-  checkAreas(args.areas)
+  const extension = loadExtension(args.clauses, args.suites)
+  checkAreas(args.areas.filter((a) => !extension?.suitesDir || a !== extension.catalogue.namespace))
   checkFiles(args.files, args.areas)
   const selection = args.check ? await selectChecks(REPO_ROOT, args.check, suiteFilters(args)) : undefined
   if (selection) args.files = selection.files
@@ -133,7 +135,7 @@ interface GateInputs {
 }
 
 async function loadGateInputs(args: CliArgs): Promise<GateInputs> {
-  const clauseIds = async () => (await loadCatalogue()).catalogue.map((c) => c.id)
+  const clauseIds = async () => (await loadCatalogue(args)).catalogue.map((c) => c.id)
   return {
     ...(args.waivers ? { waivers: loadWaivers(args.waivers, await clauseIds()) } : {}),
     ...(args.compare ? { previous: readResultsFile(args.compare, '--compare') } : {}),
@@ -253,7 +255,7 @@ function reportDirReason(root: string, e: unknown): string {
 
 /** `workersWhy`: why the run has the workers it has, when the CLI picked them (harness/config.ts workerCountFor). */
 async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: RunPlace, workersWhy?: string): Promise<number> {
-  const { catalogue, catalogueError } = await loadCatalogue()
+  const { catalogue, catalogueError } = await loadCatalogue(args)
   const { runId, runDir, shard } = place
   const replay = { envFile: args.envFile, profile: config.profile, numRuns: args.numRuns, timeoutMs: args.timeoutMs, slow: args.slow }
   const colour = colourWanted(process.stdout)
@@ -483,7 +485,8 @@ function suiteFilesUnder(dir: string): string[] {
 
 /** vitest file filters: the files when given (narrower), else the area folders, else everything. */
 function suiteFilters(args: CliArgs): string[] {
-  return args.files.length > 0 ? args.files.map((f) => `suites/${f}`) : args.areas.map((a) => `suites/${a}/`)
+  const extensionArea = (a: string) => args.suites !== undefined && a.startsWith('x-')
+  return args.files.length > 0 ? args.files.map((f) => `suites/${f}`) : args.areas.map((a) => (extensionArea(a) ? args.suites! : `suites/${a}/`))
 }
 
 /** Whether the selected files hold a check meant for a balance account (a --check pattern may pick any of theirs). */
@@ -511,10 +514,11 @@ async function startEmbeddedReference(): Promise<
   }
 }
 
-async function loadCatalogue(): Promise<{ catalogue: ClauseInfo[]; catalogueError?: string }> {
+/** The interface's clauses, then the extension's (--clauses) when given. */
+async function loadCatalogue(args: CliArgs): Promise<{ catalogue: ClauseInfo[]; catalogueError?: string }> {
   try {
-    const { loadClauses } = await import('../generators/clauses.ts')
-    return { catalogue: loadClauses() }
+    const { loadClauses, loadExtensionClauses } = await import('../generators/clauses.ts')
+    return { catalogue: [...loadClauses(), ...(args.clauses ? loadExtensionClauses(args.clauses).clauses : [])] }
   } catch (e) {
     return { catalogue: [], catalogueError: `the clause catalogue could not be loaded: ${(e as Error).message}` }
   }
