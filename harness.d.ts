@@ -170,3 +170,6 @@ export function arbE2eId(): Arbitrary<string>
 export const TXID_RE: RegExp
 export const E2EID_RE: RegExp
 export const UUID_RE: RegExp
+
+/** A setting of the run's environment (PIX_*, from the process or the --env file): an extension's own, such as PIX_X_ACME_URL. */
+export function setting(name: `PIX_${string}`): string | undefined

@@ -486,7 +486,9 @@ function suiteFilesUnder(dir: string): string[] {
 /** vitest file filters: the files when given (narrower), else the area folders, else everything. */
 function suiteFilters(args: CliArgs): string[] {
   const extensionArea = (a: string) => args.suites !== undefined && a.startsWith('x-')
-  return args.files.length > 0 ? args.files.map((f) => `suites/${f}`) : args.areas.map((a) => (extensionArea(a) ? args.suites! : `suites/${a}/`))
+  // --file narrows the kit's suites, and the extension's run beside them; --area x-<vendor> names the extension's
+  if (args.files.length > 0) return [...args.files.map((f) => `suites/${f}`), ...(args.suites ? [args.suites] : [])]
+  return args.areas.map((a) => (extensionArea(a) ? args.suites! : `suites/${a}/`))
 }
 
 /** Whether the selected files hold a check meant for a balance account (a --check pattern may pick any of theirs). */
