@@ -17,6 +17,7 @@ import {
   HttpClient, TokenError, closeSharedAgent, createClients, type AccountClients, type BearerClient, type CertTokenClient, type GatewayClient, type RawClient,
 } from './http.ts'
 import type { CheckMeta } from './meta.ts'
+import { selectedByTags } from './tags.ts'
 import { flushPacingLogs, pacerFor } from './pacing.ts'
 import { Recorder, type RecordedExchange } from './recorder.ts'
 import { sharedRedactor } from './redact.ts'
@@ -382,14 +383,7 @@ function tagsOf(clauses: string[], needs: Need[], area: string | undefined, own:
   return [...new Set([...(area ? [area] : []), ...severities, ...needs, ...own])]
 }
 
-/** --tag (any of, PIX_TAGS) and --exclude-tag (none of, PIX_EXCLUDE_TAGS), comma lists. */
-export function selectedByTags(tags: readonly string[], env: NodeJS.ProcessEnv = process.env): boolean {
-  const wanted = commaList(env.PIX_TAGS)
-  const excluded = commaList(env.PIX_EXCLUDE_TAGS)
-  return (wanted.length === 0 || wanted.some((t) => tags.includes(t))) && !excluded.some((t) => tags.includes(t))
-}
 
-const commaList = (value: string | undefined): string[] => (value ?? '').split(',').map((t) => t.trim()).filter(Boolean)
 
 function validateNeeds(title: string, needs: Need[]): Need[] {
   const unknown = needs.filter((n) => !NEEDS.includes(n))

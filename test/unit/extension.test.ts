@@ -1,0 +1,61 @@
+// A provider's extension (docs/EXTENDING.md): its catalogue is refused at load with the file and
+// line of a bad entry, a suite naming a clause of neither catalogue is refused with its line, and
+// --tag/--exclude-tag select by a check's tags.
+import { describe, expect, test } from 'vitest'
+import { ClauseCatalogueError, parseExtensionClauses } from '../../generators/clauses.ts'
+import { unknownClauseNames } from '../../cli/extension.ts'
+import { parseArgs, flagEnv } from '../../cli/args.ts'
+import { selectedByTags } from '../../harness/tags.ts'
+
+const entry = (id: string, section = 'x-acme') => `  - id: ${id}\n    section: ${section}\n    statement: A rule.\n    testability: black-box\n    level: must\n`
+const catalogue = (...entries: string[]) => `namespace: x-acme\nclauses:\n${entries.join('')}`
+
+describe('an extension catalogue', () => {
+  test('takes ids in its namespace, with the fields of specs/clauses.yaml', () => {
+    const c = parseExtensionClauses(catalogue(entry('x-acme.one'), entry('x-acme.two')), 'acme.yaml')
+    expect(c.namespace).toBe('x-acme')
+    expect(c.clauses.map((x) => x.id)).toEqual(['x-acme.one', 'x-acme.two'])
+  })
+
+  test('refuses an id outside its namespace, naming the file and the line', () => {
+    expect(() => parseExtensionClauses(catalogue(entry('x-acme.one'), entry('4.charge-amount')), 'acme.yaml')).toThrow(/^acme\.yaml:8 \(4\.charge-amount\): clause id outside the namespace x-acme/)
+    expect(() => parseExtensionClauses(catalogue(entry('x-other.one')), 'acme.yaml')).toThrow(/acme\.yaml:3 .*outside the namespace/)
+  })
+
+  test('refuses a bad field, a namespace not x-…, and a duplicate, with the file and line', () => {
+    expect(() => parseExtensionClauses(catalogue(entry('x-acme.one', '"4"')), 'acme.yaml')).toThrow(/^acme\.yaml:3: clause #1 \(x-acme\.one\): section/)
+    expect(() => parseExtensionClauses('namespace: acme\nclauses: []\n', 'acme.yaml')).toThrow(/^acme\.yaml:1: namespace must match/)
+    expect(() => parseExtensionClauses(catalogue(entry('x-acme.one'), entry('x-acme.one')), 'acme.yaml')).toThrow(ClauseCatalogueError)
+  })
+})
+
+describe('a suite of the extension', () => {
+  const known = parseExtensionClauses(catalogue(entry('x-acme.one')), 'acme.yaml')
+  test('naming a clause of neither catalogue is found with its line; the interface\'s and its own pass', () => {
+    const text = [
+      "check('a', { clauses: ['x-acme.one', '7.error-body-shape'] }, async (t) => {",
+      "  t.expectStatus('x-acme.one', ex, 200)",
+      "  t.fail('x-acme.typo', 'rule', 'x', 'y')",
+      '})',
+      "check('b', { clauses: ['9.no-such-clause'] }, () => {})",
+    ].join('\n')
+    expect(unknownClauseNames(text, known)).toEqual([{ id: 'x-acme.typo', line: 3 }, { id: '9.no-such-clause', line: 5 }])
+  })
+})
+
+describe('--tag and --exclude-tag', () => {
+  test('are rows of the flag table that become PIX_TAGS and PIX_EXCLUDE_TAGS', () => {
+    const args = parseArgs(['--tag', 'charges,webhooks', '--exclude-tag', 'mutating', '--area', 'charges'])
+    expect(flagEnv(args)).toMatchObject({ PIX_TAGS: 'charges,webhooks', PIX_EXCLUDE_TAGS: 'mutating' })
+    expect(flagEnv(parseArgs([]))).not.toHaveProperty('PIX_TAGS')
+  })
+
+  test('select a check with any of the tags and none of the excluded ones', () => {
+    const tags = ['charges', 'webhooks', 'vendor-field']
+    expect(selectedByTags(tags, {})).toBe(true)
+    expect(selectedByTags(tags, { PIX_TAGS: 'webhooks,balance' })).toBe(true)
+    expect(selectedByTags(tags, { PIX_TAGS: 'balance' })).toBe(false)
+    expect(selectedByTags(tags, { PIX_EXCLUDE_TAGS: 'vendor-field' })).toBe(false)
+    expect(selectedByTags(tags, { PIX_TAGS: 'charges', PIX_EXCLUDE_TAGS: 'mutating' })).toBe(true)
+  })
+})
