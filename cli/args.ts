@@ -86,10 +86,10 @@ export const FLAGS = [
   list('areas', '--area', 'NAME', areaNames, { help: 'run only suites/NAME/ (repeat, or a comma list: --area auth,balance)' }),
   list('files', '--file', 'PATH', suiteFiles, { help: 'run only this suite file, relative to suites/ (repeat, or a comma list: --file auth/tokens.test.ts)' }),
   value('check', '--check', 'ID', nonEmpty, { help: 'run the checks whose id (area/file::title, as --list prints it) starts with ID, or whose title matches the pattern ID; give --seed to replay a run exactly' }),
-  list('tags', '--tag', 'TAG', tagNames, { env: 'PIX_TAGS', help: 'run only the checks carrying one of these tags: an area, a severity, a need (control, webhooks, mutating…) or a tag of the check\'s own (repeat, or a comma list); combines with --area, --file and --check' }),
-  list('excludeTags', '--exclude-tag', 'TAG', tagNames, { env: 'PIX_EXCLUDE_TAGS', help: 'leave out the checks carrying any of these tags (repeat, or a comma list)' }),
-  value('suites', '--suites', 'DIR', absolutePath, { env: 'PIX_EXTENSION_SUITES', help: 'add your own checks (*.test.ts under DIR, docs/EXTENDING.md) to the run; needs --clauses' }),
-  value('clauses', '--clauses', 'FILE', absolutePath, { env: 'PIX_EXTENSION_CLAUSES', help: 'your clause catalogue (namespace x-<vendor>, the fields of specs/clauses.yaml): its verdicts are reported in a section of their own' }),
+  list('tags', '--tag', 'TAG', tagNames, { help: 'run only the checks carrying one of these tags: an area, a severity, a need (control, webhooks, mutating…) or a tag of the check\'s own (repeat, or a comma list); combines with --area, --file and --check' }),
+  list('excludeTags', '--exclude-tag', 'TAG', tagNames, { help: 'leave out the checks carrying any of these tags (repeat, or a comma list)' }),
+  value('suites', '--suites', 'DIR', absolutePath, { help: 'add your own checks (*.test.ts under DIR, docs/EXTENDING.md) to the run; needs --clauses' }),
+  value('clauses', '--clauses', 'FILE', absolutePath, { help: 'your clause catalogue (namespace x-<vendor>, the fields of specs/clauses.yaml): its verdicts are reported in a section of their own' }),
   toggle('list', '--list', { help: 'print the checks (id, clauses, needs) the other flags select; run nothing' }),
   value('seed', '--seed', 'N', whole(0, MAX_SEED), { env: 'PIX_SEED', default: 'a random seed, printed', help: `seed of the property checks (0..${MAX_SEED}); replays a run` }),
   value('depth', '--depth', 'NAME', oneOf(['quick', 'default', 'deep'] as const), { env: 'PIX_DEPTH', default: DEFAULTS.depth, help: 'quick, default or deep: random cases per property check' }),
@@ -177,6 +177,16 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   return args
 }
 
+/** What the workers read of --tag, --exclude-tag, --suites and --clauses (harness/tags.ts, generators/clauses.ts, vitest.config.ts). */
+export function selectionEnv(args: CliArgs): Record<string, string> {
+  return {
+    ...(args.tags.length > 0 ? { PIX_TAGS: args.tags.join(',') } : {}),
+    ...(args.excludeTags.length > 0 ? { PIX_EXCLUDE_TAGS: args.excludeTags.join(',') } : {}),
+    ...(args.suites ? { PIX_EXTENSION_SUITES: args.suites } : {}),
+    ...(args.clauses ? { PIX_EXTENSION_CLAUSES: args.clauses } : {}),
+  }
+}
+
 /** The PIX_* settings the flags stand for. */
 export function flagEnv(args: CliArgs): Record<string, string> {
   const env: Record<string, string> = {}
@@ -184,7 +194,7 @@ export function flagEnv(args: CliArgs): Record<string, string> {
   for (const r of FLAGS) {
     if (!('env' in r) || r.env === undefined) continue
     const given = fields[r.field]
-    if (r.kind === 'switch' ? given === true : r.kind === 'list' ? (given as unknown[]).length > 0 : given !== undefined) env[r.env] = r.kind === 'switch' ? '1' : String(given)
+    if (r.kind === 'switch' ? given === true : given !== undefined) env[r.env] = r.kind === 'switch' ? '1' : String(given)
   }
   return env
 }

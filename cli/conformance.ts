@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { CHECK_TIMEOUT_MS, ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usableBalanceAccounts, workerCountFor, type TargetConfig } from '../harness/config.ts'
-import { ArgsError, CHECK_DRIVER_USAGE, DEFAULT_RETRIES, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, shardText, type CliArgs, type Command, type Env } from './args.ts'
+import { ArgsError, CHECK_DRIVER_USAGE, DEFAULT_RETRIES, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, selectionEnv, shardText, type CliArgs, type Command, type Env } from './args.ts'
 import { guardAccountUrls, type AccountUrlsGuard } from './account-urls.ts'
 import { loadExtension } from './extension.ts'
 import { BALANCE_ACCOUNT_REASONS, suiteFilesDeclaringAlone } from '../harness/suite-files.ts'
@@ -292,7 +292,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
   })
   if (catalogueError) reporter.noteError(catalogueError)
 
-  const workerEnv = { ...pixOnly(env), PIX_WORKERS: String(workers.count), PIX_PACING_SHARED: '1', PIX_RUN_ID: runId }
+  const workerEnv = { ...pixOnly(env), ...selectionEnv(args), PIX_WORKERS: String(workers.count), PIX_PACING_SHARED: '1', PIX_RUN_ID: runId }
   // vitest.config.ts reads the scheduling settings from process.env in this process: set for the
   // run, and put back after it, so that a host process (the programmatic API) keeps its own
   const restoreEnv = setProcessEnv(workerEnv)

@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest'
 import { ClauseCatalogueError, parseExtensionClauses } from '../../generators/clauses.ts'
 import { unknownClauseNames } from '../../cli/extension.ts'
-import { parseArgs, flagEnv } from '../../cli/args.ts'
+import { parseArgs, selectionEnv } from '../../cli/args.ts'
 import { selectedByTags } from '../../harness/tags.ts'
 
 const entry = (id: string, section = 'x-acme') => `  - id: ${id}\n    section: ${section}\n    statement: A rule.\n    testability: black-box\n    level: must\n`
@@ -44,10 +44,10 @@ describe('a suite of the extension', () => {
 })
 
 describe('--tag and --exclude-tag', () => {
-  test('are rows of the flag table that become PIX_TAGS and PIX_EXCLUDE_TAGS', () => {
-    const args = parseArgs(['--tag', 'charges,webhooks', '--exclude-tag', 'mutating', '--area', 'charges'])
-    expect(flagEnv(args)).toMatchObject({ PIX_TAGS: 'charges,webhooks', PIX_EXCLUDE_TAGS: 'mutating' })
-    expect(flagEnv(parseArgs([]))).not.toHaveProperty('PIX_TAGS')
+  test('are rows of the flag table that the workers get as PIX_TAGS and PIX_EXCLUDE_TAGS', () => {
+    const args = parseArgs(['--tag', 'charges,webhooks', '--exclude-tag', 'mutating', '--tag', 'x-acme', '--area', 'charges'])
+    expect(selectionEnv(args)).toEqual({ PIX_TAGS: 'charges,webhooks,x-acme', PIX_EXCLUDE_TAGS: 'mutating' })
+    expect(selectionEnv(parseArgs([]))).toEqual({})
   })
 
   test('select a check with any of the tags and none of the excluded ones', () => {
