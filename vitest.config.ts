@@ -12,20 +12,20 @@ import { suiteFilesDeclaringAlone } from './harness/suite-files.ts'
  */
 export const ALONE_SUITE_FILES: string[] = suiteFilesDeclaringAlone()
 
+/** A provider's own suites (--suites DIR, docs/EXTENDING.md), in both phases beside the kit's. */
+const EXTENSION_SUITES: string[] = process.env.PIX_EXTENSION_SUITES ? [`${process.env.PIX_EXTENSION_SUITES.split('\\').join('/')}/**/*.test.ts`] : []
+
 /** The suites, one file and one check at a time, every check in: --list and the fault self-check's batch runs (threads: see the phases below). */
 export const conformanceProject = {
   test: {
     name: 'conformance',
     pool: 'threads',
-    include: ['suites/**/*.test.ts'],
+    include: ['suites/**/*.test.ts', ...EXTENSION_SUITES],
     fileParallelism: false,
     isolate: false,
     testTimeout: 30_000,
   },
 } satisfies TestProjectInlineConfiguration
-
-/** A provider's own suites (--suites DIR, docs/EXTENDING.md), in both phases beside the kit's. */
-const EXTENSION_SUITES: string[] = process.env.PIX_EXTENSION_SUITES ? [`${process.env.PIX_EXTENSION_SUITES.split('\\').join('/')}/**/*.test.ts`] : []
 
 // A certification's two phases (harness/schedule.ts): the CLI runs both projects; the shared one first.
 const positive = (value: string | undefined, fallback: number) => (Number(value) >= 1 ? Math.floor(Number(value)) : fallback)

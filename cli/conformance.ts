@@ -103,7 +103,8 @@ async function certify(args: CliArgs): Promise<number> {
   const selection = args.check ? await selectChecks(REPO_ROOT, args.check, suiteFilters(args)) : undefined
   if (selection) args.files = selection.files
   if (args.list) {
-    const { checks, errors } = await listChecks(REPO_ROOT, suiteFilters(args), selection?.namePattern)
+    const restoreEnv = setProcessEnv(selectionEnv(args))
+    const { checks, errors } = await listChecks(REPO_ROOT, suiteFilters(args), selection?.namePattern).finally(restoreEnv)
     say(listText(checks))
     for (const e of errors) complain(`error: ${e}`)
     return errors.length > 0 ? EXIT_FAILED : EXIT_PASSED

@@ -1,12 +1,15 @@
 // A provider's extension (docs/EXTENDING.md): its catalogue is refused at load with the file and
 // line of a bad entry, a suite naming a clause of neither catalogue is refused with its line, and
 // --tag/--exclude-tag select by a check's tags.
+import { spawnSync } from 'node:child_process'
+import { join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { ClauseCatalogueError, parseExtensionClauses } from '../../generators/clauses.ts'
 import { unknownClauseNames } from '../../cli/extension.ts'
 import { parseArgs, selectionEnv } from '../../cli/args.ts'
 import { selectedByTags } from '../../harness/tags.ts'
 
+const REPO_ROOT = resolve(import.meta.dirname, '..', '..')
 const entry = (id: string, section = 'x-acme') => `  - id: ${id}\n    section: ${section}\n    statement: A rule.\n    testability: black-box\n    level: must\n`
 const catalogue = (...entries: string[]) => `namespace: x-acme\nclauses:\n${entries.join('')}`
 
@@ -58,4 +61,20 @@ describe('--tag and --exclude-tag', () => {
     expect(selectedByTags(tags, { PIX_EXCLUDE_TAGS: 'vendor-field' })).toBe(false)
     expect(selectedByTags(tags, { PIX_TAGS: 'charges', PIX_EXCLUDE_TAGS: 'mutating' })).toBe(true)
   })
+})
+
+describe('--list with --tag and --exclude-tag', () => {
+  const listed = (...flags: string[]) => {
+    const run = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'pix-conformance.js'), '--list', '--file', 'charges/lifecycle.test.ts', ...flags], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 })
+    expect(run.status, run.stderr).toBe(0)
+    return [...run.stdout.matchAll(/^(\S+::.+)$/gm)].map((m) => m[1]!)
+  }
+  test('--tag selects the checks with a need among those --file selects; --exclude-tag of their area leaves none', () => {
+    const all = listed()
+    const withWebhooks = listed('--tag', 'webhooks')
+    expect(withWebhooks.length).toBeGreaterThan(0)
+    expect(withWebhooks.length).toBeLessThan(all.length)
+    expect(withWebhooks.every((id) => all.includes(id))).toBe(true)
+    expect(listed('--exclude-tag', 'charges')).toEqual([])
+  }, 120_000)
 })
