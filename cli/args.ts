@@ -45,9 +45,10 @@ export function defaultsLines(prefix = ''): string[] {
 // ---------------------------------------------------------------------------------------------
 // The flags of a certification, each defined once: its name, the PIX_* setting it stands for, how
 // its value is read, its help and its default. Parsing, the settings the flags become, `--help`
-// and the README's flag list (scripts/render-docs.ts) all come from FLAGS. Adding a flag is one
-// row: `value('field', '--flag', 'METAVAR', parser, { help })` or `toggle('field', '--flag', { help })`;
-// `CliArgs` gains `field` by itself.
+// and the README's flag table (cli/docs.ts) all come from FLAGS. Adding a flag is one row:
+// `value('field', '--flag', 'METAVAR', parser, { help, env?, default? })`, `list(…)` for a
+// repeatable one, or `toggle('field', '--flag', { help, env? })`; `CliArgs` gains `field` by
+// itself, and `npm run docs` puts the row in the README (test/unit/cli/docs.test.ts checks it).
 
 type Parser<T> = (value: string, flag: string) => T
 

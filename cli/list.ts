@@ -1,7 +1,7 @@
 // `--list`: the checks a run would run, as vitest collects them (no request is sent): id, clauses
 // and needs, in the id form the reports and --check use (`charges/errors::create charge …`).
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readdirSync } from 'node:fs'
+import { join, sep } from 'node:path'
 import { ArgsError } from './args.ts'
 import { loadVitestNode } from './vitest-node.ts'
 
@@ -63,10 +63,16 @@ export interface CheckSelection {
  */
 export async function selectChecks(repoRoot: string, check: string, filters: string[]): Promise<CheckSelection> {
   const at = check.indexOf('::')
-  const scope = at >= 0 ? [`suites/${check.slice(0, at)}.test.ts`] : filters
-  const { checks } = await listChecks(repoRoot, at >= 0 && !existsSync(join(repoRoot, scope[0]!)) ? filters : scope)
+  const file = at >= 0 ? `suites/${check.slice(0, at)}.test.ts` : undefined
+  if (file && !existsSync(join(repoRoot, file))) {
+    // no such file: the closest files' ids, without collecting any check
+    const closest = closestIds(check.slice(0, at), suiteFileIds(join(repoRoot, 'suites'))).map((id) => `${id}::…`)
+    throw new ArgsError('--check', `"${check}" matches no check id: there is no ${file}; the closest ids: ${closest.join(' | ')} (--list prints them all)`)
+  }
+  const { checks } = await listChecks(repoRoot, file ? [file] : filters)
   const titlePattern = patternOf(check)
-  const picked = checks.filter((c) => c.id.startsWith(check) || (at < 0 && titlePattern?.test(titleOf(c.id))))
+  const exact = checks.filter((c) => c.id === check)  // a replay names one check, even if its id begins another's
+  const picked = exact.length > 0 ? exact : checks.filter((c) => c.id.startsWith(check) || (at < 0 && titlePattern?.test(titleOf(c.id))))
   if (picked.length === 0) {
     const closest = closestIds(check, checks.map((c) => c.id))
     throw new ArgsError('--check', `"${check}" matches no check id or title${closest.length > 0 ? `; the closest ids: ${closest.join(' | ')}` : ''} (--list prints them all)`)
@@ -74,6 +80,11 @@ export async function selectChecks(repoRoot: string, check: string, filters: str
   const files = [...new Set(picked.map((c) => `${c.id.slice(0, c.id.indexOf('::'))}.test.ts`))]
   const titles = [...new Set(picked.map((c) => titleOf(c.id)))]
   return { files, namePattern: `^(?:${titles.map(escapeRegExp).join('|')})$`, ids: picked.map((c) => c.id) }
+}
+
+/** `area/name` of every suite file: the first half of the ids of its checks. */
+function suiteFileIds(suitesDir: string): string[] {
+  return readdirSync(suitesDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts')).map((f) => f.split(sep).join('/').replace(/\.test\.ts$/, ''))
 }
 
 function titleOf(id: string): string {

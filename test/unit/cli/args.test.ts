@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { ArgsError, flagEnv, mergeEnv, parseArgs, pixOnly } from '../../../cli/args.ts'
+import { ArgsError, FLAGS, USAGE, answerWithoutRunning, flagEnv, mergeEnv, parseArgs, pixOnly } from '../../../cli/args.ts'
 
 describe('parseArgs', () => {
   test('no flags: defaults', () => {
@@ -96,5 +96,26 @@ describe('precedence: flags > dotenv file > process environment', () => {
 
   test('workers get only the PIX_* settings', () => {
     expect(pixOnly(mergeEnv(processEnv, dotenv, flags))).not.toHaveProperty('PATH')
+  })
+})
+
+describe('answerWithoutRunning: what the launcher answers before it loads the rest of the kit', () => {
+  test('--help of the command and of each subcommand, exit 0', () => {
+    expect(answerWithoutRunning(['--help'])).toEqual({ exitCode: 0, stdout: USAGE })
+    for (const name of ['init', 'check-driver', 'diff', 'verify']) expect(answerWithoutRunning([name, '--help'])?.stdout, name).toMatch(new RegExp(`^Usage: pix-conformance ${name}`))
+  })
+
+  test('a bad argument, exit 2, naming it', () => {
+    expect(answerWithoutRunning(['--workers', 'many'])).toEqual({ exitCode: 2, stderr: 'conformance: --workers: "many" is not a whole number' })
+  })
+
+  test('a run, and the receiver (which reads its own flags), go on', () => {
+    expect(answerWithoutRunning(['--env', 'target.env'])).toBeUndefined()
+    expect(answerWithoutRunning(['receiver', '--help'])).toBeUndefined()
+  })
+
+  test('--help states every flag, its setting and the defaults', () => {
+    for (const row of FLAGS) expect(USAGE).toContain(`  ${row.flag}`)
+    for (const row of FLAGS) if ('env' in row && row.env) expect(USAGE).toContain(`[${row.env}]`)
   })
 })

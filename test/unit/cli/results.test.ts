@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { paint, summaryText } from '../../../cli/reporting/progress.ts'
 import { buildResults, clauseStatus } from '../../../cli/reporting/results.ts'
 import { CLAUSES, check, runInfo } from './fixtures.ts'
 
@@ -85,6 +86,19 @@ describe('buildResults', () => {
       check({ id: 'b', clauses: ['4.2.token-type'], needs: ['reset'], status: 'skipped', skipReason: 'this check resets the sandbox (POST /control/reset), which a run does only when told: give --reset (PIX_RESET=1)' }),
     ], CLAUSES)
     expect(reset.verdict.headline).toMatch(/\(1 needs --reset; 3 have no check\)$/)
+  })
+
+  test('the console lists each distinct skip reason once, with how many checks it skipped', () => {
+    const reason = 'this check resets the sandbox (POST /control/reset), which a run does only when told: give --reset (PIX_RESET=1)'
+    const skipped = buildResults(runInfo(), [
+      check({ id: 'a', clauses: ['4.10.txid-length'], status: 'skipped', skipReason: reason }),
+      check({ id: 'b', clauses: ['4.2.token-type'], status: 'skipped', skipReason: reason }),
+      check({ id: 'c', clauses: ['4.2.token-type'], status: 'skipped', skipReason: 'needs PIX_OTHER_CLIENT_ID' }),
+    ], CLAUSES)
+    const text = summaryText(skipped, 'reports/x', paint(false))
+    expect(text).toContain('Skipped (3), each reason once:')
+    expect(text.split('\n').filter((l) => l.includes('give --reset'))).toEqual([`  ↷ 2 · ${reason}`])
+    expect(text).toContain('  ↷ 1 · needs PIX_OTHER_CLIENT_ID')
   })
 
   test('an --area run measures coverage against its own clauses', () => {
