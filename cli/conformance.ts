@@ -7,12 +7,12 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync }
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve, sep } from 'node:path'
+import { dirname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { CHECK_TIMEOUT_MS, ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usableBalanceAccounts, workerCountFor, type TargetConfig } from '../harness/config.ts'
 import { ArgsError, CHECK_DRIVER_USAGE, DEFAULT_RETRIES, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, selectionEnv, shardText, type CliArgs, type Command, type Env } from './args.ts'
 import { guardAccountUrls, type AccountUrlsGuard } from './account-urls.ts'
-import { loadExtension } from './extension.ts'
+import { loadExtension, type Extension } from './extension.ts'
 import { BALANCE_ACCOUNT_REASONS, suiteFilesDeclaringAlone } from '../harness/suite-files.ts'
 import { writeEnvTemplate } from './init.ts'
 import { closestIds, listChecks, listText, selectChecks } from './list.ts'
@@ -100,7 +100,7 @@ async function certify(args: CliArgs): Promise<number> {
   const extension = loadExtension(args.clauses, args.suites)
   checkAreas(args.areas.filter((a) => !extension?.suitesDir || a !== extension.catalogue.namespace))
   checkFiles(args.files, args.areas)
-  const selection = args.check ? await selectChecks(REPO_ROOT, args.check, suiteFilters(args)) : undefined
+  const selection = args.check ? (extensionCheck(args, extension) ?? await selectChecks(REPO_ROOT, args.check, suiteFilters(args))) : undefined
   if (selection) args.files = selection.files
   if (args.list) {
     const restoreEnv = setProcessEnv(selectionEnv(args))
@@ -258,7 +258,7 @@ function reportDirReason(root: string, e: unknown): string {
 async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: RunPlace, workersWhy?: string): Promise<number> {
   const { catalogue, catalogueError } = await loadCatalogue(args)
   const { runId, runDir, shard } = place
-  const replay = { envFile: args.envFile, profile: config.profile, numRuns: args.numRuns, timeoutMs: args.timeoutMs, slow: args.slow }
+  const replay = { envFile: args.envFile, profile: config.profile, numRuns: args.numRuns, timeoutMs: args.timeoutMs, slow: args.slow, ...extensionReplay(args) }
   const colour = colourWanted(process.stdout)
 
   say(`Certifying ${config.baseUrl} (gateway ${config.gatewayUrl})${config.embedded ? ', the embedded reference' : ''}`)
@@ -490,6 +490,21 @@ function suiteFilters(args: CliArgs): string[] {
   // --file narrows the kit's suites, and the extension's run beside them; --area x-<vendor> names the extension's
   if (args.files.length > 0) return [...args.files.map((f) => `suites/${f}`), ...(args.suites ? [args.suites] : [])]
   return args.areas.map((a) => (extensionArea(a) ? args.suites! : `suites/${a}/`))
+}
+
+/** --suites and --clauses relative to the working folder, for a replay command. */
+function extensionReplay(args: CliArgs): { suites?: string; clauses?: string } {
+  const here = (path: string) => relative(process.cwd(), path) || '.'
+  return { ...(args.suites ? { suites: here(args.suites) } : {}), ...(args.clauses ? { clauses: here(args.clauses) } : {}) }
+}
+
+/** --check of an extension's check (`x-acme/<path>::<title>`): its title among the extension's suites, no kit suite. */
+function extensionCheck(args: CliArgs, extension: Extension | undefined): { files: string[]; namePattern: string } | undefined {
+  const namespace = extension?.suitesDir ? extension.catalogue.namespace : undefined
+  const at = args.check!.indexOf('::')
+  if (!namespace || !args.check!.startsWith(`${namespace}/`) || at < 0) return undefined
+  args.areas = [namespace]
+  return { files: [], namePattern: `^${args.check!.slice(at + 2).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` }
 }
 
 /** Whether the selected files hold a check meant for a balance account (a --check pattern may pick any of theirs). */
