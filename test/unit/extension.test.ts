@@ -2,6 +2,8 @@
 // line of a bad entry, a suite naming a clause of neither catalogue is refused with its line, and
 // --tag/--exclude-tag select by a check's tags.
 import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { ClauseCatalogueError, parseExtensionClauses } from '../../generators/clauses.ts'
@@ -77,4 +79,25 @@ describe('--list with --tag and --exclude-tag', () => {
     expect(withWebhooks.every((id) => all.includes(id))).toBe(true)
     expect(listed('--exclude-tag', 'charges')).toEqual([])
   }, 120_000)
+})
+
+describe('pix-conformance --suites --clauses', () => {
+  test('refuses, before anything runs, a suite naming a clause of neither catalogue and a catalogue id outside its namespace, with file and line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pix-extension-'))
+    try {
+      mkdirSync(join(dir, 'checks'))
+      writeFileSync(join(dir, 'acme.yaml'), catalogue(entry('x-acme.one')))
+      writeFileSync(join(dir, 'checks', 'a.test.ts'), "import { check } from 'pix-conformance-kit/harness'\n\ncheck('a', { clauses: ['x-acme.one', 'x-acme.two'] }, () => {})\n")
+      const run = (clauses: string) => spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'pix-conformance.js'), '--suites', 'checks', '--clauses', clauses], { cwd: dir, encoding: 'utf8', timeout: 60_000 })
+      const unknown = run('acme.yaml')
+      expect(unknown.status).toBe(2)
+      expect(unknown.stderr).toMatch(/--suites: checks\/a\.test\.ts:3: clause x-acme\.two is in neither specs\/clauses\.yaml nor .*acme\.yaml/)
+      writeFileSync(join(dir, 'bad.yaml'), catalogue(entry('x-acme.one'), entry('x-other.two')))
+      const outside = run('bad.yaml')
+      expect(outside.status).toBe(2)
+      expect(outside.stderr).toMatch(/--clauses: .*bad\.yaml:8 \(x-other\.two\): clause id outside the namespace x-acme/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
 })
