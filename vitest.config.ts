@@ -12,12 +12,15 @@ import { suiteFilesDeclaringAlone } from './harness/suite-files.ts'
  */
 export const ALONE_SUITE_FILES: string[] = suiteFilesDeclaringAlone()
 
+/** A provider's own suites (--suites DIR, docs/EXTENDING.md), in both phases beside the kit's. */
+const EXTENSION_SUITES: string[] = process.env.PIX_EXTENSION_SUITES ? [`${process.env.PIX_EXTENSION_SUITES.split('\\').join('/')}/**/*.test.ts`] : []
+
 /** The suites, one file and one check at a time, every check in: --list and the fault self-check's batch runs (threads: see the phases below). */
 export const conformanceProject = {
   test: {
     name: 'conformance',
     pool: 'threads',
-    include: ['suites/**/*.test.ts'],
+    include: ['suites/**/*.test.ts', ...EXTENSION_SUITES],
     fileParallelism: false,
     isolate: false,
     testTimeout: 30_000,
@@ -34,7 +37,7 @@ const sharedPhase = {
   test: {
     name: 'conformance-shared',
     pool: 'threads',
-    include: ['suites/**/*.test.ts'],
+    include: ['suites/**/*.test.ts', ...EXTENSION_SUITES],
     isolate: false,
     testTimeout: 30_000,
     maxWorkers: positive(process.env.PIX_WORKERS, DEFAULT_WORKERS),
@@ -48,7 +51,7 @@ const alonePhase = {
   test: {
     name: 'conformance-alone',
     pool: 'threads',
-    include: ALONE_SUITE_FILES,
+    include: [...ALONE_SUITE_FILES, ...EXTENSION_SUITES],
     fileParallelism: false,
     isolate: false,
     testTimeout: 30_000,

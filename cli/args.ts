@@ -1,5 +1,6 @@
 // Flags of `npm run conformance` (ARCHITECTURE.md "Commands") and how they combine with the
 // target config: flags win over the dotenv file, which wins over the process environment.
+import { resolve as resolvePath } from 'node:path'
 import { parseArgs as tokenize } from 'node:util'
 
 import { parseSeverityList } from './reporting/severity.ts'
@@ -87,6 +88,10 @@ export const FLAGS = [
   list('areas', '--area', 'NAME', areaNames, { help: 'run only suites/NAME/ (repeat, or a comma list: --area auth,balance)' }),
   list('files', '--file', 'PATH', suiteFiles, { help: 'run only this suite file, relative to suites/ (repeat, or a comma list: --file auth/tokens.test.ts)' }),
   value('check', '--check', 'ID', nonEmpty, { help: 'run the checks whose id (area/file::title, as --list prints it) starts with ID, or whose title matches the pattern ID; give --seed to replay a run exactly' }),
+  list('tags', '--tag', 'TAG', tagNames, { help: 'run only the checks carrying one of these tags: an area, a severity, a need (control, webhooks, mutating…) or a tag of the check\'s own (repeat, or a comma list); combines with --area, --file and --check' }),
+  list('excludeTags', '--exclude-tag', 'TAG', tagNames, { help: 'leave out the checks carrying any of these tags (repeat, or a comma list)' }),
+  value('suites', '--suites', 'DIR', absolutePath, { help: 'add your own checks (*.test.ts under DIR, docs/EXTENDING.md) to the run; needs --clauses' }),
+  value('clauses', '--clauses', 'FILE', absolutePath, { help: 'your clause catalogue (namespace x-<vendor>, the fields of specs/clauses.yaml): its verdicts are reported in a section of their own' }),
   toggle('list', '--list', { help: 'print the checks (id, clauses, needs) the other flags select; run nothing' }),
   value('seed', '--seed', 'N', whole(0, MAX_SEED), { env: 'PIX_SEED', default: 'a random seed, printed', help: `seed of the property checks (0..${MAX_SEED}); replays a run` }),
   value('depth', '--depth', 'NAME', oneOf(['quick', 'default', 'deep'] as const), { env: 'PIX_DEPTH', default: DEFAULTS.depth, help: 'quick, default or deep: random cases per property check' }),
@@ -177,6 +182,16 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   return args
 }
 
+/** What the workers read of --tag, --exclude-tag, --suites and --clauses (harness/tags.ts, generators/clauses.ts, vitest.config.ts). */
+export function selectionEnv(args: CliArgs): Record<string, string> {
+  return {
+    ...(args.tags.length > 0 ? { PIX_TAGS: args.tags.join(',') } : {}),
+    ...(args.excludeTags.length > 0 ? { PIX_EXCLUDE_TAGS: args.excludeTags.join(',') } : {}),
+    ...(args.suites ? { PIX_EXTENSION_SUITES: args.suites } : {}),
+    ...(args.clauses ? { PIX_EXTENSION_CLAUSES: args.clauses } : {}),
+  }
+}
+
 /** The PIX_* settings the flags stand for. */
 export function flagEnv(args: CliArgs): Record<string, string> {
   const env: Record<string, string> = {}
@@ -237,6 +252,17 @@ function suiteFiles(value: string, flag: string): string[] {
   }
   if (files.length === 0) throw new ArgsError(flag, 'needs a suite file')
   return files
+}
+
+function tagNames(value: string, flag: string): string[] {
+  const tags = commaList(value)
+  for (const tag of tags) if (!/^[\w.:-]+$/.test(tag)) throw new ArgsError(flag, `"${tag}" is not a tag (letters, digits, . : _ -)`)
+  if (tags.length === 0) throw new ArgsError(flag, 'needs a tag')
+  return tags
+}
+
+function absolutePath(value: string, flag: string): string {
+  return resolvePath(nonEmpty(value, flag))
 }
 
 function shard(value: string): Shard {

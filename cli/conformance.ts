@@ -7,12 +7,13 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync }
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve, sep } from 'node:path'
+import { dirname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { CHECK_TIMEOUT_MS, ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usableBalanceAccounts, workerCountFor, type TargetConfig } from '../harness/config.ts'
-import { ArgsError, CHECK_DRIVER_USAGE, DEFAULT_RETRIES, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, shardText, type CliArgs, type Command, type Env } from './args.ts'
+import { ArgsError, CHECK_DRIVER_USAGE, DEFAULT_RETRIES, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, selectionEnv, shardText, type CliArgs, type Command, type Env } from './args.ts'
 import { guardAccountUrls, type AccountUrlsGuard } from './account-urls.ts'
 import { watchSandboxClock } from './sandbox-clock.ts'
+import { loadExtension, type Extension } from './extension.ts'
 import { BALANCE_ACCOUNT_REASONS, suiteFilesDeclaringAlone } from '../harness/suite-files.ts'
 import { writeEnvTemplate } from './init.ts'
 import { closestIds, listChecks, listText, selectChecks } from './list.ts'
@@ -99,12 +100,14 @@ async function command(argv: readonly string[]): Promise<number> {
 }
 
 async function certify(args: CliArgs): Promise<number> {
-  checkAreas(args.areas)
+  const extension = loadExtension(args.clauses, args.suites)
+  checkAreas(args.areas.filter((a) => !extension?.suitesDir || a !== extension.catalogue.namespace))
   checkFiles(args.files, args.areas)
-  const selection = args.check ? await selectChecks(REPO_ROOT, args.check, suiteFilters(args)) : undefined
+  const selection = args.check ? (extensionCheck(args, extension) ?? await selectChecks(REPO_ROOT, args.check, suiteFilters(args))) : undefined
   if (selection) args.files = selection.files
   if (args.list) {
-    const { checks, errors } = await listChecks(REPO_ROOT, suiteFilters(args), selection?.namePattern)
+    const restoreEnv = setProcessEnv(selectionEnv(args))
+    const { checks, errors } = await listChecks(REPO_ROOT, suiteFilters(args), selection?.namePattern).finally(restoreEnv)
     say(listText(checks))
     for (const e of errors) complain(`error: ${e}`)
     return errors.length > 0 ? EXIT_FAILED : EXIT_PASSED
@@ -136,7 +139,7 @@ interface GateInputs {
 }
 
 async function loadGateInputs(args: CliArgs): Promise<GateInputs> {
-  const clauseIds = async () => (await loadCatalogue()).catalogue.map((c) => c.id)
+  const clauseIds = async () => (await loadCatalogue(args)).catalogue.map((c) => c.id)
   return {
     ...(args.waivers ? { waivers: loadWaivers(args.waivers, await clauseIds()) } : {}),
     ...(args.compare ? { previous: readResultsFile(args.compare, '--compare') } : {}),
@@ -260,9 +263,9 @@ function reportDirReason(root: string, e: unknown): string {
 
 /** `workersWhy`: why the run has the workers it has, when the CLI picked them (harness/config.ts workerCountFor). */
 async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: RunPlace, workersWhy?: string): Promise<number> {
-  const { catalogue, catalogueError } = await loadCatalogue()
+  const { catalogue, catalogueError } = await loadCatalogue(args)
   const { runId, runDir, shard } = place
-  const replay = { envFile: args.envFile, profile: config.profile, numRuns: args.numRuns, timeoutMs: args.timeoutMs, slow: args.slow }
+  const replay = { envFile: args.envFile, profile: config.profile, numRuns: args.numRuns, timeoutMs: args.timeoutMs, slow: args.slow, ...extensionReplay(args) }
   const colour = colourWanted(process.stdout)
 
   say(`Certifying ${config.baseUrl} (gateway ${config.gatewayUrl})${config.embedded ? ', the embedded reference' : ''}`)
@@ -297,7 +300,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
   })
   if (catalogueError) reporter.noteError(catalogueError)
 
-  const workerEnv = { ...pixOnly(env), PIX_WORKERS: String(workers.count), PIX_PACING_SHARED: '1', PIX_RUN_ID: runId }
+  const workerEnv = { ...pixOnly(env), ...selectionEnv(args), PIX_WORKERS: String(workers.count), PIX_PACING_SHARED: '1', PIX_RUN_ID: runId }
   // vitest.config.ts reads the scheduling settings from process.env in this process: set for the
   // run, and put back after it, so that a host process (the programmatic API) keeps its own
   const restoreEnv = setProcessEnv(workerEnv)
@@ -492,7 +495,25 @@ function suiteFilesUnder(dir: string): string[] {
 
 /** vitest file filters: the files when given (narrower), else the area folders, else everything. */
 function suiteFilters(args: CliArgs): string[] {
-  return args.files.length > 0 ? args.files.map((f) => `suites/${f}`) : args.areas.map((a) => `suites/${a}/`)
+  const extensionArea = (a: string) => args.suites !== undefined && a.startsWith('x-')
+  // --file narrows the kit's suites, and the extension's run beside them; --area x-<vendor> names the extension's
+  if (args.files.length > 0) return [...args.files.map((f) => `suites/${f}`), ...(args.suites ? [args.suites] : [])]
+  return args.areas.map((a) => (extensionArea(a) ? args.suites! : `suites/${a}/`))
+}
+
+/** --suites and --clauses relative to the working folder, for a replay command. */
+function extensionReplay(args: CliArgs): { suites?: string; clauses?: string } {
+  const here = (path: string) => relative(process.cwd(), path) || '.'
+  return { ...(args.suites ? { suites: here(args.suites) } : {}), ...(args.clauses ? { clauses: here(args.clauses) } : {}) }
+}
+
+/** --check of an extension's check (`x-acme/<path>::<title>`): its title among the extension's suites, no kit suite. */
+function extensionCheck(args: CliArgs, extension: Extension | undefined): { files: string[]; namePattern: string } | undefined {
+  const namespace = extension?.suitesDir ? extension.catalogue.namespace : undefined
+  const at = args.check!.indexOf('::')
+  if (!namespace || !args.check!.startsWith(`${namespace}/`) || at < 0) return undefined
+  args.areas = [namespace]
+  return { files: [], namePattern: `^${args.check!.slice(at + 2).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` }
 }
 
 /** Whether the selected files hold a check meant for a balance account (a --check pattern may pick any of theirs). */
@@ -520,10 +541,11 @@ async function startEmbeddedReference(): Promise<
   }
 }
 
-async function loadCatalogue(): Promise<{ catalogue: ClauseInfo[]; catalogueError?: string }> {
+/** The interface's clauses, then the extension's (--clauses) when given. */
+async function loadCatalogue(args: CliArgs): Promise<{ catalogue: ClauseInfo[]; catalogueError?: string }> {
   try {
-    const { loadClauses } = await import('../generators/clauses.ts')
-    return { catalogue: loadClauses() }
+    const { loadClauses, loadExtensionClauses } = await import('../generators/clauses.ts')
+    return { catalogue: [...loadClauses(), ...(args.clauses ? loadExtensionClauses(args.clauses).clauses : [])] }
   } catch (e) {
     return { catalogue: [], catalogueError: `the clause catalogue could not be loaded: ${(e as Error).message}` }
   }

@@ -2,6 +2,7 @@
 // the interface, once, with an id that checks name and the report groups by section.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { LineCounter, isMap, isNode, isSeq, parseDocument } from 'yaml'
 import { parseYamlCached } from './yaml-cache.ts'
 
 export type Testability = 'black-box' | 'needs-control' | 'not-shown'
@@ -46,8 +47,76 @@ export function loadClauses(): Clause[] {
   return [...catalogue().clauses]
 }
 
+/** A clause of the interface's catalogue, or of the run's extension catalogue (PIX_EXTENSION_CLAUSES). */
 export function clauseById(id: string): Clause | undefined {
-  return catalogue().byId.get(id)
+  return catalogue().byId.get(id) ?? (isExtensionClauseId(id) ? extensionCatalogue()?.byId.get(id) : undefined)
+}
+
+// ---------------------------------------------------------------------------------------------
+// A provider's own catalogue (docs/EXTENDING.md): `namespace: x-acme` and `clauses:` with the
+// fields of specs/clauses.yaml, every id `<namespace>.<slug>` and every section the namespace.
+
+/** `x-acme`: an extension's namespace; its clause ids are `x-acme.<slug>`. */
+export const NAMESPACE_PATTERN = /^x-[a-z0-9]+(-[a-z0-9]+)*$/
+
+export const isExtensionClauseId = (id: string): boolean => id.startsWith('x-')
+
+export interface ExtensionCatalogue {
+  namespace: string
+  file: string
+  clauses: Clause[]
+  byId: Map<string, Clause>
+}
+
+let extensionCached: { file: string; catalogue: ExtensionCatalogue } | undefined
+
+/** The run's extension catalogue: the file PIX_EXTENSION_CLAUSES names (the CLI's --clauses), if any. */
+export function extensionCatalogue(file = process.env.PIX_EXTENSION_CLAUSES): ExtensionCatalogue | undefined {
+  if (!file) return undefined
+  if (extensionCached?.file !== file) extensionCached = { file, catalogue: loadExtensionClauses(file) }
+  return extensionCached.catalogue
+}
+
+/** Reads and validates an extension catalogue; a bad entry throws naming the file and its line. */
+export function loadExtensionClauses(file: string): ExtensionCatalogue {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (e) {
+    throw new ClauseCatalogueError(`${file}: cannot read the clause catalogue (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`)
+  }
+  return parseExtensionClauses(text, file)
+}
+
+export function parseExtensionClauses(text: string, file: string): ExtensionCatalogue {
+  const lines = new LineCounter()
+  const document = parseDocument(text, { lineCounter: lines })
+  if (document.errors.length > 0) throw new ClauseCatalogueError(`${file}: not valid YAML: ${document.errors[0]!.message}`)
+  const root = document.contents
+  const lineOf = (node: unknown): number => (isNode(node) && node.range ? lines.linePos(node.range[0]).line : 1)
+  if (!isMap(root)) throw new ClauseCatalogueError(`${file}:1: expected "namespace:" and a "clauses:" list`)
+  const namespace: unknown = root.get('namespace')
+  if (typeof namespace !== 'string' || !NAMESPACE_PATTERN.test(namespace)) {
+    throw new ClauseCatalogueError(`${file}:${lineOf(root.get('namespace', true) ?? root)}: namespace must match ${NAMESPACE_PATTERN} (x-<vendor>), got ${describe(namespace)}`)
+  }
+  const list = root.get('clauses', true)
+  if (!isSeq(list)) throw new ClauseCatalogueError(`${file}:${lineOf(list ?? root)}: expected a "clauses:" list`)
+  const sections = new RegExp(`^${namespace.replace(/-/g, '\\-')}$`)
+  const clauses = list.items.map((item, index) => {
+    const entry: unknown = isNode(item) ? item.toJSON() : item
+    const where = `${file}:${lineOf(item)}`
+    const id = isRecord(entry) ? entry.id : undefined
+    if (typeof id === 'string' && !id.startsWith(`${namespace}.`)) {
+      throw new ClauseCatalogueError(`${where} (${id}): clause id outside the namespace ${namespace} (ids are ${namespace}.<slug>)`)
+    }
+    try {
+      return Object.freeze(toClause(entry, `${where}: clause #${index + 1}`, sections))
+    } catch (e) {
+      throw new ClauseCatalogueError((e as Error).message)
+    }
+  })
+  rejectDuplicates(clauses, file)
+  return { namespace, file, clauses, byId: new Map(clauses.map((c) => [c.id, c])) }
 }
 
 /** Section → clause ids, sections in interface order, ids in file order. */

@@ -6,7 +6,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { existsSync } from 'node:fs'
 import fc from 'fast-check'
 import { TestRunner, afterAll, inject, test, type TestContext } from 'vitest'
-import { CLAUSES_PATH, clauseById } from '../generators/clauses.ts'
+import { CLAUSES_PATH, clauseById, extensionCatalogue } from '../generators/clauses.ts'
 import {
   ANY_4XX, CheckFailure, ERROR_BODY_CLAUSES, ERROR_REASON_PHRASE, expectErrorBody, phraseVaries, expectHeader, expectRefused, expectStatus, fail, isRefusal, jsonObject, show,
 } from './assertions.ts'
@@ -17,6 +17,7 @@ import {
   HttpClient, TokenError, closeSharedAgent, createClients, type AccountClients, type BearerClient, type CertTokenClient, type GatewayClient, type RawClient,
 } from './http.ts'
 import type { CheckMeta } from './meta.ts'
+import { selectedByTags } from './tags.ts'
 import { flushPacingLogs, pacerFor } from './pacing.ts'
 import { Recorder, type RecordedExchange } from './recorder.ts'
 import { sharedRedactor } from './redact.ts'
@@ -141,11 +142,13 @@ const MAIN_ACCOUNT_NEEDS: readonly Need[] = ['certs', 'otherAccountCert', 'unlin
 export function check(title: string, options: CheckOptions, fn: (t: CheckContext) => Promise<void> | void): void {
   const clauses = validateClauses(title, options.clauses)
   const needs = validateNeeds(title, options.needs ?? [])
+  const tags = tagsOf(clauses, needs, areaOf(TestRunner.getCurrentSuite()?.file?.filepath), options.tags ?? [])
+  if (!selectedByTags(tags)) return
   const phase = schedulingPhase()
   const lane = phase !== undefined && options.alone !== undefined && !needs.some((n) => MAIN_ACCOUNT_NEEDS.includes(n)) ? balanceAccountLane() : { balanceAccount: false, resetsIt: false }
   if (!inPhase(phase, options.alone, lane.balanceAccount, lane.resetsIt)) return
   const mode = runModeOf(phase, options.alone, lane.balanceAccount, lane.resetsIt)
-  const meta: CheckMeta = { clauses, needs, tags: options.tags ?? [], ...(options.alone ? { alone: options.alone } : {}), ...(mode === 'balance-account' ? { balanceAccount: true } : {}) }
+  const meta: CheckMeta = { clauses, needs, tags, ...(options.alone ? { alone: options.alone } : {}), ...(mode === 'balance-account' ? { balanceAccount: true } : {}) }
   const file = TestRunner.getCurrentSuite()?.file
   const area = areaOf(file?.filepath)
   if (area) meta.area = area
@@ -381,9 +384,17 @@ function validateClauses(title: string, clauses: string[]): string[] {
   if (clauses.length === 0) throw new Error(`check "${title}": names no clause`)
   if (!existsSync(CLAUSES_PATH)) return [...clauses]
   const unknown = clauses.filter((id) => clauseById(id) === undefined)
-  if (unknown.length > 0) throw new Error(`check "${title}": unknown clause id(s) ${unknown.join(', ')} (not in specs/clauses.yaml)`)
+  if (unknown.length > 0) throw new Error(`check "${title}": unknown clause id(s) ${unknown.join(', ')} (not in specs/clauses.yaml${extensionCatalogue() ? ` nor ${extensionCatalogue()!.file}` : ''})`)
   return [...clauses]
 }
+
+/** A check's tags: its area, its clauses' severities (where the catalogue gives one), its needs, and its own. */
+function tagsOf(clauses: string[], needs: Need[], area: string | undefined, own: string[]): string[] {
+  const severities = clauses.map((id) => (clauseById(id) as { severity?: unknown } | undefined)?.severity).filter((s): s is string => typeof s === 'string')
+  return [...new Set([...(area ? [area] : []), ...severities, ...needs, ...own])]
+}
+
+
 
 function validateNeeds(title: string, needs: Need[]): Need[] {
   const unknown = needs.filter((n) => !NEEDS.includes(n))
@@ -394,6 +405,8 @@ function validateNeeds(title: string, needs: Need[]): Need[] {
 /** `…/suites/<area>/….test.ts` → `<area>`. */
 export function areaOf(filepath: string | undefined): string | undefined {
   if (!filepath) return undefined
+  const extension = process.env.PIX_EXTENSION_SUITES
+  if (extension && filepath.startsWith(extension)) return extensionCatalogue()?.namespace ?? 'extension'
   return /(?:^|[\\/])suites[\\/]([^\\/]+)[\\/]/.exec(filepath)?.[1]
 }
 
@@ -673,7 +686,7 @@ function asBlocked(what: string, err: unknown): unknown {
 function clauseScope(state: CheckState) {
   return <T>(clause: string, expected: readonly number[], assertion: () => T): T => {
     const inGiven = preconditions.getStore() !== undefined
-    if (clauseById(clause) === undefined) throw new KitError(`an assertion names clause ${clause}, which is not in specs/clauses.yaml`)
+    if (clauseById(clause) === undefined) throw new KitError(`an assertion names clause ${clause}, which is not in specs/clauses.yaml${extensionCatalogue() ? ` nor ${extensionCatalogue()!.file}` : ''}`)
     if (!inGiven && !state.clauses.includes(clause)) {
       throw new KitError(`an assertion names clause ${clause}, which its check does not name (${state.clauses.join(', ')})`)
     }

@@ -119,7 +119,7 @@ export function claimsOf(r: Results, fingerprints: { interfaceSha256: string | n
     ...(r.numRuns !== undefined ? { numRuns: r.numRuns } : {}),
     ...(r.depth ? { depth: r.depth.profile } : {}),
     ...(r.scope ? { scope: r.scope } : {}),
-    result: { result: r.verdict.result, headline: r.verdict.headline },
+    result: { result: r.verdict.result, headline: r.verdict.headline, ...(r.verdict.extension ? { extension: r.verdict.extension } : {}) },
     coverage: r.coverage,
     clauses: Object.fromEntries(r.clauses.map((c) => [c.id, c.status])),
     waivers: waiversOf(r),
@@ -322,6 +322,7 @@ export function verifyText(file: string, outcome: VerifyOutcome): string {
     lines.push(
       `Certificate ${file}`,
       `  result:     ${c.result?.headline ?? '(none)'}`,
+      ...(c.result?.extension ? [`  extension:  ${c.result.extension}`] : []),
       `  target:     ${c.target?.baseUrl} (gateway ${c.target?.gatewayUrl})${c.target?.embedded ? ', the embedded reference' : ''}`,
       `  run:        ${c.runId} · ${c.startedAt} → ${c.finishedAt} · profile ${c.profile} · seed ${c.seed}${c.depth ? ` · depth ${c.depth}` : ''}`,
       `  kit:        ${c.kitVersion} · specs ${c.specHash?.slice(0, 12)}… (${Object.keys(c.specs ?? {}).length} files) · interface ${c.interfaceSha256 ? `${c.interfaceSha256.slice(0, 12)}…` : '(not fingerprinted)'}`,

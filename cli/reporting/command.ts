@@ -13,6 +13,9 @@ export interface ReplayOptions {
   timeoutMs?: number
   shard?: string
   slow?: boolean
+  /** The extension's suites and catalogue (--suites, --clauses), as given. */
+  suites?: string
+  clauses?: string
 }
 
 export function conformanceCommand(o: ReplayOptions): string {
@@ -27,6 +30,8 @@ export function conformanceCommand(o: ReplayOptions): string {
   if (o.timeoutMs !== undefined) args.push('--timeout', String(o.timeoutMs))
   if (o.shard) args.push('--shard', o.shard)
   if (o.slow) args.push('--slow')
+  if (o.suites) args.push('--suites', o.suites)
+  if (o.clauses) args.push('--clauses', o.clauses)
   const tail = args.map(shellQuote).join(' ')
   return tail ? `npm run conformance -- ${tail}` : 'npm run conformance'
 }

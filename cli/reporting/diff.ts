@@ -203,17 +203,26 @@ export function diffText(diff: RunDiff): string {
   const lines = [`Changes since ${diff.old.runId} (${diff.old.startedAt}):`]
   for (const w of diff.warnings) lines.push(`  ⚠ WARNING: ${w}`)
   if (diff.changes.length === 0) lines.push('  no clause changed its verdict')
-  for (const kind of CHANGE_KINDS) {
-    const group = changesOf(diff, kind)
-    if (group.length === 0) continue
-    lines.push(`  ${KIND_TITLES[kind]} (${group.length}):`)
-    for (const c of group) lines.push(...changeLines(c))
+  const extension = (c: ClauseChange) => c.clause.startsWith('x-')
+  lines.push(...kindGroups(diff.changes.filter((c) => !extension(c))))
+  const extensionChanges = diff.changes.filter(extension)
+  if (extensionChanges.length > 0) {
+    lines.push(`  the extension's clauses (${[...new Set(extensionChanges.map((c) => c.clause.split('.')[0]))].join(', ')}):`)
+    lines.push(...kindGroups(extensionChanges))
   }
   if (diff.observations.length > 0) {
     lines.push(`  observations changed (${diff.observations.length}; information, not regressions):`)
     for (const o of diff.observations) lines.push(`    · ${o.clause} ${o.key}: ${observationText(o)}`)
   }
   return lines.join('\n')
+}
+
+/** Changes by kind, the most urgent first. */
+function kindGroups(changes: readonly ClauseChange[]): string[] {
+  return CHANGE_KINDS.flatMap((kind) => {
+    const group = changes.filter((c) => c.kind === kind)
+    return group.length === 0 ? [] : [`  ${KIND_TITLES[kind]} (${group.length}):`, ...group.flatMap(changeLines)]
+  })
 }
 
 function observationText(o: ObservationChange): string {

@@ -16,6 +16,7 @@ export function renderJunit(results: Results): string {
     `<testsuites name="pix-conformance ${attr(results.runId)}" tests="${s.total + errors.length}" failures="${s.failed}" errors="${errors.length}" skipped="${s.skipped + s.blocked + s.inconclusive}" time="${time}">`,
     `  <properties>`,
     `    ${property('result', results.verdict.headline)}`,
+    ...(results.verdict.extension ? [`    ${property('extension', results.verdict.extension)}`] : []),
     `  </properties>`,
     ...suites,
     ...(errors.length > 0

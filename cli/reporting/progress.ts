@@ -135,7 +135,7 @@ function depthText(r: Results): string {
 
 function verdictLine(r: Results, p: Paint): string {
   const paintOf = r.verdict.result === 'PASSED' ? p.pass : r.verdict.result === 'INCOMPLETE' || r.verdict.result === 'CONDITIONAL PASS' ? p.skip : p.fail
-  return paintOf(p.bold(r.verdict.headline))
+  return paintOf(p.bold(r.verdict.headline)) + (r.verdict.extension ? `\n${p.bold(r.verdict.extension)}` : '')
 }
 
 /** The first line of a message; a first line that ends in ':' announces the next one, which joins it. */

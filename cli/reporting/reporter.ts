@@ -2,7 +2,8 @@
 // each finished test case into a check (clauses, needs, evidence from the task meta), prints a
 // progress line per suite file, and at the end writes results.json, junit.xml and report.html.
 
-import { relative, sep } from 'node:path'
+import { relative, resolve, sep } from 'node:path'
+import { extensionCatalogue } from '../../generators/clauses.ts'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, TestSuite } from 'vitest/node'
 import { countStatuses, buildResults, type RunInfo } from './results.ts'
 import type { Scrubber } from './scrub.ts'
@@ -148,12 +149,12 @@ export class ConformanceReporter implements Reporter {
     const meta = testCase.meta() as CheckMeta
     const result = testCase.result()
     const file = this.fileOf(testCase.module)
-    const area = areaOf(file) ?? stringOr(meta.area, 'other')
+    const area = extensionPlace(testCase.module.moduleId)?.area ?? areaOf(file) ?? stringOr(meta.area, 'other')
     const noVerdict = meta.verdict === 'blocked' || meta.verdict === 'inconclusive' ? meta.verdict : undefined
     const status: CheckStatus = result.state === 'failed' ? 'failed' : result.state === 'passed' ? 'passed' : noVerdict ?? 'skipped'
     const seed = typeof meta.seed === 'number' ? meta.seed : undefined
     const check: CheckResult = {
-      id: `${checkPrefix(file)}::${testCase.fullName}`,
+      id: `${extensionPlace(testCase.module.moduleId)?.prefix ?? checkPrefix(file)}::${testCase.fullName}`,
       title: testCase.fullName,
       area,
       file,
@@ -204,9 +205,9 @@ export class ConformanceReporter implements Reporter {
 
   private brokenSuiteCheck(testModule: TestModule, message: string): CheckResult {
     const file = this.fileOf(testModule)
-    const area = areaOf(file) ?? 'other'
+    const area = extensionPlace(testModule.moduleId)?.area ?? areaOf(file) ?? 'other'
     return {
-      id: `${checkPrefix(file)}::(suite error)`,
+      id: `${extensionPlace(testModule.moduleId)?.prefix ?? checkPrefix(file)}::(suite error)`,
       title: `${file}: the suite could not run`,
       area,
       file,
@@ -242,6 +243,17 @@ export function underSuites(file: string): string {
 /** `suites/auth/tokens.test.ts` → `auth/tokens`: the first half of a check id. */
 function checkPrefix(file: string): string {
   return underSuites(file).replace(/\.(test|check)\.ts$/, '')
+}
+
+/**
+ * A file of the extension's suites (--suites DIR): its area is the extension's namespace, its id
+ * prefix `x-acme/<path under DIR>` (docs/EXTENDING.md).
+ */
+function extensionPlace(moduleId: string): { area: string; prefix: string } | undefined {
+  const dir = process.env.PIX_EXTENSION_SUITES
+  if (!dir || !resolve(moduleId).startsWith(`${resolve(dir)}${sep}`)) return undefined
+  const area = extensionCatalogue()?.namespace ?? 'extension'
+  return { area, prefix: `${area}/${relative(dir, moduleId).split(sep).join('/').replace(/\.(test|check)\.ts$/, '')}` }
 }
 
 /** `suites/<area>/…` → area. */

@@ -43,7 +43,7 @@ export function buildResults(run: RunInfo, checks: CheckResult[], catalogue: Cla
   const clauses = clauseVerdicts(catalogue, withVerdicts)
   const known = new Set(catalogue.map((c) => c.id))
   const { depthProfile, numRunsExplicit, missingShards, ...info } = run
-  const coverage = coverageOf(clausesInScope(run.scope, withVerdicts, clauses))
+  const coverage = coverageOf(clausesInScope(run.scope, withVerdicts, clauses).filter((c) => !isExtensionClause(c)))
   const summary = countStatuses(withVerdicts)
   const partial: Omit<Results, 'verdict'> = {
     ...info,
@@ -139,7 +139,7 @@ const isTestableMust = (c: ClauseInfo) => c.level === 'must' && c.testability !=
  * and why the others were not.
  */
 export function runVerdict(r: Omit<Results, 'verdict'>, clauses: readonly ClauseResult[], missingShards: readonly string[]): RunVerdict {
-  const must = clauses.filter(isTestableMust)
+  const must = clauses.filter((c) => isTestableMust(c) && !isExtensionClause(c))
   const verified = must.filter((c) => c.status === 'passed').length
   const result: RunVerdict['result'] =
     unexcusedFailures(r.checks) > 0 || r.errors.length > 0 ? 'FAILED'
@@ -153,7 +153,21 @@ export function runVerdict(r: Omit<Results, 'verdict'>, clauses: readonly Clause
   if (flaky > 0) why.push(`${flaky} check${flaky === 1 ? '' : 's'} flaky: passed only on a retry`)
   const scope = r.scope ? ` of ${r.scope.join(', ')}` : ''
   const headline = `${result} — ${verified} of ${must.length} must clauses${scope} verified${why.length ? ` (${why.join('; ')})` : ''}`
-  return { result, headline }
+  const extension = extensionHeadline(clauses.filter(isExtensionClause), r)
+  return { result, headline, ...(extension ? { extension } : {}) }
+}
+
+/** An extension's clause (--clauses, docs/EXTENDING.md): its ids are `x-<vendor>.<slug>`. */
+export const isExtensionClause = (c: { id: string }): boolean => c.id.startsWith('x-')
+
+/** The second line of the verdict: the extension's must clauses, counted as the interface's are. */
+function extensionHeadline(clauses: readonly ClauseResult[], r: Omit<Results, 'verdict'>): string | undefined {
+  if (clauses.length === 0) return undefined
+  const namespaces = [...new Set(clauses.map((c) => c.section))].join(', ')
+  const must = clauses.filter(isTestableMust)
+  const verified = must.filter((c) => c.status === 'passed').length
+  const why = unverifiedCauses(must.filter((c) => c.status !== 'passed'), r.checks, r.profile)
+  return `${namespaces} — ${verified} of ${must.length} must clauses of the extension verified${why.length ? ` (${why.join('; ')})` : ''}`
 }
 
 /** `12 failed`, `214 need a mutating profile or the sandbox driver`, `3 blocked by a failed precondition`… */

@@ -168,7 +168,10 @@ export interface Coverage {
 export interface RunVerdict {
   /** CONDITIONAL PASS: every failure is excused by a waiver in force (exit 0). */
   result: 'PASSED' | 'CONDITIONAL PASS' | 'FAILED' | 'INCOMPLETE' | 'NO CHECKS RAN'
+  /** The interface's must clauses: how many were verified, and why the others were not. */
   headline: string
+  /** The same of the extension's clauses (--clauses), when the run had any. */
+  extension?: string
 }
 
 export interface ExcludedCheck {

@@ -2,7 +2,7 @@
 // through its bin against the embedded reference; reports land in that project, and the package
 // ships no key, certificate or env file.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -72,5 +72,47 @@ process.stdout.write('\\nCONSUMER ' + JSON.stringify({ codes: runs.map((r) => r.
     expect(outcome.codes).toEqual([0, 0])
     expect(outcome.headlines.every((h) => /^PASSED/.test(h)), outcome.headlines.join(' / ')).toBe(true)
     expect(outcome.envUnchanged, 'certify() left settings in process.env').toBe(true)
+  }, 300_000)
+})
+
+// examples/provider-extension, as a provider's repository holds it, with the packed kit installed
+// above it (the one install of beforeAll): its own checks and clauses beside the kit's, one run.
+describe('a provider extension installed from the packed kit', () => {
+  const provider = join(project, 'provider-extension')
+  const certifyExample = (...args: string[]) =>
+    spawnSync(process.execPath, ['certify.mjs', ...args], { cwd: provider, encoding: 'utf8', timeout: 240_000, env: { ...process.env, NO_COLOR: '1' } })
+  const resultsOf = (reportDir: string) => {
+    const dir = join(provider, reportDir)
+    return JSON.parse(readFileSync(join(dir, readdirSync(dir)[0]!, 'results.json'), 'utf8')) as { clauses: { id: string; status: string }[]; checks: { id: string; status: string; area: string }[] }
+  }
+
+  test('builds strictly against the kit\'s types (tsc --strict)', () => {
+    cpSync(join(REPO_ROOT, 'examples', 'provider-extension'), provider, { recursive: true, filter: (f) => !f.includes('node_modules') && !f.includes('reports') })
+    const tsc = spawnSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', provider, '--noEmit', '--strict'], { cwd: provider, encoding: 'utf8', timeout: 120_000 })
+    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0)
+  })
+
+  test('its failing check fails only its own clause, which a waiver may excuse; the headline counts the interface, a second line the extension; the certificate has both', () => {
+    writeFileSync(join(provider, 'waivers.yaml'), 'waivers:\n  - clause: x-acme.reference-format\n    reason: the new format ships next release\n    owner: acme-payments\n    expires: 2999-12-31\n')
+    const run = certifyExample('--broken', '--report-dir', 'broken', '--certificate', 'cert.json', '--waivers', 'waivers.yaml')
+    expect(run.status, run.stdout.slice(-3000) + run.stderr).toBe(0)
+    expect(run.stdout).toMatch(/^CONDITIONAL PASS — (\d+) of \1 must clauses of charges\/errors\.test\.ts verified$/m)
+    expect(run.stdout).toMatch(/^x-acme — 1 of 2 must clauses of the extension verified \(1 waived\)$/m)
+    const results = resultsOf('broken')
+    expect(results.clauses.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['x-acme.reference-format'])
+    expect(results.clauses.find((c) => c.id === 'x-acme.settlements-listed')?.status).toBe('passed')
+    const certificate = readFileSync(join(provider, 'cert.json'), 'utf8')
+    expect(certificate).toContain('x-acme.reference-format')
+    expect(certificate).toMatch(/"7\.error-body-shape"/)
+  }, 300_000)
+
+  test('--exclude-tag leaves out the tagged check; diff covers both catalogues', () => {
+    const run = certifyExample('--exclude-tag', 'vendor-endpoint', '--report-dir', 'healthy')
+    expect(run.status, run.stdout.slice(-3000) + run.stderr).toBe(0)
+    const results = resultsOf('healthy')
+    expect(results.checks.filter((c) => c.area === 'x-acme').map((c) => c.id)).toEqual(['x-acme/acme/vendor::the account info carries an Acme reference'])
+    expect(results.checks.some((c) => c.area === 'charges')).toBe(true)
+    const diff = spawnSync('npx', ['pix-conformance', 'diff', join('broken', readdirSync(join(provider, 'broken'))[0]!), join('healthy', readdirSync(join(provider, 'healthy'))[0]!)], { cwd: provider, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } })
+    expect(diff.stdout).toMatch(/^ {2}the extension's clauses \(x-acme\):$[\s\S]*^ {2}newly passing \(1\):\n {4}✓ x-acme\.reference-format {2}failed → passed/m)
   }, 300_000)
 })

@@ -4,7 +4,7 @@ import { ArgsError, FLAGS, USAGE, answerWithoutRunning, flagEnv, mergeEnv, parse
 describe('parseArgs', () => {
   test('no flags: defaults', () => {
     expect(parseArgs([])).toEqual({
-      areas: [], files: [], slow: false, help: false, strictDepth: false, yesMutate: false, reset: false, list: false, bail: false, failOnFlaky: false,
+      areas: [], files: [], tags: [], excludeTags: [], slow: false, help: false, strictDepth: false, yesMutate: false, reset: false, list: false, bail: false, failOnFlaky: false,
     })
   })
 
@@ -17,7 +17,7 @@ describe('parseArgs', () => {
     expect(args).toEqual({
       envFile: 'target.env', profile: 'readonly', areas: ['auth', 'charges', 'returns'], files: ['auth/tokens.test.ts', 'auth/bearer.test.ts'], seed: 7, numRuns: 25,
       timeoutMs: 5000, reportDir: '/tmp/r', shard: { index: 2, count: 3 }, slow: true, help: false, depth: 'deep', strictDepth: true, requireVerified: 80,
-      yesMutate: false, reset: false, list: false, bail: false, failOnFlaky: false,
+      yesMutate: false, reset: false, list: false, bail: false, failOnFlaky: false, tags: [], excludeTags: [],
     })
   })
 

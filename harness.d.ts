@@ -1,0 +1,175 @@
+// Types of `pix-conformance-kit/harness` (harness/index.ts): the check() of the kit's own suites,
+// its verbs and clients, and the generators, for a provider's extension suites (docs/EXTENDING.md).
+import type { Arbitrary } from 'fast-check'
+
+export { default as fc } from 'fast-check'
+
+export type Need = 'control' | 'webhooks' | 'mutating' | 'otherAccount' | 'limitedKey' | 'certs' | 'otherAccountCert' | 'unlinkedCert' | 'reset'
+export const NEEDS: readonly Need[]
+
+/** Why a check must run with no other check in flight (CheckOptions.alone). */
+export const ALONE: {
+  readonly clock: string
+  readonly reset: string
+  readonly accountReset: string
+  readonly accountUrls: string
+  readonly accountEvents: string
+  readonly balances: string
+  readonly rateWindow: string
+  readonly settings: string
+}
+
+export interface CheckOptions {
+  /** The clauses the check verifies: ids of specs/clauses.yaml or of your catalogue (--clauses). */
+  clauses: string[]
+  /** What the target must offer; the check is skipped, with the reason, when it does not. */
+  needs?: Need[]
+  /** Your own tags (--tag / --exclude-tag select by them, beside the area, severity and needs). */
+  tags?: string[]
+  timeout?: number
+  alone?: string
+}
+
+export interface ExchangeRequest {
+  method: string
+  url: string
+  headers: Record<string, string>
+  body?: string
+}
+
+export interface ExchangeResponse {
+  /** 0 when no response arrived (see `error`). */
+  status: number
+  headers: Record<string, string>
+  body: string
+  /** The parsed body when the content type says JSON and it parsed. */
+  json?: unknown
+  jsonError?: string
+  durationMs: number
+  error?: string
+}
+
+export interface Exchange {
+  request: ExchangeRequest
+  response: ExchangeResponse
+}
+
+export interface Captured {
+  channel: string
+  receivedAt: string
+  method: string
+  path: string
+  headers: Record<string, string>
+  body: unknown
+  raw: string
+  suffix: string
+}
+
+export type Query = Record<string, string | number | boolean | null | undefined>
+
+export interface CallOptions<Auth extends string> {
+  query?: Query
+  headers?: Record<string, string>
+  timeoutMs?: number
+  auth?: Auth
+}
+
+/** A client of one family: paths are relative to its base URL; an object body is sent as JSON. */
+export interface FamilyClient<Auth extends string> {
+  readonly baseUrl: string
+  get(path: string, opts?: CallOptions<Auth>): Promise<Exchange>
+  post(path: string, body?: unknown, opts?: CallOptions<Auth>): Promise<Exchange>
+  put(path: string, body?: unknown, opts?: CallOptions<Auth>): Promise<Exchange>
+  patch(path: string, body?: unknown, opts?: CallOptions<Auth>): Promise<Exchange>
+  delete(path: string, opts?: CallOptions<Auth>): Promise<Exchange>
+}
+
+/** `auth`: 'token' (default) a cached token; 'none' no header; another string is sent as the bearer token. */
+export type BearerClient = FamilyClient<'none' | 'token' | (string & {})>
+/** `auth`: 'key' (default) the configured key; 'none' no header; another string is sent as the key. */
+export type GatewayClient = FamilyClient<'none' | 'key' | (string & {})>
+
+export interface RawClient {
+  request(req: { method: string; url: string; headers?: Record<string, string>; body?: string; timeoutMs?: number }): Promise<Exchange>
+}
+
+export interface AccountClients {
+  base: BearerClient
+  gateway: GatewayClient
+}
+
+/** The target's settings (PIX_* and the flags), as the run resolved them. */
+export interface TargetConfig {
+  readonly baseUrl: string
+  readonly gatewayUrl: string
+  readonly controlUrl?: string
+  readonly profile: 'sandbox' | 'readonly'
+  readonly seed: number
+  readonly embedded: boolean
+  readonly [setting: string]: unknown
+}
+
+export interface PropertyOptions<Ts> {
+  /** The cases that decide a clause: they run first and in full at every depth. */
+  examples?: readonly Ts[]
+  /** Requests per case (scales the random cases down). */
+  cost?: number
+  timeLimitMs?: number
+  sequential?: string
+}
+
+export interface CheckContext {
+  readonly id: string
+  readonly clauses: string[]
+  readonly config: TargetConfig
+  readonly base: BearerClient
+  readonly gateway: GatewayClient
+  readonly raw: RawClient
+  readonly other: AccountClients
+  readonly limited: AccountClients
+  /** The control driver (harness/README.md); the check needs 'control'. */
+  readonly control: unknown
+  /** Webhook capture (harness/README.md); the check needs 'webhooks'. */
+  readonly hooks: unknown
+  exchanges(): Exchange[]
+  /** What the target chose where the interface is silent: an observation, never a verdict. */
+  observe(clause: string, key: string, value: unknown): void
+  skip(reason: string): never
+  /** A precondition: a failure inside blocks the check instead of failing a clause. */
+  given<T>(what: string, fn: () => Promise<T> | T): Promise<T>
+
+  // Verdict verbs: the first argument is the clause the assertion proves, one of the check's clauses.
+  expectStatus(clause: string, ex: Exchange, status: number | readonly number[]): void
+  expectRefused(clause: string, ex: Exchange, opts?: { code?: string }): void
+  expectErrorBody(clause: string, ex: Exchange, status: number, opts?: { code?: string }): void
+  expectSchema(clause: string, ex: Exchange, operationId: string): void
+  expectHeader(clause: string, ex: Exchange, name: string, expected?: string | RegExp): string
+  json(clause: string, ex: Exchange): Record<string, unknown>
+  fail(clause: string, rule: string, expected: string, got: string, ex?: Exchange): never
+  expectEvent(clause: string, body: unknown, webhook: string): Record<string, unknown>
+  awaitEvent(clause: string, what: string, pred: (c: Captured) => boolean, opts?: { channel?: string; deadlineMs?: number }): Promise<Captured>
+  expectNoEvent(clause: string, what: string, pred: (c: Captured) => boolean, opts?: { channel?: string; quietMs?: number }): Promise<void>
+  property<Ts extends [unknown, ...unknown[]]>(
+    arbs: { [K in keyof Ts]: Arbitrary<Ts[K]> },
+    predicate: (...args: Ts) => Promise<boolean | void> | boolean | void,
+    opts?: PropertyOptions<Ts>,
+  ): Promise<void>
+}
+
+/** Declares a check; unknown clause ids or needs throw when the suite is collected. */
+export function check(title: string, options: CheckOptions, fn: (t: CheckContext) => Promise<void> | void): void
+
+// Generators (generators/amounts.ts, generators/ids.ts)
+export function arbAmountString(): Arbitrary<string>
+export function arbAmountNumber(): Arbitrary<number>
+export function arbInvalidAmountString(): Arbitrary<string>
+export function fromCents(cents: number): string
+export function centsOf(x: number | string): number
+export function arbTxid(): Arbitrary<string>
+export function arbE2eId(): Arbitrary<string>
+export const TXID_RE: RegExp
+export const E2EID_RE: RegExp
+export const UUID_RE: RegExp
+
+/** A setting of the run's environment (PIX_*, from the process or the --env file): an extension's own, such as PIX_X_ACME_URL. */
+export function setting(name: `PIX_${string}`): string | undefined
