@@ -216,7 +216,7 @@ export function controlRouter(ctx: Context): Router {
   router.on('GET', '/control/webhooks', () => ok({ deliveries: ctx.webhooks.deliveries() }))
   router.on('GET', '/control/requests', (req) => {
     const after = req.query.get('after') ?? '0'
-    if (!/^\d{1,15}$/.test(after)) throw bad('after must be a whole number')
+    if (!/^\d{1,16}$/.test(after) || !Number.isSafeInteger(Number(after))) throw bad('after must be a whole number')
     return ok(ctx.requestLog.after(Number(after)))
   })
   return router

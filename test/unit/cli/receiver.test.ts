@@ -65,7 +65,7 @@ describe('a verifying receiver (it checks each notification with the provider)',
     expect(run.code).toBe(0)
     const r = run.results!
     expect(r.verdict.headline).toBe(`PASSED — verifying receiver (it refused every forged notification) — ${MUST} of ${MUST} receiver clauses verified`)
-    expect(r.checks.every((c) => c.status === 'passed')).toBe(true)
+    expect(r.checks.filter((c) => c.status !== 'passed').map((c) => `${c.id} [${c.status}] ${c.message ?? c.reason ?? ''}`)).toEqual([])
     expect(r.clauses.map((c) => c.id).sort()).toEqual(loadReceiverClauses().map((c) => c.id).sort())
     const titles = r.checks.filter((c) => c.area === 'kinds').map((c) => c.title).join('|')
     for (const kind of ['V1 PAID', 'V1 PENDING', 'V1 CANCELED', 'V1 REFUND', 'V2 RECEIVE', 'V2 REFUND', 'V2 TRANSFER', 'bank slip WAITING_PAYMENT', 'bank slip PAID']) expect(titles).toContain(kind)

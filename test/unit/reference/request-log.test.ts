@@ -24,4 +24,6 @@ it('lists base and gateway requests after a mark, their paths without the query,
   expect(last).toBe(mark + 3)
   expect(JSON.stringify(requests)).not.toMatch(/E123|authorization|x-api-key/i)
   expect(((await ref.control(`/control/requests?after=${last}`)).body as { requests: unknown[] }).requests).toEqual([])
+  // a reader asks for the newest seq alone with the largest safe integer (cli/receiver/provider.ts requestMark)
+  expect((await ref.control(`/control/requests?after=${Number.MAX_SAFE_INTEGER}`)).body).toEqual({ requests: [], last })
 })
