@@ -4,45 +4,9 @@
 // it. Computed from results.json alone: the recorded exchanges and the checks' `provoked` notes.
 import { loadOpenApi, operations, type OperationInfo } from '../../generators/openapi.ts'
 import { operationOf } from '../../harness/routes.ts'
-import type { EvidenceExchange, Results } from './types.ts'
+import type { DocumentedOutcome, EvidenceExchange, OperationCoverage, OutcomeCoverage, OutcomeState, Results, StatusCoverage } from './types.ts'
 
-export type OutcomeState = 'provoked' | 'observed' | 'never-seen'
-
-export interface DocumentedOutcome {
-  operationId: string
-  /** Absent for an error code whose status the interface does not show (refund, PDF). */
-  status?: number
-  code?: string
-  /** Where it is documented: the §7 table, the OpenAPI responses, or both. */
-  sources: ('§7' | 'openapi')[]
-  /** The interface says it cannot be provoked through it (an internal error). */
-  unprovokable?: true
-}
-
-export interface OutcomeCoverage extends DocumentedOutcome {
-  state: OutcomeState
-  /** Checks that provoked it, else those that observed it (a few). */
-  checks?: string[]
-}
-
-export interface OperationCoverage {
-  operationId: string
-  method: string
-  path: string
-  outcomes: OutcomeCoverage[]
-  /** Statuses the run saw that neither source documents. */
-  undocumented: number[]
-}
-
-export interface StatusCoverage {
-  operations: OperationCoverage[]
-  documented: number
-  provoked: number
-  observed: number
-  neverSeen: number
-  /** Seen (provoked or observed) of the documented outcomes that can be provoked, in percent with one decimal. */
-  percent: number
-}
+export type { DocumentedOutcome, OperationCoverage, OutcomeCoverage, OutcomeState, StatusCoverage } from './types.ts'
 
 const BEARER_OPS = ['getTransaction', 'listTransactions', 'listTransactionsByPixKey', 'createCashIn', 'createCashOutQrCode', 'getBalance', 'getAccountBalances', 'putCob', 'putDevolucao']
 const CENTRAL_BANK_OPS = ['getAccountBalances', 'putCob', 'putDevolucao']

@@ -220,5 +220,45 @@ export interface Results {
   /** Present when the run was given waivers. */
   waivers?: WaiverOutcome
   /** Per operation, the documented statuses and error codes the run provoked, observed or never saw (cli/reporting/coverage.ts). */
-  statusCoverage?: import('./coverage.ts').StatusCoverage
+  statusCoverage?: StatusCoverage
+}
+
+// ---- status coverage (cli/reporting/coverage.ts computes it) ----
+
+export type OutcomeState = 'provoked' | 'observed' | 'never-seen'
+
+export interface DocumentedOutcome {
+  operationId: string
+  /** Absent for an error code whose status the interface does not show (refund, PDF). */
+  status?: number
+  code?: string
+  /** Where it is documented: the §7 table, the OpenAPI responses, or both. */
+  sources: ('§7' | 'openapi')[]
+  /** The interface says it cannot be provoked through it (an internal error). */
+  unprovokable?: true
+}
+
+export interface OutcomeCoverage extends DocumentedOutcome {
+  state: OutcomeState
+  /** Checks that provoked it, else those that observed it (a few). */
+  checks?: string[]
+}
+
+export interface OperationCoverage {
+  operationId: string
+  method: string
+  path: string
+  outcomes: OutcomeCoverage[]
+  /** Statuses the run saw that neither source documents. */
+  undocumented: number[]
+}
+
+export interface StatusCoverage {
+  operations: OperationCoverage[]
+  documented: number
+  provoked: number
+  observed: number
+  neverSeen: number
+  /** Seen (provoked or observed) of the documented outcomes that can be provoked, in percent with one decimal. */
+  percent: number
 }

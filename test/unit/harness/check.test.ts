@@ -72,7 +72,7 @@ describe('check() meta reaches a vitest reporter', () => {
   test('a passing check carries clauses, area, tags and redacted exchanges with curl lines', () => {
     const r = row('passes and records redacted evidence')
     expect(r.state).toBe('passed')
-    expect(r.meta).toMatchObject({ clauses: ['2.3.gateway-id'], area: 'demo', tags: ['demo'], needs: [] })
+    expect(r.meta).toMatchObject({ clauses: ['2.3.gateway-id'], area: 'demo', tags: ['demo', 'data'], needs: [] }) // data: the clause's severity
     const exchanges = r.meta.exchanges as { request: { url: string; headers: Record<string, string> }; curl: string }[]
     expect(exchanges.map((e) => new URL(e.request.url).pathname)).toEqual(['/v1/account/balance', '/oauth/token', '/api/balance'])
     const text = JSON.stringify(r.meta)
