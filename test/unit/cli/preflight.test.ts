@@ -2,7 +2,7 @@
 // fail only make their checks unavailable; a partial implementation is not a config mistake.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { PreflightError, preflight } from '../../../cli/preflight.ts'
-import { DISTANT_TARGET_MS, loadConfig } from '../../../harness/config.ts'
+import { loadConfig } from '../../../harness/config.ts'
 import { fakeServer, json, type FakeServer } from '../harness/fake-server.ts'
 
 const SECRET = 'preflight-secret-0123'
@@ -62,7 +62,6 @@ describe('preflight', () => {
   test('good settings: nothing unavailable, no warning', async () => {
     const checked = await preflight(config())
     expect(checked).toEqual({ unavailable: {}, warnings: [], balanceAccountResets: false, fastestAnswerMs: expect.any(Number) })
-    expect(checked.fastestAnswerMs).toBeLessThan(DISTANT_TARGET_MS)
   })
 
   test('how far the target is: its fastest answer', async () => {
@@ -70,12 +69,12 @@ describe('preflight', () => {
       setTimeout(() => {
         if (req.url === '/oauth/token') return json(res, 201, { access_token: 'a.b.c', token_type: 'Bearer', expires_in: 3600 })
         return json(res, 200, { id: 'a', totalBalance: 1, blockedBalance: 0, availableBalance: 1, consultedAt: '2026-01-01T00:00:00Z' })
-      }, req.url === '/oauth/token' ? 300 : 120)
+      }, req.url === '/oauth/token' ? 1000 : 120)
     })
     try {
       const checked = await preflight(loadConfig({ PIX_BASE_URL: distant.url, PIX_GATEWAY_URL: distant.url, PIX_CLIENT_ID: 'c', PIX_CLIENT_SECRET: SECRET, PIX_API_KEY: KEY, PIX_SEED: '1' }))
       expect(checked.fastestAnswerMs).toBeGreaterThanOrEqual(120)
-      expect(checked.fastestAnswerMs).toBeLessThan(300)
+      expect(checked.fastestAnswerMs, 'the fastest answer (the balance), not the first (the token)').toBeLessThan(1000)
     } finally {
       await distant.close()
     }
