@@ -8,7 +8,7 @@
 // - driverWithout(routes): a sandbox driver that answers 501 to some control routes.
 // - balanceMissing: GET /api/balance answers the framework 404; the rest is the reference.
 // - notThisApi: a server that answers 200 text/html to everything.
-import { createServer, STATUS_CODES, type Server } from 'node:http'
+import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { startReference, type RunningReference } from '../../reference/index.ts'
 import { jsonObjectOf, jsonResponse, matches, type ProxyHooks, type ProxyRequest, type ProxyResponse } from '../selfcheck/fault.ts'
@@ -157,14 +157,20 @@ export interface PlainServer {
 const HTML = '<!doctype html><html><head><title>Welcome</title></head><body><h1>It works!</h1></body></html>\n'
 
 /** 200 text/html to every request, whatever the method and path (a web server's welcome page). */
-export async function startNotThisApi(): Promise<PlainServer> {
+export function startNotThisApi(): Promise<PlainServer> {
+  return answeringEveryRequest(() => ({ status: 200, contentType: 'text/html; charset=utf-8', body: HTML }))
+}
+
+/** A server giving every request the same kind of answer, counting them. */
+async function answeringEveryRequest(answer: (req: IncomingMessage) => { status: number; contentType: string; body: string }): Promise<PlainServer> {
   let requests = 0
   const server: Server = createServer((req, res) => {
     requests++
     req.resume()
     req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(HTML)) })
-      res.end(HTML)
+      const { status, contentType, body } = answer(req)
+      res.writeHead(status, { 'content-type': contentType, 'content-length': String(Buffer.byteLength(body)) })
+      res.end(body)
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -203,27 +209,10 @@ export function startJsonAsText(): Promise<ForeignTarget> {
 // ── 8. a server where nothing of this interface is (a wrong path prefix, a default backend) ─
 
 /** The framework's route-not-found 404 to every request. */
-export async function startNothingHere(): Promise<PlainServer> {
-  let requests = 0
-  const server: Server = createServer((req, res) => {
-    requests++
-    req.resume()
-    req.on('end', () => {
-      const body = JSON.stringify({ statusCode: 404, message: `Cannot ${req.method} ${req.url}`, error: 'Not Found' })
-      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) })
-      res.end(body)
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    get requests() {
-      return requests
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      }),
-  }
+export function startNothingHere(): Promise<PlainServer> {
+  return answeringEveryRequest((req) => ({
+    status: 404,
+    contentType: 'application/json; charset=utf-8',
+    body: JSON.stringify({ statusCode: 404, message: `Cannot ${req.method} ${req.url}`, error: 'Not Found' }),
+  }))
 }
