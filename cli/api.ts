@@ -2,22 +2,10 @@
 // script or a test runner. Each call is one command run as the bin runs it; it leaves the host
 // process as it found it (process.env, process.exitCode, the console), so it can run many times.
 import { lastRun, main } from './conformance.ts'
-import type { Results } from './reporting/types.ts'
+import type { Certification, CertifyOptions } from '../index.js'
 
-export type { Results } from './reporting/types.ts'
-
-export interface CertifyOptions {
-  /** The command line flags, as `pix-conformance` takes them (e.g. ['--env', 'target.env', '--area', 'charges']). */
-  argv?: string[]
-}
-
-export interface Certification {
-  /** 0 no check failed, 1 a check failed, 2 unusable config or target. */
-  exitCode: number
-  /** The run's results.json (absent when the run ended before a report, exit 2). */
-  results?: Results
-  runDir?: string
-}
+// The API's types are declared once, in index.d.ts, which the package's consumers read.
+export type { Certification, CertifyOptions, Results } from '../index.js'
 
 type VitestNode = typeof import('vitest/node')
 
