@@ -4,7 +4,8 @@
 // operation that answered 2xx; a check whose refusal came from a route not seen working asks a
 // positive probe of that route, and without one its verdict is inconclusive.
 import { operations } from '../generators/openapi.ts'
-import { addDays, today } from '../generators/dates.ts'
+import { addDays, isoDate } from '../generators/dates.ts'
+import { targetNow } from './target-clock.ts'
 import { buildPixCode } from '../generators/emv.ts'
 import { newTxid, newUuid } from '../generators/ids.ts'
 import type { TargetConfig } from './config.ts'
@@ -128,10 +129,10 @@ const PROBES: Partial<Record<string, Probe>> = {
     const qrCode = buildPixCode({ key: 'route-probe@conformance.example', amount: '0.01', merchantName: 'ROUTE PROBE', merchantCity: 'SAO PAULO' })
     return k.base.post('/api/pix/cash-out-qrcode', { value: 0.01, qrCode, externalId: probeId() })
   },
-  createBankSlip: async (k) => (mutating(k) ? k.gateway.post('/bank-slip/v1/payment', slipProbe()) : undefined),
+  createBankSlip: async (k) => (mutating(k) ? k.gateway.post('/bank-slip/v1/payment', await slipProbe(k)) : undefined),
   generateBankSlipPdf: async (k) => {
     if (!mutating(k) || !k.control) return undefined
-    const id = (await k.gateway.post('/bank-slip/v1/payment', slipProbe())).response.json as { id?: unknown } | undefined
+    const id = (await k.gateway.post('/bank-slip/v1/payment', await slipProbe(k))).response.json as { id?: unknown } | undefined
     if (typeof id?.id !== 'string') return undefined
     await k.control.registerSlip(id.id)
     return k.gateway.post(`/bank-slip/v1/payment/${enc(id.id)}/generate-pdf`)
@@ -141,8 +142,9 @@ const PROBES: Partial<Record<string, Probe>> = {
 
 const probeId = () => `kit-route-probe-${newUuid()}`
 
-function slipProbe() {
-  return slipBody({ amount: 1, dueDate: addDays(today(), 10), description: 'route probe', externalId: probeId(), payer: { name: 'Route Probe' } })
+/** Due ten days after the target's today: a sandbox whose clock an earlier run moved refuses a date past for it. */
+async function slipProbe(k: ProbeKit) {
+  return slipBody({ amount: 1, dueDate: addDays(isoDate(await targetNow(k)), 10), description: 'route probe', externalId: probeId(), payer: { name: 'Route Probe' } })
 }
 
 /** The account's pixWebhookUrl set to what it already is (put back through the driver when it had none). */

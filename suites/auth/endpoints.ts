@@ -6,9 +6,8 @@ import { loadOpenApi, operations, type OperationInfo } from '../../generators/op
 import { buildPixCode } from '../../generators/emv.ts'
 import { newTxid, newUuid } from '../../generators/ids.ts'
 import { randomCpf } from '../../generators/documents.ts'
-import { addDays, today } from '../../generators/dates.ts'
 import type { TargetConfig } from '../../harness/config.ts'
-import { cashInBody } from '../../generators/requests.ts'
+import { cashInBody, slipBody } from '../../generators/requests.ts'
 
 export interface EndpointRequest {
   operationId: string
@@ -82,19 +81,7 @@ function apiKeyShape(operationId: string, config: TargetConfig): Omit<EndpointRe
     case 'refundPayment':
       return { path: `/pix/v2/payment/refund/${newUuid()}`, body: { value: 0.01, description: 'auth check' } }
     case 'createBankSlip':
-      return {
-        path: '/bank-slip/v1/payment',
-        body: {
-          amount: 10.0,
-          dueDate: addDays(today(), 10),
-          description: 'auth check',
-          externalId: freshExternalId(),
-          payer: {
-            name: 'Kit Auth Payer', document: randomCpf(), city: 'Sao Paulo', state: 'SP', number: '100',
-            postalCode: '01001000', neighborhood: 'Se', address: 'Praca da Se',
-          },
-        },
-      }
+      return { path: '/bank-slip/v1/payment', body: slipBody({ amount: 10, description: 'auth check', externalId: freshExternalId() }) }
     case 'generateBankSlipPdf':
       return { path: `/bank-slip/v1/payment/${newUuid()}/generate-pdf` }
     case 'getBuyer':
