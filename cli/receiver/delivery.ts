@@ -41,12 +41,20 @@ export function send(url: URL, method: 'GET' | 'POST', t: Transport, body?: stri
     let sentAt: number | undefined
     let answerTimer: NodeJS.Timeout | undefined
     let done = false
+    let settled = false
+    let abandonTimer: NodeJS.Timeout | undefined
+    const settleOnce = (a: Omit<Answer, 'durationMs'>) => {
+      if (settled) return
+      settled = true
+      settle({ ...a, durationMs: Date.now() - (sentAt ?? started) })
+    }
     const finish = (a: Omit<Answer, 'durationMs'>) => {
       if (done) return
       done = true
       clearTimeout(answerTimer)
+      clearTimeout(abandonTimer)
       clearTimeout(backstop)
-      settle({ ...a, durationMs: Date.now() - (sentAt ?? started) })
+      settleOnce(a)
       req.destroy()
     }
     const headers: Record<string, string> = { 'user-agent': t.userAgent, accept: 'application/json' }
@@ -67,9 +75,12 @@ export function send(url: URL, method: 'GET' | 'POST', t: Transport, body?: stri
     const endAndStartClock = (last?: string) => {
       if (done) return
       sentAt = Date.now()
-      const wait = how.abandon ? Math.min(ABANDON_AFTER_MS, t.timeoutMs) : t.timeoutMs
-      const why = how.abandon ? `the kit stopped waiting ${wait} ms after sending, as a provider whose timeout ran out` : `no answer within ${t.timeoutMs} ms`
-      answerTimer = setTimeout(() => finish({ body: '', error: why }), wait)
+      answerTimer = setTimeout(() => finish({ body: '', error: `no answer within ${t.timeoutMs} ms` }), t.timeoutMs)
+      // An abandoned delivery stops being waited for, but its connection stays open until the answer
+      // or the timeout: hanging up at once could make a busy receiver drop the request unread, and the
+      // redelivery would then be a first delivery, proving nothing about repeats.
+      const wait = Math.min(ABANDON_AFTER_MS, t.timeoutMs)
+      if (how.abandon) abandonTimer = setTimeout(() => settleOnce({ body: '', error: `the kit stopped waiting ${wait} ms after sending, as a provider whose timeout ran out` }), wait)
       if (last === undefined) req.end()
       else req.end(last)
     }
