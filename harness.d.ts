@@ -146,6 +146,14 @@ export interface CheckContext {
   expectHeader(clause: string, ex: Exchange, name: string, expected?: string | RegExp): string
   json(clause: string, ex: Exchange): Record<string, unknown>
   fail(clause: string, rule: string, expected: string, got: string, ex?: Exchange): never
+  /** Fails `clause` unless `actual` deep-equals `expected`: the rule stated once, both values shown. */
+  expectEqual(clause: string, rule: string, actual: unknown, expected: unknown, ex?: Exchange): void
+  /** Fails `clause` unless `actual` deep-equals one of `allowed`. */
+  expectOneOf(clause: string, rule: string, actual: unknown, allowed: readonly unknown[], ex?: Exchange): void
+  /** Fails `clause` unless `actual` is an amount (number or decimal string) of exactly `expected` reais, compared in cents. */
+  expectAmount(clause: string, rule: string, actual: unknown, expected: number | string, ex?: Exchange): void
+  /** Fails `clause` unless `ok`; `expected` says what the rule wants, `got` what was seen (shown when not a string). */
+  expectThat(clause: string, rule: string, ok: boolean, expected: string, got: unknown, ex?: Exchange): void
   expectEvent(clause: string, body: unknown, webhook: string): Record<string, unknown>
   awaitEvent(clause: string, what: string, pred: (c: Captured) => boolean, opts?: { channel?: string; deadlineMs?: number }): Promise<Captured>
   expectNoEvent(clause: string, what: string, pred: (c: Captured) => boolean, opts?: { channel?: string; quietMs?: number }): Promise<void>

@@ -4,8 +4,10 @@
 // the task for the reporters.
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { existsSync } from 'node:fs'
+import { isDeepStrictEqual } from 'node:util'
 import fc from 'fast-check'
 import { TestRunner, afterAll, inject, test, type TestContext } from 'vitest'
+import { centsOf, fromCents } from '../generators/amounts.ts'
 import { CLAUSES_PATH, clauseById, extensionCatalogue } from '../generators/clauses.ts'
 import {
   ANY_4XX, CheckFailure, ERROR_BODY_CLAUSES, ERROR_REASON_PHRASE, expectErrorBody, phraseVaries, expectHeader, expectRefused, expectStatus, fail, isRefusal, jsonObject, show,
@@ -94,6 +96,14 @@ export interface CheckContext {
   json(clause: string, ex: Exchange): Record<string, unknown>
   /** Fails `clause`: `<rule>: expected …, got …` with the exchange. */
   fail(clause: string, rule: string, expected: string, got: string, ex?: Exchange): never
+  /** Fails `clause` unless `actual` deep-equals `expected`: the rule stated once, both values shown. */
+  expectEqual(clause: string, rule: string, actual: unknown, expected: unknown, ex?: Exchange): void
+  /** Fails `clause` unless `actual` deep-equals one of `allowed`. */
+  expectOneOf(clause: string, rule: string, actual: unknown, allowed: readonly unknown[], ex?: Exchange): void
+  /** Fails `clause` unless `actual` is an amount (number or decimal string) of exactly `expected` reais, compared in cents. */
+  expectAmount(clause: string, rule: string, actual: unknown, expected: number | string, ex?: Exchange): void
+  /** Fails `clause` unless `ok`; `expected` says what the rule wants, `got` what was seen (shown when not a string). */
+  expectThat(clause: string, rule: string, ok: boolean, expected: string, got: unknown, ex?: Exchange): void
   /** A notification payload against its schema under `webhooks:` of specs/openapi.yaml. */
   expectEvent(clause: string, body: unknown, webhook: string): Record<string, unknown>
   /** The first notification of this check matching `pred` within the event deadline, or a failure of `clause`. */
@@ -614,6 +624,18 @@ async function buildContext(
     expectHeader: (clause, ex, name, expected) => on(clause, [], () => expectHeader(ex, name, expected)),
     json: (clause, ex) => on(clause, [], () => jsonObject(ex)),
     fail: (clause, rule, expected, got, ex) => on(clause, [], () => fail(rule, expected, got, ex)),
+    expectEqual: (clause, rule, actual, expected, ex) => {
+      if (!isDeepStrictEqual(actual, expected)) t.fail(clause, rule, show(expected), show(actual), ex)
+    },
+    expectOneOf: (clause, rule, actual, allowed, ex) => {
+      if (!allowed.some((a) => isDeepStrictEqual(actual, a))) t.fail(clause, rule, `one of ${allowed.map(show).join(', ')}`, show(actual), ex)
+    },
+    expectAmount: (clause, rule, actual, expected, ex) => {
+      if (!sameAmount(actual, expected)) t.fail(clause, rule, fromCents(centsOf(expected)), show(actual), ex)
+    },
+    expectThat: (clause, rule, ok, expected, got, ex) => {
+      if (!ok) t.fail(clause, rule, expected, typeof got === 'string' ? got : show(got), ex)
+    },
     expectEvent: (clause, body, webhook) => on(clause, [], () => expectEventSchema(body, webhook)),
     awaitEvent: async (clause, what, pred, opts = {}) => {
       const deadline = opts.deadlineMs ?? EVENT_DEADLINE_MS
@@ -636,6 +658,15 @@ async function buildContext(
     property: (arbs, predicate, opts) => runProperty(meta, c, arbs as fc.Arbitrary<unknown>[], predicate as (...a: unknown[]) => unknown, opts as PropertyOptions<unknown[]>),
   }
   return { t, kit, keeper, hooks }
+}
+
+function sameAmount(actual: unknown, expected: number | string): boolean {
+  if (typeof actual !== 'number' && typeof actual !== 'string') return false
+  try {
+    return centsOf(actual) === centsOf(expected)
+  } catch {
+    return false  // not a decimal amount
+  }
 }
 
 /** `<operationId> <status>[ <code>]`: a documented refusal the check expected and got (cli/reporting/coverage.ts). */
