@@ -13,10 +13,13 @@ export interface ClockWatch {
   moved(): Promise<string | undefined>
 }
 
-/** Without a control API (or readonly), or a driver without the clock route, there is nothing to say. */
+/**
+ * Without a control API (or readonly), or a driver without the clock route, there is nothing to say;
+ * nor for the embedded reference, which lives only as long as the run.
+ */
 export async function watchSandboxClock(config: TargetConfig): Promise<ClockWatch> {
   const none: ClockWatch = { moved: async () => undefined }
-  if (!config.controlUrl || config.profile === 'readonly') return none
+  if (!config.controlUrl || config.profile === 'readonly' || config.embedded) return none
   const control = new ControlClient(new HttpClient({ timeoutMs: config.timeoutMs }), config.controlUrl, config.clientId)
   const read = async () => Date.parse((await control.clock()).now)
   const startedAt = performance.now()
