@@ -12,7 +12,7 @@ import { startRef, VALID_CPF, type Ref } from './helpers.ts'
 const FAST: ObservationWindow = { firstDeadlineMs: 3_000, quietFloorMs: 1_000, quietFactor: 2.5, maxMs: 20_000 }
 const JITTER = 0.1
 /** Timers and the event loop of a shared machine: how late an attempt may come beyond its backoff. */
-const SLACK_MS = 150
+const SLACK_MS = 300
 
 let ref: Ref
 let capture: WebhookCapture
@@ -59,13 +59,15 @@ describe('the observed delivery policy of the reference', () => {
     expect(compareWithDeclared({ attempts: 5, intervalsMs: [200, 400, 800, 1600] }, o)).toEqual({ mismatches: [], undecided: [] })
   }, 30_000)
 
+  // Longer intervals than the declaration's: a busy machine only makes an attempt later, never
+  // earlier, so the mismatch holds however late the timers fire.
   it('follows POST /control/config webhookRetry, and a declaration of the old policy no longer matches', async () => {
-    const config = await ref.control('/control/config', { webhookRetry: { attempts: 3, baseDelayMs: 100 } })
+    const config = await ref.control('/control/config', { webhookRetry: { attempts: 3, baseDelayMs: 600 } })
     expect(config.status).toBe(200)
     try {
       const o = await observe(repeated({ status: 503 }, 50))
       expect(o).toMatchObject({ attempts: 3, stopped: true })
-      expectBackoff(o.intervalsMs, 100)
+      expectBackoff(o.intervalsMs, 600)
       const { mismatches } = compareWithDeclared({ attempts: 5, intervalsMs: [200, 400, 800, 1600], toleranceMs: 30 }, o)
       expect(mismatches).toEqual([expect.stringMatching(/^attempts: declared 5, observed 3$/), expect.stringMatching(/^interval 1/), expect.stringMatching(/^interval 2/)])
     } finally {
