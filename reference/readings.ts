@@ -22,6 +22,8 @@ export interface Readings {
   cashInRequiredFields: 'value' | 'every'
   /** §4.4, §4.5 give paging but no order: newest first, or oldest first (the pix-key cap then keeps the oldest). */
   listingOrder: 'newest' | 'oldest'
+  /** §5 "which scope is needed by which operation: not shown": the limited client and key read no balance (403), or do. */
+  limitedBalance: 'denied' | 'allowed'
 }
 
 export const DEFAULT_READINGS: Readonly<Readings> = {
@@ -34,6 +36,7 @@ export const DEFAULT_READINGS: Readonly<Readings> = {
   slipRequiredFields: 'core',
   cashInRequiredFields: 'value',
   listingOrder: 'newest',
+  limitedBalance: 'denied',
 }
 
 /** Every value each switch may take, the default first. */
@@ -47,6 +50,7 @@ export const READING_VALUES: { readonly [K in keyof Readings]: readonly Readings
   slipRequiredFields: ['core', 'every'],
   cashInRequiredFields: ['value', 'every'],
   listingOrder: ['newest', 'oldest'],
+  limitedBalance: ['denied', 'allowed'],
 }
 
 export const READING_NAMES = Object.keys(READING_VALUES) as (keyof Readings)[]

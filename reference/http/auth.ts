@@ -4,7 +4,7 @@
 import { X509Certificate, timingSafeEqual } from 'node:crypto'
 import { SignJWT, jwtVerify } from 'jose'
 import { HttpError, type Req } from './router.ts'
-import { FULL_KEY_PERMISSIONS, LIMITED_KEY_PERMISSIONS, type KeyPermission, type Scope } from '../model/identities.ts'
+import { FULL_KEY_PERMISSIONS, LIMITED_CLIENT_ID, LIMITED_KEY_PERMISSIONS, type KeyPermission, type Scope } from '../model/identities.ts'
 import type { Account } from '../model/types.ts'
 import type { World } from '../model/world.ts'
 import { bodyObject, stringField } from '../model/fields.ts'
@@ -70,7 +70,7 @@ export async function certToken(world: World, req: Req): Promise<Record<string, 
     throw new HttpError(status, status === 401 ? 'invalid certificate: fingerprint not registered' : 'certificate not linked to any account')
   }
   if (registry.get(fingerprint) !== client.accountId) throw new HttpError(403, 'certificate not linked to the account')
-  const token = await issueToken(world, client.accountId, client.clientId, client.scopes, CERT_TOKEN_TTL_S)
+  const token = await issueToken(world, client.accountId, client.clientId, scopesOf(world, client), CERT_TOKEN_TTL_S)
   return { access_token: token, token_type: 'Bearer', expires_in: CERT_TOKEN_TTL_S }
 }
 
@@ -95,8 +95,8 @@ export async function oauthToken(world: World, req: Req): Promise<Record<string,
   const { clientId, clientSecret } = readOauthCredentials(req.body)
   const client = world.identities.clients.find((c) => c.clientId === clientId)
   if (!client || !sameSecret(client.clientSecret, clientSecret)) throw new HttpError(401, 'invalid client credentials')
-  const token = await issueToken(world, client.accountId, client.clientId, client.scopes, OAUTH_TOKEN_TTL_S)
-  return { access_token: token, token_type: 'Bearer', expires_in: OAUTH_TOKEN_TTL_S, scope: client.scopes.join(' ') }
+  const token = await issueToken(world, client.accountId, client.clientId, scopesOf(world, client), OAUTH_TOKEN_TTL_S)
+  return { access_token: token, token_type: 'Bearer', expires_in: OAUTH_TOKEN_TTL_S, scope: scopesOf(world, client).join(' ') }
 }
 
 /** Bearer endpoints: 401 for a missing, malformed, forged or expired token; 403 when `scope` is required and absent. */
@@ -139,6 +139,12 @@ async function verifiedPayload(world: World, token: string): Promise<Record<stri
   return payload
 }
 
+/** A client's scopes; the limited client reads balances only under the `limitedBalance: 'allowed'` reading (§5 leaves which scope an operation needs open). */
+function scopesOf(world: World, client: { clientId: string; scopes: Scope[] }): Scope[] {
+  const balance = client.clientId === LIMITED_CLIENT_ID && world.config.readings.limitedBalance === 'allowed'
+  return balance ? [...client.scopes, 'balance:read'] : client.scopes
+}
+
 /** jose's time rules (no clock tolerance): `exp` must lie after now, `nbf` not after it. */
 function currentAt(payload: Record<string, unknown>, nowMs: number): boolean {
   const nowS = Math.floor(nowMs / 1000)
@@ -157,7 +163,7 @@ export function apiKey(world: World, req: Req, permission: KeyPermission): Accou
       return account
     }
     if (sameSecret(account.apiKeyLimited, key)) {
-      if (!LIMITED_KEY_PERMISSIONS.includes(permission)) throw new HttpError(403, `API key lacks permission ${permission}`, 'FORBIDDEN')
+      if (!LIMITED_KEY_PERMISSIONS.includes(permission) && !(permission === 'balance:read' && world.config.readings.limitedBalance === 'allowed')) throw new HttpError(403, `API key lacks permission ${permission}`, 'FORBIDDEN')
       return account
     }
   }

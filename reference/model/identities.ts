@@ -16,13 +16,21 @@ export const SEED_AVAILABLE_CENTS = 1_000_000
 
 export type Scope = 'pix:read' | 'pix:write' | 'balance:read'
 export const FULL_SCOPES: Scope[] = ['pix:read', 'pix:write', 'balance:read']
-/** The limited OAuth client: may read, may not write charges or returns (403 on PUT /cob, PUT /devolucao). */
-export const LIMITED_SCOPES: Scope[] = ['pix:read', 'balance:read']
+/**
+ * The limited OAuth client: may read charges and returns, may not write them (403 on PUT /cob, PUT
+ * /devolucao), and reads no balance (403 on GET /accounts/balances) unless the `limitedBalance`
+ * reading allows it (reference/readings.ts).
+ */
+export const LIMITED_SCOPES: Scope[] = ['pix:read']
+export const LIMITED_CLIENT_ID = 'reference-client-limited'
 
 export type KeyPermission = 'balance:read' | 'buyer:read' | 'webhook:write' | 'webhook:resend' | 'pix:refund' | 'bank-slip:write'
 export const FULL_KEY_PERMISSIONS: KeyPermission[] = ['balance:read', 'buyer:read', 'webhook:write', 'webhook:resend', 'pix:refund', 'bank-slip:write']
-/** The limited API key: reads (balance, buyer) but may not refund, resend, set webhooks or create slips. */
-export const LIMITED_KEY_PERMISSIONS: KeyPermission[] = ['balance:read', 'buyer:read']
+/**
+ * The limited API key: reads buyers but may not refund, resend, set webhooks or create slips, and
+ * reads no balance (403) unless the `limitedBalance` reading allows it.
+ */
+export const LIMITED_KEY_PERMISSIONS: KeyPermission[] = ['buyer:read']
 
 /** An account as made at start: its identity, without the state a run changes. */
 export interface AccountSeed extends Pick<Account, 'id' | 'clientId' | 'clientSecret' | 'apiKey' | 'apiKeyLimited' | 'holder' | 'pixKeys'> {
@@ -104,7 +112,7 @@ export async function createIdentities(): Promise<Identities> {
   const [one, two] = accounts as [AccountSeed, AccountSeed]
   const clients: OauthClient[] = [
     ...accounts.map((a) => ({ clientId: a.clientId, clientSecret: a.clientSecret, accountId: a.id, scopes: FULL_SCOPES })),
-    { clientId: 'reference-client-limited', clientSecret: secret(24), accountId: one.id, scopes: LIMITED_SCOPES },
+    { clientId: LIMITED_CLIENT_ID, clientSecret: secret(24), accountId: one.id, scopes: LIMITED_SCOPES },
   ]
   const ca = await createCa('PIX Reference Client CA')
   const [linked, unlinked, otherAccount] = await Promise.all([

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto'
 import { ERROR_BODY_CLAUSES as ERROR_BODY } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
+import { Inconclusive } from '../../harness/verdicts.ts'
 
 const PATH = '/v1/account/balance'
 
@@ -20,8 +21,8 @@ check('gateway balance with an unknown x-api-key answers 401 with the error body
   }
 })
 
-// Which permission the balance needs is not shown: the limited key may hold it (200). When it does
-// not, the answer is 403 with the error body, and never 401 (the key itself is valid).
+// Which permission the balance needs is not shown: the limited key may hold it (200), and then the
+// 403 row cannot be provoked with it. It is never 401 (the key itself is valid).
 check('gateway balance with a valid key lacking permission answers 403 with the error body, never 401', {
   clauses: ['7.gateway-balance-no-permission-403', ...ERROR_BODY],
   needs: ['limitedKey'],
@@ -29,6 +30,9 @@ check('gateway balance with a valid key lacking permission answers 403 with the 
   const clause = '7.gateway-balance-no-permission-403'
   const ex = await t.limited.gateway.get(PATH)
   t.expectStatus(clause, ex, [200, 403])
-  if (ex.response.status === 403) t.expectErrorBody(clause, ex, 403)
-  else t.expectSchema(clause, ex, 'getGatewayBalance')
+  t.observe(clause, 'limited-key-status', ex.response.status)
+  if (ex.response.status === 200) {
+    throw new Inconclusive('the limited key (PIX_API_KEY_LIMITED) reads the gateway balance (200), so it cannot provoke the 403 of a key without permission; which permission the balance needs is not shown (§5)')
+  }
+  t.expectErrorBody(clause, ex, 403)
 })

@@ -256,7 +256,7 @@ describe('balances (§2.3)', () => {
     expect(limited).toBeDefined()
     expectError(limited!, 429)
     expect(Number(limited!.headers['retry-after'])).toBeGreaterThan(0)
-    expect((await ref.gateway('/v1/account/balance', { key: ref.env.PIX_API_KEY_LIMITED })).status).toBe(200)
+    expect((await ref.gateway('/v1/account/balance', { key: ref.env.PIX_OTHER_API_KEY })).status).toBe(200)
     await ref.control('/control/clock/advance', { seconds: 61 })
     expect((await ref.gateway('/v1/account/balance')).status).toBe(200)
   })

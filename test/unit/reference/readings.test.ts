@@ -52,4 +52,9 @@ describe('a reference with every other reading', () => {
     const reply = await ref.base('/api/auth/token', { method: 'POST', body, headers: { 'x-ssl-client-cert': encodeCertHeader(stranger.certPem) } })
     expect(reply.status).toBe(403)
   })
+
+  it('lets the limited key and client read the balance', async () => {
+    expect((await ref.gateway('/v1/account/balance', { key: ref.env.PIX_API_KEY_LIMITED })).status).toBe(200)
+    expect((await ref.authed('GET', '/accounts/balances', undefined, 'limited')).status).toBe(200)
+  })
 })
