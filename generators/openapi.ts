@@ -10,6 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { OpenAPIV3_1 } from 'openapi-types'
+import { formatPointer, valueAt } from './json-pointer.ts'
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020
@@ -50,27 +51,14 @@ function deepFreeze<T>(value: T): T {
 }
 
 // ---------------------------------------------------------------------------------------------
-// JSON pointers
-
-function escapeSegment(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1')
-}
-
-function unescapeSegment(segment: string): string {
-  return segment.replace(/~1/g, '/').replace(/~0/g, '~')
-}
+// JSON pointers into the document
 
 function pointerOf(...segments: string[]): string {
-  return segments.map(s => '/' + escapeSegment(s)).join('')
+  return formatPointer(segments)
 }
 
 function nodeAt(pointer: string): unknown {
-  let node: unknown = loadOpenApi()
-  for (const segment of pointer.split('/').slice(1).map(unescapeSegment)) {
-    if (!node || typeof node !== 'object') return undefined
-    node = (node as Json)[segment]
-  }
-  return node
+  return valueAt(loadOpenApi(), pointer)
 }
 
 function refTo(pointer: string): { $ref: string } {

@@ -13,6 +13,7 @@ import type { ValidateFunction } from 'ajv'
 import { createCa } from '../generators/certificates.ts'
 import { randomCpf } from '../generators/documents.ts'
 import { buildPixCode } from '../generators/emv.ts'
+import { formatPointer, valueAt } from '../generators/json-pointer.ts'
 import { OPENAPI_ID, openApiAjv } from '../generators/openapi.ts'
 import { parseYamlCached } from '../generators/yaml-cache.ts'
 import type { Exchange } from './exchange.ts'
@@ -75,9 +76,7 @@ function operationNode(operationId: string): Json {
 function resolveLocal(node: Json): Json {
   const ref = node.$ref
   if (typeof ref !== 'string' || !ref.startsWith('#/')) return node
-  let target: unknown = loadControlSpec()
-  for (const segment of ref.slice(2).split('/')) target = (target as Json)[segment]
-  return target as Json
+  return valueAt(loadControlSpec(), ref.slice(1)) as Json
 }
 
 /** The statuses the document gives an operation, as strings ('200', '204', '404', …). */
@@ -129,8 +128,8 @@ function findPointer(operationId: string, status: string): string {
       if (op?.operationId !== operationId) continue
       const response = (op.responses as Json)[status] as Json
       const ref = response.$ref
-      const base = typeof ref === 'string' ? ref.slice(1) : `/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}/responses/${status}`
-      return `${base}/content/application~1json/schema`
+      const base = typeof ref === 'string' ? ref.slice(1) : formatPointer(['paths', path, method, 'responses', status])
+      return `${base}${formatPointer(['content', 'application/json', 'schema'])}`
     }
   }
   throw new Error(`specs/control.yaml has no operation ${operationId}`)

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ErrorObject } from 'ajv'
 import { LineCounter, parseDocument, stringify, type Document } from 'yaml'
+import { parsePointer } from '../../generators/json-pointer.ts'
 import { recomputeVerdict } from './results.ts'
 import type { AppliedWaiver, CheckResult, ClauseResult, Results, Waiver, WaiverOutcome } from './types.ts'
 
@@ -81,7 +82,7 @@ export function parseWaivers(text: string, file: string, knownClauses: Iterable<
 
 /** The start of the YAML node an ajv error points at (the entry itself for a missing key). */
 function offsetOf(doc: Document, error: Pick<ErrorObject, 'instancePath'> & Partial<Pick<ErrorObject, 'keyword' | 'params'>>): number | undefined {
-  const path: (string | number)[] = error.instancePath.split('/').slice(1).map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')))
+  const path: (string | number)[] = parsePointer(error.instancePath).map((p) => (/^\d+$/.test(p) ? Number(p) : p))
   if (error.keyword === 'additionalProperties') path.push((error.params as { additionalProperty: string }).additionalProperty)
   for (let n = path.length; n >= 0; n--) {
     const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true)

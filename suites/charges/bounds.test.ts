@@ -9,6 +9,7 @@ import { check, type CheckContext } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { boundaryCases, type BoundaryCase } from '../../generators/schema-arb.ts'
+import { valueAt, withValueAt } from '../../generators/json-pointer.ts'
 import { parameterSchema, requestBodySchema, validator } from '../../generators/openapi.ts'
 import { TXID_RE, newTxid } from '../../generators/ids.ts'
 import { isValidCnpj, isValidCpf, randomCnpj, randomCpf } from '../../generators/documents.ts'
@@ -27,28 +28,6 @@ function validCharge(): Json {
     solicitacaoPagador: 'Conformance kit bound check',
     infoAdicionais: [{ nome: 'Pedido', valor: '12345' }],
   }
-}
-
-// ---- JSON pointers into a request body ----------------------------------------------------------
-
-const segments = (pointer: string): string[] => pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-
-function valueAt(doc: unknown, pointer: string): unknown {
-  let node = doc
-  for (const s of segments(pointer)) node = node && typeof node === 'object' ? (node as Json)[s] : undefined
-  return node
-}
-
-/** A copy of `doc` with the value at `pointer` replaced (or removed when `value` is undefined). */
-function withValueAt(doc: Json, pointer: string, value: unknown): Json {
-  const copy = structuredClone(doc)
-  const path = segments(pointer)
-  const last = path.pop() as string
-  let node: unknown = copy
-  for (const s of path) node = (node as Json)[s]
-  if (value === undefined) delete (node as Json)[last]
-  else (node as Json)[last] = value
-  return copy
 }
 
 const charCount = (s: string): number => Array.from(s).length
@@ -130,7 +109,7 @@ for (const { pointer, clause, limit } of LIMITS) {
     const cases = maxLengthCases(pointer)
     await t.property([arbWord], async (word) => {
       for (const c of cases) {
-        const body = withValueAt(validCharge(), pointer, textOfLength(word, charCount(valueAt(c.value, pointer) as string)))
+        const body = withValueAt(validCharge(), c.edit.pointer, textOfLength(word, charCount(c.edit.value as string)))
         recheck(body, c.valid, describe(body, pointer))
         if (c.valid) await expectCreatedEchoing(t, clause, body, pointer)
         else await expectBadRequest(t, clause, body, describe(body, pointer))
@@ -209,7 +188,7 @@ check('charge valor.modalidadeAlteracao: 0 and 1 are accepted and echoed, 2 is r
   const pointer = '/valor/modalidadeAlteracao'
   const cases = boundaryCases(COB_REQUEST).filter((c) => c.path === pointer && c.keyword === 'enum')
   for (const c of cases) {
-    const body = withValueAt(validCharge(), pointer, valueAt(c.value, pointer))
+    const body = withValueAt(validCharge(), c.edit.pointer, c.edit.value)
     recheck(body, c.valid, describe(body, pointer))
     if (c.valid) await expectCreatedEchoing(t, '4.10.modalidade-values', body, pointer)
     else await expectBadRequest(t, '4.10.modalidade-values', body, describe(body, pointer))
@@ -232,10 +211,11 @@ check('charge without a required field (calendario, valor, valor.original, deved
   clauses: [...new Set(Object.values(REQUIRED))],
   needs: ['mutating'],
 }, async (t) => {
-  const missing = boundaryCases(COB_REQUEST).filter((c) => c.keyword === 'required').map((c) => c.path)
+  const missing = new Map(boundaryCases(COB_REQUEST).filter((c) => c.keyword === 'required').map((c) => [c.path, c.edit]))
   for (const [pointer, clause] of Object.entries(REQUIRED)) {
-    if (!missing.includes(pointer)) throw new Error(`kit bug: the putCob request schema states no required field at ${pointer}`)
-    const body = withValueAt(validCharge(), pointer, undefined)
+    const edit = missing.get(pointer)
+    if (!edit) throw new Error(`kit bug: the putCob request schema states no required field at ${pointer}`)
+    const body = withValueAt(validCharge(), edit.pointer, edit.value)
     recheck(body, false, `a charge without ${pointer}`)
     await expectBadRequest(t, clause, body, `a charge without ${pointer}`)
   }

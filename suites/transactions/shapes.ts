@@ -6,6 +6,7 @@
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { show } from '../../harness/assertions.ts'
+import { formatPointer, valueAt as schemaValueAt } from '../../generators/json-pointer.ts'
 import { OPENAPI_ID, loadOpenApi, validator } from '../../generators/openapi.ts'
 
 type Json = Record<string, unknown>
@@ -51,14 +52,12 @@ const METADATA_FIELDS: Field[] = [
 ]
 
 function schemaNode(pointer: string): Json {
-  let node: unknown = loadOpenApi()
-  for (const part of pointer.split('/').slice(1)) node = (node as Json | undefined)?.[part]
-  return (node ?? {}) as Json
+  return (schemaValueAt(loadOpenApi(), pointer) ?? {}) as Json
 }
 
 /** The schema pointer of a property path: `/properties/a/properties/b`. */
 function pointerOf(schema: string, path: string[]): string {
-  return `${schema}${path.map((p) => `/properties/${p}`).join('')}`
+  return `${schema}${formatPointer(path.flatMap((p) => ['properties', p]))}`
 }
 
 function requiredOf(schema: string, path: string[]): boolean {

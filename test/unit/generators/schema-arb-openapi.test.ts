@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { loadOpenApi, operations, parameterSchema, requestBodySchema, validator } from '../../../generators/openapi.ts'
 import { arbInvalid, arbValid, boundaryCases, type BoundaryCase } from '../../../generators/schema-arb.ts'
+import { valueAt } from '../../../generators/json-pointer.ts'
 
 type Json = Record<string, unknown>
 
@@ -16,7 +17,7 @@ function parameterNames(operationId: string): string[] {
 }
 
 function resolveLocal(doc: Json, ref: string): Json {
-  return ref.slice(2).split('/').reduce<Json>((at, seg) => at[seg.replace(/~1/g, '/').replace(/~0/g, '~')] as Json, doc)
+  return valueAt(doc, ref.slice(1)) as Json
 }
 
 const bodies = operations().flatMap((o) => {
@@ -49,7 +50,7 @@ describe('every parameter schema', () => {
 })
 
 describe('length bounds of the interface, as boundary cases of the document', () => {
-  const lengthOf = (c: BoundaryCase) => [...String(c.path.split('/').slice(1).reduce<unknown>((at, k) => (at as Json)[k], c.value))].length
+  const lengthOf = (c: BoundaryCase) => [...String(c.edit.value)].length
   // bound: 'minLength 26' style prefix of the description, whether the keyword or a pattern states it
   const triple = (cases: BoundaryCase[], path: string, bound: string) =>
     cases.filter((c) => c.path === path && c.description.startsWith(`${bound}:`)).map((c) => [lengthOf(c), c.valid])

@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { arbInvalid, arbValid, boundaryCases, schemaAt, type BoundaryCase } from '../../../generators/schema-arb.ts'
+import { hasValueAt, valueAt } from '../../../generators/json-pointer.ts'
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020
 
@@ -79,11 +80,7 @@ const txidParam = { type: 'string', minLength: 26, maxLength: 35, pattern: '^[a-
 const schemas: Record<string, object> = { cob, numbers, refs, txidParam }
 
 function findCase(cases: BoundaryCase[], path: string, keyword: string, length: number): BoundaryCase | undefined {
-  return cases.find((c) => c.path === path && c.keyword === keyword && [...String(valueAt(c.value, path))].length === length)
-}
-
-function valueAt(doc: unknown, path: string): unknown {
-  return path.split('/').slice(1).reduce<unknown>((at, seg) => (at as Record<string, unknown> | undefined)?.[seg], doc)
+  return cases.find((c) => c.path === path && c.keyword === keyword && [...String(c.edit.value)].length === length)
 }
 
 describe.each(Object.entries(schemas))('schema %s', (_name, schema) => {
@@ -109,6 +106,14 @@ describe.each(Object.entries(schemas))('schema %s', (_name, schema) => {
     const cases = boundaryCases(schema)
     expect(cases.length).toBeGreaterThan(3)
     for (const c of cases) expect({ c, verdict: isValid(c.value) }).toEqual({ c, verdict: c.valid })
+  })
+
+  it('every boundary case carries its edit: the value it puts at its pointer, or no member there when it removes one', () => {
+    for (const c of boundaryCases(schema)) {
+      expect(c.edit.pointer).toBe(c.path)
+      if (c.edit.value === undefined) expect({ c, present: hasValueAt(c.value, c.edit.pointer) }).toEqual({ c, present: false })
+      else expect({ c, at: valueAt(c.value, c.edit.pointer) }).toEqual({ c, at: c.edit.value })
+    }
   })
 })
 
@@ -158,19 +163,19 @@ describe('boundary cases of a charge-like body', () => {
     expect(hits.some((c) => c.valid)).toBe(true)
     expect(hits.some((c) => !c.valid)).toBe(true)
     const miss = hits.find((c) => !c.valid)
-    expect(String(valueAt(miss?.value, '/valor/original'))).not.toMatch(/^\d{1,10}\.\d{2}$/)
+    expect(String(miss?.edit.value)).not.toMatch(/^\d{1,10}\.\d{2}$/)
   })
 
   it('has every enum value and a near miss of each', () => {
     const enumCases = cases.filter((c) => c.keyword === 'enum' && c.path === '/valor/modalidadeAlteracao')
-    expect(enumCases.filter((c) => c.valid).map((c) => valueAt(c.value, c.path)).sort()).toEqual([0, 1])
-    expect(enumCases.filter((c) => !c.valid).map((c) => valueAt(c.value, c.path))).toContain(2)
+    expect(enumCases.filter((c) => c.valid).map((c) => c.edit.value).sort()).toEqual([0, 1])
+    expect(enumCases.filter((c) => !c.valid).map((c) => c.edit.value)).toContain(2)
   })
 })
 
 describe('boundary cases of numbers', () => {
   const cases = boundaryCases(numbers)
-  const at = (path: string, keyword: string) => cases.filter((c) => c.path === path && c.keyword === keyword).map((c) => [valueAt(c.value, path), c.valid])
+  const at = (path: string, keyword: string) => cases.filter((c) => c.path === path && c.keyword === keyword).map((c) => [c.edit.value, c.valid])
 
   it('integers step by 1', () => {
     expect(at('/count', 'minimum')).toEqual([[0, false], [1, true], [2, true]])
@@ -188,12 +193,12 @@ describe('boundary cases of numbers', () => {
   })
 
   it('integers also get a non-integer case', () => {
-    expect(cases.some((c) => c.path === '/count' && c.keyword === 'type' && valueAt(c.value, '/count') === 1.5 && !c.valid)).toBe(true)
+    expect(cases.some((c) => c.path === '/count' && c.keyword === 'type' && c.edit.value === 1.5 && !c.valid)).toBe(true)
   })
 
   it('a nullable string gets a wrong type that is not null', () => {
     const wrong = cases.find((c) => c.path === '/nullable' && c.keyword === 'type')
-    expect(valueAt(wrong?.value, '/nullable')).not.toBeNull()
+    expect(wrong?.edit.value).not.toBeNull()
   })
 })
 
