@@ -7,6 +7,7 @@ import { answerValidator, CONTROL_SPEC_ID, controlOperations, loadControlSpec } 
 import type { Exchange } from '../../../harness/exchange.ts'
 import type { HttpClient, SendRequest } from '../../../harness/http.ts'
 import { openApiAjv } from '../../../generators/openapi.ts'
+import { formatPointer } from '../../../generators/json-pointer.ts'
 
 type Json = Record<string, any>
 
@@ -41,7 +42,7 @@ function requestSchemaOf(operationId: string): object | undefined {
     for (const method of ['get', 'post']) {
       if (item[method]?.operationId !== operationId) continue
       if (!item[method].requestBody) return undefined
-      const pointer = `/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}/requestBody/content/application~1json/schema`
+      const pointer = formatPointer(['paths', path, method, 'requestBody', 'content', 'application/json', 'schema'])
       return { $ref: `${CONTROL_SPEC_ID}#${pointer}` }
     }
   }

@@ -8,6 +8,7 @@ import { buildPixCode } from '../../../generators/emv.ts'
 import { loadOpenApi } from '../../../generators/openapi.ts'
 import { answerValidator, checkDriver, controlOperations, documentedStatuses, loadControlSpec } from '../../../harness/driver-check.ts'
 import { startRef, VALID_CPF, type Ref, type Reply } from './helpers.ts'
+import { valueAt } from '../../../generators/json-pointer.ts'
 
 type Json = Record<string, any>
 
@@ -22,8 +23,7 @@ describe('specs/control.yaml as a document', () => {
   })
 
   it('resolves every $ref, in itself and into openapi.yaml', () => {
-    const resolve = (doc: unknown, pointer: string): unknown =>
-      pointer.split('/').slice(1).reduce<any>((node, s) => node?.[s.replace(/~1/g, '/').replace(/~0/g, '~')], doc)
+    const resolve = (doc: unknown, pointer: string): unknown => valueAt(doc, pointer)
     const refs: string[] = []
     const walk = (node: unknown): void => {
       if (Array.isArray(node)) node.forEach(walk)

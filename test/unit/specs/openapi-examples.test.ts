@@ -11,6 +11,7 @@ import {
 import { isValidCnpj, isValidCpf } from '../../../generators/documents.ts'
 import { parsePixCode } from '../../../generators/emv.ts'
 import { E2EID_RE, TXID_RE } from '../../../generators/ids.ts'
+import { parsePointer, valueAt } from '../../../generators/json-pointer.ts'
 
 type Json = Record<string, any>
 
@@ -112,7 +113,7 @@ describe('links', () => {
 function documentedField(operationId: string, status: string, pointer: string): boolean {
   const { method, path } = operations().find((o) => o.operationId === operationId)!
   let schema: Json | undefined = doc.paths[path][method.toLowerCase()].responses[status].content['application/json'].schema
-  for (const segment of pointer.split('/').slice(1)) {
+  for (const segment of parsePointer(pointer)) {
     schema = propertyOf(schema, segment)
     if (!schema) return false
   }
@@ -133,6 +134,6 @@ function propertyOf(schema: Json | undefined, segment: string): Json | undefined
 
 function resolve(schema: Json | undefined): Json | undefined {
   let at = schema
-  while (at?.$ref) at = at.$ref.slice(2).split('/').reduce((node: Json, key: string) => node?.[key], doc)
+  while (at?.$ref) at = valueAt(doc, at.$ref.slice(1)) as Json | undefined
   return at
 }

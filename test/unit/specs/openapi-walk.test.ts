@@ -11,6 +11,7 @@ import {
   clauseOfSchemaError, loadOpenApi, operation, operations, parameterExamples, requestBodyExamples, responseLinks, responseSchema, validator, type LinkInfo,
 } from '../../../generators/openapi.ts'
 import { call, startRef, type Reply, type Ref } from '../reference/helpers.ts'
+import { valueAt } from '../../../generators/json-pointer.ts'
 
 type Json = Record<string, any>
 
@@ -87,7 +88,7 @@ function checkAgainstDocument({ operationId, reply }: Exchange): void {
 function evaluate(expression: unknown, from: Exchange): string {
   const text = String(expression)
   const body = /^\$response\.body#(\/.*)$/.exec(text)
-  if (body) return String(body[1]!.split('/').slice(1).reduce((node: any, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], from.reply.body))
+  if (body) return String(valueAt(from.reply.body, body[1]!))
   const pathParameter = /^\$request\.path\.(\w+)$/.exec(text)
   if (pathParameter) return from.path[pathParameter[1]!]!
   return text

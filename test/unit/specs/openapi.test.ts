@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { isAbsolute } from 'node:path'
 import { Validator } from '@seriousme/openapi-schema-validator'
+import { escapeSegment, valueAt } from '../../../generators/json-pointer.ts'
 import {
   OPENAPI_ID, OPENAPI_PATH, acceptedSuccessStatuses, loadOpenApi, operation, operations, openApiAjv,
   parameterSchema, requestBodySchema, responseSchema, validator, webhookSchema,
@@ -60,16 +61,8 @@ const BOUND_KEYWORDS = [
   'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'minProperties', 'maxProperties',
 ]
 
-function escapeSegment(s: string): string { return s.replace(/~/g, '~0').replace(/\//g, '~1') }
-
 function resolvePointer(pointer: string): unknown {
-  let node: unknown = doc
-  for (const raw of pointer.split('/').slice(1)) {
-    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~')
-    if (!node || typeof node !== 'object' || !(segment in node)) return undefined
-    node = (node as Json)[segment]
-  }
-  return node
+  return valueAt(doc, pointer)
 }
 
 /** Every object node with its JSON pointer. */
