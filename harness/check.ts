@@ -1,7 +1,8 @@
 // check(): one behaviour of the interface, tagged with the clauses it verifies (ARCHITECTURE.md
-// "Checks and clauses", CONTRACTS §5-§6). It wraps a vitest test, hands the check its clients,
-// skips it with a reason when the target lacks what it needs, and leaves the redacted evidence on
-// the task for the reporters.
+// "Checks and clauses", CONTRACTS §5-§6). It wraps a vitest test, hands the check its context
+// (harness/context.ts), skips it with a reason when the target lacks what it needs
+// (harness/needs.ts), runs it on a balance account of its own when it may (harness/lanes.ts), turns
+// what it throws into its verdict, and leaves the redacted evidence on the task for the reporters.
 import { existsSync } from 'node:fs'
 import { TestRunner, afterAll, test, type TestContext } from 'vitest'
 import { CLAUSES_PATH, clauseById, extensionCatalogue } from '../generators/clauses.ts'

@@ -125,6 +125,7 @@ export interface CheckState {
   trace: TraceContext
 }
 
+/** A check's state before its first request. */
 export function newCheckState(clauses: string[], trace: TraceContext): CheckState {
   return { clauses, refusals: [], recorded: new WeakMap(), answers: [], spans: [], trace }
 }
@@ -134,6 +135,10 @@ function noteSpan(state: CheckState, ex: Exchange): void {
   state.spans.push([end - ex.response.durationMs, end])
 }
 
+/**
+ * The check's `t` on config `c`, and what harness/check.ts needs once the check is done: the kit
+ * of the route probes, and the account URLs and hooks to put back.
+ */
 export async function buildContext(
   ctx: TestContext,
   c: TargetConfig,
