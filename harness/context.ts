@@ -10,13 +10,13 @@ import {
 } from './assertions.ts'
 import { clauseScope, inPrecondition, preconditionOf, requireClauses } from './clause-scope.ts'
 import type { TargetConfig } from './config.ts'
-import { AccountUrlsKeeper, ControlClient, type ClockMove } from './control.ts'
+import { AccountUrlsKeeper, ControlClient } from './control.ts'
 import type { Exchange } from './exchange.ts'
 import {
   HttpClient, createClients, type AccountClients, type BearerClient, type CertTokenClient, type GatewayClient, type RawClient,
 } from './http.ts'
 import { NO_CONTROL, READONLY_CONTROL, skipCheck, type Need } from './needs.ts'
-import { pacerFor } from './pacing.ts'
+import { pacerFor, type ClockMove } from './pacing.ts'
 import { runModel, runProperty, type ModelRun, type ModelRunOptions, type PropertyOptions } from './property.ts'
 import type { Recorder, RecordedExchange } from './recorder.ts'
 import { noteControlExchange, noteTargetExchange, operationOf, type ProbeKit } from './routes.ts'

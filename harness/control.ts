@@ -3,6 +3,7 @@
 import { describeExchange } from './assertions.ts'
 import type { Exchange } from './exchange.ts'
 import type { HttpClient } from './http.ts'
+import type { ClockMove } from './pacing.ts'
 import type { Exclusive } from './schedule.ts'
 
 export interface Party {
@@ -78,9 +79,6 @@ export const MAX_BULK_PAYMENTS = 2000
 const SINGLE_CALLS_IN_FLIGHT = 50
 
 type Seeded = PaymentResult & { externalId: string | null }
-
-/** A control route that moved what the target's rate windows count: a reset, or its clock. */
-export type ClockMove = { kind: 'reset' } | { kind: 'account-reset'; account: string } | { kind: 'advance'; seconds: number }
 
 export interface ControlOptions {
   /** Called before a route that changes the whole sandbox or an account's settings; throws when the check may not. */

@@ -18,7 +18,6 @@
 // log, or leave the log full so the next request waits. A check's control client tells the pacer
 // of every reset and clock advance it made (`followClock`).
 import { createHash } from 'node:crypto'
-import type { ClockMove } from './control.ts'
 import { FileStore, SharedFileStore, type PacerStore } from './pacing-store.ts'
 
 export { FileStore, MemoryStore, SharedFileStore, flushPacingLogs, type PacerStore } from './pacing-store.ts'
@@ -59,6 +58,9 @@ export interface PacerOptions {
   /** Where a wait is announced (progress); default stderr. Never given a key. */
   log?: (line: string) => void
 }
+
+/** A control route the target accepted that moved what its rate windows count: a reset, or its clock (harness/control.ts). */
+export type ClockMove = { kind: 'reset' } | { kind: 'account-reset'; account: string } | { kind: 'advance'; seconds: number }
 
 export interface Slot {
   operation: RateLimitedOperation
