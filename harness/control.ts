@@ -3,6 +3,7 @@
 import { describeExchange } from './assertions.ts'
 import type { Exchange } from './exchange.ts'
 import type { HttpClient } from './http.ts'
+import type { ClockMove } from './pacing.ts'
 import type { Exclusive } from './schedule.ts'
 
 export interface Party {
@@ -82,6 +83,8 @@ type Seeded = PaymentResult & { externalId: string | null }
 export interface ControlOptions {
   /** Called before a route that changes the whole sandbox or an account's settings; throws when the check may not. */
   exclusive?: Exclusive
+  /** Told of every reset and clock advance of this client once the target accepted it (the kit's pacer follows them). */
+  onClockMove?: (move: ClockMove) => void
   /** Remembers an account's notification URLs before this client changes them, to put them back after the check. */
   keeper?: AccountUrlsKeeper
   /** Incoming payments name `defaultAccount` (it is not the primary account, the driver's default). */
@@ -92,6 +95,7 @@ export class ControlClient {
   private readonly exclusive: Exclusive | undefined
   private readonly keeper: AccountUrlsKeeper | undefined
   private readonly namesAccount: boolean
+  private readonly onClockMove: ((move: ClockMove) => void) | undefined
 
   constructor(
     private readonly http: HttpClient,
@@ -103,19 +107,24 @@ export class ControlClient {
     this.exclusive = options.exclusive
     this.keeper = options.keeper
     this.namesAccount = options.namesAccount ?? false
+    this.onClockMove = options.onClockMove
   }
 
   // --- whole simulator
   async reset(): Promise<void> {
     this.exclusive?.('resets the sandbox (POST /control/reset)', 'sandbox')
     await this.call('POST', '/control/reset')
+    this.onClockMove?.({ kind: 'reset' })
   }
   clock(): Promise<{ now: string }> {
     return this.call('GET', '/control/clock')
   }
   advance(seconds: number): Promise<{ now: string }> {
     this.exclusive?.("moves the sandbox's clock (POST /control/clock/advance)", 'sandbox')
-    return this.call('POST', '/control/clock/advance', { seconds })
+    return this.call<{ now: string }>('POST', '/control/clock/advance', { seconds }).then((now) => {
+      this.onClockMove?.({ kind: 'advance', seconds })
+      return now
+    })
   }
   configure(settings: SimulatorSettings): Promise<SimulatorSettings> {
     this.exclusive?.("changes the sandbox's settings (POST /control/config)", 'sandbox')
@@ -234,6 +243,7 @@ export class ControlClient {
   async resetAccount(account = this.defaultAccount): Promise<void> {
     this.exclusive?.('resets an account (POST /control/accounts/{id}/reset)', 'account')
     await this.call('POST', `/control/accounts/${p(account)}/reset`)
+    this.onClockMove?.({ kind: 'account-reset', account })
   }
 
   // --- the provider's request log (an optional route)

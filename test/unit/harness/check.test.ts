@@ -167,6 +167,33 @@ describe('check() meta reaches a vitest reporter', () => {
   })
 })
 
+describe('model-based properties (t.property with a ModelRun)', () => {
+  test('a broken model fails the clause of the command that broke it, with the shrunk sequence and its replay', () => {
+    const r = row('a model run that breaks records the replay and shows the shrunk sequence')
+    expect(r.state).toBe('failed')
+    expect(r.meta.seed).toBe(1234)
+    expect(r.meta.failedClause).toBe('2.3.gateway-id')
+    expect(r.errors[0]).toMatch(/^2\.3\.gateway-id — /)
+    expect(r.errors[0]).toMatch(/counter at most its limit: expected ≤ 10, got 1[1-5]/)
+    expect(r.errors[0]).toMatch(/command sequence \(after \d+ shrinks\): .*add\(\d\)/)
+    expect(r.meta.replay).toMatch(/^seed=1234 path=\d+(:\d+)* replayPath=\S+$/)
+    expect(r.errors[0]).toContain(`replay: ${String(r.meta.replay)} (run with --seed 1234)`)
+  })
+
+  test('a passing model records the sequences it ran, the examples counted among them', () => {
+    const r = row('a model run records what it ran, its examples among its runs')
+    expect(r.state).toBe('passed')
+    expect(r.meta.property).toEqual({ requested: 20, examples: 0, runs: 20, interrupted: false })
+  })
+
+  test('an example sequence runs first and decides the verdict whatever the seed', () => {
+    const r = row('a model example runs first, at every depth')
+    expect(r.state).toBe('failed')
+    expect(r.errors[0]).toContain('got 102')
+    expect(r.errors[0]).toMatch(/command sequence \(after \d+ shrinks\): add\(3\),add\(99\)/)
+  })
+})
+
 describe('property time budget', () => {
   test('a slow failing property fails within its time limit with the smallest case found so far', () => {
     const r = row('slow failing property stops shrinking at its time limit')

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { ControlClient } from '../../../harness/control.ts'
 import { GatewayClient, HttpClient } from '../../../harness/http.ts'
 import { FileStore, MemoryStore, PACING_MARGIN_MS, Pacer, SharedFileStore, flushPacingLogs } from '../../../harness/pacing.ts'
 import { fakeServer, json, type FakeServer } from './fake-server.ts'
@@ -149,6 +150,49 @@ describe('pacer against a target that limits 60 per minute per key', () => {
     expect(pacer.windowClearAt(slot)).toBe(sentAt + WINDOW_MS + PACING_MARGIN_MS)
     expect(await pacer.waitForClearWindow(slot)).toBe(WINDOW_MS - 10_000 + PACING_MARGIN_MS)
     expect(pacer.sentInWindow(slot)).toBe(0)
+  })
+})
+
+describe('the control client tells the pacer of the moves the target accepted', () => {
+  let control: FakeServer
+  beforeAll(async () => {
+    // refuses a move backwards, as a sandbox would
+    control = await fakeServer((req, res) => json(res, req.body.includes('"seconds":-') ? 400 : 200, { now: '2026-01-01T00:00:00Z' }))
+  })
+  afterAll(() => control.close())
+
+  function driven() {
+    const { gateway, pacer } = setup()
+    const driver = new ControlClient(new HttpClient({ timeoutMs: 2_000 }), control.url, 'acct-a', {
+      onClockMove: (move) => pacer.followClock(move, (account) => (account === 'acct-b' ? ['key-b', undefined] : ['key-a'])),
+    })
+    const sent = (key: string) => {
+      const slot = pacer.slotOf({ method: 'GET', url: `${server.url}/v1/account/balance`, headers: { 'x-api-key': key } })
+      return slot ? pacer.sentInWindow(slot) : -1
+    }
+    const fill = async (key: string) => {
+      for (let i = 0; i < 60; i++) await gateway(key).get('/v1/account/balance', { unpaced: true })
+    }
+    return { driver, sent, fill }
+  }
+
+  test('an account reset forgets the requests of its keys only; a clock advance ages them all', async () => {
+    const { driver, sent, fill } = driven()
+    await fill('key-a')
+    await fill('key-b')
+    await driver.resetAccount('acct-b')
+    expect([sent('key-a'), sent('key-b')]).toEqual([60, 0])
+    await driver.advance(61)
+    expect(sent('key-a')).toBe(0)
+  })
+
+  test('a sandbox reset forgets every log; a refused move changes nothing', async () => {
+    const { driver, sent, fill } = driven()
+    await fill('key-a')
+    await expect(driver.advance(-61)).rejects.toThrow(/control POST \/control\/clock\/advance failed/)
+    expect(sent('key-a')).toBe(60)
+    await driver.reset()
+    expect(sent('key-a')).toBe(0)
   })
 })
 

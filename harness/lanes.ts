@@ -1,0 +1,91 @@
+// The balance-account lane (harness/schedule.ts onTheBalanceAccount): a check declared alone for
+// the sake of one account's money, URLs or reset runs instead in the shared phase on a balance
+// account of its own, one check per account at a time. Here: whether a check takes that lane, how
+// long it may wait for an account, and the taking of one.
+import { balanceAccountConfig, resetsBalanceAccount, runCheckTimeoutMs, usableBalanceAccounts, usesBalanceAccount, type BalanceAccount, type TargetConfig } from './config.ts'
+import type { CheckMeta } from './meta.ts'
+import { workerConfig, type Need } from './needs.ts'
+import { ALONE, holdBalanceAccount, type Phase, type RunMode } from './schedule.ts'
+
+/** What only the main account has (balanceAccountConfig leaves it out): a check that needs it stays on the main account. */
+const MAIN_ACCOUNT_NEEDS: readonly Need[] = ['certs', 'otherAccountCert', 'unlinkedCert', 'limitedKey']
+
+export interface Lane {
+  /** The run has a usable balance account, and the check may run on one. */
+  balanceAccount: boolean
+  /** The sandbox driver resets one account alone (the preflight saw it do so). */
+  resetsIt: boolean
+}
+
+/** The lane open to a check declared `alone` for a reason, in a certification's phase. */
+export function laneOf(phase: Phase | undefined, alone: string | undefined, needs: readonly Need[]): Lane {
+  const mayTakeIt = phase !== undefined && alone !== undefined && !needs.some((n) => MAIN_ACCOUNT_NEEDS.includes(n))
+  return mayTakeIt ? balanceAccountLane() : { balanceAccount: false, resetsIt: false }
+}
+
+/**
+ * Whether this run has a usable balance account, and whether its driver resets that account alone;
+ * a config that does not load says no (its checks report the error).
+ */
+function balanceAccountLane(): Lane {
+  try {
+    const c = workerConfig()
+    return { balanceAccount: usesBalanceAccount(c), resetsIt: resetsBalanceAccount(c) }
+  } catch {
+    return { balanceAccount: false, resetsIt: false }
+  }
+}
+
+/** A check's own time limit: its declared one, or the run's (the CLI's testTimeout, harness/config.ts checkTimeoutMs). */
+function checkTimeoutMs(timeout: number | undefined): number {
+  return timeout ?? runCheckTimeoutMs(workerConfig())
+}
+
+/** How long a check on the balance account may wait for it: the time of a few checks before it. */
+export function balanceAccountWaitMs(timeout: number | undefined): number {
+  return 4 * checkTimeoutMs(timeout)
+}
+
+/** Between giving up the wait (blocked) and the test's own time limit. */
+const WAIT_MARGIN_MS = 5_000
+
+/** On the balance account a check may wait for the others on it: the wait is given time of its own. */
+export function laneTimeoutMs(timeout: number | undefined, mode: RunMode): number | undefined {
+  return mode === 'balance-account' ? checkTimeoutMs(timeout) + balanceAccountWaitMs(timeout) + WAIT_MARGIN_MS : timeout
+}
+
+/**
+ * The balance accounts a check of `mode` may take, in the order it tries them. The ledger model
+ * holds its account for many seconds: it tries the last one first and the short checks the first
+ * one, so they seldom queue behind it.
+ */
+export function accountsToTry(main: TargetConfig, mode: RunMode, alone: string | undefined): BalanceAccount[] {
+  const usable = mode === 'balance-account' ? usableBalanceAccounts(main) : []
+  return alone === ALONE.accountReset ? [...usable].reverse() : usable
+}
+
+/**
+ * Takes the first free of `accounts` for the check, waiting up to `waitMs` (Blocked after that):
+ * the check's config on it, and the release. The wait and the account taken go to `meta`.
+ */
+export async function takeBalanceAccount(
+  main: TargetConfig,
+  accounts: readonly BalanceAccount[],
+  waitMs: number,
+  signal: AbortSignal,
+  meta: Partial<CheckMeta>,
+): Promise<{ config: TargetConfig; release: () => void }> {
+  const asked = performance.now()
+  const keys = accounts.map((a) => `${process.env.PIX_RUN_ID ?? 'no run id'}\n${main.gatewayUrl}\n${a.clientId}`)
+  const held = await holdBalanceAccount(keys, waitMs, signal, accounts.map((a) => `${a.prefix}_*`).join(', '))
+  try {
+    const account = accounts[held.index] as BalanceAccount
+    const config = balanceAccountConfig(main, account)
+    meta.balanceAccountWaitMs = Math.round(performance.now() - asked)
+    meta.balanceAccountSetting = account.prefix
+    return { config, release: held.release }
+  } catch (err) {
+    held.release()
+    throw err
+  }
+}

@@ -1,0 +1,216 @@
+// The commands of the ledger model (ledger-model.ts): what a random sequence is drawn from. Each
+// acts on the target through the API or the control driver, updates the model as the interface
+// says it moves the account, and compares the two (verify).
+import { randomUUID } from 'node:crypto'
+import fc from 'fast-check'
+import { show } from '../../harness/assertions.ts'
+import { fromCents } from '../../generators/amounts.ts'
+import { randomCpf } from '../../generators/documents.ts'
+import { buildPixCode } from '../../generators/emv.ts'
+import { newTxid } from '../../generators/ids.ts'
+import {
+  ACCEPTED, CONFIRMED, FAILED, INCOMING, amountsOf, expectEvent, expectEventCount, listedTransactions, singleView, transactionIdOf, v2Event, verify,
+  type Command, type Model, type Real,
+} from './ledger-model.ts'
+
+export const MAX_COMMANDS = 15
+
+const payer = () => ({ name: 'Pagador Modelo', document: randomCpf() })
+const pick = <T>(list: T[], index: number): T => list[index % list.length] as T
+
+class CreateCharge implements Command {
+  constructor(readonly amountCents: number) {}
+  check = () => true
+  async run(m: Model, r: Real): Promise<void> {
+    const txid = newTxid()
+    await r.t.given('a charge (PUT /cob/{txid})', async () => {
+      r.t.expectStatus('4.10.status-201', await r.t.base.put(`/cob/${txid}`, { calendario: { expiracao: 3600 }, valor: { original: fromCents(this.amountCents) } }), 201)
+    })
+    m.charges.push({ txid, cents: this.amountCents })
+    await verify(m, r, undefined, this.toString())
+  }
+  toString = () => `createCharge(${fromCents(this.amountCents)})`
+}
+
+class PayCharge implements Command {
+  constructor(readonly index: number) {}
+  check = (m: Readonly<Model>) => m.charges.length > 0
+  async run(m: Model, r: Real): Promise<void> {
+    const charge = pick(m.charges, this.index)
+    const paid = await r.t.control.payCob(charge.txid, { payer: payer() })
+    m.charges = m.charges.filter((c) => c !== charge)
+    await expectEvent(r, '6.2.receive-emitted', 'a paid charge posts RECEIVE', v2Event('RECEIVE', (d) => d.txId === charge.txid))
+    const read = singleView(r.t, paid.transactionId, (v) => {
+      if (v.originalCents !== charge.cents) r.t.fail('2.1.original-amount', 'the payment of a charge is for its valor.original', fromCents(charge.cents), fromCents(v.originalCents), v.ex)
+    })
+    await verify(m, r, INCOMING, this.toString(), { read, apply: (view) => {
+      m.available += view.finalCents
+      m.received.push({ e2eId: paid.e2eId, txid: charge.txid, refundableCents: view.originalCents })
+      m.listed.set(paid.transactionId, { operationType: 'Pix in', movementType: 'CREDIT', status: 'Confirmado', ...amountsOf(view) })
+    } })
+  }
+  toString = () => `payCharge(#${this.index})`
+}
+
+class IncomingPayment implements Command {
+  constructor(readonly amountCents: number) {}
+  check = () => true
+  async run(m: Model, r: Real): Promise<void> {
+    const paid = await r.t.control.incomingPayment({ amount: this.amountCents / 100, payer: payer(), externalId: `kit-model-${randomUUID()}` })
+    await expectEvent(r, '6.2.receive-emitted', 'an incoming payment posts RECEIVE', v2Event('RECEIVE', (d) => d.endToEndId === paid.e2eId))
+    const read = singleView(r.t, paid.transactionId, (v) => {
+      if (v.originalCents !== this.amountCents) r.t.fail('2.1.original-amount', 'an incoming payment is recorded at its amount', fromCents(this.amountCents), fromCents(v.originalCents), v.ex)
+    })
+    await verify(m, r, INCOMING, this.toString(), { read, apply: (view) => {
+      m.available += view.finalCents
+      m.received.push({ e2eId: paid.e2eId, refundableCents: view.originalCents })
+      m.listed.set(paid.transactionId, { operationType: 'Pix in', movementType: 'CREDIT', status: 'Confirmado', ...amountsOf(view) })
+    } })
+  }
+  toString = () => `incomingPayment(${fromCents(this.amountCents)})`
+}
+
+class CashOut implements Command {
+  constructor(readonly amountCents: number) {}
+  /** Well inside the funds, whatever the fee: a refusal for lack of balance is not what this models. */
+  check = (m: Readonly<Model>) => m.available >= this.amountCents * 2
+  async run(m: Model, r: Real): Promise<void> {
+    const value = fromCents(this.amountCents)
+    const qrCode = buildPixCode({ key: 'destino@example.com', amount: value, merchantName: 'Destino Modelo', merchantCity: 'CURITIBA', txid: `KITMODEL${Date.now()}` })
+    const transactionId = await r.t.given('a cash-out (POST /api/pix/cash-out-qrcode)', async () => {
+      const ex = await r.t.base.post('/api/pix/cash-out-qrcode', { value: this.amountCents / 100, qrCode, externalId: `kit-model-${randomUUID()}` })
+      return transactionIdOf(r.t, '4.7.transaction-id', ex)
+    })
+    await verify(m, r, ACCEPTED, this.toString(), { read: singleView(r.t, transactionId), apply: (view) => {
+      m.available -= view.finalCents
+      m.blocked += view.finalCents
+      m.cashOuts.push({ transactionId, finalCents: view.finalCents })
+      m.listed.set(transactionId, { operationType: 'Pix out', movementType: 'DEBIT', status: 'Pendente', ...amountsOf(view) })
+    } })
+  }
+  toString = () => `cashOut(${fromCents(this.amountCents)})`
+}
+
+class SettleCashOut implements Command {
+  constructor(readonly index: number) {}
+  check = (m: Readonly<Model>) => m.cashOuts.length > 0
+  async run(m: Model, r: Real): Promise<void> {
+    const out = pick(m.cashOuts, this.index)
+    const transfersBefore = r.t.hooks.events(r.channel).filter(v2Event('TRANSFER', () => true)).length
+    await r.t.control.settleTransaction(out.transactionId)
+    m.cashOuts = m.cashOuts.filter((o) => o !== out)
+    m.blocked -= out.finalCents
+    const listed = m.listed.get(out.transactionId)
+    if (listed) listed.status = 'Confirmado'
+    await expectEventCount(r, '6.2.transfer-emitted', 'a settled cash-out posts TRANSFER', v2Event('TRANSFER', () => true), transfersBefore + 1)
+    await verify(m, r, CONFIRMED, this.toString())
+  }
+  toString = () => `settleCashOut(#${this.index})`
+}
+
+class FailCashOut implements Command {
+  constructor(readonly index: number) {}
+  check = (m: Readonly<Model>) => m.cashOuts.length > 0
+  async run(m: Model, r: Real): Promise<void> {
+    const out = pick(m.cashOuts, this.index)
+    await r.t.control.failTransaction(out.transactionId, 'refused by the model')
+    m.cashOuts = m.cashOuts.filter((o) => o !== out)
+    m.blocked -= out.finalCents
+    m.available += out.finalCents
+    const listed = m.listed.get(out.transactionId)
+    if (listed) listed.status = 'Error'
+    await verify(m, r, FAILED, this.toString())
+  }
+  toString = () => `failCashOut(#${this.index})`
+}
+
+class ReturnPayment implements Command {
+  constructor(readonly index: number, readonly amountCents: number) {}
+  check = (m: Readonly<Model>) => m.received.some((p) => p.refundableCents > 0) && m.available >= this.amountCents * 2
+  async run(m: Model, r: Real): Promise<void> {
+    const refundable = m.received.filter((p) => p.refundableCents > 0)
+    const original = pick(refundable, this.index)
+    const valorCents = Math.min(this.amountCents, original.refundableCents)
+    const id = `kitmodel${randomUUID().replace(/-/g, '').slice(0, 24)}`
+    // The return, and its transaction found by the model's reading (the interface is silent on it).
+    const { rtrId, transactionId } = await r.t.given('a return and its transaction (PUT /pix/{e2eid}/devolucao/{id}, GET /api/transactions?endToEndId=rtrId)', async () => {
+      const ex = await r.t.base.put(`/pix/${original.e2eId}/devolucao/${id}`, { valor: fromCents(valorCents) })
+      r.t.expectStatus('4.11.status-201', ex, 201)
+      const rtr = r.t.json('4.11.status-201', ex).rtrId
+      if (typeof rtr !== 'string') return r.t.fail('2.5.rtr-id-32', 'return rtrId', 'a string', show(rtr), ex)
+      const listed = await listedTransactions(r.t, { endToEndId: rtr })
+      const found = [...listed.items.keys()]
+      if (found.length !== 1) r.t.fail('4.4.end-to-end-id-filter', 'the return transaction is listed by its end-to-end id', `one transaction with endToEndId ${rtr}`, `${found.length}`, listed.ex)
+      return { rtrId: rtr, transactionId: found[0] as string }
+    })
+    const view = await singleView(r.t, transactionId, (v) => {
+      if (v.originalCents !== valorCents) r.t.fail('2.1.original-amount', 'the return transaction is for valor', fromCents(valorCents), fromCents(v.originalCents), v.ex)
+    })
+    original.refundableCents -= valorCents
+    m.available -= view.finalCents
+    m.blocked += view.finalCents
+    m.returns.push({ transactionId, finalCents: view.finalCents, e2eId: original.e2eId, id, rtrId })
+    m.listed.set(transactionId, { operationType: 'Refund in', movementType: 'DEBIT', ...amountsOf(view) })
+    await verify(m, r, ACCEPTED, this.toString())
+  }
+  toString = () => `returnPayment(#${this.index}, ${fromCents(this.amountCents)})`
+}
+
+class SettleReturn implements Command {
+  constructor(readonly index: number) {}
+  check = (m: Readonly<Model>) => m.returns.length > 0
+  async run(m: Model, r: Real): Promise<void> {
+    const ret = pick(m.returns, this.index)
+    await r.t.control.settleReturn(ret.e2eId, ret.id)
+    m.returns = m.returns.filter((x) => x !== ret)
+    m.blocked -= ret.finalCents
+    await expectEvent(r, '6.2.refund-emitted', 'a settled return posts REFUND',
+      v2Event('REFUND', (d) => d.endToEndId === ret.e2eId && Array.isArray(d.refunds) && d.refunds.some((x: Record<string, unknown>) => x?.endToEndId === ret.rtrId)))
+    await verify(m, r, CONFIRMED, this.toString())
+  }
+  toString = () => `settleReturn(#${this.index})`
+}
+
+class FailReturn implements Command {
+  constructor(readonly index: number) {}
+  check = (m: Readonly<Model>) => m.returns.length > 0
+  async run(m: Model, r: Real): Promise<void> {
+    const ret = pick(m.returns, this.index)
+    await r.t.control.failReturn(ret.e2eId, ret.id, 'refused by the model')
+    m.returns = m.returns.filter((x) => x !== ret)
+    m.blocked -= ret.finalCents
+    m.available += ret.finalCents
+    await verify(m, r, FAILED, this.toString())
+  }
+  toString = () => `failReturn(#${this.index})`
+}
+
+const amount = (max: number) => fc.integer({ min: 100, max })
+const cashOut = amount(30_000).map((c) => new CashOut(c))
+const failCashOut = fc.nat(20).map((i) => new FailCashOut(i))
+const returnPayment = fc.tuple(fc.nat(20), amount(20_000)).map(([i, c]) => new ReturnPayment(i, c))
+/**
+ * Outgoing operations, and the failures that must unblock them, are listed twice: they carry most
+ * of §3.6 and §2.3, and a failure needs an operation before it in the same short sequence.
+ */
+export const COMMANDS: fc.Arbitrary<Command>[] = [
+  amount(50_000).map((c) => new CreateCharge(c)),
+  fc.nat(20).map((i) => new PayCharge(i)),
+  amount(50_000).map((c) => new IncomingPayment(c)),
+  cashOut, cashOut,
+  fc.nat(20).map((i) => new SettleCashOut(i)),
+  failCashOut, failCashOut,
+  returnPayment, returnPayment,
+  fc.nat(20).map((i) => new SettleReturn(i)),
+  fc.nat(20).map((i) => new FailReturn(i)),
+]
+
+/**
+ * Every command once, each failure after the operation it fails: run first, at every depth and
+ * whatever the seed, so no rule of §3.6 and §2.3 goes unexercised by a short random draw.
+ */
+export const EVERY_COMMAND = (): Command[] => [
+  new IncomingPayment(50_000), new CreateCharge(1_234), new PayCharge(0),
+  new CashOut(2_000), new SettleCashOut(0), new CashOut(1_500), new FailCashOut(0),
+  new ReturnPayment(0, 1_000), new SettleReturn(0), new ReturnPayment(0, 500), new FailReturn(0),
+]

@@ -1,0 +1,316 @@
+// The model of the ledger check (ledger.test.ts; interface §2.2, §2.3, §3.6, §6.2): random
+// sequences of charges, payments, cash-outs and returns (ledger-commands.ts), each followed by a
+// comparison of the target with a model of the account (available and blocked, in cents). The
+// fee of each transaction is the target's business: the model takes it from the target's single
+// view (§2.1) and checks conservation (|finalAmount − originalAmount| = feeAmount, finalAmount
+// moves) and the §3.6 movements. After every command: the three balance shapes equal the model,
+// the listing (filtered to the model's transactions) agrees, and the expected webhooks arrived.
+//
+// Choices where the interface is silent, written down:
+// - the amount an outgoing operation moves to blocked is its finalAmount (original plus fee);
+// - a return (PUT devolucao) is an outgoing payment for §3.6; its transaction is found in the
+//   listing by endToEndId = the return's rtrId (the id of the return transaction, §2.5);
+// - listed statuses are asserted only where the control contract names them (CONTRACTS §4:
+//   settle = CONFIRMED, fail = ERROR for cash-outs); a return's transaction status is not shown;
+// - a RECEIVE is awaited for every payment received (charge paid or not, §3.2, §3.6), a TRANSFER
+//   for every settled cash-out (counted: its payload is not shown), a REFUND for every settled return.
+//
+// Verdicts: what a command only needs to go on (the charge, cash-out or return accepted, the view
+// the model takes the amounts from, the balance and listing reads) is a precondition. A balance
+// that parts from the model fails the clause of the command just run (the §3.6 movement, or the
+// release and unblock rules of §2.3); the three shapes disagreeing with each other fail their §2.3
+// equalities; a listed field fails its §2.2 mapping; a missing event its §6.2 emission.
+import fc from 'fast-check'
+import type { CheckContext } from '../../harness/check.ts'
+import { isBalanceAccount } from '../../harness/config.ts'
+import { show } from '../../harness/assertions.ts'
+import type { Exchange } from '../../harness/exchange.ts'
+import type { Captured } from '../../harness/webhook-capture.ts'
+import { Inconclusive } from '../../harness/verdicts.ts'
+import { centsOf, fromCents, hasAtMostTwoDecimals } from '../../generators/amounts.ts'
+import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
+
+const EVENT_WAIT_MS = 5_000
+const AFTER_A_MISS_WAIT_MS = 1_000
+
+type ListedStatus = 'Pendente' | 'Confirmado' | 'Error'
+
+const STATUS_CLAUSE: Record<ListedStatus, string> = { Pendente: '2.2.status-map-pending', Confirmado: '2.2.status-map-confirmed', Error: '2.2.status-map-error' }
+const TYPE_CLAUSE: Record<Listed['operationType'], string> = { 'Pix in': '2.2.type-map-payment', 'Pix out': '2.2.type-map-withdraw', 'Refund in': '2.2.type-map-refund-in' }
+
+/** What the listing must show for one of the model's transactions. */
+interface Listed {
+  operationType: 'Pix in' | 'Pix out' | 'Refund in'
+  movementType: 'CREDIT' | 'DEBIT'
+  originalCents: number
+  feeCents: number
+  finalCents: number
+  /** undefined where the interface does not show the status (returns) */
+  status?: ListedStatus
+}
+
+interface Received { e2eId: string; txid?: string; refundableCents: number }
+interface Outgoing { transactionId: string; finalCents: number }
+interface PendingReturn extends Outgoing { e2eId: string; id: string; rtrId: string }
+
+export interface Model {
+  available: number
+  blocked: number
+  charges: { txid: string; cents: number }[]
+  received: Received[]
+  cashOuts: Outgoing[]
+  returns: PendingReturn[]
+  listed: Map<string, Listed>
+}
+
+export interface Real {
+  t: CheckContext
+  channel: string
+}
+
+/**
+ * The clause a balance that parts from the model breaks, by the command just run. `gatewayAvailable`
+ * is the clause of the gateway availableBalance row when it differs (a received PIX counts there at once).
+ */
+interface Movement {
+  clause: string
+  gatewayAvailable?: string
+}
+
+export const INCOMING: Movement = { clause: '3.6.incoming-raises-available', gatewayAvailable: '2.3.release-pix-immediate' }
+export const ACCEPTED: Movement = { clause: '3.6.accept-moves-to-blocked' }
+export const CONFIRMED: Movement = { clause: '3.6.confirm-releases-blocked' }
+export const FAILED: Movement = { clause: '2.3.failed-operation-unblocks' }
+
+export type Command = fc.AsyncCommand<Model, Real>
+
+// ---------------------------------------------------------------------------------------------
+// Reading the target
+
+/** Exact cents of a reais number, or undefined when it is not one. */
+function cents(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && hasAtMostTwoDecimals(value) ? centsOf(value) : undefined
+}
+
+const VIEW_AMOUNT_CLAUSE = { originalAmount: '2.1.original-amount', feeAmount: '2.1.fee-amount', finalAmount: '2.1.final-amount' }
+
+interface ViewAmounts { originalCents: number; feeCents: number; finalCents: number; ex: Exchange }
+
+/**
+ * The §2.1 view of a transaction: its amounts in cents, conserved (|final − original| = fee). The
+ * model takes its fee from there, so the view is a precondition; `expect` checks what the command
+ * made (its amount) on the way.
+ */
+export function singleView(t: CheckContext, transactionId: string, expect?: (v: ViewAmounts) => void): Promise<ViewAmounts> {
+  return t.given('the transaction view the model takes its amounts from (GET /api/pix/transaction/{id})', async () => {
+    const ex = await t.base.get(`/api/pix/transaction/${encodeURIComponent(transactionId)}`)
+    t.expectStatus('4.3.get-by-id', ex, 200)
+    const view = t.json('4.3.get-by-id', ex)
+    const [originalCents, feeCents, finalCents] = Object.entries(VIEW_AMOUNT_CLAUSE).map(([field, clause]) => {
+      const a = view[field]
+      if (typeof a !== 'string' || !AMOUNT_TWO_DECIMALS.test(a)) return t.fail(clause, `view ${field}`, 'a two-decimal string', show(a), ex)
+      return centsOf(a)
+    }) as [number, number, number]
+    if (Math.abs(finalCents - originalCents) !== feeCents) {
+      t.fail('2.1.final-amount', 'view finalAmount is originalAmount plus or minus feeAmount', `|final − original| = ${fromCents(feeCents)}`, `original ${fromCents(originalCents)}, final ${fromCents(finalCents)}`, ex)
+    }
+    const amounts = { originalCents, feeCents, finalCents, ex }
+    expect?.(amounts)
+    return amounts
+  })
+}
+
+/** The view's amounts, as the listing must show them. */
+export const amountsOf = (v: ViewAmounts) => ({ originalCents: v.originalCents, feeCents: v.feeCents, finalCents: v.finalCents })
+
+/** The transactionId of an accepted creation answer (a precondition of the command). */
+export function transactionIdOf(t: CheckContext, clause: string, ex: Exchange): string {
+  t.expectStatus(clause, ex, [200, 201])
+  const id = t.json(clause, ex).transactionId
+  if (typeof id !== 'string') t.fail(clause, 'transactionId', 'a string', show(id), ex)
+  return id
+}
+
+/** Every listed transaction (of the query), by id: what the model's listing is compared with (a read, a precondition). */
+interface Listing {
+  items: Map<string, Record<string, unknown>>
+  ex?: Exchange
+}
+
+export function listedTransactions(t: CheckContext, query: Record<string, string | number> = {}): Promise<Listing> {
+  return t.given('the account listing (GET /api/transactions)', async () => {
+    const items = new Map<string, Record<string, unknown>>()
+    for (let page = 1; ; page++) {
+      const ex = await t.base.get('/api/transactions', { query: { ...query, size: 100, page } })
+      t.expectStatus('4.4.response-shape', ex, 200)
+      const body = t.json('4.4.response-shape', ex)
+      const data = Array.isArray(body.data) ? (body.data as Record<string, unknown>[]) : []
+      for (const item of data) items.set(String(item.transactionId), item)
+      const metadata = body.metadata as { hasNext?: unknown } | undefined
+      if (metadata?.hasNext !== true || data.length === 0 || page >= 20) return { items, ex }
+    }
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// What is compared after every command
+
+interface Reading {
+  pub: Record<string, unknown>
+  bcb: Record<string, unknown>
+  gw: Record<string, unknown>
+  pubEx: Exchange
+  bcbEx: Exchange
+  gwEx: Exchange
+}
+
+/** The three balance shapes, read at once (a precondition: their shapes are the balance area's checks). */
+function readBalances(t: CheckContext): Promise<Reading> {
+  return t.given('the three balances (GET /api/balance, /accounts/balances, /v1/account/balance)', async () => {
+    const [pubEx, bcbEx, gwEx] = await Promise.all([t.base.get('/api/balance'), t.base.get('/accounts/balances'), t.gateway.get('/v1/account/balance')])
+    t.expectStatus('2.3.public-net-balance', pubEx, 200)
+    t.expectStatus('2.3.bcb-available', bcbEx, 200)
+    t.expectStatus('2.3.gateway-available-balance', gwEx, 200)
+    const data = t.json('2.3.bcb-data-array', bcbEx).data as Record<string, any>[] | undefined
+    const bcb = (data?.[0]?.balanceAmount ?? {}) as Record<string, unknown>
+    return { pub: t.json('2.3.public-net-balance', pubEx), bcb, gw: t.json('2.3.gateway-available-balance', gwEx), pubEx, bcbEx, gwEx }
+  })
+}
+
+/** The §2.3 equalities between the shapes of one reading (no movement in between). */
+function expectShapesAgree(t: CheckContext, b: Reading): void {
+  const rows: [string, string, number | undefined, number | undefined, Exchange][] = [
+    ['2.3.gross-equals-available-plus-blocked', 'public grossBalance = central-bank-style available + blocked', cents(b.pub.grossBalance), sum(cents(b.bcb.available), cents(b.bcb.blocked)), b.pubEx],
+    ['2.3.blocked-equals-blocked', 'public blockedBalance = central-bank-style blocked', cents(b.pub.blockedBalance), cents(b.bcb.blocked), b.pubEx],
+    ['2.3.net-equals-available', 'public netBalance = central-bank-style available', cents(b.pub.netBalance), cents(b.bcb.available), b.pubEx],
+    ['2.3.gateway-total-equals-available-plus-blocked', 'gateway totalBalance = availableBalance + blockedBalance', cents(b.gw.totalBalance), sum(cents(b.gw.availableBalance), cents(b.gw.blockedBalance)), b.gwEx],
+  ]
+  for (const [clause, rule, got, want, ex] of rows) {
+    if (got === undefined || want === undefined) continue
+    if (got !== want) t.fail(clause, rule, fromCents(want), fromCents(got), ex)
+  }
+}
+
+function sum(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined || b === undefined ? undefined : a + b
+}
+
+/** Every shape against the model; a difference fails the clause of the movement just made. */
+function expectModelBalances(m: Model, t: CheckContext, b: Reading, moved: Movement | undefined, command: string): void {
+  const expected = `available ${fromCents(m.available)}, blocked ${fromCents(m.blocked)}`
+  const rows: [string, unknown, number, Exchange, string?][] = [
+    ['public netBalance', b.pub.netBalance, m.available, b.pubEx],
+    ['public blockedBalance', b.pub.blockedBalance, m.blocked, b.pubEx],
+    ['public grossBalance', b.pub.grossBalance, m.available + m.blocked, b.pubEx],
+    ['central-bank-style available', b.bcb.available, m.available, b.bcbEx],
+    ['central-bank-style blocked', b.bcb.blocked, m.blocked, b.bcbEx],
+    ['gateway availableBalance', b.gw.availableBalance, m.available, b.gwEx, moved?.gatewayAvailable],
+    ['gateway blockedBalance', b.gw.blockedBalance, m.blocked, b.gwEx],
+    ['gateway totalBalance', b.gw.totalBalance, m.available + m.blocked, b.gwEx],
+  ]
+  for (const [field, got, want, ex, own] of rows) {
+    if (cents(got) === want) continue
+    // A charge that is only created moves no money, and no clause says so: no verdict on it.
+    if (!moved) throw new Inconclusive(`${field} moved after ${command}, which moves no money: ${show(got)}, model ${fromCents(want)} (${expected})`)
+    t.fail(own ?? moved.clause, `${field} after ${command}`, `${fromCents(want)} (model: ${expected})`, show(got), ex)
+  }
+}
+
+function expectBalances(m: Model, t: CheckContext, reading: Reading, moved: Movement | undefined, command: string): void {
+  expectShapesAgree(t, reading)
+  expectModelBalances(m, t, reading, moved, command)
+}
+
+function expectListing(m: Model, t: CheckContext, { items, ex }: Listing): void {
+  for (const [id, want] of m.listed) {
+    const item = items.get(id)
+    const typeClause = TYPE_CLAUSE[want.operationType]
+    if (!item) return t.fail(typeClause, `the listing shows the ${want.operationType} transaction`, `transaction ${id} listed`, `absent from ${items.size} listed`, ex)
+    const rows: [string, string, unknown, unknown][] = [
+      [typeClause, 'operationType', item.operationType, want.operationType],
+      [typeClause, 'movementType', item.movementType, want.movementType],
+      ['2.2.original-amount', 'originalAmount (cents)', cents(item.originalAmount), want.originalCents],
+      ['2.2.fee-amount', 'feeAmount (cents)', cents(item.feeAmount), want.feeCents],
+      ['2.2.final-amount', 'finalAmount (cents)', cents(item.finalAmount), want.finalCents],
+      ...(want.status ? [[STATUS_CLAUSE[want.status], 'status', item.status, want.status] as [string, string, unknown, unknown]] : []),
+    ]
+    for (const [clause, field, value, expected] of rows) {
+      if (value !== expected) t.fail(clause, `listed ${field} of transaction ${id}`, show(expected), `${show(value)} in ${show(item)}`, ex)
+    }
+  }
+}
+
+let missedAnEvent = false
+
+const eventDeadline = () => (missedAnEvent ? AFTER_A_MISS_WAIT_MS : EVENT_WAIT_MS)
+
+export async function expectEvent(r: Real, clause: string, what: string, pred: (c: Captured) => boolean): Promise<void> {
+  try {
+    await r.t.awaitEvent(clause, what, pred, { channel: r.channel, deadlineMs: eventDeadline() })
+  } catch (err) {
+    missedAnEvent = true
+    throw err
+  }
+}
+
+/** TRANSFER's payload is not shown, so its events are told apart only by counting them. */
+export async function expectEventCount(r: Real, clause: string, what: string, pred: (c: Captured) => boolean, count: number): Promise<void> {
+  const deadline = Date.now() + eventDeadline()
+  let got = r.t.hooks.events(r.channel).filter(pred).length
+  while (got < count && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 25))
+    got = r.t.hooks.events(r.channel).filter(pred).length
+  }
+  if (got < count) {
+    missedAnEvent = true
+    r.t.fail(clause, `notification: ${what}`, `${count} such notifications so far`, `${got}`)
+  }
+}
+
+export function v2Event(type: string, match: (data: Record<string, any>) => boolean): (c: Captured) => boolean {
+  return (c) => {
+    const body = c.body as { type?: unknown; data?: unknown } | null
+    return body !== null && typeof body === 'object' && body.type === type && body.data !== null && typeof body.data === 'object' && match(body.data as Record<string, any>)
+  }
+}
+
+/**
+ * After `command`: the balances (moved as `moved` says) and the listing against the model. A
+ * command whose effect the model takes from the transaction's view passes the view's reading and
+ * what to do with it: the model is brought up to date from the view before the comparisons.
+ */
+export async function verify(m: Model, r: Real, moved: Movement | undefined, command: string, view?: { read: Promise<ViewAmounts>; apply: (v: ViewAmounts) => void }): Promise<void> {
+  // read together (one round trip, not three: a distant target makes every one count), compared in order
+  const [amounts, reading, listed] = await Promise.all([view?.read, readBalances(r.t), m.listed.size > 0 || view ? listedTransactions(r.t) : undefined])
+  if (view && amounts) view.apply(amounts)
+  expectBalances(m, r.t, reading, moved, command)
+  if (listed) expectListing(m, r.t, listed)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Where a sequence starts
+
+/**
+ * Resets what the model starts from: on the balance account, that account alone (the driver resets
+ * one account); otherwise the sandbox. Either empties the account's rate windows.
+ */
+export const blank = (t: CheckContext): Promise<void> => (onTheBalanceAccount(t) ? t.control.resetAccount() : t.control.reset())
+export const onTheBalanceAccount = (t: CheckContext): boolean => isBalanceAccount(t.config, t.config.clientId)
+
+/** A blank account, its notifications pointed at this run's channel, the model at its balances. */
+export async function setup(t: CheckContext, run: number): Promise<{ model: Model; real: Real }> {
+  await blank(t)
+  const channel = `run${run}`
+  const [, { available, blocked }] = await Promise.all([t.hooks.useForAccount(channel), t.given('the starting balance (GET /accounts/balances)', async () => {
+    const ex = await t.base.get('/accounts/balances')
+    t.expectStatus('2.3.bcb-available', ex, 200)
+    const amount = ((t.json('2.3.bcb-available', ex).data as Record<string, any>[] | undefined)?.[0]?.balanceAmount ?? {}) as Record<string, unknown>
+    const start = { available: cents(amount.available), blocked: cents(amount.blocked) }
+    if (start.available === undefined || start.blocked === undefined) return t.fail('2.3.bcb-available', 'starting balance', 'available and blocked in reais', show(amount), ex)
+    return start as { available: number; blocked: number }
+  })])
+  return {
+    model: { available, blocked, charges: [], received: [], cashOuts: [], returns: [], listed: new Map() },
+    real: { t, channel },
+  }
+}
