@@ -1,6 +1,6 @@
 // Types of `pix-conformance-kit/harness` (harness/index.ts): the check() of the kit's own suites,
 // its verbs and clients, and the generators, for a provider's extension suites (docs/EXTENDING.md).
-import type { Arbitrary } from 'fast-check'
+import type { Arbitrary, AsyncCommand } from 'fast-check'
 
 export { default as fc } from 'fast-check'
 
@@ -162,6 +162,23 @@ export interface CheckContext {
     predicate: (...args: Ts) => Promise<boolean | void> | boolean | void,
     opts?: PropertyOptions<Ts>,
   ): Promise<void>
+  /** Model-based: random command sequences, each from a fresh `setup()`, one after another; `examples` run first. */
+  property<Model extends object, Real>(model: ModelRun<Model, Real>, opts?: ModelRunOptions<Model, Real>): Promise<void>
+}
+
+export interface ModelRun<Model extends object, Real> {
+  commands: Arbitrary<AsyncCommand<Model, Real>>[]
+  maxCommands?: number
+  /** The model and the real system a sequence starts from, set up afresh for each. */
+  setup: () => Promise<{ model: Model; real: Real }>
+}
+
+export interface ModelRunOptions<Model extends object, Real> {
+  /** Command sequences run before the random ones, at every depth and whatever the seed. */
+  examples?: readonly (readonly AsyncCommand<Model, Real>[])[]
+  /** Requests per sequence, weighed against the depth's cases. */
+  cost?: number
+  timeLimitMs?: number
 }
 
 /** Declares a check; unknown clause ids or needs throw when the suite is collected. */
