@@ -21,10 +21,10 @@ check('cash-in answer: transactionId a string, correlationId a UUID, generateTim
   needs: ['mutating'],
 }, async (t) => {
   const { ex, body } = await givenCashIn(t, { generateQrCode: false })
-  if (typeof body.transactionId !== 'string' || body.transactionId === '') t.fail('4.6.transaction-id', 'transactionId is a string', 'a non-empty string', show(body.transactionId), ex)
-  if (typeof body.correlationId !== 'string' || !UUID.test(body.correlationId)) t.fail('4.6.correlation-id-uuid', 'correlationId is a UUID', 'a UUID string', show(body.correlationId), ex)
-  if (!isIsoDateTime(body.generateTime)) t.fail('4.6.generate-time', 'generateTime is ISO 8601', 'an ISO 8601 date-time string', show(body.generateTime), ex)
-  if (!isIsoDateTime(body.expirationDate)) t.fail('4.6.expiration-date', 'expirationDate is ISO 8601', 'an ISO 8601 date-time string', show(body.expirationDate), ex)
+  t.expectThat('4.6.transaction-id', 'transactionId is a string', typeof body.transactionId === 'string' && body.transactionId !== '', 'a non-empty string', show(body.transactionId), ex)
+  t.expectThat('4.6.correlation-id-uuid', 'correlationId is a UUID', typeof body.correlationId === 'string' && UUID.test(body.correlationId), 'a UUID string', show(body.correlationId), ex)
+  t.expectThat('4.6.generate-time', 'generateTime is ISO 8601', isIsoDateTime(body.generateTime), 'an ISO 8601 date-time string', show(body.generateTime), ex)
+  t.expectThat('4.6.expiration-date', 'expirationDate is ISO 8601', isIsoDateTime(body.expirationDate), 'an ISO 8601 date-time string', show(body.expirationDate), ex)
 })
 
 check('cash-out without description, name and document is accepted', { clauses: ['4.7.optional-fields'], needs: ['mutating'] }, async (t) => {
@@ -42,9 +42,9 @@ check('cash-out answer: transactionId a string, status PENDING, CONFIRMED or ERR
     return cashOut
   })).ex
   const body = t.json('4.7.transaction-id', ex)
-  if (typeof body.transactionId !== 'string' || body.transactionId === '') t.fail('4.7.transaction-id', 'transactionId is a string', 'a non-empty string', show(body.transactionId), ex)
-  if (typeof body.status !== 'string' || !TRANSACTION_STATUSES.includes(body.status)) t.fail('4.7.status-enum', 'status is a transaction status', `one of ${TRANSACTION_STATUSES.join(', ')}`, show(body.status), ex)
-  if (!isIsoDateTime(body.generateTime)) t.fail('4.7.generate-time', 'generateTime is ISO 8601', 'an ISO 8601 date-time string', show(body.generateTime), ex)
+  t.expectThat('4.7.transaction-id', 'transactionId is a string', typeof body.transactionId === 'string' && body.transactionId !== '', 'a non-empty string', show(body.transactionId), ex)
+  t.expectOneOf('4.7.status-enum', 'status is a transaction status', body.status, TRANSACTION_STATUSES, ex)
+  t.expectThat('4.7.generate-time', 'generateTime is ISO 8601', isIsoDateTime(body.generateTime), 'an ISO 8601 date-time string', show(body.generateTime), ex)
 })
 
 // "Balance moves once" is read from the answers, not from the balance, which other checks move
@@ -57,10 +57,9 @@ check('cash-out reusing an externalId makes no second payment (refused, or the f
   const externalId = `kit-answer-${newUuid()}`
   const first = await givenCashOut(t, CASH_OUT_CENTS, { externalId })
   const again = (await postCashOut(t, reaisOf(CASH_OUT_CENTS), payeeQr(CASH_OUT_CENTS), { externalId })).ex
-  if (again.response.error) t.fail(clause, 'a reused externalId', 'a response', again.response.error, again)
+  t.expectThat(clause, 'a reused externalId', !again.response.error, 'a response', again.response.error, again)
   if (again.response.status >= 400 && again.response.status <= 499) return
   const againId = isAccepted(again) ? (again.response.json as { transactionId?: unknown } | undefined)?.transactionId : undefined
-  if (!isAccepted(again) || againId !== first.transactionId) {
-    t.fail(clause, 'a reused externalId makes no second payment', `a 4xx, or the first transaction ${show(first.transactionId)} answered again`, `HTTP ${again.response.status} transactionId ${show(againId)}`, again)
-  }
+  t.expectThat(clause, 'a reused externalId makes no second payment', isAccepted(again) && againId === first.transactionId,
+    `a 4xx, or the first transaction ${show(first.transactionId)} answered again`, `HTTP ${again.response.status} transactionId ${show(againId)}`, again)
 })

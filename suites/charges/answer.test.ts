@@ -5,32 +5,22 @@ import { show } from '../../harness/assertions.ts'
 import { newTxid } from '../../generators/ids.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
-import { accountKeys, createCharge, givenCharge, objectAt } from './fixtures.ts'
+import { accountKeys, createCharge, echoesSent, givenCharge, objectAt } from './fixtures.ts'
 
 const CHARGE_STATUSES = ['ATIVA', 'CONCLUIDA', 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP']
 const DEFAULT_MODALIDADE = 0
-
-/** `got` echoes `sent`: every value sent comes back; objects may carry more fields (shapes are open). */
-function echoesSent(sent: unknown, got: unknown): boolean {
-  if (sent === got) return true
-  if (Array.isArray(sent) || Array.isArray(got)) {
-    return Array.isArray(sent) && Array.isArray(got) && sent.length === got.length && sent.every((item, i) => echoesSent(item, got[i]))
-  }
-  if (sent === null || got === null || typeof sent !== 'object' || typeof got !== 'object') return false
-  return Object.keys(sent).every((k) => echoesSent((sent as Record<string, unknown>)[k], (got as Record<string, unknown>)[k]))
-}
 
 check('created charge: txid of the path, numeric loc.id, a charge status, valor.original with two places', {
   clauses: ['2.4.txid-echo', '2.4.loc-id', '2.4.status-enum', '2.4.valor-original-format'],
   needs: ['mutating'],
 }, async (t) => {
   const { txid, ex, body } = await givenCharge(t, { calendario: {}, valor: { original: '12.30' } })
-  if (body.txid !== txid) t.fail('2.4.txid-echo', 'txid equals the PUT path txid', show(txid), show(body.txid), ex)
+  t.expectEqual('2.4.txid-echo', 'txid equals the PUT path txid', body.txid, txid, ex)
   const locId = objectAt(body, 'loc').id
-  if (typeof locId !== 'number' || !Number.isFinite(locId)) t.fail('2.4.loc-id', 'loc.id is a number', 'a number', show(locId), ex)
-  if (typeof body.status !== 'string' || !CHARGE_STATUSES.includes(body.status)) t.fail('2.4.status-enum', 'status is a charge status', `one of ${CHARGE_STATUSES.join(', ')}`, show(body.status), ex)
+  t.expectThat('2.4.loc-id', 'loc.id is a number', typeof locId === 'number' && Number.isFinite(locId), 'a number', show(locId), ex)
+  t.expectOneOf('2.4.status-enum', 'status is a charge status', body.status, CHARGE_STATUSES, ex)
   const original = objectAt(body, 'valor').original
-  if (typeof original !== 'string' || !AMOUNT_TWO_DECIMALS.test(original)) t.fail('2.4.valor-original-format', 'valor.original is a decimal string with two places', 'a string like "12.30"', show(original), ex)
+  t.expectThat('2.4.valor-original-format', 'valor.original is a decimal string with two places', typeof original === 'string' && AMOUNT_TWO_DECIMALS.test(original), 'a string like "12.30"', show(original), ex)
 })
 
 check('a charge with a PIX key of the account is created and echoes chave unchanged', {
@@ -39,7 +29,7 @@ check('a charge with a PIX key of the account is created and echoes chave unchan
 }, async (t) => {
   for (const chave of await accountKeys(t)) {
     const { ex, body } = await createCharge(t, '2.4.chave-key-kinds', { calendario: {}, valor: { original: '5.00' }, chave })
-    if (body.chave !== chave) t.fail('2.4.chave-key-kinds', 'chave echoed unchanged', show(chave), show(body.chave), ex)
+    t.expectEqual('2.4.chave-key-kinds', 'chave echoed unchanged', body.chave, chave, ex)
   }
 })
 
@@ -66,7 +56,7 @@ check('created charge echoes calendario.expiracao, devedor, valor, chave, solici
     ['infoAdicionais', request.infoAdicionais, body.infoAdicionais],
   ]
   for (const [field, sent, got] of echoes) {
-    if (!echoesSent(sent, got)) t.fail('4.10.echoes-request', `${field} echoed`, show(sent), show(got), ex)
+    t.expectThat('4.10.echoes-request', `${field} echoed`, echoesSent(sent, got), show(sent), show(got), ex)
   }
 })
 
@@ -79,5 +69,5 @@ check('PUT /cob without devedor is created (201)', { clauses: ['4.10.devedor-opt
 check('a charge created without valor.modalidadeAlteracao has modalidadeAlteracao 0', { clauses: ['4.10.modalidade-default'], needs: ['mutating'] }, async (t) => {
   const { ex, body } = await givenCharge(t, { calendario: {}, valor: { original: '8.00' } })
   const modalidade = objectAt(body, 'valor').modalidadeAlteracao
-  if (modalidade !== DEFAULT_MODALIDADE) t.fail('4.10.modalidade-default', 'modalidadeAlteracao defaults to 0', String(DEFAULT_MODALIDADE), show(modalidade), ex)
+  t.expectEqual('4.10.modalidade-default', 'modalidadeAlteracao defaults to 0', modalidade, DEFAULT_MODALIDADE, ex)
 })

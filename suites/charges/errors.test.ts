@@ -5,26 +5,13 @@
 // belongs to the charge state-machine suite.)
 import fc from 'fast-check'
 import { ERROR_BODY_CLAUSES as ERROR_BODY } from '../../harness/assertions.ts'
-import { check, type CheckContext } from '../../harness/check.ts'
+import { check } from '../../harness/check.ts'
 import { TXID_RE, arbInvalidTxid, newTxid } from '../../generators/ids.ts'
-import { arbInvalidCnpj, arbInvalidCpf, arbMalformedCpf, isValidCnpj, isValidCpf, randomCpf } from '../../generators/documents.ts'
+import { arbInvalidCnpj, arbInvalidCpf, arbMalformedCpf, isValidCnpj, isValidCpf } from '../../generators/documents.ts'
 import { arbInvalidAmountString, isTwoDecimalString } from '../../generators/amounts.ts'
 import { CPF_DIGITS } from '../../generators/formats.ts'
 import { NEAR_MISSES, nearMissExamples } from '../../generators/near-miss.ts'
-
-type Json = Record<string, unknown>
-
-function charge(overrides: { devedor?: Json; original?: unknown } = {}): Json {
-  return {
-    calendario: { expiracao: 3600 },
-    devedor: overrides.devedor ?? { cpf: randomCpf(), nome: 'Maria da Silva' },
-    valor: { original: 'original' in overrides ? overrides.original : '25.00' },
-  }
-}
-
-async function expectBadRequest(t: CheckContext, clause: string, txid: string, body: Json): Promise<void> {
-  t.expectErrorBody(clause, await t.base.put(`/cob/${encodeURIComponent(txid)}`, body), 400)
-}
+import { chargeWith, expectCreateRefused } from './fixtures.ts'
 
 check('create charge with a txid outside 26 to 35 alphanumerics answers 400 with the error body', {
   clauses: ['7.create-charge-txid-400', ...ERROR_BODY],
@@ -32,7 +19,7 @@ check('create charge with a txid outside 26 to 35 alphanumerics answers 400 with
 }, async (t) => {
   await t.property([arbInvalidTxid()], async (txid) => {
     if (TXID_RE.test(txid)) throw new Error(`kit bug: the generated txid ${txid} is valid`)
-    await expectBadRequest(t, '7.create-charge-txid-400', txid, charge())
+    await expectCreateRefused(t, '7.create-charge-txid-400', txid, chargeWith())
   }, { examples: nearMissExamples('txid') })
 })
 
@@ -42,7 +29,7 @@ check('create charge with devedor.cpf not exactly 11 numeric digits answers 400 
 }, async (t) => {
   await t.property([arbMalformedCpf()], async (cpf) => {
     if (CPF_DIGITS.test(cpf)) throw new Error(`kit bug: the generated CPF ${cpf} is well-formed`)
-    await expectBadRequest(t, '7.create-charge-cpf-digits-400', newTxid(), charge({ devedor: { cpf, nome: 'Maria da Silva' } }))
+    await expectCreateRefused(t, '7.create-charge-cpf-digits-400', newTxid(), chargeWith({ devedor: { cpf, nome: 'Maria da Silva' } }))
   }, { examples: nearMissExamples('cpfDigits') })
 })
 
@@ -58,7 +45,7 @@ check('create charge with a CPF or CNPJ of the right length but wrong check digi
   await t.property([arbDevedor], async (devedor) => {
     const doc = 'cpf' in devedor ? devedor.cpf : devedor.cnpj
     if ('cpf' in devedor ? isValidCpf(doc) : isValidCnpj(doc)) throw new Error(`kit bug: the generated document ${doc} is valid`)
-    await expectBadRequest(t, '7.create-charge-document-invalid-400', newTxid(), charge({ devedor }))
+    await expectCreateRefused(t, '7.create-charge-document-invalid-400', newTxid(), chargeWith({ devedor }))
   }, {
     examples: [
       ...NEAR_MISSES.cpfCheckDigits.cases.map((c): [Devedor] => [{ cpf: c.value, nome: 'Maria da Silva' }]),
@@ -75,6 +62,6 @@ check('create charge with valor.original not a two-decimal string answers 400 wi
   const examples: [unknown][] = [...nearMissExamples('amount'), [10], [10.5], [25.0], [null]]
   await t.property<[unknown]>([arbOriginal], async (original) => {
     if (typeof original === 'string' && isTwoDecimalString(original)) throw new Error(`kit bug: the generated value ${original} is a two-decimal string`)
-    await expectBadRequest(t, '7.create-charge-value-format-400', newTxid(), charge({ original }))
+    await expectCreateRefused(t, '7.create-charge-value-format-400', newTxid(), chargeWith({ original }))
   }, { examples })
 })

@@ -5,61 +5,28 @@
 // since the interface has no read of a charge.
 import fc from 'fast-check'
 import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
-import { check, type CheckContext } from '../../harness/check.ts'
+import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import { ControlError } from '../../harness/control.ts'
 import { parsePixCode } from '../../generators/emv.ts'
 import { arbAmountString } from '../../generators/amounts.ts'
 import { arbCnpj, arbCpf, maskDocument, randomCpf } from '../../generators/documents.ts'
 import { dateTimeMs } from '../../generators/formats.ts'
-import { createCharge, eventData, givenCharge, isReceive, isReceiveOf, objectAt, serviceNow } from './fixtures.ts'
+import { expectControlRefusal } from '../refusals.ts'
+import { FINAL_STATES, availableBalance, chargeIn, chargeStatus, createCharge, eventData, givenCharge, isReceive, isReceiveOf, objectAt, serviceNow } from './fixtures.ts'
 
 /** A service clock read before and after a request brackets the time it stamped, within this slack. */
 const CLOCK_SLACK_MS = 2_000
 const DEFAULT_EXPIRACAO = 86_400
-const FINAL_STATES = ['CONCLUIDA', 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP'] as const
-type FinalState = (typeof FINAL_STATES)[number]
 /** A case that pays a charge and waits for its notification: two requests, and the wait costs as much as several more. */
 const NOTIFIED_PAYMENT_COST = 10
-
-async function chargeStatus(t: CheckContext, txid: string): Promise<unknown> {
-  return (await t.control.getCob(txid)).status
-}
-
-/** Drives a fresh ATIVA charge into `state` through the control driver. */
-async function chargeIn(t: CheckContext, state: FinalState): Promise<string> {
-  const { txid } = await givenCharge(t)
-  if (state === 'CONCLUIDA') await t.control.payCob(txid, { payer: { name: 'Final State Payer', document: randomCpf() } })
-  else await t.control.removeCob(txid, state === 'REMOVIDA_PELO_PSP' ? 'psp' : 'receiver')
-  return txid
-}
-
-/** The HTTP status a control call was refused with, or 'accepted' when it went through. */
-async function refusalStatus(call: () => Promise<unknown>): Promise<number | 'accepted'> {
-  try {
-    await call()
-    return 'accepted'
-  } catch (err) {
-    if (err instanceof ControlError) return err.exchange.response.status
-    throw err
-  }
-}
-
-function availableBalance(t: CheckContext): Promise<unknown> {
-  return t.given('the available balance (GET /v1/account/balance)', async () => {
-    const ex = await t.gateway.get('/v1/account/balance')
-    t.expectStatus('2.3.gateway-available-balance', ex, 200)
-    return t.json('2.3.gateway-available-balance', ex).availableBalance
-  })
-}
 
 // ---------------------------------------------------------------------------------------------
 // Creation (§3.2 first row, §4.10 response, §2.4)
 
 check('new charge: 201 with status ATIVA and revisao 0', { clauses: ['3.2.create-ativa', '4.10.status-201'], needs: ['mutating'] }, async (t) => {
   const { ex, body } = await createCharge(t, '4.10.status-201')
-  if (body.status !== 'ATIVA') t.fail('3.2.create-ativa', 'a new charge is ATIVA', '"ATIVA"', show(body.status), ex)
-  if (body.revisao !== 0) t.fail('3.2.create-ativa', 'a new charge has revisao 0', 'the number 0', show(body.revisao), ex)
+  t.expectEqual('3.2.create-ativa', 'a new charge is ATIVA', body.status, 'ATIVA', ex)
+  t.expectEqual('3.2.create-ativa', 'a new charge has revisao 0', body.revisao, 0, ex)
   t.expectSchema('4.10.status-201', ex, 'putCob')
 })
 
@@ -71,30 +38,27 @@ check('new charge: calendario.criacao is the creation time on the service clock'
   const after = await serviceNow(t)
   const criacao = objectAt(body, 'calendario').criacao
   const at = dateTimeMs(criacao)
-  if (Number.isNaN(at)) t.fail('2.4.criacao', 'calendario.criacao', 'an ISO 8601 date-time', show(criacao), ex)
-  if (at < before - CLOCK_SLACK_MS || at > after + CLOCK_SLACK_MS) {
-    t.fail('2.4.criacao', 'calendario.criacao is the creation time', `between ${new Date(before).toISOString()} and ${new Date(after).toISOString()} (service clock)`, show(criacao), ex)
-  }
+  t.expectThat('2.4.criacao', 'calendario.criacao', !Number.isNaN(at), 'an ISO 8601 date-time', show(criacao), ex)
+  const stamped = at >= before - CLOCK_SLACK_MS && at <= after + CLOCK_SLACK_MS
+  t.expectThat('2.4.criacao', 'calendario.criacao is the creation time', stamped, `between ${new Date(before).toISOString()} and ${new Date(after).toISOString()} (service clock)`, show(criacao), ex)
 })
 
 check('new charge: loc.tipoCob is cob', { clauses: ['2.4.loc-tipo-cob'], needs: ['mutating'] }, async (t) => {
   const { ex, body } = await givenCharge(t)
   const tipoCob = objectAt(body, 'loc').tipoCob
-  if (tipoCob !== 'cob') t.fail('2.4.loc-tipo-cob', 'loc.tipoCob of an immediate charge', '"cob"', show(tipoCob), ex)
+  t.expectEqual('2.4.loc-tipo-cob', 'loc.tipoCob of an immediate charge', tipoCob, 'cob', ex)
 })
 
 check('new charge: location equals loc.location', { clauses: ['2.4.location-equals-loc'], needs: ['mutating'] }, async (t) => {
   const { ex, body } = await givenCharge(t)
   const locLocation = objectAt(body, 'loc').location
-  if (typeof body.location !== 'string' || body.location !== locLocation) {
-    t.fail('2.4.location-equals-loc', 'location equals loc.location', show(locLocation), show(body.location), ex)
-  }
+  t.expectThat('2.4.location-equals-loc', 'location equals loc.location', typeof body.location === 'string' && body.location === locLocation, show(locLocation), show(body.location), ex)
 })
 
 check('new charge without calendario.expiracao: expiracao is 86400', { clauses: ['4.10.expiracao-default'], needs: ['mutating'] }, async (t) => {
   const { ex, body } = await givenCharge(t)
   const expiracao = objectAt(body, 'calendario').expiracao
-  if (expiracao !== DEFAULT_EXPIRACAO) t.fail('4.10.expiracao-default', 'default calendario.expiracao', `the number ${DEFAULT_EXPIRACAO}`, show(expiracao), ex)
+  t.expectEqual('4.10.expiracao-default', 'default calendario.expiracao', expiracao, DEFAULT_EXPIRACAO, ex)
 })
 
 check('new charge: loc.location is a BR Code with a correct CRC carrying valor.original', { clauses: ['2.4.loc-location-emv'], needs: ['mutating'] }, async (t) => {
@@ -105,7 +69,7 @@ check('new charge: loc.location is a BR Code with a correct CRC carrying valor.o
     if (typeof location !== 'string') return t.fail(clause, 'loc.location', 'a string', show(location), ex)
     const parsed = parsePixCode(location)
     if (!parsed.ok) return t.fail(clause, 'loc.location is an EMV BR Code', 'a code that parses with a correct CRC16', parsed.error.message, ex)
-    if (parsed.value.amount !== original) t.fail(clause, 'the BR Code amount (field 54) is valor.original', show(original), show(parsed.value.amount), ex)
+    t.expectEqual(clause, 'the BR Code amount (field 54) is valor.original', parsed.value.amount, original, ex)
   }, { examples: [['0.01'], ['10.00'], ['123456.78']] })
 })
 
@@ -121,8 +85,7 @@ check('a second PUT /cob with the same txid: 409 with the error body', { clauses
 check('a paid charge becomes CONCLUIDA', { clauses: ['3.2.pay-ativa-concluida'], needs: ['mutating', 'control'] }, async (t) => {
   const { txid } = await givenCharge(t)
   await t.control.payCob(txid, { payer: { name: 'Paying Payer', document: randomCpf() } })
-  const status = await chargeStatus(t, txid)
-  if (status !== 'CONCLUIDA') t.fail('3.2.pay-ativa-concluida', 'a paid charge is CONCLUIDA', '"CONCLUIDA"', show(status))
+  t.expectEqual('3.2.pay-ativa-concluida', 'a paid charge is CONCLUIDA', await chargeStatus(t, txid), 'CONCLUIDA')
 })
 
 check('paying a charge posts a RECEIVE event with status LIQUIDATED', {
@@ -135,7 +98,7 @@ check('paying a charge posts a RECEIVE event with status LIQUIDATED', {
   await t.control.payCob(txid, { payer: { name: 'Receive Payer', document: randomCpf() } })
   // This check's channel sees only this check's one payment: any RECEIVE there is its event.
   const event = await t.awaitEvent('6.2.receive-emitted', 'a RECEIVE event for the paid charge', isReceive)
-  if (eventData(event).status !== 'LIQUIDATED') t.fail('6.2.receive-emitted', 'RECEIVE data.status', '"LIQUIDATED"', show(eventData(event).status))
+  t.expectEqual('6.2.receive-emitted', 'RECEIVE data.status', eventData(event).status, 'LIQUIDATED')
   t.expectEvent('6.2.receive-fields', event.body, 'pixReceiveV2')
 })
 
@@ -150,7 +113,7 @@ check('RECEIVE carries the charge txid and valor.original as payment.amount', {
     await t.control.payCob(txid)
     const data = eventData(await t.awaitEvent('6.2.receive-txid-of-charge', `a RECEIVE event for txid ${txid}`, isReceiveOf(txid)))
     const payment = (data.payment ?? {}) as Record<string, unknown>
-    if (payment.amount !== original) t.fail('6.2.receive-txid-of-charge', 'RECEIVE payment.amount is valor.original', show(original), show(payment.amount))
+    t.expectEqual('6.2.receive-txid-of-charge', 'RECEIVE payment.amount is valor.original', payment.amount, original)
   }, { cost: NOTIFIED_PAYMENT_COST, examples: [['0.01'], ['1234567.89']] })
 })
 
@@ -166,7 +129,7 @@ check('RECEIVE debtorAccount.document is the payer document masked as in 2.2', {
     const data = eventData(await t.awaitEvent('6.2.receive-debtor-masked', `a RECEIVE event for txid ${txid}`, isReceiveOf(txid)))
     const got = ((data.debtorAccount ?? {}) as Record<string, unknown>).document
     const expected = maskDocument(document)
-    if (got !== expected) t.fail('6.2.receive-debtor-masked', 'RECEIVE debtor document masked as in 2.2', `${show(expected)} (the mask of the payer's ${document.length === 11 ? 'CPF' : 'CNPJ'})`, show(got))
+    t.expectThat('6.2.receive-debtor-masked', 'RECEIVE debtor document masked as in 2.2', got === expected, `${show(expected)} (the mask of the payer's ${document.length === 11 ? 'CPF' : 'CNPJ'})`, show(got))
   }, { cost: NOTIFIED_PAYMENT_COST })
 })
 
@@ -176,15 +139,13 @@ check('RECEIVE debtorAccount.document is the payer document masked as in 2.2', {
 check('a charge the receiver cancels becomes REMOVIDA_PELO_USUARIO_RECEBEDOR', { clauses: ['3.2.cancel-removida-recebedor'], needs: ['mutating', 'control'] }, async (t) => {
   const { txid } = await givenCharge(t)
   await t.control.removeCob(txid, 'receiver')
-  const status = await chargeStatus(t, txid)
-  if (status !== 'REMOVIDA_PELO_USUARIO_RECEBEDOR') t.fail('3.2.cancel-removida-recebedor', 'cancelled by the receiver', '"REMOVIDA_PELO_USUARIO_RECEBEDOR"', show(status))
+  t.expectEqual('3.2.cancel-removida-recebedor', 'cancelled by the receiver', await chargeStatus(t, txid), 'REMOVIDA_PELO_USUARIO_RECEBEDOR')
 })
 
 check('a charge the provider removes becomes REMOVIDA_PELO_PSP', { clauses: ['3.2.remove-removida-psp'], needs: ['mutating', 'control'] }, async (t) => {
   const { txid } = await givenCharge(t)
   await t.control.removeCob(txid, 'psp')
-  const status = await chargeStatus(t, txid)
-  if (status !== 'REMOVIDA_PELO_PSP') t.fail('3.2.remove-removida-psp', 'removed by the provider', '"REMOVIDA_PELO_PSP"', show(status))
+  t.expectEqual('3.2.remove-removida-psp', 'removed by the provider', await chargeStatus(t, txid), 'REMOVIDA_PELO_PSP')
 })
 
 check('a charge stays ATIVA until calendario.expiracao, then becomes REMOVIDA_PELO_PSP', { alone: ALONE.clock, clauses: ['3.2.remove-removida-psp'], needs: ['mutating', 'control'] }, async (t) => {
@@ -192,10 +153,10 @@ check('a charge stays ATIVA until calendario.expiracao, then becomes REMOVIDA_PE
   const { txid } = await givenCharge(t, { calendario: { expiracao } })
   await t.control.advance(expiracao / 2)
   const halfway = await chargeStatus(t, txid)
-  if (halfway !== 'ATIVA') t.fail('3.2.remove-removida-psp', 'an unexpired charge stays ATIVA', `"ATIVA" ${expiracao / 2} s into an expiracao of ${expiracao} s`, show(halfway))
+  t.expectThat('3.2.remove-removida-psp', 'an unexpired charge stays ATIVA', halfway === 'ATIVA', `"ATIVA" ${expiracao / 2} s into an expiracao of ${expiracao} s`, show(halfway))
   await t.control.advance(expiracao / 2 + 1)
   const expired = await chargeStatus(t, txid)
-  if (expired !== 'REMOVIDA_PELO_PSP') t.fail('3.2.remove-removida-psp', 'an expired charge is removed by the provider', `"REMOVIDA_PELO_PSP" 1 s past an expiracao of ${expiracao} s`, show(expired))
+  t.expectThat('3.2.remove-removida-psp', 'an expired charge is removed by the provider', expired === 'REMOVIDA_PELO_PSP', `"REMOVIDA_PELO_PSP" 1 s past an expiracao of ${expiracao} s`, show(expired))
 })
 
 check('final charge states stay final: pay and remove are refused with 409 and change nothing', { alone: ALONE.balances, clauses: ['3.2.final-states'], needs: ['mutating', 'control'] }, async (t) => {
@@ -207,13 +168,10 @@ check('final charge states stay final: pay and remove are refused with 409 and c
       ['remove by the receiver', () => t.control.removeCob(txid, 'receiver')],
       ['remove by the provider', () => t.control.removeCob(txid, 'psp')],
     ]
-    for (const [what, call] of attempts) {
-      const answer = await refusalStatus(call)
-      if (answer !== 409) t.fail('3.2.final-states', `${state} is final`, `${what} refused with HTTP 409`, answer === 'accepted' ? 'accepted' : `HTTP ${answer}`)
-    }
+    for (const [what, call] of attempts) await expectControlRefusal(t, '3.2.final-states', `${state} is final`, what, call)
     const status = await chargeStatus(t, txid)
-    if (status !== state) t.fail('3.2.final-states', `${state} is final`, `status still ${state} after pay and remove`, show(status))
+    t.expectThat('3.2.final-states', `${state} is final`, status === state, `status still ${state} after pay and remove`, show(status))
     const availableAfter = await availableBalance(t)
-    if (availableAfter !== availableBefore) t.fail('3.2.final-states', `${state} is final`, `available balance unchanged (${show(availableBefore)})`, show(availableAfter))
+    t.expectThat('3.2.final-states', `${state} is final`, availableAfter === availableBefore, `available balance unchanged (${show(availableBefore)})`, show(availableAfter))
   }
 })

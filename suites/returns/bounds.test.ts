@@ -4,43 +4,18 @@
 // come from the schemas of specs/openapi.yaml (boundaryCases) and are re-judged by ajv or the
 // codec before they are sent. Received payments to return come from the control API, so every
 // accepted case has a real original; ids are fresh for every attempt.
-import { check, type CheckContext } from '../../harness/check.ts'
+import { check } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
-import { ControlError } from '../../harness/control.ts'
-import type { Exchange } from '../../harness/exchange.ts'
 import { boundaryCases } from '../../generators/schema-arb.ts'
 import { parameterSchema, requestBodySchema, validator } from '../../generators/openapi.ts'
-import { E2EID_PATH_RE, newTxid, newUuid } from '../../generators/ids.ts'
+import { E2EID_PATH_RE, newUuid } from '../../generators/ids.ts'
 import { NEAR_MISSES } from '../../generators/near-miss.ts'
-import { putReturn, receivedPayment, refund as refundOf } from './fixtures.ts'
+import { expectCreated, putReturn, receivedE2eId, receivedPayment, refund as refundOf, returnIdOfLength, storedReturn } from './fixtures.ts'
 
 const DEVOLUCAO_REQUEST = requestBodySchema('putDevolucao') as object
 const NEEDS = ['control', 'mutating'] as const
-
-/** The end-to-end id of a payment of R$ 100.00 received now: room for many small returns. */
-async function receivedE2eId(t: CheckContext): Promise<string> {
-  return (await receivedPayment(t, 10_000)).e2eId
-}
-
-/** A fresh alphanumeric return id of exactly `length` characters. */
-function returnIdOfLength(length: number): string {
-  return `${newTxid()}${newTxid()}`.slice(0, length)
-}
-
-function expectCreated(t: CheckContext, clause: string, ex: Exchange): Record<string, unknown> {
-  t.expectStatus(clause, ex, 201)
-  return t.json(clause, ex)
-}
-
-/** The control view of a return: undefined when the target holds no such return (404). */
-async function storedReturn(t: CheckContext, e2eid: string, id: string): Promise<Record<string, unknown> | undefined> {
-  try {
-    return await t.control.getReturn(e2eid, id)
-  } catch (err) {
-    if (err instanceof ControlError && err.exchange.response.status === 404) return undefined
-    throw err
-  }
-}
+/** What a bound case returns from: R$ 100.00, room for many small returns. */
+const RECEIVED_CENTS = 10_000
 
 /** Text of exactly `length` characters (code points, as the interface counts) from `word`. */
 const text = (length: number, word = 'Devolucao parcial do pedido '): string => Array.from(word.repeat(length)).slice(0, length).join('')
@@ -52,7 +27,7 @@ check('return e2eid: 32 alphanumerics are accepted; 31, 33 or a stray character 
   clauses: ['4.11.e2eid-length'],
   needs: [...NEEDS],
 }, async (t) => {
-  const e2eid = await receivedE2eId(t)
+  const e2eid = await receivedE2eId(t, RECEIVED_CENTS)
   const judge = validator(parameterSchema('putDevolucao', 'e2eid'))
   const schemaCases = boundaryCases(parameterSchema('putDevolucao', 'e2eid')).filter((c) => typeof c.value === 'string' && !c.valid).map((c) => c.value as string)
   const nearMisses = [e2eid.slice(0, 31), `${e2eid}0`, `${e2eid.slice(0, 20)}-${e2eid.slice(21)}`, ...schemaCases, ...NEAR_MISSES.e2eid.cases.map((c) => c.value)]
@@ -62,7 +37,7 @@ check('return e2eid: 32 alphanumerics are accepted; 31, 33 or a stray character 
     const id = returnIdOfLength(10)
     t.expectStatus(clause, await putReturn(t, wrong, id, { valor: '0.01' }), [400, 404])
     const stored = await storedReturn(t, wrong, id)
-    if (stored !== undefined) t.fail(clause, `a refused e2eid (${show(wrong)}) creates no return`, 'no return stored', show(stored))
+    t.expectThat(clause, `a refused e2eid (${show(wrong)}) creates no return`, stored === undefined, 'no return stored', show(stored))
   }
   const id = returnIdOfLength(10)
   expectCreated(t, clause, await putReturn(t, e2eid, id, { valor: '0.01' }))
@@ -72,7 +47,7 @@ check('return id: 1, 2, 34 and 35 characters are accepted; 36 is refused with 40
   clauses: ['4.11.id-length', '2.5.id-equals-path'],
   needs: [...NEEDS],
 }, async (t) => {
-  const e2eid = await receivedE2eId(t)
+  const e2eid = await receivedE2eId(t, RECEIVED_CENTS)
   const judge = validator(parameterSchema('putDevolucao', 'id'))
   const lengths = boundaryCases(parameterSchema('putDevolucao', 'id'))
     .filter((c) => typeof c.value === 'string')
@@ -87,7 +62,7 @@ check('return id: 1, 2, 34 and 35 characters are accepted; 36 is refused with 40
     else if (!valid) t.expectStatus(clause, ex, 400)
     else {
       const body = expectCreated(t, clause, ex)
-      if (body.id !== id) t.fail('2.5.id-equals-path', 'the return id equals the path id', show(id), show(body.id), ex)
+      t.expectEqual('2.5.id-equals-path', 'the return id equals the path id', body.id, id, ex)
     }
   }
 })
@@ -96,7 +71,7 @@ check('return descricao: 139 and 140 characters are accepted and echoed, 141 is 
   clauses: ['4.11.descricao-max', '2.5.descricao'],
   needs: [...NEEDS],
 }, async (t) => {
-  const e2eid = await receivedE2eId(t)
+  const e2eid = await receivedE2eId(t, RECEIVED_CENTS)
   const judge = validator(DEVOLUCAO_REQUEST)
   const cases = boundaryCases(DEVOLUCAO_REQUEST).filter((c) => c.path === '/descricao' && c.keyword === 'maxLength')
   if (cases.length === 0) throw new Error('kit bug: specs/openapi.yaml gives no maxLength case at /descricao')
@@ -109,7 +84,7 @@ check('return descricao: 139 and 140 characters are accepted and echoed, 141 is 
     if (!c.valid) t.expectStatus(clause, ex, 400)
     else {
       const created = expectCreated(t, clause, ex)
-      if (created.descricao !== body.descricao) t.fail('2.5.descricao', 'the return echoes descricao', show(body.descricao), show(created.descricao), ex)
+      t.expectEqual('2.5.descricao', 'the return echoes descricao', created.descricao, body.descricao, ex)
     }
   }
 })
@@ -118,7 +93,7 @@ check('return natureza MED_OPERACIONAL or MED_FRAUDE in a request is refused wit
   clauses: ['4.11.natureza-med-refused'],
   needs: [...NEEDS],
 }, async (t) => {
-  const e2eid = await receivedE2eId(t)
+  const e2eid = await receivedE2eId(t, RECEIVED_CENTS)
   const judge = validator(DEVOLUCAO_REQUEST)
   for (const natureza of ['MED_OPERACIONAL', 'MED_FRAUDE']) {
     const body = { valor: '0.01', natureza }
@@ -131,7 +106,7 @@ check('return without valor is refused with 400', {
   clauses: ['4.11.valor-required'],
   needs: [...NEEDS],
 }, async (t) => {
-  const e2eid = await receivedE2eId(t)
+  const e2eid = await receivedE2eId(t, RECEIVED_CENTS)
   for (const body of [{}, { descricao: 'sem valor' }, { valor: null }]) {
     if (validator(DEVOLUCAO_REQUEST)(body) === true) throw new Error(`kit bug: the body ${show(body)} is valid in specs/openapi.yaml`)
     t.expectStatus('4.11.valor-required', await putReturn(t, e2eid, returnIdOfLength(12), body), 400)

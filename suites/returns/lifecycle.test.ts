@@ -4,58 +4,16 @@
 // Received payments come from the control API (POST /control/incoming-payments, aged with ageDays);
 // the processing result is driven and observed through /control/returns/{e2eid}/{id}.
 import fc from 'fast-check'
-import { check, type CheckContext } from '../../harness/check.ts'
+import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
-import { ControlError } from '../../harness/control.ts'
-import type { Exchange } from '../../harness/exchange.ts'
-import type { Captured } from '../../harness/webhook-capture.ts'
 import { centsOf, fromCents } from '../../generators/amounts.ts'
-import { buildPixCode } from '../../generators/emv.ts'
-import { newE2eId, newUuid } from '../../generators/ids.ts'
-import { horario, isIsoDateTime, newReturnId, putReturn as put, receivedPayment as received } from './fixtures.ts'
+import { newE2eId } from '../../generators/ids.ts'
+import { eventData } from '../charges/fixtures.ts'
+import { expectControlRefusal } from '../refusals.ts'
+import { cashOutE2eId, createReturn, givenReturn, horario, isIsoDateTime, newReturnId, putReturn, receivedE2eId, returnRequest } from './fixtures.ts'
 
 const RETURN_DEADLINE_DAYS = 89
-
-/** A payment received `ageDays` ago for `cents`; its end-to-end id is what a return names. */
-async function receivedPayment(t: CheckContext, cents: number, ageDays = 0): Promise<string> {
-  return (await received(t, cents, ageDays)).e2eId
-}
-
-function putReturn(t: CheckContext, e2eid: string, id: string, valor: string, extra: Record<string, unknown> = {}): Promise<Exchange> {
-  return put(t, e2eid, id, { valor, ...extra })
-}
-
-interface Accepted { id: string; ex: Exchange; body: Record<string, unknown> }
-
-/** A return of `cents` against `e2eid`, accepted (201), or a failure of `clause`. */
-async function acceptedReturnOn(t: CheckContext, clause: string, e2eid: string, cents: number): Promise<Accepted> {
-  const id = newReturnId()
-  const ex = await putReturn(t, e2eid, id, fromCents(cents), { descricao: 'conformance kit return' })
-  t.expectStatus(clause, ex, 201)
-  return { id, ex, body: t.json(clause, ex) }
-}
-
-/** A return that only sets the check up (a precondition). */
-function acceptedReturn(t: CheckContext, e2eid: string, cents: number): Promise<Accepted> {
-  return t.given('a return (PUT /pix/{e2eid}/devolucao/{id})', () => acceptedReturnOn(t, '4.11.status-201', e2eid, cents))
-}
-
-/** The HTTP status a control call was refused with, or 'accepted' when it went through. */
-async function refusalStatus(call: () => Promise<unknown>): Promise<number | 'accepted'> {
-  try {
-    await call()
-    return 'accepted'
-  } catch (err) {
-    if (err instanceof ControlError) return err.exchange.response.status
-    throw err
-  }
-}
-
-function eventData(c: Captured): Record<string, unknown> {
-  const body = c.body as { data?: unknown } | undefined
-  return body && typeof body.data === 'object' && body.data !== null ? (body.data as Record<string, unknown>) : {}
-}
 
 // ---------------------------------------------------------------------------------------------
 // Transitions (§3.3)
@@ -64,24 +22,24 @@ check('an accepted return: 201, EM_PROCESSAMENTO with horario.solicitacao set', 
   clauses: ['3.3.create-em-processamento', '4.11.status-201'],
   needs: ['mutating', 'control'],
 }, async (t) => {
-  const e2eid = await receivedPayment(t, 5_000)
-  const { ex, body } = await acceptedReturnOn(t, '4.11.status-201', e2eid, 1_000)
+  const e2eid = await receivedE2eId(t, 5_000)
+  const { ex, body } = await createReturn(t, '4.11.status-201', e2eid, returnRequest(1_000))
   // The state first: a return answered in another state breaks the schema's state rules too, but
   // what it shows broken is the state it was created in.
   const clause = '3.3.create-em-processamento'
-  if (body.status !== 'EM_PROCESSAMENTO') t.fail(clause, 'a new return is EM_PROCESSAMENTO', '"EM_PROCESSAMENTO"', show(body.status), ex)
-  if (!isIsoDateTime(horario(body).solicitacao)) t.fail(clause, 'horario.solicitacao set', 'an ISO 8601 date-time', show(horario(body).solicitacao), ex)
+  t.expectEqual(clause, 'a new return is EM_PROCESSAMENTO', body.status, 'EM_PROCESSAMENTO', ex)
+  t.expectThat(clause, 'horario.solicitacao set', isIsoDateTime(horario(body).solicitacao), 'an ISO 8601 date-time', show(horario(body).solicitacao), ex)
   t.expectSchema('4.11.status-201', ex, 'putDevolucao')
 })
 
 check('a return processed successfully becomes DEVOLVIDO with horario.liquidacao set', { clauses: ['3.3.settle-devolvido'], needs: ['mutating', 'control'] }, async (t) => {
-  const e2eid = await receivedPayment(t, 3_000)
-  const { id } = await acceptedReturn(t, e2eid, 3_000)
+  const e2eid = await receivedE2eId(t, 3_000)
+  const { id } = await givenReturn(t, e2eid, returnRequest(3_000))
   await t.control.settleReturn(e2eid, id)
   const settled = await t.control.getReturn(e2eid, id)
   const clause = '3.3.settle-devolvido'
-  if (settled.status !== 'DEVOLVIDO') t.fail(clause, 'a settled return is DEVOLVIDO', '"DEVOLVIDO"', show(settled.status))
-  if (!isIsoDateTime(horario(settled).liquidacao)) t.fail(clause, 'horario.liquidacao set on DEVOLVIDO', 'an ISO 8601 date-time', show(horario(settled).liquidacao))
+  t.expectEqual(clause, 'a settled return is DEVOLVIDO', settled.status, 'DEVOLVIDO')
+  t.expectThat(clause, 'horario.liquidacao set on DEVOLVIDO', isIsoDateTime(horario(settled).liquidacao), 'an ISO 8601 date-time', show(horario(settled).liquidacao))
 })
 
 check('a settled return posts a REFUND event whose refunds hold the return, LIQUIDATED', {
@@ -90,8 +48,8 @@ check('a settled return posts a REFUND event whose refunds hold the return, LIQU
   needs: ['mutating', 'control', 'webhooks'],
 }, async (t) => {
   await t.hooks.useForAccount()
-  const e2eid = await receivedPayment(t, 4_000)
-  const { id } = await acceptedReturn(t, e2eid, 1_500)
+  const e2eid = await receivedE2eId(t, 4_000)
+  const { id } = await givenReturn(t, e2eid, returnRequest(1_500))
   await t.control.settleReturn(e2eid, id)
   // This check's channel sees only this check's return settle: any REFUND there is its event.
   const event = await t.awaitEvent('6.2.refund-emitted', 'REFUND on a processed return', (c) => (c.body as { type?: unknown } | undefined)?.type === 'REFUND')
@@ -107,33 +65,32 @@ check('a settled return posts a REFUND event whose refunds hold the return, LIQU
     typeof payment.currency === 'string' ? undefined : 'payment.currency',
     ...(['endToEndId', 'eventDate', 'information'] as const).map((field) => (typeof matching[field] === 'string' ? undefined : field)),
   ].filter((field) => field !== undefined)
-  if (missing.length > 0) t.fail('6.2.refund-items', 'REFUND refunds[] item fields', 'payment.currency, endToEndId, eventDate and information strings', `${missing.join(', ')} not a string in ${show(matching)}`)
+  t.expectThat('6.2.refund-items', 'REFUND refunds[] item fields', missing.length === 0, 'payment.currency, endToEndId, eventDate and information strings', `${missing.join(', ')} not a string in ${show(matching)}`)
 })
 
 // motivo "may explain" a failure (§3.3): observed when present, never required.
 check('a return whose processing fails becomes NAO_REALIZADO, without horario.liquidacao', { clauses: ['3.3.fail-nao-realizado'], needs: ['mutating', 'control'] }, async (t) => {
-  const e2eid = await receivedPayment(t, 2_000)
-  const { id } = await acceptedReturn(t, e2eid, 2_000)
+  const e2eid = await receivedE2eId(t, 2_000)
+  const { id } = await givenReturn(t, e2eid, returnRequest(2_000))
   await t.control.failReturn(e2eid, id, 'conta do pagador encerrada')
   const failed = await t.control.getReturn(e2eid, id)
   const clause = '3.3.fail-nao-realizado'
-  if (failed.status !== 'NAO_REALIZADO') t.fail(clause, 'a failed return is NAO_REALIZADO', '"NAO_REALIZADO"', show(failed.status))
-  if (failed.motivo !== undefined && typeof failed.motivo !== 'string') t.fail(clause, 'motivo explains the failure', 'absent or a string', show(failed.motivo))
-  if (horario(failed).liquidacao !== undefined) t.fail(clause, 'no liquidacao unless DEVOLVIDO', 'no horario.liquidacao', show(horario(failed).liquidacao))
+  t.expectEqual(clause, 'a failed return is NAO_REALIZADO', failed.status, 'NAO_REALIZADO')
+  t.expectThat(clause, 'motivo explains the failure', failed.motivo === undefined || typeof failed.motivo === 'string', 'absent or a string', show(failed.motivo))
+  t.expectThat(clause, 'no liquidacao unless DEVOLVIDO', horario(failed).liquidacao === undefined, 'no horario.liquidacao', show(horario(failed).liquidacao))
 })
 
 check('final return states stay final: settle and fail are refused with 409 and change nothing', { clauses: ['3.3.final-states'], needs: ['mutating', 'control'] }, async (t) => {
   for (const final of ['DEVOLVIDO', 'NAO_REALIZADO'] as const) {
-    const e2eid = await receivedPayment(t, 1_000)
-    const { id } = await acceptedReturn(t, e2eid, 1_000)
+    const e2eid = await receivedE2eId(t, 1_000)
+    const { id } = await givenReturn(t, e2eid, returnRequest(1_000))
     if (final === 'DEVOLVIDO') await t.control.settleReturn(e2eid, id)
     else await t.control.failReturn(e2eid, id)
     for (const [what, call] of [['settle', () => t.control.settleReturn(e2eid, id)], ['fail', () => t.control.failReturn(e2eid, id)]] as const) {
-      const answer = await refusalStatus(call)
-      if (answer !== 409) t.fail('3.3.final-states', `${final} is final`, `${what} refused with HTTP 409`, answer === 'accepted' ? 'accepted' : `HTTP ${answer}`)
+      await expectControlRefusal(t, '3.3.final-states', `${final} is final`, what, call)
     }
     const status = (await t.control.getReturn(e2eid, id)).status
-    if (status !== final) t.fail('3.3.final-states', `${final} is final`, `status still ${final} after settle and fail`, show(status))
+    t.expectThat('3.3.final-states', `${final} is final`, status === final, `status still ${final} after settle and fail`, show(status))
   }
 })
 
@@ -150,7 +107,7 @@ check('partial returns are accepted while their sum stays within the original; b
   const examples: [number, number[]][] = [[100, [100]], [1_000, [1]], [5_000, [3_000, 1_999, 2]]]
   // A payment, up to five parts, the rest and one cent more: about eight requests a case.
   await t.property<[number, number[]]>([arbOriginal, arbParts], async (original, parts) => {
-    const e2eid = await receivedPayment(t, original)
+    const e2eid = await receivedE2eId(t, original)
     let returned = 0
     // Random partial amounts, then exactly what is left (accepted), then one cent more (refused).
     const attempts = [...parts, undefined, 1]
@@ -158,13 +115,13 @@ check('partial returns are accepted while their sum stays within the original; b
       const cents = part ?? original - returned
       if (cents <= 0) continue
       const fits = returned + cents <= original
-      const ex = await putReturn(t, e2eid, newReturnId(), fromCents(cents))
+      const ex = await putReturn(t, e2eid, newReturnId(), { valor: fromCents(cents) })
       const context = `a return of ${fromCents(cents)} after ${fromCents(returned)} of ${fromCents(original)} returned`
       if (fits) {
-        if (ex.response.status !== 201) t.fail('4.11.partial-returns-up-to-original', 'partial returns up to the original are accepted', `HTTP 201 for ${context}`, ex.response.error ?? `HTTP ${ex.response.status}`, ex)
+        t.expectThat('4.11.partial-returns-up-to-original', 'partial returns up to the original are accepted', ex.response.status === 201, `HTTP 201 for ${context}`, ex.response.error ?? `HTTP ${ex.response.status}`, ex)
         returned += cents
       } else {
-        if (ex.response.status !== 400) t.fail('7.return-value-exceeds-refundable-400', 'a return beyond the amount still refundable is refused', `HTTP 400 for ${context}`, ex.response.error ?? `HTTP ${ex.response.status}`, ex)
+        t.expectThat('7.return-value-exceeds-refundable-400', 'a return beyond the amount still refundable is refused', ex.response.status === 400, `HTTP 400 for ${context}`, ex.response.error ?? `HTTP ${ex.response.status}`, ex)
         t.expectErrorBody('7.return-value-exceeds-refundable-400', ex, 400)
       }
     }
@@ -175,13 +132,13 @@ check('partial returns are accepted while their sum stays within the original; b
 // The 89-day limit (§4.11, §8, §7 row 422)
 
 check('a return 89 days after receipt is accepted', { clauses: ['4.11.within-89-days-accepted'], needs: ['mutating', 'control'] }, async (t) => {
-  const e2eid = await receivedPayment(t, 1_000, RETURN_DEADLINE_DAYS)
-  t.expectStatus('4.11.within-89-days-accepted', await putReturn(t, e2eid, newReturnId(), '10.00'), 201)
+  const e2eid = await receivedE2eId(t, 1_000, RETURN_DEADLINE_DAYS)
+  t.expectStatus('4.11.within-89-days-accepted', await putReturn(t, e2eid, newReturnId(), { valor: '10.00' }), 201)
 })
 
 check('a return 90 days after receipt: 422 with the error body', { clauses: ['7.return-after-89-days-422', ...ERROR_BODY], needs: ['mutating', 'control'] }, async (t) => {
-  const e2eid = await receivedPayment(t, 1_000, RETURN_DEADLINE_DAYS + 1)
-  t.expectErrorBody('7.return-after-89-days-422', await putReturn(t, e2eid, newReturnId(), '10.00'), 422)
+  const e2eid = await receivedE2eId(t, 1_000, RETURN_DEADLINE_DAYS + 1)
+  t.expectErrorBody('7.return-after-89-days-422', await putReturn(t, e2eid, newReturnId(), { valor: '10.00' }), 422)
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -189,32 +146,10 @@ check('a return 90 days after receipt: 422 with the error body', { clauses: ['7.
 
 check('a return naming a well-formed e2eid of no transaction: 404 with the error body', { clauses: ['7.return-original-not-found-404', ...ERROR_BODY], needs: ['mutating'] }, async (t) => {
   const unknown = newE2eId('99999999', new Date())
-  t.expectErrorBody('7.return-original-not-found-404', await putReturn(t, unknown, newReturnId(), '1.00'), 404)
+  t.expectErrorBody('7.return-original-not-found-404', await putReturn(t, unknown, newReturnId(), { valor: '1.00' }), 404)
 })
 
 check('a return naming the e2eid of a cash-out (not a received payment): 404 with the error body', { clauses: ['7.return-not-received-payment-404', ...ERROR_BODY], needs: ['mutating', 'control'] }, async (t) => {
   const e2eid = await cashOutE2eId(t)
-  t.expectErrorBody('7.return-not-received-payment-404', await putReturn(t, e2eid, newReturnId(), '1.00'), 404)
+  t.expectErrorBody('7.return-not-received-payment-404', await putReturn(t, e2eid, newReturnId(), { valor: '1.00' }), 404)
 })
-
-/** The end-to-end id of a fresh cash-out (settled first when the target assigns it only then): a precondition. */
-function cashOutE2eId(t: CheckContext): Promise<string> {
-  return t.given('the end-to-end id of a cash-out (POST /api/pix/cash-out-qrcode, GET /api/pix/transaction/{id})', async () => {
-    const qrCode = buildPixCode({ key: 'payee@conformance.example', amount: '3.00', merchantName: 'Conformance Payee', merchantCity: 'SAO PAULO' })
-    const created = await t.base.post('/api/pix/cash-out-qrcode', { value: 3, qrCode, externalId: `kit-return-404-${newUuid()}` })
-    t.expectStatus('4.7.transaction-id', created, [200, 201])
-    const transactionId = String(t.json('4.7.transaction-id', created).transactionId)
-    const read = async () => {
-      const ex = await t.base.get(`/api/pix/transaction/${encodeURIComponent(transactionId)}`)
-      t.expectStatus('4.3.get-by-id', ex, 200)
-      return { e2eId: t.json('4.3.get-by-id', ex).e2eId, ex }
-    }
-    let view = await read()
-    if (typeof view.e2eId !== 'string') {
-      await t.control.settleTransaction(transactionId)
-      view = await read()
-    }
-    if (typeof view.e2eId !== 'string') t.fail('2.1.e2e-id', 'cash-out e2eId', 'an end-to-end id once settled', show(view.e2eId), view.ex)
-    return view.e2eId
-  })
-}

@@ -3,58 +3,22 @@
 // the status each code came with is recorded (7.refund-code-status-not-shown, observed).
 // Payments to refund come from the control API (POST /control/incoming-payments, aged with
 // ageDays); the gateway path takes their gatewayId (CONTRACTS §4).
-import { check, type CheckContext } from '../../harness/check.ts'
+import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import type { Exchange } from '../../harness/exchange.ts'
-import { Blocked } from '../../harness/verdicts.ts'
-import { centsOf, fromCents, reaisOf } from '../../generators/amounts.ts'
-import { buildPixCode } from '../../generators/emv.ts'
+import { fromCents } from '../../generators/amounts.ts'
 import { newUuid } from '../../generators/ids.ts'
-import { REFUND_CODE_STATUS, expectRefundRefused, receivedPayment, refund } from './fixtures.ts'
 import { cashInBody } from '../../generators/requests.ts'
+import { givenCashOut } from '../cash/fixtures.ts'
+import { REFUND_CODE_STATUS, availableCents, expectRefundDocumented as expectAccepted, expectRefundRefused, paidGatewayId, refund } from './fixtures.ts'
 
 const REFUND_DEADLINE_DAYS = 90
 /** Drain cash-outs leave a tenth of the available balance each; a dozen rounds empty any sandbox. */
 const MAX_DRAIN_ROUNDS = 12
 
-async function paidPayment(t: CheckContext, cents: number, ageDays = 0): Promise<string> {
-  return (await receivedPayment(t, cents, ageDays)).gatewayId
-}
-
-/** A refund the interface says must be accepted: a 2xx with the documented answer. */
-function expectAccepted(t: CheckContext, clause: string, ex: Exchange): void {
-  t.expectStatus(clause, ex, [200, 201])
-  t.expectSchema(clause, ex, 'refundPayment')
-}
-
-/**
- * The available balance, read from the public balance (netBalance = available, §2.3): the gateway's
- * shape is limited to 60 reads a minute, and a drain reads it again and again.
- */
-async function availableCents(t: CheckContext): Promise<number> {
-  return t.given('the available balance (GET /api/balance netBalance)', async () => {
-    const ex = await t.base.get('/api/balance')
-    t.expectStatus('2.3.public-net-balance', ex, 200)
-    const available = t.json('2.3.public-net-balance', ex).netBalance
-    if (typeof available !== 'number') throw new Error(`netBalance is ${JSON.stringify(available)}, not a number`)
-    return centsOf(available)
-  })
-}
-
-/** A PENDING cash-out of `cents` to an outside payee; its transaction id. */
-async function cashOut(t: CheckContext, cents: number): Promise<string> {
-  return t.given('a cash-out (POST /api/pix/cash-out-qrcode)', async () => {
-    const qrCode = buildPixCode({ key: 'payee@conformance.example', amount: fromCents(cents), merchantName: 'Conformance Payee', merchantCity: 'SAO PAULO' })
-    const ex = await t.base.post('/api/pix/cash-out-qrcode', { value: reaisOf(cents), qrCode, externalId: `kit-refund-${newUuid()}` })
-    t.expectStatus('4.7.transaction-id', ex, [200, 201])
-    return String(t.json('4.7.transaction-id', ex).transactionId)
-  })
-}
-
 check('gateway refund 90 days after payment is accepted; 91 days after, REFUND_PERIOD_EXPIRED', { clauses: ['4.14.within-90-days', REFUND_CODE_STATUS], needs: ['mutating', 'control'] }, async (t) => {
-  const onTheDay = await paidPayment(t, 2_000, REFUND_DEADLINE_DAYS)
+  const onTheDay = await paidGatewayId(t, 2_000, REFUND_DEADLINE_DAYS)
   expectAccepted(t, '4.14.within-90-days', await refund(t, onTheDay))
-  const dayAfter = await paidPayment(t, 2_000, REFUND_DEADLINE_DAYS + 1)
+  const dayAfter = await paidGatewayId(t, 2_000, REFUND_DEADLINE_DAYS + 1)
   expectRefundRefused(t, '4.14.within-90-days', await refund(t, dayAfter), { code: 'REFUND_PERIOD_EXPIRED' })
 })
 
@@ -70,12 +34,12 @@ check('gateway refund of a transaction that is not PAID (a PENDING cash-in, a ca
     return String(t.json('4.6.transaction-id', cashIn).transactionId)
   })
   expectRefundRefused(t, '4.14.requires-paid', await refund(t, pendingCashIn), { code: 'TRANSACTION_NOT_REFUNDABLE' })
-  const withdraw = await cashOut(t, 150)
-  expectRefundRefused(t, '4.14.requires-paid', await refund(t, withdraw), { code: 'TRANSACTION_NOT_REFUNDABLE' })
+  const withdraw = await givenCashOut(t, 150, {})
+  expectRefundRefused(t, '4.14.requires-paid', await refund(t, withdraw.transactionId), { code: 'TRANSACTION_NOT_REFUNDABLE' })
 })
 
 check('gateway refunds beyond the original value: REFUND_VALUE_EXCEEDS_ORIGINAL', { clauses: ['4.14.sum-not-exceed-original', REFUND_CODE_STATUS], needs: ['mutating', 'control'] }, async (t) => {
-  const id = await paidPayment(t, 1_000)
+  const id = await paidGatewayId(t, 1_000)
   const clause = '4.14.sum-not-exceed-original'
   expectRefundRefused(t, clause, await refund(t, id, { value: 10.01 }), { code: 'REFUND_VALUE_EXCEEDS_ORIGINAL' })
   expectAccepted(t, clause, await refund(t, id, { value: 6 }))
@@ -86,16 +50,18 @@ check('gateway refunds beyond the original value: REFUND_VALUE_EXCEEDS_ORIGINAL'
 // the control API so the blocked funds go back to available (§2.3: a failed operation releases them).
 check('gateway refund larger than the available balance: INSUFFICIENT_BALANCE', { alone: ALONE.balances, clauses: ['4.14.enough-balance', REFUND_CODE_STATUS], needs: ['mutating', 'control'] }, async (t) => {
   const refundCents = 10_000
-  const id = await paidPayment(t, refundCents)
+  const id = await paidGatewayId(t, refundCents)
   const drains: string[] = []
   try {
     for (let round = 0; round < MAX_DRAIN_ROUNDS; round++) {
       const available = await availableCents(t)
       if (available < refundCents) break
-      drains.push(await cashOut(t, Math.floor(available * 0.9)))
+      drains.push((await givenCashOut(t, Math.floor(available * 0.9), {})).transactionId)
     }
     const available = await availableCents(t)
-    if (available >= refundCents) throw new Blocked('draining the available balance with cash-outs', `${fromCents(available)} still available after ${drains.length} cash-outs`)
+    await t.given('draining the available balance with cash-outs', () => {
+      t.expectThat('4.14.enough-balance', 'the available balance after the drain', available < refundCents, `below ${fromCents(refundCents)}`, `${fromCents(available)} still available after ${drains.length} cash-outs`)
+    })
     expectRefundRefused(t, '4.14.enough-balance', await refund(t, id), { code: 'INSUFFICIENT_BALANCE' })
   } finally {
     // housekeeping after the verdict: a drain the target already settled cannot be undone, and

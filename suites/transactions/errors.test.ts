@@ -5,27 +5,11 @@
 // view.test.ts.)
 import { ERROR_BODY_CLAUSES as ERROR_BODY } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
-import { boundaryCases } from '../../generators/schema-arb.ts'
-import { parameterSchema, validator } from '../../generators/openapi.ts'
 import { arbOverlongDateWindow, daysBetween, today, addDays, type DateWindow } from '../../generators/dates.ts'
+import { invalidValues } from './fixtures.ts'
 
 const LISTING = '/api/transactions'
 const MAX_INTERVAL_DAYS = 31
-
-/** Values a parameter's schema refuses: wrong types, enum near misses, malformed formats. */
-function invalidValues(name: string): unknown[] {
-  const schema = parameterSchema('listTransactions', name)
-  const judge = validator(schema)
-  const fromSchema = boundaryCases(schema).filter((c) => !c.valid && ['type', 'enum'].includes(c.keyword)).map((c) => c.value)
-  return [...fromSchema, ...(name.endsWith('Date') ? malformedDatesNearToday() : [])].filter((v) => judge(v) !== true && judge(String(v)) !== true)
-}
-
-/** Not YYYY-MM-DD dates, all near today so that no reading of them makes the interval the reason. */
-function malformedDatesNearToday(): string[] {
-  const d = today()
-  const [year, month, day] = [d.slice(0, 4), d.slice(5, 7), d.slice(8, 10)]
-  return [`${year}-${month}-32`, `${year}-${month}-00`, `${day}/${month}/${year}`, 'yesterday']
-}
 
 check('account listing with an invalid parameter (non-integer page or size, unknown status or type, malformed date) answers 400 with the error body', {
   clauses: ['7.list-invalid-params-400', ...ERROR_BODY],

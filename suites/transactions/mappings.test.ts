@@ -1,34 +1,13 @@
 // Transaction list items (interface §2.2): the status and type mapping tables, finalAmount against
 // originalAmount and feeAmount, document masking against the unmasked single view (§2.1), and the
 // same item in both listings (§4.4, §4.5).
-import { check, type CheckContext } from '../../harness/check.ts'
+import { check } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
-import type { Exchange } from '../../harness/exchange.ts'
 import { arbCnpj, arbCpf, maskDocument } from '../../generators/documents.ts'
-import {
-  ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, cents, incomingPayment, pixKeyListing, singleView, transactionOf,
-  type Json, type ListedType, type Status,
-} from './seed.ts'
+import { ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, cents, incomingPayment, pixKeyListing, singleView, type Json, type ListedType, type Status } from './seed.ts'
 import { listedItem, quietestPixKey } from './listing.ts'
 import { expectListingShape } from './shapes.ts'
-
-/**
- * Makes a transaction of `type` in `status` and reads it back: its §2.1 view (a precondition) and
- * its list item (not listed fails `clause`).
- */
-async function madeAndListed(t: CheckContext, clause: string, type: ListedType, status: Status): Promise<{ view: Json; item: Json; ex: Exchange }> {
-  const made = await transactionOf(t, type, status)
-  const { view } = await t.given(`a ${type} ${status} (GET /api/pix/transaction/{id})`, async () => {
-    const read = await singleView(t, made.id)
-    // The single view tells which internal type and status the target gave it: the mapping's input.
-    if (read.view.type !== type || read.view.status !== status) {
-      t.fail('2.1.status-enum', `the transaction made is a ${type} ${status}`, `type ${type}, status ${status}`, `type ${show(read.view.type)}, status ${show(read.view.status)}`, read.ex)
-    }
-    return read
-  })
-  const { item, ex } = await listedItem(t, clause, ACCOUNT_LISTING, view)
-  return { view, item, ex }
-}
+import { AMOUNT_CLAUSE, ITEM_PRESENCE, madeAndListed, maskDifference, presenceOf, sorted } from './fixtures.ts'
 
 // ---- status mapping table ------------------------------------------------------------------
 
@@ -43,7 +22,7 @@ for (const row of STATUS_ROWS) {
     clauses: [row.clause], needs: row.needs,
   }, async (t) => {
     const { item, ex } = await madeAndListed(t, row.clause, row.type, row.status)
-    if (item.status !== STATUS_LABEL[row.status]) t.fail(row.clause, `status ${row.status} is listed as ${STATUS_LABEL[row.status]}`, show(STATUS_LABEL[row.status]), show(item.status), ex)
+    t.expectEqual(row.clause, `status ${row.status} is listed as ${STATUS_LABEL[row.status]}`, item.status, STATUS_LABEL[row.status], ex)
   })
 }
 
@@ -62,45 +41,14 @@ for (const row of TYPE_ROWS) {
     clauses: [row.clause], needs: row.type === 'WITHDRAW' ? ['mutating'] : ['control', 'mutating'],
   }, async (t) => {
     const { item, ex } = await madeAndListed(t, row.clause, row.type, row.status)
-    if (item.operationType !== operationType || item.movementType !== movementType) {
-      t.fail(row.clause, `${row.type} maps to ${operationType} / ${movementType}`, `operationType ${show(operationType)}, movementType ${show(movementType)}`,
-        `operationType ${show(item.operationType)}, movementType ${show(item.movementType)}`, ex)
-    }
+    t.expectThat(row.clause, `${row.type} maps to ${operationType} / ${movementType}`, item.operationType === operationType && item.movementType === movementType,
+      `operationType ${show(operationType)}, movementType ${show(movementType)}`, `operationType ${show(item.operationType)}, movementType ${show(item.movementType)}`, ex)
   })
 }
 
 // ---- item fields and amounts ---------------------------------------------------------------
 
 // Each field's rule fails its own clause (shapes.ts); the page's metadata is the pagination checks' business.
-
-/** §2.2: "Required/optional status of each list-item field: not shown." What the target leaves out, observed per kind of item. */
-const ITEM_PRESENCE = '2.2.required-fields-not-shown'
-const ITEM_FIELD_NAMES = ['transactionId', 'externalId', 'status', 'operationType', 'movementType', 'originalAmount', 'feeAmount', 'finalAmount',
-  'endToEndId', 'createdAt', 'processedAt', 'counterpart']
-const COUNTERPART_FIELDS = ['name', 'document', 'bank']
-const BANK_FIELDS = ['bankISPB', 'bankName', 'bankCode', 'accountBranch', 'accountNumber']
-
-/** The §2.2 fields an item omits, sets to null or to an empty string, by dotted path (values are not recorded: they may be personal data). */
-function presenceOf(item: Json): { absent: string[]; null: string[]; empty: string[] } {
-  const seen = { absent: [] as string[], null: [] as string[], empty: [] as string[] }
-  const visit = (obj: unknown, names: string[], prefix: string) => {
-    for (const name of names) {
-      const value = obj !== null && typeof obj === 'object' ? (obj as Json)[name] : undefined
-      const path = `${prefix}${name}`
-      if (value === undefined) seen.absent.push(path)
-      else if (value === null) seen.null.push(path)
-      else if (value === '') seen.empty.push(path)
-    }
-  }
-  visit(item, ITEM_FIELD_NAMES, '')
-  if (item.counterpart !== null && typeof item.counterpart === 'object') {
-    visit(item.counterpart, COUNTERPART_FIELDS, 'counterpart.')
-    const bank = (item.counterpart as Json).bank
-    if (bank !== null && typeof bank === 'object') visit(bank, BANK_FIELDS, 'counterpart.bank.')
-  }
-  return seen
-}
-const AMOUNT_CLAUSE = { originalAmount: '2.2.original-amount', feeAmount: '2.2.fee-amount', finalAmount: '2.2.final-amount' } as const
 
 check('listing: items of every type match the list item of 2.2, ids and amounts those of the transaction', {
   clauses: ['4.4.response-shape', '2.2.transaction-id', '2.2.external-id', '2.2.status-enum', '2.2.operation-type-enum', '2.2.movement-type-enum',
@@ -112,16 +60,13 @@ check('listing: items of every type match the list item of 2.2, ids and amounts 
     const { view, item, ex } = await madeAndListed(t, '2.2.transaction-id', row.type, row.status)
     t.observe(ITEM_PRESENCE, `${row.type} ${row.status}`, presenceOf(item))
     expectListingShape(t, '4.4.response-shape', ex)
-    if (typeof view.externalId === 'string' && item.externalId !== view.externalId) {
-      t.fail('2.2.external-id', 'externalId is the caller-supplied id', show(view.externalId), show(item.externalId), ex)
-    }
-    if (typeof view.e2eId === 'string' && item.endToEndId !== undefined && item.endToEndId !== view.e2eId) {
-      t.fail('2.2.end-to-end-id', 'endToEndId is the end-to-end id of the transaction', show(view.e2eId), show(item.endToEndId), ex)
+    if (typeof view.externalId === 'string') t.expectEqual('2.2.external-id', 'externalId is the caller-supplied id', item.externalId, view.externalId, ex)
+    if (typeof view.e2eId === 'string' && item.endToEndId !== undefined) {
+      t.expectEqual('2.2.end-to-end-id', 'endToEndId is the end-to-end id of the transaction', item.endToEndId, view.e2eId, ex)
     }
     for (const [field, clause] of Object.entries(AMOUNT_CLAUSE)) {
-      if (item[field] !== undefined && cents(item[field]) !== cents(view[field])) {
-        t.fail(clause, `${field} is the transaction's, as a number of reais`, `${show(view[field])} as a number`, show(item[field]), ex)
-      }
+      const same = item[field] === undefined || cents(item[field]) === cents(view[field])
+      t.expectThat(clause, `${field} is the transaction's, as a number of reais`, same, `${show(view[field])} as a number`, show(item[field]), ex)
     }
   }
 })
@@ -133,21 +78,13 @@ check('listing: finalAmount is originalAmount plus or minus feeAmount, to the ce
   for (const row of TYPE_ROWS) {
     const { item, ex } = await madeAndListed(t, '2.2.final-amount', row.type, row.status)
     const [original, fee, final] = [cents(item.originalAmount), cents(item.feeAmount), cents(item.finalAmount)]
-    if (original === undefined || fee === undefined || final === undefined || (final !== original + fee && final !== original - fee)) {
-      t.fail('2.2.final-amount', `finalAmount = originalAmount ± feeAmount for a ${row.type}`, 'original + fee or original − fee',
-        `originalAmount ${show(item.originalAmount)}, feeAmount ${show(item.feeAmount)}, finalAmount ${show(item.finalAmount)}`, ex)
-    }
+    const adds = original !== undefined && fee !== undefined && final !== undefined && (final === original + fee || final === original - fee)
+    t.expectThat('2.2.final-amount', `finalAmount = originalAmount ± feeAmount for a ${row.type}`, adds, 'original + fee or original − fee',
+      `originalAmount ${show(item.originalAmount)}, feeAmount ${show(item.feeAmount)}, finalAmount ${show(item.finalAmount)}`, ex)
   }
 })
 
 // ---- masking -------------------------------------------------------------------------------
-
-/** Where the listed mask and the mask of the view's document differ, digit by digit. */
-function maskDifference(listed: unknown, expected: string): string {
-  if (typeof listed !== 'string') return show(listed)
-  const positions = [...expected].flatMap((c, i) => (listed[i] === c ? [] : [i + 1]))
-  return `${show(listed)}${positions.length ? ` (differs at character ${positions.join(', ')})` : ''}${listed.length !== expected.length ? ` (length ${listed.length})` : ''}`
-}
 
 for (const kind of [{ name: 'CPF', arb: arbCpf, clause: '2.2.mask-cpf', shape: '***.NNN.NNN-**' }, { name: 'CNPJ', arb: arbCnpj, clause: '2.2.mask-cnpj', shape: '**.NNN.NNN/****-**' }]) {
   check(`listing: a payer ${kind.name} is masked as ${kind.shape}, its shown digits those of the unmasked single view, in both listings`, {
@@ -164,7 +101,7 @@ for (const kind of [{ name: 'CPF', arb: arbCpf, clause: '2.2.mask-cpf', shape: '
       for (const path of [ACCOUNT_LISTING, pixKeyListing(key)]) {
         const { item, ex } = await listedItem(t, kind.clause, path, view)
         const listed = (item.counterpart as Json | undefined)?.document
-        if (listed !== expected) t.fail(kind.clause, `counterpart.document is the ${kind.name} masked as ${kind.shape}`, show(expected), maskDifference(listed, expected), ex)
+        t.expectThat(kind.clause, `counterpart.document is the ${kind.name} masked as ${kind.shape}`, listed === expected, show(expected), maskDifference(listed, expected), ex)
       }
     }, { cost: 5 })
   })
@@ -185,11 +122,5 @@ check('the same received payment is listed with the same fields in the account l
   expectListingShape(t, '4.5.response-shape', inKey.ex)
   const a = JSON.stringify(sorted(inAccount.item))
   const k = JSON.stringify(sorted(inKey.item))
-  if (a !== k) t.fail(clause, 'the same list item in both listings', `as in ${ACCOUNT_LISTING}: ${a}`, k, inKey.ex)
+  t.expectThat(clause, 'the same list item in both listings', a === k, `as in ${ACCOUNT_LISTING}: ${a}`, k, inKey.ex)
 })
-
-function sorted(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sorted)
-  if (value === null || typeof value !== 'object') return value
-  return Object.fromEntries(Object.entries(value as Json).sort(([x], [y]) => x.localeCompare(y)).map(([k, v]) => [k, sorted(v)]))
-}

@@ -27,13 +27,13 @@ check('pix-key listing: more than 1000 matching payments give exactly 1000 resul
 
   const clause = '4.5.total-at-most-1000'
   const whole = await listPage(t, clause, path, { ...query, page: 1, size: CAP })
-  if (whole.metadata.total !== CAP) t.fail(clause, 'at most 1000 results in total, and 1000 when more match', `metadata.total ${CAP}`, show(whole.metadata.total), whole.ex)
-  if (whole.data.length !== CAP) t.fail(clause, 'at most 1000 results in total, and 1000 when more match', `${CAP} items on a page of size ${CAP}`, `${whole.data.length}`, whole.ex)
+  const capped = 'at most 1000 results in total, and 1000 when more match'
+  t.expectThat(clause, capped, whole.metadata.total === CAP, `metadata.total ${CAP}`, show(whole.metadata.total), whole.ex)
+  t.expectThat(clause, capped, whole.data.length === CAP, `${CAP} items on a page of size ${CAP}`, `${whole.data.length}`, whole.ex)
   const { items, pages } = await listAll(t, clause, path, query, 400, 5)
-  const beyond = pages[pages.length - 1]
-  if (items.length !== CAP) t.fail(clause, 'the pages together hold at most 1000 results', `${CAP} items over pages of 400`, `${items.length}`, beyond?.ex)
+  t.expectThat(clause, 'the pages together hold at most 1000 results', items.length === CAP, `${CAP} items over pages of 400`, `${items.length}`, pages[pages.length - 1]?.ex)
   const fourth = await listPage(t, clause, path, { ...query, page: 4, size: 400 })
-  if (fourth.data.length !== 0) t.fail(clause, 'no page serves a result beyond the 1000th', 'page 4 of size 400 empty', `${fourth.data.length} items`, fourth.ex)
+  t.expectThat(clause, 'no page serves a result beyond the 1000th', fourth.data.length === 0, 'page 4 of size 400 empty', `${fourth.data.length} items`, fourth.ex)
 })
 
 check("another account's transactions appear in neither listing of the account under test", {
@@ -50,12 +50,12 @@ check("another account's transactions appear in neither listing of the account u
     const seen = await t.other.base.get(ACCOUNT_LISTING, { query })
     t.expectStatus('4.4.external-id-filter', seen, 200)
     const theirData = (seen.response.json as { data?: { transactionId?: unknown }[] } | undefined)?.data ?? []
-    if (!theirData.some((i) => i.transactionId === theirs.id)) t.fail('4.4.external-id-filter', 'the second account lists its own payment', `transaction ${theirs.id}`, show(theirData), seen)
+    t.expectThat('4.4.external-id-filter', 'the second account lists its own payment', theirData.some((i) => i.transactionId === theirs.id), `transaction ${theirs.id}`, show(theirData), seen)
   })
 
   const clause = '1.own-account-transactions'
   const byExternalId = await listPage(t, clause, ACCOUNT_LISTING, { ...query, size: 100 })
-  if (byExternalId.data.length !== 0) t.fail(clause, "the account listing holds only the caller's transactions", 'no item', show(byExternalId.data), byExternalId.ex)
+  t.expectThat(clause, "the account listing holds only the caller's transactions", byExternalId.data.length === 0, 'no item', show(byExternalId.data), byExternalId.ex)
   // Unfiltered, then (a busy account lists thousands) the days around the payment.
   const window = [daysAround(await targetToday(t))]
   lists.expectNotListed(clause, await lists.narrowest(clause, ACCOUNT_LISTING, {}, window), theirs, "the account listing holds only the caller's transactions")

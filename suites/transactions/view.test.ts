@@ -20,10 +20,10 @@ check('single view by internal id: 200 with the Transaction of 2.1 for a receive
   const paid = await incomingPayment(t)
   const { view, ex } = await viewOf(t, '4.3.get-by-id', paid.id)
   expectViewShape(t, '4.3.get-by-id', ex)
-  if (view.id !== paid.id) t.fail('4.3.get-by-id', 'id is the internal id asked for', show(paid.id), show(view.id), ex)
+  t.expectEqual('4.3.get-by-id', 'id is the internal id asked for', view.id, paid.id, ex)
   // A received instant payment: the interface's PAYMENT, and the control driver made it CONFIRMED.
-  if (view.type !== 'PAYMENT') t.fail('2.1.type-enum', 'type of a received payment', '"PAYMENT"', show(view.type), ex)
-  if (view.status !== 'CONFIRMED') t.fail('2.1.status-enum', 'status of a received, credited payment', '"CONFIRMED"', show(view.status), ex)
+  t.expectEqual('2.1.type-enum', 'type of a received payment', view.type, 'PAYMENT', ex)
+  t.expectEqual('2.1.status-enum', 'status of a received, credited payment', view.status, 'CONFIRMED', ex)
 })
 
 check('single view by externalId: 200 with the same transaction as by its internal id', {
@@ -35,12 +35,11 @@ check('single view by externalId: 200 with the same transaction as by its intern
   const clause = '4.3.get-by-external-id'
   const byExternal = await viewOf(t, clause, paid.externalId as string)
   expectViewShape(t, clause, byExternal.ex)
-  if (byExternal.view.id !== paid.id) t.fail(clause, 'lookup by externalId finds the same transaction', `id ${show(paid.id)}`, `id ${show(byExternal.view.id)}`, byExternal.ex)
-  if (byExternal.view.externalId !== paid.externalId) t.fail('2.1.external-id', 'externalId is the caller-supplied id', show(paid.externalId), show(byExternal.view.externalId), byExternal.ex)
+  t.expectThat(clause, 'lookup by externalId finds the same transaction', byExternal.view.id === paid.id, `id ${show(paid.id)}`, `id ${show(byExternal.view.id)}`, byExternal.ex)
+  t.expectEqual('2.1.external-id', 'externalId is the caller-supplied id', byExternal.view.externalId, paid.externalId, byExternal.ex)
   for (const [field, value] of Object.entries(byId.view)) {
-    if (JSON.stringify(byExternal.view[field]) !== JSON.stringify(value)) {
-      t.fail(clause, 'lookup by externalId answers the same transaction', `${field} ${show(value)} (as by id)`, show(byExternal.view[field]), byExternal.ex)
-    }
+    const same = JSON.stringify(byExternal.view[field]) === JSON.stringify(value)
+    t.expectThat(clause, 'lookup by externalId answers the same transaction', same, `${field} ${show(value)} (as by id)`, show(byExternal.view[field]), byExternal.ex)
   }
 })
 
@@ -51,10 +50,10 @@ check('single view of a cash-out and of a cash-in: found by the transactionId an
   for (const made of [await cashOut(t), await cashIn(t)]) {
     const byId = await viewOf(t, '4.3.get-by-id', made.id)
     expectViewShape(t, '4.3.get-by-id', byId.ex)
-    if (byId.view.id !== made.id) t.fail('4.3.get-by-id', 'id is the internal id asked for', show(made.id), show(byId.view.id), byId.ex)
-    if (byId.view.externalId !== made.externalId) t.fail('2.1.external-id', 'externalId is the caller-supplied id', show(made.externalId), show(byId.view.externalId), byId.ex)
+    t.expectEqual('4.3.get-by-id', 'id is the internal id asked for', byId.view.id, made.id, byId.ex)
+    t.expectEqual('2.1.external-id', 'externalId is the caller-supplied id', byId.view.externalId, made.externalId, byId.ex)
     const byExternal = await viewOf(t, '4.3.get-by-external-id', made.externalId as string)
-    if (byExternal.view.id !== made.id) t.fail('4.3.get-by-external-id', 'lookup by externalId finds the same transaction', `id ${show(made.id)}`, `id ${show(byExternal.view.id)}`, byExternal.ex)
+    t.expectThat('4.3.get-by-external-id', 'lookup by externalId finds the same transaction', byExternal.view.id === made.id, `id ${show(made.id)}`, `id ${show(byExternal.view.id)}`, byExternal.ex)
   }
 })
 
@@ -70,9 +69,9 @@ check('single view amounts: two-decimal strings, originalAmount the amount paid'
     const { view, ex } = await viewOf(t, '2.1.original-amount', paid.id)
     for (const [field, clause] of Object.entries(clauses)) {
       const value = view[field]
-      if (typeof value !== 'string' || !AMOUNT_TWO_DECIMALS.test(value)) t.fail(clause, `${field} is reais with two decimals, as a string`, 'a string like "10.50"', show(value), ex)
+      t.expectThat(clause, `${field} is reais with two decimals, as a string`, typeof value === 'string' && AMOUNT_TWO_DECIMALS.test(value), 'a string like "10.50"', show(value), ex)
     }
-    if (view.originalAmount !== amount) t.fail('2.1.original-amount', 'originalAmount is the amount paid', show(amount), show(view.originalAmount), ex)
+    t.expectEqual('2.1.original-amount', 'originalAmount is the amount paid', view.originalAmount, amount, ex)
   }, { examples, cost: 2 })
 })
 
@@ -83,9 +82,7 @@ check('single view: e2eId is the end-to-end id of the received payment', {
   const paid = await incomingPayment(t)
   const { view, ex } = await viewOf(t, '2.1.e2e-id', paid.id)
   // Optional and nullable in §2.1: when the view gives one, it is the payment's own.
-  if (view.e2eId !== undefined && view.e2eId !== null && view.e2eId !== paid.e2eId) {
-    t.fail('2.1.e2e-id', 'e2eId is the end-to-end id of the instant payment', show(paid.e2eId), show(view.e2eId), ex)
-  }
+  if (view.e2eId !== undefined && view.e2eId !== null) t.expectEqual('2.1.e2e-id', 'e2eId is the end-to-end id of the instant payment', view.e2eId, paid.e2eId, ex)
 })
 
 check('single view: the payer CPF or CNPJ is counterpartDocument in plain digits (unmasked)', {
@@ -99,9 +96,7 @@ check('single view: the payer CPF or CNPJ is counterpartDocument in plain digits
   await t.property<[{ name: string; document: string }]>([payer], async (p) => {
     const paid = await incomingPayment(t, { payer: p })
     const { view, ex } = await viewOf(t, clause, paid.id)
-    if (view.counterpartDocument !== p.document) {
-      t.fail(clause, 'counterpartDocument is the payer document, digits, unmasked', show(p.document), show(view.counterpartDocument), ex)
-    }
+    t.expectEqual(clause, 'counterpartDocument is the payer document, digits, unmasked', view.counterpartDocument, p.document, ex)
   }, { examples, cost: 2 })
 })
 

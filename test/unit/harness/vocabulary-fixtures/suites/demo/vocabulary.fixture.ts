@@ -1,0 +1,63 @@
+// Run by vocabulary.test.ts through a nested vitest: the comparison verbs of the check context,
+// each failing case a check of its own (a check stops at its first failure).
+import { check } from '../../../../../../harness/check.ts'
+
+const ID = '2.3.gateway-id'
+const TOTAL = '2.3.gateway-total-balance'
+
+check('the four verbs pass when their comparison holds', { clauses: [ID] }, (t) => {
+  t.expectEqual(ID, 'deep equality', { a: [1, { b: 'x' }] }, { a: [1, { b: 'x' }] })
+  t.expectOneOf(ID, 'one of', 'CONCLUIDA', ['ATIVA', 'CONCLUIDA'])
+  t.expectOneOf(ID, 'one of, deeply', { s: 1 }, [{ s: 0 }, { s: 1 }])
+  t.expectAmount(ID, 'a number against a decimal string', 10.5, '10.50')
+  t.expectAmount(ID, 'a decimal string against a number', '10.50', 10.5)
+  t.expectAmount(ID, 'in cents, not in floating point', 0.1 + 0.2, '0.30')
+  t.expectThat(ID, 'a rule that holds', true, 'anything', 'whatever was seen')
+})
+
+check('expectEqual fails with the rule, both values and the exchange', { clauses: [ID, TOTAL] }, async (t) => {
+  const ex = await t.gateway.get('/v1/account/balance')
+  t.expectStatus(ID, ex, 200)
+  t.expectEqual(TOTAL, 'totalBalance', t.json(TOTAL, ex).totalBalance, 2, ex)
+})
+
+check('expectEqual compares deeply', { clauses: [ID] }, (t) => {
+  t.expectEqual(ID, 'items', [1, 2], [1, 3])
+})
+
+check('expectEqual names an absent value', { clauses: [ID] }, (t) => {
+  t.expectEqual(ID, 'txid', undefined, 'abc')
+})
+
+check('expectEqual tells a string from a number', { clauses: [ID] }, (t) => {
+  t.expectEqual(ID, 'revisao', '0', 0)
+})
+
+check('expectOneOf fails naming every allowed value', { clauses: [ID] }, (t) => {
+  t.expectOneOf(ID, 'status is a charge status', 'PAGA', ['ATIVA', 'CONCLUIDA'])
+})
+
+check('expectAmount fails showing the expected amount in reais', { clauses: [ID] }, (t) => {
+  t.expectAmount(ID, 'valor', '10.49', 10.5)
+})
+
+check('expectAmount fails on what is not an amount', { clauses: [ID] }, (t) => {
+  t.expectAmount(ID, 'valor', 'ten', '10.00')
+})
+
+check('expectThat fails with a got that is a string as it is', { clauses: [ID] }, (t) => {
+  t.expectThat(ID, 'qrCodeImage decodes to an image', false, 'a decodable image/png', 'bytes that are not image/png')
+})
+
+check('expectThat shows a got that is not a string', { clauses: [ID] }, (t) => {
+  t.expectThat(ID, 'data', false, 'an array', { n: 1 })
+})
+
+check('a verb that fails inside t.given blocks the check', { clauses: [ID] }, async (t) => {
+  await t.given('the available balance', () => t.expectThat(TOTAL, 'the available balance after the drain', false, 'below 100.00', '120.00 still available'))
+  t.fail(ID, 'never reached', 'x', 'y')
+})
+
+check('a failing verb naming a clause its check does not name is a kit bug', { clauses: [ID] }, (t) => {
+  t.expectEqual(TOTAL, 'totalBalance', 1, 2)
+})

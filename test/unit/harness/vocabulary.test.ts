@@ -1,0 +1,102 @@
+// The comparison verbs of the check context (t.expectEqual, t.expectOneOf, t.expectAmount,
+// t.expectThat): each states its rule once and fails as `<rule>: expected …, got …` on the clause
+// it names. Checked the way the suites use them, through check() in a nested vitest run.
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startVitest } from 'vitest/node'
+import type { Reporter, TestCase } from 'vitest/node'
+import { fakeServer, json, type FakeServer } from './fake-server.ts'
+
+// The nested run must not pick up optional settings from the environment this test runs in.
+const UNSET_OPTIONAL = Object.fromEntries([
+  'PIX_CERT_FILE', 'PIX_CERT_UNLINKED_FILE', 'PIX_CERT_OTHER_ACCOUNT_FILE', 'PIX_API_KEY_LIMITED', 'PIX_OTHER_CLIENT_ID',
+  'PIX_OTHER_CLIENT_SECRET', 'PIX_OTHER_API_KEY', 'PIX_CONTROL_URL', 'PIX_WEBHOOK_PUBLIC_URL', 'PIX_PROFILE', 'PIX_TIMEOUT_MS',
+  'PIX_LIMITED_CLIENT_ID', 'PIX_LIMITED_CLIENT_SECRET', 'PIX_BUYER_UUID', 'PIX_PIX_KEY', 'PIX_EMBEDDED', 'PIX_SLOW',
+].map((name) => [name, '']))
+
+interface Row { name: string; state: string; meta: Record<string, unknown>; errors: string[] }
+
+let target: FakeServer
+const rows: Row[] = []
+beforeAll(async () => {
+  target = await fakeServer((req, res) => {
+    if (req.url === '/v1/account/balance') return json(res, 200, { id: 'acc-1', totalBalance: 1, blockedBalance: 0, availableBalance: 1, consultedAt: '2026-01-01T00:00:00Z' })
+    return json(res, 404, { message: 'not here' })
+  })
+  const collect: Reporter = {
+    onTestCaseResult(tc: TestCase) {
+      const r = tc.result()
+      rows.push({ name: tc.name, state: r.state, meta: tc.meta() as Record<string, unknown>, errors: (r.errors ?? []).map((e) => e.message) })
+    },
+  }
+  const root = fileURLToPath(new URL('./vocabulary-fixtures', import.meta.url))
+  const vitest = await startVitest('test', [], {
+    run: true, watch: false, config: false, root, pool: 'threads', include: ['**/*.fixture.ts'], reporters: [collect],
+    env: { ...UNSET_OPTIONAL, PIX_BASE_URL: target.url, PIX_GATEWAY_URL: target.url, PIX_CLIENT_ID: 'acme', PIX_CLIENT_SECRET: 'secret', PIX_API_KEY: 'gw-key', PIX_SEED: '1234', PIX_NUM_RUNS: '5', PIX_PROFILE: 'readonly' },
+  })
+  await vitest.close()
+  process.exitCode = 0 // the nested run has failing checks on purpose
+}, 60_000)
+afterAll(() => target.close())
+
+const row = (name: string): Row => {
+  const r = rows.find((x) => x.name === name)
+  if (!r) throw new Error(`no result for "${name}"; got ${rows.map((x) => x.name).join(' | ')}`)
+  return r
+}
+
+/** A failure of `clause` whose message holds `line`. */
+function expectFailure(name: string, clause: string, line: string): Row {
+  const r = row(name)
+  expect(r.state).toBe('failed')
+  expect(r.meta.failedClause).toBe(clause)
+  expect(r.errors[0]).toContain(line)
+  return r
+}
+
+describe('the comparison verbs', () => {
+  test('pass when their comparison holds: deep equality, membership, amounts in cents, a rule that holds', () => {
+    expect(row('the four verbs pass when their comparison holds').state).toBe('passed')
+  })
+
+  test('expectEqual fails its clause with the rule, the expected value, the actual one and the request', () => {
+    const r = expectFailure('expectEqual fails with the rule, both values and the exchange', '2.3.gateway-total-balance', 'totalBalance: expected 2, got 1')
+    expect(r.errors[0]).toContain(`request: GET ${target.url}/v1/account/balance`)
+  })
+
+  test('expectEqual compares deeply, names an absent value and tells "0" from 0', () => {
+    expectFailure('expectEqual compares deeply', '2.3.gateway-id', 'items: expected [1,3], got [1,2]')
+    expectFailure('expectEqual names an absent value', '2.3.gateway-id', 'txid: expected "abc", got undefined (absent)')
+    expectFailure('expectEqual tells a string from a number', '2.3.gateway-id', 'revisao: expected 0, got "0"')
+  })
+
+  test('expectOneOf names every allowed value', () => {
+    expectFailure('expectOneOf fails naming every allowed value', '2.3.gateway-id', 'status is a charge status: expected one of "ATIVA", "CONCLUIDA", got "PAGA"')
+  })
+
+  test('expectAmount shows the expected amount in reais with two places, and refuses what is not an amount', () => {
+    expectFailure('expectAmount fails showing the expected amount in reais', '2.3.gateway-id', 'valor: expected 10.50, got "10.49"')
+    expectFailure('expectAmount fails on what is not an amount', '2.3.gateway-id', 'valor: expected 10.00, got "ten"')
+  })
+
+  test('expectThat shows a string got as it is and any other got as JSON', () => {
+    expectFailure('expectThat fails with a got that is a string as it is', '2.3.gateway-id', 'qrCodeImage decodes to an image: expected a decodable image/png, got bytes that are not image/png')
+    expectFailure('expectThat shows a got that is not a string', '2.3.gateway-id', 'data: expected an array, got {"n":1}')
+  })
+
+  test('inside t.given a failing verb blocks the check, naming the precondition and the rule', () => {
+    const r = row('a verb that fails inside t.given blocks the check')
+    expect(r.state).toBe('skipped')
+    expect(r.meta.verdict).toBe('blocked')
+    expect(r.meta.reason).toContain('the available balance')
+    expect(r.meta.reason).toContain('the available balance after the drain: expected below 100.00, got 120.00 still available')
+    expect(r.meta.failedClause).toBeUndefined()
+  })
+
+  test('a failing verb naming a clause its check does not name is a kit bug, not a verdict', () => {
+    const r = row('a failing verb naming a clause its check does not name is a kit bug')
+    expect(r.state).toBe('failed')
+    expect(r.meta.failedClause).toBeUndefined()
+    expect(r.errors[0]).toMatch(/^kit bug: an assertion names clause 2\.3\.gateway-total-balance, which its check does not name/)
+  })
+})
