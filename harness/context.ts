@@ -239,18 +239,18 @@ export async function buildContext(
     expectHeader: (clause, ex, name, expected) => on(clause, [], () => expectHeader(ex, name, expected)),
     json: (clause, ex) => on(clause, [], () => jsonObject(ex)),
     fail: (clause, rule, expected, got, ex) => on(clause, [], () => fail(rule, expected, got, ex)),
-    expectEqual: (clause, rule, actual, expected, ex) => {
-      if (!isDeepStrictEqual(actual, expected)) t.fail(clause, rule, show(expected), show(actual), ex)
-    },
-    expectOneOf: (clause, rule, actual, allowed, ex) => {
-      if (!allowed.some((a) => isDeepStrictEqual(actual, a))) t.fail(clause, rule, `one of ${allowed.map(show).join(', ')}`, show(actual), ex)
-    },
-    expectAmount: (clause, rule, actual, expected, ex) => {
-      if (!sameAmount(actual, expected)) t.fail(clause, rule, fromCents(centsOf(expected)), show(actual), ex)
-    },
-    expectThat: (clause, rule, ok, expected, got, ex) => {
-      if (!ok) t.fail(clause, rule, expected, typeof got === 'string' ? got : show(got), ex)
-    },
+    expectEqual: (clause, rule, actual, expected, ex) => on(clause, [], () => {
+      if (!isDeepStrictEqual(actual, expected)) fail(rule, show(expected), show(actual), ex)
+    }),
+    expectOneOf: (clause, rule, actual, allowed, ex) => on(clause, [], () => {
+      if (!allowed.some((a) => isDeepStrictEqual(actual, a))) fail(rule, `one of ${allowed.map(show).join(', ')}`, show(actual), ex)
+    }),
+    expectAmount: (clause, rule, actual, expected, ex) => on(clause, [], () => {
+      if (!sameAmount(actual, expected)) fail(rule, fromCents(centsOf(expected)), show(actual), ex)
+    }),
+    expectThat: (clause, rule, ok, expected, got, ex) => on(clause, [], () => {
+      if (!ok) fail(rule, expected, typeof got === 'string' ? got : show(got), ex)
+    }),
     expectEvent: (clause, body, webhook) => on(clause, [], () => expectEventSchema(body, webhook)),
     awaitEvent: async (clause, what, pred, opts = {}) => {
       const deadline = opts.deadlineMs ?? EVENT_DEADLINE_MS

@@ -99,4 +99,10 @@ describe('the comparison verbs', () => {
     expect(r.meta.failedClause).toBeUndefined()
     expect(r.errors[0]).toMatch(/^kit bug: an assertion names clause 2\.3\.gateway-total-balance, which its check does not name/)
   })
+
+  test('so is a passing one: the misnamed clause is found whether the comparison holds or not', () => {
+    const r = row('a passing verb naming a clause its check does not name is a kit bug too')
+    expect(r.state).toBe('failed')
+    expect(r.errors[0]).toMatch(/^kit bug: an assertion names clause 2\.3\.gateway-total-balance, which its check does not name/)
+  })
 })

@@ -61,3 +61,7 @@ check('a verb that fails inside t.given blocks the check', { clauses: [ID] }, as
 check('a failing verb naming a clause its check does not name is a kit bug', { clauses: [ID] }, (t) => {
   t.expectEqual(TOTAL, 'totalBalance', 1, 2)
 })
+
+check('a passing verb naming a clause its check does not name is a kit bug too', { clauses: [ID] }, (t) => {
+  t.expectEqual(TOTAL, 'totalBalance', 1, 1)
+})
