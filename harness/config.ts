@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, statSync, type Stats } from 'node:fs'
 import { randomInt } from 'node:crypto'
 import { parse as parseDotenv } from 'dotenv'
-import { MIN_SECRET_LENGTH } from './redact.ts'
+import { MIN_SECRET_LENGTH, type SecretValue } from './redact.ts'
 
 export type Profile = 'sandbox' | 'readonly'
 export type Depth = 'quick' | 'default' | 'deep'
@@ -346,11 +346,6 @@ function warnOfShortSecrets(read: (name: string) => string | undefined): void {
  */
 export function loadDotenv(file: string): Record<string, string> {
   return parseDotenv(readSettingFile('--env', file, (s) => s.isFile() || s.isFIFO()))
-}
-
-export interface SecretValue {
-  name: string
-  value: string
 }
 
 /**
