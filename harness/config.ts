@@ -92,7 +92,6 @@ export class ConfigError extends Error {
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000
-export const DEFAULT_NUM_RUNS = 50
 /** An hour. Far below 2^31-1 ms, above which a timer fires at once (every request would "time out"). */
 export const MAX_TIMEOUT_MS = 3_600_000
 /**

@@ -64,17 +64,6 @@ export function noteTargetExchange(ex: Exchange, config: Pick<TargetConfig, 'bas
   if (op) live.add(op)
 }
 
-export function isLive(operationId: string): boolean {
-  return live.has(operationId)
-}
-
-/** For tests: forget what was seen. */
-export function forgetRoutes(): void {
-  live.clear()
-  probed.clear()
-  liveControlRoutes.clear()
-}
-
 export interface ProbeKit {
   config: TargetConfig
   base: BearerClient
