@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { CHECK_TIMEOUT_MS, ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usableBalanceAccounts, workerCountFor, type TargetConfig } from '../harness/config.ts'
-import { ArgsError, CHECK_DRIVER_USAGE, DEFAULT_RETRIES, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, selectionEnv, shardText, type CliArgs, type Command, type Env } from './args.ts'
+import { CHECK_DRIVER_USAGE, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, selectionEnv, shardText, type Command, type Env } from './args.ts'
+import { ArgsError, DEFAULT_RETRIES, type CliArgs } from './flags.ts'
 import { guardAccountUrls, type AccountUrlsGuard } from './account-urls.ts'
 import { watchSandboxClock } from './sandbox-clock.ts'
 import { loadExtension, type Extension } from './extension.ts'
@@ -19,6 +20,7 @@ import { writeEnvTemplate } from './init.ts'
 import { closestIds, listChecks, listText, selectChecks } from './list.ts'
 import { loadVitestNode, useVitestNodeLoader } from './vitest-node.ts'
 import { PreflightError, preflight } from './preflight.ts'
+import { describeNetworkError } from '../harness/http.ts'
 import { CertificateError, makeCertificate, verifyCertificate, verifyText } from './reporting/certificate.ts'
 import { conformanceCommand } from './reporting/command.ts'
 import { DiffError, addDiffToReport, diffResults, diffText, readResultsFile, runDiff } from './reporting/diff.ts'
@@ -577,15 +579,9 @@ function probe(url: string): Promise<string | undefined> {
       req.destroy()
       settle(reason)
     }
-    req.on('error', (e) => finish(probeFailure(e)))
+    req.on('error', (e) => finish(describeNetworkError(e)))
     req.end()
   })
-}
-
-function probeFailure(e: Error & { code?: string }): string {
-  if (e.code === 'ECONNREFUSED') return 'connection refused'
-  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return 'host name does not resolve'
-  return e.code ? `${e.code}: ${e.message}` : e.message
 }
 
 function unusable(e: unknown): number {

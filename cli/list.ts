@@ -2,7 +2,7 @@
 // and needs, in the id form the reports and --check use (`charges/errors::create charge …`).
 import { existsSync, readdirSync } from 'node:fs'
 import { join, sep } from 'node:path'
-import { ArgsError } from './args.ts'
+import { ArgsError } from './flags.ts'
 import { loadVitestNode } from './vitest-node.ts'
 
 export interface ListedCheck {

@@ -2,7 +2,7 @@
 // text and the list the CI examples are checked against all come.
 import { parseArgs as tokenize } from 'node:util'
 import { MAX_TIMEOUT_MS } from '../../harness/config.ts'
-import { ArgsError, integer, MAX_SEED } from '../args.ts'
+import { ArgsError, integer, MAX_SEED } from '../flags.ts'
 
 export const DEFAULT_TIMEOUT_MS = 5_000
 export const DEFAULT_RETRIES = 2

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { ArgsError, FLAGS, USAGE, answerWithoutRunning, flagEnv, mergeEnv, parseArgs, pixOnly } from '../../../cli/args.ts'
+import { USAGE, answerWithoutRunning, flagEnv, mergeEnv, parseArgs, pixOnly } from '../../../cli/args.ts'
+import { ArgsError, FLAGS } from '../../../cli/flags.ts'
 
 describe('parseArgs', () => {
   test('no flags: defaults', () => {
