@@ -1,4 +1,4 @@
-// What a finished certification (or merge) does beyond its report, for the flags of issue 31:
+// What a finished certification (or merge) does beyond its report, for three flags:
 // --otlp-endpoint (the run as spans), --fail-on (a gate by severity), --require-coverage (a gate
 // on the documented statuses seen). conformance.ts calls these two functions; the rest is here.
 import { join } from 'node:path'

@@ -1,5 +1,5 @@
-// Which routes of the target have been seen to work in this run (issue: negative evidence needs a
-// live route). A 404, or any "refused with a 4xx", proves a rule only on a route that answers its
+// Which routes of the target have been seen to work in this run: negative evidence needs a live
+// route. A 404, or any "refused with a 4xx", proves a rule only on a route that answers its
 // positive case: a framework's route-not-found 404 has the §7 shape too. The worker remembers every
 // operation that answered 2xx; a check whose refusal came from a route not seen working asks a
 // positive probe of that route, and without one its verdict is inconclusive.
