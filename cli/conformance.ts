@@ -34,14 +34,11 @@ import type { ClauseInfo, Results } from './reporting/types.ts'
 import { WaiverError, applyWaivers, draftWaivers, loadWaivers, utcDay, waiverLines, type Waiver } from './reporting/waivers.ts'
 import { prepareRunDir, removeIfEmpty, writeReport } from './reporting/write.ts'
 import { afterRun, gatedExitCode } from './run-extras.ts'
+import { EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE } from './exit-codes.ts'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const SUITES_DIR = join(REPO_ROOT, 'suites')
 const PROBE_TIMEOUT_MS = 3_000
-
-const EXIT_PASSED = 0
-const EXIT_FAILED = 1
-const EXIT_UNUSABLE = 2
 
 /** The results of the last certification main() ran in this process (the programmatic API reads it). */
 export let lastRun: { results: Results; runDir: string } | undefined

@@ -109,7 +109,7 @@ export const FLAGS = [
   value('har', '--har', 'FILE', nonEmpty, { help: 'write the run\'s redacted exchanges as HAR 1.2' }),
   value('failOn', '--fail-on', 'LIST', (v, flag) => withFlag(flag, () => parseSeverityList(v)), { help: 'only failures of these severities (money,security,data,protocol) fail the run; the others are reported (waivers still apply)' }),
   value('requireCoverage', '--require-coverage', 'P', (v, flag) => whole(0, 100)(v.replace(/%$/, ''), flag), { help: 'exit 1 when the run observed fewer than P% of the documented statuses and error codes (§7 and specs/openapi.yaml, per operation)' }),
-  value('otlpEndpoint', '--otlp-endpoint', 'URL', (v, flag) => withFlag(flag, () => httpUrl(v)), { help: 'send the run as OpenTelemetry spans (OTLP/HTTP JSON) to a collector' }),
+  value('otlpEndpoint', '--otlp-endpoint', 'URL', (v, flag) => httpUrl(flag, v).href, { help: 'send the run as OpenTelemetry spans (OTLP/HTTP JSON) to a collector' }),
   toggle('help', '--help', { short: '-h', help: 'this text' }),
 ] as const
 
@@ -224,13 +224,14 @@ function withFlag<T>(flag: string, parse: () => T): T {
   }
 }
 
-function httpUrl(value: string): string {
+/** An absolute http or https URL (--otlp-endpoint, the receiver's --url). */
+export function httpUrl(flag: string, value: string): URL {
   let url: URL
   try {
     url = new URL(value)
   } catch {
-    throw new Error(`"${value}" is not a URL`)
+    throw new ArgsError(flag, `"${value}" is not a URL`)
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`"${value}" must be an http or https URL`)
-  return url.href
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ArgsError(flag, `must be an http or https URL, got ${url.protocol}`)
+  return url
 }

@@ -11,6 +11,8 @@ import { bySeverity } from './severity.ts'
 import { severityChip, severityTag } from './severity-html.ts'
 import { statusCoverageSection } from './coverage-html.ts'
 import { FILTER_SCRIPT, STYLE } from './html-assets.ts'
+import { depthText } from './progress.ts'
+import { esc, firstLine } from './text.ts'
 import { reproHtml } from './repro-html.ts'
 
 export function renderHtml(r: Results): string {
@@ -49,13 +51,6 @@ function withFailureEvidenceOnly(r: Results): Results {
   return { ...r, checks: r.checks.map((c) => (c.status === 'failed' || c.flaky || !c.exchanges ? c : { ...c, exchanges: undefined })) }
 }
 
-/** Escapes text for HTML element content and quoted attribute values. */
-export function esc(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c)
-}
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
-
 /** JSON safe inside <script>: `<` and the JS line separators are written as \u escapes. */
 export function embedJson(value: unknown): string {
   return JSON.stringify(value)
@@ -76,7 +71,7 @@ function header(r: Results): string {
     ['Target', `${esc(r.target.baseUrl)}${r.target.embedded ? ' <span class="tag">embedded reference</span>' : ''}`],
     ['Gateway', esc(r.target.gatewayUrl)],
     ['Profile', esc(r.profile)],
-    ['Seed', `<code>${esc(r.seed)}</code>${depthText(r)}`],
+    ['Seed', `<code>${esc(r.seed)}</code>${esc(depthText(r))}`],
     ['Run', `<code>${esc(r.runId)}</code>${r.shard ? ` · shard ${esc(r.shard)}` : ''}`],
     ['When', `${esc(r.startedAt)} · ${esc(duration.toFixed(1))} s`],
     ['Kit', `${esc(r.kitVersion)} · spec <code title="${esc(r.specHash)}">${esc(r.specHash.slice(0, 12))}</code>`],
@@ -88,13 +83,6 @@ function header(r: Results): string {
 <p class="headline">${esc(r.verdict.headline)}</p>${r.verdict.extension ? `\n<p class="headline">${esc(r.verdict.extension)}</p>` : ''}
 <dl class="meta">${rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join('')}</dl>
 </header>`
-}
-
-function depthText(r: Results): string {
-  const d = r.depth
-  if (!d) return ''
-  const runs = d.minRuns === undefined ? 'no property ran' : d.minRuns === d.maxRuns ? `${d.minRuns} runs per property` : `${d.minRuns}–${d.maxRuns} runs per property`
-  return ` · depth ${esc(d.profile)}${d.numRunsExplicit ? ' (--num-runs)' : ''}: ${esc(runs)}${d.interrupted ? `, ${esc(d.interrupted)} stopped early` : ''}`
 }
 
 function countCards(r: Results): string {
@@ -326,10 +314,6 @@ function clauseChips(ids: string[]): string {
 function shortTitle(title: string): string {
   const last = title.split(' > ').pop() ?? title
   return last.length > 48 ? `${last.slice(0, 45)}…` : last
-}
-
-function firstLine(s: string): string {
-  return s.split('\n', 1)[0] ?? ''
 }
 
 function countBy(values: string[]): Record<string, number> {
