@@ -2,6 +2,12 @@
 // target a config describes, or the embedded reference when there is none, and writes
 // reports/<run-id>/. Exit codes: 0 every applicable check passed, 1 a check failed, 2 the target
 // could not be reached or the config is wrong.
+//
+// This file is long because it is the certify command end to end, in the order a run takes:
+// flags and config, the embedded reference or the preflight, the vitest run and its reporter,
+// the gates and reports after it; the process-wide state a run holds (the console scrubber,
+// process.env for the workers, lastRun) is set and put back here alone. The other subcommands
+// (checkDriverCommand … initCommand) are short dispatchers to the modules that do their work.
 
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'

@@ -1,5 +1,10 @@
 // Target config (ARCHITECTURE.md "Target config", CONTRACTS §5): which service the suites certify,
 // with which credentials, and how deep the property checks go. Read from PIX_* settings.
+//
+// This file is long because it reads every PIX_* setting a run takes (about forty) and holds each
+// to its type, range and file format in one pass, so that a setting's name, default and error
+// message are stated once (loadConfig and the readers below it), and the helpers that answer from
+// the config (balance accounts, check time limits, secret values) sit beside the fields they read.
 import { existsSync, readFileSync, statSync, type Stats } from 'node:fs'
 import { randomInt } from 'node:crypto'
 import { parse as parseDotenv } from 'dotenv'
