@@ -59,12 +59,14 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 
 /** What the workers read of --tag, --exclude-tag, --suites and --clauses (harness/tags.ts, generators/clauses.ts, vitest.config.ts). */
 export function selectionEnv(args: CliArgs): Record<string, string> {
-  return {
-    ...(args.tags.length > 0 ? { PIX_TAGS: args.tags.join(',') } : {}),
-    ...(args.excludeTags.length > 0 ? { PIX_EXCLUDE_TAGS: args.excludeTags.join(',') } : {}),
-    ...(args.suites ? { PIX_EXTENSION_SUITES: args.suites } : {}),
-    ...(args.clauses ? { PIX_EXTENSION_CLAUSES: args.clauses } : {}),
+  const env: Record<string, string> = {}
+  const fields = args as unknown as Record<string, unknown>
+  for (const r of FLAGS) {
+    if (!('workerEnv' in r) || r.workerEnv === undefined) continue
+    const given = fields[r.field]
+    if (Array.isArray(given) ? given.length > 0 : given !== undefined) env[r.workerEnv] = Array.isArray(given) ? given.join(',') : String(given)
   }
+  return env
 }
 
 /** The PIX_* settings the flags stand for. */

@@ -56,6 +56,8 @@ export interface FlagRow<F extends string = string, T = unknown, K extends 'valu
   parse?: Parser<T>
   /** The PIX_* setting the flag stands for (flags win over the dotenv file and the environment). */
   env?: `PIX_${string}`
+  /** What the suites' workers are told of the flag (args.ts selectionEnv): not a setting a user gives. */
+  workerEnv?: `PIX_${string}`
   help: string
   /** The default, in words (a flag without one is off, or unset). */
   default?: string
@@ -65,6 +67,7 @@ export interface FlagRow<F extends string = string, T = unknown, K extends 'valu
 interface RowText {
   help: string
   env?: `PIX_${string}`
+  workerEnv?: `PIX_${string}`
   default?: string
   short?: `-${string}`
 }
@@ -82,10 +85,10 @@ export const FLAGS = [
   list('areas', '--area', 'NAME', areaNames, { help: 'run only suites/NAME/ (repeat, or a comma list: --area auth,balance)' }),
   list('files', '--file', 'PATH', suiteFiles, { help: 'run only this suite file, relative to suites/ (repeat, or a comma list: --file auth/tokens.test.ts)' }),
   value('check', '--check', 'ID', nonEmpty, { help: 'run the checks whose id (area/file::title, as --list prints it) starts with ID, or whose title matches the pattern ID; give --seed to replay a run exactly' }),
-  list('tags', '--tag', 'TAG', tagNames, { help: 'run only the checks carrying one of these tags: an area, a severity, a need (control, webhooks, mutating…) or a tag of the check\'s own (repeat, or a comma list); combines with --area, --file and --check' }),
-  list('excludeTags', '--exclude-tag', 'TAG', tagNames, { help: 'leave out the checks carrying any of these tags (repeat, or a comma list)' }),
-  value('suites', '--suites', 'DIR', absolutePath, { help: 'add your own checks (*.test.ts under DIR, docs/EXTENDING.md) to the run; needs --clauses' }),
-  value('clauses', '--clauses', 'FILE', absolutePath, { help: 'your clause catalogue (namespace x-<vendor>, the fields of specs/clauses.yaml): its verdicts are reported in a section of their own' }),
+  list('tags', '--tag', 'TAG', tagNames, { workerEnv: 'PIX_TAGS', help: 'run only the checks carrying one of these tags: an area, a severity, a need (control, webhooks, mutating…) or a tag of the check\'s own (repeat, or a comma list); combines with --area, --file and --check' }),
+  list('excludeTags', '--exclude-tag', 'TAG', tagNames, { workerEnv: 'PIX_EXCLUDE_TAGS', help: 'leave out the checks carrying any of these tags (repeat, or a comma list)' }),
+  value('suites', '--suites', 'DIR', absolutePath, { workerEnv: 'PIX_EXTENSION_SUITES', help: 'add your own checks (*.test.ts under DIR, docs/EXTENDING.md) to the run; needs --clauses' }),
+  value('clauses', '--clauses', 'FILE', absolutePath, { workerEnv: 'PIX_EXTENSION_CLAUSES', help: 'your clause catalogue (namespace x-<vendor>, the fields of specs/clauses.yaml): its verdicts are reported in a section of their own' }),
   toggle('list', '--list', { help: 'print the checks (id, clauses, needs) the other flags select; run nothing' }),
   value('seed', '--seed', 'N', whole(0, MAX_SEED), { env: 'PIX_SEED', default: 'a random seed, printed', help: `seed of the property checks (0..${MAX_SEED}); replays a run` }),
   value('depth', '--depth', 'NAME', oneOf(['quick', 'default', 'deep'] as const), { env: 'PIX_DEPTH', default: DEFAULTS.depth, help: 'quick, default or deep: random cases per property check' }),
