@@ -1,4 +1,4 @@
-// The latency bench (issue 19): a full certification of the embedded reference (all areas, default
+// The latency bench: a full certification of the embedded reference (all areas, default
 // depth) through the self-check proxy, once per latency profile. The delay falls on every API the
 // kit talks to (base, gateway and control: a real sandbox's control API is as far away as the rest),
 // half before forwarding the request and half before answering. Webhook deliveries are not delayed.

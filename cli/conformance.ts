@@ -2,6 +2,12 @@
 // target a config describes, or the embedded reference when there is none, and writes
 // reports/<run-id>/. Exit codes: 0 every applicable check passed, 1 a check failed, 2 the target
 // could not be reached or the config is wrong.
+//
+// This file is long because it is the certify command end to end, in the order a run takes:
+// flags and config, the embedded reference or the preflight, the vitest run and its reporter,
+// the gates and reports after it; the process-wide state a run holds (the console scrubber,
+// process.env for the workers, lastRun) is set and put back here alone. The other subcommands
+// (checkDriverCommand … initCommand) are short dispatchers to the modules that do their work.
 
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
@@ -10,7 +16,8 @@ import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { CHECK_TIMEOUT_MS, ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usableBalanceAccounts, workerCountFor, type TargetConfig } from '../harness/config.ts'
-import { ArgsError, CHECK_DRIVER_USAGE, DEFAULT_RETRIES, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, selectionEnv, shardText, type CliArgs, type Command, type Env } from './args.ts'
+import { CHECK_DRIVER_USAGE, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, selectionEnv, shardText, type Command, type Env } from './args.ts'
+import { ArgsError, DEFAULT_RETRIES, type CliArgs } from './flags.ts'
 import { guardAccountUrls, type AccountUrlsGuard } from './account-urls.ts'
 import { watchSandboxClock } from './sandbox-clock.ts'
 import { loadExtension, type Extension } from './extension.ts'
@@ -19,6 +26,7 @@ import { writeEnvTemplate } from './init.ts'
 import { closestIds, listChecks, listText, selectChecks } from './list.ts'
 import { loadVitestNode, useVitestNodeLoader } from './vitest-node.ts'
 import { PreflightError, preflight } from './preflight.ts'
+import { describeNetworkError } from '../harness/http.ts'
 import { CertificateError, makeCertificate, verifyCertificate, verifyText } from './reporting/certificate.ts'
 import { conformanceCommand } from './reporting/command.ts'
 import { DiffError, addDiffToReport, diffResults, diffText, readResultsFile, runDiff } from './reporting/diff.ts'
@@ -32,14 +40,11 @@ import type { ClauseInfo, Results } from './reporting/types.ts'
 import { WaiverError, applyWaivers, draftWaivers, loadWaivers, utcDay, waiverLines, type Waiver } from './reporting/waivers.ts'
 import { prepareRunDir, removeIfEmpty, writeReport } from './reporting/write.ts'
 import { afterRun, gatedExitCode } from './run-extras.ts'
+import { EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE } from './exit-codes.ts'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const SUITES_DIR = join(REPO_ROOT, 'suites')
 const PROBE_TIMEOUT_MS = 3_000
-
-const EXIT_PASSED = 0
-const EXIT_FAILED = 1
-const EXIT_UNUSABLE = 2
 
 /** The results of the last certification main() ran in this process (the programmatic API reads it). */
 export let lastRun: { results: Results; runDir: string } | undefined
@@ -577,15 +582,9 @@ function probe(url: string): Promise<string | undefined> {
       req.destroy()
       settle(reason)
     }
-    req.on('error', (e) => finish(probeFailure(e)))
+    req.on('error', (e) => finish(describeNetworkError(e)))
     req.end()
   })
-}
-
-function probeFailure(e: Error & { code?: string }): string {
-  if (e.code === 'ECONNREFUSED') return 'connection refused'
-  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return 'host name does not resolve'
-  return e.code ? `${e.code}: ${e.message}` : e.message
 }
 
 function unusable(e: unknown): number {

@@ -1,18 +1,18 @@
 // The documents made from the kit's own definitions, so that they cannot drift from it:
 // docs/CLAUSES.md (what is certified: specs/clauses.yaml by section) and the defaults and flag
-// table of the README (cli/args.ts DEFAULTS and FLAGS). `npm run docs` writes both; test/unit/cli/docs.test.ts fails when
+// table of the README (cli/flags.ts DEFAULTS and FLAGS). `npm run docs` writes both; test/unit/cli/docs.test.ts fails when
 // either is out of step.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
-import { FLAGS, defaultsLines, flagDefault, flagSyntax } from './args.ts'
+import { FLAGS, defaultsLines, flagDefault, flagSyntax } from './flags.ts'
 import { sectionTitle } from './reporting/html.ts'
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 export const CLAUSES_MD = join(REPO_ROOT, 'docs', 'CLAUSES.md')
 export const README = join(REPO_ROOT, 'README.md')
-export const FLAGS_START = '<!-- flags: made by `npm run docs` from cli/args.ts; edit the table there -->'
+export const FLAGS_START = '<!-- flags: made by `npm run docs` from cli/flags.ts; edit the table there -->'
 export const FLAGS_END = '<!-- /flags -->'
 
 interface CatalogueEntry {
@@ -77,7 +77,7 @@ export function renderFlagTable(): string {
   return [FLAGS_START, '| flag | setting | default | what it does |', '|---|---|---|---|', ...rows, FLAGS_END].join('\n')
 }
 
-export const DEFAULTS_START = '<!-- defaults: made by `npm run docs` from cli/args.ts DEFAULTS -->'
+export const DEFAULTS_START = '<!-- defaults: made by `npm run docs` from cli/flags.ts DEFAULTS -->'
 export const DEFAULTS_END = '<!-- /defaults -->'
 
 /** The README's statement of the defaults, as --help and `init` give it. */

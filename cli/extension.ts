@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { ClauseCatalogueError, clauseById, loadExtensionClauses, type ExtensionCatalogue } from '../generators/clauses.ts'
-import { ArgsError } from './args.ts'
+import { ArgsError } from './flags.ts'
 
 export interface Extension {
   catalogue: ExtensionCatalogue

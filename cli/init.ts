@@ -1,8 +1,8 @@
 // `pix-conformance init`: a commented target.env with every setting, the required ones first,
 // each optional one saying which checks it enables, then the run's settings with their defaults
-// (the flags' own help, from cli/args.ts). test/unit/cli/init.test.ts holds it to what loadConfig reads.
+// (the flags' own help, from cli/flags.ts). test/unit/cli/init.test.ts holds it to what loadConfig reads.
 import { existsSync, writeFileSync } from 'node:fs'
-import { FLAGS, defaultsLines, flagHelp, flagSyntax } from './args.ts'
+import { FLAGS, defaultsLines, flagHelp, flagSyntax } from './flags.ts'
 
 interface Setting {
   name: string
@@ -59,7 +59,7 @@ const OPTIONAL: Setting[] = [
  */
 export const INTERNAL_SETTINGS = ['PIX_EMBEDDED', 'PIX_UNAVAILABLE', 'PIX_BALANCE_ACCOUNT_RESETS'] as const
 
-/** The settings of a run that flags stand for (cli/args.ts FLAGS): their help and default, as --help gives them. */
+/** The settings of a run that flags stand for (cli/flags.ts FLAGS): their help and default, as --help gives them. */
 function runSettings(): Setting[] {
   return FLAGS.flatMap((r) => ('env' in r && r.env ? [{ name: r.env, what: `${flagSyntax(r)}: ${flagHelp(r)}${r.kind === 'switch' ? '; 1 turns it on' : ''}` }] : []))
 }

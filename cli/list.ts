@@ -2,7 +2,8 @@
 // and needs, in the id form the reports and --check use (`charges/errors::create charge …`).
 import { existsSync, readdirSync } from 'node:fs'
 import { join, sep } from 'node:path'
-import { ArgsError } from './args.ts'
+import { escapeRegExp } from '../harness/redact.ts'
+import { ArgsError } from './flags.ts'
 import { loadVitestNode } from './vitest-node.ts'
 
 export interface ListedCheck {
@@ -97,10 +98,6 @@ function patternOf(text: string): RegExp | undefined {
   } catch {
     return undefined
   }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
 /** The ids nearest to `wanted` (edit distance on the same length of prefix), at most three. */

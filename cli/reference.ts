@@ -5,6 +5,7 @@ import { rmSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { startReference, type ReferenceOptions } from '../reference/index.ts'
 import { READING_NAMES, READING_VALUES, parseReading } from '../reference/readings.ts'
+import { EXIT_UNUSABLE } from './exit-codes.ts'
 
 const READINGS_USAGE = READING_NAMES.map((n) => `    ${n}=${READING_VALUES[n].map(String).join('|')}`).join('\n')
 const USAGE = 'usage: reference [--port N] [--env-out FILE] [--out-dir DIR] [--host HOST] [--quiet] [--tls] [--state DIR] [--reading NAME=VALUE]...\n  --quiet  no request log (one line per request: API, method, path, status, ms)\n  --tls    a TLS front: HTTPS base and gateway; the base API derives X-SSL-Client-Cert from the client certificate of the handshake (PIX_CERT_MODE=transport)\n  --state DIR  keep the credentials, keys and certificates in DIR across restarts (the data itself starts afresh)\n  --reading NAME=VALUE  where the interface leaves a choice open, make another than the reference\'s own (docs/READINGS.md; the first value is the default):\n' + READINGS_USAGE
@@ -67,7 +68,7 @@ export async function main(): Promise<void> {
     opts = parseReferenceArgs(process.argv.slice(2))
   } catch (err) {
     console.error((err as Error).message)
-    process.exitCode = 2
+    process.exitCode = EXIT_UNUSABLE
     return
   }
   // the env file is written here, saying why it asks for the sandbox profile, and removed on stop

@@ -1,8 +1,8 @@
-// What a finished certification (or merge) does beyond its report, for the flags of issue 31:
+// What a finished certification (or merge) does beyond its report, for three flags:
 // --otlp-endpoint (the run as spans), --fail-on (a gate by severity), --require-coverage (a gate
 // on the documented statuses seen). conformance.ts calls these two functions; the rest is here.
 import { join } from 'node:path'
-import type { CliArgs } from './args.ts'
+import type { CliArgs } from './flags.ts'
 import { writeReproducers } from './repro.ts'
 import { coverageLine, neverSeen } from './reporting/coverage.ts'
 import { exitCodeWithFailOn, failOnLine } from './reporting/severity.ts'

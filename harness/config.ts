@@ -1,9 +1,14 @@
 // Target config (ARCHITECTURE.md "Target config", CONTRACTS §5): which service the suites certify,
 // with which credentials, and how deep the property checks go. Read from PIX_* settings.
+//
+// This file is long because it reads every PIX_* setting a run takes (about forty) and holds each
+// to its type, range and file format in one pass, so that a setting's name, default and error
+// message are stated once (loadConfig and the readers below it), and the helpers that answer from
+// the config (balance accounts, check time limits, secret values) sit beside the fields they read.
 import { existsSync, readFileSync, statSync, type Stats } from 'node:fs'
 import { randomInt } from 'node:crypto'
 import { parse as parseDotenv } from 'dotenv'
-import { MIN_SECRET_LENGTH } from './redact.ts'
+import { MIN_SECRET_LENGTH, type SecretValue } from './redact.ts'
 
 export type Profile = 'sandbox' | 'readonly'
 export type Depth = 'quick' | 'default' | 'deep'
@@ -92,7 +97,6 @@ export class ConfigError extends Error {
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000
-export const DEFAULT_NUM_RUNS = 50
 /** An hour. Far below 2^31-1 ms, above which a timer fires at once (every request would "time out"). */
 export const MAX_TIMEOUT_MS = 3_600_000
 /**
@@ -346,11 +350,6 @@ function warnOfShortSecrets(read: (name: string) => string | undefined): void {
  */
 export function loadDotenv(file: string): Record<string, string> {
   return parseDotenv(readSettingFile('--env', file, (s) => s.isFile() || s.isFIFO()))
-}
-
-export interface SecretValue {
-  name: string
-  value: string
 }
 
 /**

@@ -27,8 +27,3 @@ export interface Exchange {
   request: ExchangeRequest
   response: ExchangeResponse
 }
-
-/** One line naming the request, for failure messages: `POST http://…/oauth/token`. */
-export function describeRequest(ex: Exchange): string {
-  return `${ex.request.method} ${ex.request.url}`
-}

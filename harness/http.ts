@@ -1,6 +1,11 @@
 // HTTP clients per auth family (interface §5): bearer (base API), certificate token, api-key
 // (gateway API) and raw. Every call returns an Exchange and hands it to the check's recorder; a
 // network failure, a timeout or an oversized body becomes `response.error`, never a throw.
+//
+// This file is long because the four families are thin layers over one transport (HttpClient:
+// agents, the body cap, the readonly guard, pacing, tracing) and the bearer and gateway families
+// over one base (FamilyClient); kept together, a family reads beside what it relies on. The
+// sections below are the seams: transport, request building, one section per family, createClients.
 import { EventEmitter } from 'node:events'
 import { readFileSync } from 'node:fs'
 import { rootCertificates } from 'node:tls'

@@ -42,7 +42,7 @@ export interface CheckMeta {
    * may observe the same clause under different keys; a reader merges them.
    */
   observed?: Record<string, Record<string, unknown>>
-  /** What the property checks of this check ran (issue: property depth). */
+  /** What the property checks of this check ran: the cases asked for and run, and whether a time limit stopped them. */
   property?: PropertyRun
   /**
    * The round trips the check made (target and control API): `requests` in all, `rounds` of them in

@@ -2,12 +2,17 @@
 // value (config secrets, tokens seen in responses) is replaced by «redacted:<name>» wherever it
 // appears, in its plain, URL-encoded, form-encoded and JSON-escaped forms; the credential headers
 // and credential body fields are replaced even when their value is not a known secret.
-import type { SecretValue } from './config.ts'
 import type { Exchange } from './exchange.ts'
 import { remembered } from './memo.ts'
 
 /** Values shorter than this are not redacted as text: they would blank out ordinary words. */
 export const MIN_SECRET_LENGTH = 4
+
+/** A value never to appear in a report or log, and the name it is reported under. */
+export interface SecretValue {
+  name: string
+  value: string
+}
 
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'x-ssl-client-cert'])
 const CREDENTIAL_FIELDS = ['clientSecret', 'client_secret', 'access_token', 'refresh_token']

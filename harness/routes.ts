@@ -1,5 +1,5 @@
-// Which routes of the target have been seen to work in this run (issue: negative evidence needs a
-// live route). A 404, or any "refused with a 4xx", proves a rule only on a route that answers its
+// Which routes of the target have been seen to work in this run: negative evidence needs a live
+// route. A 404, or any "refused with a 4xx", proves a rule only on a route that answers its
 // positive case: a framework's route-not-found 404 has the §7 shape too. The worker remembers every
 // operation that answered 2xx; a check whose refusal came from a route not seen working asks a
 // positive probe of that route, and without one its verdict is inconclusive.
@@ -62,17 +62,6 @@ export function noteTargetExchange(ex: Exchange, config: Pick<TargetConfig, 'bas
   if (!isSuccess(ex)) return
   const op = operationOf(ex, config)
   if (op) live.add(op)
-}
-
-export function isLive(operationId: string): boolean {
-  return live.has(operationId)
-}
-
-/** For tests: forget what was seen. */
-export function forgetRoutes(): void {
-  live.clear()
-  probed.clear()
-  liveControlRoutes.clear()
 }
 
 export interface ProbeKit {

@@ -10,9 +10,6 @@ import { clauseById } from '../generators/clauses.ts'
 import { describeExchange } from './assertions.ts'
 import type { Exchange } from './exchange.ts'
 
-export type CheckVerdict = 'passed' | 'failed' | 'skipped' | 'blocked' | 'inconclusive'
-export type ClauseVerdict = 'passed' | 'failed' | 'not-reached' | 'blocked' | 'skipped' | 'inconclusive'
-
 /** An assertion on `clause` failed: the message starts with the clause and its statement. */
 export class ClauseFailure extends Error {
   constructor(
@@ -86,14 +83,4 @@ export class KitError extends Error {
 export function clauseHeadline(clause: string): string {
   const statement = clauseById(clause)?.statement
   return statement ? `${clause} — ${statement}` : clause
-}
-
-/** The clause verdicts of one check, from its status (a failed check fails exactly one clause). */
-export function clauseVerdictsOf(status: CheckVerdict, clauses: readonly string[], failedClause?: string): Record<string, ClauseVerdict> {
-  const out: Record<string, ClauseVerdict> = {}
-  for (const clause of clauses) {
-    if (status === 'failed') out[clause] = clause === failedClause ? 'failed' : 'not-reached'
-    else out[clause] = status
-  }
-  return out
 }

@@ -7,6 +7,11 @@
 // certificate of a CA the target was never given, an expired certificate; their events land in the
 // same channels, marked with the listener (`via`).
 // Captured bodies may hold personal data: nothing here logs them.
+//
+// This file is long because a WebhookCapture is one server whose behaviours all act on the same
+// channels and waiters: capture and waiting, scripted answers (delivery policies), the listeners a
+// sender should not trust, and the certificates it serves; the functions after the class are its
+// small request and certificate helpers.
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http'
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'

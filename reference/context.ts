@@ -66,7 +66,7 @@ export class Context {
   reset(): void {
     this.clearSweepTimers()
     this.world.clock.reset()
-    this.world.seed()
+    this.world.reset()
     this.resendLimiter.reset()
     this.balanceLimiter.reset()
   }

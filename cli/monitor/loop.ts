@@ -4,6 +4,7 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative, isAbsolute } from 'node:path'
+import { EXIT_PASSED, EXIT_UNUSABLE } from '../exit-codes.ts'
 import type { Results } from '../reporting/types.ts'
 import { alertBody, alertLine, sendAlert, type AlertContext } from './alerts.ts'
 import { clauseStep, confirmStep, latencyByOperation, latencyChanges, observationChanges, type Change } from './changes.ts'
@@ -18,8 +19,6 @@ import { startCertification, type RunEnd, type RunningCertification } from './ru
 export const MAX_CONFIRM_CHECKS = 3
 /** Runs whose p95 make an operation's latency baseline. */
 const LATENCY_BASELINE_RUNS = 10
-const EXIT_OK = 0
-const EXIT_UNUSABLE = 2
 
 export interface MonitorHooks {
   /** Called before each scheduled run (tests switch a fault on or off here). */
@@ -85,7 +84,7 @@ export class Monitor {
         if (o.maxRuns !== undefined && done + 1 >= o.maxRuns) break
         await this.sleepUntil(startedAt + o.everyMs)
       }
-      return EXIT_OK
+      return EXIT_PASSED
     } finally {
       await this.server?.close()
       this.history.close()

@@ -2,7 +2,7 @@
 // run's report.html. Plots over time (verified clauses, failures by severity, p95 latency per
 // operation), each change marked and linked to the report of the run that saw it.
 import { dirname, relative, sep } from 'node:path'
-import { esc } from '../reporting/html.ts'
+import { esc } from '../reporting/text.ts'
 import type { AlertRow, History, RunRow } from './history.ts'
 
 export interface PageOptions {

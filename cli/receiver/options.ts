@@ -2,7 +2,7 @@
 // text and the list the CI examples are checked against all come.
 import { parseArgs as tokenize } from 'node:util'
 import { MAX_TIMEOUT_MS } from '../../harness/config.ts'
-import { ArgsError, integer, MAX_SEED } from '../args.ts'
+import { ArgsError, httpUrl, integer, MAX_SEED } from '../flags.ts'
 
 export const DEFAULT_TIMEOUT_MS = 5_000
 export const DEFAULT_RETRIES = 2
@@ -111,17 +111,6 @@ export function parseReceiverArgs(argv: readonly string[]): ReceiverOptions {
     ...(given.seed ? { seed: integer('--seed', given.seed, 0, MAX_SEED) } : {}),
     help,
   }
-}
-
-function httpUrl(flag: string, value: string): URL {
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    throw new ArgsError(flag, `"${value}" is not a URL`)
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ArgsError(flag, `must be an http or https URL, got ${url.protocol}`)
-  return url
 }
 
 /** The URL deliveries go to: --url with --path-suffix appended to its path (its query kept). */

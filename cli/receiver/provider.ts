@@ -10,7 +10,7 @@ import { clearTokenCache, createClients, type Clients } from '../../harness/http
 import { WebhookCapture } from '../../harness/webhook-capture.ts'
 import { captureOptions, webhooksUnavailable } from '../../harness/webhooks.ts'
 import { startReference, type RunningReference } from '../../reference/index.ts'
-import { ArgsError } from '../args.ts'
+import { ArgsError } from '../flags.ts'
 
 /** The capture channel of each account's notifications. */
 export const CHANNEL = { primary: 'receiver-primary', other: 'receiver-other' } as const

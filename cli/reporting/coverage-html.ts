@@ -1,15 +1,12 @@
 // report.html: the documented statuses per operation (cli/reporting/coverage.ts).
 import type { StatusCoverage } from './coverage.ts'
+import { esc } from './text.ts'
 import type { Results } from './types.ts'
 
 const STATE_STYLE: Record<string, string> = {
   provoked: 'background:#dff3e4;color:#14532d',
   observed: 'background:#e8eef8;color:#1e3a5f',
   'never-seen': 'background:#f4f4f4;color:#777',
-}
-
-function esc(s: unknown): string {
-  return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 }
 
 function cell(o: StatusCoverage['operations'][number]['outcomes'][number]): string {

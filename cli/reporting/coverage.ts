@@ -97,11 +97,6 @@ function observedAnswers(r: Pick<Results, 'checks' | 'target'>): Seen[] {
   return out
 }
 
-/** `<operationId> <status>[ <code>]`: what a check's assertion expected and got (harness/check.ts). */
-export function provokedKey(operationId: string, status: number, code?: string): string {
-  return code ? `${operationId} ${status} ${code}` : `${operationId} ${status}`
-}
-
 function matches(o: DocumentedOutcome, status: number, code: string | undefined): boolean {
   if (o.code !== undefined && o.code !== code) return false
   return o.status === undefined || o.status === status
@@ -116,6 +111,7 @@ export function statusCoverage(r: Pick<Results, 'checks' | 'target'>): StatusCov
   const ops: OperationCoverage[] = operations().map((info: OperationInfo) => {
     const outcomes = (documented.get(info.operationId) ?? []).map((o): OutcomeCoverage => {
       const by = provoked.filter((p) => {
+        // `<operationId> <status>[ <code>]`, as harness/check.ts's provokedKey writes it
         const [op, status, code] = p.key.split(' ')
         return op === info.operationId && matches(o, Number(status), code)
       })

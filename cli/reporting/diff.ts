@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
-import { esc } from './html.ts'
+import { esc } from './text.ts'
 import type { CheckResult, ClauseResult, ClauseStatus, Results } from './types.ts'
 import { firstReason } from './waivers.ts'
 

@@ -2,6 +2,7 @@
 // each carrying its clause ids as <property name="clause">. Written from results.json so a merged
 // report gets the same file as a single run.
 
+import { firstLine } from './text.ts'
 import type { CheckResult, Results } from './types.ts'
 import { exchangeTraceparent, traceIdOfCheck } from './trace.ts'
 
@@ -90,10 +91,6 @@ function property(name: string, value: string): string {
 /** The clause line and the reason line: CI systems show only the message attribute. */
 function headOf(message: string): string {
   return message.split('\n').slice(0, 2).join(' — ')
-}
-
-function firstLine(s: string): string {
-  return s.split('\n', 1)[0] ?? ''
 }
 
 function seconds(ms: number): string {

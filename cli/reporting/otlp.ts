@@ -8,6 +8,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
 import { resourceFromAttributes } from '@opentelemetry/resources'
 import { BasicTracerProvider, BatchSpanProcessor, type IdGenerator } from '@opentelemetry/sdk-trace-base'
 import { newSpanId, newTraceId, parseTraceparent, traceparentHeader } from '../../harness/trace.ts'
+import { firstLine } from './text.ts'
 import type { CheckResult, EvidenceExchange, Results } from './types.ts'
 
 /** Hands the SDK the ids the kit already sent, instead of random ones. */
@@ -129,8 +130,4 @@ function endExchange(span: Span, ex: EvidenceExchange, end: number): void {
   const status = ex.response?.status ?? 0
   if (status === 0 || status >= 500) span.setStatus({ code: SpanStatusCode.ERROR, ...(ex.response?.error ? { message: ex.response.error } : {}) })
   span.end(end)
-}
-
-function firstLine(s: string): string {
-  return s.split('\n', 1)[0] ?? ''
 }

@@ -126,7 +126,8 @@ function noVerdictLines(group: CheckResult[], p: Paint): string[] {
   return lines
 }
 
-function depthText(r: Results): string {
+/** ` · depth <profile>: <runs per property>`, the depth a run's header states; empty without one. */
+export function depthText(r: Results): string {
   const d = r.depth
   if (!d) return ''
   const runs = d.minRuns === undefined ? 'no property ran' : d.minRuns === d.maxRuns ? `${d.minRuns} runs per property` : `${d.minRuns}–${d.maxRuns} runs per property`

@@ -1,10 +1,7 @@
 // report.html: each failure's reproducer (cli/repro.ts), written beside the report.
 import { reproLink } from '../repro.ts'
+import { esc } from './text.ts'
 import type { CheckResult, Results } from './types.ts'
-
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-}
 
 /** The reproducer row of a failure card (inside its <dl>). */
 export function reproHtml(r: Results, c: CheckResult): string {

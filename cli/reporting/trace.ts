@@ -1,5 +1,6 @@
 // Where a failure's W3C trace shows in the reports: the id a provider searches its logs for.
 import { traceIdOf, traceparentHeader } from '../../harness/trace.ts'
+import { esc } from './text.ts'
 import type { CheckResult, EvidenceExchange } from './types.ts'
 
 /** The check's trace id: its own, else the one its recorded requests carried. */
@@ -21,10 +22,6 @@ export function traceHint(c: CheckResult): string | undefined {
 /** The traceparent an exchange was sent with, if recorded. */
 export function exchangeTraceparent(ex: EvidenceExchange): string | undefined {
   return traceparentHeader(ex.request.headers)
-}
-
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 }
 
 /** HTML: the trace row of a failure card (inside its <dl>). */

@@ -10,7 +10,6 @@
 export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'blocked' | 'inconclusive'
 export type ClauseVerdict = CheckStatus | 'not-reached'
 export type ClauseStatus = ClauseVerdict | 'uncovered'
-export const CHECK_STATUSES: readonly CheckStatus[] = ['passed', 'failed', 'skipped', 'blocked', 'inconclusive']
 export type Testability = 'black-box' | 'needs-control' | 'not-shown'
 export type Level = 'must' | 'info'
 /** specs/clauses.yaml `severity:` (scripts/assign-severity.ts). */

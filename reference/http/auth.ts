@@ -3,7 +3,8 @@
 // the SIMULATED clock, so /control/clock/advance expires them.
 import { X509Certificate, timingSafeEqual } from 'node:crypto'
 import { SignJWT, jwtVerify } from 'jose'
-import { HttpError, type Req } from './router.ts'
+import { HttpError } from './errors.ts'
+import type { Req } from './router.ts'
 import { FULL_KEY_PERMISSIONS, LIMITED_CLIENT_ID, LIMITED_KEY_PERMISSIONS, type KeyPermission, type Scope } from '../model/identities.ts'
 import type { Account } from '../model/types.ts'
 import type { World } from '../model/world.ts'

@@ -1,9 +1,25 @@
-// The one place where the model's refusals become HTTP: each kind of domain error gets its §7
-// status (the body is the §7 error body, built by the router; the gateway adds the code).
+// The one place where refusals become HTTP: the HTTP layer's own HttpError, and each kind of the
+// model's domain errors with its §7 status (the body is the §7 error body, built by the router;
+// the gateway adds the code).
+import { STATUS_CODES } from 'node:http'
 import type { Context } from '../context.ts'
 import { DomainError, type DomainErrorKind } from '../model/errors.ts'
 import { reasonPhrase } from '../readings.ts'
-import { HttpError, nodePhrase } from './router.ts'
+
+/** Thrown by the HTTP layer (auth, rate limits, routing) to answer with the interface's error body; `code` is added on the gateway. The model throws DomainErrors instead (asHttpError maps them). */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code?: string,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message)
+  }
+}
+
+/** Node's reason phrase of `status` (node:http STATUS_CODES), the default of RouterOptions.phrase. */
+export const nodePhrase = (status: number): string => STATUS_CODES[status] ?? 'Error'
 
 const STATUS_OF: Record<DomainErrorKind, number> = {
   invalid: 400,

@@ -1,8 +1,8 @@
 // The gateway API (§4 rows 12–18), authenticated by `x-api-key`; every error carries a `code`.
 import { apiKey } from './auth.ts'
 import type { Context } from '../context.ts'
-import { phraseOf } from './errors.ts'
-import { HttpError, Router, ok, type Req } from './router.ts'
+import { HttpError, phraseOf } from './errors.ts'
+import { Router, ok, type Req } from './router.ts'
 import type { Account, Buyer } from '../model/types.ts'
 import { reaisNumber } from '../model/money.ts'
 import { gatewayRefund } from '../pix/model.ts'

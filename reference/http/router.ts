@@ -1,9 +1,10 @@
 // The reference's thin HTTP layer: a router over node:http, the interface's error body (§7), and
-// a body reader that never lets bad input crash a listener.
+// a body reader that never lets bad input crash a listener. What an error answers with (status,
+// message, reason phrase) is decided in errors.ts.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
-import { asHttpError } from './errors.ts'
+import { HttpError, asHttpError, nodePhrase } from './errors.ts'
 
 /** Request bodies above this size are refused with 413 (payload limits are "not shown" in §8). */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -25,21 +26,6 @@ export interface Res {
   /** Raw payload (e.g. a PDF); when set, `body` is ignored. */
   raw?: { contentType: string; data: Buffer }
 }
-
-/** Thrown by the HTTP layer (auth, rate limits, routing) to answer with the interface's error body; `code` is added on the gateway. The model throws DomainErrors instead (http/errors.ts maps them). */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code?: string,
-    readonly headers?: Record<string, string>,
-  ) {
-    super(message)
-  }
-}
-
-/** Node's reason phrase of `status` (node:http STATUS_CODES), the default of RouterOptions.phrase. */
-export const nodePhrase = (status: number): string => STATUS_CODES[status] ?? 'Error'
 
 export function errorBody(status: number, message: string, code?: string, phrase: (status: number) => string = nodePhrase): Record<string, unknown> {
   const body: Record<string, unknown> = { statusCode: status, message, error: phrase(status) }

@@ -1,6 +1,12 @@
 // The base and gateway requests the reference served, newest last, for GET /control/requests: a
 // webhook receiver that checks a notification with the provider shows up here. Paths only (a
 // query may carry data); no header, no body.
+
+/**
+ * One entry of GET /control/requests (specs/control.yaml), the shape harness/control.ts's
+ * LoggedRequest reads. Stated again here, not imported: the reference is a target like a vendor's
+ * and imports nothing of the harness; test/unit/reference/request-log.test.ts holds the two equal.
+ */
 export interface LoggedRequest {
   /** Increases by one per request; `after` in GET /control/requests takes it. */
   seq: number

@@ -1,5 +1,5 @@
 // Identifiers the reference mints: end-to-end ids (§2.1), return ids rtrId (§2.5), EMV txids of
-// cash-ins, and object ids. Random parts use node:crypto.
+// cash-ins, and tokens. Random parts use node:crypto.
 import { randomBytes, randomInt } from 'node:crypto'
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
@@ -27,10 +27,6 @@ export function newRtrId(ispb: string, at: Date): string {
 /** A cash-in txid: 25 alphanumerics, the most an EMV field 62/05 carries. */
 export function newCashInTxid(): string {
   return randomAlnum(25)
-}
-
-export function newObjectId(): string {
-  return randomBytes(12).toString('hex')
 }
 
 export function newToken(): string {

@@ -93,11 +93,11 @@ export class World {
     readonly identities: Identities,
     readonly config: ReferenceConfig,
   ) {
-    this.seed()
+    this.reset()
   }
 
   /** Back to the seed state: same identities, fresh ledger, no objects (clock reset by the caller). */
-  seed(): void {
+  reset(): void {
     for (const map of [this.accounts, this.transactions, this.byGatewayId, this.cobs, this.returns, this.slips, this.buyers, this.pdfLinks]) {
       map.clear()
     }

@@ -1,4 +1,4 @@
-// Foreign targets for the self-check (issue 15, item 10): targets nobody on this project wrote,
+// Foreign targets for the self-check: targets nobody on this project wrote,
 // each built as the embedded reference behind the self-check proxy (test/selfcheck/proxy.ts) with
 // hooks that make it behave like something else, and the verdicts the kit must give on each.
 //

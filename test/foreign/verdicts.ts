@@ -2,7 +2,7 @@
 // assertions every foreign target shares. Each assertion returns the offending items as lines
 // (empty when it holds), so a test shows exactly which checks or clauses broke the rule.
 //
-// The vocabulary (issue 15): a check is passed, failed (on exactly one of its clauses, its
+// The vocabulary (README "Verdicts"): a check is passed, failed (on exactly one of its clauses, its
 // `failedClause`; the others are not reached), skipped (unmet configuration, or a control route
 // the sandbox driver does not provide), blocked (a request that only set the check up failed) or
 // inconclusive (negative evidence from a route never seen answering a valid request). A clause

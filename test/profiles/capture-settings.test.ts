@@ -1,4 +1,4 @@
-// Webhooks as a remote target needs them (issue: real deployments): the capture server on a fixed
+// What the webhook checks need against a target on another machine: the capture server on a fixed
 // port, behind a TLS certificate supplied in config, demanding a client certificate from the
 // target's sender. The webhook checks pass against the reference's mTLS sender that way.
 import { readdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'

@@ -1,4 +1,4 @@
-// Flaky checks (issue: CI gate): a failed check runs once more, alone, before it is reported. A
+// Flaky checks: a failed check runs once more, alone, before it is reported. A
 // webhook that missed its deadline once and came on the retry is reported flaky, with both
 // attempts' evidence, and fails the run only with --fail-on-flaky; one that never comes is failed.
 import { afterAll, test } from 'vitest'

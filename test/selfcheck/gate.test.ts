@@ -1,4 +1,4 @@
-// The CI gate end to end (issue: waivers, run diffs, certificates): a run with one injected failure
+// The CI gate end to end (waivers, run diffs, certificates): a run with one injected failure
 // and a matching waiver exits 0 with CONDITIONAL PASS; the same waiver expired exits 1; --compare
 // against a clean run names exactly that clause; the certificate of the run verifies, and does not
 // once a verdict in it is changed.

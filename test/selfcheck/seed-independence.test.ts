@@ -1,4 +1,4 @@
-// A verdict on a bound never depends on the seed (issue: property depth): the near misses that
+// A verdict on a bound never depends on the seed: the near misses that
 // decide a clause run first, in full, at every depth. A target that accepts "10.5" as
 // valor.original fails 7.create-charge-value-format-400 whatever the seed and the depth.
 import { afterAll, expect, test } from 'vitest'

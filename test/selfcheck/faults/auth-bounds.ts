@@ -595,7 +595,7 @@ const charges = [
       return true
     }),
   }),
-  // A vendor's implementation took "10.0٣" as 10.03 (issue 29): a `\d` that matches every Unicode digit.
+  // A vendor's implementation took "10.0٣" as 10.03: a `\d` that matches every Unicode digit.
   defineFault({
     id: 'ab-cob-value-unicode-digits',
     area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-value-format-400'],

@@ -1,5 +1,7 @@
+import { resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { ArgsError, FLAGS, USAGE, answerWithoutRunning, flagEnv, mergeEnv, parseArgs, pixOnly } from '../../../cli/args.ts'
+import { USAGE, answerWithoutRunning, flagEnv, mergeEnv, parseArgs, pixOnly, selectionEnv } from '../../../cli/args.ts'
+import { ArgsError, FLAGS } from '../../../cli/flags.ts'
 
 describe('parseArgs', () => {
   test('no flags: defaults', () => {
@@ -96,6 +98,13 @@ describe('precedence: flags > dotenv file > process environment', () => {
 
   test('workers get only the PIX_* settings', () => {
     expect(pixOnly(mergeEnv(processEnv, dotenv, flags))).not.toHaveProperty('PATH')
+  })
+
+  test('the selection flags reach the workers as settings of their own, and are not user settings', () => {
+    const args = parseArgs(['--tag', 'money,auth', '--exclude-tag', 'slow', '--suites', '/x/checks', '--clauses', '/x/clauses.yaml'])
+    expect(selectionEnv(args)).toEqual({ PIX_TAGS: 'money,auth', PIX_EXCLUDE_TAGS: 'slow', PIX_EXTENSION_SUITES: resolve('/x/checks'), PIX_EXTENSION_CLAUSES: resolve('/x/clauses.yaml') })
+    expect(flagEnv(args)).toEqual({})
+    expect(selectionEnv(parseArgs([]))).toEqual({})
   })
 })
 

@@ -3,7 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { DEFAULTS, SUBCOMMANDS, USAGE, defaultsLines } from '../../../cli/args.ts'
+import { SUBCOMMANDS, USAGE } from '../../../cli/args.ts'
+import { DEFAULTS, defaultsLines } from '../../../cli/flags.ts'
 import { CLAUSES_MD, README, REPO_ROOT, readmeWithGenerated, renderClauses } from '../../../cli/docs.ts'
 import { envTemplate } from '../../../cli/init.ts'
 
@@ -27,7 +28,7 @@ describe('docs/CLAUSES.md', () => {
 })
 
 describe('README.md', () => {
-  test('its defaults and flag table are the ones cli/args.ts defines (npm run docs)', () => {
+  test('its defaults and flag table are the ones cli/flags.ts defines (npm run docs)', () => {
     expect(readmeWithGenerated(readme)).toBe(readme)
   })
 

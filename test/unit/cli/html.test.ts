@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { assertedExchange, curlOf, embedJson, esc, renderHtml } from '../../../cli/reporting/html.ts'
+import { assertedExchange, curlOf, embedJson, renderHtml } from '../../../cli/reporting/html.ts'
+import { esc } from '../../../cli/reporting/text.ts'
 import { renderJunit } from '../../../cli/reporting/junit.ts'
 import { buildResults } from '../../../cli/reporting/results.ts'
 import { CLAUSES, check, runInfo } from './fixtures.ts'

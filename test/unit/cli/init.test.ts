@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
-import { USAGE, defaultsLines } from '../../../cli/args.ts'
+import { USAGE } from '../../../cli/args.ts'
+import { defaultsLines } from '../../../cli/flags.ts'
 import { INTERNAL_SETTINGS, envTemplate, templateSettings } from '../../../cli/init.ts'
 import { BALANCE_ACCOUNT_SETTINGS, TARGET_SETTINGS } from '../../../harness/config.ts'
 

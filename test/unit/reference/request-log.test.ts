@@ -1,6 +1,8 @@
 // GET /control/requests: the base and gateway requests the reference served, in order, after a
 // mark; paths without their query, no header and no body; control requests are not in it.
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, expectTypeOf, it } from 'vitest'
+import type { LoggedRequest as ReadByTheHarness } from '../../../harness/control.ts'
+import type { LoggedRequest as Served } from '../../../reference/lib/request-log.ts'
 import { startRef, type Ref } from './helpers.ts'
 
 let ref: Ref
@@ -26,4 +28,8 @@ it('lists base and gateway requests after a mark, their paths without the query,
   expect(((await ref.control(`/control/requests?after=${last}`)).body as { requests: unknown[] }).requests).toEqual([])
   // a reader asks for the newest seq alone with the largest safe integer (cli/receiver/provider.ts requestMark)
   expect((await ref.control(`/control/requests?after=${Number.MAX_SAFE_INTEGER}`)).body).toEqual({ requests: [], last })
+})
+
+it('serves the entries the harness reads: one shape on both sides of the control API (checked by tsc)', () => {
+  expectTypeOf<Served>().toEqualTypeOf<ReadByTheHarness>()
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SimClock } from '../../../reference/lib/clock.ts'
+import { SimClock } from '../../../../reference/lib/clock.ts'
 
 function pinned(startMs: number) {
   let real = startMs

@@ -1,8 +1,8 @@
 // The delivery audit's pure parts (suites/webhooks/delivery-policy.ts): the description of a
 // sender's attempts, when a watch decides the sender stopped, and the vendor's declaration.
 import { describe, expect, it } from 'vitest'
-import type { Captured } from '../../../harness/webhook-capture.ts'
-import { compareWithDeclared, describeDelivery, parseDeclaredPolicy, watchAttempts } from '../../../suites/webhooks/delivery-policy.ts'
+import type { Captured } from '../../../../harness/webhook-capture.ts'
+import { compareWithDeclared, describeDelivery, parseDeclaredPolicy, watchAttempts } from '../../../../suites/webhooks/delivery-policy.ts'
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z')
 

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net'
 
 type Server = HttpServer | HttpsServer
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createCa, createLeaf, type KeyPairPem } from '../../../generators/certificates.ts'
-import { WebhookDispatcher } from '../../../reference/lib/webhook-dispatcher.ts'
+import { createCa, createLeaf, type KeyPairPem } from '../../../../generators/certificates.ts'
+import { WebhookDispatcher } from '../../../../reference/lib/webhook-dispatcher.ts'
 
 interface Hit { at: number; method: string; contentType: string | undefined; body: string }
 type Behaviour = (hit: Hit, res: ServerResponse) => void

@@ -1,6 +1,6 @@
 import { PNG } from 'pngjs'
 import { describe, expect, it } from 'vitest'
-import { qrPngDataUri } from '../../../reference/lib/qr-image.ts'
+import { qrPngDataUri } from '../../../../reference/lib/qr-image.ts'
 
 const EMV = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D'
 

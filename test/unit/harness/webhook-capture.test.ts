@@ -233,7 +233,7 @@ function chunkedPost(url: string, chunks: string[]): Promise<number> {
   })
 }
 
-describe('capture settings for a target outside this machine (issue: webhooks over the internet)', () => {
+describe('capture settings for a target outside this machine (webhooks over the internet)', () => {
   it('listens on a fixed port with a certificate the user supplies, records the path suffix a provider appended', async () => {
     const { createCa, createLeaf } = await import('../../../generators/certificates.ts')
     const ca = await createCa('Supplied CA')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SlidingWindowLimiter } from '../../../reference/lib/rate-limit.ts'
+import { SlidingWindowLimiter } from '../../../../reference/lib/rate-limit.ts'
 
 function limiter(limit = 60, windowMs = 60_000) {
   const clock = { t: 1_000_000 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { renderPdf } from '../../../reference/lib/pdf.ts'
+import { renderPdf } from '../../../../reference/lib/pdf.ts'
 
 /** Reads the file the way a PDF reader starts: from startxref to the xref table to each object. */
 function parseXref(pdf: Buffer) {

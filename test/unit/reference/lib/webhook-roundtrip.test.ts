@@ -1,8 +1,8 @@
 // The two halves together: the reference's dispatcher delivering to the kit's capture server over
 // HTTPS, trusting the capture CA as POST /control/trust-ca would make it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { WebhookCapture } from '../../../harness/webhook-capture.ts'
-import { WebhookDispatcher } from '../../../reference/lib/webhook-dispatcher.ts'
+import { WebhookCapture } from '../../../../harness/webhook-capture.ts'
+import { WebhookDispatcher } from '../../../../reference/lib/webhook-dispatcher.ts'
 
 let capture: WebhookCapture
 let dispatcher: WebhookDispatcher
