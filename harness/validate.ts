@@ -1,6 +1,7 @@
 // Response bodies against specs/openapi.yaml, by operation and status (via generators/openapi.ts).
 import type { ErrorObject } from 'ajv'
-import { clauseOfSchemaError, responseSchema, validator, webhookSchema } from '../generators/openapi.ts'
+import { clauseOfSchemaError } from '../generators/openapi-clauses.ts'
+import { responseSchema, validator, webhookSchema } from '../generators/openapi.ts'
 import { describeExchange, expectResponse, fail, CheckFailure } from './assertions.ts'
 import type { Exchange } from './exchange.ts'
 

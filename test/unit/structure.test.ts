@@ -11,15 +11,6 @@ const MAX_LINES = 400
 /** The phrase a long file's head comment explains itself with. */
 const LONG_BECAUSE = 'is long because'
 
-/** Long files whose split is under way elsewhere; each leaves this list when its split is merged. */
-const LONG_FOR_NOW = new Set([
-  'harness/check.ts', // being split
-  'harness/pacing.ts', // being split
-  'generators/schema-arb.ts', // being split
-  'generators/near-miss.ts', // being split
-  'generators/openapi.ts', // generators/ is being edited elsewhere: this one needs its split or its head comment there
-  'suites/model/ledger.test.ts', // being split
-])
 
 const sourceFiles: string[] = SOURCE_FOLDERS.flatMap((folder) =>
   readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
@@ -88,7 +79,7 @@ describe('the source', () => {
   it(`keeps each file within ${MAX_LINES} lines, or says at its head why it is longer ("${LONG_BECAUSE}")`, () => {
     const unexplained = sourceFiles.filter((file) => {
       const lines = readFileSync(join(ROOT, file), 'utf8').trimEnd().split('\n').length
-      return lines > MAX_LINES && !LONG_FOR_NOW.has(file) && !headComment(file).includes(LONG_BECAUSE)
+      return lines > MAX_LINES && !headComment(file).includes(LONG_BECAUSE)
     })
     expect(unexplained).toEqual([])
   })

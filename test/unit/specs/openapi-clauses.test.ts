@@ -5,8 +5,9 @@
 import { describe, expect, it } from 'vitest'
 import type { ErrorObject } from 'ajv'
 import {
-  clauseOfSchemaError, loadOpenApi, operation, responseSchema, schemaNodes, strictnessAudit, validator,
+  loadOpenApi, operation, responseSchema, validator,
 } from '../../../generators/openapi.ts'
+import { clauseOfSchemaError, schemaNodes, strictnessAudit } from '../../../generators/openapi-clauses.ts'
 import { loadClauses } from '../../../generators/clauses.ts'
 
 type Json = Record<string, any>

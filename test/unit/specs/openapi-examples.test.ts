@@ -6,8 +6,9 @@
 import { describe, expect, it } from 'vitest'
 import {
   OPENAPI_ID, loadOpenApi, operations, parameterExamples, parameterSchema, requestBodyExamples,
-  requestBodySchema, responseLinks, schemaNodes, validator,
+  requestBodySchema, responseLinks, validator,
 } from '../../../generators/openapi.ts'
+import { schemaNodes } from '../../../generators/openapi-clauses.ts'
 import { isValidCnpj, isValidCpf } from '../../../generators/documents.ts'
 import { parsePixCode } from '../../../generators/emv.ts'
 import { E2EID_RE, TXID_RE } from '../../../generators/ids.ts'

@@ -8,8 +8,9 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  clauseOfSchemaError, loadOpenApi, operation, operations, parameterExamples, requestBodyExamples, responseLinks, responseSchema, validator, type LinkInfo,
+  loadOpenApi, operation, operations, parameterExamples, requestBodyExamples, responseLinks, responseSchema, validator, type LinkInfo,
 } from '../../../generators/openapi.ts'
+import { clauseOfSchemaError } from '../../../generators/openapi-clauses.ts'
 import { call, startRef, type Reply, type Ref } from '../reference/helpers.ts'
 import { valueAt } from '../../../generators/json-pointer.ts'
 
