@@ -44,7 +44,7 @@ export type BoletoResult = { ok: true; value: Barcode } | { ok: false; reason: s
 /** The date whose factor is 1000 in the first cycle (1997-10-07 + 1000 days). */
 export const FACTOR_BASE_DATE = '2000-07-03'
 /** The first date of the second cycle, factor 1000 again. */
-export const FACTOR_RESET_DATE = '2025-02-22'
+const FACTOR_RESET_DATE = '2025-02-22'
 export const FACTOR_CYCLE_DAYS = 9000
 export const REAL_CURRENCY = '9'
 export const MAX_BARCODE_CENTS = 9_999_999_999

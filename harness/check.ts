@@ -27,7 +27,7 @@ import type { CheckHooks } from './webhooks.ts'
 
 // What the suites import from here: the declaration, and the parts of the harness it is made of.
 export { EVENT_DEADLINE_MS, QUIET_PERIOD_MS, type CheckContext } from './context.ts'
-export { NEEDS, resetWorkerConfig, unmetNeed, workerConfig, type Need } from './needs.ts'
+export { NEEDS, unmetNeed, workerConfig, type Need } from './needs.ts'
 export { CASES_IN_FLIGHT, PROPERTY_TIME_LIMIT_MS, propertyRuns, type ModelRun, type ModelRunOptions, type PropertyOptions } from './property.ts'
 
 export interface CheckOptions {

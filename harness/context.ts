@@ -26,6 +26,7 @@ import { expectEventSchema, expectSchemaOf } from './validate.ts'
 import { KitError } from './verdicts.ts'
 import type { Captured } from './webhook-capture.ts'
 import { checkHooks, type CheckHooks } from './webhooks.ts'
+import { provokedKey } from './meta.ts'
 
 export interface CheckContext {
   /** The vitest task id, also the prefix of this check's webhook channels. */
@@ -285,11 +286,6 @@ function sameAmount(actual: unknown, expected: number | string): boolean {
   } catch {
     return false  // not a decimal amount
   }
-}
-
-/** `<operationId> <status>[ <code>]`: a documented refusal the check expected and got (cli/reporting/coverage.ts). */
-function provokedKey(operationId: string, status: number, code?: string): string {
-  return code ? `${operationId} ${status} ${code}` : `${operationId} ${status}`
 }
 
 function codeOf(ex: Exchange): string | undefined {

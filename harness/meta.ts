@@ -69,6 +69,16 @@ export interface PropertyRun {
   reason?: string
 }
 
+/** `<operationId> <status>[ <code>]`: a documented refusal a check expected and got (CheckMeta.provoked). */
+export function provokedKey(operationId: string, status: number, code?: string): string {
+  return code ? `${operationId} ${status} ${code}` : `${operationId} ${status}`
+}
+
+export function readProvokedKey(key: string): { operationId: string; status: number; code?: string } {
+  const [operationId = '', status, code] = key.split(' ')
+  return { operationId, status: Number(status), ...(code ? { code } : {}) }
+}
+
 declare module 'vitest' {
   interface TaskMeta extends Partial<CheckMeta> {}
 }

@@ -29,11 +29,6 @@ export function workerConfig(): TargetConfig {
   return config
 }
 
-/** For tests of the harness: forget the cached config. */
-export function resetWorkerConfig(): void {
-  config = undefined
-}
-
 function providedEnv(): Record<string, string> | undefined {
   try {
     return inject('pixEnv')

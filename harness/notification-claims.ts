@@ -106,15 +106,6 @@ export function falseClaims(arrived: readonly Captured[], known: KnownRecords): 
   })
 }
 
-/** The clauses of the claims a set of known records can judge (what a check that judges them names). */
-export function claimClausesFor(known: KnownRecords): string[] {
-  return [
-    ...(known.returns?.length ? [CLAIM_CLAUSES.refund] : []),
-    ...(known.charges?.length ? [CLAIM_CLAUSES.receive] : []),
-    ...(known.slips?.length ? [CLAIM_CLAUSES.slipPaid] : []),
-  ]
-}
-
 /** Fails the clause of the first notification of `arrived` whose claim the read state of its record contradicts. */
 export function expectTrueClaims(t: { fail(clause: string, rule: string, expected: string, got: string): never }, arrived: readonly Captured[], known: KnownRecords): void {
   const [first] = falseClaims(arrived, known)

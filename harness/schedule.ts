@@ -1,4 +1,5 @@
-// How a certification schedules its checks (issue "latency-tolerant scheduling"). A run has two
+// How a certification schedules its checks, so that a distant target does not make a run as many
+// round trips long as it has requests. A run has two
 // phases, two vitest projects over the same suite files (vitest.config.ts):
 //   shared: every check that did not declare `alone`, side by side: suite files in parallel
 //           workers (PIX_WORKERS), the checks of a file concurrently (PIX_CONCURRENCY each);

@@ -3,6 +3,7 @@
 // provoked it on purpose (a check expected that refusal and got it), only observed it, or never saw
 // it. Computed from results.json alone: the recorded exchanges and the checks' `provoked` notes.
 import { loadOpenApi, operations, type OperationInfo } from '../../generators/openapi.ts'
+import { readProvokedKey } from '../../harness/meta.ts'
 import { operationOf } from '../../harness/routes.ts'
 import type { DocumentedOutcome, EvidenceExchange, OperationCoverage, OutcomeCoverage, OutcomeState, Results, StatusCoverage } from './types.ts'
 
@@ -111,9 +112,8 @@ export function statusCoverage(r: Pick<Results, 'checks' | 'target'>): StatusCov
   const ops: OperationCoverage[] = operations().map((info: OperationInfo) => {
     const outcomes = (documented.get(info.operationId) ?? []).map((o): OutcomeCoverage => {
       const by = provoked.filter((p) => {
-        // `<operationId> <status>[ <code>]`, as harness/check.ts's provokedKey writes it
-        const [op, status, code] = p.key.split(' ')
-        return op === info.operationId && matches(o, Number(status), code)
+        const { operationId, status, code } = readProvokedKey(p.key)
+        return operationId === info.operationId && matches(o, status, code)
       })
       if (by.length > 0) return { ...o, state: 'provoked', checks: [...new Set(by.map((p) => p.check))].slice(0, 3) }
       const observed = seen.filter((s) => s.operationId === info.operationId && matches(o, s.status, s.code))

@@ -68,7 +68,7 @@ describe('the fixed near misses', () => {
     expect(dateTimeNearMisses()).toEqual(dateTimeNearMisses())
   })
 
-  it('cover what item 8 names for amounts: one decimal, three, an integer, a comma, a sign, an exponent, spaces', () => {
+  it('cover the amount near misses a loose two-decimal check lets through: one decimal, three, an integer, a comma, a sign, an exponent, spaces', () => {
     const values = NEAR_MISSES.amount.cases.map((c) => c.value)
     expect(values).toEqual(expect.arrayContaining(['10.5', '10.0', '10.000', '10', '10,00', '1e1', '+10.00', '-0.00', ' 10.00', '10.00 ', '.00', '10.']))
   })
