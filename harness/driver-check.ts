@@ -259,6 +259,8 @@ export async function checkDriver(controlUrl: string, opts: DriverCheckOptions):
   await probe('advanceClock', () => control('POST', '/control/clock/advance', { seconds: 1 }))
   const settings = await probe('configure', () => control('POST', '/control/config', {}))
   await probe('getConfig', () => control('GET', '/control/config'))
+  const readings = await probe('getReadings', () => control('GET', '/control/readings'))
+  await probe('switchReadings', () => control('POST', '/control/readings', readings ?? {}))
   const caPem = opts.caPem ?? (await createCa('check-driver throwaway CA')).certPem
   await probe('trustCa', () => control('POST', '/control/trust-ca', { pem: caPem }))
   await probe('getAccount', () => control('GET', `/control/accounts/${p(opts.clientId)}`))

@@ -20,6 +20,7 @@ import { failReturn, findReturn, settleReturn } from '../returns/model.ts'
 import { returnView } from '../returns/view.ts'
 import { transactionView } from '../transactions/view.ts'
 import { Router, ok } from './router.ts'
+import { READING_NAMES, READING_VALUES, type Readings } from '../readings.ts'
 
 function accountByClientId(ctx: Context, clientId: string): Account {
   const account = ctx.world.accountByClientId(clientId)
@@ -76,9 +77,23 @@ function updateConfig(ctx: Context, body: unknown): Record<string, unknown> {
   return settingsView(ctx)
 }
 
+/** Switches readings from the next request on (docs/READINGS.md); a reset keeps them, as it keeps the settings. */
+function switchReadings(ctx: Context, body: unknown): Readings {
+  const o = bodyObject(body)
+  const switched: Partial<Record<keyof Readings, unknown>> = {}
+  for (const [name, value] of Object.entries(o)) {
+    const allowed = READING_VALUES[name as keyof Readings] as readonly unknown[] | undefined
+    if (!allowed) throw bad(`unknown reading ${JSON.stringify(name)}; readings: ${READING_NAMES.join(', ')}`)
+    if (!allowed.includes(value)) throw bad(`reading ${name} takes ${allowed.map((v) => JSON.stringify(v)).join(' | ')}, not ${JSON.stringify(value)}`)
+    switched[name as keyof Readings] = value
+  }
+  ctx.world.config.readings = { ...ctx.world.config.readings, ...(switched as Partial<Readings>) }
+  return { ...ctx.world.config.readings }
+}
+
 /** The settings in force; of the sender's certificate only its subject (its key never leaves). */
 function settingsView(ctx: Context): Record<string, unknown> {
-  // The readings are a start option of the reference, not a sandbox setting of specs/control.yaml.
+  // The readings have their own route (/control/readings), apart from the sandbox settings.
   const { readings: _readings, ...config } = ctx.world.config
   return { ...config, webhookRetry: { ...config.webhookRetry }, webhookClientCert: senderView(ctx) }
 }
@@ -212,6 +227,8 @@ export function controlRouter(ctx: Context): Router {
   })
 
   router.on('POST', '/control/config', (req) => ok(updateConfig(ctx, req.body)))
+  router.on('POST', '/control/readings', (req) => ok(switchReadings(ctx, req.body)))
+  router.on('GET', '/control/readings', () => ok({ ...ctx.world.config.readings }))
   router.on('GET', '/control/config', () => ok(settingsView(ctx)))
   router.on('GET', '/control/webhooks', () => ok({ deliveries: ctx.webhooks.deliveries() }))
   router.on('GET', '/control/requests', (req) => {

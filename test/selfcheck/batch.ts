@@ -16,8 +16,10 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { request } from 'undici'
 import type { Reporter, TestCase, TestModule } from 'vitest/node'
 import { startReference } from '../../reference/index.ts'
+import { DEFAULT_READINGS, type Readings } from '../../reference/readings.ts'
 import { conformanceProject } from '../../vitest.config.ts'
 import { FAULTS } from './faults/index.ts'
 import type { Fault } from './fault.ts'
@@ -149,12 +151,14 @@ class FaultSwitch {
       await resetTarget(this.controlUrl)
       this.proxy.errors.length = 0
       const fault = this.faultOf.get(testId)?.fault
+      if (fault?.readings) await switchReadings(this.controlUrl, fault.readings)
       if (fault) this.proxy.use(fault)
       return
     }
     if (path === '/end') {
       const planned = this.faultOf.get(testId)
       this.proxy.use()
+      if (planned?.fault?.readings) await switchReadings(this.controlUrl, ownReadings(planned.fault.readings))
       if (planned) this.proxyErrors.set(planned.faultId, [...this.errorsOf(planned.faultId), ...this.proxy.errors])
       this.proxy.errors.length = 0
       return
@@ -165,6 +169,17 @@ class FaultSwitch {
   async close(): Promise<void> {
     await new Promise((done) => this.server?.close(done))
   }
+}
+
+async function switchReadings(controlUrl: string, readings: Partial<Readings>): Promise<void> {
+  const res = await request(`${controlUrl}/control/readings`, { method: 'POST', body: JSON.stringify(readings), headers: { 'content-type': 'application/json' } })
+  const text = await res.body.text()
+  if (res.statusCode !== 200) throw new Error(`POST /control/readings answered ${res.statusCode}: ${text}`)
+}
+
+/** The reference's own choice for each reading a fault switched. */
+function ownReadings(switched: Partial<Readings>): Partial<Readings> {
+  return Object.fromEntries(Object.keys(switched).map((name) => [name, DEFAULT_READINGS[name as keyof Readings]]))
 }
 
 async function main(): Promise<void> {

@@ -5,6 +5,7 @@
 // Hooks see and may replace the traffic; returning undefined keeps the original. `json` is the
 // parsed body of a JSON message: change it (in place or by returning a copy) and the proxy
 // re-serialises the body and fixes content-length.
+import type { Readings } from '../../reference/readings.ts'
 
 export type Api = 'base' | 'gateway' | 'control'
 
@@ -62,6 +63,12 @@ export interface Fault extends ProxyHooks {
    * fault to escape, and fails once it is caught, so the field is removed when the check lands.
    */
   escapes?: string
+  /**
+   * The target's readings under this fault (POST /control/readings before each of its checks, put
+   * back after): for a fault only a target with another reading can show (a limited key that reads
+   * the balance, to show the balance limit is counted per key).
+   */
+  readings?: Partial<Readings>
 }
 
 export const defineFault = (f: Fault): Fault => f

@@ -51,7 +51,7 @@ export interface Verdicts {
 
 export async function certify(opts: CertifyOptions): Promise<RunResults> {
   if (opts.areas.length === 0) throw new Error('certify: name at least one area')
-  const reference = await takeReference(opts.readings ?? {})
+  const reference = await takeReference({ ...opts.readings, ...opts.fault?.readings })
   let proxy: FaultProxy | undefined
   const workDir = mkdtempSync(join(tmpdir(), 'pix-selfcheck-'))
   try {

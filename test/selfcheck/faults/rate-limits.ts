@@ -158,6 +158,7 @@ export default [
       files: BALANCE_FILES,
       clauses: ['8.gateway-balance-rate'],
       description: 'gateway balance counts all keys of an account in one window instead of one window per key',
+      readings: { limitedBalance: 'allowed' },
       onRequest(req) {
         limiter.observe(req)
         return undefined

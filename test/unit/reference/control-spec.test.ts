@@ -127,6 +127,7 @@ describe("the reference's control answers match specs/control.yaml", () => {
     const provoke: Record<string, Record<number, () => Promise<Reply>>> = {
       advanceClock: { 400: () => post('/control/clock/advance', { seconds: -1 }) },
       configure: { 400: () => post('/control/config', { feePercent: 99 }) },
+      switchReadings: { 400: () => post('/control/readings', { limitedBalance: 'sometimes' }) },
       trustCa: { 400: () => post('/control/trust-ca', { pem: 'not a certificate' }) },
       getCob: { 404: () => get('/control/cob/nosuchcharge00000000000000000') },
       payCob: {

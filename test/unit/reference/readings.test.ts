@@ -58,3 +58,27 @@ describe('a reference with every other reading', () => {
     expect((await ref.authed('GET', '/accounts/balances', undefined, 'limited')).status).toBe(200)
   })
 })
+
+describe('reading switches at run time (POST /control/readings, a reference extra)', () => {
+  let ref: Ref
+  beforeAll(async () => {
+    ref = new Ref(await startReference({ quiet: true }))
+  })
+  afterAll(() => ref.r.close())
+
+  it('switch from the next request on, survive a reset, and refuse what is not a reading with 400', async () => {
+    const key = ref.env.PIX_API_KEY_LIMITED
+    expect((await ref.gateway('/v1/account/balance', { key })).status).toBe(403)
+    const switched = await ref.control('/control/readings', { limitedBalance: 'allowed' })
+    expect(switched.status).toBe(200)
+    expect(switched.body).toEqual({ ...DEFAULT_READINGS, limitedBalance: 'allowed' })
+    await ref.reset()
+    expect((await ref.gateway('/v1/account/balance', { key })).status).toBe(200)
+    expect((await ref.control('/control/readings')).body.limitedBalance).toBe('allowed')
+    expect((await ref.control('/control/readings', { limitedBalance: 'sometimes' })).status).toBe(400)
+    expect((await ref.control('/control/readings', { unregisteredCertificate: '403' })).status).toBe(400)
+    expect((await ref.control('/control/readings', { nope: 1 })).status).toBe(400)
+    expect((await ref.control('/control/readings', { limitedBalance: 'denied' })).body.limitedBalance).toBe('denied')
+    expect((await ref.gateway('/v1/account/balance', { key })).status).toBe(403)
+  })
+})
