@@ -6,7 +6,7 @@ import { ERROR_BODY_CLAUSES as ERROR_BODY } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { CENTRAL_BANK_STYLE, bearerRequests } from './endpoints.ts'
-import { b64url, everyEndpointRefuses, expectAccepted, expectExpired, expectNotInvalid, issuedToken, sentToEvery, unsigned, withAlteredPayload, withForgedSignature } from './fixtures.ts'
+import { b64url, everyEndpointRefuses, expectTokenAccepted, expectExpired, expectNotInvalid, issuedToken, sentToEvery, unsigned, withAlteredPayload, withForgedSignature } from './fixtures.ts'
 
 /** Seconds of slack on either side of a lifetime: requests and the clock do not move in one instant. */
 const SLACK_S = 10
@@ -67,7 +67,7 @@ check('a credential token is accepted until expires_in seconds after issue and r
   const lifetime = '5.credential-token-lifetime'
   const { token, expiresIn } = await issuedToken(t, 'a credential token (POST /oauth/token)', '4.2.access-token-jwt', () => t.base.requestToken())
   await t.control.advance(expiresIn - SLACK_S)
-  await expectAccepted(t, lifetime, token)
+  await expectTokenAccepted(t, lifetime, token)
   await t.control.advance(2 * SLACK_S)
   await expectExpired(t, lifetime, token)
 })
@@ -80,7 +80,7 @@ check('a certificate token is accepted until 1800 seconds after issue and refuse
   const lifetime = '5.cert-token-lifetime'
   const { token } = await issuedToken(t, 'a certificate token (POST /api/auth/token)', '4.1.status-201', () => t.certToken.issue())
   await t.control.advance(1800 - SLACK_S)
-  await expectAccepted(t, lifetime, token)
+  await expectTokenAccepted(t, lifetime, token)
   await t.control.advance(2 * SLACK_S)
   await expectExpired(t, lifetime, token)
 })

@@ -122,7 +122,7 @@ export function issuedToken(t: CheckContext, what: string, clause: string, issue
 }
 
 /** Within its lifetime the token reads both balances of the base API. */
-export async function expectAccepted(t: CheckContext, lifetime: string, token: string): Promise<void> {
+export async function expectTokenAccepted(t: CheckContext, lifetime: string, token: string): Promise<void> {
   const answers = await Promise.all(['/api/balance', '/accounts/balances'].map((path) => t.base.get(path, { auth: token })))
   for (const ex of answers) t.expectStatus(lifetime, ex, 200)
 }

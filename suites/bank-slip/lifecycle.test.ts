@@ -14,8 +14,8 @@ import { lineToBarcode, parseBarcode, parseLine } from '../../generators/boleto.
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { parsePixCode } from '../../generators/emv.ts'
 import { isIsoDateTime } from '../../generators/formats.ts'
-import { cashInBody } from '../../generators/requests.ts'
 import { targetNow } from '../../harness/target-clock.ts'
+import { givenCashIn } from '../cash/fixtures.ts'
 import {
   PDF_CODE_STATUS, additionalInfo, createSlip, expectRefusedWithCode, generatePdf, givenSlip, observePdfRefusal, observedStatus, pdfAccessUrl, registerSlip, registeredSlip, slipRequest, waitForSlipEvent,
 } from './fixtures.ts'
@@ -76,8 +76,8 @@ check('bank slip registration: pixCode is a valid BR Code carrying the slip amou
   const clause = '6.3.waiting-payment-info'
   const { slip, notification } = await registeredSlip(t, slipRequest({ amount: 87.3 }))
   const pixCode = additionalInfo(t, clause, notification).pixCode
-  if (typeof pixCode !== 'string') return t.fail(clause, 'additionalInfo.pixCode', 'a string', show(pixCode))
-  const parsed = parsePixCode(pixCode)
+  t.expectThat(clause, 'additionalInfo.pixCode', typeof pixCode === 'string', 'a string', show(pixCode))
+  const parsed = parsePixCode(pixCode as string)
   if (!parsed.ok) t.fail(clause, 'pixCode is an EMV BR Code', 'a BR Code that parses with a valid CRC', `${parsed.error.code}: ${parsed.error.message} in ${show(pixCode)}`)
   const amount = parsed.value.amount
   const carriesIt = amount !== undefined && centsOf(amount) === centsOf(slip.request.amount)
@@ -93,8 +93,8 @@ check('bank slip registration: barcode has valid check digits and encodes the sl
   const clause = '6.3.waiting-payment-info'
   const { notification } = await registeredSlip(t, request)
   const barcode = additionalInfo(t, clause, notification).barcode
-  if (typeof barcode !== 'string') return t.fail(clause, 'additionalInfo.barcode', 'a string', show(barcode))
-  const parsed = parseBarcode(barcode, request.dueDate)
+  t.expectThat(clause, 'additionalInfo.barcode', typeof barcode === 'string', 'a string', show(barcode))
+  const parsed = parseBarcode(barcode as string, request.dueDate)
   if (!parsed.ok) t.fail(clause, 'barcode check digits', 'a 44-digit barcode whose general check digit is right', `${parsed.reason}: ${show(barcode)}`)
   t.expectThat(clause, 'barcode amount', centsOf(parsed.value.amount) === centsOf(request.amount), request.amount.toFixed(2), parsed.value.amount.toFixed(2))
   t.expectThat(clause, 'barcode due-date factor', parsed.value.dueDate === request.dueDate, request.dueDate, show(parsed.value.dueDate))
@@ -110,10 +110,10 @@ check('bank slip registration: slipLine is the payment line of the barcode, with
   const { notification } = await registeredSlip(t, request)
   const info = additionalInfo(t, clause, notification)
   const { barcode, slipLine } = info
-  if (typeof slipLine !== 'string') return t.fail(clause, 'additionalInfo.slipLine', 'a string', show(slipLine))
-  const parsed = parseLine(slipLine, request.dueDate)
+  t.expectThat(clause, 'additionalInfo.slipLine', typeof slipLine === 'string', 'a string', show(slipLine))
+  const parsed = parseLine(slipLine as string, request.dueDate)
   if (!parsed.ok) t.fail(clause, 'slipLine check digits', 'a 47-digit line whose field check digits are right', `${parsed.reason}: ${show(slipLine)}`)
-  const lineBarcode = lineToBarcode(slipLine)
+  const lineBarcode = lineToBarcode(slipLine as string)
   t.expectThat(clause, 'slipLine is the line of the barcode', lineBarcode === barcode, `the line of ${show(barcode)}`, `a line of ${show(lineBarcode)}`)
 })
 
@@ -235,11 +235,10 @@ check('generate-pdf of an instant-payment transaction id (not a slip): the answe
   clauses: [PDF_CODE_STATUS],
   needs: ['mutating'],
 }, async (t: CheckContext) => {
-  const transactionId = await t.given('a cash-in (POST /api/pix/cash-in)', async () => {
-    const ex = await t.base.post('/api/pix/cash-in', cashInBody({ value: 11.11, externalId: `kit-not-a-slip-${randomUUID()}`, description: 'not a slip' }))
-    t.expectStatus('4.6.transaction-id', ex, [200, 201])
-    const id = t.json('4.6.transaction-id', ex).transactionId
-    if (typeof id !== 'string' && typeof id !== 'number') return t.fail('4.6.transaction-id', 'cash-in transactionId', 'a string', show(id), ex)
+  const { ex, body } = await givenCashIn(t, { value: 11.11, externalId: `kit-not-a-slip-${randomUUID()}`, description: 'not a slip' })
+  const transactionId = await t.given('the cash-in transactionId', () => {
+    const id = body.transactionId
+    t.expectThat('4.6.transaction-id', 'cash-in transactionId', typeof id === 'string' || typeof id === 'number', 'a string', show(id), ex)
     return String(id)
   })
   observePdfRefusal(t, await generatePdf(t, transactionId), 'instantPaymentTransactionId')

@@ -8,7 +8,7 @@ import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { ERROR_BODY_CLAUSES } from '../../harness/assertions.ts'
 import {
-  BALANCE_RATE as RATE, SLOW_CHECK_TIMEOUT_MS, WINDOW_S, balance, balanceSlot, burst, cleanWindow, expectBalanceNotThrottled, expectServed, expectServedWhilePrimaryThrottled, leaveWindow, refusal, rollWindow, throttlePrimaryKey,
+  BALANCE_RATE as RATE, SLOW_CHECK_TIMEOUT_MS, WINDOW_S, balanceUnpaced, balanceSlot, burst, cleanWindow, expectBalanceNotThrottled, expectServed, expectServedWhilePrimaryThrottled, leaveWindow, refusal, rollWindow, throttlePrimaryKey,
 } from './window.ts'
 
 check('gateway balance: the 61st request within 60 s with one API key is refused with a 4xx and the error body', {
@@ -20,7 +20,7 @@ check('gateway balance: the 61st request within 60 s with one API key is refused
   const slot = balanceSlot(t)
   await cleanWindow(t, slot)
   try {
-    const exchanges = await burst(() => balance(t.gateway))
+    const exchanges = await burst(() => balanceUnpaced(t.gateway))
     expectServed(t, RATE, exchanges)
     const refused = refusal(t, RATE, exchanges)
     t.expectRefused(RATE, refused)
@@ -62,7 +62,7 @@ check('gateway balance: the window rolls, a throttled key is served again once 6
   try {
     await throttlePrimaryKey(t)
     const how = await rollWindow(t, slot, 'real-time')
-    const ex = await balance(t.gateway)
+    const ex = await balanceUnpaced(t.gateway)
     expectBalanceNotThrottled(t, ex, `HTTP 200 once ${WINDOW_S} s passed (${how === 'clock' ? 'control clock' : 'real time'})`)
     t.expectStatus(RATE, ex, 200)
   } finally {

@@ -131,7 +131,7 @@ export function expectNotThrottled(t: CheckContext, clause: string, rule: string
 
 export const BALANCE_RATE = '8.gateway-balance-rate'
 
-export function balance(client: GatewayClient): Promise<Exchange> {
+export function balanceUnpaced(client: GatewayClient): Promise<Exchange> {
   return client.get(GATEWAY_BALANCE, { unpaced: true })
 }
 
@@ -145,7 +145,7 @@ export function expectBalanceNotThrottled(t: CheckContext, ex: Exchange, why: st
 
 /** Exhausts the primary key's window: a precondition (whether the limit is enforced is the enforcement check's verdict). */
 export function throttlePrimaryKey(t: CheckContext): Promise<void> {
-  return throttled(t, BALANCE_RATE, 'the primary API key', () => balance(t.gateway))
+  return throttled(t, BALANCE_RATE, 'the primary API key', () => balanceUnpaced(t.gateway))
 }
 
 /** Throttles the primary key, then asks with `otherKey`: it must be served (the limit is per key). */
@@ -155,7 +155,7 @@ export async function expectServedWhilePrimaryThrottled(t: CheckContext, otherKe
   await cleanWindow(t, balanceSlot(t, otherKey.value))
   try {
     await throttlePrimaryKey(t)
-    const ex = await balance(otherKey.client)
+    const ex = await balanceUnpaced(otherKey.client)
     expectBalanceNotThrottled(t, ex, `${otherKey.served} (HTTP 200) right after the primary key was throttled`)
     return ex
   } finally {

@@ -12,9 +12,8 @@ import type { Captured, DeliveryStep, Listener } from '../../harness/webhook-cap
 import { Inconclusive } from '../../harness/verdicts.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { isResendTransactionId } from '../../generators/formats.ts'
-import { newTxid } from '../../generators/ids.ts'
-import { cashInBody } from '../../generators/requests.ts'
-import { givenCashOut } from '../cash/fixtures.ts'
+import { givenCashIn, givenCashOut } from '../cash/fixtures.ts'
+import { givenCharge } from '../charges/fixtures.ts'
 import { eventIfAny, eventOf, isV1, resend, v1For, type Json, type ResendVersion } from '../events.ts'
 import { describeDelivery, repeated, watchAttempts, type ObservedDelivery } from './delivery-policy.ts'
 
@@ -50,17 +49,13 @@ export async function resendablePayment(t: CheckContext): Promise<Received> {
   return tx
 }
 
-/** A charge (PUT /cob/{txid}) of `amount`, with `payer` as its debtor when given; setting the check up only. */
-export async function givenCharge(t: CheckContext, amount: string, payer?: Payer): Promise<string> {
-  const txid = newTxid()
-  await t.given('a charge (PUT /cob/{txid})', async () => {
-    const ex = await t.base.put(`/cob/${txid}`, {
-      calendario: { expiracao: 3600 },
-      ...(payer ? { devedor: { cpf: payer.document, nome: payer.name } } : {}),
-      valor: { original: amount },
-      ...(t.config.pixKey ? { chave: t.config.pixKey } : {}),
-    })
-    t.expectStatus('4.10.status-201', ex, 201)
+/** A charge (PUT /cob/{txid}) of `amount` to the account's key, with `payer` as its debtor when given; setting the check up only. */
+export async function chargeOf(t: CheckContext, amount: string, payer?: Payer): Promise<string> {
+  const { txid } = await givenCharge(t, {
+    calendario: { expiracao: 3600 },
+    ...(payer ? { devedor: { cpf: payer.document, nome: payer.name } } : {}),
+    valor: { original: amount },
+    ...(t.config.pixKey ? { chave: t.config.pixKey } : {}),
   })
   return txid
 }
@@ -76,19 +71,17 @@ export interface PaidCharge {
 /** A charge paid by a payer (control); setting the check up only. */
 export async function paidCharge(t: CheckContext, amount = '48.90'): Promise<PaidCharge> {
   const payer = { name: 'Carla Mendes', document: randomCpf() }
-  const txid = await givenCharge(t, amount, payer)
+  const txid = await chargeOf(t, amount, payer)
   const paid = await t.control.payCob(txid, { payer })
   return { txid, amount, payer, transactionId: paid.transactionId, e2eId: paid.e2eId }
 }
 
-/** A cash-in (POST /api/pix/cash-in) with `transaction` over the defaults; its transactionId. Setting the check up only. */
-export function givenCashIn(t: CheckContext, transaction: Json, payer?: { fullName: string; document: string }): Promise<string> {
-  return t.given('a cash-in (POST /api/pix/cash-in)', async () => {
-    const ex = await t.base.post('/api/pix/cash-in', cashInBody({ expirationTime: 3600, generateQrCode: false, ...transaction }, payer ? { payer } : {}))
-    t.expectStatus('4.6.transaction-id', ex, [200, 201])
-    const id = t.json('4.6.transaction-id', ex).transactionId
-    t.expectThat('4.6.transaction-id', 'cash-in transactionId', typeof id === 'string', 'a string', id, ex)
-    return id as string
+/** A cash-in (POST /api/pix/cash-in) with `transaction` over the defaults, and its transactionId; setting the check up only. */
+export async function cashInTransactionId(t: CheckContext, transaction: Json): Promise<string> {
+  const { ex, body } = await givenCashIn(t, transaction)
+  return t.given('the cash-in transactionId', () => {
+    t.expectThat('4.6.transaction-id', 'cash-in transactionId', typeof body.transactionId === 'string', 'a string', show(body.transactionId), ex)
+    return body.transactionId as string
   })
 }
 

@@ -9,13 +9,13 @@ import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions
 import { EVENT_DEADLINE_MS, check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { centsOf } from '../../generators/amounts.ts'
-import { formatCpf, isMaskOf, randomCpf } from '../../generators/documents.ts'
+import { formatCpf, isMaskOf } from '../../generators/documents.ts'
 import { newObjectId } from '../../generators/ids.ts'
 import { whichId } from '../../harness/record-ids.ts'
 import { isHttpsUrl, isIsoDateTime } from '../../generators/formats.ts'
 import { givenCashOut } from '../cash/fixtures.ts'
 import { resend, v1For, type Json } from '../events.ts'
-import { VERSIONS, clausesFor, eventsOnceThere, expectResent, givenCashIn, givenResentV1, receivedPayment, resendableIdOf, resendablePayment } from './fixtures.ts'
+import { VERSIONS, cashInTransactionId, clausesFor, eventsOnceThere, expectResent, givenResentV1, receivedPayment, resendableIdOf, resendablePayment } from './fixtures.ts'
 
 const RESENDABLE_STATUSES = ['PAID', 'PENDING', 'CANCELED', 'REFUND', 'REFUND_IN', 'REFUND_OUT']
 
@@ -113,7 +113,7 @@ for (const version of VERSIONS) {
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
     const externalId = `kit-cash-in-${randomUUID()}`
-    const transactionId = await givenCashIn(t, { value: 19.9, description: 'kit cash-in', externalId }, { fullName: 'Ana Souza', document: randomCpf() })
+    const transactionId = await cashInTransactionId(t, { value: 19.9, description: 'kit cash-in', externalId })
     const paid = await t.control.payCashIn(transactionId)
     const v1 = (await givenResentV1(t, version, paid.gatewayId, paid)).body as Json
     t.expectEqual('3.5.paid-is-confirmed-cash-in', 'a confirmed cash-in is notified as PAID', v1.status, 'PAID')

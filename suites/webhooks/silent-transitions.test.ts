@@ -16,7 +16,7 @@ import { addDays, isoDate } from '../../generators/dates.ts'
 import { targetNow } from '../../harness/target-clock.ts'
 import { createSlip, registerSlip, slipRequest } from '../bank-slip/fixtures.ts'
 import { kindOf } from '../events.ts'
-import { QUIET_MS, arrivedDuring, givenCharge, naming, readAfter, receivedPayment } from './fixtures.ts'
+import { QUIET_MS, arrivedDuring, chargeOf, naming, readAfter, receivedPayment } from './fixtures.ts'
 
 const NEEDS = ['control', 'mutating', 'webhooks'] as const
 const CHARGE = '3.2.removal-event-not-named'
@@ -32,7 +32,7 @@ for (const by of ['receiver', 'psp'] as const) {
     clauses: [CHARGE, CLAIM_CLAUSES.receive],
     needs: [...NEEDS],
   }, async (t) => {
-    const txid = await givenCharge(t, '21.50')
+    const txid = await chargeOf(t, '21.50')
     let answered: unknown
     const arrived = await arrivedDuring(t, async () => { answered = await t.control.removeCob(txid, by) })
     t.observe(CHARGE, by === 'receiver' ? 'cancelledByReceiver' : 'removedByProvider', observation(naming(arrived, [txid])))

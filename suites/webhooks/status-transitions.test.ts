@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto'
 import { EVENT_DEADLINE_MS, check } from '../../harness/check.ts'
 import { isResendTransactionId } from '../../generators/formats.ts'
 import { eventOf, kindOf } from '../events.ts'
-import { bank, givenCashIn, resentStatus, viewStatus, watchedCashOut, type BankAct } from './fixtures.ts'
+import { bank, cashInTransactionId, resentStatus, viewStatus, watchedCashOut, type BankAct } from './fixtures.ts'
 
 const TRANSACTION = '3.1.transitions-not-shown'
 const NOTIFICATION = '3.5.transitions-not-shown'
@@ -53,7 +53,7 @@ check('a cash-in never paid: its status and the V1 status a resend posts, observ
   clauses: CLAUSES,
   needs: [...NEEDS],
 }, async (t) => {
-  const id = await givenCashIn(t, { value: 4.56, description: 'kit cash-in never paid', externalId: `kit-unpaid-${randomUUID()}` })
+  const id = await cashInTransactionId(t, { value: 4.56, description: 'kit cash-in never paid', externalId: `kit-unpaid-${randomUUID()}` })
   t.observe(TRANSACTION, 'cashInUnpaid', { status: await viewStatus(t, id) })
   t.observe(NOTIFICATION, 'cashInUnpaid', { resent: await resentStatus(t, id, 'resent') })
 })

@@ -77,8 +77,9 @@ check('REFUND: a settled return posts REFUND REFUNDED, linked to the original ch
   t.expectThat('6.2.refund-links-original', 'REFUND txId is the original charge', txIdAgreesWithCharge(data, charge.txid), show(charge.txid), show(data.txId))
   t.expectEqual('6.2.refund-links-original', 'REFUND endToEndId is the original payment', data.endToEndId, charge.e2eId)
   const item = (data.refunds as Json[]).find((r) => r.endToEndId === rtrId) as Record<string, any> | undefined
-  if (!item) return t.fail('6.2.refund-items', 'REFUND refunds carry the return by its end-to-end id', `an item with endToEndId ${show(rtrId)}`, show(data.refunds))
-  t.expectThat('6.2.refund-items', 'REFUND item payment.amount', typeof item.payment.amount === 'number' && centsOf(item.payment.amount) === 3000, 'the number 30', show(item.payment.amount))
+  t.expectThat('6.2.refund-items', 'REFUND refunds carry the return by its end-to-end id', item !== undefined, `an item with endToEndId ${show(rtrId)}`, show(data.refunds))
+  const amount = item!.payment.amount
+  t.expectThat('6.2.refund-items', 'REFUND item payment.amount', typeof amount === 'number' && centsOf(amount) === 3000, 'the number 30', show(amount))
   // every notification of the check, the expected one or not, against the return as read
   const read = await readAfter(() => t.control.getReturn(charge.e2eId, returnId), settled)
   expectTrueClaims(t, t.hooks.events(), { returns: [{ original: charge.e2eId, id: returnId, rtrId: typeof rtrId === 'string' ? rtrId : undefined, status: read.status }] })
