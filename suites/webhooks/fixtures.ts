@@ -14,7 +14,7 @@ import { randomCpf } from '../../generators/documents.ts'
 import { isResendTransactionId } from '../../generators/formats.ts'
 import { givenCashIn, givenCashOut } from '../cash/fixtures.ts'
 import { givenCharge } from '../charges/fixtures.ts'
-import { eventIfAny, eventOf, isV1, resend, v1For, type Json, type ResendVersion } from '../events.ts'
+import { eventIfAny, eventOf, isV1, kindOf, resend, v1For, type Json, type ResendVersion } from '../events.ts'
 import { describeDelivery, repeated, watchAttempts, type ObservedDelivery } from './delivery-policy.ts'
 
 export type { Json } from '../events.ts'
@@ -221,7 +221,7 @@ export async function watchedCashOut(t: CheckContext, cents: number): Promise<st
 }
 
 /** The harness's quiet period: what arrives later is not seen (nothing fails on these observations). */
-export const QUIET_MS = QUIET_PERIOD_MS
+const QUIET_MS = QUIET_PERIOD_MS
 
 /** Notifications that reached the account's URLs during `transition` and the quiet period after it. */
 export async function arrivedDuring(t: CheckContext, transition: () => Promise<unknown>): Promise<Captured[]> {
@@ -234,6 +234,11 @@ export async function arrivedDuring(t: CheckContext, transition: () => Promise<u
 
 /** The notifications whose bytes name one of `ids`. */
 export const naming = (arrived: Captured[], ids: string[]): Captured[] => arrived.filter((c) => ids.some((id) => c.raw.includes(id)))
+
+/** What came, by kind: `V2 REFUND REFUNDED`, `BOLETO EXPIRED`, `V1 CANCELED`. */
+export function observation(arrived: Captured[]): { notified: boolean; quietMs: number; notifications: string[] } {
+  return { notified: arrived.length > 0, quietMs: QUIET_MS, notifications: arrived.map(kindOf) }
+}
 
 // ---- the delivery audit (§6: retry policy not shown) -------------------------------------------------
 

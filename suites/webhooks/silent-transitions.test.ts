@@ -11,20 +11,15 @@ import { randomUUID } from 'node:crypto'
 import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { CLAIM_CLAUSES, expectTrueClaims } from '../../harness/notification-claims.ts'
-import type { Captured } from '../../harness/webhook-capture.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { targetNow } from '../../harness/target-clock.ts'
 import { createSlip, registerSlip, slipRequest } from '../bank-slip/fixtures.ts'
-import { kindOf } from '../events.ts'
-import { QUIET_MS, arrivedDuring, chargeOf, naming, readAfter, receivedPayment } from './fixtures.ts'
+import { arrivedDuring, chargeOf, naming, observation, readAfter, receivedPayment } from './fixtures.ts'
 
 const NEEDS = ['control', 'mutating', 'webhooks'] as const
 const CHARGE = '3.2.removal-event-not-named'
 const RETURN = '3.3.failure-event-not-named'
 const SLIP = '6.3.expiry-cancel-notification-not-shown'
-
-/** What came, by kind: `V2 REFUND REFUNDED`, `BOLETO EXPIRED`, `V1 CANCELED`. */
-const observation = (arrived: Captured[]) => ({ notified: arrived.length > 0, quietMs: QUIET_MS, notifications: arrived.map(kindOf) })
 
 for (const by of ['receiver', 'psp'] as const) {
   check(`a charge ${by === 'receiver' ? 'cancelled by the receiver' : 'removed by the provider'} (§3.2, no event named): notifications, observed`, {
