@@ -4,24 +4,9 @@
 // error body and no token.
 import { createSelfSigned } from '../../generators/certificates.ts'
 import { ERROR_BODY_CLAUSES as ERROR_BODY } from '../../harness/assertions.ts'
-import { check, type CheckContext } from '../../harness/check.ts'
+import { check } from '../../harness/check.ts'
 import { readCertificate } from '../../harness/config.ts'
-import type { Exchange } from '../../harness/exchange.ts'
-
-/** `status` with the §7 error body, and no token; `what` names the case in the failure. */
-function expectRefusal(t: CheckContext, clause: string, ex: Exchange, status: number, what: string): void {
-  t.expectErrorBody(clause, ex, status)
-  const json = ex.response.json
-  if (json && typeof json === 'object' && 'access_token' in json) t.fail(clause, `refusal of ${what}`, 'no access_token', 'an access_token', ex)
-}
-
-/** The configured certificate's PEM with characters of its base64 body replaced: still PEM-armoured, not a certificate. */
-function corruptedPem(pem: string): string {
-  const lines = pem.trim().split('\n')
-  const middle = Math.floor(lines.length / 2)
-  lines[middle] = (lines[middle] ?? '').replace(/[A-Za-z0-9+/]/g, (c) => (c === 'A' ? 'B' : 'A'))
-  return lines.join('\n') + '\n'
-}
+import { corruptedPem, expectCertTokenRefusal as expectRefusal } from './fixtures.ts'
 
 check('certificate token without the X-SSL-Client-Cert header answers 400', {
   clauses: ['7.cert-token-header-absent-400', ...ERROR_BODY],

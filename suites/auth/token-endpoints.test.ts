@@ -2,15 +2,8 @@
 // require clientId and clientSecret; /oauth/token needs no other credential; the clientSecret
 // length bounds of §8 at exactly 7, 8 (the configured secret decides what 8 to 64 means) and 65.
 import { show } from '../../harness/assertions.ts'
-import { check, type CheckContext } from '../../harness/check.ts'
-import type { Exchange } from '../../harness/exchange.ts'
-
-/** Any 4xx, and no token in the answer. */
-function expectRefusedWithoutToken(t: CheckContext, clause: string, ex: Exchange): void {
-  t.expectRefused(clause, ex)
-  const json = ex.response.json
-  if (json && typeof json === 'object' && 'access_token' in json) t.fail(clause, 'a refused token request', 'no access_token', 'an access_token', ex)
-}
+import { check } from '../../harness/check.ts'
+import { expectRefusedWithoutToken } from './fixtures.ts'
 
 check('oauth token: valid credentials alone obtain a token (no Authorization, certificate or API key)', {
   clauses: ['4.oauth-token-no-auth'],
@@ -22,7 +15,7 @@ check('oauth token: valid credentials alone obtain a token (no Authorization, ce
   }
   t.expectStatus(clause, ex, [200, 201])
   const body = t.json(clause, ex)
-  if (typeof body.access_token !== 'string' || body.access_token === '') t.fail(clause, 'token issued', 'an access_token', show(body.access_token), ex)
+  t.expectThat(clause, 'token issued', typeof body.access_token === 'string' && body.access_token !== '', 'an access_token', show(body.access_token), ex)
 })
 
 check('oauth token: a request without clientId is refused with a 4xx and no token', {

@@ -3,12 +3,11 @@
 // rest blocked is often 0, which hides a shape that ignores it), and consultedAt / eventDate give
 // the moment of the query.
 import { show } from '../../harness/assertions.ts'
-import { check, type CheckContext } from '../../harness/check.ts'
+import { check } from '../../harness/check.ts'
 import { targetTime } from '../../harness/target-clock.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import type { Exchange } from '../../harness/exchange.ts'
-import { cashOut, type Balances } from '../transactions/seed.ts'
-import { givenBalances } from './fixtures.ts'
+import { cashOut } from '../transactions/seed.ts'
+import { expectRules, gatewayRules, givenBalances, shapeRules } from './fixtures.ts'
 
 /** A timestamp may be cut to the second. */
 const TRUNCATION_MS = 1_000
@@ -22,42 +21,10 @@ check('consultedAt and eventDate give the moment of the query', {
   const after = (await targetTime(t)).nowMs
   for (const [field, value, ex] of [['public consultedAt', b.public.consultedAt, b.publicEx], ['central-bank-style eventDate', b.bcb.eventDate, b.bcbEx]] as const) {
     const at = typeof value === 'string' ? Date.parse(value) : Number.NaN
-    if (!(at >= before - skew - TRUNCATION_MS && at <= after + skew)) {
-      t.fail('2.3.consulted-at-is-event-date', `${field} is the moment of the query`, `between ${new Date(before).toISOString()} and ${new Date(after).toISOString()}${skew ? ` (± ${skew / 60_000} min clock skew)` : ''}`, show(value), ex)
-    }
+    const within = at >= before - skew - TRUNCATION_MS && at <= after + skew
+    t.expectThat('2.3.consulted-at-is-event-date', `${field} is the moment of the query`, within, `between ${new Date(before).toISOString()} and ${new Date(after).toISOString()}${skew ? ` (± ${skew / 60_000} min clock skew)` : ''}`, show(value), ex)
   }
 })
-
-/** A rule between fields of one reading, and the answer that shows it best (the shape it is about). */
-type Rule = [clause: string, rule: string, got: number, expected: number, shown: Exchange]
-
-/** §1 item 6: the gateway's available and blocked are the other shapes' (one balance, three shapes). */
-function gatewayRules(b: Balances): Rule[] {
-  const clause = '1.balance-shapes-one-balance'
-  return [
-    [clause, 'gateway availableBalance = central-bank-style available', b.gateway.available, b.bcb.available, b.gatewayEx],
-    [clause, 'gateway availableBalance = public netBalance', b.gateway.available, b.public.net, b.gatewayEx],
-    [clause, 'gateway blockedBalance = central-bank-style blocked', b.gateway.blocked, b.bcb.blocked, b.gatewayEx],
-    [clause, 'gateway blockedBalance = public blockedBalance', b.gateway.blocked, b.public.blocked, b.gatewayEx],
-  ]
-}
-
-/** The §2.3 equivalences within and between the public and central-bank-style shapes. */
-function shapeRules(b: Balances): Rule[] {
-  return [
-    ['2.3.gross-equals-available-plus-blocked', 'public grossBalance = available + blocked', b.public.gross, b.bcb.available + b.bcb.blocked, b.publicEx],
-    ['2.3.blocked-equals-blocked', 'public blockedBalance = central-bank-style blocked', b.public.blocked, b.bcb.blocked, b.publicEx],
-    ['2.3.net-equals-available', 'public netBalance = central-bank-style available', b.public.net, b.bcb.available, b.publicEx],
-    ['2.3.gateway-total-equals-available-plus-blocked', 'gateway totalBalance = availableBalance + blockedBalance', b.gateway.total, b.gateway.available + b.gateway.blocked, b.gatewayEx],
-  ]
-}
-
-/** Every rule holds to the cent; the failure shows the three answers side by side. */
-function expectRules(t: CheckContext, b: Balances, rules: Rule[]): void {
-  for (const [clause, rule, got, expected, shown] of rules) {
-    if (got !== expected) t.fail(clause, rule, (expected / 100).toFixed(2), `${(got / 100).toFixed(2)} (public ${show(b.publicEx.response.json)}, central-bank-style ${show(b.bcbEx.response.json)}, gateway ${show(b.gatewayEx.response.json)})`, shown)
-  }
-}
 
 check('the gateway balance is the same balance as the other two shapes: availableBalance = available = netBalance, blockedBalance = blocked', {
   alone: ALONE.balances,
@@ -76,9 +43,7 @@ check('while a cash-out holds funds blocked, the three shapes still agree: gross
   try {
     const b = await givenBalances(t, 'while the cash-out is pending')
     // The other shapes' blocked is held to this one by the rules below.
-    if (b.bcb.blocked <= 0) {
-      await t.given('funds blocked by the pending cash-out', () => t.fail('3.6.accept-moves-to-blocked', 'central-bank-style blocked', 'above 0', (b.bcb.blocked / 100).toFixed(2), b.bcbEx))
-    }
+    await t.given('funds blocked by the pending cash-out', () => t.expectThat('3.6.accept-moves-to-blocked', 'central-bank-style blocked', b.bcb.blocked > 0, 'above 0', (b.bcb.blocked / 100).toFixed(2), b.bcbEx))
     expectRules(t, b, [...shapeRules(b), ...gatewayRules(b)])
   } finally {
     await t.control.settleTransaction(out.id)

@@ -4,7 +4,7 @@ import { show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import type { Exchange } from '../../harness/exchange.ts'
-import { cents, expectDateTime, expectNumber, firstItem, givenBalance, type Json } from './fixtures.ts'
+import { expectDateTime, expectNumber, fieldsOf, firstItem, givenBalance, numberCents } from './fixtures.ts'
 
 const publicBalance = (t: CheckContext) => givenBalance(t, '4.8.status-200', () => t.base.get('/api/balance'), 'the public balance (GET /api/balance)')
 const bcbBalance = (t: CheckContext) => givenBalance(t, '4.9.status-200', () => t.base.get('/accounts/balances'), 'the central-bank-style balance (GET /accounts/balances)')
@@ -30,13 +30,12 @@ check('central-bank-style balance: 200 with one item of eventDate and balanceAmo
   t.expectStatus('4.9.status-200', ex, 200)
   const body = t.json('4.9.status-200', ex)
   const data = body.data
-  if (!Array.isArray(data) || data.length !== 1) t.fail('2.3.bcb-data-array', 'data', 'an array of one item', Array.isArray(data) ? `${data.length} items` : show(data), ex)
+  t.expectThat('2.3.bcb-data-array', 'data', Array.isArray(data) && data.length === 1, 'an array of one item', Array.isArray(data) ? `${data.length} items` : show(data), ex)
   const item = firstItem(t, '2.3.bcb-available', body, ex)
   expectDateTime(t, '2.3.bcb-event-date', item, 'eventDate', ex, 'data[0].')
   expectNumber(t, '2.3.bcb-available', item.balanceAmount, 'available', ex, 'data[0].balanceAmount.')
   expectNumber(t, '2.3.bcb-blocked', item.balanceAmount, 'blocked', ex, 'data[0].balanceAmount.')
-  const overdraft = item.balanceAmount.overdraft
-  if (overdraft !== 0) t.fail('2.3.bcb-overdraft-zero', 'data[0].balanceAmount.overdraft', 'the number 0', show(overdraft), ex)
+  t.expectEqual('2.3.bcb-overdraft-zero', 'data[0].balanceAmount.overdraft', item.balanceAmount.overdraft, 0, ex)
   t.expectSchema('4.9.status-200', ex, 'getAccountBalances')
 })
 
@@ -46,7 +45,7 @@ check('gateway balance: 200 with id, totalBalance, blockedBalance, availableBala
   const ex = await t.gateway.get('/v1/account/balance')
   t.expectStatus('4.13.status-200', ex, 200)
   const body = t.json('4.13.status-200', ex)
-  if (typeof body.id !== 'string') t.fail('2.3.gateway-id', 'id', 'a string (the account id)', show(body.id), ex)
+  t.expectThat('2.3.gateway-id', 'id', typeof body.id === 'string', 'a string (the account id)', show(body.id), ex)
   expectNumber(t, '2.3.gateway-total-balance', body, 'totalBalance', ex)
   expectNumber(t, '2.3.gateway-blocked-balance', body, 'blockedBalance', ex)
   expectNumber(t, '2.3.gateway-available-balance', body, 'availableBalance', ex)
@@ -63,9 +62,9 @@ check('public and central-bank-style balances agree: gross = available + blocked
   const amount = await t.given('central-bank-style available and blocked in reais (GET /accounts/balances)', () => {
     t.expectSchema('4.9.status-200', bcb.ex, 'getAccountBalances')
     const { balanceAmount } = firstItem(t, '2.3.bcb-available', bcb.body, bcb.ex)
-    const [available, blocked] = [cents(balanceAmount.available), cents(balanceAmount.blocked)]
-    if (available === undefined || blocked === undefined) return t.fail('2.3.amounts-in-reais', 'available and blocked', 'numbers of reais', show(balanceAmount), bcb.ex)
-    return { available, blocked, shown: balanceAmount }
+    const [available, blocked] = [numberCents(balanceAmount.available), numberCents(balanceAmount.blocked)]
+    t.expectThat('2.3.amounts-in-reais', 'available and blocked', available !== undefined && blocked !== undefined, 'numbers of reais', show(balanceAmount), bcb.ex)
+    return { available: available!, blocked: blocked!, shown: balanceAmount }
   })
   const pairs: [string, string, unknown, number][] = [
     ['2.3.gross-equals-available-plus-blocked', 'grossBalance = available + blocked', pub.body.grossBalance, amount.available + amount.blocked],
@@ -73,7 +72,7 @@ check('public and central-bank-style balances agree: gross = available + blocked
     ['2.3.net-equals-available', 'netBalance = available', pub.body.netBalance, amount.available],
   ]
   for (const [clause, rule, got, expectedCents] of pairs) {
-    if (cents(got) !== expectedCents) t.fail(clause, rule, (expectedCents / 100).toFixed(2), `${show(got)} (central-bank-style: ${show(amount.shown)})`, pub.ex)
+    t.expectThat(clause, rule, numberCents(got) === expectedCents, (expectedCents / 100).toFixed(2), `${show(got)} (central-bank-style: ${show(amount.shown)})`, pub.ex)
   }
 })
 
@@ -81,11 +80,10 @@ check('gateway balance: totalBalance = availableBalance + blockedBalance', {
   clauses: ['2.3.gateway-total-equals-available-plus-blocked'],
 }, async (t) => {
   const { ex, body } = await gatewayBalance(t)
-  const [total, available, blocked] = [cents(body.totalBalance), cents(body.availableBalance), cents(body.blockedBalance)]
-  if (total === undefined || available === undefined || blocked === undefined || total !== available + blocked) {
-    t.fail('2.3.gateway-total-equals-available-plus-blocked', 'totalBalance = availableBalance + blockedBalance', 'equal to the cent',
-      `total ${show(body.totalBalance)}, available ${show(body.availableBalance)}, blocked ${show(body.blockedBalance)}`, ex)
-  }
+  const [total, available, blocked] = [numberCents(body.totalBalance), numberCents(body.availableBalance), numberCents(body.blockedBalance)]
+  const adds = total !== undefined && available !== undefined && blocked !== undefined && total === available + blocked
+  t.expectThat('2.3.gateway-total-equals-available-plus-blocked', 'totalBalance = availableBalance + blockedBalance', adds, 'equal to the cent',
+    `total ${show(body.totalBalance)}, available ${show(body.availableBalance)}, blocked ${show(body.blockedBalance)}`, ex)
 })
 
 check('every balance value of the three shapes is reais with at most two decimals', { clauses: ['2.3.amounts-in-reais'] }, async (t) => {
@@ -99,10 +97,6 @@ check('every balance value of the three shapes is reais with at most two decimal
     ...fieldsOf(gw.body, ['totalBalance', 'availableBalance', 'blockedBalance'], gw.ex, 'gateway '),
   ]
   for (const [field, value, ex] of values) {
-    if (cents(value) === undefined) t.fail('2.3.amounts-in-reais', `${field} in reais`, 'a number with at most two decimals', show(value), ex)
+    t.expectThat('2.3.amounts-in-reais', `${field} in reais`, numberCents(value) !== undefined, 'a number with at most two decimals', show(value), ex)
   }
 })
-
-function fieldsOf(obj: Json, fields: string[], ex: Exchange, prefix = ''): [string, unknown, Exchange][] {
-  return fields.map((f) => [`${prefix}${f}`, obj[f], ex])
-}

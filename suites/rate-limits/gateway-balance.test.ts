@@ -4,32 +4,12 @@
 //
 // These checks change no data, yet they declare 'mutating': exhausting a key's quota throttles
 // its owner's live traffic for a minute, which the production-safe readonly profile must not do.
-import type { CheckContext } from '../../harness/check.ts'
 import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import type { Exchange } from '../../harness/exchange.ts'
-import type { GatewayClient } from '../../harness/http.ts'
 import { ERROR_BODY_CLAUSES } from '../../harness/assertions.ts'
-import { GATEWAY_BALANCE, SLOW_CHECK_TIMEOUT_MS, WINDOW_S, burst, cleanWindow, expectServed, leaveWindow, refusal, rollWindow, slotOf, throttled } from './window.ts'
-
-const RATE = '8.gateway-balance-rate'
-
-function balance(client: GatewayClient): Promise<Exchange> {
-  return client.get(GATEWAY_BALANCE, { unpaced: true })
-}
-
-function balanceSlot(t: CheckContext, apiKey = t.config.apiKey) {
-  return slotOf(t, 'GET', GATEWAY_BALANCE, apiKey)
-}
-
-/** Exhausts the primary key's window: a precondition (whether the limit is enforced is the enforcement check's verdict). */
-function throttlePrimaryKey(t: CheckContext): Promise<void> {
-  return throttled(t, 'the primary API key', () => balance(t.gateway))
-}
-
-function expectNotThrottled(t: CheckContext, ex: Exchange, why: string): void {
-  if (ex.response.status === 429) t.fail(RATE, 'the gateway balance limit is per API key and its window rolls', why, 'HTTP 429', ex)
-}
+import {
+  BALANCE_RATE as RATE, SLOW_CHECK_TIMEOUT_MS, WINDOW_S, balanceUnpaced, balanceSlot, burst, cleanWindow, expectBalanceNotThrottled, expectServed, expectServedWhilePrimaryThrottled, leaveWindow, refusal, rollWindow, throttlePrimaryKey,
+} from './window.ts'
 
 check('gateway balance: the 61st request within 60 s with one API key is refused with a 4xx and the error body', {
   alone: ALONE.rateWindow,
@@ -40,7 +20,7 @@ check('gateway balance: the 61st request within 60 s with one API key is refused
   const slot = balanceSlot(t)
   await cleanWindow(t, slot)
   try {
-    const exchanges = await burst(() => balance(t.gateway))
+    const exchanges = await burst(() => balanceUnpaced(t.gateway))
     expectServed(t, RATE, exchanges)
     const refused = refusal(t, RATE, exchanges)
     t.expectRefused(RATE, refused)
@@ -49,21 +29,6 @@ check('gateway balance: the 61st request within 60 s with one API key is refused
     await leaveWindow(t, slot)
   }
 })
-
-/** Throttles the primary key, then asks with `otherKey`: it must be served (the limit is per key). */
-async function expectServedWhilePrimaryThrottled(t: CheckContext, otherKey: { client: GatewayClient; value: string; served: string }): Promise<Exchange> {
-  const slot = balanceSlot(t)
-  await cleanWindow(t, slot)
-  await cleanWindow(t, balanceSlot(t, otherKey.value))
-  try {
-    await throttlePrimaryKey(t)
-    const ex = await balance(otherKey.client)
-    expectNotThrottled(t, ex, `${otherKey.served} (HTTP 200) right after the primary key was throttled`)
-    return ex
-  } finally {
-    await leaveWindow(t, slot)
-  }
-}
 
 check('gateway balance: the limit is per API key, another key of the same account is served while the first is throttled', {
   alone: ALONE.rateWindow,
@@ -97,8 +62,8 @@ check('gateway balance: the window rolls, a throttled key is served again once 6
   try {
     await throttlePrimaryKey(t)
     const how = await rollWindow(t, slot, 'real-time')
-    const ex = await balance(t.gateway)
-    expectNotThrottled(t, ex, `HTTP 200 once ${WINDOW_S} s passed (${how === 'clock' ? 'control clock' : 'real time'})`)
+    const ex = await balanceUnpaced(t.gateway)
+    expectBalanceNotThrottled(t, ex, `HTTP 200 once ${WINDOW_S} s passed (${how === 'clock' ? 'control clock' : 'real time'})`)
     t.expectStatus(RATE, ex, 200)
   } finally {
     await leaveWindow(t, slot)

@@ -4,35 +4,14 @@
 // Each check starts from a window the kit has not used (control clock) and leaves the windows
 // rolled behind it, so no other check meets the 429 it provoked. Every resend goes to this
 // check's own capture channel, so the 60 notifications land nowhere else.
-import type { CheckContext } from '../../harness/check.ts'
 import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import type { Exchange } from '../../harness/exchange.ts'
-import type { GatewayClient } from '../../harness/http.ts'
 import { ERROR_BODY_CLAUSES } from '../../harness/assertions.ts'
-import { RESEND_V1, SLOW_CHECK_TIMEOUT_MS, WINDOW_S, burst, cleanWindow, expectServed, leaveWindow, refusal, rollWindow, slotOf, throttled } from './window.ts'
+import {
+  RESEND_RATE, SLOW_CHECK_TIMEOUT_MS, WINDOW_S, burst, cleanWindow, expectResendServed, expectServed, leaveWindow, refusal, resendSlot, resendUnpaced as resend, rollWindow, throttled, transactionToResend,
+} from './window.ts'
 
 const NEEDS = ['control', 'webhooks', 'mutating'] as const
-
-/** A received payment of `account` (default the primary one): the transaction to resend. */
-async function transactionToResend(t: CheckContext, account?: string): Promise<string> {
-  const made = await t.control.incomingPayment({ amount: 1.01, ...(account ? { account } : {}) })
-  return made.gatewayId
-}
-
-/** The §7 / §8 "not throttled" rule: a 429 where the other account or the rolled window must be served. */
-function expectNotThrottled(t: CheckContext, ex: Exchange, why: string): void {
-  if (ex.response.status === 429) t.fail('8.resend-rate', 'the resend limit is per account and its window rolls', why, 'HTTP 429', ex)
-  t.expectStatus('8.resend-rate', ex, 200)
-}
-
-function resend(client: GatewayClient, gatewayId: string, url: string): Promise<Exchange> {
-  return client.post(RESEND_V1(gatewayId), { url }, { unpaced: true })
-}
-
-function resendSlot(t: CheckContext, apiKey = t.config.apiKey) {
-  return slotOf(t, 'POST', RESEND_V1('x'), apiKey)
-}
 
 check('resend: the 61st request within 60 s is refused with 429 and the error body', {
   alone: ALONE.rateWindow,
@@ -64,9 +43,9 @@ check('resend: the limit is per account, another account is served while the fir
   const mine = await transactionToResend(t)
   const theirs = await transactionToResend(t, otherAccount)
   try {
-    await throttled(t, 'the first account', () => resend(t.gateway, mine, t.hooks.url('mine')))
+    await throttled(t, RESEND_RATE, 'the first account', () => resend(t.gateway, mine, t.hooks.url('mine')))
     const ex = await resend(otherGateway, theirs, t.hooks.url('theirs'))
-    expectNotThrottled(t, ex, 'the other account served (HTTP 200) right after the first account was throttled')
+    expectResendServed(t, ex, 'the other account served (HTTP 200) right after the first account was throttled')
   } finally {
     await leaveWindow(t, slot)
   }
@@ -83,10 +62,10 @@ check('resend: the window rolls, a throttled account is served again once 60 s h
   const id = await transactionToResend(t)
   const url = t.hooks.url('window')
   try {
-    await throttled(t, 'the account', () => resend(t.gateway, id, url))
+    await throttled(t, RESEND_RATE, 'the account', () => resend(t.gateway, id, url))
     const how = await rollWindow(t, slot, 'real-time')
     const ex = await resend(t.gateway, id, url)
-    expectNotThrottled(t, ex, `HTTP 200 once ${WINDOW_S} s passed (${how === 'clock' ? 'control clock' : 'real time'})`)
+    expectResendServed(t, ex, `HTTP 200 once ${WINDOW_S} s passed (${how === 'clock' ? 'control clock' : 'real time'})`)
   } finally {
     await leaveWindow(t, slot)
   }

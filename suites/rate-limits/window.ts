@@ -1,20 +1,22 @@
 // What the rate-limit checks share (interface §4.12, §4.13, §8): a clean window to start from, a
-// burst of 61 requests, and a window left clean (or known to the pacer) when the check is done.
+// burst of 61 requests, a window left clean (or known to the pacer) when the check is done, and the
+// requests each limit counts (the gateway balance per API key, the resend per account).
 //
 // A window is made clean and rolled either with the control clock (POST /control/clock/advance by
 // 61 s: every window of the target rolls) or, behind --slow, by waiting in real time. Either way
 // the kit's pacer is told, so it neither waits for nothing nor lets a later check hit a 429.
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
+import type { GatewayClient } from '../../harness/http.ts'
 import { flushPacingLogs, pacerFor, type Slot } from '../../harness/pacing.ts'
-import { Blocked } from '../../harness/verdicts.ts'
+import { resend, resendPath } from '../events.ts'
 
 export const LIMIT = 60
 export const WINDOW_S = 60
 /** A check that may wait a whole window in real time needs more than the default 30 s. */
 export const SLOW_CHECK_TIMEOUT_MS = 150_000
 
-export const RESEND_V1 = (gatewayId: string) => `/pix/v1/webhooks/resend/${encodeURIComponent(gatewayId)}`
+export const RESEND_V1 = (gatewayId: string) => resendPath(gatewayId)
 export const GATEWAY_BALANCE = '/v1/account/balance'
 
 /** The pacer's log for `path` sent with `apiKey` on the gateway. */
@@ -94,9 +96,8 @@ export function expectServed(t: CheckContext, clause: string, exchanges: Exchang
   for (let i = 0; i < LIMIT; i++) {
     const ex = exchanges[i]
     if (!ex) t.fail(clause, 'the first requests of a window are served', `${LIMIT} requests served`, `the burst stopped after ${i}`)
-    if (ex.response.error || ex.response.status < 200 || ex.response.status > 299) {
-      t.fail(clause, 'the first requests of a window are served', `HTTP 2xx for request ${i + 1} of the first ${LIMIT} within ${WINDOW_S} s`, ex.response.error ?? `HTTP ${ex.response.status}`, ex)
-    }
+    const served = !ex.response.error && ex.response.status >= 200 && ex.response.status <= 299
+    t.expectThat(clause, 'the first requests of a window are served', served, `HTTP 2xx for request ${i + 1} of the first ${LIMIT} within ${WINDOW_S} s`, ex.response.error ?? `HTTP ${ex.response.status}`, ex)
   }
 }
 
@@ -108,13 +109,80 @@ export function refusal(t: CheckContext, clause: string, exchanges: Exchange[]):
 }
 
 /**
- * A burst that the limit throttled: the precondition of the checks about the limit's scope and
- * window (whether it is enforced at all is the enforcement check's verdict, not theirs).
+ * A burst that the limit (`clause`) throttled: the precondition of the checks about the limit's
+ * scope and window (whether it is enforced at all is the enforcement check's verdict, not theirs).
  */
-export async function throttled(t: CheckContext, what: string, send: () => Promise<Exchange>): Promise<void> {
+export async function throttled(t: CheckContext, clause: string, what: string, send: () => Promise<Exchange>): Promise<void> {
   const exchanges = await burst(send)
   const last = exchanges[LIMIT]
-  if (last === undefined || last.response.error || last.response.status < 400 || last.response.status > 499) {
-    throw new Blocked(`throttling ${what} with ${LIMIT + 1} requests`, last === undefined ? `the burst stopped after ${exchanges.length}` : `request ${LIMIT + 1} answered ${last.response.error ?? `HTTP ${last.response.status}`}`)
+  await t.given(`throttling ${what} with ${LIMIT + 1} requests`, () => {
+    const refused = last !== undefined && !last.response.error && last.response.status >= 400 && last.response.status <= 499
+    const answer = last === undefined ? `the burst stopped after ${exchanges.length}` : last.response.error ?? `HTTP ${last.response.status}`
+    t.expectThat(clause, `request ${LIMIT + 1}`, refused, 'a 4xx', answer, last)
+  })
+}
+
+/** A 429 where the other key or account, or the rolled window, must be served: `rule` says which limit. */
+export function expectNotThrottled(t: CheckContext, clause: string, rule: string, ex: Exchange, why: string): void {
+  t.expectThat(clause, rule, ex.response.status !== 429, why, 'HTTP 429', ex)
+}
+
+// ---- the gateway balance (§4.13: per API key) ---------------------------------------------------------
+
+export const BALANCE_RATE = '8.gateway-balance-rate'
+
+export function balanceUnpaced(client: GatewayClient): Promise<Exchange> {
+  return client.get(GATEWAY_BALANCE, { unpaced: true })
+}
+
+export function balanceSlot(t: CheckContext, apiKey = t.config.apiKey): Slot {
+  return slotOf(t, 'GET', GATEWAY_BALANCE, apiKey)
+}
+
+export function expectBalanceNotThrottled(t: CheckContext, ex: Exchange, why: string): void {
+  expectNotThrottled(t, BALANCE_RATE, 'the gateway balance limit is per API key and its window rolls', ex, why)
+}
+
+/** Exhausts the primary key's window: a precondition (whether the limit is enforced is the enforcement check's verdict). */
+export function throttlePrimaryKey(t: CheckContext): Promise<void> {
+  return throttled(t, BALANCE_RATE, 'the primary API key', () => balanceUnpaced(t.gateway))
+}
+
+/** Throttles the primary key, then asks with `otherKey`: it must be served (the limit is per key). */
+export async function expectServedWhilePrimaryThrottled(t: CheckContext, otherKey: { client: GatewayClient; value: string; served: string }): Promise<Exchange> {
+  const slot = balanceSlot(t)
+  await cleanWindow(t, slot)
+  await cleanWindow(t, balanceSlot(t, otherKey.value))
+  try {
+    await throttlePrimaryKey(t)
+    const ex = await balanceUnpaced(otherKey.client)
+    expectBalanceNotThrottled(t, ex, `${otherKey.served} (HTTP 200) right after the primary key was throttled`)
+    return ex
+  } finally {
+    await leaveWindow(t, slot)
   }
+}
+
+// ---- the resend (§4.12: per account) --------------------------------------------------------------------
+
+/** A received payment of `account` (default the primary one): the transaction to resend. */
+export async function transactionToResend(t: CheckContext, account?: string): Promise<string> {
+  const made = await t.control.incomingPayment({ amount: 1.01, ...(account ? { account } : {}) })
+  return made.gatewayId
+}
+
+export function resendUnpaced(client: GatewayClient, gatewayId: string, url: string): Promise<Exchange> {
+  return resend(client, gatewayId, { url }, { unpaced: true })
+}
+
+export function resendSlot(t: CheckContext, apiKey = t.config.apiKey): Slot {
+  return slotOf(t, 'POST', RESEND_V1('x'), apiKey)
+}
+
+export const RESEND_RATE = '8.resend-rate'
+
+/** The §7 / §8 "not throttled" rule of the resend: the other account or the rolled window is served. */
+export function expectResendServed(t: CheckContext, ex: Exchange, why: string): void {
+  expectNotThrottled(t, RESEND_RATE, 'the resend limit is per account and its window rolls', ex, why)
+  t.expectStatus(RESEND_RATE, ex, 200)
 }

@@ -7,70 +7,20 @@
 // Each notification is a §4.12 resend to a channel of the check's own: nothing else posts there.
 import { readFileSync } from 'node:fs'
 import { show } from '../../harness/assertions.ts'
-import { check, type CheckContext } from '../../harness/check.ts'
-import type { Captured, DeliveryStep } from '../../harness/webhook-capture.ts'
+import { check } from '../../harness/check.ts'
+import type { DeliveryStep } from '../../harness/webhook-capture.ts'
 import { Inconclusive } from '../../harness/verdicts.ts'
-import { compareWithDeclared, describeDelivery, parseDeclaredPolicy, repeated, watchAttempts, type ObservedDelivery } from './delivery-policy.ts'
-import { receivedPayment, v1For } from './fixtures.ts'
+import { eventIfAny } from '../events.ts'
+import { compareWithDeclared, parseDeclaredPolicy, type ObservedDelivery } from './delivery-policy.ts'
+import { afterOneFailure, endedOn200, notificationTo, observed, undeliveredPolicy } from './fixtures.ts'
 
 const POLICY = '6.3.retry-policy-not-shown'
 const DECLARED = '6.declared-delivery-policy'
-/** More failures than any sender is likely to try within the observation window. */
-const ALWAYS = 200
 /** A silent receiver drops the connection after this, if the sender has not given up first. */
 const SILENCE_MS = 15_000
 const SLOW_MS = 3_000
 const NEEDS = ['control', 'mutating', 'webhooks'] as const
 const TIMEOUT = 90_000
-
-/**
- * One notification to the check's channel `name`, which answers as `steps` say: a payment the
- * account received, resent (§4.12) to that channel. Its attempts, as they arrive.
- */
-async function notificationTo(t: CheckContext, name: string, steps: DeliveryStep[]): Promise<() => Captured[]> {
-  const tx = await receivedPayment(t, 12.34)
-  t.hooks.capture.script(t.hooks.channel(name), steps)
-  await t.given(`a resend to a scripted receiver (POST /pix/v1/webhooks/resend/{id})`, async () => {
-    const ex = await t.gateway.post(`/pix/v1/webhooks/resend/${encodeURIComponent(tx.gatewayId)}`, { url: t.hooks.url(name) })
-    t.expectStatus('4.12.url-https', ex, 200)
-  })
-  const mine = v1For(tx)
-  return () => t.hooks.events(name).filter(mine)
-}
-
-/** The attempts of one notification, until the sender stops; its first attempt must come. */
-async function observed(t: CheckContext, name: string, steps: DeliveryStep[]): Promise<ObservedDelivery> {
-  const read = await notificationTo(t, name, steps)
-  const watched = await watchAttempts(read)
-  if (watched.attempts.length === 0) {
-    throw new Inconclusive(`the resend was answered 200 but no notification reached the capture server within the observation window (${watched.observedForMs} ms)`)
-  }
-  return describeDelivery(watched)
-}
-
-// One measurement of the always-failing receiver per worker: the declaration check reuses it.
-let undelivered: Promise<ObservedDelivery> | undefined
-
-function undeliveredPolicy(t: CheckContext): Promise<ObservedDelivery> {
-  undelivered ??= observed(t, 'failing', repeated({ status: 500 }, ALWAYS))
-  undelivered.catch(() => (undelivered = undefined))
-  return undelivered
-}
-
-let endsOn200: Promise<ObservedDelivery> | undefined
-
-function afterOneFailure(t: CheckContext): Promise<ObservedDelivery> {
-  endsOn200 ??= observed(t, 'recovering', [{ status: 500 }])
-  endsOn200.catch(() => (endsOn200 = undefined))
-  return endsOn200
-}
-
-/** Whether the retries ended at the first 200; undefined when no 200 was reached. */
-function endedOn200(o: ObservedDelivery): boolean | undefined {
-  const first200 = o.answers.indexOf('200')
-  if (first200 < 0) return undefined
-  return o.stopped && first200 === o.attempts - 1
-}
 
 check('an undelivered notification (the receiver answers 500 every time): the retries, observed', {
   clauses: [POLICY],
@@ -136,9 +86,7 @@ check('the delivery policy the vendor declares (PIX_DELIVERY_POLICY_FILE) is the
     else if (ended !== declared.endsOn200) mismatches.push(`endsOn200: declared ${declared.endsOn200}, observed ${ended} (answers ${recovery.answers.join(', ')})`)
   }
   t.observe(DECLARED, 'comparison', { declared, observed: { attempts: policy.attempts, intervalsMs: policy.intervalsMs, stopped: policy.stopped }, mismatches, undecided })
-  if (mismatches.length > 0) {
-    t.fail(DECLARED, 'the declared delivery policy', show(declared), mismatches.join('; '))
-  }
+  t.expectThat(DECLARED, 'the declared delivery policy', mismatches.length === 0, show(declared), mismatches.join('; '))
   if (undecided.length > 0) throw new Inconclusive(`the observation window could not settle the declaration: ${undecided.join('; ')}`)
 })
 
@@ -152,7 +100,7 @@ check('to a receiver that demands a client certificate (PIX_WEBHOOK_CLIENT_CA_FI
   const mainRefusals = () => t.hooks.capture.refusedHandshakes().filter((r) => r.listener === undefined)
   const refusedBefore = mainRefusals().length
   const read = await notificationTo(t, 'mtls', [])
-  const arrived = await t.hooks.waitFor((c) => read().includes(c), 5_000, 'mtls').catch(() => undefined)
+  const arrived = await eventIfAny(t, (c) => read().includes(c), { channel: 'mtls', deadlineMs: 5_000 })
   if (!arrived) {
     const refused = mainRefusals().slice(refusedBefore)
     const why = refused.length > 0 ? `${refused.length} TLS handshake(s) refused (${refused[0]!.reason})` : 'nothing reached the capture server'
@@ -160,6 +108,6 @@ check('to a receiver that demands a client certificate (PIX_WEBHOOK_CLIENT_CA_FI
   }
   const certificate = arrived.clientCertificate
   if (!certificate) return t.fail(clause, "the sender's client certificate", 'a certificate', 'none recorded')
-  if (!/\b(CN|O)=\S/.test(certificate.subject)) t.fail(clause, "the sender's certificate names the sender", 'a subject with CN or O', show(certificate.subject))
+  t.expectThat(clause, "the sender's certificate names the sender", /\b(CN|O)=\S/.test(certificate.subject), 'a subject with CN or O', show(certificate.subject))
   t.observe(clause, 'certificate', { subject: certificate.subject, issuer: certificate.issuer })
 })

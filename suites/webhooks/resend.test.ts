@@ -8,75 +8,16 @@ import { isDeepStrictEqual } from 'node:util'
 import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
 import { EVENT_DEADLINE_MS, check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import type { Exchange } from '../../harness/exchange.ts'
-import type { Captured } from '../../harness/webhook-capture.ts'
-import { Blocked } from '../../harness/verdicts.ts'
 import { centsOf } from '../../generators/amounts.ts'
-import { formatCpf, isMaskOf, randomCpf } from '../../generators/documents.ts'
-import { OBJECT_ID_RE, UUID_RE, newObjectId } from '../../generators/ids.ts'
-import { givenCashOut, isV1, receivedPayment, v1For, type Json } from './fixtures.ts'
-import { whichId, type RecordIds } from '../../harness/record-ids.ts'
-import { cashInBody } from '../../generators/requests.ts'
-import { isHttpsUrl, isIsoDateTime, isResendTransactionId } from '../../generators/formats.ts'
+import { formatCpf, isMaskOf } from '../../generators/documents.ts'
+import { newObjectId } from '../../generators/ids.ts'
+import { whichId } from '../../harness/record-ids.ts'
+import { isHttpsUrl, isIsoDateTime } from '../../generators/formats.ts'
+import { givenCashOut } from '../cash/fixtures.ts'
+import { resend, v1For, type Json } from '../events.ts'
+import { VERSIONS, cashInTransactionId, clausesFor, eventsOnceThere, expectResent, givenResentV1, receivedPayment, resendableIdOf, resendablePayment } from './fixtures.ts'
 
 const RESENDABLE_STATUSES = ['PAID', 'PENDING', 'CANCELED', 'REFUND', 'REFUND_IN', 'REFUND_OUT']
-
-type Version = 'v1' | 'v2'
-const VERSIONS: Version[] = ['v1', 'v2']
-
-// A v2 check verifies the same clauses on the v2 path; a failure there names the clause the v2
-// path broke. 4.12.v2-identical is verified when they all hold (a v2 failure alone cannot tell
-// whether v1 differs, so it never fails that clause).
-/** The clauses of a check, plus 4.12.v2-identical on the v2 path. */
-function clausesFor(version: Version, clauses: string[]): string[] {
-  return version === 'v2' ? [...clauses, '4.12.v2-identical'] : clauses
-}
-
-function resend(t: CheckContext, version: Version, transactionId: string, body?: { url: string }): Promise<Exchange> {
-  return t.gateway.post(`/pix/${version}/webhooks/resend/${encodeURIComponent(transactionId)}`, body)
-}
-
-/** A resend answered 200 (`clause`); `{"Success": true}` is 4.12.response-success's, checked where the check names it. */
-function expectResent(t: CheckContext, clause: string, ex: Exchange): void {
-  t.expectStatus(clause, ex, 200)
-  if (!t.clauses.includes('4.12.response-success')) return
-  const body = t.json('4.12.response-success', ex)
-  if (body.Success !== true) t.fail('4.12.response-success', 'resend answers {"Success": true}', '{"Success": true}', show(body), ex)
-}
-
-/** A resend to the check's `body` channel that only sets the check up, and the notification it posted. */
-async function givenResentV1(t: CheckContext, version: Version, resendId: string, tx: RecordIds, opts: { anyOnChannel?: boolean } = {}): Promise<Captured> {
-  return t.given(`a resend to the body url (POST /pix/${version}/webhooks/resend/{id}) and its notification`, async () => {
-    expectResent(t, '4.12.url-https', await resend(t, version, resendId, { url: t.hooks.url('body') }))
-    return t.awaitEvent('4.12.url-https', 'the V1 notification the resend posted', opts.anyOnChannel ? isV1 : v1For(tx), { channel: 'body' })
-  })
-}
-
-/**
- * Resend takes a UUID or object id (§4.12), and a gateway refund (§4.14) answers only "the unique
- * id of the refund". When that id is not of the resendable form, the V1 notification the account
- * received for the refund (found by its end-to-end id) names the id to resend; without one the
- * interface offers no way to learn it, and the check is skipped.
- */
-async function resendableIdOf(t: CheckContext, refundId: string): Promise<string> {
-  if (UUID_RE.test(refundId) || OBJECT_ID_RE.test(refundId)) return refundId
-  const e2eId = await t.given('the refund as a transaction (GET /api/pix/transaction/{id})', async () => {
-    const view = await t.base.get(`/api/pix/transaction/${encodeURIComponent(refundId)}`)
-    t.expectStatus('4.3.get-by-id', view, 200)
-    return t.json('4.3.get-by-id', view).e2eId
-  })
-  const notified = await t.hooks.waitFor((c) => (c.body as Json | null)?.endToEndId === e2eId, 3_000, 'account').catch(() => undefined)
-  const id = (notified?.body as Json | undefined)?.transactionId
-  if (typeof id === 'string' && (UUID_RE.test(id) || OBJECT_ID_RE.test(id))) return id
-  return t.skip(`the refund id ${show(refundId)} of §4.14 is not a UUID or object id, and no notification of the refund named its resendable id`)
-}
-
-/** The notifications matching `pred` on `channel` once there are `count` of them, or at the event deadline. */
-async function eventsOnceThere(t: CheckContext, pred: (c: Captured) => boolean, count: number, channel: string): Promise<Captured[]> {
-  const deadline = Date.now() + EVENT_DEADLINE_MS
-  while (t.hooks.events(channel).filter(pred).length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
-  return t.hooks.events(channel).filter(pred)
-}
 
 for (const version of VERSIONS) {
   const path = `/pix/${version}/webhooks/resend`
@@ -88,16 +29,12 @@ for (const version of VERSIONS) {
     clauses: clausesFor(version, ['4.12.url-https', '4.12.response-success', '4.12.transaction-id-forms', '6.http-post-json']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
-    const tx = await receivedPayment(t)
-    if (!UUID_RE.test(tx.gatewayId) && !OBJECT_ID_RE.test(tx.gatewayId)) {
-      throw new Blocked('a payment with a resendable id (POST /control/incoming-payments)', `gatewayId ${show(tx.gatewayId)} is neither a UUID nor an object id`)
-    }
-    expectResent(t, '4.12.url-https', await resend(t, version, tx.gatewayId, { url: t.hooks.url('body') }))
+    const tx = await resendablePayment(t)
+    expectResent(t, '4.12.url-https', await resend(t.gateway, tx.gatewayId, { url: t.hooks.url('body') }, { version }))
     const event = await t.awaitEvent('4.12.url-https', 'the V1 notification at the body url', v1For(tx), { channel: 'body' })
-    if (event.method !== 'POST') t.fail('6.http-post-json', 'notifications are HTTP POST', 'POST', event.method)
-    if (!/[/+]json\b/i.test(event.headers['content-type'] ?? '') || typeof event.body !== 'object') {
-      t.fail('6.http-post-json', 'notifications carry JSON', 'a JSON body with a JSON content type', `${show(event.headers['content-type'])}: ${show(event.raw.slice(0, 80))}`)
-    }
+    t.expectThat('6.http-post-json', 'notifications are HTTP POST', event.method === 'POST', 'POST', event.method)
+    const json = /[/+]json\b/i.test(event.headers['content-type'] ?? '') && typeof event.body === 'object'
+    t.expectThat('6.http-post-json', 'notifications carry JSON', json, 'a JSON body with a JSON content type', `${show(event.headers['content-type'])}: ${show(event.raw.slice(0, 80))}`)
   })
 
   // A URL scheme is case-insensitive (RFC 3986 §3.1): HTTPS://… is a URL using HTTPS, and a check
@@ -106,13 +43,10 @@ for (const version of VERSIONS) {
     clauses: clausesFor(version, ['4.12.url-https']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
-    const tx = await receivedPayment(t)
-    if (!isResendTransactionId(tx.gatewayId)) {
-      throw new Blocked('a payment with a resendable id (POST /control/incoming-payments)', `gatewayId ${show(tx.gatewayId)} is neither a UUID nor an object id`)
-    }
+    const tx = await resendablePayment(t)
     const url = t.hooks.url('body').replace(/^https:/, 'HTTPS:')
     if (!isHttpsUrl(url)) throw new Error(`kit bug: ${url} is not an HTTPS URL`)
-    expectResent(t, '4.12.url-https', await resend(t, version, tx.gatewayId, { url }))
+    expectResent(t, '4.12.url-https', await resend(t.gateway, tx.gatewayId, { url }, { version }))
     await t.awaitEvent('4.12.url-https', 'the V1 notification at the body url written HTTPS://', v1For(tx), { channel: 'body' })
   })
 
@@ -124,17 +58,17 @@ for (const version of VERSIONS) {
     const tx = await receivedPayment(t, 128.4)
     const v1 = (await givenResentV1(t, version, tx.gatewayId, tx)).body as Json
     t.observe('6.1.transaction-id', 'transactionNamedBy', whichId(v1.transactionId, tx))
-    if (v1.businessTransactionId !== tx.externalId) t.fail('6.1.business-transaction-id', 'businessTransactionId is the caller id', show(tx.externalId), show(v1.businessTransactionId))
-    if (typeof v1.value !== 'number' || centsOf(v1.value) !== centsOf(tx.amount)) t.fail('6.1.value-number', 'value is the amount in reais', String(tx.amount), show(v1.value))
-    if (v1.movementType !== 'IN') t.fail('6.1.movement-type', 'movementType of an incoming payment', '"IN"', show(v1.movementType))
-    if (v1.endToEndId !== tx.e2eId) t.fail('6.1.end-to-end-id', 'endToEndId of the payment', show(tx.e2eId), show(v1.endToEndId))
-    if (t.config.pixKey && v1.pixKey !== t.config.pixKey) t.fail('6.1.pix-key', 'pixKey of the transaction', show(t.config.pixKey), show(v1.pixKey))
-    if (typeof v1.createdDate !== 'string' || !isIsoDateTime(v1.createdDate)) t.fail('6.1.created-date', 'createdDate', 'an ISO 8601 date-time', show(v1.createdDate))
-    if (typeof v1.status !== 'string' || !RESENDABLE_STATUSES.includes(v1.status)) t.fail('3.5.statuses', 'status of a resendable notification', `one of ${RESENDABLE_STATUSES.join(', ')}`, show(v1.status))
-    if (v1.PayerName !== tx.payer.name) t.fail('6.1.payer-block', 'PayerName of the known payer', show(tx.payer.name), show(v1.PayerName))
+    t.expectEqual('6.1.business-transaction-id', 'businessTransactionId is the caller id', v1.businessTransactionId, tx.externalId)
+    t.expectThat('6.1.value-number', 'value is the amount in reais', typeof v1.value === 'number' && centsOf(v1.value) === centsOf(tx.amount), String(tx.amount), show(v1.value))
+    t.expectEqual('6.1.movement-type', 'movementType of an incoming payment', v1.movementType, 'IN')
+    t.expectEqual('6.1.end-to-end-id', 'endToEndId of the payment', v1.endToEndId, tx.e2eId)
+    if (t.config.pixKey) t.expectEqual('6.1.pix-key', 'pixKey of the transaction', v1.pixKey, t.config.pixKey)
+    t.expectThat('6.1.created-date', 'createdDate', isIsoDateTime(v1.createdDate), 'an ISO 8601 date-time', show(v1.createdDate))
+    t.expectOneOf('3.5.statuses', 'status of a resendable notification', v1.status, RESENDABLE_STATUSES)
+    t.expectEqual('6.1.payer-block', 'PayerName of the known payer', v1.PayerName, tx.payer.name)
     const document = v1.PayerDocumentNumber
     const sameDocument = typeof document === 'string' && (document === tx.payer.document || document === formatCpf(tx.payer.document) || isMaskOf(document, tx.payer.document))
-    if (!sameDocument) t.fail('6.1.payer-block', "PayerDocumentNumber is the payer's document", `${tx.payer.document} (plain, formatted or masked)`, show(document))
+    t.expectThat('6.1.payer-block', "PayerDocumentNumber is the payer's document", sameDocument, `${tx.payer.document} (plain, formatted or masked)`, show(document))
     t.expectEvent('4.12.payload-v1', v1, 'pixNotificationV1')
   })
 
@@ -144,11 +78,11 @@ for (const version of VERSIONS) {
     clauses: clausesFor(version, ['6.1.status-refund-normalised']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
-    const cashOut = await givenCashOut(t, 25)
+    const cashOut = (await givenCashOut(t, 2500)).transactionId
     await t.control.settleTransaction(cashOut)
     const back = await t.control.reverseTransaction(cashOut)
     const v1 = (await givenResentV1(t, version, back.gatewayId, back)).body as Json
-    if (v1.status !== 'REFUND') t.fail('6.1.status-refund-normalised', 'REFUND_OUT is notified as REFUND', '"REFUND"', show(v1.status))
+    t.expectEqual('6.1.status-refund-normalised', 'REFUND_OUT is notified as REFUND', v1.status, 'REFUND')
   })
 
   check(`${path}: a refund the account sent (REFUND_IN) is notified as REFUND`, {
@@ -162,8 +96,8 @@ for (const version of VERSIONS) {
       const ex = await t.gateway.post(`/pix/v2/payment/refund/${encodeURIComponent(tx.gatewayId)}`, { value: 10, description: 'kit refund' })
       t.expectStatus('4.14.within-90-days', ex, [200, 201])
       const id = t.json('4.14.within-90-days', ex).transactionId
-      if (typeof id !== 'string') t.fail('4.14.within-90-days', 'gateway refund transactionId', 'a string', show(id), ex)
-      return id
+      t.expectThat('4.14.within-90-days', 'gateway refund transactionId', typeof id === 'string', 'a string', id, ex)
+      return id as string
     })
     await t.control.settleTransaction(refundId)
     const resendId = await resendableIdOf(t, refundId)
@@ -171,7 +105,7 @@ for (const version of VERSIONS) {
     // other ids, its numeric id for one, are not in the §4.14 answer: reading record-id).
     const v1 = (await givenResentV1(t, version, resendId, { transactionId: refundId, gatewayId: resendId }, { anyOnChannel: true })).body as Json
     t.observe('6.1.status-refund-normalised', 'refundNamedBy', whichId(v1.transactionId, { transactionId: refundId, gatewayId: resendId }) ?? 'an id the refund answer did not give')
-    if (v1.status !== 'REFUND') t.fail('6.1.status-refund-normalised', 'REFUND_IN is notified as REFUND', '"REFUND"', show(v1.status))
+    t.expectEqual('6.1.status-refund-normalised', 'REFUND_IN is notified as REFUND', v1.status, 'REFUND')
   })
 
   check(`${path}: a confirmed cash-in is notified as PAID`, {
@@ -179,17 +113,11 @@ for (const version of VERSIONS) {
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
     const externalId = `kit-cash-in-${randomUUID()}`
-    const transactionId = await t.given('a cash-in (POST /api/pix/cash-in)', async () => {
-      const ex = await t.base.post('/api/pix/cash-in', cashInBody({ value: 19.9, description: 'kit cash-in', externalId, expirationTime: 3600, generateQrCode: false }, { payer: { fullName: 'Ana Souza', document: randomCpf() } }))
-      t.expectStatus('4.6.transaction-id', ex, [200, 201])
-      const id = t.json('4.6.transaction-id', ex).transactionId
-      if (typeof id !== 'string') t.fail('4.6.transaction-id', 'cash-in transactionId', 'a string', show(id), ex)
-      return id
-    })
+    const transactionId = await cashInTransactionId(t, { value: 19.9, description: 'kit cash-in', externalId })
     const paid = await t.control.payCashIn(transactionId)
     const v1 = (await givenResentV1(t, version, paid.gatewayId, paid)).body as Json
-    if (v1.status !== 'PAID') t.fail('3.5.paid-is-confirmed-cash-in', 'a confirmed cash-in is notified as PAID', '"PAID"', show(v1.status))
-    if (v1.businessTransactionId !== externalId) t.fail('6.1.business-transaction-id', 'businessTransactionId is the caller id', show(externalId), show(v1.businessTransactionId))
+    t.expectEqual('3.5.paid-is-confirmed-cash-in', 'a confirmed cash-in is notified as PAID', v1.status, 'PAID')
+    t.expectEqual('6.1.business-transaction-id', 'businessTransactionId is the caller id', v1.businessTransactionId, externalId)
     t.expectEvent('4.12.payload-v1', v1, 'pixNotificationV1')
   })
 
@@ -207,15 +135,15 @@ for (const version of VERSIONS) {
       return { transaction: t.json('4.3.get-by-id', view), balance: t.json('2.3.gateway-available-balance', balance), ex: { view, balance } }
     })
     const before = await readState('before')
-    for (let i = 0; i < 3; i++) expectResent(t, clause, await resend(t, version, tx.gatewayId, { url: t.hooks.url('body') }))
+    for (let i = 0; i < 3; i++) expectResent(t, clause, await resend(t.gateway, tx.gatewayId, { url: t.hooks.url('body') }, { version }))
     const bodies = (await eventsOnceThere(t, v1For(tx), 3, 'body')).map((c) => c.body)
-    if (bodies.length !== 3) t.fail(clause, 'each resend posts the notification', `3 notifications within ${EVENT_DEADLINE_MS} ms`, `${bodies.length}`)
+    t.expectThat(clause, 'each resend posts the notification', bodies.length === 3, `3 notifications within ${EVENT_DEADLINE_MS} ms`, `${bodies.length}`)
     const differing = bodies.find((b) => !isDeepStrictEqual(b, bodies[0]))
-    if (differing) t.fail(clause, 'resending posts the same notification', show(bodies[0]), show(differing))
+    if (differing) t.expectEqual(clause, 'resending posts the same notification', differing, bodies[0])
     const after = await readState('after')
-    if (!isDeepStrictEqual(before.transaction, after.transaction)) t.fail(clause, 'resending changes no transaction', show(before.transaction), show(after.transaction), after.ex.view)
+    t.expectEqual(clause, 'resending changes no transaction', after.transaction, before.transaction, after.ex.view)
     for (const field of ['availableBalance', 'blockedBalance', 'totalBalance']) {
-      if (before.balance[field] !== after.balance[field]) t.fail(clause, 'resending changes no balance', `${field} ${show(before.balance[field])}`, show(after.balance[field]), after.ex.balance)
+      t.expectThat(clause, 'resending changes no balance', before.balance[field] === after.balance[field], `${field} ${show(before.balance[field])}`, show(after.balance[field]), after.ex.balance)
     }
   })
 
@@ -231,7 +159,7 @@ for (const version of VERSIONS) {
     const tx = await receivedPayment(t)
     await t.control.setCallbackUrl(tx.transactionId, t.hooks.url('callback'))
     await t.control.setWebhookUrls({ pixWebhookUrl: t.hooks.url('pix'), webhookUrl: t.hooks.url('global') })
-    expectResent(t, clause, await resend(t, version, tx.gatewayId, { url: t.hooks.url('body') }))
+    expectResent(t, clause, await resend(t.gateway, tx.gatewayId, { url: t.hooks.url('body') }, { version }))
     await t.awaitEvent(clause, 'the V1 notification at the body url', v1For(tx), { channel: 'body' })
   })
 
@@ -243,7 +171,7 @@ for (const version of VERSIONS) {
     const tx = await receivedPayment(t)
     await t.control.setCallbackUrl(tx.transactionId, t.hooks.url('callback'))
     await t.control.setWebhookUrls({ pixWebhookUrl: t.hooks.url('pix'), webhookUrl: t.hooks.url('global') })
-    expectResent(t, '4.12.body-optional', await resend(t, version, tx.gatewayId))
+    expectResent(t, '4.12.body-optional', await resend(t.gateway, tx.gatewayId, undefined, { version }))
     await t.awaitEvent('4.12.destination-callback', "the V1 notification at the transaction's callbackWebhookUrl", v1For(tx), { channel: 'callback' })
   })
 
@@ -254,7 +182,7 @@ for (const version of VERSIONS) {
   }, async (t: CheckContext) => {
     const tx = await receivedPayment(t)
     await t.control.setWebhookUrls({ pixWebhookUrl: t.hooks.url('pix'), webhookUrl: t.hooks.url('global') })
-    expectResent(t, '4.12.body-optional', await resend(t, version, tx.gatewayId))
+    expectResent(t, '4.12.body-optional', await resend(t.gateway, tx.gatewayId, undefined, { version }))
     await t.awaitEvent('4.12.destination-pix-webhook', "the V1 notification at the account's pixWebhookUrl", v1For(tx), { channel: 'pix' })
   })
 
@@ -265,7 +193,7 @@ for (const version of VERSIONS) {
   }, async (t: CheckContext) => {
     const tx = await receivedPayment(t)
     await t.control.setWebhookUrls({ pixWebhookUrl: null, webhookUrl: t.hooks.url('global') })
-    expectResent(t, '4.12.body-optional', await resend(t, version, tx.gatewayId))
+    expectResent(t, '4.12.body-optional', await resend(t.gateway, tx.gatewayId, undefined, { version }))
     await t.awaitEvent('4.12.destination-webhook-url', "the V1 notification at the account's webhookUrl", v1For(tx), { channel: 'global' })
   })
 
@@ -276,7 +204,7 @@ for (const version of VERSIONS) {
   }, async (t: CheckContext) => {
     const tx = await receivedPayment(t)
     await t.control.setWebhookUrls({ pixWebhookUrl: null, webhookUrl: null })
-    t.expectErrorBody('7.resend-no-webhook-url-400', await resend(t, version, tx.gatewayId), 400)
+    t.expectErrorBody('7.resend-no-webhook-url-400', await resend(t.gateway, tx.gatewayId, undefined, { version }), 400)
   })
 
   // ---------------------------------------------------------------------------------------------
@@ -288,7 +216,7 @@ for (const version of VERSIONS) {
   }, async (t: CheckContext) => {
     // Either id form of §4.12, and hex digits in either case (a UUID is case-insensitive on input, RFC 9562 §4): none is malformed, so none is a 400.
     for (const id of [randomUUID(), randomUUID().toUpperCase(), newObjectId(), newObjectId().toUpperCase()]) {
-      t.expectErrorBody('7.resend-not-found-404', await resend(t, version, id, { url: 'https://example.com/hooks' }), 404)
+      t.expectErrorBody('7.resend-not-found-404', await resend(t.gateway, id, { url: 'https://example.com/hooks' }, { version }), 404)
     }
   })
 
@@ -315,7 +243,7 @@ for (const version of VERSIONS) {
     const tx = await receivedPayment(t)
     const https = new URL(t.hooks.url('body'))
     const plainHttp = `http://${https.host}${https.pathname}`
-    for (const url of [plainHttp, 'not a url']) t.expectErrorBody(clause, await resend(t, version, tx.gatewayId, { url }), 400)
+    for (const url of [plainHttp, 'not a url']) t.expectErrorBody(clause, await resend(t.gateway, tx.gatewayId, { url }, { version }), 400)
     await t.expectNoEvent(clause, 'a refused resend sends nothing', v1For(tx), { channel: 'body' })
   })
 
@@ -330,7 +258,7 @@ for (const version of VERSIONS) {
     const plain = await t.hooks.urlVia('plain-http', 'plain')
     if (!plain) return t.skip('the target does not reach this machine directly (PIX_WEBHOOK_PUBLIC_URL): the capture can offer it no plain HTTP receiver')
     const tx = await receivedPayment(t)
-    await resend(t, version, tx.gatewayId, { url: plain }) // its status is 7.resend-url-not-https-400's
+    await resend(t.gateway, tx.gatewayId, { url: plain }, { version }) // its status is 7.resend-url-not-https-400's
     await t.expectNoEvent(clause, 'nothing is posted to a plain http url', () => true, { channel: 'plain' })
   })
 
@@ -342,7 +270,7 @@ for (const version of VERSIONS) {
     const other = t.config.otherClientId
     if (!other) t.skip('the second account has no client id (PIX_OTHER_CLIENT_ID) to name it to the control driver')
     const theirs = await t.control.incomingPayment({ account: other, amount: 12.34, externalId: `kit-theirs-${randomUUID()}` })
-    t.expectErrorBody(clause, await resend(t, version, theirs.gatewayId, { url: t.hooks.url('body') }), 400)
+    t.expectErrorBody(clause, await resend(t.gateway, theirs.gatewayId, { url: t.hooks.url('body') }, { version }), 400)
     await t.expectNoEvent(clause, "another account's transaction is not resent", v1For(theirs), { channel: 'body' })
   })
 }

@@ -5,68 +5,16 @@
 // Every notification goes to this check's own channels: the cash-out's callbackWebhookUrl (set
 // through the control API, per transaction) and a resend body url; no account setting changes.
 import { randomUUID } from 'node:crypto'
-import { show } from '../../harness/assertions.ts'
-import { EVENT_DEADLINE_MS, check, type CheckContext } from '../../harness/check.ts'
-import { ControlError } from '../../harness/control.ts'
-import type { Captured } from '../../harness/webhook-capture.ts'
-import { OBJECT_ID_RE, UUID_RE } from '../../generators/ids.ts'
-import { eventOf, givenCashOut, isV1, type Json } from './fixtures.ts'
-import { cashInBody } from '../../generators/requests.ts'
+import { EVENT_DEADLINE_MS, check } from '../../harness/check.ts'
+import { isResendTransactionId } from '../../generators/formats.ts'
+import { eventOf, kindOf } from '../events.ts'
+import { bank, cashInTransactionId, resentStatus, viewStatus, watchedCashOut, type BankAct } from './fixtures.ts'
 
 const TRANSACTION = '3.1.transitions-not-shown'
 const NOTIFICATION = '3.5.transitions-not-shown'
 const MOVEMENT = '6.1.movement-type-values-not-shown'
 const CLAUSES = [TRANSACTION, NOTIFICATION]
 const NEEDS = ['control', 'mutating', 'webhooks'] as const
-
-type BankAct = 'settle' | 'fail'
-
-const isResendable = (id: unknown): id is string => typeof id === 'string' && (UUID_RE.test(id) || OBJECT_ID_RE.test(id))
-
-async function viewStatus(t: CheckContext, id: string): Promise<unknown> {
-  const ex = await t.base.get(`/api/pix/transaction/${encodeURIComponent(id)}`)
-  return ex.response.status === 200 ? (ex.response.json as Json | undefined)?.status ?? null : `HTTP ${ex.response.status}`
-}
-
-/** The bank's act through the control API: accepted, or the status the target's driver refused it with. */
-async function bank(t: CheckContext, act: BankAct, id: string): Promise<{ accepted: boolean; refusedWith?: number }> {
-  try {
-    await (act === 'settle' ? t.control.settleTransaction(id) : t.control.failTransaction(id, 'kit: the bank refuses'))
-    return { accepted: true }
-  } catch (err) {
-    if (err instanceof ControlError && err.exchange.response.status >= 400 && err.exchange.response.status < 500 && err.exchange.response.status !== 404) {
-      return { accepted: false, refusedWith: err.exchange.response.status }
-    }
-    throw err
-  }
-}
-
-/** `V1 CANCELED`, `V2 TRANSFER LIQUIDATED`…: what a notification is, never its personal data. */
-function kindOf(c: Captured): string {
-  const e = eventOf(c) as Json | undefined
-  const status = (v: unknown) => (typeof v === 'string' ? v : show(v))
-  if (!e) return '(not JSON)'
-  if (typeof e.type === 'string') return `V2 ${e.type} ${status((e.data as Json | undefined)?.status)}`
-  if ('transactionId' in e) return `V1 ${status(e.status)}`
-  return `other ${Object.keys(e).slice(0, 5).join(',')}`
-}
-
-/** The V1 status a resend (§4.12) of `id` to this check's channel `name` posts, or why there is none. */
-async function resentStatus(t: CheckContext, id: string | undefined, name: string): Promise<unknown> {
-  if (!isResendable(id)) return 'no resendable id known (neither the id answered nor a V1 notification gave a UUID or object id)'
-  const ex = await t.gateway.post(`/pix/v1/webhooks/resend/${encodeURIComponent(id)}`, { url: t.hooks.url(name) })
-  if (ex.response.status !== 200) return `resend answered HTTP ${ex.response.status}`
-  // The channel hears only this resend: its V1 is the transaction's, whichever of its ids names it (reading record-id).
-  const posted = await t.hooks.waitFor(isV1, EVENT_DEADLINE_MS, name).catch(() => undefined)
-  return posted ? (eventOf(posted) as Json).status ?? null : `nothing posted within ${EVENT_DEADLINE_MS} ms`
-}
-
-/** A cash-out whose notifications come to this check's channel `callback`. */
-async function watchedCashOut(t: CheckContext, amount: number): Promise<string> {
-  const id = await givenCashOut(t, amount)
-  await t.control.setCallbackUrl(id, t.hooks.url('callback'))
-  return id
-}
 
 const CASES: { first: BankAct; then: BankAct; key: string; title: string }[] = [
   { first: 'fail', then: 'settle', key: 'cashOutRefused', title: 'a cash-out the bank refuses, then confirms' },
@@ -78,7 +26,7 @@ for (const c of CASES) {
     clauses: [...CLAUSES, MOVEMENT],
     needs: [...NEEDS],
   }, async (t) => {
-    const id = await watchedCashOut(t, 3.21)
+    const id = await watchedCashOut(t, 321)
     const created = await viewStatus(t, id)
     await t.given(`the bank's ${c.first} (POST /control/transactions/{id}/${c.first})`, () => t.control[c.first === 'settle' ? 'settleTransaction' : 'failTransaction'](id))
     const afterFirst = await viewStatus(t, id)
@@ -88,7 +36,7 @@ for (const c of CASES) {
     const afterSecond = await viewStatus(t, id)
     await new Promise((r) => setTimeout(r, EVENT_DEADLINE_MS / 5))
     const notifiedSecond = t.hooks.events('callback').slice(notifiedFirst.length)
-    const gatewayId = [...notifiedFirst, ...notifiedSecond].map((n) => (eventOf(n) as Json | undefined)?.transactionId).find(isResendable) ?? (isResendable(id) ? id : undefined)
+    const gatewayId = [...notifiedFirst, ...notifiedSecond].map((n) => eventOf(n)?.transactionId).find(isResendTransactionId) ?? (isResendTransactionId(id) ? id : undefined)
     t.observe(TRANSACTION, c.key, { created, [`after ${c.first}`]: afterFirst, [`then ${c.then}`]: { ...second, status: afterSecond } })
     t.observe(NOTIFICATION, c.key, {
       [`on ${c.first}`]: notifiedFirst.map(kindOf),
@@ -96,7 +44,7 @@ for (const c of CASES) {
       resent: await resentStatus(t, gatewayId, 'resent'),
     })
     // §6.1 shows movementType IN; what an outgoing payment's notification says is not shown.
-    const movementTypes = [...new Set(t.hooks.events().map((n) => (eventOf(n) as Json | undefined)?.movementType).filter((m) => m !== undefined))]
+    const movementTypes = [...new Set(t.hooks.events().map((n) => eventOf(n)?.movementType).filter((m) => m !== undefined))]
     if (movementTypes.length > 0) t.observe(MOVEMENT, 'cashOut', movementTypes)
   })
 }
@@ -105,13 +53,7 @@ check('a cash-in never paid: its status and the V1 status a resend posts, observ
   clauses: CLAUSES,
   needs: [...NEEDS],
 }, async (t) => {
-  const id = await t.given('a cash-in (POST /api/pix/cash-in)', async () => {
-    const ex = await t.base.post('/api/pix/cash-in', cashInBody({ value: 4.56, description: 'kit cash-in never paid', externalId: `kit-unpaid-${randomUUID()}`, expirationTime: 3600, generateQrCode: false }))
-    t.expectStatus('4.6.transaction-id', ex, [200, 201])
-    const transactionId = t.json('4.6.transaction-id', ex).transactionId
-    if (typeof transactionId !== 'string') return t.fail('4.6.transaction-id', 'cash-in transactionId', 'a string', show(transactionId), ex)
-    return transactionId
-  })
+  const id = await cashInTransactionId(t, { value: 4.56, description: 'kit cash-in never paid', externalId: `kit-unpaid-${randomUUID()}` })
   t.observe(TRANSACTION, 'cashInUnpaid', { status: await viewStatus(t, id) })
   t.observe(NOTIFICATION, 'cashInUnpaid', { resent: await resentStatus(t, id, 'resent') })
 })

@@ -6,26 +6,17 @@
 // how the sender checks the receiver's certificate, and §4.18 gives pixWebhookUrl as "string, URL".
 // So each check records what the target did (meta.observed) and fails nothing.
 import { show } from '../../harness/assertions.ts'
-import { EVENT_DEADLINE_MS, check, type CheckContext } from '../../harness/check.ts'
+import { EVENT_DEADLINE_MS, check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import type { Captured, Listener } from '../../harness/webhook-capture.ts'
+import type { Listener } from '../../harness/webhook-capture.ts'
 import { Inconclusive } from '../../harness/verdicts.ts'
-import { receivedPayment, v1For, type Received } from './fixtures.ts'
+import { resend } from '../events.ts'
+import { arrival, receivedPayment, refusedOn } from './fixtures.ts'
 
 const CERTIFICATE = '4.12.untrusted-receiver-certificate'
 const REGISTRATION = '4.18.plain-http-url'
 const NEEDS = ['control', 'mutating', 'webhooks'] as const
 const REMOTE = 'the target does not reach this machine directly (PIX_WEBHOOK_PUBLIC_URL): the capture can offer it no second receiver'
-
-function resend(t: CheckContext, transactionId: string, url: string) {
-  return t.gateway.post(`/pix/v1/webhooks/resend/${encodeURIComponent(transactionId)}`, { url })
-}
-
-/** The first notification naming `tx` on channel `name` within the event deadline, or undefined. */
-function arrival(t: CheckContext, tx: Received, name: string): Promise<Captured | undefined> {
-  const names = (c: Captured) => v1For(tx)(c) || [tx.e2eId, tx.gatewayId, tx.transactionId].some((id) => c.raw.includes(id))
-  return t.hooks.waitFor(names, EVENT_DEADLINE_MS, name).catch(() => undefined)
-}
 
 const UNTRUSTWORTHY: { kind: Exclude<Listener, 'plain-http'>; key: string; what: string }[] = [
   { kind: 'untrusted-ca', key: 'untrustedCa', what: 'is issued by a CA the target was not told to trust' },
@@ -43,12 +34,12 @@ for (const { kind, key, what } of UNTRUSTWORTHY) {
     const tx = await receivedPayment(t, 17.25)
     // Silence at the untrustworthy receiver means a refusal only if the same notification reaches a trusted one.
     await t.given('the same notification resent to the trusted capture receiver', async () => {
-      const ex = await resend(t, tx.gatewayId, t.hooks.url('trusted'))
+      const ex = await resend(t.gateway, tx.gatewayId, { url: t.hooks.url('trusted') })
       t.expectStatus('4.12.url-https', ex, 200)
       if (!(await arrival(t, tx, 'trusted'))) throw new Inconclusive(`the notification resent to the trusted receiver did not arrive within ${EVENT_DEADLINE_MS} ms`)
     })
     const refusedBefore = refusedOn(t, kind).length
-    const ex = await resend(t, tx.gatewayId, url)
+    const ex = await resend(t.gateway, tx.gatewayId, { url })
     const arrived = await arrival(t, tx, kind)
     const refused = refusedOn(t, kind).slice(refusedBefore)
     t.observe(CERTIFICATE, key, {
@@ -59,10 +50,6 @@ for (const { kind, key, what } of UNTRUSTWORTHY) {
       waitedMs: EVENT_DEADLINE_MS,
     })
   })
-}
-
-function refusedOn(t: CheckContext, kind: Listener) {
-  return t.hooks.capture.refusedHandshakes().filter((r) => r.listener === kind)
 }
 
 // Changes the account's pixWebhookUrl (restored after the check): it runs alone.

@@ -7,9 +7,10 @@ import { ALONE } from '../../harness/schedule.ts'
 import { show } from '../../harness/assertions.ts'
 import { centsOf } from '../../generators/amounts.ts'
 import { isMaskOf, randomCpf } from '../../generators/documents.ts'
-import { buildPixCode } from '../../generators/emv.ts'
-import { eventOf, isEvent, paidCharge, shapeOf, txIdAgreesWithCharge, type Json, readAfter } from './fixtures.ts'
 import { CLAIM_CLAUSES, expectTrueClaims } from '../../harness/notification-claims.ts'
+import { givenCashOut } from '../cash/fixtures.ts'
+import { eventOf, isEvent, type Json } from '../events.ts'
+import { paidCharge, readAfter, shapeOf, txIdAgreesWithCharge } from './fixtures.ts'
 
 // ---------------------------------------------------------------------------------------------
 // RECEIVE (§6.2, §3.2, §3.6)
@@ -22,16 +23,15 @@ check('RECEIVE: a paid charge posts RECEIVE LIQUIDATED with the txid, amount, en
   await t.hooks.useForAccount()
   const charge = await paidCharge(t)
   // Found by its txid or its end-to-end id, so a wrong txid fails 6.2.receive-txid-of-charge, not the emission.
-  const event = await t.awaitEvent('6.2.receive-emitted', `a RECEIVE event for txid ${charge.txid}`, isEvent('RECEIVE', (d) => d.txId === charge.txid || d.endToEndId === charge.e2eId))
+  const event = await t.awaitEvent('6.2.receive-emitted', `a RECEIVE event for txid ${charge.txid}`, isEvent('RECEIVE', (d: Json) => d.txId === charge.txid || d.endToEndId === charge.e2eId))
   t.expectEvent('6.2.receive-fields', event.body, 'pixReceiveV2')
   const data = eventOf(event)!.data as Record<string, any>
-  if (!txIdAgreesWithCharge(data, charge.txid)) t.fail('6.2.receive-txid-of-charge', 'RECEIVE txId is the txid of the paid charge', show(charge.txid), show(data.txId))
-  if (data.payment.amount !== charge.amount) t.fail('6.2.receive-txid-of-charge', 'RECEIVE payment.amount is valor.original', show(charge.amount), show(data.payment.amount))
-  if (data.endToEndId !== charge.e2eId) t.fail('6.2.receive-fields', 'RECEIVE endToEndId of the payment', show(charge.e2eId), show(data.endToEndId))
+  t.expectThat('6.2.receive-txid-of-charge', 'RECEIVE txId is the txid of the paid charge', txIdAgreesWithCharge(data, charge.txid), show(charge.txid), show(data.txId))
+  t.expectEqual('6.2.receive-txid-of-charge', 'RECEIVE payment.amount is valor.original', data.payment.amount, charge.amount)
+  t.expectEqual('6.2.receive-fields', 'RECEIVE endToEndId of the payment', data.endToEndId, charge.e2eId)
   const document = data.debtorAccount.document
-  if (typeof document !== 'string' || !isMaskOf(document, charge.payer.document)) {
-    t.fail('6.2.receive-debtor-masked', 'RECEIVE debtorAccount.document is masked as in 2.2', `the mask of ${charge.payer.document.slice(0, 3)}…`, show(document))
-  }
+  const masked = typeof document === 'string' && isMaskOf(document, charge.payer.document)
+  t.expectThat('6.2.receive-debtor-masked', 'RECEIVE debtorAccount.document is masked as in 2.2', masked, `the mask of ${charge.payer.document.slice(0, 3)}…`, show(document))
   // every notification of the check, the expected one or not, against the charge as read
   const read = await readAfter(() => t.control.getCob(charge.txid), undefined)
   expectTrueClaims(t, t.hooks.events(), { charges: [{ txid: charge.txid, status: read.status }] })
@@ -44,11 +44,12 @@ check('RECEIVE: a payment received without a charge also posts RECEIVE LIQUIDATE
 }, async (t: CheckContext) => {
   await t.hooks.useForAccount()
   const paid = await t.control.incomingPayment({ amount: 61.02, payer: { name: 'Rui Campos', document: randomCpf() }, externalId: `kit-in-${randomUUID()}` })
-  const event = await t.awaitEvent('6.2.receive-emitted', `a RECEIVE event with endToEndId ${paid.e2eId}`, isEvent('RECEIVE', (d) => d.endToEndId === paid.e2eId))
+  const event = await t.awaitEvent('6.2.receive-emitted', `a RECEIVE event with endToEndId ${paid.e2eId}`, isEvent('RECEIVE', (d: Json) => d.endToEndId === paid.e2eId))
   const data = eventOf(event)!.data as Record<string, any>
-  if (data.status !== 'LIQUIDATED') t.fail('6.2.receive-emitted', 'RECEIVE data.status', '"LIQUIDATED"', show(data.status))
+  t.expectEqual('6.2.receive-emitted', 'RECEIVE data.status', data.status, 'LIQUIDATED')
   t.expectEvent('6.2.receive-fields', event.body, 'pixReceiveV2')
-  if (typeof data.payment?.amount !== 'string' || centsOf(data.payment.amount) !== 6102) t.fail('6.2.receive-fields', 'RECEIVE payment.amount is the amount received', '"61.02"', show(data.payment?.amount))
+  const amount = data.payment?.amount
+  t.expectThat('6.2.receive-fields', 'RECEIVE payment.amount is the amount received', typeof amount === 'string' && centsOf(amount) === 6102, '"61.02"', show(amount))
   // Reading receive-txid-without-charge: no charge, so no txid the interface would name; observed.
   t.observe('6.2.receive-fields', 'txIdWithoutCharge', !('txId' in data) ? 'absent' : data.txId === null ? 'null' : typeof data.txId)
 })
@@ -70,14 +71,15 @@ check('REFUND: a settled return posts REFUND REFUNDED, linked to the original ch
     return t.json('4.11.status-201', ex).rtrId
   })
   const settled = await t.control.settleReturn(charge.e2eId, returnId)
-  const event = await t.awaitEvent('6.2.refund-emitted', 'a REFUND event for the returned payment', isEvent('REFUND', (d) => d.endToEndId === charge.e2eId || d.txId === charge.txid))
+  const event = await t.awaitEvent('6.2.refund-emitted', 'a REFUND event for the returned payment', isEvent('REFUND', (d: Json) => d.endToEndId === charge.e2eId || d.txId === charge.txid))
   t.expectEvent('6.2.refund-fields', event.body, 'pixRefundV2')
   const data = eventOf(event)!.data as Record<string, any>
-  if (!txIdAgreesWithCharge(data, charge.txid)) t.fail('6.2.refund-links-original', 'REFUND txId is the original charge', show(charge.txid), show(data.txId))
-  if (data.endToEndId !== charge.e2eId) t.fail('6.2.refund-links-original', 'REFUND endToEndId is the original payment', show(charge.e2eId), show(data.endToEndId))
+  t.expectThat('6.2.refund-links-original', 'REFUND txId is the original charge', txIdAgreesWithCharge(data, charge.txid), show(charge.txid), show(data.txId))
+  t.expectEqual('6.2.refund-links-original', 'REFUND endToEndId is the original payment', data.endToEndId, charge.e2eId)
   const item = (data.refunds as Json[]).find((r) => r.endToEndId === rtrId) as Record<string, any> | undefined
-  if (!item) return t.fail('6.2.refund-items', 'REFUND refunds carry the return by its end-to-end id', `an item with endToEndId ${show(rtrId)}`, show(data.refunds))
-  if (typeof item.payment.amount !== 'number' || centsOf(item.payment.amount) !== 3000) t.fail('6.2.refund-items', 'REFUND item payment.amount', 'the number 30', show(item.payment.amount))
+  t.expectThat('6.2.refund-items', 'REFUND refunds carry the return by its end-to-end id', item !== undefined, `an item with endToEndId ${show(rtrId)}`, show(data.refunds))
+  const amount = item!.payment.amount
+  t.expectThat('6.2.refund-items', 'REFUND item payment.amount', typeof amount === 'number' && centsOf(amount) === 3000, 'the number 30', show(amount))
   // every notification of the check, the expected one or not, against the return as read
   const read = await readAfter(() => t.control.getReturn(charge.e2eId, returnId), settled)
   expectTrueClaims(t, t.hooks.events(), { returns: [{ original: charge.e2eId, id: returnId, rtrId: typeof rtrId === 'string' ? rtrId : undefined, status: read.status }] })
@@ -93,21 +95,14 @@ check('TRANSFER: a cash-out posts TRANSFER LIQUIDATED when the bank settles it, 
 }, async (t: CheckContext) => {
   const clause = '6.2.transfer-emitted'
   await t.hooks.useForAccount()
-  const id = await t.given('a cash-out (POST /api/pix/cash-out-qrcode)', async () => {
-    const qrCode = buildPixCode({ key: 'fornecedor@example.com', amount: '17.25', merchantName: 'Fornecedor', merchantCity: 'RECIFE', txid: `KIT${Date.now()}` })
-    const ex = await t.base.post('/api/pix/cash-out-qrcode', { value: 17.25, qrCode, externalId: `kit-out-${randomUUID()}` })
-    t.expectStatus('4.7.transaction-id', ex, [200, 201])
-    const transactionId = t.json('4.7.transaction-id', ex).transactionId
-    if (typeof transactionId !== 'string') t.fail('4.7.transaction-id', 'cash-out transactionId', 'a string', show(transactionId), ex)
-    return transactionId
-  })
+  const id = (await givenCashOut(t, 1725)).transactionId
   await t.expectNoEvent(clause, 'a TRANSFER event before the bank settles the cash-out', isEvent('TRANSFER'))
   await t.control.settleTransaction(id)
   const event = await t.awaitEvent(clause, 'a TRANSFER event once the bank settled the cash-out', isEvent('TRANSFER'))
   t.observe('6.2.transfer-payload-not-shown', 'shape', shapeOf(event.body))
   t.expectEvent(clause, event.body, 'pixTransferV2')
   const e = eventOf(event)!
-  if (e.data?.status !== 'LIQUIDATED' && e.status !== 'LIQUIDATED') t.fail(clause, 'TRANSFER status', 'status LIQUIDATED', show(event.body))
+  t.expectThat(clause, 'TRANSFER status', e.data?.status === 'LIQUIDATED' || e.status === 'LIQUIDATED', 'status LIQUIDATED', show(event.body))
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -122,7 +117,7 @@ check('POST /v1/account/webhook sets pixWebhookUrl: the next instant-payment not
   await t.control.setWebhookUrls({ webhookUrl: t.hooks.url('global') })
   const ex = await t.gateway.post('/v1/account/webhook', { pixWebhookUrl: t.hooks.url('pix') })
   t.observe('4.18.response-not-shown', 'answer', { status: ex.response.status, contentType: ex.response.headers['content-type'] ?? null, body: shapeOf(ex.response.json ?? null) })
-  if (ex.response.error || ex.response.status < 200 || ex.response.status > 299) t.fail(clause, 'set pixWebhookUrl', 'a 2xx answer', ex.response.error ?? `HTTP ${ex.response.status}`, ex)
+  t.expectThat(clause, 'set pixWebhookUrl', !ex.response.error && ex.response.status >= 200 && ex.response.status <= 299, 'a 2xx answer', ex.response.error ?? `HTTP ${ex.response.status}`, ex)
   const charge = await paidCharge(t, '9.99')
-  await t.awaitEvent(clause, 'the RECEIVE event of the next payment at the pixWebhookUrl set', isEvent('RECEIVE', (d) => d.txId === charge.txid), { channel: 'pix' })
+  await t.awaitEvent(clause, 'the RECEIVE event of the next payment at the pixWebhookUrl set', isEvent('RECEIVE', (d: Json) => d.txId === charge.txid), { channel: 'pix' })
 })

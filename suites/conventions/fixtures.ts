@@ -1,0 +1,104 @@
+// Shared fixtures of the conventions suites: what makes an answer JSON, where the timestamps of an
+// answer or a notification are and how each is written, and the sampled answers that must be
+// successes to carry them. Not a suite file: it declares no check.
+import { randomUUID } from 'node:crypto'
+import { show } from '../../harness/assertions.ts'
+import type { CheckContext } from '../../harness/check.ts'
+import type { Exchange } from '../../harness/exchange.ts'
+import type { Captured } from '../../harness/webhook-capture.ts'
+import { LOOKS_LIKE_DATE_TIME, isUtcDateTime } from '../../generators/formats.ts'
+import { createSlip, registerSlip, slipRequest } from '../bank-slip/fixtures.ts'
+import { targetNow } from '../../harness/target-clock.ts'
+
+// ---- JSON bodies ------------------------------------------------------------------------------------
+
+const JSON_CONTENT_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?[A-Za-z0-9._-]+"?\s*)?$/i
+export const JSON_BODIES = '0.json-bodies'
+
+/** Fails on the first answer with a body that is not labelled JSON or does not parse. */
+export function expectJsonBodies(t: CheckContext, exchanges: Exchange[]): void {
+  for (const ex of exchanges) {
+    if (ex.response.error) t.fail(JSON_BODIES, 'the answer', 'a response', ex.response.error, ex)
+    if (ex.response.body === '') continue
+    const type = ex.response.headers['content-type']
+    t.expectThat(JSON_BODIES, 'Content-Type', type !== undefined && JSON_CONTENT_TYPE.test(type.trim()), 'application/json (charset allowed)', show(type ?? '(none)'), ex)
+    try {
+      JSON.parse(ex.response.body)
+    } catch (err) {
+      t.fail(JSON_BODIES, 'the body', 'JSON that parses', (err as Error).message, ex)
+    }
+  }
+}
+
+// ---- UTC timestamps ---------------------------------------------------------------------------------
+
+export const TIMESTAMPS_UTC = '0.timestamps-utc'
+
+interface Stamp {
+  path: string
+  value: string
+}
+
+/** Every date-time-shaped string in a JSON value, with its JSON path. */
+function dateTimesIn(value: unknown, path = '$'): Stamp[] {
+  if (typeof value === 'string') return LOOKS_LIKE_DATE_TIME.test(value) ? [{ path, value }] : []
+  if (Array.isArray(value)) return value.flatMap((item, i) => dateTimesIn(item, `${path}[${i}]`))
+  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => dateTimesIn(v, `${path}.${k}`))
+  return []
+}
+
+/**
+ * How a timestamp writes what the interface leaves open (a reading, observed): the format, the
+ * zone designator, whether seconds and a fraction are written and with how many digits.
+ */
+function notationOf(value: string): string {
+  const basic = /^[0-9]{8}[Tt]/.test(value)
+  const zone = /([Zz]|[+-][0-9]{2}(?::?[0-9]{2})?)$/.exec(value)?.[1] ?? 'none'
+  const time = value.slice(value.search(/[Tt]/) + 1, value.length - (zone === 'none' ? 0 : zone.length))
+  const fraction = /[.,]([0-9]+)$/.exec(time)
+  const seconds = basic ? /^[0-9]{6}/.test(time) : /^[0-9]{2}:[0-9]{2}:[0-9]{2}/.test(time)
+  return [basic ? 'basic' : 'extended', `zone ${zone}`, seconds ? 'seconds' : 'no seconds', fraction ? `fraction of ${fraction[1]!.length} digits (${time[time.length - fraction[1]!.length - 1]})` : 'no fraction'].join(', ')
+}
+
+const UTC = 'an ISO 8601 date-time in UTC (Z, +00:00)'
+
+/** Fails on the first non-UTC timestamp of the answers; also when the sample held no timestamp at all. Observes their notations. */
+export function expectUtcAnswers(t: CheckContext, exchanges: Exchange[]): void {
+  let seen = 0
+  const notations = new Set<string>()
+  for (const ex of exchanges) {
+    for (const stamp of dateTimesIn(t.json(TIMESTAMPS_UTC, ex))) {
+      seen += 1
+      t.expectThat(TIMESTAMPS_UTC, stamp.path, isUtcDateTime(stamp.value), UTC, show(stamp.value), ex)
+      notations.add(notationOf(stamp.value))
+    }
+  }
+  t.expectThat(TIMESTAMPS_UTC, 'the sampled answers', seen > 0, 'answers carrying their documented timestamps', 'no date-time in any answer', exchanges[0])
+  t.observe(TIMESTAMPS_UTC, 'notation', [...notations].sort())
+}
+
+export function expectUtcNotification(t: CheckContext, kind: string, c: Captured): void {
+  for (const stamp of dateTimesIn(c.body)) {
+    t.expectThat(TIMESTAMPS_UTC, `${kind} notification ${stamp.path}`, isUtcDateTime(stamp.value), UTC, `${show(stamp.value)} in ${show(c.body)}`)
+  }
+}
+
+/**
+ * A sampled answer is a success: a refused request carries no timestamps to judge, so its
+ * failure blocks the check (`clause` is the operation's own success rule).
+ */
+export function accepted(t: CheckContext, clause: string, what: string, ex: Exchange): Promise<Exchange> {
+  return t.given(what, () => {
+    t.expectStatus(clause, ex, [200, 201])
+    return ex
+  })
+}
+
+/** A bank slip created, registered by the bank and paid; its id. */
+export async function registeredAndPaidSlip(t: CheckContext): Promise<string> {
+  const dueDate = new Date((await targetNow(t)).getTime() + 10 * 86_400_000).toISOString().slice(0, 10)
+  const { id } = await t.given('a bank slip (POST /bank-slip/v1/payment)', () => createSlip(t, slipRequest({ amount: 33.1, dueDate, description: 'conformance kit: utc timestamps', externalId: `kit-utc-slip-${randomUUID()}` })))
+  await registerSlip(t, id)
+  await t.control.paySlip(id)
+  return id
+}
