@@ -8,6 +8,7 @@ import type { Captured } from '../../harness/webhook-capture.ts'
 import { dateTimeMs } from '../../generators/formats.ts'
 import { newTxid } from '../../generators/ids.ts'
 import { randomCpf } from '../../generators/documents.ts'
+import { eventData } from '../events.ts'
 
 export type Json = Record<string, unknown>
 
@@ -119,12 +120,6 @@ export function serviceNow(t: CheckContext): Promise<number> {
 }
 
 // ---- notifications ------------------------------------------------------------------------------
-
-/** The `data` object of a notification ({} when it has none). */
-export function eventData(c: Captured): Json {
-  const body = c.body as { data?: unknown } | undefined
-  return body && typeof body.data === 'object' && body.data !== null ? (body.data as Json) : {}
-}
 
 export const isReceive = (c: Captured): boolean => (c.body as { type?: unknown } | undefined)?.type === 'RECEIVE'
 export const isReceiveOf = (txid: string) => (c: Captured): boolean => isReceive(c) && eventData(c).txId === txid

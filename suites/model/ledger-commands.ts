@@ -8,8 +8,10 @@ import { fromCents } from '../../generators/amounts.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newTxid } from '../../generators/ids.ts'
+import { isEvent } from '../events.ts'
+import { transactionIdOf } from '../transactions/seed.ts'
 import {
-  ACCEPTED, CONFIRMED, FAILED, INCOMING, amountsOf, expectEvent, expectEventCount, listedTransactions, singleView, transactionIdOf, v2Event, verify,
+  ACCEPTED, CONFIRMED, FAILED, INCOMING, amountsOf, expectEvent, expectEventCount, listedTransactions, singleView, verify,
   type Command, type Model, type Real,
 } from './ledger-model.ts'
 
@@ -39,7 +41,7 @@ class PayCharge implements Command {
     const charge = pick(m.charges, this.index)
     const paid = await r.t.control.payCob(charge.txid, { payer: payer() })
     m.charges = m.charges.filter((c) => c !== charge)
-    await expectEvent(r, '6.2.receive-emitted', 'a paid charge posts RECEIVE', v2Event('RECEIVE', (d) => d.txId === charge.txid))
+    await expectEvent(r, '6.2.receive-emitted', 'a paid charge posts RECEIVE', isEvent('RECEIVE', (d) => d.txId === charge.txid))
     const read = singleView(r.t, paid.transactionId, (v) => {
       if (v.originalCents !== charge.cents) r.t.fail('2.1.original-amount', 'the payment of a charge is for its valor.original', fromCents(charge.cents), fromCents(v.originalCents), v.ex)
     })
@@ -57,7 +59,7 @@ class IncomingPayment implements Command {
   check = () => true
   async run(m: Model, r: Real): Promise<void> {
     const paid = await r.t.control.incomingPayment({ amount: this.amountCents / 100, payer: payer(), externalId: `kit-model-${randomUUID()}` })
-    await expectEvent(r, '6.2.receive-emitted', 'an incoming payment posts RECEIVE', v2Event('RECEIVE', (d) => d.endToEndId === paid.e2eId))
+    await expectEvent(r, '6.2.receive-emitted', 'an incoming payment posts RECEIVE', isEvent('RECEIVE', (d) => d.endToEndId === paid.e2eId))
     const read = singleView(r.t, paid.transactionId, (v) => {
       if (v.originalCents !== this.amountCents) r.t.fail('2.1.original-amount', 'an incoming payment is recorded at its amount', fromCents(this.amountCents), fromCents(v.originalCents), v.ex)
     })
@@ -96,13 +98,13 @@ class SettleCashOut implements Command {
   check = (m: Readonly<Model>) => m.cashOuts.length > 0
   async run(m: Model, r: Real): Promise<void> {
     const out = pick(m.cashOuts, this.index)
-    const transfersBefore = r.t.hooks.events(r.channel).filter(v2Event('TRANSFER', () => true)).length
+    const transfersBefore = r.t.hooks.events(r.channel).filter(isEvent('TRANSFER', () => true)).length
     await r.t.control.settleTransaction(out.transactionId)
     m.cashOuts = m.cashOuts.filter((o) => o !== out)
     m.blocked -= out.finalCents
     const listed = m.listed.get(out.transactionId)
     if (listed) listed.status = 'Confirmado'
-    await expectEventCount(r, '6.2.transfer-emitted', 'a settled cash-out posts TRANSFER', v2Event('TRANSFER', () => true), transfersBefore + 1)
+    await expectEventCount(r, '6.2.transfer-emitted', 'a settled cash-out posts TRANSFER', isEvent('TRANSFER', () => true), transfersBefore + 1)
     await verify(m, r, CONFIRMED, this.toString())
   }
   toString = () => `settleCashOut(#${this.index})`
@@ -165,7 +167,7 @@ class SettleReturn implements Command {
     m.returns = m.returns.filter((x) => x !== ret)
     m.blocked -= ret.finalCents
     await expectEvent(r, '6.2.refund-emitted', 'a settled return posts REFUND',
-      v2Event('REFUND', (d) => d.endToEndId === ret.e2eId && Array.isArray(d.refunds) && d.refunds.some((x: Record<string, unknown>) => x?.endToEndId === ret.rtrId)))
+      isEvent('REFUND', (d) => d.endToEndId === ret.e2eId && Array.isArray(d.refunds) && d.refunds.some((x: Record<string, unknown>) => x?.endToEndId === ret.rtrId)))
     await verify(m, r, CONFIRMED, this.toString())
   }
   toString = () => `settleReturn(#${this.index})`

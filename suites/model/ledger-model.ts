@@ -123,14 +123,6 @@ export function singleView(t: CheckContext, transactionId: string, expect?: (v: 
 /** The view's amounts, as the listing must show them. */
 export const amountsOf = (v: ViewAmounts) => ({ originalCents: v.originalCents, feeCents: v.feeCents, finalCents: v.finalCents })
 
-/** The transactionId of an accepted creation answer (a precondition of the command). */
-export function transactionIdOf(t: CheckContext, clause: string, ex: Exchange): string {
-  t.expectStatus(clause, ex, [200, 201])
-  const id = t.json(clause, ex).transactionId
-  if (typeof id !== 'string') t.fail(clause, 'transactionId', 'a string', show(id), ex)
-  return id
-}
-
 /** Every listed transaction (of the query), by id: what the model's listing is compared with (a read, a precondition). */
 interface Listing {
   items: Map<string, Record<string, unknown>>
@@ -264,13 +256,6 @@ export async function expectEventCount(r: Real, clause: string, what: string, pr
   if (got < count) {
     missedAnEvent = true
     r.t.fail(clause, `notification: ${what}`, `${count} such notifications so far`, `${got}`)
-  }
-}
-
-export function v2Event(type: string, match: (data: Record<string, any>) => boolean): (c: Captured) => boolean {
-  return (c) => {
-    const body = c.body as { type?: unknown; data?: unknown } | null
-    return body !== null && typeof body === 'object' && body.type === type && body.data !== null && typeof body.data === 'object' && match(body.data as Record<string, any>)
   }
 }
 

@@ -113,7 +113,7 @@ export async function cashIn(t: CheckContext, opts: { amount?: string; externalI
 }
 
 /** The transactionId of an accepted (200 or 201) creation answer. */
-function transactionIdOf(t: CheckContext, clause: string, ex: Exchange): string {
+export function transactionIdOf(t: CheckContext, clause: string, ex: Exchange): string {
   t.expectStatus(clause, ex, [200, 201])
   const id = t.json(clause, ex).transactionId
   if (typeof id !== 'string') t.fail(clause, 'transactionId', 'a string', show(id), ex)
