@@ -4,95 +4,16 @@
 // boundaryCases); each is transplanted into an otherwise valid charge and re-judged by ajv before
 // it is sent, so a "refused" case is really invalid and an "accepted" case really valid. Every
 // accepted case creates a charge under a fresh txid.
-import fc from 'fast-check'
-import { check, type CheckContext } from '../../harness/check.ts'
+import { check } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
-import type { Exchange } from '../../harness/exchange.ts'
-import { boundaryCases, type BoundaryCase } from '../../generators/schema-arb.ts'
-import { valueAt, withValueAt } from '../../generators/json-pointer.ts'
-import { parameterSchema, requestBodySchema, validator } from '../../generators/openapi.ts'
+import { boundaryCases } from '../../generators/schema-arb.ts'
+import { withValueAt } from '../../generators/json-pointer.ts'
+import { parameterSchema } from '../../generators/openapi.ts'
 import { TXID_RE, newTxid } from '../../generators/ids.ts'
 import { isValidCnpj, isValidCpf, randomCnpj, randomCpf } from '../../generators/documents.ts'
 import { CNPJ_DIGITS, CPF_DIGITS } from '../../generators/formats.ts'
+import { COB_REQUEST, MULTI_BYTE_WORDS, arbWord, charCount, describeCase, expectBadRequest, expectCreatedEchoing, maxLengthCases, putCob, recheck, textOfLength, validCharge } from './bound-cases.ts'
 import { accountKeys, type Json } from './fixtures.ts'
-
-const COB_REQUEST = requestBodySchema('putCob') as object
-const isValidCobRequest = (body: unknown): boolean => validator(COB_REQUEST)(body) === true
-
-/** A charge every rule of §4.10 accepts; each bound case changes one field of it. */
-function validCharge(): Json {
-  return {
-    calendario: { expiracao: 3600 },
-    devedor: { cpf: randomCpf(), nome: 'Maria da Silva' },
-    valor: { original: '12.34', modalidadeAlteracao: 0 },
-    solicitacaoPagador: 'Conformance kit bound check',
-    infoAdicionais: [{ nome: 'Pedido', valor: '12345' }],
-  }
-}
-
-const charCount = (s: string): number => Array.from(s).length
-
-/** The echo holds what was sent: every sent field with the same value (extra fields are the target's own). */
-function echoes(sent: unknown, got: unknown): boolean {
-  if (Array.isArray(sent)) return Array.isArray(got) && got.length === sent.length && sent.every((v, i) => echoes(v, got[i]))
-  if (sent && typeof sent === 'object') {
-    return !!got && typeof got === 'object' && !Array.isArray(got) && Object.entries(sent).every(([k, v]) => echoes(v, (got as Json)[k]))
-  }
-  return sent === got
-}
-
-// ---- sending --------------------------------------------------------------------------------------
-
-function putCob(t: CheckContext, txid: string, body: unknown): Promise<Exchange> {
-  return t.base.put(`/cob/${encodeURIComponent(txid)}`, body)
-}
-
-/** 201 and the field echoed as sent (§4.10: the charge echoes the request). */
-async function expectCreatedEchoing(t: CheckContext, clause: string, body: Json, pointer: string): Promise<void> {
-  const ex = await putCob(t, newTxid(), body)
-  if (!ex.response.error && ex.response.status !== 201) t.fail(clause, `accepted: ${describe(body, pointer)}`, 'HTTP 201', `HTTP ${ex.response.status}`, ex)
-  t.expectStatus(clause, ex, 201)
-  const echoed = valueAt(t.json(clause, ex), pointer)
-  const sent = valueAt(body, pointer)
-  if (!echoes(sent, echoed)) t.fail(clause, `the charge echoes ${pointer}`, show(sent), show(echoed), ex)
-}
-
-/** 400 for a charge that breaks `clause`; an acceptance names the case (`what`). */
-async function expectBadRequest(t: CheckContext, clause: string, body: unknown, what: string, txid = newTxid()): Promise<void> {
-  const ex = await putCob(t, txid, body)
-  if (ex.response.status >= 200 && ex.response.status <= 299) t.fail(clause, `refused: ${what}`, 'HTTP 400', `HTTP ${ex.response.status}`, ex)
-  t.expectStatus(clause, ex, 400)
-}
-
-function describe(body: Json, pointer: string): string {
-  const v = valueAt(body, pointer)
-  return typeof v === 'string' ? `${pointer} of ${charCount(v)} characters` : `${pointer} = ${show(v)}`
-}
-
-/** The bound case is what the schema says it is: a generator that disagrees is a kit bug. */
-function recheck(body: unknown, valid: boolean, what: string): void {
-  if (isValidCobRequest(body) !== valid) throw new Error(`kit bug: the case ${what} should be ${valid ? 'valid' : 'invalid'} by the putCob request schema`)
-}
-
-// ---- length limits ------------------------------------------------------------------------------
-
-/** Readable text of exactly `length` characters (code points, as the interface counts), built from a generated word. */
-function textOfLength(word: string, length: number): string {
-  return Array.from(word.repeat(length)).slice(0, length).join('')
-}
-
-/**
- * Words whose characters take more than one byte in UTF-8, or two UTF-16 units: a bound is in
- * characters, so 200 of them are a nome of 200 (accepted) and 201 one of 201 (refused), whatever
- * the target's string type counts.
- */
-const MULTI_BYTE_WORDS: [string][] = [['ação'], ['😀'], ['São João 😀']]
-
-function maxLengthCases(pointer: string): BoundaryCase[] {
-  const cases = boundaryCases(COB_REQUEST).filter((c) => c.keyword === 'maxLength' && c.path === pointer)
-  if (cases.length === 0) throw new Error(`charges/bounds: no maxLength bound at ${pointer} in the putCob request schema`)
-  return cases
-}
 
 const LIMITS: { pointer: string; clause: string; limit: string }[] = [
   { pointer: '/solicitacaoPagador', clause: '4.10.solicitacao-max', limit: 'solicitacaoPagador max 140' },
@@ -101,18 +22,15 @@ const LIMITS: { pointer: string; clause: string; limit: string }[] = [
   { pointer: '/infoAdicionais/0/valor', clause: '4.10.info-valor-max', limit: 'infoAdicionais valor max 200' },
 ]
 
-const arbWord = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJ KLMNOPQRSTUVWXYZ0123456789ãçéÁ😀'), minLength: 1, maxLength: 12 })
-  .filter((w) => w.trim().length > 0)
-
 for (const { pointer, clause, limit } of LIMITS) {
   check(`charge ${limit}: n−1 and n are accepted and echoed, n+1 is refused with 400`, { clauses: [clause], needs: ['mutating'] }, async (t) => {
     const cases = maxLengthCases(pointer)
     await t.property([arbWord], async (word) => {
       for (const c of cases) {
         const body = withValueAt(validCharge(), c.edit.pointer, textOfLength(word, charCount(c.edit.value as string)))
-        recheck(body, c.valid, describe(body, pointer))
+        recheck(body, c.valid, describeCase(body, pointer))
         if (c.valid) await expectCreatedEchoing(t, clause, body, pointer)
-        else await expectBadRequest(t, clause, body, describe(body, pointer))
+        else await expectBadRequest(t, clause, body, describeCase(body, pointer))
       }
     }, { cost: cases.length, examples: [['Conformance'], ...MULTI_BYTE_WORDS] })
   })
@@ -189,9 +107,9 @@ check('charge valor.modalidadeAlteracao: 0 and 1 are accepted and echoed, 2 is r
   const cases = boundaryCases(COB_REQUEST).filter((c) => c.path === pointer && c.keyword === 'enum')
   for (const c of cases) {
     const body = withValueAt(validCharge(), c.edit.pointer, c.edit.value)
-    recheck(body, c.valid, describe(body, pointer))
+    recheck(body, c.valid, describeCase(body, pointer))
     if (c.valid) await expectCreatedEchoing(t, '4.10.modalidade-values', body, pointer)
-    else await expectBadRequest(t, '4.10.modalidade-values', body, describe(body, pointer))
+    else await expectBadRequest(t, '4.10.modalidade-values', body, describeCase(body, pointer))
   }
 })
 
