@@ -89,6 +89,11 @@ export type BearerClient = FamilyClient<'none' | 'token' | (string & {})>
 /** `auth`: 'key' (default) the configured key; 'none' no header; another string is sent as the key. */
 export type GatewayClient = FamilyClient<'none' | 'key' | (string & {})>
 
+export interface CertTokenClient {
+  /** The configured certificate and account by default; `certPem: null` presents none, `header` sends a literal header value. */
+  issue(opts?: CallOptions<string> & { certPem?: string | null; keyPem?: string; header?: string; body?: unknown }): Promise<Exchange>
+}
+
 export interface RawClient {
   request(req: { method: string; url: string; headers?: Record<string, string>; body?: string; timeoutMs?: number }): Promise<Exchange>
 }
@@ -124,6 +129,8 @@ export interface CheckContext {
   readonly config: TargetConfig
   readonly base: BearerClient
   readonly gateway: GatewayClient
+  /** POST /api/auth/token with a certificate (§4.1); the check needs 'certs'. */
+  readonly certToken: CertTokenClient
   readonly raw: RawClient
   readonly other: AccountClients
   readonly limited: AccountClients
