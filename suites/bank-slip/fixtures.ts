@@ -5,7 +5,9 @@ import { show } from '../../harness/assertions.ts'
 import type { CheckContext } from '../../harness/check.ts'
 import { ControlError } from '../../harness/control.ts'
 import type { Exchange } from '../../harness/exchange.ts'
+import { targetNow } from '../../harness/target-clock.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
+import { addDays, isoDate } from '../../generators/dates.ts'
 import { isHttpUrl } from '../../generators/formats.ts'
 import { acceptedSuccessStatuses } from '../../generators/openapi.ts'
 import { slipBody } from '../../generators/requests.ts'
@@ -29,8 +31,14 @@ export function slipRequest(overrides: Partial<SlipRequest> = {}): SlipRequest {
   return slipBody(overrides)
 }
 
+/** A slip due ten days after the target's today (a sandbox's clock may be ahead of this machine's). */
+export async function slipDueSoon(t: CheckContext, overrides: Partial<SlipRequest> = {}): Promise<SlipRequest> {
+  return slipBody({ dueDate: addDays(isoDate(await targetNow(t)), 10), ...overrides })
+}
+
 /** POST /bank-slip/v1/payment; fails 4.15.request-accepted unless the slip is created with an id. */
-export async function createSlip(t: CheckContext, request: SlipRequest = slipRequest()): Promise<Slip> {
+export async function createSlip(t: CheckContext, given?: SlipRequest): Promise<Slip> {
+  const request = given ?? await slipDueSoon(t)
   const created = await t.gateway.post('/bank-slip/v1/payment', request)
   t.expectStatus('4.15.request-accepted', created, acceptedSuccessStatuses('createBankSlip'))
   const id = t.json('4.15.request-accepted', created).id

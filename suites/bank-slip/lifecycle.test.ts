@@ -17,7 +17,7 @@ import { isIsoDateTime } from '../../generators/formats.ts'
 import { targetNow } from '../../harness/target-clock.ts'
 import { givenCashIn } from '../cash/fixtures.ts'
 import {
-  PDF_CODE_STATUS, additionalInfo, createSlip, expectRefusedWithCode, generatePdf, givenSlip, observePdfRefusal, observedStatus, pdfAccessUrl, registerSlip, registeredSlip, slipRequest, waitForSlipEvent,
+  PDF_CODE_STATUS, additionalInfo, createSlip, expectRefusedWithCode, generatePdf, givenSlip, observePdfRefusal, observedStatus, pdfAccessUrl, registerSlip, registeredSlip, slipDueSoon, slipRequest, waitForSlipEvent,
 } from './fixtures.ts'
 
 // ---------------------------------------------------------------------------------------------
@@ -74,7 +74,7 @@ check('bank slip registration: pixCode is a valid BR Code carrying the slip amou
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
   const clause = '6.3.waiting-payment-info'
-  const { slip, notification } = await registeredSlip(t, slipRequest({ amount: 87.3 }))
+  const { slip, notification } = await registeredSlip(t, await slipDueSoon(t, { amount: 87.3 }))
   const pixCode = additionalInfo(t, clause, notification).pixCode
   t.expectThat(clause, 'additionalInfo.pixCode', typeof pixCode === 'string', 'a string', show(pixCode))
   const parsed = parsePixCode(pixCode as string)
@@ -125,7 +125,7 @@ check('bank slip payment: a PAID notification with top-level amount and addition
   clauses: ['3.4.pay-paid', '6.3.paid-emitted', '6.3.paid-info', '6.3.common-fields'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
-  const { slip } = await registeredSlip(t, slipRequest({ amount: 310.09 }))
+  const { slip } = await registeredSlip(t, await slipDueSoon(t, { amount: 310.09 }))
   await t.control.paySlip(slip.id)
   const event = await waitForSlipEvent(t, '6.3.paid-emitted', slip, 'PAID')
   const body = t.expectEvent('6.3.paid-info', event.body, 'bankSlipPaid')
