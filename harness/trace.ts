@@ -22,9 +22,20 @@ export function newSpanId(): string {
   return nonZeroHex(8)
 }
 
+// Ids are drawn from a pool of random bytes refilled a few kilobytes at a time: one randomBytes()
+// call per request cost the pipeline a sixth of its time.
+const POOL_BYTES = 4096
+let pool = Buffer.alloc(0)
+let poolAt = 0
+
 function nonZeroHex(bytes: number): string {
   for (;;) {
-    const hex = randomBytes(bytes).toString('hex')
+    if (poolAt + bytes > pool.length) {
+      pool = randomBytes(POOL_BYTES)
+      poolAt = 0
+    }
+    const hex = pool.toString('hex', poolAt, poolAt + bytes)
+    poolAt += bytes
     if (!/^0+$/.test(hex)) return hex
   }
 }

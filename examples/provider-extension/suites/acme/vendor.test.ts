@@ -16,9 +16,7 @@ check('the account info carries an Acme reference', { clauses: ['x-acme.referenc
   const ex = await acmeGet(t, '/acme/v1/account')
   t.expectStatus('x-acme.reference-format', ex, 200)
   const reference = t.json('x-acme.reference-format', ex).acmeReference
-  if (typeof reference !== 'string' || !/^ACME-\d+$/.test(reference)) {
-    t.fail('x-acme.reference-format', 'acmeReference', '"ACME-" followed by digits', JSON.stringify(reference), ex)
-  }
+  t.expectThat('x-acme.reference-format', 'acmeReference', typeof reference === 'string' && /^ACME-\d+$/.test(reference), '"ACME-" followed by digits', reference, ex)
 })
 
 check('the settlements are listed with two-decimal amounts', { clauses: ['x-acme.settlements-listed'], tags: ['vendor-endpoint'] }, async (t) => {
