@@ -241,10 +241,10 @@ export async function buildContext(
     json: (clause, ex) => on(clause, [], () => jsonObject(ex)),
     fail: (clause, rule, expected, got, ex) => on(clause, [], () => fail(rule, expected, got, ex)),
     expectEqual: (clause, rule, actual, expected, ex) => on(clause, [], () => {
-      if (!isDeepStrictEqual(actual, expected)) fail(rule, show(expected), show(actual), ex)
+      if (!sameValue(actual, expected)) fail(rule, show(expected), show(actual), ex)
     }),
     expectOneOf: (clause, rule, actual, allowed, ex) => on(clause, [], () => {
-      if (!allowed.some((a) => isDeepStrictEqual(actual, a))) fail(rule, `one of ${allowed.map(show).join(', ')}`, show(actual), ex)
+      if (!allowed.some((a) => sameValue(actual, a))) fail(rule, `one of ${allowed.map(show).join(', ')}`, show(actual), ex)
     }),
     expectAmount: (clause, rule, actual, expected, ex) => on(clause, [], () => {
       if (!sameAmount(actual, expected)) fail(rule, fromCents(centsOf(expected)), show(actual), ex)
@@ -277,6 +277,11 @@ export async function buildContext(
         : runModel(meta, c, first as ModelRun<object, unknown>, second as ModelRunOptions<object, unknown>)) as CheckContext['property'],
   }
   return { t, kit, keeper, hooks }
+}
+
+/** Deep equality as JSON sees it: -0 (which a JSON body can carry) equals 0. */
+function sameValue(actual: unknown, expected: unknown): boolean {
+  return actual === expected || isDeepStrictEqual(actual, expected)
 }
 
 function sameAmount(actual: unknown, expected: number | string): boolean {

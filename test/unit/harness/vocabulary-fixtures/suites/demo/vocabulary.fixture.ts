@@ -7,6 +7,7 @@ const TOTAL = '2.3.gateway-total-balance'
 
 check('the four verbs pass when their comparison holds', { clauses: [ID] }, (t) => {
   t.expectEqual(ID, 'deep equality', { a: [1, { b: 'x' }] }, { a: [1, { b: 'x' }] })
+  t.expectEqual(ID, 'a -0 from a JSON body is 0', JSON.parse('-0'), 0)
   t.expectOneOf(ID, 'one of', 'CONCLUIDA', ['ATIVA', 'CONCLUIDA'])
   t.expectOneOf(ID, 'one of, deeply', { s: 1 }, [{ s: 0 }, { s: 1 }])
   t.expectAmount(ID, 'a number against a decimal string', 10.5, '10.50')
