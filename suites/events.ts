@@ -54,7 +54,7 @@ export function slipEvent(id: string, status: string): (c: Captured) => boolean 
 /** `V2 REFUND REFUNDED`, `BOLETO EXPIRED`, `V1 CANCELED`…: what a notification is, never its personal data. */
 export function kindOf(c: Captured): string {
   const e = eventOf(c)
-  if (!e) return `(not JSON) ${c.raw.slice(0, 40)}`
+  if (!e) return '(not JSON)'  // an observation carries the kind, never the notification's content
   const status = (v: unknown) => (typeof v === 'string' ? v : show(v))
   if (typeof e.type === 'string') return `V2 ${e.type} ${status(e.data?.status)}`
   if (e.product === 'BOLETO') return `BOLETO ${status(e.status)}`
