@@ -31,20 +31,20 @@ export function baseRouter(ctx: Context): Router {
   router.on('POST', '/oauth/token', async (req) => ok(await oauthToken(world, req), 200))
 
   router.on('GET', '/api/pix/transaction/:id', async (req) => {
-    const { account } = await bearer(world, req)
+    const { account } = await bearer(world, req, 'pix:read')
     const tx = world.findTransaction(account.id, req.params.id ?? '')
     if (!tx) throw new HttpError(404, `transaction ${req.params.id} not found`)
     return ok(transactionView(tx))
   })
 
   router.on('GET', '/api/transactions', async (req) => {
-    const { account } = await bearer(world, req)
+    const { account } = await bearer(world, req, 'pix:read')
     const q = parseListQuery(req.query, world.clock.nowMs(), { maxSize: 100, defaultSize: 20, defaultDays: 31, withIds: true })
     return ok(listPage(world.listed(account.id), q, undefined, world.config.readings.listingOrder))
   })
 
   router.on('GET', '/api/pix/transactions/pix-key/:pixKey', async (req) => {
-    const { account } = await bearer(world, req)
+    const { account } = await bearer(world, req, 'pix:read')
     const pixKey = req.params.pixKey ?? ''
     if (charLength(pixKey) < 1 || charLength(pixKey) > 77) throw new HttpError(400, 'pixKey must have 1 to 77 characters')
     const q = parseListQuery(req.query, world.clock.nowMs(), { maxSize: 1000, defaultSize: 20, defaultDays: 30, withIds: false })
@@ -52,18 +52,18 @@ export function baseRouter(ctx: Context): Router {
   })
 
   router.on('POST', '/api/pix/cash-in', async (req) => {
-    const { account } = await bearer(world, req)
+    const { account } = await bearer(world, req, 'pix:write')
     const { tx, qrCodeImage } = await cashIn(ctx, account, readCashIn(req.body, world.config.readings), qrPngDataUri)
     return ok(cashInView(tx, qrCodeImage), world.config.readings.creationStatus)
   })
 
   router.on('POST', '/api/pix/cash-out-qrcode', async (req) => {
-    const { account } = await bearer(world, req)
+    const { account } = await bearer(world, req, 'pix:write')
     return ok(cashOutView(cashOut(ctx, account, readCashOut(req.body))), world.config.readings.creationStatus)
   })
 
   router.on('GET', '/api/balance', async (req) => {
-    const { account } = await bearer(world, req)
+    const { account } = await bearer(world, req, 'balance:read')
     return ok({
       grossBalance: reaisNumber(account.availableCents + account.blockedCents),
       blockedBalance: reaisNumber(account.blockedCents),

@@ -5,6 +5,7 @@
 import { ERROR_BODY_CLAUSES as ERROR_BODY } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
+import { Inconclusive } from '../../harness/verdicts.ts'
 import { CENTRAL_BANK_STYLE, bearerRequests } from './endpoints.ts'
 import { b64url, everyEndpointRefuses, expectTokenAccepted, expectExpired, expectNotInvalid, issuedToken, sentToEvery, unsigned, withAlteredPayload, withForgedSignature } from './fixtures.ts'
 
@@ -108,4 +109,28 @@ check('a token lacking permission is refused by the central-bank-style endpoints
   }
   t.expectThat(clause, 'permission denied answers 403', refused.length > 0, `the limited client (PIX_LIMITED_CLIENT_ID) refused with 403 by at least one of ${probes.map((p) => p.operationId).join(', ')}`,
     'no 403 at all (is the limited client really limited on this target?)')
+})
+
+// §5 gives 403 to a token lacking a scope on every bearer endpoint; which scope each operation needs
+// is not shown, so an answer of the operation's own is fine and only a 401 is wrong. A cash-out is
+// not probed: a target that lets the limited client through would pay it.
+check('a token lacking permission is refused by the public API with 403, never 401', {
+  clauses: ['5.scope-denied-403'],
+  needs: ['limitedKey'],
+}, async (t) => {
+  const clause = '5.scope-denied-403'
+  const probes = bearerRequests(t.config).filter((r) => !CENTRAL_BANK_STYLE.has(r.operationId) && r.operationId !== 'createCashOutQrCode')
+  const refused: string[] = []
+  for (const r of probes) {
+    const ex = await t.limited.base.request(r.method, r.path, r.body, {})
+    expectNotInvalid(t, clause, 'token', ex)
+    if (ex.response.status === 403) {
+      t.expectStatus(clause, ex, 403)
+      refused.push(r.operationId)
+    }
+  }
+  t.observe(clause, 'public-api-refused-to-limited-client', refused)
+  if (refused.length === 0) {
+    throw new Inconclusive(`the limited client (PIX_LIMITED_CLIENT_ID) was refused none of ${probes.map((p) => p.operationId).join(', ')}: which scope each needs is not shown (§5), so no 403 could be provoked`)
+  }
 })

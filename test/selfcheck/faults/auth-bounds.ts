@@ -192,6 +192,15 @@ const auth = [
     },
   }),
   defineFault({
+    id: 'ab-api-scope-denied-401',
+    area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['5.scope-denied-403'],
+    description: 'a valid token lacking the scope is answered 401 (as if invalid) by the public API endpoints (/api/…)',
+    onResponse(req, res) {
+      if (req.api !== 'base' || !req.path.startsWith('/api/') || res.status !== 403) return undefined
+      return errorResponse(401, 'unauthorized')
+    },
+  }),
+  defineFault({
     id: 'ab-refund-without-key-reaches-handler',
     area: 'auth', files: ['auth/api-key.test.ts'], clauses: ['5.api-key-required'],
     description: 'the refund route forgot the API-key middleware: without x-api-key it answers TRANSACTION_NOT_FOUND',

@@ -103,6 +103,13 @@ describe('bearer endpoints (§5, §7)', () => {
     expectError(await ref.authed('PUT', `/pix/${'E'.repeat(32)}/devolucao/r1`, { valor: '1.00' }, 'limited'), 403)
     expectError(await ref.authed('GET', '/accounts/balances', undefined, 'limited'), 403)
   })
+
+  it('deny the public API\'s writes and balance to a token without pix:write or balance:read (403), and serve its reads', async () => {
+    expectError(await ref.authed('POST', '/api/pix/cash-in', { transaction: { value: 1 } }, 'limited'), 403)
+    expectError(await ref.authed('POST', '/api/pix/cash-out-qrcode', { value: 1 }, 'limited'), 403)
+    expectError(await ref.authed('GET', '/api/balance', undefined, 'limited'), 403)
+    expect((await ref.authed('GET', '/api/transactions', undefined, 'limited')).status).toBe(200)
+  })
 })
 
 describe('gateway API keys (§5, §7)', () => {
