@@ -4,20 +4,19 @@
 // refused somewhere with 403 and never treated as an invalid key.
 import { ERROR_BODY_CLAUSES as ERROR_BODY } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
-import { gatewayRequests } from './endpoints.ts'
-import { expectGatewayUnauthorized, expectNotInvalid, sendGateway, unknownKeys } from './fixtures.ts'
+import { expectGatewayUnauthorized, expectNotInvalid, gatewayProbes, sendGateway, unknownKeys } from './fixtures.ts'
 
 check('every gateway endpoint called without x-api-key answers 401', {
   clauses: ['5.api-key-required', ...ERROR_BODY],
 }, async (t) => {
-  for (const r of gatewayRequests(t.config)) expectGatewayUnauthorized(t, '5.api-key-required', r, await sendGateway(t.gateway, r, 'none'))
+  for (const r of await gatewayProbes(t)) expectGatewayUnauthorized(t, '5.api-key-required', r, await sendGateway(t.gateway, r, 'none'))
 })
 
 check('every gateway endpoint called with an unknown x-api-key answers 401', {
   clauses: ['5.api-key-invalid-401', ...ERROR_BODY],
 }, async (t) => {
   for (const key of unknownKeys()) {
-    for (const r of gatewayRequests(t.config)) expectGatewayUnauthorized(t, '5.api-key-invalid-401', r, await sendGateway(t.gateway, r, key))
+    for (const r of await gatewayProbes(t)) expectGatewayUnauthorized(t, '5.api-key-invalid-401', r, await sendGateway(t.gateway, r, key))
   }
 })
 
@@ -25,7 +24,7 @@ check('resend webhook with an absent or invalid x-api-key answers 401 (v1 and v2
   clauses: ['7.resend-api-key-401', ...ERROR_BODY],
   needs: ['mutating'],
 }, async (t) => {
-  const resends = gatewayRequests(t.config).filter((r) => r.operationId.startsWith('resendWebhook'))
+  const resends = (await gatewayProbes(t)).filter((r) => r.operationId.startsWith('resendWebhook'))
   for (const auth of ['none', ...unknownKeys()]) {
     for (const r of resends) t.expectErrorBody('7.resend-api-key-401', await sendGateway(t.gateway, r, auth), 401)
   }
@@ -40,7 +39,7 @@ check('a valid API key lacking a permission is refused with 403, never with 401'
   const clause = '5.api-key-no-permission-403'
   const limited = t.limited.gateway
   const refused: string[] = []
-  const probes = gatewayRequests(t.config).filter((r) => r.operationId !== 'setAccountWebhook')
+  const probes = (await gatewayProbes(t)).filter((r) => r.operationId !== 'setAccountWebhook')
   for (const r of probes) {
     const ex = await sendGateway(limited, r, 'key')
     expectNotInvalid(t, clause, 'key', ex)

@@ -8,6 +8,7 @@ import { newTxid, newUuid } from '../../generators/ids.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import type { TargetConfig } from '../../harness/config.ts'
 import { cashInBody, slipBody } from '../../generators/requests.ts'
+import { addDays } from '../../generators/dates.ts'
 
 export interface EndpointRequest {
   operationId: string
@@ -70,7 +71,7 @@ function bearerShape(operationId: string, config: TargetConfig): Omit<EndpointRe
   }
 }
 
-function apiKeyShape(operationId: string, config: TargetConfig): Omit<EndpointRequest, 'operationId' | 'method' | 'writes'> {
+function apiKeyShape(operationId: string, config: TargetConfig, today: string): Omit<EndpointRequest, 'operationId' | 'method' | 'writes'> {
   switch (operationId) {
     case 'resendWebhookV1':
       return { path: `/pix/v1/webhooks/resend/${newUuid()}`, body: {} }
@@ -81,7 +82,7 @@ function apiKeyShape(operationId: string, config: TargetConfig): Omit<EndpointRe
     case 'refundPayment':
       return { path: `/pix/v2/payment/refund/${newUuid()}`, body: { value: 0.01, description: 'auth check' } }
     case 'createBankSlip':
-      return { path: '/bank-slip/v1/payment', body: slipBody({ amount: 10, description: 'auth check', externalId: freshExternalId() }) }
+      return { path: '/bank-slip/v1/payment', body: slipBody({ amount: 10, dueDate: addDays(today, 10), description: 'auth check', externalId: freshExternalId() }) }
     case 'generateBankSlipPdf':
       return { path: `/bank-slip/v1/payment/${newUuid()}/generate-pdf` }
     case 'getBuyer':
@@ -93,23 +94,23 @@ function apiKeyShape(operationId: string, config: TargetConfig): Omit<EndpointRe
   }
 }
 
-function requestsOf(family: Family, config: TargetConfig): EndpointRequest[] {
+function requestsOf(family: Family, config: TargetConfig, today: string): EndpointRequest[] {
   return operations()
     .filter((op) => familyOf(op) === family)
     .map((op) => {
-      const shape = family === 'bearer' ? bearerShape(op.operationId, config) : apiKeyShape(op.operationId, config)
+      const shape = family === 'bearer' ? bearerShape(op.operationId, config) : apiKeyShape(op.operationId, config, today)
       return { operationId: op.operationId, method: op.method, writes: op.method !== 'GET', ...shape }
     })
 }
 
 /** One fresh request per bearer endpoint (§4 rows 3–11); writes only when the profile allows them. */
 export function bearerRequests(config: TargetConfig): EndpointRequest[] {
-  return requestsOf('bearer', config).filter((r) => !r.writes || config.profile !== 'readonly')
+  return requestsOf('bearer', config, '').filter((r) => !r.writes || config.profile !== 'readonly')
 }
 
-/** One fresh request per gateway endpoint (§4 rows 12–18, resend under v1 and v2). */
-export function gatewayRequests(config: TargetConfig): EndpointRequest[] {
-  return requestsOf('apiKey', config).filter((r) => !r.writes || config.profile !== 'readonly')
+/** One fresh request per gateway endpoint (§4 rows 12–18, resend under v1 and v2); the slip is due ten days after `today`, the target's date. */
+export function gatewayRequests(config: TargetConfig, today: string): EndpointRequest[] {
+  return requestsOf('apiKey', config, today).filter((r) => !r.writes || config.profile !== 'readonly')
 }
 
 /** §7 last line: the error bodies of these bearer operations are not shown, so only their status is checked. */

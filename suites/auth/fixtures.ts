@@ -7,8 +7,10 @@ import { show } from '../../harness/assertions.ts'
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { GatewayClient } from '../../harness/http.ts'
+import { targetNow } from '../../harness/target-clock.ts'
+import { isoDate } from '../../generators/dates.ts'
 import { JWT as JWT_FORM } from '../../generators/formats.ts'
-import { BEARER_ERROR_BODY_NOT_SHOWN, GATEWAY_IN_ERROR_TABLE, bearerRequests, type EndpointRequest } from './endpoints.ts'
+import { BEARER_ERROR_BODY_NOT_SHOWN, GATEWAY_IN_ERROR_TABLE, bearerRequests, gatewayRequests, type EndpointRequest } from './endpoints.ts'
 
 const isSuccess = (ex: Exchange): boolean => !ex.response.error && ex.response.status >= 200 && ex.response.status <= 299
 
@@ -187,4 +189,9 @@ export function corruptedPem(pem: string): string {
   const middle = Math.floor(lines.length / 2)
   lines[middle] = (lines[middle] ?? '').replace(/[A-Za-z0-9+/]/g, (c) => (c === 'A' ? 'B' : 'A'))
   return lines.join('\n') + '\n'
+}
+
+/** The gateway requests of endpoints.ts, a slip among them due ten days after the target's today. */
+export async function gatewayProbes(t: CheckContext): Promise<EndpointRequest[]> {
+  return gatewayRequests(t.config, isoDate(await targetNow(t)))
 }

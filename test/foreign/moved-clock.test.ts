@@ -11,7 +11,7 @@ import { checksNotJudged, failedChecks } from './verdicts.ts'
 
 const AHEAD_S = 40 * 86_400
 /** The areas that send dates or read the clock. */
-const AREAS = ['bank-slip', 'charges', 'transactions', 'conventions', 'returns', 'webhooks']
+const AREAS = ['auth', 'bank-slip', 'charges', 'transactions', 'conventions', 'returns', 'webhooks']
 
 let reference: RunningReference
 let outcome: Certification
