@@ -142,6 +142,8 @@ export interface CheckContext {
   /** What the target chose where the interface is silent: an observation, never a verdict. */
   observe(clause: string, key: string, value: unknown): void
   skip(reason: string): never
+  /** Ends the check inconclusive: what it saw cannot tell whether the clause holds. */
+  inconclusive(reason: string): never
   /** A precondition: a failure inside blocks the check instead of failing a clause. */
   given<T>(what: string, fn: () => Promise<T> | T): Promise<T>
 

@@ -23,7 +23,7 @@ import { noteControlExchange, noteTargetExchange, operationOf, type ProbeKit } f
 import { notAlone, onlyItsAccount, type RunMode } from './schedule.ts'
 import type { TraceContext } from './trace.ts'
 import { expectEventSchema, expectSchemaOf } from './validate.ts'
-import { KitError } from './verdicts.ts'
+import { Inconclusive, KitError } from './verdicts.ts'
 import type { Captured } from './webhook-capture.ts'
 import { checkHooks, type CheckHooks } from './webhooks.ts'
 import { provokedKey } from './meta.ts'
@@ -54,6 +54,8 @@ export interface CheckContext {
   observe(clause: string, key: string, value: unknown): void
   /** Skips the check with a reason (recorded in meta.skipReason); never returns. */
   skip(reason: string): never
+  /** Ends the check inconclusive: what it saw cannot tell whether the clause holds (a listing cut by its cap, a reading that leaves nothing to provoke). */
+  inconclusive(reason: string): never
 
   /**
    * A precondition: what `fn` does only sets the check up. Any failure inside (an assertion, a
@@ -217,6 +219,9 @@ export async function buildContext(
       meta.observed = { ...meta.observed, [clause]: { ...meta.observed?.[clause], [key]: value } }
     },
     skip,
+    inconclusive: (reason) => {
+      throw new Inconclusive(reason)
+    },
     given: (what, fn) => preconditionOf(what, fn),
     expectStatus: (clause, ex, status) =>
       on(clause, statusList(status), () => {

@@ -4,7 +4,6 @@
 import fc from 'fast-check'
 import { check } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
-import { Inconclusive } from '../../harness/verdicts.ts'
 import { listPage } from './seed.ts'
 import { PIX_KEY_CAP } from './listing.ts'
 import { PAGINATED_LISTINGS, expectMetadata, seedDay, totalOf, walk } from './fixtures.ts'
@@ -35,7 +34,7 @@ for (const [n, listing] of PAGINATED_LISTINGS.entries()) {
     const { ids, total: counted } = await walk(t, listing, path, query, 3)
     const whole = await listPage(t, listing.shape, path, { ...query, page: 1, size: listing.maxSize })
     const clause = '2.2.pagination-total'
-    if (listing.maxSize === PIX_KEY_CAP && counted >= PIX_KEY_CAP) throw new Inconclusive(`the day holds ${counted} records of the key: the pix-key listing answers at most ${PIX_KEY_CAP} (§4.5), so a seeded one may be past the cap`)
+    if (listing.maxSize === PIX_KEY_CAP && counted >= PIX_KEY_CAP) t.inconclusive(`the day holds ${counted} records of the key: the pix-key listing answers at most ${PIX_KEY_CAP} (§4.5), so a seeded one may be past the cap`)
     const missing = seeded.filter((id) => !ids.includes(id))
     t.expectThat(clause, 'every record found is on some page', missing.length === 0, `the seeded transactions ${seeded.join(', ')}`, `${missing.join(', ')} on no page`, whole.ex)
     t.expectThat(clause, 'metadata.total counts the records of all pages', ids.length === counted, `${counted} records over the pages`, `${ids.length}`, whole.ex)

@@ -9,7 +9,6 @@ import { readFileSync } from 'node:fs'
 import { show } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
 import type { DeliveryStep } from '../../harness/webhook-capture.ts'
-import { Inconclusive } from '../../harness/verdicts.ts'
 import { eventIfAny } from '../events.ts'
 import { compareWithDeclared, parseDeclaredPolicy, type ObservedDelivery } from './delivery-policy.ts'
 import { afterOneFailure, endedOn200, notificationTo, observed, undeliveredPolicy } from './fixtures.ts'
@@ -87,7 +86,7 @@ check('the delivery policy the vendor declares (PIX_DELIVERY_POLICY_FILE) is the
   }
   t.observe(DECLARED, 'comparison', { declared, observed: { attempts: policy.attempts, intervalsMs: policy.intervalsMs, stopped: policy.stopped }, mismatches, undecided })
   t.expectThat(DECLARED, 'the declared delivery policy', mismatches.length === 0, show(declared), mismatches.join('; '))
-  if (undecided.length > 0) throw new Inconclusive(`the observation window could not settle the declaration: ${undecided.join('; ')}`)
+  if (undecided.length > 0) t.inconclusive(`the observation window could not settle the declaration: ${undecided.join('; ')}`)
 })
 
 check('to a receiver that demands a client certificate (PIX_WEBHOOK_CLIENT_CA_FILE), the sender presents one naming it', {

@@ -9,7 +9,6 @@ import { ControlError } from '../../harness/control.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { RecordIds } from '../../harness/record-ids.ts'
 import type { Captured, DeliveryStep, Listener } from '../../harness/webhook-capture.ts'
-import { Inconclusive } from '../../harness/verdicts.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { isResendTransactionId } from '../../generators/formats.ts'
 import { givenCashIn, givenCashOut } from '../cash/fixtures.ts'
@@ -267,7 +266,7 @@ export async function observed(t: CheckContext, name: string, steps: DeliverySte
   const read = await notificationTo(t, name, steps)
   const watched = await watchAttempts(read)
   if (watched.attempts.length === 0) {
-    throw new Inconclusive(`the resend was answered 200 but no notification reached the capture server within the observation window (${watched.observedForMs} ms)`)
+    t.inconclusive(`the resend was answered 200 but no notification reached the capture server within the observation window (${watched.observedForMs} ms)`)
   }
   return describeDelivery(watched)
 }
