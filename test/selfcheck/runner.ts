@@ -20,7 +20,11 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', 
 /** The installed command: it keeps vitest's modules out of tsx's resolution (bin/pix-conformance.js), which makes each run start faster. */
 const CLI = join(REPO_ROOT, 'bin', 'pix-conformance.js')
 const DEFAULT_TIME_LIMIT_MS = 120_000
-const OUTPUT_TAIL_LINES = 40
+/**
+ * The run's closing lines kept for assertions and messages: its summary, the --compare section and
+ * the report line, with room for what a loaded machine adds (progress lines of slow files).
+ */
+const OUTPUT_TAIL_LINES = 120
 
 export interface CertifyOptions {
   areas: string[]
