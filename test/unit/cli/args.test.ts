@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { USAGE, answerWithoutRunning, flagEnv, mergeEnv, parseArgs, pixOnly, selectionEnv } from '../../../cli/args.ts'
+import { CHECK_DRIVER_USAGE, DIFF_USAGE, INIT_USAGE, SUBCOMMAND_FLAGS, USAGE, VERIFY_USAGE, answerWithoutRunning, flagEnv, mergeEnv, parseArgs, pixOnly, selectionEnv } from '../../../cli/args.ts'
 import { ArgsError, FLAGS } from '../../../cli/flags.ts'
 
 describe('parseArgs', () => {
@@ -127,4 +127,16 @@ describe('answerWithoutRunning: what the launcher answers before it loads the re
     for (const row of FLAGS) expect(USAGE).toContain(`  ${row.flag}`)
     for (const row of FLAGS) if ('env' in row && row.env) expect(USAGE).toContain(`[${row.env}]`)
   })
+})
+
+describe('the subcommands: each usage text names exactly the flags its parser takes', () => {
+  const usages = { 'check-driver': CHECK_DRIVER_USAGE, init: INIT_USAGE, diff: DIFF_USAGE, verify: VERIFY_USAGE } as const
+  const flagsIn = (text: string): string[] => [...new Set([...text.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)].map((m) => m[1]!))].sort()
+
+  for (const [name, usage] of Object.entries(usages)) {
+    test(name, () => {
+      const parsed = Object.keys(SUBCOMMAND_FLAGS[name as keyof typeof SUBCOMMAND_FLAGS]).filter((f) => f !== 'help').sort()
+      expect(flagsIn(usage).filter((f) => f !== 'help')).toEqual(parsed)
+    })
+  }
 })
