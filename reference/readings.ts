@@ -68,7 +68,7 @@ export function parseReading(text: string): Partial<Readings> {
   const eq = text.indexOf('=')
   const name = (eq === -1 ? text : text.slice(0, eq)) as keyof Readings
   const raw = eq === -1 ? '' : text.slice(eq + 1)
-  const allowed = READING_VALUES[name] as readonly (string | number)[] | undefined
+  const allowed = Object.hasOwn(READING_VALUES, name) ? (READING_VALUES[name] as readonly (string | number)[]) : undefined
   if (!allowed) throw new Error(`unknown reading ${JSON.stringify(name)}; readings: ${READING_NAMES.join(', ')}`)
   const value = allowed.find((v) => String(v) === raw)
   if (value === undefined) throw new Error(`reading ${name} takes ${allowed.map(String).join(' | ')}, not ${JSON.stringify(raw)}`)
@@ -80,7 +80,7 @@ export function readingsOf(overrides: Partial<Readings> = {}): Readings {
   const out: Readings = { ...DEFAULT_READINGS }
   for (const [name, value] of Object.entries(overrides) as [keyof Readings, unknown][]) {
     if (value === undefined) continue
-    const allowed = READING_VALUES[name] as readonly unknown[] | undefined
+    const allowed = Object.hasOwn(READING_VALUES, name) ? (READING_VALUES[name] as readonly unknown[]) : undefined
     if (!allowed) throw new Error(`unknown reading ${JSON.stringify(name)}; readings: ${READING_NAMES.join(', ')}`)
     if (!allowed.includes(value)) throw new Error(`reading ${name} takes ${allowed.map(String).join(' | ')}, not ${JSON.stringify(value)}`)
     ;(out as unknown as Record<string, unknown>)[name] = value

@@ -82,7 +82,7 @@ function switchReadings(ctx: Context, body: unknown): Readings {
   const o = bodyObject(body)
   const switched: Partial<Record<keyof Readings, unknown>> = {}
   for (const [name, value] of Object.entries(o)) {
-    const allowed = READING_VALUES[name as keyof Readings] as readonly unknown[] | undefined
+    const allowed = Object.hasOwn(READING_VALUES, name) ? (READING_VALUES[name as keyof Readings] as readonly unknown[]) : undefined
     if (!allowed) throw bad(`unknown reading ${JSON.stringify(name)}; readings: ${READING_NAMES.join(', ')}`)
     if (!allowed.includes(value)) throw bad(`reading ${name} takes ${allowed.map((v) => JSON.stringify(v)).join(' | ')}, not ${JSON.stringify(value)}`)
     switched[name as keyof Readings] = value

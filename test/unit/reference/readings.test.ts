@@ -13,6 +13,7 @@ describe('reading switches: parsing', () => {
     expect(parseReading('receiveTxIdWithoutCharge=absent')).toEqual({ receiveTxIdWithoutCharge: 'absent' })
     expect(() => parseReading('unregisteredCertificate=404')).toThrow(/takes 401 \| 403/)
     expect(() => parseReading('nope=1')).toThrow(/unknown reading/)
+    expect(() => parseReading('toString=1')).toThrow(/unknown reading/)
     expect(() => readingsOf({ creationStatus: 202 as 201 })).toThrow(/takes 200 \| 201/)
   })
 
@@ -78,6 +79,8 @@ describe('reading switches at run time (POST /control/readings, a reference extr
     expect((await ref.control('/control/readings', { limitedBalance: 'sometimes' })).status).toBe(400)
     expect((await ref.control('/control/readings', { unregisteredCertificate: '403' })).status).toBe(400)
     expect((await ref.control('/control/readings', { nope: 1 })).status).toBe(400)
+    expect((await ref.control('/control/readings', { toString: 'x' })).status).toBe(400)
+    expect((await ref.control('/control/readings', JSON.parse('{"__proto__": "x"}'))).status).toBe(400)
     expect((await ref.control('/control/readings', { limitedBalance: 'denied' })).body.limitedBalance).toBe('denied')
     expect((await ref.gateway('/v1/account/balance', { key })).status).toBe(403)
   })
