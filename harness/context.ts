@@ -252,7 +252,7 @@ export async function buildContext(
       if (!allowed.some((a) => sameValue(actual, a))) fail(rule, `one of ${allowed.map(show).join(', ')}`, show(actual), ex)
     }),
     expectAmount: (clause, rule, actual, expected, ex) => on(clause, [], () => {
-      if (!sameAmount(actual, expected)) fail(rule, fromCents(centsOf(expected)), show(actual), ex)
+      if (!sameAmount(actual, expected)) fail(rule, amountText(expected), show(actual), ex)
     }),
     expectThat: (clause, rule, ok, expected, got, ex) => on(clause, [], () => {
       if (!ok) fail(rule, expected, typeof got === 'string' ? got : show(got), ex)
@@ -287,6 +287,15 @@ export async function buildContext(
 /** Deep equality as JSON sees it: -0 (which a JSON body can carry) equals 0. */
 function sameValue(actual: unknown, expected: unknown): boolean {
   return actual === expected || isDeepStrictEqual(actual, expected)
+}
+
+/** The expected amount in reais with two places; as it is when it is no amount (an expectation made from a target's odd values). */
+function amountText(expected: number | string): string {
+  try {
+    return fromCents(centsOf(expected))
+  } catch {
+    return show(expected)
+  }
 }
 
 function sameAmount(actual: unknown, expected: number | string): boolean {

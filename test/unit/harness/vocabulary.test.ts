@@ -77,6 +77,7 @@ describe('the comparison verbs', () => {
   test('expectAmount shows the expected amount in reais with two places, and refuses what is not an amount', () => {
     expectFailure('expectAmount fails showing the expected amount in reais', '2.3.gateway-id', 'valor: expected 10.50, got "10.49"')
     expectFailure('expectAmount fails on what is not an amount', '2.3.gateway-id', 'valor: expected 10.00, got "ten"')
+    expectFailure('expectAmount fails, not crashes, on an expected value that is no amount', '2.3.gateway-id', 'totalBalance = available + blocked: expected')
   })
 
   test('expectThat shows a string got as it is and any other got as JSON', () => {

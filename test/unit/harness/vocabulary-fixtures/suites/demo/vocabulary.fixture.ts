@@ -46,6 +46,10 @@ check('expectAmount fails on what is not an amount', { clauses: [ID] }, (t) => {
   t.expectAmount(ID, 'valor', 'ten', '10.00')
 })
 
+check('expectAmount fails, not crashes, on an expected value that is no amount', { clauses: [ID] }, (t) => {
+  t.expectAmount(ID, 'totalBalance = available + blocked', 10, Number.NaN)
+})
+
 check('expectThat fails with a got that is a string as it is', { clauses: [ID] }, (t) => {
   t.expectThat(ID, 'qrCodeImage decodes to an image', false, 'a decodable image/png', 'bytes that are not image/png')
 })
