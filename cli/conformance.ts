@@ -34,12 +34,12 @@ import { toHar } from './reporting/har.ts'
 import { MergeError, mergeResults, readResults } from './reporting/merge.ts'
 import { colourWanted, paint, summaryText } from './reporting/progress.ts'
 import { ConformanceReporter } from './reporting/reporter.ts'
-import { exitCodeOf, kitVersion, makeRunId, specHash } from './reporting/run-info.ts'
+import { kitVersion, makeRunId, specHash } from './reporting/run-info.ts'
 import { Scrubber } from './reporting/scrub.ts'
 import type { ClauseInfo, Results } from './reporting/types.ts'
 import { WaiverError, applyWaivers, draftWaivers, loadWaivers, utcDay, waiverLines, type Waiver } from './reporting/waivers.ts'
 import { prepareRunDir, removeIfEmpty, writeReport } from './reporting/write.ts'
-import { afterRun, gatedExitCode } from './run-extras.ts'
+import { afterRun, gateSettingsOf } from './run-extras.ts'
 import { EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE } from './exit-codes.ts'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -296,6 +296,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
       ...(args.areas.length > 0 || args.files.length > 0 ? { scope: args.files.length > 0 ? args.files : args.areas } : {}),
       depthProfile: config.depth,
       numRunsExplicit: config.numRunsExplicit,
+      ...gateSettingsOf(args),
     },
     clauses: () => catalogue,
     scrubber,
@@ -358,7 +359,7 @@ async function runVitest(args: CliArgs, config: TargetConfig, place: RunPlace, r
   say(summaryText(results, runDir, paint(colour)))
   lastRun = { results, runDir }
   await afterRun(args, results, say, complain, runDir)
-  return gatedExitCode(args, results, (r) => exitCodeOf(r, shard !== undefined, args.requireVerified, args.failOnFlaky))
+  return results.verdict.exitCode
 }
 
 /**
@@ -454,7 +455,7 @@ async function merge(args: CliArgs, dirs: string[]): Promise<number> {
   const gate = await loadGateInputs(args)
   const parts = dirs.map(readResults)
   const runId = makeRunId(new Date(), 'merged')
-  const merged = mergeResults(parts, runId)
+  const merged = mergeResults(parts, runId, gateSettingsOf(args).gateSettings)
   const runDir = runFolder(args, runId)
   say(`Merged ${parts.length} results (${parts.map((p) => p.runId).join(', ')})`)
   const env = mergeEnv(process.env, args.envFile ? loadDotenv(args.envFile) : {}, {})
@@ -462,7 +463,7 @@ async function merge(args: CliArgs, dirs: string[]): Promise<number> {
   const colour = colourWanted(process.stdout)
   say(summaryText(written, runDir, paint(colour)))
   await afterRun(args, written, say, complain, runDir)
-  return gatedExitCode(args, written, (r) => exitCodeOf(r, false, args.requireVerified, args.failOnFlaky))
+  return written.verdict.exitCode
 }
 
 /** Reports land under the caller's working directory (a project that installed the kit, or this repository). */

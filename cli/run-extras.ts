@@ -1,12 +1,12 @@
-// What a finished certification (or merge) does beyond its report, for three flags:
-// --otlp-endpoint (the run as spans), --fail-on (a gate by severity), --require-coverage (a gate
-// on the documented statuses seen). conformance.ts calls these two functions; the rest is here.
+// What a finished certification (or merge) does beyond its report: the reproducers, the status
+// coverage and --fail-on lines, --otlp-endpoint (the run as spans); and the gate settings of its
+// flags, which the verdict decides with (cli/reporting/verdict.ts).
 import { join } from 'node:path'
 import type { CliArgs } from './flags.ts'
 import { writeReproducers } from './repro.ts'
 import { coverageLine, neverSeen } from './reporting/coverage.ts'
-import { exitCodeWithFailOn, failOnLine } from './reporting/severity.ts'
-import type { Results } from './reporting/types.ts'
+import { failOnLine } from './reporting/severity.ts'
+import type { GateSettings, Results } from './reporting/types.ts'
 
 const SHOWN_GAPS = 12
 
@@ -42,10 +42,13 @@ export async function afterRun(args: CliArgs, results: Results, say: (line: stri
   }
 }
 
-/** The exit code with --fail-on and --require-coverage applied over the kit's own (`base`). */
-export function gatedExitCode(args: CliArgs, results: Results, base: (r: Results) => 0 | 1): 0 | 1 {
-  const code = exitCodeWithFailOn(results, args.failOn, base)
-  if (code !== 0 || args.requireCoverage === undefined) return code
-  const percent = results.statusCoverage?.percent ?? 0
-  return percent < args.requireCoverage ? 1 : 0
+/** The gates a run or merge was given: its verdict (cli/reporting/verdict.ts) decides with them. */
+export function gateSettingsOf(args: CliArgs): { gateSettings?: GateSettings } {
+  const gateSettings: GateSettings = {
+    ...(args.requireCoverage !== undefined ? { requireCoverage: args.requireCoverage } : {}),
+    ...(args.requireVerified !== undefined ? { requireVerified: args.requireVerified } : {}),
+    ...(args.failOn ? { failOn: args.failOn } : {}),
+    ...(args.failOnFlaky ? { failOnFlaky: true } : {}),
+  }
+  return Object.keys(gateSettings).length > 0 ? { gateSettings } : {}
 }

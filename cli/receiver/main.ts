@@ -141,7 +141,7 @@ async function certify(options: ReceiverOptions, transport: Transport, provider:
   const results: Results = { ...built, verdict: receiverVerdict(built) }
   const written = writeReport(ctx.runDir, results, ctx.scrubber)
   say(summary(written, ctx.runDir, p))
-  return written.verdict.result === 'FAILED' ? EXIT_FAILED : EXIT_PASSED
+  return written.verdict.exitCode === 1 ? EXIT_FAILED : EXIT_PASSED
 }
 
 function credentialsLine(o: ReceiverOptions): string {

@@ -189,5 +189,5 @@ export function receiverVerdict(r: Omit<Results, 'verdict'>): RunVerdict {
   if (count('skipped')) why.push(`${count('skipped')} need --probe-url`)
   if (count('uncovered')) why.push(`${count('uncovered')} without a check`)
   const profile = PROFILE_WORDS[receiverProfile(r)]
-  return { result, headline: `${result} — ${profile} — ${verified} of ${must.length} receiver clauses verified${why.length ? ` (${why.join('; ')})` : ''}` }
+  return { result, label: result, exitCode: result === 'FAILED' ? 1 : 0, gates: [], headline: `${result} — ${profile} — ${verified} of ${must.length} receiver clauses verified${why.length ? ` (${why.join('; ')})` : ''}` }
 }

@@ -38,7 +38,7 @@ export interface CertificateClaims {
   numRuns?: number
   depth?: string
   scope?: string[]
-  result: RunVerdict
+  result: Pick<RunVerdict, 'result' | 'headline' | 'extension'>
   coverage: Results['coverage']
   /** Every clause of the catalogue and its verdict. */
   clauses: Record<string, ClauseStatus>

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildResults } from './results.ts'
-import type { CheckResult, ClauseInfo, Results } from './types.ts'
+import type { CheckResult, ClauseInfo, GateSettings, Results } from './types.ts'
 
 export class MergeError extends Error {
   override name = 'MergeError'
@@ -29,7 +29,7 @@ function isResults(v: unknown): v is Results {
   return !!r && typeof r.runId === 'string' && Array.isArray(r.checks) && Array.isArray(r.clauses) && !!r.target
 }
 
-export function mergeResults(parts: Results[], runId: string): Results {
+export function mergeResults(parts: Results[], runId: string, gateSettings?: GateSettings): Results {
   const first = parts[0]
   if (!first) throw new MergeError('--merge: give at least one report folder')
   for (const p of parts.slice(1)) {
@@ -67,6 +67,7 @@ export function mergeResults(parts: Results[], runId: string): Results {
       ...(first.scope ? { scope: first.scope } : {}),
       ...(first.depth ? { depthProfile: first.depth.profile, numRunsExplicit: first.depth.numRunsExplicit } : {}),
       ...(missingShards.length > 0 ? { missingShards } : {}),
+      ...(gateSettings && Object.keys(gateSettings).length > 0 ? { gateSettings } : {}),
     },
     checks,
     catalogue,

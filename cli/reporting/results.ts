@@ -3,6 +3,9 @@
 
 import { withSeverities } from './severity.ts'
 import { statusCoverageOf } from './coverage-of.ts'
+import { READONLY_REASON, decideVerdict, isExtensionClause, isTestableMust } from './verdict.ts'
+
+export { isExtensionClause, unexcusedFailures } from './verdict.ts'
 import type {
   AreaSummary,
   CheckResult,
@@ -13,6 +16,7 @@ import type {
   Counts,
   Coverage,
   ExcludedCheck,
+  GateSettings,
   Results,
   RunVerdict,
 } from './types.ts'
@@ -36,6 +40,8 @@ export interface RunInfo {
   numRunsExplicit?: boolean
   /** Shards a merge expected but did not get (`2/3`). */
   missingShards?: string[]
+  /** The gates the run was given: the verdict decides with them (cli/reporting/verdict.ts). */
+  gateSettings?: GateSettings
 }
 
 export function buildResults(run: RunInfo, checks: CheckResult[], catalogue: ClauseInfo[], errors: string[] = []): Results {
@@ -63,9 +69,9 @@ export function buildResults(run: RunInfo, checks: CheckResult[], catalogue: Cla
   return { ...partial, verdict: recomputeVerdict(partial) }
 }
 
-/** The run's verdict from its own fields (after waivers changed its checks, too). */
+/** The run's verdict from its own fields and gate settings (after waivers changed its checks, too). */
 export function recomputeVerdict(r: Omit<Results, 'verdict'>): RunVerdict {
-  return runVerdict(r, clausesInScope(r.scope, r.checks, r.clauses), r.missingShards ?? [])
+  return decideVerdict(r, clausesInScope(r.scope, r.checks, r.clauses))
 }
 
 /** A run limited to some areas is measured against the clauses its checks name. */
@@ -73,11 +79,6 @@ function clausesInScope(scope: readonly string[] | undefined, checks: readonly C
   if (!scope) return clauses
   const inScope = new Set(checks.flatMap((c) => c.clauses))
   return clauses.filter((c) => inScope.has(c.id))
-}
-
-/** Failed checks no waiver in force excuses: an expired waiver excuses nothing. */
-export function unexcusedFailures(checks: readonly CheckResult[]): number {
-  return checks.filter((c) => c.status === 'failed' && !(c.waiver && !c.waiver.expired)).length
 }
 
 /** A check's verdict per clause: a failed check fails one clause and does not reach the others. */
@@ -130,94 +131,6 @@ export function coverageOf(clauses: readonly ClauseResult[]): Coverage {
   return { testableMust: testable.length, covered, verified, percent }
 }
 
-const isTestableMust = (c: ClauseInfo) => c.level === 'must' && c.testability !== 'not-shown'
-
-/**
- * FAILED when a check failed (and no waiver in force excuses it) or the run broke; INCOMPLETE when
- * checks were blocked or inconclusive, or shards are missing; CONDITIONAL PASS when the only
- * failures are waived; otherwise PASSED. The headline says how many must clauses were verified
- * and why the others were not.
- */
-export function runVerdict(r: Omit<Results, 'verdict'>, clauses: readonly ClauseResult[], missingShards: readonly string[]): RunVerdict {
-  const must = clauses.filter((c) => isTestableMust(c) && !isExtensionClause(c))
-  const verified = must.filter((c) => c.status === 'passed').length
-  const result: RunVerdict['result'] =
-    unexcusedFailures(r.checks) > 0 || r.errors.length > 0 ? 'FAILED'
-    : r.summary.total === 0 ? 'NO CHECKS RAN'
-    : r.summary.blocked > 0 || r.summary.inconclusive > 0 || missingShards.length > 0 ? 'INCOMPLETE'
-    : r.summary.failed > 0 ? 'CONDITIONAL PASS'
-    : 'PASSED'
-  const why = unverifiedCauses(must.filter((c) => c.status !== 'passed'), r.checks, r.profile)
-  if (missingShards.length > 0) why.push(`shard${missingShards.length === 1 ? '' : 's'} ${missingShards.join(', ')} missing`)
-  const flaky = r.checks.filter((c) => c.flaky).length
-  if (flaky > 0) why.push(`${flaky} check${flaky === 1 ? '' : 's'} flaky: passed only on a retry`)
-  const scope = r.scope ? ` of ${r.scope.join(', ')}` : ''
-  const headline = `${result} — ${verified} of ${must.length} must clauses${scope} verified${why.length ? ` (${why.join('; ')})` : ''}`
-  const extension = extensionHeadline(clauses.filter(isExtensionClause), r)
-  return { result, headline, ...(extension ? { extension } : {}) }
-}
-
-/** An extension's clause (--clauses, docs/EXTENDING.md): its ids are `x-<vendor>.<slug>`. */
-export const isExtensionClause = (c: { id: string }): boolean => c.id.startsWith('x-')
-
-/** The second line of the verdict: the extension's must clauses, counted as the interface's are. */
-function extensionHeadline(clauses: readonly ClauseResult[], r: Omit<Results, 'verdict'>): string | undefined {
-  if (clauses.length === 0) return undefined
-  const namespaces = [...new Set(clauses.map((c) => c.section))].join(', ')
-  const must = clauses.filter(isTestableMust)
-  const verified = must.filter((c) => c.status === 'passed').length
-  const why = unverifiedCauses(must.filter((c) => c.status !== 'passed'), r.checks, r.profile)
-  return `${namespaces} — ${verified} of ${must.length} must clauses of the extension verified${why.length ? ` (${why.join('; ')})` : ''}`
-}
-
-/** `12 failed`, `214 need a mutating profile or the sandbox driver`, `3 blocked by a failed precondition`… */
-function unverifiedCauses(unverified: readonly ClauseResult[], checks: readonly CheckResult[], profile: string): string[] {
-  const byId = new Map(checks.map((c) => [c.id, c]))
-  const counts = new Map<string, number>()
-  for (const clause of unverified) {
-    const cause = causeOf(clause, clause.checks.map((id) => byId.get(id)).filter((c): c is CheckResult => c !== undefined), profile)
-    counts.set(cause, (counts.get(cause) ?? 0) + 1)
-  }
-  return CAUSES.filter((c) => counts.has(c)).map((c) => `${counts.get(c)} ${counts.get(c) === 1 ? singular(c) : c}`)
-}
-
-/** `need …` → `needs …`, `have …` → `has …`: the cause of one clause. */
-function singular(cause: string): string {
-  return cause.replace(/^need /, 'needs ').replace(/^have /, 'has ')
-}
-
-const CAUSES = [
-  'failed',
-  'waived',
-  'not reached (their check failed on another clause)',
-  'inconclusive',
-  'blocked by a failed precondition',
-  'need a mutating profile or the sandbox driver',
-  'need --reset',
-  'need routes the sandbox driver does not provide',
-  'need optional settings',
-  'skipped',
-  'have no check',
-] as const
-
-function causeOf(clause: ClauseResult, checks: readonly CheckResult[], profile: string): (typeof CAUSES)[number] {
-  switch (clause.status) {
-    case 'failed': return clause.waiver && !clause.waiver.expired ? 'waived' : 'failed'
-    case 'not-reached': return 'not reached (their check failed on another clause)'
-    case 'inconclusive': return 'inconclusive'
-    case 'blocked': return 'blocked by a failed precondition'
-    case 'uncovered': return 'have no check'
-    default: break
-  }
-  const reasons = checks.map((c) => c.skipReason ?? '')
-  if (profile === 'readonly' && reasons.some((r) => READONLY_REASON.test(r) || /control/i.test(r))) return 'need a mutating profile or the sandbox driver'
-  if (reasons.some((r) => /--reset\b/.test(r))) return 'need --reset'
-  if (reasons.some((r) => /does not provide/.test(r))) return 'need routes the sandbox driver does not provide'
-  if (reasons.some((r) => /PIX_CONTROL_URL|control/i.test(r))) return 'need a mutating profile or the sandbox driver'
-  if (reasons.some((r) => /PIX_[A-Z_]+/.test(r))) return 'need optional settings'
-  return 'skipped'
-}
-
 /** The observations of every check, merged by clause (checks add different keys to one clause). */
 export function observedProfileOf(checks: readonly CheckResult[]): Pick<Results, 'observedProfile'> {
   const merged: Record<string, Record<string, unknown>> = {}
@@ -239,8 +152,6 @@ function depthOf(profile: string, numRunsExplicit: boolean, checks: readonly Che
 }
 
 const MUTATING_NEED = 'mutating'
-// how the harness words a skip the profile caused (harness/check.ts, and checks that skip themselves)
-const READONLY_REASON = /^readonly profile\b/i
 
 /**
  * Checks the readonly profile left out: those needing 'mutating' (they would change the target's

@@ -56,17 +56,6 @@ export function blockingFailures(r: Pick<Results, 'checks'>, failOn: readonly Se
   return unexcused.filter((c) => c.severity === undefined || failOn.includes(c.severity))
 }
 
-/** The exit code once --fail-on has set aside the failures it does not gate on. */
-export function exitCodeWithFailOn(r: Results, failOn: readonly Severity[] | undefined, exitCodeOf: (r: Results) => 0 | 1): 0 | 1 {
-  if (!failOn || blockingFailures(r, undefined).length === 0) return exitCodeOf(r)
-  const blocking = new Set(blockingFailures(r, failOn))
-  // the checks --fail-on does not gate on are judged as if excused, everything else unchanged
-  const gated: Results = { ...r, checks: r.checks.map((c) => (c.status !== 'failed' || blocking.has(c) || (c.waiver && !c.waiver.expired) ? c : { ...c, waiver: REPORTED_ONLY })) }
-  return exitCodeOf(gated)
-}
-
-const REPORTED_ONLY = { clause: '', reason: 'severity not in --fail-on', owner: 'pix-conformance', expires: '9999-12-31', expired: false } as const
-
 /** The line the console prints about --fail-on. */
 export function failOnLine(r: Results, failOn: readonly Severity[]): string | undefined {
   const unexcused = r.checks.filter((c) => c.status === 'failed' && !(c.waiver && !c.waiver.expired))

@@ -163,14 +163,45 @@ export interface Coverage {
   percent: number
 }
 
-/** The run's result in one word and the sentence that says how much it verified. */
+/**
+ * The run's result in one word, its exit code and the sentence that says how much it verified
+ * (cli/reporting/verdict.ts decides it; every output reads it).
+ */
 export interface RunVerdict {
   /** CONDITIONAL PASS: every failure is excused by a waiver in force (exit 0). */
   result: 'PASSED' | 'CONDITIONAL PASS' | 'FAILED' | 'INCOMPLETE' | 'NO CHECKS RAN'
-  /** The interface's must clauses: how many were verified, and why the others were not. */
+  /** The result as the headline starts: `FAILED (gate)` when only a gate failed, `PASSED (--fail-on security)` when --fail-on let failures through. */
+  label: string
+  /** The exit code of the run: 1 for FAILED, and for NO CHECKS RAN outside a shard; else 0. */
+  exitCode: 0 | 1
+  /** The label, any failed gate with its figure, then the interface's must clauses: how many were verified, and why the others were not. */
   headline: string
+  /** Every gate the run was given, met or not. */
+  gates: GateOutcome[]
+  /** --fail-on, when given: the severities it gates on and what it did with the failures. */
+  failOn?: { severities: Severity[]; blocking: number; reportedOnly: number; reportedSeverities: Severity[] }
   /** The same of the extension's clauses (--clauses), when the run had any. */
   extension?: string
+}
+
+/** What a run was told to gate on beyond its checks (the flags of the same names). */
+export interface GateSettings {
+  requireCoverage?: number
+  requireVerified?: number
+  failOn?: Severity[]
+  failOnFlaky?: boolean
+}
+
+/** One gate of a run: `status coverage 8.3% < 90% (--require-coverage)`. */
+export interface GateOutcome {
+  name: string
+  flag: string
+  /** What the run measured (a percent, or a count of flaky checks). */
+  figure: number
+  threshold: number
+  passed: boolean
+  /** The gate in words, as the headline says it when it fails. */
+  text: string
 }
 
 export interface ExcludedCheck {
@@ -218,6 +249,8 @@ export interface Results {
   missingShards?: string[]
   /** Present when the run was given waivers. */
   waivers?: WaiverOutcome
+  /** The gates the run was given (--require-coverage, --require-verified, --fail-on, --fail-on-flaky): the verdict is recomputed with them. */
+  gateSettings?: GateSettings
   /** Per operation, the documented statuses and error codes the run provoked, observed or never saw (cli/reporting/coverage.ts). */
   statusCoverage?: StatusCoverage
 }

@@ -68,7 +68,7 @@ describe('buildResults', () => {
   })
 
   test('the headline says how much was verified and why the rest was not', () => {
-    expect(r.verdict).toEqual({ result: 'FAILED', headline: 'FAILED — 2 of 5 must clauses verified (1 failed; 1 needs a mutating profile or the sandbox driver; 1 has no check)' })
+    expect(r.verdict).toEqual({ result: 'FAILED', label: 'FAILED', exitCode: 1, gates: [], headline: 'FAILED — 2 of 5 must clauses verified (1 failed; 1 needs a mutating profile or the sandbox driver; 1 has no check)' })
   })
 
   test('blocked or inconclusive checks make the run INCOMPLETE, never PASSED', () => {

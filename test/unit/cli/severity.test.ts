@@ -9,11 +9,10 @@ import { renderHtml } from '../../../cli/reporting/html.ts'
 import { renderJunit } from '../../../cli/reporting/junit.ts'
 import { paint, summaryText } from '../../../cli/reporting/progress.ts'
 import { buildResults } from '../../../cli/reporting/results.ts'
-import { exitCodeOf } from '../../../cli/reporting/run-info.ts'
 import { bySeverity } from '../../../cli/reporting/severity.ts'
 import type { ClauseInfo } from '../../../cli/reporting/types.ts'
 import { applyWaivers, parseWaivers } from '../../../cli/reporting/waivers.ts'
-import { gatedExitCode } from '../../../cli/run-extras.ts'
+import { gateSettingsOf } from '../../../cli/run-extras.ts'
 import { CLAUSES_PATH, loadClauses } from '../../../generators/clauses.ts'
 import { assignSeverities } from '../../../scripts/assign-severity.ts'
 import { check, runInfo } from './fixtures.ts'
@@ -28,7 +27,9 @@ const CATALOGUE: ClauseInfo[] = [
 const failing = (clause: string, id = `auth/x::${clause}`) => check({ id, title: id, clauses: [clause], status: 'failed', failedClause: clause, message: `${clause} — broken\nexpected a, got b` })
 const passing = check({ id: 'auth/x::ok', clauses: ['4.2.token-type'], status: 'passed' })
 const resultsOf = (...checks: ReturnType<typeof check>[]) => buildResults(runInfo(), checks, CATALOGUE)
-const base = (r: Parameters<typeof exitCodeOf>[0]) => exitCodeOf(r, false)
+/** The exit code of a run of these checks with these flags (and run errors), as its verdict says. */
+const gated = (argv: string[], checks: ReturnType<typeof check>[], errors: string[] = []) => buildResults(runInfo(gateSettingsOf(parseArgs(argv))), checks, CATALOGUE, errors)
+const exitOf = (argv: string[], ...checks: ReturnType<typeof check>[]) => gated(argv, checks).verdict.exitCode
 
 describe('the catalogue', () => {
   test('every clause of specs/clauses.yaml has a valid severity', () => {
@@ -51,29 +52,25 @@ describe('--fail-on', () => {
   })
 
   test('passes a run whose only failure is a protocol clause, and fails one with a security failure', () => {
-    const failOn = parseArgs(['--fail-on', 'security'])
-    const protocolOnly = resultsOf(passing, failing('7.error-reason-phrase'))
-    expect(gatedExitCode(failOn, protocolOnly, base)).toBe(0)
-    const withSecurity = resultsOf(passing, failing('7.error-reason-phrase'), failing('7.bearer-missing-token-401'))
-    expect(gatedExitCode(failOn, withSecurity, base)).toBe(1)
+    expect(exitOf(['--fail-on', 'security'], passing, failing('7.error-reason-phrase'))).toBe(0)
+    expect(exitOf(['--fail-on', 'security'], passing, failing('7.error-reason-phrase'), failing('7.bearer-missing-token-401'))).toBe(1)
   })
 
   test('without --fail-on every failure blocks, as before', () => {
-    expect(gatedExitCode(parseArgs([]), resultsOf(passing, failing('7.error-reason-phrase')), base)).toBe(1)
-    expect(gatedExitCode(parseArgs([]), resultsOf(passing), base)).toBe(0)
+    expect(exitOf([], passing, failing('7.error-reason-phrase'))).toBe(1)
+    expect(exitOf([], passing)).toBe(0)
   })
 
   test('a waiver in force still excuses a failure of a gated severity', () => {
-    const r = resultsOf(passing, failing('7.bearer-missing-token-401'))
+    const r = gated(['--fail-on', 'security'], [passing, failing('7.bearer-missing-token-401')])
     const waivers = parseWaivers('waivers:\n  - clause: 7.bearer-missing-token-401\n    reason: r\n    owner: o\n    expires: 2999-12-31\n', 'w.yaml', CATALOGUE.map((c) => c.id))
-    expect(gatedExitCode(parseArgs(['--fail-on', 'security']), applyWaivers(r, waivers, '2026-11-27', 'w.yaml'), base)).toBe(0)
+    expect(applyWaivers(r, waivers, '2026-11-27', 'w.yaml').verdict.exitCode).toBe(0)
   })
 
   test('a failure of the kit (no clause) and run errors still block', () => {
     const kit = check({ id: 'auth/x::kit', clauses: ['4.2.token-type'], status: 'failed', message: 'kit bug' })
-    expect(gatedExitCode(parseArgs(['--fail-on', 'security']), resultsOf(passing, kit), base)).toBe(1)
-    const withError = buildResults(runInfo(), [passing, failing('7.error-reason-phrase')], CATALOGUE, ['a suite did not load'])
-    expect(gatedExitCode(parseArgs(['--fail-on', 'security']), withError, base)).toBe(1)
+    expect(exitOf(['--fail-on', 'security'], passing, kit)).toBe(1)
+    expect(gated(['--fail-on', 'security'], [passing, failing('7.error-reason-phrase')], ['a suite did not load']).verdict.exitCode).toBe(1)
   })
 })
 

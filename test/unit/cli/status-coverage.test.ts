@@ -6,8 +6,7 @@ import { parseArgs } from '../../../cli/args.ts'
 import { documentedOutcomes, SECTION_7, statusCoverage } from '../../../cli/reporting/coverage.ts'
 import { renderHtml } from '../../../cli/reporting/html.ts'
 import { buildResults } from '../../../cli/reporting/results.ts'
-import { exitCodeOf } from '../../../cli/reporting/run-info.ts'
-import { gatedExitCode } from '../../../cli/run-extras.ts'
+import { gateSettingsOf } from '../../../cli/run-extras.ts'
 import { loadOpenApi, operations } from '../../../generators/openapi.ts'
 import { CLAUSES, check, runInfo } from './fixtures.ts'
 
@@ -63,12 +62,12 @@ describe('a run', () => {
   })
 
   test('is in results.json and report.html, and --require-coverage gates on it', () => {
-    const r = buildResults(runInfo({ target }), checks.map((c) => ({ ...c, clauses: ['4.2.token-type'] })), CLAUSES)
+    const gated = (argv: string[]) => buildResults(runInfo({ target, ...gateSettingsOf(parseArgs(argv)) }), checks.map((c) => ({ ...c, clauses: ['4.2.token-type'] })), CLAUSES)
+    const r = gated([])
     expect(r.statusCoverage?.documented).toBeGreaterThan(50)
     expect(renderHtml(r)).toContain('id="status-coverage"')
-    const base = (x: typeof r) => exitCodeOf(x, false)
-    expect(gatedExitCode(parseArgs([]), r, base)).toBe(0)
-    expect(gatedExitCode(parseArgs(['--require-coverage', '90']), r, base)).toBe(1)
-    expect(gatedExitCode(parseArgs(['--require-coverage', '0']), r, base)).toBe(0)
+    expect(r.verdict.exitCode).toBe(0)
+    expect(gated(['--require-coverage', '90']).verdict).toMatchObject({ result: 'FAILED', exitCode: 1, gates: [{ flag: '--require-coverage', threshold: 90, passed: false }] })
+    expect(gated(['--require-coverage', '0']).verdict.exitCode).toBe(0)
   })
 })

@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest'
 import { buildResults } from '../../../cli/reporting/results.ts'
-import { exitCodeOf } from '../../../cli/reporting/run-info.ts'
 import { WaiverError, applyWaivers, draftWaivers, parseWaivers } from '../../../cli/reporting/waivers.ts'
 import { CLAUSES, check, runInfo } from './fixtures.ts'
 
@@ -56,7 +55,7 @@ describe('applyWaivers', () => {
     expect(r.verdict.result).toBe('CONDITIONAL PASS')
     expect(r.verdict.headline).toMatch(/1 waived/)
     expect(r.waivers).toMatchObject({ file: 'w.yaml', applied: [{ check: 'auth/tokens::expiry', clause: '4.2.expires-default' }], expired: [] })
-    expect(exitCodeOf(r, false)).toBe(0)
+    expect(r.verdict.exitCode).toBe(0)
   })
 
   test('the waiver holds on its expiry day and fails the run the day after, listed as expired', () => {
@@ -65,7 +64,7 @@ describe('applyWaivers', () => {
     const late = applyWaivers(run(), waivers, '2026-11-25')
     expect(late.verdict.result).toBe('FAILED')
     expect(late.waivers!.expired).toMatchObject([{ check: 'auth/tokens::expiry', waiver: { expires: '2026-11-24', expired: true } }])
-    expect(exitCodeOf(late, false)).toBe(1)
+    expect(late.verdict.exitCode).toBe(1)
   })
 
   test('a failure no waiver covers still fails the run', () => {
@@ -75,7 +74,7 @@ describe('applyWaivers', () => {
       '2026-11-24',
     )
     expect(r.verdict.result).toBe('FAILED')
-    expect(exitCodeOf(r, false)).toBe(1)
+    expect(r.verdict.exitCode).toBe(1)
   })
 
   test('a check id or title pattern narrows the waiver', () => {
@@ -103,7 +102,7 @@ describe('applyWaivers', () => {
     const waivers = parseWaivers(waiverYaml('2026-12-31'), 'w.yaml', KNOWN)
     const blocked = applyWaivers(run([{ id: 'balance::gross', clauses: ['2.3.gross'], status: 'blocked', reason: 'token refused' }]), waivers, '2026-11-24')
     expect(blocked.verdict.result).toBe('INCOMPLETE')
-    expect(exitCodeOf(blocked, false)).toBe(0)
+    expect(blocked.verdict.exitCode).toBe(0)
     const partial = buildResults(runInfo({ missingShards: ['2/2'] }), run().checks, CLAUSES)
     expect(applyWaivers(partial, waivers, '2026-11-24').verdict.headline).toMatch(/shard 2\/2 missing/)
   })
