@@ -1,10 +1,12 @@
 // The step of action.yml: runs pix-conformance of this repository with the action's inputs
 // (INPUT_ENV_FILE, INPUT_PROFILE, INPUT_ARGS, INPUT_REPORT_DIR), shows its output as it comes, and
-// writes the exit code, the headlines and the report paths to $GITHUB_OUTPUT (and the headlines to
-// $GITHUB_STEP_SUMMARY). It exits with the run's code, so a failed run fails the job.
+// writes the exit code, the verdict and the report paths to $GITHUB_OUTPUT (and the headlines and
+// gates to $GITHUB_STEP_SUMMARY), as results.json has them. It exits with the run's code, so a
+// failed run fails the job.
 import { spawn } from 'node:child_process'
-import { appendFileSync, existsSync, readFileSync } from 'node:fs'
+import { appendFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { actionOutputs, reportOf, stepSummary } from './action-outputs.mjs'
 
 const KIT = resolve(import.meta.dirname, '..')
 const input = (name) => process.env[`INPUT_${name}`]?.trim() ?? ''
@@ -32,18 +34,9 @@ child.stderr.on('data', (chunk) => {
 })
 const exitCode = await new Promise((done) => child.on('close', (code) => done(code ?? 1)))
 
-// The run names its folder on its "Report: DIR" line; a run that ended before its report has none.
-const reportDir = /^Report: (\S+)/m.exec(stdout)?.[1]
-const results = reportDir && existsSync(join(reportDir, 'results.json')) ? JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) : undefined
-const outputs = {
-  'exit-code': String(exitCode),
-  headline: results?.verdict?.headline ?? ((stderr.trim() || stdout.trim()).split('\n').at(-1) || `exit ${exitCode}, no report`),
-  'extension-headline': results?.verdict?.extension ?? '',
-  'report-dir': reportDir ?? '',
-  results: results ? join(reportDir, 'results.json') : '',
-  junit: results ? join(reportDir, 'junit.xml') : '',
-  html: results ? join(reportDir, 'report.html') : '',
-}
+// The outputs and the summary are the run's verdict as results.json has it (scripts/action-outputs.mjs)
+const { reportDir, results } = reportOf(stdout)
+const outputs = actionOutputs({ exitCode, stdout, stderr, reportDir, results })
 if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, Object.entries(outputs).map(([k, v]) => `${k}=${v.replace(/\n/g, ' ')}\n`).join(''))
-if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, [`### ${outputs.headline}`, outputs['extension-headline'] && `### ${outputs['extension-headline']}`, reportDir ? `Report: \`${reportDir}\`` : ''].filter(Boolean).join('\n\n') + '\n')
+if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, stepSummary(outputs, results))
 process.exit(exitCode)

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join, relative, isAbsolute } from 'node:path'
 import { EXIT_PASSED, EXIT_UNUSABLE } from '../exit-codes.ts'
 import type { Results } from '../reporting/types.ts'
+import { exitCodeOfVerdict } from '../reporting/verdict.ts'
 import { alertBody, alertLine, sendAlert, type AlertContext } from './alerts.ts'
 import { clauseStep, confirmStep, latencyByOperation, latencyChanges, observationChanges, type Change } from './changes.ts'
 import { factsOf, type CheckRow, type RunFacts } from './extract.ts'
@@ -123,7 +124,7 @@ export class Monitor {
     const { results, runDir } = got
     const facts = factsOf(results)
     const latency = latencyByOperation(facts)
-    const outcome: RunOutcome = got.end.exitCode === 0 ? 'passed' : 'failed'
+    const outcome = outcomeOf(results)
     h.recordRun(row, recordOf(results, outcome, got.end, runDir), facts, latency)
     this.metrics!.runEnded('scheduled', outcome)
     this.metrics!.latencies(facts.latencies)
@@ -177,7 +178,7 @@ export class Monitor {
         continue
       }
       const facts = factsOf(got.results)
-      const outcome: RunOutcome = got.end.exitCode === 0 ? 'passed' : 'failed'
+      const outcome = outcomeOf(got.results)
       h.recordRun(row, recordOf(got.results, outcome, got.end, got.runDir), facts, latencyByOperation(facts))
       this.metrics!.runEnded('confirm', outcome)
       confirmed.push({ facts, results: got.results, runDir: got.runDir })
@@ -252,10 +253,15 @@ export class Monitor {
   }
 }
 
+/** A finished run's outcome is its verdict's (cli/reporting/verdict.ts), as its report says, gates included. */
+export function outcomeOf(results: Results): RunOutcome {
+  return exitCodeOfVerdict(results.verdict, results.shard !== undefined) === 0 ? 'passed' : 'failed'
+}
+
 function recordOf(results: Results, outcome: RunOutcome, end: RunEnd, runDir: string) {
   const { passed, failed, skipped, blocked, inconclusive } = results.summary
   return {
-    runId: results.runId, outcome, exitCode: end.exitCode ?? -1, finishedAt: Date.now(), reportDir: runDir, verdict: results.verdict.result,
+    runId: results.runId, outcome, exitCode: end.exitCode ?? -1, finishedAt: Date.now(), reportDir: runDir, verdict: results.verdict.label ?? results.verdict.result,
     target: results.target.baseUrl, profile: results.profile, counts: { passed, failed, skipped, blocked, inconclusive },
   }
 }

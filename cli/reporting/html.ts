@@ -59,9 +59,17 @@ export function embedJson(value: unknown): string {
     .replace(/\u2029/g, '\\u2029')
 }
 
+/** The badge: the verdict's label (`FAILED (gate)`, `PASSED (--fail-on security)`), coloured by its word. */
 function verdictOf(r: Results): { label: string; cls: string } {
   const cls = r.verdict.result === 'PASSED' ? 'passed' : r.verdict.result === 'FAILED' ? 'failed' : 'skipped'
-  return { label: r.verdict.result, cls }
+  return { label: r.verdict.label ?? r.verdict.result, cls }
+}
+
+/** Each gate of the run, met or not, under the headline. */
+function gateList(r: Results): string {
+  const gates = r.verdict.gates ?? []
+  if (gates.length === 0) return ''
+  return `\n<ul class="gates">${gates.map((g) => `<li class="${g.passed ? 'passed' : 'failed'}">${esc(`${g.passed ? 'gate met' : 'gate not met'}: ${g.text}`)}</li>`).join('')}</ul>`
 }
 
 function header(r: Results): string {
@@ -80,7 +88,7 @@ function header(r: Results): string {
   if (r.mergedFrom && r.mergedFrom.length > 0) rows.push(['Merged from', r.mergedFrom.map((id) => `<code>${esc(id)}</code>`).join(' ')])
   return `<header>
 <div class="title"><h1>Conformance report</h1><span class="verdict ${verdict.cls}">${esc(verdict.label)}</span></div>
-<p class="headline">${esc(r.verdict.headline)}</p>${r.verdict.extension ? `\n<p class="headline">${esc(r.verdict.extension)}</p>` : ''}
+<p class="headline">${esc(r.verdict.headline)}</p>${r.verdict.extension ? `\n<p class="headline">${esc(r.verdict.extension)}</p>` : ''}${gateList(r)}
 <dl class="meta">${rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join('')}</dl>
 </header>`
 }

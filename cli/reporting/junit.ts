@@ -3,23 +3,39 @@
 // report gets the same file as a single run.
 
 import { firstLine } from './text.ts'
-import type { CheckResult, Results } from './types.ts'
+import { blockingFailures } from './severity.ts'
+import type { CheckResult, GateOutcome, Results } from './types.ts'
 import { exchangeTraceparent, traceIdOfCheck } from './trace.ts'
 
+// The counts of every suite are those of its <failure>, <error> and <skipped> elements, so a CI
+// system reading them says what the exit code says: a failure a waiver in force excuses, or one
+// --fail-on lets through, is a <skipped> with its message; each gate of the verdict is a testcase
+// of the suite "gates", failed when not met.
 export function renderJunit(results: Results): string {
-  const areas = results.areas.map((a) => a.area)
-  const suites = areas.map((area) => testsuite(area, results.checks.filter((c) => c.area === area), results.finishedAt))
+  const blocking = new Set(blockingFailures(results, results.verdict.failOn?.severities))
+  const outcome = (c: CheckResult): Outcome => outcomeOf(c, blocking, results.verdict.failOn?.severities)
+  const suites = results.areas.map((a) => a.area).map((area) => testsuite(area, results.checks.filter((c) => c.area === area), results.finishedAt, outcome))
+  const gates = results.verdict.gates ?? []
   const errors = results.errors.map((e, i) => errorCase(e, i))
-  const s = results.summary
+  const outcomes = results.checks.map(outcome)
+  const failures = outcomes.filter((o) => o === 'failure').length + gates.filter((g) => !g.passed).length
+  const skipped = outcomes.filter((o) => o !== 'failure' && o !== 'ok').length
   const time = seconds(Date.parse(results.finishedAt) - Date.parse(results.startedAt))
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="pix-conformance ${attr(results.runId)}" tests="${s.total + errors.length}" failures="${s.failed}" errors="${errors.length}" skipped="${s.skipped + s.blocked + s.inconclusive}" time="${time}">`,
+    `<testsuites name="pix-conformance ${attr(results.runId)}" tests="${results.checks.length + gates.length + errors.length}" failures="${failures}" errors="${errors.length}" skipped="${skipped}" time="${time}">`,
     `  <properties>`,
     `    ${property('result', results.verdict.headline)}`,
+    `    ${property('verdict', results.verdict.label ?? results.verdict.result)}`,
+    ...(results.verdict.exitCode !== undefined ? [`    ${property('exitCode', String(results.verdict.exitCode))}`] : []),
+    ...gates.map((g) => `    ${property('gate', `${g.text}: ${g.passed ? 'met' : 'not met'}`)}`),
+    ...(results.verdict.failOn ? [`    ${property('failOn', results.verdict.failOn.severities.join(','))}`] : []),
     ...(results.verdict.extension ? [`    ${property('extension', results.verdict.extension)}`] : []),
     `  </properties>`,
     ...suites,
+    ...(gates.length > 0
+      ? [`  <testsuite name="gates" tests="${gates.length}" failures="${gates.filter((g) => !g.passed).length}" errors="0" skipped="0" time="0">`, ...gates.map(gateCase), '  </testsuite>']
+      : []),
     ...(errors.length > 0
       ? [`  <testsuite name="run errors" tests="${errors.length}" failures="0" errors="${errors.length}" skipped="0" time="0">`, ...errors, '  </testsuite>']
       : []),
@@ -28,18 +44,42 @@ export function renderJunit(results: Results): string {
   ].join('\n')
 }
 
-function testsuite(area: string, checks: CheckResult[], timestamp: string): string {
-  const failed = checks.filter((c) => c.status === 'failed').length
-  const skipped = checks.filter((c) => c.status === 'skipped' || c.status === 'blocked' || c.status === 'inconclusive').length
+/** How a check shows in JUnit: ok (passed), a failure, or skipped for one of four reasons. */
+type Outcome = 'ok' | 'failure' | 'waived' | 'reported' | 'skipped' | 'no-verdict'
+
+function outcomeOf(c: CheckResult, blocking: ReadonlySet<CheckResult>, failOn: readonly string[] | undefined): Outcome {
+  if (c.status === 'passed') return 'ok'
+  if (c.status === 'skipped') return 'skipped'
+  if (c.status === 'blocked' || c.status === 'inconclusive') return 'no-verdict'
+  if (c.waiver && !c.waiver.expired) return 'waived'
+  return failOn && !blocking.has(c) ? 'reported' : 'failure'
+}
+
+function testsuite(area: string, checks: CheckResult[], timestamp: string, outcome: (c: CheckResult) => Outcome): string {
+  const outcomes = checks.map(outcome)
+  const failed = outcomes.filter((o) => o === 'failure').length
+  const skipped = outcomes.filter((o) => o !== 'failure' && o !== 'ok').length
   const time = seconds(checks.reduce((sum, c) => sum + c.durationMs, 0))
   return [
     `  <testsuite name="${attr(area)}" tests="${checks.length}" failures="${failed}" errors="0" skipped="${skipped}" time="${time}" timestamp="${attr(timestamp)}">`,
-    ...checks.map(testcase),
+    ...checks.map((c) => testcase(c, outcome(c))),
     '  </testsuite>',
   ].join('\n')
 }
 
-function testcase(c: CheckResult): string {
+function gateCase(g: GateOutcome): string {
+  return [
+    `    <testcase classname="gates" name="${attr(`${g.name} (${g.flag} ${g.threshold})`)}" time="0">`,
+    `      <properties>`,
+    `        ${property('figure', String(g.figure))}`,
+    `        ${property('threshold', String(g.threshold))}`,
+    `      </properties>`,
+    ...(g.passed ? [] : [`      <failure message="${attr(g.text)}" type="GateNotMet">${text(g.text)}</failure>`]),
+    '    </testcase>',
+  ].join('\n')
+}
+
+function testcase(c: CheckResult, outcome: Outcome): string {
   const properties = [
     property('verdict', c.status),
     ...(c.failedClause ? [property('failedClause', c.failedClause)] : []),
@@ -56,8 +96,10 @@ function testcase(c: CheckResult): string {
   ]
   const open = `    <testcase classname="${attr(c.file)}" name="${attr(c.title)}" time="${seconds(c.durationMs)}" file="${attr(c.file)}">`
   const body = [`      <properties>`, ...properties.map((p) => `        ${p}`), `      </properties>`]
-  if (c.status === 'failed' && c.waiver && !c.waiver.expired) {
-    body.push(`      <skipped message="${attr(`waived: ${c.failedClause ?? ''} — ${c.waiver.reason ?? ''}`)}"/>`, `      <system-out>${text(c.message ?? '')}</system-out>`)
+  if (outcome === 'waived') {
+    body.push(`      <skipped message="${attr(`waived: ${c.failedClause ?? ''} — ${c.waiver?.reason ?? ''}`)}"/>`, `      <system-out>${text(c.message ?? '')}</system-out>`)
+  } else if (outcome === 'reported') {
+    body.push(`      <skipped message="${attr(`reported, not gated (--fail-on): [${c.severity ?? ''}] ${headOf(c.message ?? 'failed')}`)}"/>`, `      <system-out>${text(c.message ?? '')}</system-out>`)
   } else if (c.status === 'failed') {
     const message = c.message ?? 'failed'
     body.push(`      <failure message="${attr(`${c.severity ? `[${c.severity}] ` : ''}${headOf(message)}`)}" type="${c.failedClause ? 'ClauseFailure' : 'KitError'}">${text(message)}</failure>`)
