@@ -39,11 +39,13 @@ export interface CertifyOptions {
   timeLimitMs?: number
   /** Leave the worker count to the CLI, as a user's run does (the latency bench), instead of one. */
   cliWorkers?: boolean
+  /** Also read the run's junit.xml and report.html (run.files), to compare every output of one verdict. */
+  reportFiles?: boolean
 }
 
 /** results.json of the run, plus how the run went. */
 export type RunResults = Results & {
-  run: { exitCode: number | null; durationMs: number; output: string; proxyErrors: string[] }
+  run: { exitCode: number | null; durationMs: number; output: string; proxyErrors: string[]; files?: { reportDir: string; junit: string; html: string } }
 }
 
 /** What the expectations read: the verdict of each check (a RunResults, or a batch run's). */
@@ -69,7 +71,8 @@ export async function certify(opts: CertifyOptions): Promise<RunResults> {
     const child = await runChild(args, opts.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS, opts.cliWorkers ?? false)
     const durationMs = Date.now() - started
     const results = readResults(reportDir, child, proxy.errors)
-    return { ...results, run: { exitCode: child.exitCode, durationMs, output: child.output, proxyErrors: [...proxy.errors] } }
+    const files = opts.reportFiles ? reportFilesOf(reportDir) : undefined
+    return { ...results, run: { exitCode: child.exitCode, durationMs, output: child.output, proxyErrors: [...proxy.errors], ...(files ? { files } : {}) } }
   } finally {
     await proxy?.close()
     giveBack(reference)
@@ -237,6 +240,12 @@ function readResults(reportDir: string, child: ChildOutcome, proxyErrors: string
     throw new Error(`the certification run ${why}; its last output:\n${child.output}${proxy}`)
   }
   return JSON.parse(readFileSync(file, 'utf8')) as Results
+}
+
+/** The run's junit.xml and report.html, read before its folder is removed. */
+function reportFilesOf(reportDir: string): { reportDir: string; junit: string; html: string } {
+  const runDir = join(reportDir, readdirSync(reportDir)[0] as string)
+  return { reportDir: runDir, junit: readFileSync(join(runDir, 'junit.xml'), 'utf8'), html: readFileSync(join(runDir, 'report.html'), 'utf8') }
 }
 
 function dotenv(env: Record<string, string>): string {
