@@ -166,8 +166,9 @@ export class ConformanceReporter implements Reporter {
     const startTime = testCase.diagnostic()?.startTime
     if (startTime) check.startedAt = new Date(startTime).toISOString()
     if (result.state === 'failed') {
-      check.message = failureMessage(result.errors)
-      if (result.errors.length > 1) check.moreErrors = result.errors.slice(1).map((e) => truncated(errorText(e)))
+      const { message, moreErrors } = failureOf(result.errors)
+      check.message = message
+      if (moreErrors.length > 0) check.moreErrors = moreErrors
     }
     if (status === 'failed' && typeof meta.failedClause === 'string') check.failedClause = meta.failedClause
     if (noVerdict && typeof meta.reason === 'string') check.reason = meta.reason
@@ -269,13 +270,54 @@ function suiteErrors(testModule: TestModule): string[] {
   return suites.flatMap((s) => s.errors().map(errorText))
 }
 
-function failureMessage(errors: ReadonlyArray<SerializedError & { diff?: string }>): string {
+/**
+ * A failed check's message and its further errors. vitest keeps the errors of every attempt
+ * (--retries): a retry that failed the same way is the same error, said once ("failed again on
+ * retry"), not "+1 more error"; errors that differ stay apart.
+ */
+export function failureOf(errors: ReadonlyArray<SerializedError & { diff?: string }>): { message: string; moreErrors: string[] } {
   const first = errors[0]
-  if (!first) return 'failed'
+  if (!first) return { message: 'failed', moreErrors: [] }
+  const distinct: { error: SerializedError & { diff?: string }; times: number }[] = []
+  for (const e of errors) {
+    const seen = distinct.find((d) => sameFailure(d.error, e))
+    if (seen) seen.times++
+    else distinct.push({ error: e, times: 1 })
+  }
+  const repeats = Math.max(...distinct.map((d) => d.times)) - 1
   let message = errorText(first)
   if (first.diff) message += `\n\n${stripAnsi(first.diff)}`
-  if (errors.length > 1) message += `\n\n(+${errors.length - 1} more error${errors.length > 2 ? 's' : ''})`
-  return truncated(message)
+  const notes = [
+    ...(repeats > 0 ? [repeats === 1 ? 'failed again on retry' : `failed the same way on ${repeats} retries`] : []),
+    ...(distinct.length > 1 ? [`+${distinct.length - 1} more error${distinct.length > 2 ? 's' : ''}`] : []),
+  ]
+  if (notes.length > 0) message += `\n\n(${notes.join('; ')})`
+  return { message: truncated(message), moreErrors: distinct.slice(1).map((d) => truncated(errorText(d.error))) }
+}
+
+/**
+ * Two errors of one check are the same failure when they say the same before their evidence (the
+ * clause, its statement and what was wrong), once what a retry draws anew is set aside: ids, long
+ * numbers and times. The request and answer of each attempt differ (a new txid, a new location);
+ * statuses, amounts and clause ids still tell errors apart.
+ */
+function sameFailure(a: SerializedError, b: SerializedError): boolean {
+  return volatileFolded(beforeEvidence(errorText(a))) === volatileFolded(beforeEvidence(errorText(b)))
+}
+
+/** A failure's text up to its first evidence line (`request: …`, `response: …`, harness/assertions.ts). */
+function beforeEvidence(text: string): string {
+  const lines = text.split('\n')
+  const at = lines.findIndex((l) => /^(request|response):/.test(l.trim()))
+  return (at < 0 ? lines : lines.slice(0, at)).join('\n')
+}
+
+function volatileFolded(text: string): string {
+  return text
+    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?/g, '<time>')
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<uuid>')
+    .replace(/\b(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{16,}\b/g, '<id>')
+    .replace(/\d{5,}/g, '<n>')
 }
 
 function truncated(message: string): string {

@@ -1,8 +1,9 @@
 // Flaky checks: a failed check runs once more, alone, before it is reported. A
 // webhook that missed its deadline once and came on the retry is reported flaky, with both
 // attempts' evidence, and fails the run only with --fail-on-flaky; one that never comes is failed.
+// A retry that failed the same way is one error ("failed again on retry"), not "+1 more error".
 import { afterAll, test } from 'vitest'
-import { defineFault, type Fault } from './fault.ts'
+import { defineFault, jsonObjectOf, type Fault } from './fault.ts'
 import { certify, closeReferences } from './runner.ts'
 
 const CHECK = 'charges/lifecycle::paying a charge posts a RECEIVE event with status LIQUIDATED'
@@ -45,5 +46,30 @@ test.concurrent('missed on every attempt: failed, on its clause', async ({ expec
   const check = run.checks.find((c) => c.title === CHECK.split('::')[1])
   expect(check, run.run.output.slice(-2000)).toMatchObject({ status: 'failed', failedClause: '6.2.receive-emitted' })
   expect(check?.flaky).toBeUndefined()
+  expect(check?.message).toMatch(/\(failed again on retry\)$/)
+  expect(check?.moreErrors).toBeUndefined()
   expect(run.run.exitCode).toBe(1)
+})
+
+test.concurrent('an answer broken on every attempt: one error, failed again on retry', async ({ expect }) => {
+  const revisaoOne = defineFault({
+    id: 'cob-revisao-one-always',
+    area: 'charges',
+    clauses: ['3.2.create-ativa'],
+    description: 'PUT /cob answers revisao 1 for a new charge',
+    onResponse(req, res) {
+      const body = jsonObjectOf(res)
+      if (req.api === 'base' && req.method === 'PUT' && req.path.startsWith('/cob/') && body) body.revisao = 1
+      return res
+    },
+  })
+  const title = 'new charge: 201 with status ATIVA and revisao 0'
+  const run = await certify({ areas: ['charges'], fault: revisaoOne, extraArgs: ['--check', `charges/lifecycle::${title}`, '--retries', '1'] })
+  const check = run.checks.find((c) => c.title === title)
+  expect(check, run.run.output.slice(-2000)).toMatchObject({ status: 'failed' })
+  expect(check?.attempts).toHaveLength(1)
+  expect(check?.message).toMatch(/\(failed again on retry\)$/)
+  expect(check?.message).not.toMatch(/more error/)
+  expect(check?.moreErrors).toBeUndefined()
+  expect(run.run.output).not.toMatch(/more error/)
 })
