@@ -294,6 +294,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
       command: conformanceCommand({ ...replay, seed: config.seed, areas: args.areas, files: args.files, ...(shard ? { shard } : {}) }),
       ...(shard ? { shard } : {}),
       ...(args.areas.length > 0 || args.files.length > 0 ? { scope: args.files.length > 0 ? args.files : args.areas } : {}),
+      ...(args.areas.length > 0 || args.files.length > 0 || args.check || args.tags.length > 0 || args.excludeTags.length > 0 ? { narrowed: true } : {}),
       depthProfile: config.depth,
       numRunsExplicit: config.numRunsExplicit,
       ...gateSettingsOf(args),

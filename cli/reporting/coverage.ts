@@ -1,11 +1,13 @@
-// Coverage of the documented behaviour: per operation, every status of specs/openapi.yaml and every
-// row of the interface's §7 error table (statuses and gateway error codes), and whether the run
-// provoked it on purpose (a check expected that refusal and got it), only observed it, or never saw
-// it. Computed from results.json alone: the recorded exchanges and the checks' `provoked` notes.
+// Coverage of the documented behaviour: per operation, every status of specs/openapi.yaml (a range
+// such as `2XX` or `4XX` too) and every row of the interface's §7 error table (statuses and gateway
+// error codes), and whether the run provoked it on purpose (a check expected that refusal and got
+// it), only observed it, or never saw it. Computed from results.json alone: the recorded exchanges
+// and the checks' `provoked` notes. A run narrowed to some checks (--area, --file, --check, --tag)
+// is measured over the operations those checks are about only.
 import { loadOpenApi, operations, type OperationInfo } from '../../generators/openapi.ts'
 import { readProvokedKey } from '../../harness/meta.ts'
 import { operationOf } from '../../harness/routes.ts'
-import type { DocumentedOutcome, EvidenceExchange, OperationCoverage, OutcomeCoverage, OutcomeState, Results, StatusCoverage } from './types.ts'
+import type { CheckResult, DocumentedOutcome, EvidenceExchange, OperationCoverage, OutcomeCoverage, OutcomeState, Results, StatusCoverage } from './types.ts'
 
 export type { DocumentedOutcome, OperationCoverage, OutcomeCoverage, OutcomeState, StatusCoverage } from './types.ts'
 
@@ -37,7 +39,7 @@ export function documentedOutcomes(): Map<string, DocumentedOutcome[]> {
   const byOp = new Map<string, DocumentedOutcome[]>()
   const add = (o: DocumentedOutcome) => {
     const list = byOp.get(o.operationId) ?? []
-    const same = list.find((x) => x.status === o.status && x.code === o.code)
+    const same = list.find((x) => x.status === o.status && x.code === o.code && x.range === o.range)
     if (same) {
       for (const s of o.sources) if (!same.sources.includes(s)) same.sources.push(s)
       if (o.unprovokable) same.unprovokable = true
@@ -47,7 +49,11 @@ export function documentedOutcomes(): Map<string, DocumentedOutcome[]> {
   for (const item of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(item)) {
       if (!op || typeof op !== 'object' || typeof op.operationId !== 'string') continue
-      for (const key of Object.keys(op.responses ?? {})) if (/^\d{3}$/.test(key)) add({ operationId: op.operationId, status: Number(key), sources: ['openapi'] })
+      for (const key of Object.keys(op.responses ?? {})) {
+        if (/^\d{3}$/.test(key)) add({ operationId: op.operationId, status: Number(key), sources: ['openapi'] })
+        // a server error cannot be provoked through the interface
+        else if (/^[1-5]XX$/.test(key)) add({ operationId: op.operationId, range: key, sources: ['openapi'], ...(key === '5XX' ? { unprovokable: true as const } : {}) })
+      }
     }
   }
   for (const [operationId, status, code, unprovokable] of SECTION_7) {
@@ -57,7 +63,8 @@ export function documentedOutcomes(): Map<string, DocumentedOutcome[]> {
     if (bare >= 0) list.splice(bare, 1)
     add({ operationId, ...(status !== undefined ? { status } : {}), ...(code ? { code } : {}), sources: bare >= 0 ? ['§7', 'openapi'] : ['§7'], ...(unprovokable ? { unprovokable } : {}) })
   }
-  for (const list of byOp.values()) list.sort((a, b) => (a.status ?? 999) - (b.status ?? 999) || (a.code ?? '').localeCompare(b.code ?? ''))
+  const order = (o: DocumentedOutcome) => o.status ?? (o.range ? Number(o.range[0]) * 100 + 99 : 999)
+  for (const list of byOp.values()) list.sort((a, b) => order(a) - order(b) || (a.code ?? '').localeCompare(b.code ?? ''))
   return byOp
 }
 
@@ -98,30 +105,48 @@ function observedAnswers(r: Pick<Results, 'checks' | 'target'>): Seen[] {
   return out
 }
 
+/** An outcome documented by its status, by its code, or both (a range stands apart: rangeMatches). */
 function matches(o: DocumentedOutcome, status: number, code: string | undefined): boolean {
+  if (o.range) return false
   if (o.code !== undefined && o.code !== code) return false
   return o.status === undefined || o.status === status
 }
 
-export function statusCoverage(r: Pick<Results, 'checks' | 'target'>): StatusCoverage {
+/** A range (`4XX`) documents the statuses in it that no other outcome of the operation documents. */
+function rangeMatches(o: DocumentedOutcome, all: readonly DocumentedOutcome[], status: number, code: string | undefined): boolean {
+  return o.range !== undefined && Math.floor(status / 100) === Number(o.range[0]) && !all.some((x) => matches(x, status, code))
+}
+
+const answers = (o: DocumentedOutcome, all: readonly DocumentedOutcome[], status: number, code: string | undefined): boolean =>
+  matches(o, status, code) || rangeMatches(o, all, status, code)
+
+export interface CoverageSelection {
+  /** The run was narrowed (--area, --file, --check, --tag): measure the operations its checks are about only. */
+  narrowed: boolean
+  /** The clause catalogue, for the sections of the checks' clauses. */
+  sections?: ReadonlyMap<string, string>
+}
+
+export function statusCoverage(r: Pick<Results, 'checks' | 'target'>, selection: CoverageSelection = { narrowed: false }): StatusCoverage {
   const documented = documentedOutcomes()
   const seen = observedAnswers(r)
   const provoked = r.checks
     .filter((c) => c.status === 'passed' || c.status === 'failed')
     .flatMap((c) => (c.provoked ?? []).map((key) => ({ key, check: c.id })))
-  const ops: OperationCoverage[] = operations().map((info: OperationInfo) => {
-    const outcomes = (documented.get(info.operationId) ?? []).map((o): OutcomeCoverage => {
+  const selected = selection.narrowed ? selectedOperations(r.checks, selection.sections) : undefined
+  const ops: OperationCoverage[] = operations().filter((info) => !selected || selected.has(info.operationId)).map((info: OperationInfo) => {
+    const own = documented.get(info.operationId) ?? []
+    const outcomes = own.map((o): OutcomeCoverage => {
       const by = provoked.filter((p) => {
         const { operationId, status, code } = readProvokedKey(p.key)
-        return operationId === info.operationId && matches(o, status, code)
+        return operationId === info.operationId && answers(o, own, status, code)
       })
       if (by.length > 0) return { ...o, state: 'provoked', checks: [...new Set(by.map((p) => p.check))].slice(0, 3) }
-      const observed = seen.filter((s) => s.operationId === info.operationId && matches(o, s.status, s.code))
+      const observed = seen.filter((s) => s.operationId === info.operationId && answers(o, own, s.status, s.code))
       if (observed.length > 0) return { ...o, state: 'observed', checks: [...new Set(observed.map((s) => s.check))].slice(0, 3) }
       return { ...o, state: 'never-seen' }
     })
-    const known = new Set(outcomes.map((o) => o.status))
-    const undocumented = [...new Set(seen.filter((s) => s.operationId === info.operationId && !known.has(s.status)).map((s) => s.status))].sort()
+    const undocumented = [...new Set(seen.filter((s) => s.operationId === info.operationId && !own.some((o) => answers(o, own, s.status, s.code))).map((s) => s.status))].sort()
     return { operationId: info.operationId, method: info.method, path: info.path, outcomes, undocumented }
   })
   const all = ops.flatMap((o) => o.outcomes)
@@ -134,14 +159,54 @@ export function statusCoverage(r: Pick<Results, 'checks' | 'target'>): StatusCov
     observed: all.filter((o) => o.state === 'observed').length,
     neverSeen: all.filter((o) => o.state === 'never-seen').length,
     percent: countable.length === 0 ? 0 : Math.round((seenCount / countable.length) * 1000) / 10,
+    ...(selected ? { selectedOperations: [...selected].sort() } : {}),
   }
+}
+
+/**
+ * The operations a narrowed run's checks are about: those whose interface section (the `§4.10,
+ * §2.4` of their OpenAPI summary, and the transaction shapes of §2.1 and §2.2) is the section of a
+ * clause the checks name, and those a check provoked a refusal of.
+ */
+export function selectedOperations(checks: readonly CheckResult[], sections: ReadonlyMap<string, string> = new Map()): Set<string> {
+  const bySection = operationsBySection()
+  const out = new Set<string>()
+  for (const c of checks) {
+    for (const key of c.provoked ?? []) out.add(readProvokedKey(key).operationId)
+    for (const clause of c.clauses) {
+      const section = sections.get(clause) ?? sectionOfClauseId(clause)
+      for (const op of bySection.get(section) ?? []) out.add(op)
+    }
+  }
+  return out
+}
+
+/** `4.10.txid-length` → `4.10`; `0.json-bodies` → `0`. */
+function sectionOfClauseId(id: string): string {
+  return id.split('.').filter((part) => /^\d+$/.test(part)).join('.')
+}
+
+/** The transaction shapes of §2.1 and §2.2 name no operation in a summary: the views that answer them. */
+const SHAPE_SECTIONS: Record<string, string[]> = { '2.1': ['getTransaction'], '2.2': ['listTransactions', 'listTransactionsByPixKey'] }
+
+function operationsBySection(): Map<string, string[]> {
+  const doc = loadOpenApi() as { paths?: Record<string, Record<string, { operationId?: string; summary?: string }>> }
+  const out = new Map<string, string[]>(Object.entries(SHAPE_SECTIONS).map(([k, v]) => [k, [...v]]))
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(item)) {
+      if (!op || typeof op !== 'object' || typeof op.operationId !== 'string') continue
+      for (const m of (op.summary ?? '').matchAll(/§(\d+(?:\.\d+)*)/g)) out.set(m[1]!, [...new Set([...(out.get(m[1]!) ?? []), op.operationId])])
+    }
+  }
+  return out
 }
 
 /** The outcomes the run never saw, as `putCob 409` lines (the gaps a provider may want to provoke). */
 export function neverSeen(c: StatusCoverage): string[] {
-  return c.operations.flatMap((op) => op.outcomes.filter((o) => o.state === 'never-seen').map((o) => `${op.operationId} ${o.status ?? ''}${o.code ? ` ${o.code}` : ''}${o.unprovokable ? ' (cannot be provoked)' : ''}`.replace(/ {2}/, ' ')))
+  return c.operations.flatMap((op) => op.outcomes.filter((o) => o.state === 'never-seen').map((o) => `${op.operationId} ${o.status ?? o.range ?? ''}${o.code ? ` ${o.code}` : ''}${o.unprovokable ? ' (cannot be provoked)' : ''}`.replace(/ {2}/, ' ')))
 }
 
 export function coverageLine(c: StatusCoverage): string {
-  return `documented statuses seen: ${c.provoked + c.observed}/${c.documented} (${c.provoked} provoked on purpose, ${c.observed} only observed; ${c.percent}% of those that can be provoked)`
+  const of = c.selectedOperations ? ` of the ${c.selectedOperations.length} operation${c.selectedOperations.length === 1 ? '' : 's'} the selected checks are about` : ''
+  return `documented statuses seen${of}: ${c.provoked + c.observed}/${c.documented} (${c.provoked} provoked on purpose, ${c.observed} only observed; ${c.percent}% of those that can be provoked)`
 }

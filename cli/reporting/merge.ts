@@ -68,6 +68,7 @@ export function mergeResults(parts: Results[], runId: string, gateSettings?: Gat
       ...(first.depth ? { depthProfile: first.depth.profile, numRunsExplicit: first.depth.numRunsExplicit } : {}),
       ...(missingShards.length > 0 ? { missingShards } : {}),
       ...(gateSettings && Object.keys(gateSettings).length > 0 ? { gateSettings } : {}),
+      ...(parts.some((p) => p.statusCoverage?.selectedOperations) ? { narrowed: true } : {}),
     },
     checks,
     catalogue,

@@ -42,13 +42,15 @@ export interface RunInfo {
   missingShards?: string[]
   /** The gates the run was given: the verdict decides with them (cli/reporting/verdict.ts). */
   gateSettings?: GateSettings
+  /** The run was narrowed to some checks (--area, --file, --check, --tag): the status coverage measures their operations only. */
+  narrowed?: boolean
 }
 
 export function buildResults(run: RunInfo, checks: CheckResult[], catalogue: ClauseInfo[], errors: string[] = []): Results {
   const withVerdicts = withSeverities(checks.map(withClauseVerdicts), catalogue)
   const clauses = clauseVerdicts(catalogue, withVerdicts)
   const known = new Set(catalogue.map((c) => c.id))
-  const { depthProfile, numRunsExplicit, missingShards, ...info } = run
+  const { depthProfile, numRunsExplicit, missingShards, narrowed, ...info } = run
   const coverage = coverageOf(clausesInScope(run.scope, withVerdicts, clauses).filter((c) => !isExtensionClause(c)))
   const summary = countStatuses(withVerdicts)
   const partial: Omit<Results, 'verdict'> = {
@@ -64,7 +66,7 @@ export function buildResults(run: RunInfo, checks: CheckResult[], catalogue: Cla
     ...(depthProfile ? { depth: depthOf(depthProfile, numRunsExplicit ?? false, withVerdicts) } : {}),
     ...(missingShards?.length ? { missingShards } : {}),
     ...observedProfileOf(withVerdicts),
-    ...statusCoverageOf(withVerdicts, run.target),
+    ...statusCoverageOf(withVerdicts, run.target, narrowed ?? false, catalogue),
   }
   return { ...partial, verdict: recomputeVerdict(partial) }
 }

@@ -261,8 +261,10 @@ export type OutcomeState = 'provoked' | 'observed' | 'never-seen'
 
 export interface DocumentedOutcome {
   operationId: string
-  /** Absent for an error code whose status the interface does not show (refund, PDF). */
+  /** Absent for an error code whose status the interface does not show (refund, PDF), and for a range. */
   status?: number
+  /** A range of statuses the OpenAPI document gives (`2XX`, `4XX`): it documents those of its statuses no other outcome of the operation does. */
+  range?: string
   code?: string
   /** Where it is documented: the §7 table, the OpenAPI responses, or both. */
   sources: ('§7' | 'openapi')[]
@@ -293,4 +295,6 @@ export interface StatusCoverage {
   neverSeen: number
   /** Seen (provoked or observed) of the documented outcomes that can be provoked, in percent with one decimal. */
   percent: number
+  /** A narrowed run (--area, --file, --check, --tag): the operations its checks are about, the only ones measured. */
+  selectedOperations?: string[]
 }

@@ -3,7 +3,7 @@
 // --require-coverage gates on the share seen.
 import { describe, expect, test } from 'vitest'
 import { parseArgs } from '../../../cli/args.ts'
-import { documentedOutcomes, SECTION_7, statusCoverage } from '../../../cli/reporting/coverage.ts'
+import { coverageLine, documentedOutcomes, SECTION_7, selectedOperations, statusCoverage } from '../../../cli/reporting/coverage.ts'
 import { renderHtml } from '../../../cli/reporting/html.ts'
 import { buildResults } from '../../../cli/reporting/results.ts'
 import { gateSettingsOf } from '../../../cli/run-extras.ts'
@@ -29,6 +29,22 @@ describe('the documented outcomes', () => {
         for (const status of statuses) expect(listed, `${op.operationId} ${status}`).toContain(status)
       }
     }
+  })
+
+  test('list every range of statuses (2XX, 4XX, 5XX) of every operation as documented; a 5XX cannot be provoked', () => {
+    const documented = documentedOutcomes()
+    const doc = loadOpenApi() as unknown as { paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown> }>> }
+    let ranges = 0
+    for (const item of Object.values(doc.paths)) {
+      for (const op of Object.values(item)) {
+        if (!op?.operationId) continue
+        for (const range of Object.keys(op.responses ?? {}).filter((k) => /^\dXX$/.test(k))) {
+          ranges++
+          expect(documented.get(op.operationId)?.find((o) => o.range === range), `${op.operationId} ${range}`).toMatchObject({ sources: ['openapi'], ...(range === '5XX' ? { unprovokable: true } : {}) })
+        }
+      }
+    }
+    expect(ranges).toBeGreaterThan(5)
   })
 
   test('hold every row of §7 on an operation of the document', () => {
@@ -61,6 +77,50 @@ describe('a run', () => {
     expect(coverage.provoked + coverage.observed + coverage.neverSeen).toBe(coverage.documented)
   })
 
+  test('a status in a documented range is documented: the range is seen, the status not listed undocumented; a status a row documents leaves the range unseen', () => {
+    const coverage = statusCoverage({
+      target,
+      checks: [check({
+        id: 'auth/x::token',
+        status: 'passed',
+        exchanges: [
+          exchange('POST', `${BASE}/oauth/token`, 200),
+          exchange('GET', `${GATEWAY}/v1/account/balance`, 200),
+          exchange('GET', `${GATEWAY}/v1/account/balance`, 401),
+          exchange('GET', `${BASE}/api/pix/transaction/1`, 404),
+          exchange('GET', `${BASE}/api/pix/transaction/1`, 302),
+        ],
+      })],
+    })
+    const token = coverage.operations.find((o) => o.operationId === 'createOauthToken')!
+    expect(token.outcomes.find((o) => o.range === '2XX')).toMatchObject({ state: 'observed' })
+    expect(token.outcomes.find((o) => o.range === '4XX')).toMatchObject({ state: 'never-seen' })
+    expect(token.undocumented).toEqual([])
+    const gateway = coverage.operations.find((o) => o.operationId === 'getGatewayBalance')!
+    expect(gateway.outcomes.find((o) => o.status === 401)).toMatchObject({ state: 'observed' })
+    expect(gateway.outcomes.find((o) => o.range === '4XX')).toMatchObject({ state: 'never-seen' })
+    expect(gateway.undocumented).toEqual([])
+    expect(coverage.operations.find((o) => o.operationId === 'getTransaction')!.undocumented).toEqual([302])
+  })
+
+  test('a narrowed run is measured over the operations its checks are about: their clauses\' sections and the refusals they provoked', () => {
+    const charges = [check({ id: 'charges/x::dup', status: 'passed', clauses: ['4.10.txid-length'], provoked: ['putCob 409'], exchanges: [exchange('PUT', `${BASE}/cob/abc`, 409), exchange('POST', `${BASE}/oauth/token`, 200)] })]
+    expect([...selectedOperations(charges)]).toEqual(['putCob'])
+    expect([...selectedOperations([check({ id: 'transactions/x::item', clauses: ['2.2.status-enum', '4.3.found'] })])].sort()).toEqual(['getTransaction', 'listTransactions', 'listTransactionsByPixKey'])
+    expect([...selectedOperations([check({ id: 'auth/x::bad', clauses: ['7.x'], provoked: ['getBuyer 400 INVALID_UUID'] })])]).toEqual(['getBuyer'])
+    const whole = statusCoverage({ checks: charges, target })
+    const narrowed = statusCoverage({ checks: charges, target }, { narrowed: true })
+    expect(narrowed.operations.map((o) => o.operationId)).toEqual(['putCob'])
+    expect(narrowed.selectedOperations).toEqual(['putCob'])
+    expect(whole.selectedOperations).toBeUndefined()
+    expect(narrowed.documented).toBe(putCobOutcomes())
+    expect(narrowed.percent).toBeGreaterThan(whole.percent)
+    expect(coverageLine(narrowed)).toMatch(/^documented statuses seen of the 1 operation the selected checks are about: 1\//)
+    const gated = buildResults(runInfo({ target, narrowed: true, gateSettings: { requireCoverage: narrowed.percent } }), charges, CLAUSES)
+    expect(gated.statusCoverage?.selectedOperations).toEqual(['putCob'])
+    expect(gated.verdict).toMatchObject({ exitCode: 0, gates: [{ flag: '--require-coverage', figure: narrowed.percent, passed: true }] })
+  })
+
   test('is in results.json and report.html, and --require-coverage gates on it', () => {
     const gated = (argv: string[]) => buildResults(runInfo({ target, ...gateSettingsOf(parseArgs(argv)) }), checks.map((c) => ({ ...c, clauses: ['4.2.token-type'] })), CLAUSES)
     const r = gated([])
@@ -71,3 +131,7 @@ describe('a run', () => {
     expect(gated(['--require-coverage', '0']).verdict.exitCode).toBe(0)
   })
 })
+
+function putCobOutcomes(): number {
+  return documentedOutcomes().get('putCob')!.length
+}
