@@ -4,6 +4,7 @@
 // A retry that failed the same way is one error ("failed again on retry"), not "+1 more error".
 import { afterAll, test } from 'vitest'
 import { defineFault, jsonObjectOf, type Fault } from './fault.ts'
+import { expectOneWord } from './one-word.ts'
 import { certify, closeReferences } from './runner.ts'
 
 const CHECK = 'charges/lifecycle::paying a charge posts a RECEIVE event with status LIQUIDATED'
@@ -37,8 +38,9 @@ test.concurrent('missed once, then delivered on the retry: flaky, with both atte
   expect(check?.exchanges?.length).toBeGreaterThan(0)
   expect(run.run.exitCode).toBe(0)
   expect(run.verdict.headline).toMatch(/1 check flaky: passed only on a retry/)
-  const strict = await certify({ areas: ['charges'], fault: dropReceive(1), extraArgs: ['--check', CHECK, '--retries', '1', '--fail-on-flaky'] })
-  expect(strict.run.exitCode).toBe(1)
+  const strict = await certify({ areas: ['charges'], fault: dropReceive(1), extraArgs: ['--check', CHECK, '--retries', '1', '--fail-on-flaky'], reportFiles: true })
+  expectOneWord(strict, 'FAILED (gate)', 1)
+  expect(strict.verdict.headline).toMatch(/^FAILED \(gate\) — flaky checks 1 > 0 \(--fail-on-flaky\); /)
 })
 
 test.concurrent('missed on every attempt: failed, on its clause', async ({ expect }) => {

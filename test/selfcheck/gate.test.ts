@@ -8,12 +8,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
-import { outcomeOf } from '../../cli/monitor/loop.ts'
 import { verifyCertificate } from '../../cli/reporting/certificate.ts'
-// @ts-expect-error: a plain .mjs module of the action, without types
-import { actionOutputs, stepSummary } from '../../scripts/action-outputs.mjs'
 import { defineFault, jsonObjectOf } from './fault.ts'
-import { certify, closeReferences, type RunResults } from './runner.ts'
+import { expectOneWord } from './one-word.ts'
+import { certify, closeReferences } from './runner.ts'
 
 const CLAUSE = '3.2.create-ativa'
 const CHECK = 'charges/lifecycle::new charge: 201 with status ATIVA and revisao 0'
@@ -36,30 +34,6 @@ afterAll(async () => {
   await closeReferences()
   rmSync(dir, { recursive: true, force: true })
 })
-
-/** The exit code, the console, results.json, junit.xml, report.html, the action and the monitor say `label`. */
-function expectOneWord(run: RunResults, label: string, exitCode: 0 | 1): void {
-  const tail = run.run.output.slice(-3000)
-  const v = run.verdict
-  expect(run.run.exitCode, tail).toBe(exitCode)
-  expect({ label: v.label, exitCode: v.exitCode }, tail).toEqual({ label, exitCode })
-  expect(v.headline.startsWith(`${label} — `)).toBe(true)
-  expect(run.run.output.split('\n').map((l) => l.trim()), tail).toContain(v.headline)
-  const files = run.run.files!
-  const xmlAttr = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-  expect(files.junit).toContain(`<property name="result" value="${xmlAttr(v.headline)}"/>`)
-  expect(files.junit).toContain(`<property name="verdict" value="${xmlAttr(label)}"/>`)
-  expect(files.junit).toContain(`<property name="exitCode" value="${exitCode}"/>`)
-  const top = /<testsuites [^>]*failures="(\d+)" errors="(\d+)"/.exec(files.junit)!
-  expect(Number(top[1]) + Number(top[2]) > 0).toBe(v.result === 'FAILED')
-  const htmlText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
-  expect(files.html).toMatch(new RegExp(`<span class="verdict \\w+">${htmlText(label).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</span>`))
-  expect(files.html).toContain(`<p class="headline">${htmlText(v.headline)}</p>`)
-  const outputs = actionOutputs({ exitCode: run.run.exitCode, stdout: run.run.output, stderr: '', reportDir: files.reportDir, results: run }) as Record<string, string>
-  expect(outputs).toMatchObject({ 'exit-code': String(exitCode), result: label, headline: v.headline })
-  expect(stepSummary(outputs, run)).toContain(`### ${v.headline}`)
-  expect(outcomeOf(run)).toBe(exitCode === 0 ? 'passed' : 'failed')
-}
 
 function waivers(clause: string, expires: string): string {
   const file = join(dir, `waivers-${expires}.yaml`)
