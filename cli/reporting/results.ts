@@ -4,8 +4,6 @@
 import { withSeverities } from './severity.ts'
 import { statusCoverageOf } from './coverage-of.ts'
 import { READONLY_REASON, decideVerdict, isExtensionClause, isTestableMust } from './verdict.ts'
-
-export { isExtensionClause, unexcusedFailures } from './verdict.ts'
 import type {
   AreaSummary,
   CheckResult,

@@ -99,11 +99,6 @@ export function exitCodeOfVerdict(v: Pick<RunVerdict, 'result'> & Partial<Pick<R
   return v.result === 'FAILED' || (v.result === 'NO CHECKS RAN' && !sharded) ? 1 : 0
 }
 
-/** Failed checks no waiver in force excuses: an expired waiver excuses nothing. */
-export function unexcusedFailures(checks: readonly CheckResult[]): number {
-  return checks.filter((c) => c.status === 'failed' && !(c.waiver && !c.waiver.expired)).length
-}
-
 export const isTestableMust = (c: ClauseInfo): boolean => c.level === 'must' && c.testability !== 'not-shown'
 
 /** An extension's clause (--clauses, docs/EXTENDING.md): its ids are `x-<vendor>.<slug>`. */
