@@ -4,8 +4,8 @@
 // the console's last line, results.json, junit.xml, report.html, the action's outputs and the
 // monitor's run outcome.
 
-import { blockingFailures } from './severity.ts'
-import type { CheckResult, ClauseInfo, ClauseResult, GateOutcome, GateSettings, Results, RunVerdict } from './types.ts'
+import { SEVERITY_ORDER, blockingFailures } from './severity.ts'
+import type { CheckResult, ClauseInfo, ClauseResult, GateOutcome, GateSettings, Results, RunVerdict, Severity } from './types.ts'
 
 export type { GateOutcome, GateSettings, RunVerdict } from './types.ts'
 
@@ -86,8 +86,9 @@ function failOnText(f: NonNullable<RunVerdict['failOn']>): string {
   return `${n} failure${n === 1 ? '' : 's'} of other severities reported${f.reportedSeverities.length ? ` (${f.reportedSeverities.join(', ')})` : ''}, not gated (--fail-on ${f.severities.join(',')})`
 }
 
-function severitiesOf(checks: readonly CheckResult[]): NonNullable<CheckResult['severity']>[] {
-  return [...new Set(checks.map((c) => c.severity).filter((s): s is NonNullable<CheckResult['severity']> => s !== undefined))]
+/** The severities of these failures, most costly first. */
+function severitiesOf(checks: readonly CheckResult[]): Severity[] {
+  return SEVERITY_ORDER.filter((s) => checks.some((c) => c.severity === s))
 }
 
 /**
