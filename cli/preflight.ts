@@ -11,6 +11,7 @@ import type { Exchange } from '../harness/exchange.ts'
 import { ControlClient, ControlError } from '../harness/control.ts'
 import { createClients, HttpClient, type AccountClients, type BearerClient } from '../harness/http.ts'
 import { randomUUID } from 'node:crypto'
+import { urlMistake } from './url-mistakes.ts'
 
 /** A setting the run cannot go on without; the message is the whole line the user sees. */
 export class PreflightError extends Error {
@@ -58,7 +59,11 @@ export async function preflight(config: TargetConfig, { driveBalanceAccounts = t
     if (!hasToken(token)) {
       if (isRefusal(token)) throw new PreflightError('PIX_CLIENT_SECRET', `PIX_CLIENT_SECRET (with PIX_CLIENT_ID) is refused by POST /oauth/token: ${answer(token)}`)
       if (isForeign(token)) throw new PreflightError('PIX_BASE_URL', `PIX_BASE_URL does not serve this interface: POST /oauth/token answered ${answer(token)}${isSuccess(token) ? ' without an access_token' : ''}`)
-      if (token.response.status === 404 && isNotThisInterface(balance)) throw notServedError(config, token, balance)
+    }
+    // each URL judged on its own answers: one wrong path prefix is one line naming its setting
+    const mistake = await urlMistake(config, token, balance, timeoutMs)
+    if (mistake) throw new PreflightError(mistake.setting, mistake.message)
+    if (!hasToken(token)) {
       warnings.push(`POST ${config.baseUrl}/oauth/token answered ${answer(token)}: every check that needs a bearer token will be blocked`)
     }
 
@@ -188,21 +193,6 @@ function bodyJson(ex: Exchange): unknown {
   } catch {
     return undefined
   }
-}
-
-/**
- * An answer no implementation of this interface gives to the token endpoint or the balance probe:
- * 404 (no such route at that address) or a page where JSON was due. Both probes answering so means
- * the URLs point somewhere else, most often a path prefix missing or added.
- */
-function isNotThisInterface(ex: Exchange): boolean {
-  if (ex.response.error) return false
-  return ex.response.status === 404 || isForeign(ex)
-}
-
-function notServedError(config: TargetConfig, token: Exchange, balance: Exchange): PreflightError {
-  const both = 'PIX_BASE_URL and PIX_GATEWAY_URL'
-  return new PreflightError('PIX_BASE_URL', `${both} do not serve this interface: POST ${config.baseUrl}/oauth/token answered ${answer(token)} and GET ${config.gatewayUrl}/v1/account/balance answered ${answer(balance)}; is a path prefix missing or extra (the routes start at /oauth/token and /v1/account/balance)?`)
 }
 
 /**
