@@ -26,6 +26,8 @@ import { writeEnvTemplate } from './init.ts'
 import { closestIds, listChecks, listText, selectChecks } from './list.ts'
 import { loadVitestNode, useVitestNodeLoader } from './vitest-node.ts'
 import { PreflightError, preflight } from './preflight.ts'
+import { versionText } from './version.ts'
+import { checkTags } from './tag-names.ts'
 import { describeNetworkError } from '../harness/http.ts'
 import { CertificateError, makeCertificate, verifyCertificate, verifyText } from './reporting/certificate.ts'
 import { conformanceCommand } from './reporting/command.ts'
@@ -95,6 +97,10 @@ async function command(argv: readonly string[]): Promise<number> {
     say(USAGE)
     return EXIT_PASSED
   }
+  if (args.version) {
+    say(versionText())
+    return EXIT_PASSED
+  }
   try {
     return args.merge ? await merge(args, args.merge) : await certify(args)
   } catch (e) {
@@ -108,6 +114,8 @@ async function certify(args: CliArgs): Promise<number> {
   const extension = loadExtension(args.clauses, args.suites)
   checkAreas(args.areas.filter((a) => !extension?.suitesDir || a !== extension.catalogue.namespace))
   checkFiles(args.files, args.areas)
+  // an extension's checks may carry tags of their own, known only once collected
+  if (!args.suites) checkTags([{ flag: '--tag', values: args.tags }, { flag: '--exclude-tag', values: args.excludeTags }], SUITES_DIR)
   const selection = args.check ? (extensionCheck(args, extension) ?? await selectChecks(REPO_ROOT, args.check, suiteFilters(args))) : undefined
   if (selection) args.files = selection.files
   if (args.list) {
