@@ -28,6 +28,7 @@ import { loadVitestNode, useVitestNodeLoader } from './vitest-node.ts'
 import { PreflightError, preflight } from './preflight.ts'
 import { versionText } from './version.ts'
 import { checkTags } from './tag-names.ts'
+import { checkSettingNames } from './setting-names.ts'
 import { describeNetworkError } from '../harness/http.ts'
 import { CertificateError, makeCertificate, verifyCertificate, verifyText } from './reporting/certificate.ts'
 import { conformanceCommand } from './reporting/command.ts'
@@ -192,6 +193,7 @@ function gateOutputs(args: CliArgs, built: Results, runDir: string, gate: GateIn
 
 async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
   const fileEnv = args.envFile ? loadDotenv(args.envFile) : {}
+  if (args.envFile) checkSettingNames(fileEnv, args.envFile)
   let env = mergeEnv(process.env, fileEnv, flagEnv(args))
   let reference: { close(): Promise<void> } | undefined
 
@@ -388,7 +390,9 @@ async function checkDriverCommand(command: Extract<Command, { name: 'check-drive
     return EXIT_PASSED
   }
   try {
-    const env = mergeEnv(process.env, command.envFile ? loadDotenv(command.envFile) : {}, command.timeoutMs ? { PIX_TIMEOUT_MS: String(command.timeoutMs) } : {})
+    const fileEnv = command.envFile ? loadDotenv(command.envFile) : {}
+    if (command.envFile) checkSettingNames(fileEnv, command.envFile)
+    const env = mergeEnv(process.env, fileEnv, command.timeoutMs ? { PIX_TIMEOUT_MS: String(command.timeoutMs) } : {})
     const config = loadConfig(env)
     for (const s of secretValues(config)) scrubber.add(s.name, s.value)
     if (!config.controlUrl) throw new ConfigError('PIX_CONTROL_URL', 'is required by check-driver but not set')
