@@ -34,7 +34,7 @@ describe.each([
   test('passes: no check fails, and the balance\'s moment of the query is verified', () => {
     const c = run()
     const r = resultsOf(c)
-    expect(r.profile).toBe('readonly')
+    expect(c.lines.some((l) => l.startsWith('profile readonly ·')), c.tail).toBe(true)
     expect(failedChecks(r), c.tail).toEqual([])
     expect(c.run.exitCode, c.tail).toBe(0)
     const consultedAt = checksWhere(r, (k) => k.clauses.includes('2.3.consulted-at-is-event-date'))
