@@ -4,6 +4,8 @@
 import { parseArgs as tokenize } from 'node:util'
 
 import { MAX_TIMEOUT_MS } from '../harness/config.ts'
+import { didYouMean } from './did-you-mean.ts'
+import { versionText } from './version.ts'
 import { ArgsError, FLAGS, defaultsLines, flagHelp, flagSyntax, integer, nonEmpty, type CliArgs, type FlagRow, type Shard } from './flags.ts'
 
 /** node:util's tokenizer for every flag; the values are checked here, each error naming its flag. */
@@ -33,7 +35,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     merging = false
     const flag = token.rawName.startsWith('--') ? `--${token.name}` : token.rawName
     const row: FlagRow | undefined = FLAGS.find((r) => r.flag === flag || ('short' in r && r.short === flag))
-    if (!row) throw new ArgsError(flag, 'unknown flag (see --help)')
+    if (!row) throw new ArgsError(flag, `unknown flag${didYouMean(flag, FLAGS.map((r) => r.flag))} (see --help)`)
     if (row.kind === 'switch') {
       if (token.inlineValue) throw new ArgsError(flag, 'takes no value')
       fields[row.field] = true
@@ -213,8 +215,14 @@ export function parseCommand(argv: readonly string[]): Command {
       ...(typeof flags.results === 'string' ? { results: nonEmpty(flags.results, '--results') } : {}),
     }
   }
+  if (first !== undefined && !first.startsWith('-') && first !== 'certify') {
+    throw new ArgsError(first, `unknown command${didYouMean(first, COMMAND_WORDS)} (the commands: ${COMMAND_WORDS.join(', ')}; flags start with --; see --help)`)
+  }
   return { name: 'certify', args: parseArgs(first === 'certify' ? rest : argv) }
 }
+
+/** Every first word the command takes (monitor and history parse their own flags, cli/monitor/). */
+export const COMMAND_WORDS: readonly string[] = [...SUBCOMMANDS, 'monitor', 'history']
 
 /** subcommandFlags, with the positional words kept (diff OLD NEW, verify FILE). */
 function subcommandWords(name: string, argv: readonly string[], kinds: Record<string, 'string' | 'boolean'>): { flags: Record<string, string | boolean | undefined>; positionals: string[] } {
@@ -240,7 +248,7 @@ function subcommandFlags(name: string, argv: readonly string[], kinds: Record<st
     if (token.kind !== 'option') throw new ArgsError(token.kind === 'positional' ? token.value : '--', `unexpected argument to ${name} (see ${name} --help)`)
     const flag = `--${token.name}`
     const kind = kinds[token.name]
-    if (!kind) throw new ArgsError(flag, `unknown flag of ${name} (see ${name} --help)`)
+    if (!kind) throw new ArgsError(flag, `unknown flag of ${name}${didYouMean(flag, Object.keys(kinds).map((k) => `--${k}`))} (see ${name} --help)`)
     if (kind === 'boolean') {
       if (token.inlineValue) throw new ArgsError(flag, 'takes no value')
       out[token.name] = true
@@ -311,6 +319,7 @@ export function answerWithoutRunning(argv: readonly string[]): { exitCode: numbe
     if (e instanceof ArgsError) return { exitCode: 2, stderr: `conformance: ${e.message}` }
     throw e
   }
+  if (command.name === 'certify' && command.args.version && !command.args.help) return { exitCode: 0, stdout: versionText() }
   if (command.name === 'receiver' || command.name === 'repro' || !('help' in command ? command.help : command.args.help)) return undefined
   const usage = { certify: USAGE, 'check-driver': CHECK_DRIVER_USAGE, init: INIT_USAGE, diff: DIFF_USAGE, verify: VERIFY_USAGE }[command.name]
   return { exitCode: 0, stdout: usage }

@@ -26,6 +26,9 @@ import { writeEnvTemplate } from './init.ts'
 import { closestIds, listChecks, listText, selectChecks } from './list.ts'
 import { loadVitestNode, useVitestNodeLoader } from './vitest-node.ts'
 import { PreflightError, preflight } from './preflight.ts'
+import { versionText } from './version.ts'
+import { checkTags } from './tag-names.ts'
+import { checkSettingNames } from './setting-names.ts'
 import { describeNetworkError } from '../harness/http.ts'
 import { CertificateError, makeCertificate, verifyCertificate, verifyText } from './reporting/certificate.ts'
 import { conformanceCommand } from './reporting/command.ts'
@@ -95,6 +98,10 @@ async function command(argv: readonly string[]): Promise<number> {
     say(USAGE)
     return EXIT_PASSED
   }
+  if (args.version) {
+    say(versionText())
+    return EXIT_PASSED
+  }
   try {
     return args.merge ? await merge(args, args.merge) : await certify(args)
   } catch (e) {
@@ -108,6 +115,8 @@ async function certify(args: CliArgs): Promise<number> {
   const extension = loadExtension(args.clauses, args.suites)
   checkAreas(args.areas.filter((a) => !extension?.suitesDir || a !== extension.catalogue.namespace))
   checkFiles(args.files, args.areas)
+  // an extension's checks may carry tags of their own, known only once collected
+  if (!args.suites) checkTags([{ flag: '--tag', values: args.tags }, { flag: '--exclude-tag', values: args.excludeTags }], SUITES_DIR)
   const selection = args.check ? (extensionCheck(args, extension) ?? await selectChecks(REPO_ROOT, args.check, suiteFilters(args))) : undefined
   if (selection) args.files = selection.files
   if (args.list) {
@@ -184,6 +193,7 @@ function gateOutputs(args: CliArgs, built: Results, runDir: string, gate: GateIn
 
 async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
   const fileEnv = args.envFile ? loadDotenv(args.envFile) : {}
+  if (args.envFile) checkSettingNames(fileEnv, args.envFile)
   let env = mergeEnv(process.env, fileEnv, flagEnv(args))
   let reference: { close(): Promise<void> } | undefined
 
@@ -382,7 +392,9 @@ async function checkDriverCommand(command: Extract<Command, { name: 'check-drive
     return EXIT_PASSED
   }
   try {
-    const env = mergeEnv(process.env, command.envFile ? loadDotenv(command.envFile) : {}, command.timeoutMs ? { PIX_TIMEOUT_MS: String(command.timeoutMs) } : {})
+    const fileEnv = command.envFile ? loadDotenv(command.envFile) : {}
+    if (command.envFile) checkSettingNames(fileEnv, command.envFile)
+    const env = mergeEnv(process.env, fileEnv, command.timeoutMs ? { PIX_TIMEOUT_MS: String(command.timeoutMs) } : {})
     const config = loadConfig(env)
     for (const s of secretValues(config)) scrubber.add(s.name, s.value)
     if (!config.controlUrl) throw new ConfigError('PIX_CONTROL_URL', 'is required by check-driver but not set')

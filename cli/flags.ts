@@ -89,7 +89,7 @@ export const FLAGS = [
   list('excludeTags', '--exclude-tag', 'TAG', tagNames, { workerEnv: 'PIX_EXCLUDE_TAGS', help: 'leave out the checks carrying any of these tags (repeat, or a comma list)' }),
   value('suites', '--suites', 'DIR', absolutePath, { workerEnv: 'PIX_EXTENSION_SUITES', help: 'add your own checks (*.test.ts under DIR, docs/EXTENDING.md) to the run; needs --clauses' }),
   value('clauses', '--clauses', 'FILE', absolutePath, { workerEnv: 'PIX_EXTENSION_CLAUSES', help: 'your clause catalogue (namespace x-<vendor>, the fields of specs/clauses.yaml): its verdicts are reported in a section of their own' }),
-  toggle('list', '--list', { help: 'print the checks (id, clauses, needs) the other flags select; run nothing' }),
+  toggle('list', '--list', { help: 'print the checks (id, clauses, needs, tags, severity) the other flags select; run nothing' }),
   value('seed', '--seed', 'N', whole(0, MAX_SEED), { env: 'PIX_SEED', default: 'a random seed, printed', help: `seed of the property checks (0..${MAX_SEED}); replays a run` }),
   value('depth', '--depth', 'NAME', oneOf(['quick', 'default', 'deep'] as const), { env: 'PIX_DEPTH', default: DEFAULTS.depth, help: 'quick, default or deep: random cases per property check' }),
   value('numRuns', '--num-runs', 'N', whole(1, MAX_NUM_RUNS), { env: 'PIX_NUM_RUNS', help: `random cases of every property check (1..${MAX_NUM_RUNS}); wins over --depth` }),
@@ -113,6 +113,7 @@ export const FLAGS = [
   value('failOn', '--fail-on', 'LIST', (v, flag) => withFlag(flag, () => parseSeverityList(v)), { help: 'only failures of these severities (money,security,data,protocol) fail the run; the others are reported (waivers still apply)' }),
   value('requireCoverage', '--require-coverage', 'P', (v, flag) => whole(0, 100)(v.replace(/%$/, ''), flag), { help: 'exit 1 when the run observed fewer than P% of the documented statuses and error codes (§7 and specs/openapi.yaml, per operation)' }),
   value('otlpEndpoint', '--otlp-endpoint', 'URL', (v, flag) => httpUrl(flag, v).href, { help: 'send the run as OpenTelemetry spans (OTLP/HTTP JSON) to a collector' }),
+  toggle('version', '--version', { help: 'print the kit\'s version and the hash of its specs (results.json "specHash"); run nothing' }),
   toggle('help', '--help', { short: '-h', help: 'this text' }),
 ] as const
 

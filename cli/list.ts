@@ -4,12 +4,15 @@ import { existsSync, readdirSync } from 'node:fs'
 import { join, sep } from 'node:path'
 import { escapeRegExp } from '../harness/redact.ts'
 import { ArgsError } from './flags.ts'
+import { SEVERITY_ORDER } from './reporting/severity.ts'
 import { loadVitestNode } from './vitest-node.ts'
 
 export interface ListedCheck {
   id: string
   clauses: string[]
   needs: string[]
+  /** What --tag and --exclude-tag match (harness/check.ts tagsOf): area, severities, needs, its own. */
+  tags: string[]
 }
 
 export async function listChecks(repoRoot: string, filters: string[], namePattern?: string): Promise<{ checks: ListedCheck[]; errors: string[] }> {
@@ -33,9 +36,9 @@ export async function listChecks(repoRoot: string, filters: string[], namePatter
       return [...m.children.allTests()]
         .filter((t) => !namePattern || new RegExp(namePattern).test(t.fullName))
         .map((t) => {
-          const meta = t.meta() as { clauses?: unknown; needs?: unknown }
+          const meta = t.meta() as { clauses?: unknown; needs?: unknown; tags?: unknown }
           const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : [])
-          return { id: `${prefix}::${t.fullName}`, clauses: list(meta.clauses), needs: list(meta.needs) }
+          return { id: `${prefix}::${t.fullName}`, clauses: list(meta.clauses), needs: list(meta.needs), tags: list(meta.tags) }
         })
     })
     const errors = [...testModules.flatMap((m) => m.errors().map((e) => `${m.moduleId}: ${e.message}`)), ...unhandledErrors.map((e) => String((e as Error).message ?? e))]
@@ -46,8 +49,22 @@ export async function listChecks(repoRoot: string, filters: string[], namePatter
 }
 
 export function listText(checks: readonly ListedCheck[]): string {
-  const lines = checks.map((c) => `${c.id}\n    clauses: ${c.clauses.join(', ')}${c.needs.length ? `\n    needs:   ${c.needs.join(', ')}` : ''}`)
+  const lines = checks.map((c) => {
+    const severity = severityOf(c)
+    return [
+      c.id,
+      `    clauses:  ${c.clauses.join(', ')}`,
+      ...(c.needs.length ? [`    needs:    ${c.needs.join(', ')}`] : []),
+      `    tags:     ${c.tags.join(', ')}`,
+      ...(severity ? [`    severity: ${severity}`] : []),
+    ].join('\n')
+  })
   return [...lines, '', `${checks.length} checks`].join('\n')
+}
+
+/** The costliest severity among a check's clauses' (its tags carry them): what a failure of it may cost. */
+export function severityOf(c: Pick<ListedCheck, 'tags'>): string | undefined {
+  return SEVERITY_ORDER.find((s) => c.tags.includes(s))
 }
 
 /** The files and the vitest name pattern of the checks `--check` selected. */

@@ -11,6 +11,8 @@ import type { Exchange } from '../harness/exchange.ts'
 import { ControlClient, ControlError } from '../harness/control.ts'
 import { createClients, HttpClient, type AccountClients, type BearerClient } from '../harness/http.ts'
 import { randomUUID } from 'node:crypto'
+import { urlMistake } from './url-mistakes.ts'
+import { clockSkewLine } from './clock-skew.ts'
 
 /** A setting the run cannot go on without; the message is the whole line the user sees. */
 export class PreflightError extends Error {
@@ -53,12 +55,18 @@ export async function preflight(config: TargetConfig, { driveBalanceAccounts = t
     const [token, balance, clock] = await Promise.all([
       clients.base.requestToken(),
       clients.gateway.get('/v1/account/balance'),
-      config.controlUrl && config.profile !== 'readonly' ? new HttpClient({ timeoutMs }).send({ method: 'GET', url: `${config.controlUrl}/control/clock`, headers: { accept: 'application/json' } }) : undefined,
+      // read in every profile: "now" is the target's (harness/target-clock.ts), and reading changes nothing
+      config.controlUrl ? new HttpClient({ timeoutMs }).send({ method: 'GET', url: `${config.controlUrl}/control/clock`, headers: { accept: 'application/json' } }) : undefined,
     ])
+    const answeredAtMs = Date.now()
     if (!hasToken(token)) {
       if (isRefusal(token)) throw new PreflightError('PIX_CLIENT_SECRET', `PIX_CLIENT_SECRET (with PIX_CLIENT_ID) is refused by POST /oauth/token: ${answer(token)}`)
       if (isForeign(token)) throw new PreflightError('PIX_BASE_URL', `PIX_BASE_URL does not serve this interface: POST /oauth/token answered ${answer(token)}${isSuccess(token) ? ' without an access_token' : ''}`)
-      if (token.response.status === 404 && isNotThisInterface(balance)) throw notServedError(config, token, balance)
+    }
+    // each URL judged on its own answers: one wrong path prefix is one line naming its setting
+    const mistake = await urlMistake(config, token, balance, timeoutMs)
+    if (mistake) throw new PreflightError(mistake.setting, mistake.message)
+    if (!hasToken(token)) {
       warnings.push(`POST ${config.baseUrl}/oauth/token answered ${answer(token)}: every check that needs a bearer token will be blocked`)
     }
 
@@ -69,10 +77,15 @@ export async function preflight(config: TargetConfig, { driveBalanceAccounts = t
     if (!isSuccess(balance) && balance.response.status !== 429) {
       warnings.push(`GET ${config.gatewayUrl}/v1/account/balance answered ${answer(balance)}: the checks of the gateway will show it`)
     }
-    if (clock) {
-      const wrong = clockProblem(clock)
-      if (wrong) throw new PreflightError('PIX_CONTROL_URL', `PIX_CONTROL_URL does not serve the sandbox driver of specs/control.yaml: GET /control/clock ${wrong}; it is the driver's base (its routes start /control/), not the API's`)
+    const wrongClock = clock && clockProblem(clock)
+    if (wrongClock) {
+      const problem = `PIX_CONTROL_URL does not serve the sandbox driver of specs/control.yaml: GET /control/clock ${wrongClock}; it is the driver's base (its routes start /control/), not the API's`
+      // a run that does not drive the sandbox only reads its clock: the Date header stands in
+      if (config.profile !== 'readonly') throw new PreflightError('PIX_CONTROL_URL', problem)
+      warnings.push(`${problem}: times are judged on the target's Date header instead`)
     }
+    const skew = clockSkewLine(wrongClock ? undefined : clock, [token, balance], answeredAtMs)
+    if (skew) warnings.push(skew)
 
     const optional = await Promise.all([
       (async () => {
@@ -188,21 +201,6 @@ function bodyJson(ex: Exchange): unknown {
   } catch {
     return undefined
   }
-}
-
-/**
- * An answer no implementation of this interface gives to the token endpoint or the balance probe:
- * 404 (no such route at that address) or a page where JSON was due. Both probes answering so means
- * the URLs point somewhere else, most often a path prefix missing or added.
- */
-function isNotThisInterface(ex: Exchange): boolean {
-  if (ex.response.error) return false
-  return ex.response.status === 404 || isForeign(ex)
-}
-
-function notServedError(config: TargetConfig, token: Exchange, balance: Exchange): PreflightError {
-  const both = 'PIX_BASE_URL and PIX_GATEWAY_URL'
-  return new PreflightError('PIX_BASE_URL', `${both} do not serve this interface: POST ${config.baseUrl}/oauth/token answered ${answer(token)} and GET ${config.gatewayUrl}/v1/account/balance answered ${answer(balance)}; is a path prefix missing or extra (the routes start at /oauth/token and /v1/account/balance)?`)
 }
 
 /**

@@ -21,6 +21,7 @@ import { runModel, runProperty, type ModelRun, type ModelRunOptions, type Proper
 import type { Recorder, RecordedExchange } from './recorder.ts'
 import { noteControlExchange, noteTargetExchange, operationOf, type ProbeKit } from './routes.ts'
 import { notAlone, onlyItsAccount, type RunMode } from './schedule.ts'
+import { noteTargetDate } from './target-clock.ts'
 import type { TraceContext } from './trace.ts'
 import { expectEventSchema, expectSchemaOf } from './validate.ts'
 import { Inconclusive, KitError } from './verdicts.ts'
@@ -153,6 +154,7 @@ export async function buildContext(
   const record = (ex: Exchange) => {
     noteSpan(state, ex)
     noteTargetExchange(ex, c)
+    noteTargetDate(ex)
     state.answers.push(ex)
     state.recorded.set(ex, recorder.record(ex))
   }

@@ -6,9 +6,8 @@ import { loadConfig, secretValues, type TargetConfig } from './config.ts'
 import { sharedRedactor } from './redact.ts'
 import { webhooksUnavailable } from './webhooks.ts'
 
-export type Need = 'control' | 'webhooks' | 'mutating' | 'otherAccount' | 'limitedKey' | 'certs' | 'otherAccountCert' | 'unlinkedCert' | 'reset'
-
-export const NEEDS: readonly Need[] = ['control', 'webhooks', 'mutating', 'otherAccount', 'limitedKey', 'certs', 'otherAccountCert', 'unlinkedCert', 'reset']
+import type { Need } from './need-names.ts'
+export { NEEDS, type Need } from './need-names.ts'
 
 declare module 'vitest' {
   interface ProvidedContext {

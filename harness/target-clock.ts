@@ -1,10 +1,17 @@
-// "Now" is the target's time: a sandbox's simulated clock (GET /control/clock) runs ahead of this
-// machine's once a run has moved it (it never moves back), so every judgement of a target
-// timestamp against "now", and every date the kit sends relative to today, reads it. Without a
-// control API (or under the readonly profile, which never drives it) the kit's own clock stands in,
-// with a skew allowance for the judgements.
+// "Now" is the target's time, in every profile: a sandbox's simulated clock (GET /control/clock,
+// a read) runs ahead of this machine's once a run has moved it (it never moves back), so every
+// judgement of a target timestamp against "now", and every date the kit sends relative to today,
+// reads it. In order:
+// 1. the control clock, when PIX_CONTROL_URL is configured (readonly too: reading changes nothing);
+// 2. else the Date header of the target's answers (RFC 9110 §6.6.1: the origin's clock), re-centred
+//    on this machine's by the time since it arrived;
+// 3. else this machine's clock.
+// Without the control clock the judgements allow a skew (the Date header has whole seconds, and a
+// target's clocks may differ by a little between its header and its records).
 import type { TargetConfig } from './config.ts'
-import { ControlError, type ControlClient } from './control.ts'
+import { ControlClient, ControlError } from './control.ts'
+import type { Exchange } from './exchange.ts'
+import { HttpClient } from './http.ts'
 
 /** A check's context, or anything else that holds the config and (maybe) the control driver (a route probe). */
 export interface ClockReader {
@@ -12,29 +19,92 @@ export interface ClockReader {
   control?: ControlClient
 }
 
-/** Without the target's clock, the kit's and the target's are compared: this much skew is tolerated. */
+/** Without the target's own clock, the kit's and the target's are compared: this much skew is tolerated. */
 export const CLOCK_SKEW_MS = 5 * 60_000
 
 export interface TargetTime {
   nowMs: number
-  /** 0 when read from the target's own clock; CLOCK_SKEW_MS when the kit's clock stands in. */
+  /** 0 when read from the target's own clock; CLOCK_SKEW_MS when its Date header or the kit's clock stands in. */
   skewMs: number
 }
 
-/** The readonly profile never drives the control API, not even to read its clock. */
-export const hasTargetClock = (t: ClockReader): boolean => Boolean(t.config.controlUrl) && t.config.profile !== 'readonly'
+/** The sandbox profile drives the control API: a check's own client reads the clock (its exchange is the check's evidence). */
+const drivesControl = (t: ClockReader): boolean => Boolean(t.config.controlUrl) && t.config.profile !== 'readonly'
 
-/** The target's now: its control clock when there is one (a driver without the route: the kit's clock). */
-export async function targetTime(t: ClockReader): Promise<TargetTime> {
-  const control = hasTargetClock(t) ? t.control : undefined
-  if (!control) return { nowMs: Date.now(), skewMs: CLOCK_SKEW_MS }
-  try {
-    return { nowMs: Date.parse((await control.clock()).now), skewMs: 0 }
-  } catch (err) {
-    const status = err instanceof ControlError ? err.exchange.response.status : undefined
-    if (status === 404 || status === 501) return { nowMs: Date.now(), skewMs: CLOCK_SKEW_MS }
-    throw err
+/** Whether a control URL is configured, whose clock is read in every profile. */
+export const hasTargetClock = (t: ClockReader): boolean => Boolean(t.config.controlUrl)
+
+/** A clock reader per control URL for the profiles that do not drive the API (readonly): one GET, never a change. */
+const readers = new Map<string, ControlClient>()
+
+function clockClient(t: ClockReader): ControlClient | undefined {
+  const url = t.config.controlUrl
+  if (!url) return undefined
+  if (drivesControl(t) && t.control) return t.control
+  let reader = readers.get(url)
+  if (!reader) {
+    reader = new ControlClient(new HttpClient({ timeoutMs: t.config.timeoutMs, profile: 'readonly' }), url, t.config.clientId)
+    readers.set(url, reader)
   }
+  return reader
+}
+
+/** The target's Date header against this machine's clock: how far ahead the target is, as last seen. */
+let dateOffset: { offsetMs: number; seenAtMs: number } | undefined
+
+/** A sample older than this is asked again (another run may have moved a sandbox's clock meanwhile). */
+const DATE_SAMPLE_TTL_MS = 60_000
+
+/** Notes the Date header of a target's answer (every exchange a check records passes here). */
+export function noteTargetDate(ex: Exchange, receivedAtMs: number = Date.now()): void {
+  const offset = dateHeaderOffset(ex, receivedAtMs)
+  if (offset !== undefined) dateOffset = { offsetMs: offset, seenAtMs: receivedAtMs }
+}
+
+/**
+ * How far the answer's Date header is ahead of this machine's clock when it arrived, or undefined
+ * without one. The header has whole seconds (the time truncated), so half a second is added.
+ */
+export function dateHeaderOffset(ex: Exchange, receivedAtMs: number): number | undefined {
+  if (ex.response.error) return undefined
+  const header = ex.response.headers.date
+  const ms = header ? Date.parse(header) : Number.NaN
+  return Number.isNaN(ms) ? undefined : ms + 500 - receivedAtMs
+}
+
+/** Forgets the Date header seen (tests). */
+export function forgetTargetDate(): void {
+  dateOffset = undefined
+}
+
+/** The target's Date header, asked of its base URL when none was seen lately (any answer carries one, a 404 too). */
+async function dateHeaderNow(t: ClockReader): Promise<number | undefined> {
+  if (!dateOffset || Date.now() - dateOffset.seenAtMs > DATE_SAMPLE_TTL_MS) {
+    const http = new HttpClient({ timeoutMs: t.config.timeoutMs, profile: 'readonly' })
+    for (const url of [t.config.baseUrl, t.config.gatewayUrl]) {
+      const ex = await http.send({ method: 'GET', url: `${url}/`, headers: { accept: 'application/json' } })
+      noteTargetDate(ex)
+      if (dateOffset && Date.now() - dateOffset.seenAtMs <= DATE_SAMPLE_TTL_MS) break
+    }
+  }
+  return dateOffset ? Date.now() + dateOffset.offsetMs : undefined
+}
+
+/** The target's now: its control clock, else its Date header, else the kit's clock. */
+export async function targetTime(t: ClockReader): Promise<TargetTime> {
+  const control = clockClient(t)
+  if (control) {
+    try {
+      return { nowMs: Date.parse((await control.clock()).now), skewMs: 0 }
+    } catch (err) {
+      const status = err instanceof ControlError ? err.exchange.response.status : undefined
+      // a driver without the route (404, 501) has no clock to read: the Date header stands in; a
+      // run that does not drive the driver needs nothing else of it, so any failure is that
+      if (drivesControl(t) && status !== 404 && status !== 501) throw err
+    }
+  }
+  const fromHeader = await dateHeaderNow(t)
+  return { nowMs: fromHeader ?? Date.now(), skewMs: CLOCK_SKEW_MS }
 }
 
 export async function targetNow(t: ClockReader): Promise<Date> {

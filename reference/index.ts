@@ -184,6 +184,18 @@ function logged(api: string, listener: RequestListener, out: (line: string) => v
   }
 }
 
+/**
+ * Every answer's Date header (RFC 9110 §6.6.1: when the origin made it) on the sandbox's own clock,
+ * which POST /control/clock/advance moves ahead of real time: what a client without the control
+ * API knows of the service's "now".
+ */
+function dated(clock: SimClock, listener: RequestListener): RequestListener {
+  return (req, res) => {
+    res.setHeader('date', clock.now().toUTCString())
+    listener(req, res)
+  }
+}
+
 /** Each base and gateway request into the context's request log once answered (GET /control/requests). */
 function recorded(api: 'base' | 'gateway', ctx: Context, listener: RequestListener): RequestListener {
   return (req, res) => {
@@ -211,7 +223,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const names = ['base', 'gateway', 'control']
   const front = opts.tls ? await tlsFront(host) : undefined
   const servers = [baseRouter(ctx), gatewayRouter(ctx), controlRouter(ctx)].map((router, i) => {
-    let listener = router.listener(ctx.sweep)
+    let listener = dated(world.clock, router.listener(ctx.sweep))
     if (i < 2) listener = recorded(names[i] as 'base' | 'gateway', ctx, listener)
     if (opts.requestLog) listener = logged(names[i] as string, listener, typeof opts.requestLog === 'function' ? opts.requestLog : (line) => console.log(line))
     const server = front && i < 2 ? createHttpsServer({ ...front.server, ...(i === 0 ? { requestCert: true, rejectUnauthorized: false } : {}) }, i === 0 ? headerFromHandshake(listener) : listener) : createServer(listener)

@@ -9,7 +9,14 @@ export interface NamedSecret {
 }
 
 const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g
-const BEARER = /\b(Bearer\s+)(?!«redacted)([A-Za-z0-9._~+/=-]{8,})/g
+/**
+ * A Bearer credential where it is one: an Authorization header written out (`Authorization: Bearer
+ * …`, `"authorization": "Bearer …"`, a curl `-H`). "Bearer" followed by a word anywhere else is the
+ * kit's own text (`token_type is Bearer`, then the next line's first word), never redacted.
+ */
+const AUTHORIZATION_BEARER = /(\bauthorization["']?\s*[:=]\s*["']?\s*Bearer\s+)(?!«redacted)([A-Za-z0-9._~+/=-]{8,})/gi
+/** A whole header value that is a Bearer credential. */
+const BEARER_VALUE = /^\s*Bearer\s+([A-Za-z0-9._~+/=-]{8,})\s*$/i
 const ACCESS_TOKEN_FIELD = /("access_token"\s*:\s*")([^"«]{8,})(")/g
 
 export class Scrubber {
@@ -36,9 +43,14 @@ export class Scrubber {
     this.keys.clear()
   }
 
-  /** Registers the bearer tokens found in a header value or a token response body. */
+  /**
+   * Registers the bearer tokens found in a header value (`Bearer …`, the whole of it) or a token
+   * response body (`"access_token": "…"`, an Authorization header written out).
+   */
   addTokensFrom(text: string): void {
-    for (const m of text.matchAll(BEARER)) if (m[2]) this.add('bearer-token', m[2])
+    const value = BEARER_VALUE.exec(text)
+    if (value?.[1] && !value[1].startsWith('«redacted')) this.add('bearer-token', value[1])
+    for (const m of text.matchAll(AUTHORIZATION_BEARER)) if (m[2]) this.add('bearer-token', m[2])
     for (const m of text.matchAll(ACCESS_TOKEN_FIELD)) if (m[2]) this.add('access_token', m[2])
   }
 
@@ -53,7 +65,7 @@ export class Scrubber {
       }
     }
     if (out.includes('eyJ')) out = out.replace(JWT, '«redacted:jwt»')
-    if (out.includes('Bearer')) out = out.replace(BEARER, '$1«redacted:bearer-token»')
+    if (/bearer/i.test(out)) out = out.replace(AUTHORIZATION_BEARER, '$1«redacted:bearer-token»')
     if (out.includes('access_token')) out = out.replace(ACCESS_TOKEN_FIELD, '$1«redacted:access_token»$3')
     return out
   }

@@ -1,12 +1,16 @@
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { CHECK_DRIVER_USAGE, DIFF_USAGE, INIT_USAGE, SUBCOMMAND_FLAGS, USAGE, VERIFY_USAGE, answerWithoutRunning, flagEnv, mergeEnv, parseArgs, pixOnly, selectionEnv } from '../../../cli/args.ts'
+import { CHECK_DRIVER_USAGE, DIFF_USAGE, INIT_USAGE, SUBCOMMAND_FLAGS, USAGE, VERIFY_USAGE, answerWithoutRunning, flagEnv, mergeEnv, parseArgs, parseCommand, pixOnly, selectionEnv } from '../../../cli/args.ts'
 import { ArgsError, FLAGS } from '../../../cli/flags.ts'
+import { listText } from '../../../cli/list.ts'
+import { kitVersion, specHash } from '../../../cli/reporting/run-info.ts'
+import { checkTags } from '../../../cli/tag-names.ts'
+import { REPO_ROOT } from './fixtures.ts'
 
 describe('parseArgs', () => {
   test('no flags: defaults', () => {
     expect(parseArgs([])).toEqual({
-      areas: [], files: [], tags: [], excludeTags: [], slow: false, help: false, strictDepth: false, yesMutate: false, reset: false, list: false, bail: false, failOnFlaky: false,
+      areas: [], files: [], tags: [], excludeTags: [], slow: false, help: false, version: false, strictDepth: false, yesMutate: false, reset: false, list: false, bail: false, failOnFlaky: false,
     })
   })
 
@@ -19,7 +23,7 @@ describe('parseArgs', () => {
     expect(args).toEqual({
       envFile: 'target.env', profile: 'readonly', areas: ['auth', 'charges', 'returns'], files: ['auth/tokens.test.ts', 'auth/bearer.test.ts'], seed: 7, numRuns: 25,
       timeoutMs: 5000, reportDir: '/tmp/r', shard: { index: 2, count: 3 }, slow: true, help: false, depth: 'deep', strictDepth: true, requireVerified: 80,
-      yesMutate: false, reset: false, list: false, bail: false, failOnFlaky: false, tags: [], excludeTags: [],
+      yesMutate: false, reset: false, list: false, bail: false, failOnFlaky: false, tags: [], excludeTags: [], version: false,
     })
   })
 
@@ -139,4 +143,73 @@ describe('the subcommands: each usage text names exactly the flags its parser ta
       expect(flagsIn(usage).filter((f) => f !== 'help')).toEqual(parsed)
     })
   }
+})
+
+describe('a word the kit does not know is named with the nearest it does (exit 2 before anything runs)', () => {
+  const refusal = (run: () => unknown): string => {
+    try {
+      run()
+    } catch (e) {
+      expect(e).toBeInstanceOf(ArgsError)
+      return (e as Error).message
+    }
+    throw new Error('not refused')
+  }
+
+  test.each([
+    [['--profle', 'sandbox'], /^--profle: unknown flag; did you mean --profile\? \(see --help\)$/],
+    [['--requre-coverage', '90'], /did you mean --require-coverage\?/],
+    [['--verison'], /did you mean --version\?/],
+    [['--zzzzzzzzzzzz'], /^--zzzzzzzzzzzz: unknown flag \(see --help\)$/],
+  ])('the flag %j', (argv, says) => {
+    expect(refusal(() => parseCommand(argv))).toMatch(says)
+  })
+
+  test.each([
+    ['moniter', 'monitor'],
+    ['histroy', 'history'],
+    ['check-drivr', 'check-driver'],
+    ['verfy', 'verify'],
+    ['certfy', 'certify'],
+  ])('the command %s: did you mean %s', (word, meant) => {
+    expect(refusal(() => parseCommand([word, '--env', 'x.env']))).toMatch(new RegExp(`^${word}: unknown command; did you mean ${meant}\\?`))
+  })
+
+  test('a subcommand\'s flag', () => {
+    expect(refusal(() => parseCommand(['init', '--forse']))).toMatch(/^--forse: unknown flag of init; did you mean --force\?/)
+  })
+
+  test('as the bin answers them: exit 2, one line on stderr', () => {
+    expect(answerWithoutRunning(['moniter'])).toEqual({ exitCode: 2, stderr: expect.stringMatching(/^conformance: moniter: unknown command; did you mean monitor\?/) })
+    expect(answerWithoutRunning(['--profle'])).toEqual({ exitCode: 2, stderr: expect.stringMatching(/did you mean --profile\?/) })
+  })
+
+  test.each([
+    ['--tag', 'nosuchtag', /^--tag: no check carries the tag "nosuchtag" \(the tags: auth, .*security.*mutating/],
+    ['--tag', 'secrity', /^--tag: no check carries the tag "secrity"; did you mean security\?/],
+    ['--exclude-tag', 'mutatng', /^--exclude-tag: no check carries the tag "mutatng"; did you mean mutating\?/],
+    ['--tag', 'transaction', /did you mean transactions\?/],
+  ] as const)('%s %s', (flag, tag, says) => {
+    expect(refusal(() => checkTags([{ flag, values: [tag] }], join(REPO_ROOT, 'suites')))).toMatch(says)
+  })
+
+  test('every tag a kit check carries is accepted: areas, severities, needs', () => {
+    expect(() => checkTags([{ flag: '--tag', values: ['auth', 'money', 'security', 'webhooks', 'mutating', 'control'] }], join(REPO_ROOT, 'suites'))).not.toThrow()
+  })
+})
+
+test('--version prints the kit\'s version and the spec hash results.json carries, and runs nothing', () => {
+  const answer = answerWithoutRunning(['--version'])
+  expect(answer?.exitCode).toBe(0)
+  expect(answer?.stdout).toBe(`pix-conformance-kit ${kitVersion(REPO_ROOT)}\nspecs ${specHash(REPO_ROOT)} (sha256 of specs/openapi.yaml + specs/clauses.yaml: results.json "specHash")`)
+  expect(kitVersion(REPO_ROOT)).toMatch(/^\d+\.\d+\.\d+/)
+})
+
+test('--list shows each check\'s tags and severity', () => {
+  const text = listText([{ id: 'auth/tokens::token_type is Bearer', clauses: ['4.2.token-type-bearer'], needs: [], tags: ['auth', 'data'] }, { id: 'cash/x::y', clauses: ['a', 'b'], needs: ['mutating'], tags: ['cash', 'protocol', 'money', 'mutating'] }])
+  expect(text).toBe([
+    'auth/tokens::token_type is Bearer', '    clauses:  4.2.token-type-bearer', '    tags:     auth, data', '    severity: data',
+    'cash/x::y', '    clauses:  a, b', '    needs:    mutating', '    tags:     cash, protocol, money, mutating', '    severity: money',
+    '', '2 checks',
+  ].join('\n'))
 })

@@ -25,7 +25,7 @@ beforeAll(async () => {
     // it resets b and b2 alone; for no-reset it lacks the optional route
     if (req.url === '/control/accounts/b/reset' || req.url === '/control/accounts/b2/reset') return (accountResets++, res.writeHead(204).end())
     if (req.url === '/control/accounts/no-reset/reset') return json(res, 501, { statusCode: 501, message: 'not implemented', error: 'Not Implemented' })
-    if (req.url === '/control/clock') return json(res, 200, { now: '2026-01-01T00:00:00Z' })
+    if (req.url === '/control/clock') return json(res, 200, { now: new Date().toISOString() })
     if (req.url === '/api/pix/transaction/t-good') return json(res, 200, { transactionId: 't-good' })
     if (req.url === '/v1/account/balance') return [KEY, 'preflight-key-balance', 'preflight-key-balance-2'].includes(String(req.headers['x-api-key'])) ? json(res, 200, { id: 'a', totalBalance: 1, blockedBalance: 0, availableBalance: 1, consultedAt: '2026-01-01T00:00:00Z' }) : json(res, 401, { statusCode: 401, message: 'bad key', error: 'Unauthorized' })
     return json(res, 404, {})
@@ -193,6 +193,29 @@ describe('preflight', () => {
     } finally {
       await declined.close()
     }
-    expect((await preflight(config({ PIX_CONTROL_URL: nothing.url, PIX_PROFILE: 'readonly' }))).warnings, 'a readonly run never asks the driver').toEqual([])
+    const readonly = await preflight(config({ PIX_CONTROL_URL: nothing.url, PIX_PROFILE: 'readonly' }))
+    expect(readonly.warnings, 'a readonly run only reads the clock: a driver without it is no refusal, the Date header stands in').toEqual([expect.stringMatching(/^PIX_CONTROL_URL does not serve the sandbox driver .*GET \/control\/clock answered 404.*: times are judged on the target's Date header instead$/)])
+  })
+
+  test('the target\'s clock beyond the skew from this machine\'s is said, read from the control clock in every profile, else from the Date header', async () => {
+    const ahead = new Date(Date.now() + 3 * 86_400_000 + 2 * 3_600_000)
+    const moved = await fakeServer((req, res) => {
+      if (req.url === '/control/clock') return json(res, 200, { now: ahead.toISOString() })
+      res.setHeader('date', ahead.toUTCString())
+      if (req.url === '/oauth/token') return json(res, 201, { access_token: 'a.b.c', token_type: 'Bearer', expires_in: 3600 })
+      return json(res, 200, { id: 'a', totalBalance: 1, blockedBalance: 0, availableBalance: 1, consultedAt: ahead.toISOString() })
+    })
+    try {
+      const at = { PIX_BASE_URL: moved.url, PIX_GATEWAY_URL: moved.url }
+      for (const profile of ['sandbox', 'readonly']) {
+        const r = await preflight(config({ ...at, PIX_CONTROL_URL: moved.url, PIX_PROFILE: profile }))
+        expect(r.warnings, profile).toEqual([expect.stringMatching(/^the target's clock is 3 d 2 h (\d+ s )?ahead of this machine's \(GET \/control\/clock; more than the 5 min allowed\): every time is judged on the target's clock$/)])
+      }
+      const withoutControl = await preflight(config(at))
+      expect(withoutControl.warnings).toEqual([expect.stringMatching(/^the target's clock is 3 d 2 h (\d+ s )?ahead of this machine's \(the Date header of its answers;/)])
+      expect((await preflight(config())).warnings, 'a target on this machine\'s time: nothing to say').toEqual([])
+    } finally {
+      await moved.close()
+    }
   })
 })
