@@ -80,11 +80,15 @@ export function unexcusedFailures(checks: readonly CheckResult[]): number {
   return checks.filter((c) => c.status === 'failed' && !(c.waiver && !c.waiver.expired)).length
 }
 
-/** A check's verdict per clause: a failed check fails one clause and does not reach the others. */
+/**
+ * A check's verdict per clause: a failed check fails one clause and does not reach the others; a
+ * check left without a verdict keeps the clauses its judged cases verified (harness/cases.ts).
+ */
 export function withClauseVerdicts(check: CheckResult): CheckResult {
   const verdicts: Record<string, ClauseVerdict> = {}
+  const own = check.status === 'blocked' || check.status === 'inconclusive' ? check.clauseVerdicts : undefined
   for (const id of check.clauses) {
-    verdicts[id] = check.status === 'failed' ? (id === check.failedClause ? 'failed' : 'not-reached') : check.status
+    verdicts[id] = check.status === 'failed' ? (id === check.failedClause ? 'failed' : 'not-reached') : own?.[id] === 'passed' ? 'passed' : check.status
   }
   return { ...check, clauseVerdicts: verdicts }
 }
