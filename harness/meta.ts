@@ -63,7 +63,8 @@ export interface CheckMeta {
 
 export interface CaseNotJudged {
   case: string
-  verdict: 'blocked' | 'inconclusive'
+  /** skipped: a control route the sandbox driver does not provide. */
+  verdict: 'blocked' | 'inconclusive' | 'skipped'
   reason: string
   clauses: string[]
 }
