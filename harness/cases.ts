@@ -6,14 +6,14 @@
 // check at once, as an assertion outside a case does.
 import { asPrecondition, isSkip } from './clause-scope.ts'
 import type { CheckMeta } from './meta.ts'
-import { Blocked, Inconclusive, KitError, NotProvided } from './verdicts.ts'
+import { Blocked, Inconclusive, KitError } from './verdicts.ts'
 
 export interface CaseRecord {
   name: string
   /** The clauses the case judges (by default, every clause of the check). */
   clauses: readonly string[]
   /** Undefined when the case was judged. */
-  notJudged?: { verdict: 'blocked' | 'inconclusive' | 'skipped'; reason: string; error: Blocked | Inconclusive | NotProvided }
+  notJudged?: { verdict: 'blocked' | 'inconclusive'; reason: string; error: Blocked | Inconclusive }
 }
 
 /** The clauses a case names: its own (each one of the check's), or every clause of the check. */
@@ -40,8 +40,7 @@ export async function runCase<T>(cases: CaseRecord[], name: string, clauses: rea
 
 function notJudgedBy(err: unknown): CaseRecord['notJudged'] {
   if (err instanceof Error && isSkip(err)) return undefined
-  const e = err instanceof Blocked || err instanceof Inconclusive || err instanceof NotProvided ? err : asPrecondition(err)
-  if (e instanceof NotProvided) return { verdict: 'skipped', reason: e.message, error: e }
+  const e = err instanceof Blocked || err instanceof Inconclusive ? err : asPrecondition(err)
   if (e instanceof Blocked) return { verdict: 'blocked', reason: `${e.operation} failed (${e.answer})`, error: e }
   if (e instanceof Inconclusive) return { verdict: 'inconclusive', reason: e.reason, error: e }
   return undefined
@@ -61,8 +60,6 @@ export function settleCases(cases: readonly CaseRecord[], checkClauses: readonly
   const unverified = checkClauses.filter((id) => covered.has(id) && !judged.has(id))
   if (unverified.length === 0) return
   const leaving = missed.filter((c) => c.clauses.some((id) => unverified.includes(id)))
-  // A control route the driver does not provide skips the check, as outside a case, when nothing else is left unjudged.
-  if (leaving.every((c) => c.notJudged!.verdict === 'skipped')) throw leaving[0]!.notJudged!.error
   const blocked = leaving.find((c) => c.notJudged!.verdict === 'blocked')
   const verdict = blocked ? 'blocked' : 'inconclusive'
   meta.clauseVerdicts = Object.fromEntries(checkClauses.map((id) => [id, unverified.includes(id) ? verdict : 'passed']))
@@ -71,5 +68,5 @@ export function settleCases(cases: readonly CaseRecord[], checkClauses: readonly
     const first = blocked.notJudged!.error as Blocked
     throw new Blocked(`case ${blocked.name}: ${first.operation}`, `${first.answer}; cases not judged: ${names}`, first.exchange)
   }
-  throw new Inconclusive(`cases not judged: ${leaving.filter((c) => c.notJudged!.verdict !== 'skipped').map((c) => `${c.name} (${c.notJudged!.reason})`).join('; ')}`)
+  throw new Inconclusive(`cases not judged: ${leaving.map((c) => `${c.name} (${c.notJudged!.reason})`).join('; ')}`)
 }

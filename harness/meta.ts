@@ -63,8 +63,7 @@ export interface CheckMeta {
 
 export interface CaseNotJudged {
   case: string
-  /** skipped: a control route the sandbox driver does not provide. */
-  verdict: 'blocked' | 'inconclusive' | 'skipped'
+  verdict: 'blocked' | 'inconclusive'
   reason: string
   clauses: string[]
 }

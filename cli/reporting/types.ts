@@ -52,7 +52,7 @@ export interface CheckResult {
    */
   clauseVerdicts?: Record<string, ClauseVerdict>
   /** The cases of a check over several it could not judge; the others were judged. */
-  casesNotJudged?: { case: string; verdict: 'blocked' | 'inconclusive' | 'skipped'; reason: string; clauses: string[] }[]
+  casesNotJudged?: { case: string; verdict: 'blocked' | 'inconclusive'; reason: string; clauses: string[] }[]
   message?: string
   /** A check that failed with several errors: every one after the first, in full (the message says "+N more"). */
   moreErrors?: string[]

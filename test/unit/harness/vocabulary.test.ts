@@ -130,12 +130,6 @@ describe('t.case: a check over several cases judges every case it can reach', ()
     expect(r.meta.reason).toContain('several items match the refund')
   })
 
-  test('a case whose control route the driver does not provide is named, and the check passes on the others', () => {
-    const r = row('t.case: a case whose control route the driver does not provide leaves the others judged')
-    expect(r.state).toBe('passed')
-    expect(r.meta.casesNotJudged).toEqual([expect.objectContaining({ case: 'NAO_REALIZADO', verdict: 'skipped' })])
-  })
-
   test('a failure in a case fails the check on its clause', () => {
     expectFailure('t.case: a failing case fails the check', '2.3.gateway-id', 'the case: expected "PAYMENT", got "WITHDRAW"')
   })

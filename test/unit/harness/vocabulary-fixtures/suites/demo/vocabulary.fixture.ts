@@ -1,7 +1,6 @@
 // Run by vocabulary.test.ts through a nested vitest: the comparison verbs of the check context,
 // each failing case a check of its own (a check stops at its first failure).
 import { check } from '../../../../../../harness/check.ts'
-import { NotProvided } from '../../../../../../harness/verdicts.ts'
 
 const ID = '2.3.gateway-id'
 const TOTAL = '2.3.gateway-total-balance'
@@ -97,11 +96,4 @@ check('t.case: when no case is judged the check is inconclusive', { clauses: [ID
 check('t.case: a failing case fails the check', { clauses: [ID] }, async (t) => {
   await t.case('PAYMENT', () => blockedCase(t))
   await t.case('WITHDRAW', () => t.expectEqual(ID, 'the case', 'WITHDRAW', 'PAYMENT'))
-})
-
-check('t.case: a case whose control route the driver does not provide leaves the others judged', { clauses: [ID] }, async (t) => {
-  await t.case('DEVOLVIDO', () => t.expectEqual(ID, 'the case', 1, 1))
-  await t.case('NAO_REALIZADO', () => {
-    throw new NotProvided('POST /control/returns/{e2eid}/{id}/fail', 'HTTP 501')
-  })
 })
