@@ -125,10 +125,15 @@ check('account listing: filters combine: every item satisfies all of them at onc
   needs: ['control', 'mutating'],
 }, withListings(async (t, lists) => {
   // Each record made is a case: one the kit cannot make leaves the queries about the others judged.
-  const failed = await t.case('a WITHDRAW in ERROR made', () => transactionOf(t, 'WITHDRAW', 'ERROR'))
-  const pending = await t.case('a WITHDRAW PENDING made', () => transactionOf(t, 'WITHDRAW', 'PENDING'))
-  const paid = await t.case('a PAYMENT CONFIRMED made', () => incomingPayment(t))
-  const paidE2e = paid && (await t.case('the PAYMENT viewed', async () => (await singleView(t, paid.id)).view.e2eId))
+  // Each judges the filters of the queries that name it (the end-to-end id is the view's).
+  const [STATUS, TYPE, EXTERNAL, E2E] = [FILTER_CLAUSE.status, FILTER_CLAUSE.type, FILTER_CLAUSE.externalId, FILTER_CLAUSE.endToEndId]
+  const failed = await t.case('a WITHDRAW in ERROR made', () => transactionOf(t, 'WITHDRAW', 'ERROR'), { clauses: [STATUS, TYPE, EXTERNAL] })
+  const pending = await t.case('a WITHDRAW PENDING made', () => transactionOf(t, 'WITHDRAW', 'PENDING'), { clauses: [STATUS, TYPE] })
+  const viewed = await t.case('a PAYMENT CONFIRMED made and viewed', async () => {
+    const made = await incomingPayment(t)
+    return { made, e2eId: (await singleView(t, made.id)).view.e2eId }
+  }, { clauses: [STATUS, TYPE, EXTERNAL, E2E] })
+  const [paid, paidE2e] = [viewed?.made, viewed?.e2eId]
   const today = await targetToday(t)
   const facts = new Map<Made | undefined, Facts>([
     [failed, { status: 'ERROR', type: 'WITHDRAW', externalId: failed?.externalId }],
