@@ -146,6 +146,13 @@ export interface CheckContext {
   inconclusive(reason: string): never
   /** A precondition: a failure inside blocks the check instead of failing a clause. */
   given<T>(what: string, fn: () => Promise<T> | T): Promise<T>
+  /**
+   * One case of a check over several (a type, a field, an id): a case the kit cannot reach is
+   * recorded (its value undefined) and the others are still judged; a clause some judged case
+   * covers is verified, one only unreached cases cover is blocked or inconclusive. `clauses`: those
+   * the case judges (default: every clause of the check). A failure fails the check at once.
+   */
+  case<T>(name: string, fn: () => Promise<T> | T, opts?: { clauses?: string[] }): Promise<T | undefined>
 
   // Verdict verbs: the first argument is the clause the assertion proves, one of the check's clauses.
   expectStatus(clause: string, ex: Exchange, status: number | readonly number[]): void

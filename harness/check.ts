@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs'
 import { TestRunner, afterAll, test, type TestContext } from 'vitest'
 import { CLAUSES_PATH, clauseById, extensionCatalogue } from '../generators/clauses.ts'
 import { CheckFailure } from './assertions.ts'
+import { settleCases } from './cases.ts'
 import { asPrecondition, isSkip } from './clause-scope.ts'
 import { balanceAccountConfig } from './config.ts'
 import type { AccountUrlsKeeper } from './control.ts'
@@ -70,6 +71,8 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
   const meta = ctx.task.meta
   meta.area ??= areaOf(ctx.task.file.filepath)
   keepEarlierAttempt(ctx)
+  delete meta.casesNotJudged
+  delete meta.clauseVerdicts
   const main = workerConfig()
   const accounts = accountsToTry(main, mode, meta.alone)
   // which balance account is known once one is held; they differ only in credentials
@@ -95,6 +98,7 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
     keeper = built.keeper
     hooks = built.hooks
     await fn(built.t)
+    settleCases(state.cases, clauses, meta as CheckMeta)
     // A pass that rests on refusals proves nothing when the refusing route never worked.
     for (const operationId of new Set(state.refusals)) {
       const why = await whyNotLive(operationId, kit)

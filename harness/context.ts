@@ -8,6 +8,7 @@ import { centsOf, fromCents } from '../generators/amounts.ts'
 import {
   ANY_4XX, ERROR_BODY_CLAUSES, ERROR_REASON_PHRASE, expectErrorBody, phraseVaries, expectHeader, expectRefused, expectStatus, fail, isRefusal, jsonObject, show,
 } from './assertions.ts'
+import { caseClauses, runCase, type CaseRecord } from './cases.ts'
 import { clauseScope, inPrecondition, preconditionOf, requireClauses } from './clause-scope.ts'
 import type { TargetConfig } from './config.ts'
 import { AccountUrlsKeeper, ControlClient } from './control.ts'
@@ -63,6 +64,14 @@ export interface CheckContext {
    * token, a control call) blocks the check, naming `what`, instead of failing a clause.
    */
   given<T>(what: string, fn: () => Promise<T> | T): Promise<T>
+  /**
+   * One case of a check over several (a type, a field, an id): a case the kit cannot reach (a
+   * precondition failed, or what it saw cannot tell) is recorded and its value is undefined, and the
+   * check goes on to the others. A clause some judged case covers is verified; a clause only
+   * unreached cases cover is blocked (or inconclusive). `clauses`: those the case judges (default:
+   * every clause of the check). A failure fails the check at once.
+   */
+  case<T>(name: string, fn: () => Promise<T> | T, opts?: { clauses?: string[] }): Promise<T | undefined>
 
   // Verdict verbs: the first argument is the clause the assertion proves, one of the check's clauses.
   expectStatus(clause: string, ex: Exchange, status: number | readonly number[]): void
@@ -127,11 +136,13 @@ export interface CheckState {
   spans: [number, number][]
   /** The check's W3C trace: every request it sends carries it (harness/trace.ts). */
   trace: TraceContext
+  /** The cases it ran (`t.case`), judged or not. */
+  cases: CaseRecord[]
 }
 
 /** A check's state before its first request. */
 export function newCheckState(clauses: string[], trace: TraceContext): CheckState {
-  return { clauses, refusals: [], recorded: new WeakMap(), answers: [], spans: [], trace }
+  return { clauses, refusals: [], recorded: new WeakMap(), answers: [], spans: [], trace, cases: [] }
 }
 
 function noteSpan(state: CheckState, ex: Exchange): void {
@@ -225,6 +236,7 @@ export async function buildContext(
       throw new Inconclusive(reason)
     },
     given: (what, fn) => preconditionOf(what, fn),
+    case: (name, fn, opts = {}) => runCase(state.cases, name, caseClauses(state.clauses, name, opts.clauses), fn),
     expectStatus: (clause, ex, status) =>
       on(clause, statusList(status), () => {
         expectStatus(ex, [...statusList(status)])

@@ -37,6 +37,13 @@ export interface CheckMeta {
   /** The one clause a failed check proves broken. */
   failedClause?: string
   /**
+   * The cases of a check over several (`t.case`) it could not judge: the others were judged, and a
+   * clause a judged case covers is verified (harness/cases.ts).
+   */
+  casesNotJudged?: CaseNotJudged[]
+  /** Set when such a check ends without a verdict on some clauses: the verdict of each of its clauses. */
+  clauseVerdicts?: Record<string, 'passed' | 'blocked' | 'inconclusive'>
+  /**
    * What the target chose where the interface says "not shown", by the not-shown (or declaration)
    * clause it answers: `{ '6.3.retry-policy-not-shown': { undelivered: {...} } }`. Several checks
    * may observe the same clause under different keys; a reader merges them.
@@ -52,6 +59,13 @@ export interface CheckMeta {
   traffic?: Traffic
   /** Earlier attempts of a retried check (--retries), oldest first. */
   attempts?: { message?: string; failedClause?: string; exchanges: (Exchange & { curl?: string })[] }[]
+}
+
+export interface CaseNotJudged {
+  case: string
+  verdict: 'blocked' | 'inconclusive'
+  reason: string
+  clauses: string[]
 }
 
 export interface Traffic {

@@ -44,6 +44,8 @@ interface CheckMeta {
   verdict?: unknown
   reason?: unknown
   failedClause?: unknown
+  clauseVerdicts?: unknown
+  casesNotJudged?: unknown
   property?: unknown
   attempts?: unknown
   observed?: unknown
@@ -172,6 +174,8 @@ export class ConformanceReporter implements Reporter {
     }
     if (status === 'failed' && typeof meta.failedClause === 'string') check.failedClause = meta.failedClause
     if (noVerdict && typeof meta.reason === 'string') check.reason = meta.reason
+    if (noVerdict && isClauseVerdicts(meta.clauseVerdicts)) check.clauseVerdicts = meta.clauseVerdicts
+    if (status !== 'skipped' && Array.isArray(meta.casesNotJudged) && meta.casesNotJudged.length > 0) check.casesNotJudged = meta.casesNotJudged as NonNullable<CheckResult['casesNotJudged']>
     if (isPropertyRun(meta.property)) check.property = meta.property
     if (typeof meta.alone === 'string') check.alone = meta.alone
     if (meta.balanceAccount === true) check.balanceAccount = true
@@ -358,6 +362,10 @@ function attemptList(v: unknown): NonNullable<CheckResult['attempts']> {
 
 function isObservations(v: unknown): v is Record<string, Record<string, unknown>> {
   return !!v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((o) => !!o && typeof o === 'object')
+}
+
+function isClauseVerdicts(v: unknown): v is Record<string, 'passed' | 'blocked' | 'inconclusive'> {
+  return !!v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => x === 'passed' || x === 'blocked' || x === 'inconclusive')
 }
 
 function isPropertyRun(v: unknown): v is NonNullable<CheckResult['property']> {

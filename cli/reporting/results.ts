@@ -81,11 +81,15 @@ function clausesInScope(scope: readonly string[] | undefined, checks: readonly C
   return clauses.filter((c) => inScope.has(c.id))
 }
 
-/** A check's verdict per clause: a failed check fails one clause and does not reach the others. */
+/**
+ * A check's verdict per clause: a failed check fails one clause and does not reach the others; a
+ * check left without a verdict keeps the clauses its judged cases verified (harness/cases.ts).
+ */
 export function withClauseVerdicts(check: CheckResult): CheckResult {
   const verdicts: Record<string, ClauseVerdict> = {}
+  const own = check.status === 'blocked' || check.status === 'inconclusive' ? check.clauseVerdicts : undefined
   for (const id of check.clauses) {
-    verdicts[id] = check.status === 'failed' ? (id === check.failedClause ? 'failed' : 'not-reached') : check.status
+    verdicts[id] = check.status === 'failed' ? (id === check.failedClause ? 'failed' : 'not-reached') : own?.[id] === 'passed' ? 'passed' : check.status
   }
   return { ...check, clauseVerdicts: verdicts }
 }

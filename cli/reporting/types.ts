@@ -46,8 +46,13 @@ export interface CheckResult {
   failedClause?: string
   /** The severity of failedClause (cli/reporting/severity.ts). */
   severity?: Severity
-  /** The verdict of each of the check's clauses. */
+  /**
+   * The verdict of each of the check's clauses. A blocked or inconclusive check over several cases
+   * (`t.case`) carries its own: the clauses its judged cases covered passed (harness/cases.ts).
+   */
   clauseVerdicts?: Record<string, ClauseVerdict>
+  /** The cases of a check over several it could not judge; the others were judged. */
+  casesNotJudged?: { case: string; verdict: 'blocked' | 'inconclusive'; reason: string; clauses: string[] }[]
   message?: string
   /** A check that failed with several errors: every one after the first, in full (the message says "+N more"). */
   moreErrors?: string[]

@@ -38,17 +38,20 @@ check('horario.liquidacao: absent while EM_PROCESSAMENTO and on NAO_REALIZADO, a
   needs: ['mutating', 'control'],
 }, async (t) => {
   const [clause, rule] = ['2.5.liquidacao-only-devolvido', 'horario.liquidacao only when DEVOLVIDO']
-  const pending = await returnOfFreshPayment(t, { valor: '2.00' })
-  const liquidatedWhilePending = pending.body.status === 'EM_PROCESSAMENTO' && 'liquidacao' in horario(pending.body)
-  t.expectThat(clause, rule, !liquidatedWhilePending, 'no liquidacao on EM_PROCESSAMENTO', show(horario(pending.body).liquidacao), pending.ex)
-  await t.control.settleReturn(pending.e2eid, pending.id)
-  const settled = await givenStoredIn(t, pending, 'DEVOLVIDO', '3.3.settle-devolvido')
-  t.expectThat(clause, rule, isIsoDateTime(horario(settled).liquidacao), 'an ISO 8601 liquidacao on DEVOLVIDO', show(horario(settled).liquidacao))
-
-  const refused = await returnOfFreshPayment(t, { valor: '2.00' })
-  await t.control.failReturn(refused.e2eid, refused.id, 'conformance kit: refused by the bank')
-  const failed = await givenStoredIn(t, refused, 'NAO_REALIZADO', '3.3.fail-nao-realizado')
-  t.expectThat(clause, rule, !('liquidacao' in horario(failed)), 'no liquidacao on NAO_REALIZADO', show(horario(failed).liquidacao))
+  await t.case('EM_PROCESSAMENTO, then DEVOLVIDO', async () => {
+    const pending = await returnOfFreshPayment(t, { valor: '2.00' })
+    const liquidatedWhilePending = pending.body.status === 'EM_PROCESSAMENTO' && 'liquidacao' in horario(pending.body)
+    t.expectThat(clause, rule, !liquidatedWhilePending, 'no liquidacao on EM_PROCESSAMENTO', show(horario(pending.body).liquidacao), pending.ex)
+    await t.control.settleReturn(pending.e2eid, pending.id)
+    const settled = await givenStoredIn(t, pending, 'DEVOLVIDO', '3.3.settle-devolvido')
+    t.expectThat(clause, rule, isIsoDateTime(horario(settled).liquidacao), 'an ISO 8601 liquidacao on DEVOLVIDO', show(horario(settled).liquidacao))
+  })
+  await t.case('NAO_REALIZADO', async () => {
+    const refused = await returnOfFreshPayment(t, { valor: '2.00' })
+    await t.control.failReturn(refused.e2eid, refused.id, 'conformance kit: refused by the bank')
+    const failed = await givenStoredIn(t, refused, 'NAO_REALIZADO', '3.3.fail-nao-realizado')
+    t.expectThat(clause, rule, !('liquidacao' in horario(failed)), 'no liquidacao on NAO_REALIZADO', show(horario(failed).liquidacao))
+  })
 })
 
 check('a return requested without natureza has natureza ORIGINAL', { clauses: ['4.11.natureza-default'], needs: ['mutating', 'control'] }, async (t) => {

@@ -82,15 +82,17 @@ check('a return whose processing fails becomes NAO_REALIZADO, without horario.li
 
 check('final return states stay final: settle and fail are refused with 409 and change nothing', { clauses: ['3.3.final-states'], needs: ['mutating', 'control'] }, async (t) => {
   for (const final of ['DEVOLVIDO', 'NAO_REALIZADO'] as const) {
-    const e2eid = await receivedE2eId(t, 1_000)
-    const { id } = await givenReturn(t, e2eid, returnRequest(1_000))
-    if (final === 'DEVOLVIDO') await t.control.settleReturn(e2eid, id)
-    else await t.control.failReturn(e2eid, id)
-    for (const [what, call] of [['settle', () => t.control.settleReturn(e2eid, id)], ['fail', () => t.control.failReturn(e2eid, id)]] as const) {
-      await expectControlRefusal(t, '3.3.final-states', `${final} is final`, what, call)
-    }
-    const status = (await t.control.getReturn(e2eid, id)).status
-    t.expectThat('3.3.final-states', `${final} is final`, status === final, `status still ${final} after settle and fail`, show(status))
+    await t.case(final, async () => {
+      const e2eid = await receivedE2eId(t, 1_000)
+      const { id } = await givenReturn(t, e2eid, returnRequest(1_000))
+      if (final === 'DEVOLVIDO') await t.control.settleReturn(e2eid, id)
+      else await t.control.failReturn(e2eid, id)
+      for (const [what, call] of [['settle', () => t.control.settleReturn(e2eid, id)], ['fail', () => t.control.failReturn(e2eid, id)]] as const) {
+        await expectControlRefusal(t, '3.3.final-states', `${final} is final`, what, call)
+      }
+      const status = (await t.control.getReturn(e2eid, id)).status
+      t.expectThat('3.3.final-states', `${final} is final`, status === final, `status still ${final} after settle and fail`, show(status))
+    })
   }
 })
 

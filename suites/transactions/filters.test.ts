@@ -22,7 +22,10 @@ check('account listing: status=PENDING|CONFIRMED|ERROR lists only items of that 
   needs: ['control', 'mutating'],
 }, withListings(async (t, lists) => {
   const made = new Map<Status, Made>()
-  for (const s of STATUSES) made.set(s, await transactionOf(t, RECIPE[s], s))
+  for (const s of STATUSES) {
+    const m = await t.case(`${s} made`, () => transactionOf(t, RECIPE[s], s))
+    if (m) made.set(s, m)
+  }
   const today = await targetToday(t)
   const clause = '4.4.status-filter'
   for (const s of STATUSES) {
@@ -39,8 +42,12 @@ check('account listing: type=PAYMENT|WITHDRAW|REFUND_IN|REFUND_OUT lists only it
   clauses: ['4.4.type-filter'],
   needs: ['control', 'mutating'],
 }, withListings(async (t, lists) => {
+  // One case per type: the transaction made of it, listed under its type and under no other.
   const made = new Map<ListedType, Made>()
-  for (const type of TYPES) made.set(type, await transactionOf(t, type, STATUS_OF[type]))
+  for (const type of TYPES) {
+    const m = await t.case(`${type} made`, () => transactionOf(t, type, STATUS_OF[type]))
+    if (m) made.set(type, m)
+  }
   const today = await targetToday(t)
   const clause = '4.4.type-filter'
   for (const type of TYPES) {
@@ -117,28 +124,38 @@ check('account listing: filters combine: every item satisfies all of them at onc
   clauses: ['4.4.status-filter', '4.4.type-filter', '4.4.external-id-filter', '4.4.end-to-end-id-filter'],
   needs: ['control', 'mutating'],
 }, withListings(async (t, lists) => {
-  const failed = await transactionOf(t, 'WITHDRAW', 'ERROR')
-  const pending = await transactionOf(t, 'WITHDRAW', 'PENDING')
-  const paid = await incomingPayment(t)
-  const paidE2e = (await singleView(t, paid.id)).view.e2eId
+  // Each record made is a case: one the kit cannot make leaves the queries about the others judged.
+  // Each judges the filters of the queries that name it (the end-to-end id is the view's).
+  const [STATUS, TYPE, EXTERNAL, E2E] = [FILTER_CLAUSE.status, FILTER_CLAUSE.type, FILTER_CLAUSE.externalId, FILTER_CLAUSE.endToEndId]
+  const failed = await t.case('a WITHDRAW in ERROR made', () => transactionOf(t, 'WITHDRAW', 'ERROR'), { clauses: [STATUS, TYPE, EXTERNAL] })
+  const pending = await t.case('a WITHDRAW PENDING made', () => transactionOf(t, 'WITHDRAW', 'PENDING'), { clauses: [STATUS, TYPE] })
+  const viewed = await t.case('a PAYMENT CONFIRMED made and viewed', async () => {
+    const made = await incomingPayment(t)
+    return { made, e2eId: (await singleView(t, made.id)).view.e2eId }
+  }, { clauses: [STATUS, TYPE, EXTERNAL, E2E] })
+  const [paid, paidE2e] = [viewed?.made, viewed?.e2eId]
   const today = await targetToday(t)
-  const facts = new Map<Made, Facts>([
-    [failed, { status: 'ERROR', type: 'WITHDRAW', externalId: failed.externalId }],
-    [pending, { status: 'PENDING', type: 'WITHDRAW', externalId: pending.externalId }],
-    [paid, { status: 'CONFIRMED', type: 'PAYMENT', externalId: paid.externalId, ...(typeof paidE2e === 'string' ? { endToEndId: paidE2e } : {}) }],
+  const facts = new Map<Made | undefined, Facts>([
+    [failed, { status: 'ERROR', type: 'WITHDRAW', externalId: failed?.externalId }],
+    [pending, { status: 'PENDING', type: 'WITHDRAW', externalId: pending?.externalId }],
+    [paid, { status: 'CONFIRMED', type: 'PAYMENT', externalId: paid?.externalId, ...(typeof paidE2e === 'string' ? { endToEndId: paidE2e } : {}) }],
   ])
-  const cases: { query: Record<string, string>; in: Made[]; out: Made[] }[] = [
+  const all: { query: Record<string, string | undefined>; in: (Made | undefined)[]; out: (Made | undefined)[] }[] = [
     { query: { type: 'WITHDRAW', status: 'ERROR' }, in: [failed], out: [pending, paid] },
     { query: { type: 'WITHDRAW', status: 'PENDING' }, in: [pending], out: [failed, paid] },
-    { query: { externalId: paid.externalId as string, status: 'CONFIRMED', type: 'PAYMENT' }, in: [paid], out: [] },
-    { query: { externalId: paid.externalId as string, status: 'PENDING' }, in: [], out: [paid] },
-    { query: { externalId: paid.externalId as string, type: 'WITHDRAW' }, in: [], out: [paid] },
-    { query: { externalId: failed.externalId as string, type: 'WITHDRAW', status: 'ERROR' }, in: [failed], out: [] },
+    { query: { externalId: paid?.externalId, status: 'CONFIRMED', type: 'PAYMENT' }, in: [paid], out: [] },
+    { query: { externalId: paid?.externalId, status: 'PENDING' }, in: [], out: [paid] },
+    { query: { externalId: paid?.externalId, type: 'WITHDRAW' }, in: [], out: [paid] },
+    { query: { externalId: failed?.externalId, type: 'WITHDRAW', status: 'ERROR' }, in: [failed], out: [] },
     ...(typeof paidE2e === 'string' ? [
       { query: { endToEndId: paidE2e, type: 'PAYMENT' }, in: [paid], out: [] },
       { query: { endToEndId: paidE2e, status: 'ERROR' }, in: [], out: [paid] },
     ] : []),
   ]
+  // A query naming an id of a record not made is left out, and so is a record not made from the others.
+  const made = (ms: (Made | undefined)[]) => ms.filter((m): m is Made => m !== undefined)
+  const cases = all.filter((c) => Object.values(c.query).every((v) => v !== undefined))
+    .map((c) => ({ query: c.query as Record<string, string>, in: made(c.in), out: made(c.out) }))
   for (const c of cases) {
     // A listing that fails, or leaves out what matches every filter, is blamed on the query's first
     // filter (which filter dropped it cannot be told); an item that should not be there, on the

@@ -170,19 +170,28 @@ export async function expectWindow(t: CheckContext, lists: Lister, account: bool
 // ---- mapping tables and list items (mappings.test.ts) --------------------------------------------
 
 /**
- * Makes a transaction of `type` in `status` and reads it back: its §2.1 view (a precondition) and
- * its list item (not listed fails `clause`).
+ * Makes a transaction of `type` in `status` and reads it back: its §2.1 view (a precondition), by
+ * the id a surface gave it (the listing's, when the view does not know the id its creation
+ * answered), and its list item (not listed fails `clause`). A record no surface links to ends the
+ * case inconclusive, observed; one the complete listing shows nowhere fails `clause`.
  */
 export async function madeAndListed(t: CheckContext, clause: string, type: ListedType, status: Status): Promise<{ view: Json; item: Json; ex: Exchange }> {
   const made = await transactionOf(t, type, status)
+  const namedBy = `a listed ${type} is named by`
+  if (made.unlinked) {
+    t.observe(clause, namedBy, `none of the ids the kit holds (${made.id}): ${made.unlinked}`)
+    t.inconclusive(`no surface links the ${type} made to a list item: ${made.unlinked}`)
+  }
+  if (made.absent) t.fail(clause, `the ${type} made is listed`, `an item of ${show(made.amount)} naming ${made.id}, or one of its amount, type and time`, made.absent)
   const { view } = await t.given(`a ${type} ${status} (GET /api/pix/transaction/{id})`, async () => {
-    const read = await singleView(t, made.id)
+    const read = await singleView(t, made.viewId ?? made.id)
     // The single view tells which internal type and status the target gave it: the mapping's input.
     t.expectThat('2.1.status-enum', `the transaction made is a ${type} ${status}`, read.view.type === type && read.view.status === status,
       `type ${type}, status ${status}`, `type ${show(read.view.type)}, status ${show(read.view.status)}`, read.ex)
     return read
   })
   const { item, ex } = await listedItem(t, clause, ACCOUNT_LISTING, view)
+  if (made.linkedBy) t.observe(clause, namedBy, `an id only the listing shows (found by ${made.linkedBy}); the view does not know the id its creation answered`)
   return { view, item, ex }
 }
 

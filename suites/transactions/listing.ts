@@ -9,7 +9,8 @@ import { show } from '../../harness/assertions.ts'
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
-import { ACCOUNT_LISTING, listPage, pixKeyListing, type Json, type Made, type Page } from './seed.ts'
+import { centsOf } from '../../generators/amounts.ts'
+import { ACCOUNT_LISTING, cents, listPage, pixKeyListing, type Json, type Made, type Page } from './seed.ts'
 
 export type Query = Record<string, string | number | undefined>
 
@@ -49,14 +50,14 @@ export function dayOf(createdAt: unknown): string | undefined {
 // The names of a record
 
 /** Which of a record's names a list item carries, for the observation. */
-type NameKind = 'the id its creation answered' | 'the id of its single view' | 'its gateway id' | 'its end-to-end id' | 'its externalId'
+type NameKind = 'the id its creation answered' | 'the id of its single view' | 'its gateway id' | 'its end-to-end id' | 'its externalId' | `an id only the listing shows (found by ${string})`
 
 /** The name under which `item` lists `m`, or undefined when the item is another record. */
 export function nameListed(item: Json, m: Made): NameKind | undefined {
   const id = item.transactionId
   if (typeof id === 'string' && id !== '') {
     if (id === m.id) return 'the id its creation answered'
-    if (m.viewId !== undefined && id === m.viewId) return 'the id of its single view'
+    if (m.viewId !== undefined && id === m.viewId) return m.linkedBy ? `an id only the listing shows (found by ${m.linkedBy})` : 'the id of its single view'
     if (m.gatewayId !== undefined && id.toLowerCase() === m.gatewayId.toLowerCase()) return 'its gateway id'
   }
   if (m.e2eId !== undefined && item.endToEndId === m.e2eId) return 'its end-to-end id'
@@ -141,15 +142,20 @@ export class Lister {
 
   /** `m` is among the items (observed: under which of its names); else fails `clause`, or is undecided on an incomplete listing. */
   expectListed(clause: string, l: Listing, m: Made, rule: string): void {
+    if (m.unlinked) return this.observeUnlinked(clause, m)
     const name = this.nameIn(clause, l, m)
     if (name) return
     const expected = `transaction ${m.id} listed for ${show(l.query)}`
-    if (l.cut) this.undecide(`${rule}: ${expected}, absent from the ${l.items.length} items read, but the listing is incomplete: ${l.cut}`)
-    else this.t.fail(clause, rule, expected, `absent among ${l.items.length} items (the whole listing)`, l.ex)
+    if (l.cut) return this.undecide(`${rule}: ${expected}, absent from the ${l.items.length} items read, but the listing is incomplete: ${l.cut}`)
+    const unnamed = l.items.filter((i) => sameAmount(i, m))
+    // An item of its amount may be the record under an id the kit was never given: not linked, not judged.
+    if (unnamed.length > 0 && !m.absent) return this.observeUnlinked(clause, { ...m, unlinked: `no item of ${show(l.query)} names it by ${idsText(m)}, and ${unnamed.length} of its amount name other ids` })
+    this.t.fail(clause, rule, expected, `absent among ${l.items.length} items (the whole listing): none names it by ${idsText(m)}, none has its amount ${m.amount}${m.absent ? `; ${m.absent}` : ''}`, l.ex)
   }
 
   /** `m` is not among the items; found fails `clause`; absent from an incomplete listing is undecided. */
   expectNotListed(clause: string, l: Listing, m: Made, rule: string): void {
+    if (m.unlinked) return this.observeUnlinked(clause, m)
     const name = this.nameIn(clause, l, m)
     if (name) this.t.fail(clause, rule, `transaction ${m.id} not listed for ${show(l.query)}`, `listed (under ${name})`, l.ex)
     if (l.cut) this.undecide(`${rule}: transaction ${m.id} absent from the ${l.items.length} items read, but the listing is incomplete: ${l.cut}`)
@@ -167,6 +173,10 @@ export class Lister {
    * inconclusive (an item is needed to go on).
    */
   async find(clause: string, path: string, m: Made, tries: Query[]): Promise<{ item: Json; ex: Exchange; listing: Listing }> {
+    if (m.unlinked) {
+      this.observeUnlinked(clause, m)
+      return this.t.inconclusive(`no surface links the ${m.kind ?? 'transaction'} made to a list item: ${m.unlinked}`)
+    }
     let last: Listing | undefined
     for (const q of tries) {
       last = await this.read(clause, path, q)
@@ -179,7 +189,13 @@ export class Lister {
     const rule = 'the transaction is listed'
     const expected = `an item naming transaction ${m.id} in ${path}`
     if (!last || last.cut) this.t.inconclusive(`${rule}: ${expected} was not found, and the broadest listing read is incomplete: ${last?.cut ?? 'none was read'}`)
-    return this.t.fail(clause, rule, expected, `none (queries ${tries.map((q) => show(q)).join(', ')})`, last.ex)
+    const unnamed = last.items.filter((i) => sameAmount(i, m))
+    if (unnamed.length > 0 && !m.absent) {
+      const why = `no item of ${path} names it by ${idsText(m)}, and ${unnamed.length} of its amount name other ids`
+      this.observeUnlinked(clause, { ...m, unlinked: why })
+      return this.t.inconclusive(`no surface links the ${m.kind ?? 'transaction'} made to a list item: ${why}`)
+    }
+    return this.t.fail(clause, rule, expected, `none names it by ${idsText(m)} and none has its amount ${m.amount} (queries ${tries.map((q) => show(q)).join(', ')}; the broadest, the whole listing, has ${last.items.length} items)${m.absent ? `; ${m.absent}` : ''}`, last.ex)
   }
 
   /** Ends the check inconclusive when a judgement could not be decided. */
@@ -202,9 +218,30 @@ export class Lister {
     return undefined
   }
 
+  /** A record no surface links to: which surface showed which of its ids (an observation, not a verdict). */
+  private observeUnlinked(clause: string, m: Made): void {
+    this.t.observe(clause, `a listed ${m.kind ?? 'transaction'} is named by`, `none of the ids the kit holds (${idsText(m)}): ${m.unlinked}`)
+  }
+
   /** Which id names a record in a list item: §2.2 does not say that transactionId is the id its creation answered. */
   private observeName(clause: string, m: Made, name: NameKind): void {
     this.t.observe(clause, `a listed ${m.kind ?? 'transaction'} is named by`, name)
+  }
+}
+
+/** The ids the kit holds for `m`, for messages. */
+function idsText(m: Made): string {
+  const ids = [m.id, m.viewId, m.gatewayId, m.e2eId, m.externalId].filter((v): v is string => typeof v === 'string')
+  return [...new Set(ids)].join(', ')
+}
+
+/** The item's originalAmount is the record's amount (to the cent). */
+function sameAmount(i: Json, m: Made): boolean {
+  const c = cents(i.originalAmount)
+  try {
+    return c !== undefined && c === centsOf(m.amount)
+  } catch {
+    return false
   }
 }
 

@@ -57,17 +57,19 @@ check('listing: items of every type match the list item of 2.2, ids and amounts 
   needs: ['control', 'mutating'],
 }, async (t) => {
   for (const row of TYPE_ROWS) {
-    const { view, item, ex } = await madeAndListed(t, '2.2.transaction-id', row.type, row.status)
-    t.observe(ITEM_PRESENCE, `${row.type} ${row.status}`, presenceOf(item))
-    expectListingShape(t, '4.4.response-shape', ex)
-    if (typeof view.externalId === 'string') t.expectEqual('2.2.external-id', 'externalId is the caller-supplied id', item.externalId, view.externalId, ex)
-    if (typeof view.e2eId === 'string' && item.endToEndId !== undefined) {
-      t.expectEqual('2.2.end-to-end-id', 'endToEndId is the end-to-end id of the transaction', item.endToEndId, view.e2eId, ex)
-    }
-    for (const [field, clause] of Object.entries(AMOUNT_CLAUSE)) {
-      const same = item[field] === undefined || cents(item[field]) === cents(view[field])
-      t.expectThat(clause, `${field} is the transaction's, as a number of reais`, same, `${show(view[field])} as a number`, show(item[field]), ex)
-    }
+    await t.case(row.type, async () => {
+      const { view, item, ex } = await madeAndListed(t, '2.2.transaction-id', row.type, row.status)
+      t.observe(ITEM_PRESENCE, `${row.type} ${row.status}`, presenceOf(item))
+      expectListingShape(t, '4.4.response-shape', ex)
+      if (typeof view.externalId === 'string') t.expectEqual('2.2.external-id', 'externalId is the caller-supplied id', item.externalId, view.externalId, ex)
+      if (typeof view.e2eId === 'string' && item.endToEndId !== undefined) {
+        t.expectEqual('2.2.end-to-end-id', 'endToEndId is the end-to-end id of the transaction', item.endToEndId, view.e2eId, ex)
+      }
+      for (const [field, clause] of Object.entries(AMOUNT_CLAUSE)) {
+        const same = item[field] === undefined || cents(item[field]) === cents(view[field])
+        t.expectThat(clause, `${field} is the transaction's, as a number of reais`, same, `${show(view[field])} as a number`, show(item[field]), ex)
+      }
+    })
   }
 })
 
@@ -76,11 +78,13 @@ check('listing: finalAmount is originalAmount plus or minus feeAmount, to the ce
   needs: ['control', 'mutating'],
 }, async (t) => {
   for (const row of TYPE_ROWS) {
-    const { item, ex } = await madeAndListed(t, '2.2.final-amount', row.type, row.status)
-    const [original, fee, final] = [cents(item.originalAmount), cents(item.feeAmount), cents(item.finalAmount)]
-    const adds = original !== undefined && fee !== undefined && final !== undefined && (final === original + fee || final === original - fee)
-    t.expectThat('2.2.final-amount', `finalAmount = originalAmount ± feeAmount for a ${row.type}`, adds, 'original + fee or original − fee',
-      `originalAmount ${show(item.originalAmount)}, feeAmount ${show(item.feeAmount)}, finalAmount ${show(item.finalAmount)}`, ex)
+    await t.case(row.type, async () => {
+      const { item, ex } = await madeAndListed(t, '2.2.final-amount', row.type, row.status)
+      const [original, fee, final] = [cents(item.originalAmount), cents(item.feeAmount), cents(item.finalAmount)]
+      const adds = original !== undefined && fee !== undefined && final !== undefined && (final === original + fee || final === original - fee)
+      t.expectThat('2.2.final-amount', `finalAmount = originalAmount ± feeAmount for a ${row.type}`, adds, 'original + fee or original − fee',
+        `originalAmount ${show(item.originalAmount)}, feeAmount ${show(item.feeAmount)}, finalAmount ${show(item.finalAmount)}`, ex)
+    })
   }
 })
 

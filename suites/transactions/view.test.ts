@@ -47,13 +47,16 @@ check('single view of a cash-out and of a cash-in: found by the transactionId an
   clauses: ['4.3.get-by-id', '4.3.get-by-external-id', '2.1.external-id'],
   needs: ['mutating'],
 }, async (t) => {
-  for (const made of [await cashOut(t), await cashIn(t)]) {
-    const byId = await viewOf(t, '4.3.get-by-id', made.id)
-    expectViewShape(t, '4.3.get-by-id', byId.ex)
-    t.expectEqual('4.3.get-by-id', 'id is the internal id asked for', byId.view.id, made.id, byId.ex)
-    t.expectEqual('2.1.external-id', 'externalId is the caller-supplied id', byId.view.externalId, made.externalId, byId.ex)
-    const byExternal = await viewOf(t, '4.3.get-by-external-id', made.externalId as string)
-    t.expectThat('4.3.get-by-external-id', 'lookup by externalId finds the same transaction', byExternal.view.id === made.id, `id ${show(made.id)}`, `id ${show(byExternal.view.id)}`, byExternal.ex)
+  for (const [kind, make] of [['cash-out', cashOut], ['cash-in', cashIn]] as const) {
+    await t.case(kind, async () => {
+      const made = await make(t)
+      const byId = await viewOf(t, '4.3.get-by-id', made.id)
+      expectViewShape(t, '4.3.get-by-id', byId.ex)
+      t.expectEqual('4.3.get-by-id', 'id is the internal id asked for', byId.view.id, made.id, byId.ex)
+      t.expectEqual('2.1.external-id', 'externalId is the caller-supplied id', byId.view.externalId, made.externalId, byId.ex)
+      const byExternal = await viewOf(t, '4.3.get-by-external-id', made.externalId as string)
+      t.expectThat('4.3.get-by-external-id', 'lookup by externalId finds the same transaction', byExternal.view.id === made.id, `id ${show(made.id)}`, `id ${show(byExternal.view.id)}`, byExternal.ex)
+    })
   }
 })
 

@@ -52,9 +52,9 @@ check('how each failure is treated (503, a reset connection, no answer, a slow 2
     silent: { silenceMs: SILENCE_MS },
     slow: { status: 200, delayMs: SLOW_MS },
   }
-  // Side by side: each channel answers its one failure, then 200.
-  const seen = await Promise.all(Object.entries(kinds).map(async ([name, step]) => [name, await observed(t, name, [step])] as const))
-  for (const [name, o] of seen) {
+  // Side by side: each channel answers its one failure, then 200; a kind the kit cannot provoke leaves the others observed.
+  const seen = await Promise.all(Object.entries(kinds).map(([name, step]) => t.case(name, async () => [name, await observed(t, name, [step])] as const)))
+  for (const [name, o] of seen.filter((s) => s !== undefined)) {
     const first = t.hooks.events(name)[0]
     t.observe(POLICY, `on-${name}`, {
       answers: o.answers,

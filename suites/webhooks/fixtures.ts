@@ -145,20 +145,24 @@ export async function givenResentV1(t: CheckContext, version: ResendVersion, res
 /**
  * Resend takes a UUID or object id (§4.12), and a gateway refund (§4.14) answers only "the unique
  * id of the refund". When that id is not of the resendable form, the V1 notification the account
- * received for the refund (found by its end-to-end id) names the id to resend; without one the
- * interface offers no way to learn it, and the check is skipped.
+ * received for the refund names the id to resend: found by the end-to-end id its §4.3 view gives,
+ * or, when the view does not know the id (§4.3 finds the numeric id or the caller's externalId), as
+ * the one refund notification of its `value` on the account channel (a check that has the account's
+ * URLs to itself). Without one the interface offers no way to learn it, and the check is skipped.
  */
-export async function resendableIdOf(t: CheckContext, refundId: string): Promise<string> {
+export async function resendableIdOf(t: CheckContext, refundId: string, value: number): Promise<string> {
   if (isResendTransactionId(refundId)) return refundId
-  const e2eId = await t.given('the refund as a transaction (GET /api/pix/transaction/{id})', async () => {
-    const view = await t.base.get(`/api/pix/transaction/${encodeURIComponent(refundId)}`)
-    t.expectStatus('4.3.get-by-id', view, 200)
-    return t.json('4.3.get-by-id', view).e2eId
-  })
-  const notified = await eventIfAny(t, (c) => eventOf(c)?.endToEndId === e2eId, { channel: 'account', deadlineMs: 3_000 })
-  const id = notified && eventOf(notified)?.transactionId
+  const view = await t.base.get(`/api/pix/transaction/${encodeURIComponent(refundId)}`)
+  const e2eId = view.response.status === 200 ? (view.response.json as Json | undefined)?.e2eId : undefined
+  const byE2e = (c: Captured) => eventOf(c)?.endToEndId === e2eId
+  const byValue = (c: Captured) => /^REFUND/.test(String(eventOf(c)?.status)) && Number(eventOf(c)?.value) === value
+  const pred = typeof e2eId === 'string' && e2eId !== '' ? byE2e : byValue
+  await eventIfAny(t, pred, { channel: 'account', deadlineMs: 3_000 })
+  const notified = t.hooks.events('account').filter(pred)
+  const id = notified.length === 1 ? eventOf(notified[0]!)?.transactionId : undefined
   if (isResendTransactionId(id)) return id
-  return t.skip(`the refund id ${show(refundId)} of §4.14 is not a UUID or object id, and no notification of the refund named its resendable id`)
+  const how = pred === byE2e ? `its end-to-end id ${show(e2eId)}` : `status REFUND and value ${value} (its view answered HTTP ${view.response.status}; ${notified.length} such notifications)`
+  return t.skip(`the refund id ${show(refundId)} of §4.14 is not a UUID or object id, and no one notification of the refund (by ${how}) named its resendable id`)
 }
 
 /** The notifications matching `pred` on `channel` once there are `count` of them, or at the event deadline. */

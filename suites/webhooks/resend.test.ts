@@ -100,7 +100,7 @@ for (const version of VERSIONS) {
       return id as string
     })
     await t.control.settleTransaction(refundId)
-    const resendId = await resendableIdOf(t, refundId)
+    const resendId = await resendableIdOf(t, refundId, 10)
     // The body url hears only this resend: its V1 is the refund's, whichever id names it (the refund's
     // other ids, its numeric id for one, are not in the §4.14 answer: reading record-id).
     const v1 = (await givenResentV1(t, version, resendId, { transactionId: refundId, gatewayId: resendId }, { anyOnChannel: true })).body as Json

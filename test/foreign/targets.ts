@@ -8,11 +8,13 @@
 // - driverWithout(routes): a sandbox driver that answers 501 to some control routes.
 // - balanceMissing: GET /api/balance answers the framework 404; the rest is the reference.
 // - notThisApi: a server that answers 200 text/html to everything.
+// - gatewayRefundIds: the gateway refund answers its gateway id, which its §4.3 view does not find.
 import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { startReference, type RunningReference } from '../../reference/index.ts'
 import { jsonObjectOf, jsonResponse, matches, type ProxyHooks, type ProxyRequest, type ProxyResponse } from '../selfcheck/fault.ts'
 import { FaultProxy } from '../selfcheck/proxy.ts'
+import type { Readings } from '../../reference/readings.ts'
 
 export interface ForeignTarget {
   /** The PIX_* settings of a run against this target. */
@@ -23,8 +25,8 @@ export interface ForeignTarget {
 }
 
 /** Starts the reference behind the proxy with `hooks`; `env` adjusts the settings the kit gets. */
-async function proxiedReference(hooks: ProxyHooks[], env: (e: Record<string, string>) => Record<string, string> = (e) => e): Promise<ForeignTarget> {
-  const reference: RunningReference = await startReference({ quiet: true })
+async function proxiedReference(hooks: ProxyHooks[], env: (e: Record<string, string>) => Record<string, string> = (e) => e, readings?: Partial<Readings>): Promise<ForeignTarget> {
+  const reference: RunningReference = await startReference({ quiet: true, ...(readings ? { readings } : {}) })
   const seen: string[] = []
   const recorder: ProxyHooks = {
     onRequest(req) {
@@ -215,4 +217,30 @@ export function startNothingHere(): Promise<PlainServer> {
     contentType: 'application/json; charset=utf-8',
     body: JSON.stringify({ statusCode: 404, message: `Cannot ${req.method} ${req.url}`, error: 'Not Found' }),
   }))
+}
+
+// ── 9. a refund known by its gateway id, which the view does not find ─────────────────────────
+
+const VIEW = /^\/api\/pix\/transaction\/([^/]+)$/
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * §4.3 finds a transaction by "the numeric internal transaction id, or the caller's externalId": a
+ * gateway id (a UUID no caller chose) is answered the target's own 404, as for an unknown id.
+ */
+export const viewByNumericIdOrExternalIdHooks: ProxyHooks = {
+  onRequest(req) {
+    const id = VIEW.exec(req.path)?.[1]
+    if (req.api !== 'base' || req.method.toUpperCase() !== 'GET' || !id || !UUID.test(decodeURIComponent(id))) return undefined
+    return { ...req, path: '/api/pix/transaction/no-such-transaction' }
+  },
+}
+
+/**
+ * The gateway refund (§4.14) answers the refund's gateway id (`refundAnswerId=gateway`); the view
+ * answers 404 to it, and the listings show the refund under its numeric id only (right amount,
+ * Refund in / DEBIT): no surface the kit reads names the refund by the id it was answered.
+ */
+export function startGatewayRefundIds(): Promise<ForeignTarget> {
+  return proxiedReference([viewByNumericIdOrExternalIdHooks], (e) => e, { refundAnswerId: 'gateway' })
 }

@@ -29,6 +29,14 @@ function eachItem(res: ProxyResponse, edit: (item: Record<string, any>) => void)
   return res
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** §4.3 finds "the numeric internal transaction id, or the caller's externalId": a gateway id (a UUID no caller chose) is not found. */
+function viewByNumericIdOrExternalId(req: ProxyRequest): ProxyRequest | undefined {
+  const id = isView(req) ? decodeURIComponent(req.path.slice('/api/pix/transaction/'.length)) : ''
+  return UUID.test(id) ? { ...req, path: '/api/pix/transaction/no-such-transaction' } : undefined
+}
+
 /** YYYY-MM-DD `days` before today (UTC); the self-check starts every run with the clock reset. */
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString().slice(0, 10)
 
@@ -204,6 +212,51 @@ export default [
     clauses: ['2.2.type-map-refund-in'],
     description: 'the account listing gives a REFUND_IN (Refund in) movementType CREDIT instead of DEBIT',
     onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Refund in') i.movementType = 'CREDIT' }) : undefined),
+  }),
+
+  // A refund answered by its gateway id (docs/READINGS.md refund-answer-id), which its view does
+  // not find (§4.3: the numeric id or the caller's externalId): the kit links the refund to its list
+  // item by amount, type and time, and still catches a listing that breaks it.
+  defineFault({
+    id: 'vl-gateway-refund-missing-from-listing',
+    area: 'transactions',
+    files: ['transactions/mappings.test.ts', 'transactions/filters.test.ts'],
+    clauses: ['2.2.type-map-refund-in', '2.2.transaction-id', '2.2.final-amount', '4.4.type-filter'],
+    description: 'a refund answered by its gateway id, which the view does not find, is missing from the account listing',
+    readings: { refundAnswerId: 'gateway' },
+    onRequest: viewByNumericIdOrExternalId,
+    onResponse: (req, res) => {
+      if (!isAccountListing(req)) return undefined
+      const body = jsonObjectOf(res)
+      if (Array.isArray(body?.data)) body.data = body.data.filter((i: Record<string, any> | null) => i?.operationType !== 'Refund in')
+      return res
+    },
+  }),
+
+  defineFault({
+    id: 'vl-gateway-refund-listed-as-pix-out',
+    area: 'transactions',
+    files: ['transactions/mappings.test.ts', 'transactions/filters.test.ts'],
+    clauses: ['2.2.type-map-refund-in', '4.4.type-filter'],
+    description: 'a refund answered by its gateway id, which the view does not find, is listed as Pix out (DEBIT) instead of Refund in',
+    readings: { refundAnswerId: 'gateway' },
+    onRequest: viewByNumericIdOrExternalId,
+    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Refund in') i.operationType = 'Pix out' }) : undefined),
+  }),
+
+  defineFault({
+    id: 'vl-gateway-refund-listed-wrong-amount',
+    area: 'transactions',
+    files: ['transactions/mappings.test.ts'],
+    clauses: ['2.2.original-amount', '2.2.final-amount'],
+    description: 'a refund answered by its gateway id, which the view does not find, is listed with 1.00 more than was refunded',
+    readings: { refundAnswerId: 'gateway' },
+    onRequest: viewByNumericIdOrExternalId,
+    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => {
+      if (i.operationType !== 'Refund in' || typeof i.originalAmount !== 'number') return
+      i.originalAmount = Math.round(i.originalAmount * 100 + 100) / 100
+      if (typeof i.finalAmount === 'number') i.finalAmount = Math.round(i.finalAmount * 100 + 100) / 100
+    }) : undefined),
   }),
 
   defineFault({

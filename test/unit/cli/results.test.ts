@@ -50,6 +50,17 @@ describe('buildResults', () => {
     expect(r.checks.find((c) => c.id === 'auth/tokens::b')?.clauseVerdicts).toEqual({ '4.2.token-type': 'not-reached', '4.2.expires-default': 'failed' })
   })
 
+  test('a check blocked on one case keeps the clauses its judged cases verified (t.case)', () => {
+    const partial = check({
+      id: 'transactions/mappings::f', clauses: ['4.2.token-type', '2.3.gross'], status: 'blocked', reason: 'case REFUND_IN: …',
+      clauseVerdicts: { '4.2.token-type': 'passed', '2.3.gross': 'blocked' },
+    })
+    const only = buildResults(runInfo(), [partial], CLAUSES)
+    expect(only.checks[0]?.clauseVerdicts).toEqual({ '4.2.token-type': 'passed', '2.3.gross': 'blocked' })
+    expect(only.clauses.filter((c) => partial.clauses.includes(c.id)).map((c) => [c.id, c.status])).toEqual([['2.3.gross', 'blocked'], ['4.2.token-type', 'passed']])
+    expect(only.verdict.result).toBe('INCOMPLETE')
+  })
+
   test('every clause of the catalogue gets a verdict, sorted numerically', () => {
     expect(r.clauses.map((c) => [c.id, c.status, c.checks])).toEqual([
       ['2.3.gross', 'uncovered', []],

@@ -107,3 +107,30 @@ describe('the comparison verbs', () => {
     expect(r.errors[0]).toMatch(/^kit bug: an assertion names clause 2\.3\.gateway-total-balance, which its check does not name/)
   })
 })
+
+describe('t.case: a check over several cases judges every case it can reach', () => {
+  test('one unreachable case: the check passes on the cases it judged, naming the case it could not', () => {
+    const r = row('t.case: one unreachable case leaves the clauses the other cases verified passed')
+    expect(r.state).toBe('passed')
+    expect(r.meta.casesNotJudged).toEqual([expect.objectContaining({ case: 'REFUND_IN', verdict: 'blocked', clauses: ['2.3.gateway-id', '2.3.gateway-total-balance'] })])
+    expect((r.meta.casesNotJudged as { reason: string }[])[0]!.reason).toContain('the refund of the case')
+  })
+
+  test('a clause only the unreachable case covers is blocked; those other cases covered pass', () => {
+    const r = row('t.case: a clause only the unreachable case covers is blocked, the others passed')
+    expect(r.state).toBe('skipped')
+    expect(r.meta.verdict).toBe('blocked')
+    expect(r.meta.reason).toContain('case REFUND_IN')
+    expect(r.meta.clauseVerdicts).toEqual({ '2.3.gateway-id': 'passed', '2.3.gateway-total-balance': 'passed', '2.3.gateway-available-balance': 'blocked' })
+  })
+
+  test('no case judged: the check takes the cases\' verdict', () => {
+    const r = row('t.case: when no case is judged the check is inconclusive')
+    expect(r.meta.verdict).toBe('inconclusive')
+    expect(r.meta.reason).toContain('several items match the refund')
+  })
+
+  test('a failure in a case fails the check on its clause', () => {
+    expectFailure('t.case: a failing case fails the check', '2.3.gateway-id', 'the case: expected "PAYMENT", got "WITHDRAW"')
+  })
+})

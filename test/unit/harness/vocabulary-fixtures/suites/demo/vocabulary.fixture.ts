@@ -70,3 +70,30 @@ check('a failing verb naming a clause its check does not name is a kit bug', { c
 check('a passing verb naming a clause its check does not name is a kit bug too', { clauses: [ID] }, (t) => {
   t.expectEqual(TOTAL, 'totalBalance', 1, 1)
 })
+
+// t.case: a check over several cases judges every case it can reach.
+const AVAILABLE = '2.3.gateway-available-balance'
+const blockedCase = (t: Parameters<Parameters<typeof check>[2]>[0]) => t.given('the refund of the case', () => t.fail(ID, 'the refund', 'HTTP 200', 'HTTP 404'))
+
+check('t.case: one unreachable case leaves the clauses the other cases verified passed', { clauses: [ID, TOTAL] }, async (t) => {
+  for (const name of ['PAYMENT', 'REFUND_IN', 'WITHDRAW']) {
+    await t.case(name, async () => {
+      if (name === 'REFUND_IN') await blockedCase(t)
+      t.expectEqual(ID, 'the case', name, name)
+    })
+  }
+})
+
+check('t.case: a clause only the unreachable case covers is blocked, the others passed', { clauses: [ID, TOTAL, AVAILABLE] }, async (t) => {
+  await t.case('PAYMENT', () => t.expectEqual(ID, 'the case', 1, 1), { clauses: [ID, TOTAL] })
+  await t.case('REFUND_IN', () => blockedCase(t), { clauses: [AVAILABLE] })
+})
+
+check('t.case: when no case is judged the check is inconclusive', { clauses: [ID] }, async (t) => {
+  await t.case('REFUND_IN', () => t.inconclusive('several items match the refund'))
+})
+
+check('t.case: a failing case fails the check', { clauses: [ID] }, async (t) => {
+  await t.case('PAYMENT', () => blockedCase(t))
+  await t.case('WITHDRAW', () => t.expectEqual(ID, 'the case', 'WITHDRAW', 'PAYMENT'))
+})
