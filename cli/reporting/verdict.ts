@@ -51,7 +51,8 @@ export function decideVerdict(r: Verdictless, clauses: readonly ClauseResult[]):
   const scope = r.scope ? ` of ${r.scope.join(', ')}` : ''
   const leads = [
     ...gates.filter((g) => !g.passed).map((g) => g.text),
-    ...(failOn && failOn.reportedOnly > 0 && result !== 'FAILED' ? [failOnText(failOn)] : []),
+    // what --fail-on let through, unless failures it gates on failed the run anyway
+    ...(failOn && failOn.reportedOnly > 0 && checksResult !== 'FAILED' ? [failOnText(failOn)] : []),
   ]
   const headline = `${label} — ${leads.map((l) => `${l}; `).join('')}${verified} of ${must.length} must clauses${scope} verified${why.length ? ` (${why.join('; ')})` : ''}`
   const extension = extensionHeadline(clauses.filter(isExtensionClause), r)
