@@ -240,4 +240,18 @@ describe('preflight', () => {
       await prefixed.close()
     }
   })
+
+  test('a token server that answers 404 to a client it does not know is no wrong URL: the route answers a request without credentials', async () => {
+    const unknownClient404 = await fakeServer((req, res) => {
+      if (req.url === '/oauth/token') return JSON.parse(req.body || '{}').clientId === undefined ? json(res, 400, { statusCode: 400, message: 'clientId is required', error: 'Bad Request' }) : json(res, 404, { statusCode: 404, message: 'client not found', error: 'Not Found' })
+      return json(res, 200, { id: 'a', totalBalance: 1, blockedBalance: 0, availableBalance: 1, consultedAt: new Date().toISOString() })
+    })
+    try {
+      const e = await refusal({ PIX_BASE_URL: unknownClient404.url, PIX_GATEWAY_URL: unknownClient404.url })
+      expect(e.setting).toBe('PIX_CLIENT_ID')
+      expect(e.message).toBe('PIX_CLIENT_ID (with PIX_CLIENT_SECRET) is refused by POST /oauth/token: 404 (the route is there: without credentials it answers 400)')
+    } finally {
+      await unknownClient404.close()
+    }
+  })
 })
