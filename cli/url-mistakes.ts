@@ -22,7 +22,8 @@ export function tokenRoute(ex: Exchange): RouteAnswer {
   const status = ex.response.status
   if (status === 404) return 'absent'
   if ([400, 401, 403].includes(status)) return 'route'
-  if (status >= 200 && status <= 299) return hasAccessToken(ex) ? 'route' : 'absent'
+  // JSON that does not parse is a broken token endpoint (the checks report it), not another API
+  if (status >= 200 && status <= 299) return hasAccessToken(ex) ? 'route' : ex.response.jsonError ? 'unknown' : 'absent'
   return 'unknown'  // 5xx, 429, …: up, but saying nothing of the URL
 }
 
