@@ -22,7 +22,8 @@ export function tokenRoute(ex: Exchange): RouteAnswer {
   const status = ex.response.status
   if (status === 404) return 'absent'
   if ([400, 401, 403].includes(status)) return 'route'
-  if (status >= 200 && status <= 299) return hasAccessToken(ex) ? 'route' : 'absent'
+  // JSON that does not parse is a broken token endpoint (the checks report it), not another API
+  if (status >= 200 && status <= 299) return hasAccessToken(ex) ? 'route' : ex.response.jsonError ? 'unknown' : 'absent'
   return 'unknown'  // 5xx, 429, …: up, but saying nothing of the URL
 }
 
@@ -37,7 +38,7 @@ export function balanceRoute(ex: Exchange): RouteAnswer {
 }
 
 export interface UrlMistake {
-  setting: 'PIX_BASE_URL' | 'PIX_GATEWAY_URL'
+  setting: 'PIX_BASE_URL' | 'PIX_GATEWAY_URL' | 'PIX_CLIENT_ID'
   message: string
 }
 
@@ -69,6 +70,13 @@ export async function urlMistake(config: TargetConfig, token: Exchange, balance:
   }
 
   if (tokenSays === 'absent') {
+    // some token servers answer 404 to a client they do not know: the route answers a request without credentials otherwise
+    if (token.response.status === 404) {
+      const bare = await probes.token(base, {})
+      if (!bare.response.error && bare.response.status !== 404 && !isPage(bare)) {
+        return { setting: 'PIX_CLIENT_ID', message: `PIX_CLIENT_ID (with PIX_CLIENT_SECRET) is refused by POST /oauth/token: ${answer(token)} (the route is there: without credentials it answers ${answer(bare)})` }
+      }
+    }
     const fix = await probes.tokenNearby(base, gateway)
     // a gateway that answers says the target is there: the base URL is what is wrong
     if (!fix && balanceSays !== 'route') return undefined
@@ -110,8 +118,9 @@ class Probes {
     return createClients({ ...this.config, timeoutMs: this.timeoutMs, baseUrl: url, gatewayUrl: url })
   }
 
-  token(url: string): Promise<Exchange> {
-    return this.clients(url).base.requestToken()
+  /** POST /oauth/token at `url` with the configured credentials, or with `body`. */
+  token(url: string, body?: Record<string, unknown>): Promise<Exchange> {
+    return this.clients(url).base.requestToken(body)
   }
 
   balance(url: string): Promise<Exchange> {

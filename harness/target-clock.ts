@@ -36,11 +36,14 @@ export const hasTargetClock = (t: ClockReader): boolean => Boolean(t.config.cont
 
 /** A clock reader per control URL for the profiles that do not drive the API (readonly): one GET, never a change. */
 const readers = new Map<string, ControlClient>()
+/** Control URLs whose clock could not be read by a run that does not drive them: not asked again (an unreachable one costs a time limit each time). */
+const unreadable = new Set<string>()
 
 function clockClient(t: ClockReader): ControlClient | undefined {
   const url = t.config.controlUrl
   if (!url) return undefined
   if (drivesControl(t) && t.control) return t.control
+  if (unreadable.has(url)) return undefined
   let reader = readers.get(url)
   if (!reader) {
     reader = new ControlClient(new HttpClient({ timeoutMs: t.config.timeoutMs, profile: 'readonly' }), url, t.config.clientId)
@@ -72,9 +75,10 @@ export function dateHeaderOffset(ex: Exchange, receivedAtMs: number): number | u
   return Number.isNaN(ms) ? undefined : ms + 500 - receivedAtMs
 }
 
-/** Forgets the Date header seen (tests). */
+/** Forgets the Date header seen and the clocks found unreadable (tests). */
 export function forgetTargetDate(): void {
   dateOffset = undefined
+  unreadable.clear()
 }
 
 /** The target's Date header, asked of its base URL when none was seen lately (any answer carries one, a 404 too). */
@@ -101,6 +105,7 @@ export async function targetTime(t: ClockReader): Promise<TargetTime> {
       // a driver without the route (404, 501) has no clock to read: the Date header stands in; a
       // run that does not drive the driver needs nothing else of it, so any failure is that
       if (drivesControl(t) && status !== 404 && status !== 501) throw err
+      if (!drivesControl(t)) unreadable.add(t.config.controlUrl!)
     }
   }
   const fromHeader = await dateHeaderNow(t)

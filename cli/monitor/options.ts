@@ -4,6 +4,9 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { loadDotenv } from '../../harness/config.ts'
+import { parseArgs } from '../args.ts'
+import { didYouMean } from '../did-you-mean.ts'
+import { ArgsError, FLAGS } from '../flags.ts'
 
 export class MonitorArgsError extends Error {
   constructor(readonly flag: string, message: string) {
@@ -101,6 +104,7 @@ export function parseMonitorArgs(argv: readonly string[], env: NodeJS.ProcessEnv
       certifyArgv.push(argv[i] as string)
     }
   }
+  refuseUnknownFlags(certifyArgv)
   const everyMs = own.has('--every') ? parseDuration('--every', own.get('--every')!) : DEFAULT_EVERY_MS
   const reportDir = resolve(certifyFlag(certifyArgv, '--report-dir') ?? 'reports')
   const runs = own.get('--runs')
@@ -122,6 +126,23 @@ export function parseMonitorArgs(argv: readonly string[], env: NodeJS.ProcessEnv
     ...(runs ? { maxRuns: Number(runs) } : {}),
     confirm,
     certifyArgv: withReadonlyDefault(withReportDir(certifyArgv, reportDir), env),
+  }
+}
+
+/**
+ * The flags passed through to each certification are checked once, here: a typo (`--evry`) is
+ * exit 2 at once, naming the nearest flag of the monitor or of a certification, not a monitor whose
+ * every run ends in the same refusal.
+ */
+function refuseUnknownFlags(certifyArgv: readonly string[]): void {
+  try {
+    parseArgs(certifyArgv)
+  } catch (e) {
+    if (!(e instanceof ArgsError)) throw e
+    const unknownFlag = /: unknown flag/.test(e.message)
+    if (!unknownFlag) throw new MonitorArgsError(e.setting, e.message.slice(e.setting.length + 2))
+    const known = [...MONITOR_VALUE_FLAGS, '--help', ...FLAGS.map((r) => r.flag).filter((f) => !NOT_FOR_A_MONITOR.includes(f))]
+    throw new MonitorArgsError(e.setting, `unknown flag${didYouMean(e.setting, known)} (see monitor --help)`)
   }
 }
 

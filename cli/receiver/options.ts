@@ -2,6 +2,7 @@
 // text and the list the CI examples are checked against all come.
 import { parseArgs as tokenize } from 'node:util'
 import { MAX_TIMEOUT_MS } from '../../harness/config.ts'
+import { didYouMean } from '../did-you-mean.ts'
 import { ArgsError, httpUrl, integer, MAX_SEED } from '../flags.ts'
 
 export const DEFAULT_TIMEOUT_MS = 5_000
@@ -86,7 +87,7 @@ export function parseReceiverArgs(argv: readonly string[]): ReceiverOptions {
       help = true
       continue
     }
-    if (!names.includes(token.name)) throw new ArgsError(flag, 'unknown flag of receiver (see receiver --help)')
+    if (!names.includes(token.name)) throw new ArgsError(flag, `unknown flag of receiver${didYouMean(flag, [...names, 'help'].map((n) => `--${n}`))} (see receiver --help)`)
     if (token.value === undefined || token.value.trim() === '' || (!token.inlineValue && token.value.startsWith('--'))) throw new ArgsError(flag, 'needs a value')
     given[token.name] = token.value
   }

@@ -157,6 +157,12 @@ describe('flags', () => {
     expect(() => parseMonitorArgs(['--alert-url', 'ftp://x'], {})).toThrow(/http/)
     expect(parseMonitorArgs(['--metrics-port', '0.0.0.0:9464'], {}).metrics).toEqual({ host: '0.0.0.0', port: 9464 })
   })
+
+  test('a flag neither the monitor nor a certification knows is refused at once, naming the nearest of either', () => {
+    expect(() => parseMonitorArgs(['--evry', '15m'], {})).toThrow(/^--evry: unknown flag; did you mean --every\? \(see monitor --help\)$/)
+    expect(() => parseMonitorArgs(['--profle', 'sandbox'], {})).toThrow(/^--profle: unknown flag; did you mean --profile\?/)
+    expect(() => parseMonitorArgs(['--seed', 'abc'], {})).toThrow(/^--seed: "abc" is not a whole number$/)
+  })
 })
 
 describe('pacing across runs', () => {

@@ -218,4 +218,40 @@ describe('preflight', () => {
       await moved.close()
     }
   })
+
+  test('each URL judged on its own: a token endpoint with no route while the gateway answers is PIX_BASE_URL, a prefix missing as well as extra', async () => {
+    // the base API lives under /base; the gateway at the root
+    const prefixed = await fakeServer((req, res) => {
+      if (req.url === '/base/oauth/token') return json(res, 201, { access_token: 'a.b.c', token_type: 'Bearer', expires_in: 3600 })
+      if (req.url === '/v1/account/balance') return json(res, 200, { id: 'a', totalBalance: 1, blockedBalance: 0, availableBalance: 1, consultedAt: new Date().toISOString() })
+      return json(res, 404, { statusCode: 404, message: `Cannot ${req.method} ${req.url}`, error: 'Not Found' })
+    })
+    try {
+      const missing = await refusal({ PIX_BASE_URL: prefixed.url, PIX_GATEWAY_URL: prefixed.url })
+      expect(missing.setting).toBe('PIX_BASE_URL')
+      expect(missing.message).toMatch(/^PIX_BASE_URL does not serve this interface: POST \S+\/oauth\/token answered 404 while the gateway answers \(GET \S+\/v1\/account\/balance: 200\); is a path prefix missing or extra \(the route is \S+\/oauth\/token\)\?$/)
+      const extra = await refusal({ PIX_BASE_URL: `${prefixed.url}/base/api/v2`, PIX_GATEWAY_URL: prefixed.url })
+      expect(extra.message).toMatch(/the path prefix \/api\/v2 is extra: POST \S+\/base\/oauth\/token answers 201 \(PIX_BASE_URL=\S+\/base\)$/)
+      const gateway = await refusal({ PIX_BASE_URL: `${prefixed.url}/base`, PIX_GATEWAY_URL: `${prefixed.url}/v1` })
+      expect(gateway.setting).toBe('PIX_GATEWAY_URL')
+      expect(gateway.message).toMatch(/^PIX_GATEWAY_URL does not serve this interface: GET \S+\/v1\/v1\/account\/balance answered 404 while the token endpoint answers; the path prefix \/v1 is extra/)
+      expect((await preflight(config({ PIX_BASE_URL: `${prefixed.url}/base`, PIX_GATEWAY_URL: prefixed.url }))).warnings).toEqual([])
+    } finally {
+      await prefixed.close()
+    }
+  })
+
+  test('a token server that answers 404 to a client it does not know is no wrong URL: the route answers a request without credentials', async () => {
+    const unknownClient404 = await fakeServer((req, res) => {
+      if (req.url === '/oauth/token') return JSON.parse(req.body || '{}').clientId === undefined ? json(res, 400, { statusCode: 400, message: 'clientId is required', error: 'Bad Request' }) : json(res, 404, { statusCode: 404, message: 'client not found', error: 'Not Found' })
+      return json(res, 200, { id: 'a', totalBalance: 1, blockedBalance: 0, availableBalance: 1, consultedAt: new Date().toISOString() })
+    })
+    try {
+      const e = await refusal({ PIX_BASE_URL: unknownClient404.url, PIX_GATEWAY_URL: unknownClient404.url })
+      expect(e.setting).toBe('PIX_CLIENT_ID')
+      expect(e.message).toBe('PIX_CLIENT_ID (with PIX_CLIENT_SECRET) is refused by POST /oauth/token: 404 (the route is there: without credentials it answers 400)')
+    } finally {
+      await unknownClient404.close()
+    }
+  })
 })

@@ -55,4 +55,24 @@ describe('targetTime', () => {
     expect(t.skewMs).toBe(CLOCK_SKEW_MS)
     expect(Math.abs(t.nowMs - Date.now())).toBeLessThan(2_000)
   })
+
+  test('readonly: a control clock that cannot be read is asked once, then the Date header stands in', async () => {
+    const broken = await fakeServer((_req, res) => json(res, 500, { statusCode: 500, message: 'down', error: 'Internal Server Error' }))
+    try {
+      const r = reader(dated, { PIX_CONTROL_URL: broken.url, PIX_PROFILE: 'readonly' })
+      for (let i = 0; i < 3; i++) expect(Math.abs((await targetTime(r)).nowMs - (Date.now() + BEHIND_MS))).toBeLessThan(2_000)
+      expect(broken.requests.map((q) => `${q.method} ${q.url}`)).toEqual(['GET /control/clock'])
+    } finally {
+      await broken.close()
+    }
+  })
+
+  test('sandbox: a control clock that fails otherwise than by lacking the route is the run\'s problem, not a time to guess', async () => {
+    const broken = await fakeServer((_req, res) => json(res, 500, { statusCode: 500, message: 'down', error: 'Internal Server Error' }))
+    try {
+      await expect(targetTime(reader(dated, { PIX_CONTROL_URL: broken.url, PIX_PROFILE: 'sandbox' }))).rejects.toThrow()
+    } finally {
+      await broken.close()
+    }
+  })
 })
