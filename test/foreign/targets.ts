@@ -216,3 +216,17 @@ export function startNothingHere(): Promise<PlainServer> {
     body: JSON.stringify({ statusCode: 404, message: `Cannot ${req.method} ${req.url}`, error: 'Not Found' }),
   }))
 }
+
+// ── 8. a valid request refused ──────────────────────────────────────────────────────────────
+
+/** Every cash-in refused with 400 (the §7 shape), however valid: a precondition the target breaks. */
+export const cashInRefusedHooks: ProxyHooks = {
+  onRequest(req) {
+    if (!matches(req, 'POST', '/api/pix/cash-in', 'base')) return undefined
+    return jsonResponse(400, { statusCode: 400, message: ['transaction.value must be a string'], error: 'Bad Request' })
+  },
+}
+
+export function startCashInRefused(): Promise<ForeignTarget> {
+  return proxiedReference([cashInRefusedHooks])
+}
