@@ -154,14 +154,15 @@ export default [
 
   (() => {
     // Refunds the target knows of (gateway refunds by the id it answered, returns by e2eid/id), and
-    // what their settlement released a second time: moved from blocked back to available.
+    // what their settlement released a second time: taken off blocked again (the counter may go
+    // below what other operations hold, or below zero) and given back to available.
     const refundCents = new Map<string, number>()
     let releasedTwiceCents = 0
     return defineFault({
       id: 'mn-refund-settle-releases-blocked-twice',
       area: 'model',
       clauses: ['3.6.confirm-releases-blocked', '2.3.blocked-equals-blocked', '2.3.net-equals-available'],
-      description: "when a refund settles, its blocked amount is released twice: a second time from what other pending operations keep blocked, back to available",
+      description: 'when a refund settles, its blocked amount is released twice: subtracted from blocked a second time and given back to available',
       onResponse(req, res) {
         if (isReset(req) || isControl(req, 'POST', /^\/control\/accounts\/[^/]+\/reset$/)) {
           releasedTwiceCents = 0
@@ -183,7 +184,7 @@ export default [
           return undefined
         }
         if (releasedTwiceCents === 0 || res.status !== 200 || !body) return undefined
-        const moveCents = (blocked: number) => Math.min(releasedTwiceCents, Math.round(blocked * 100))
+        const moveCents = (_blocked: number) => releasedTwiceCents
         if (matches(req, 'GET', '/api/balance', 'base') && typeof body.blockedBalance === 'number' && typeof body.netBalance === 'number') {
           const m = moveCents(body.blockedBalance)
           body.blockedBalance = (Math.round(body.blockedBalance * 100) - m) / 100
