@@ -77,7 +77,7 @@ export default [
     return defineFault({
       id: 'mn-pix-key-cap-before-filters',
       area: 'transactions',
-      clauses: ['4.5.total-at-most-1000'],
+      clauses: ['4.5.cap-after-filters'],
       description: 'the pix-key listing applies its 1000 cap to the records of the window before the status and type filters, so matches beyond the 1000th are never found',
       onRequest(req) {
         if (!isPixKeyListing(req) || (!req.query.has('status') && !req.query.has('type'))) return undefined
@@ -263,18 +263,28 @@ export default [
   })(),
 
   (() => {
-    // The target posts the notification to the account's URL as well as the body's url. The proxy
-    // cannot post on its own, so the duplicate is made by the target: the resend is turned into one
-    // without the body url (to the account's URL), the body's url given the notification afterwards
-    // through a second, hidden resend is not possible either: the account's URL gets it instead.
+    // The target posts a resend to the body url and to the account's URL too: the account's URLs
+    // are learnt from the requests that set them (gateway and control), the body urls from the resends.
+    let accountUrl: string | undefined
+    const bodyUrls = new Set<string>()
     return defineFault({
       id: 'mn-resend-body-url-and-account-url-both-used',
       area: 'webhooks',
       clauses: ['4.12.destination-body-url'],
       description: "a resend with a body url delivers to the body url and also to the account's URL (both receive the notification)",
-      escapes: 'the self-check proxy can rewrite or drop a delivery but cannot make a second one, so this fault cannot be built yet',
+      onRequest(req) {
+        const urls = jsonObjectOf(req)
+        if (matches(req, 'POST', '/v1/account/webhook', 'gateway') && typeof urls?.pixWebhookUrl === 'string') accountUrl = urls.pixWebhookUrl
+        if (isControl(req, 'POST', /^\/control\/accounts\/[^/]+\/webhook-urls$/) && urls) {
+          const set = [urls.pixWebhookUrl, urls.webhookUrl].find((u) => typeof u === 'string')
+          if (set !== undefined || urls.pixWebhookUrl === null) accountUrl = typeof set === 'string' ? set : undefined
+        }
+        if (req.api === 'gateway' && req.method === 'POST' && RESEND.test(req.path) && typeof urls?.url === 'string') bodyUrls.add(urls.url)
+        return undefined
+      },
       onWebhook(d) {
-        return d
+        if (!bodyUrls.has(d.url) || accountUrl === undefined || accountUrl === d.url || typeof jsonObjectOf(d)?.transactionId !== 'string') return d
+        return [d, { ...d, url: accountUrl }]
       },
     })
   })(),
