@@ -8,6 +8,7 @@
 // - driverWithout(routes): a sandbox driver that answers 501 to some control routes.
 // - balanceMissing: GET /api/balance answers the framework 404; the rest is the reference.
 // - notThisApi: a server that answers 200 text/html to everything.
+// - cashInRefused: every cash-in refused with 400, however valid (a precondition the target breaks).
 import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { startReference, type RunningReference } from '../../reference/index.ts'
