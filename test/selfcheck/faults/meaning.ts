@@ -161,7 +161,7 @@ export default [
     return defineFault({
       id: 'mn-refund-settle-releases-blocked-twice',
       area: 'model',
-      clauses: ['3.6.confirm-releases-blocked', '2.3.blocked-equals-blocked', '2.3.net-equals-available'],
+      clauses: ['3.6.confirm-releases-blocked'],
       description: 'when a refund settles, its blocked amount is released twice: subtracted from blocked a second time and given back to available',
       onResponse(req, res) {
         if (isReset(req) || isControl(req, 'POST', /^\/control\/accounts\/[^/]+\/reset$/)) {
