@@ -184,27 +184,24 @@ export default [
           return undefined
         }
         if (releasedTwiceCents === 0 || res.status !== 200 || !body) return undefined
-        const moveCents = (_blocked: number) => releasedTwiceCents
+        const twice = releasedTwiceCents
         if (matches(req, 'GET', '/api/balance', 'base') && typeof body.blockedBalance === 'number' && typeof body.netBalance === 'number') {
-          const m = moveCents(body.blockedBalance)
-          body.blockedBalance = (Math.round(body.blockedBalance * 100) - m) / 100
-          body.netBalance = (Math.round(body.netBalance * 100) + m) / 100
+          body.blockedBalance = (Math.round(body.blockedBalance * 100) - twice) / 100
+          body.netBalance = (Math.round(body.netBalance * 100) + twice) / 100
           return res
         }
         if (matches(req, 'GET', '/accounts/balances', 'base') && Array.isArray(body.data)) {
           for (const item of body.data) {
             const amount = item?.balanceAmount
             if (typeof amount?.blocked !== 'number' || typeof amount.available !== 'number') continue
-            const m = moveCents(amount.blocked)
-            amount.blocked = (Math.round(amount.blocked * 100) - m) / 100
-            amount.available = (Math.round(amount.available * 100) + m) / 100
+            amount.blocked = (Math.round(amount.blocked * 100) - twice) / 100
+            amount.available = (Math.round(amount.available * 100) + twice) / 100
           }
           return res
         }
         if (matches(req, 'GET', '/v1/account/balance', 'gateway') && typeof body.blockedBalance === 'number' && typeof body.availableBalance === 'number') {
-          const m = moveCents(body.blockedBalance)
-          body.blockedBalance = (Math.round(body.blockedBalance * 100) - m) / 100
-          body.availableBalance = (Math.round(body.availableBalance * 100) + m) / 100
+          body.blockedBalance = (Math.round(body.blockedBalance * 100) - twice) / 100
+          body.availableBalance = (Math.round(body.availableBalance * 100) + twice) / 100
           return res
         }
         return undefined
