@@ -1,11 +1,12 @@
-// What an API key and a token's scope mean (interface §4.2, §5): a key is the whole key, not its
-// start (a key one character longer, shorter or changed at its end, or another key of the same
-// start, is an unknown key: 401); a token's scope names what its client may do, so a client refused
-// what another may do does not carry the same scope.
+// What a credential and a token's scope mean (interface §4.1, §4.2, §5): a key or a secret is the
+// whole of it, not its start (one character longer, shorter or changed at its end, or the same start
+// and another end, is a wrong one: refused); a token's scope names what its client may do, so a
+// client refused what another may do does not carry the same scope.
 import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { bearerRequests } from './endpoints.ts'
+import { expectCertTokenRefusal, expectRefusedWithoutToken } from './fixtures.ts'
 
 /** The other character of the same kind: the key stays of its form, only its value changes. */
 function changed(c: string): string {
@@ -15,7 +16,7 @@ function changed(c: string): string {
   return c === 'x' ? 'y' : 'x'
 }
 
-/** Keys one edit away from `key` at its end, and one that shares only its first half. */
+/** Keys (or secrets) one edit away from `key` at its end, and one that shares only its first half. */
 export function nearMissKeys(key: string): { what: string; key: string }[] {
   const half = Math.ceil(key.length / 2)
   const rest = [...key.slice(half)].map(changed).join('')
@@ -66,4 +67,24 @@ check("oauth token: a client refused (403) what another client may do does not g
   if (mine!.scope === undefined || theirs!.scope === undefined) return t.fail(clause, 'scope of each token', 'a string of space-separated scopes', `${show(mine!.scope)} and ${show(theirs!.scope)}`, theirs!.ex)
   t.expectThat(clause, `the limited client, refused ${refused.join(', ')}, carries a scope of its own`, mine!.scope.join(' ') !== theirs!.scope.join(' '),
     `a scope other than the main client's (${mine!.scope.join(' ')})`, `the same: ${theirs!.scope.join(' ')}`, theirs!.ex)
+})
+
+check("oauth token: the client's secret one character longer, shorter, changed at the end or with another end is refused, with no token", {
+  clauses: ['4.2.wrong-secret-refused'],
+}, async (t) => {
+  // the right secret is served: else the near misses prove nothing
+  await t.given('a credential token (POST /oauth/token)', async () => t.expectStatus('4.2.access-token-jwt', await t.base.requestToken(), [200, 201]))
+  for (const near of nearMissKeys(t.config.clientSecret)) {
+    expectRefusedWithoutToken(t, '4.2.wrong-secret-refused', await t.base.requestToken({ clientId: t.config.clientId, clientSecret: near.key }))
+  }
+})
+
+check("certificate token: the client's secret one character longer, shorter, changed at the end or with another end answers 401", {
+  clauses: ['7.cert-token-bad-credentials-401', ...ERROR_BODY],
+  needs: ['certs'],
+}, async (t) => {
+  await t.given('a certificate token (POST /api/auth/token)', async () => t.expectStatus('4.1.status-201', await t.certToken.issue(), 201))
+  for (const near of nearMissKeys(t.config.clientSecret)) {
+    expectCertTokenRefusal(t, '7.cert-token-bad-credentials-401', await t.certToken.issue({ body: { clientId: t.config.clientId, clientSecret: near.key } }), 401, `a clientSecret ${near.what}`)
+  }
 })

@@ -2,7 +2,7 @@
 // kit did not send. Each is a plausible bug of a real provider: an amount with float noise, a page
 // one item short, a cap applied before the filters, a time in Brasilia's zone once the clock moved,
 // an id of the key instead of the account, a blocked amount released twice, an expiry in
-// milliseconds, a scope that says nothing, a rate limit that skips unknown ids, a notification sent
+// milliseconds, a scope that says nothing, a secret matched on its start, a rate limit that skips unknown ids, a notification sent
 // to two destinations, a txid reused after its charge ended, an API key matched on its start, a
 // REFUND notification listing the returns as they were before the last one.
 import { createHash, randomUUID } from 'node:crypto'
@@ -333,6 +333,30 @@ export default [
       onResponse(req, res) {
         const key = req.headers['x-api-key']
         if (req.api === 'gateway' && key && res.status >= 200 && res.status < 300) good.add(key)
+        return undefined
+      },
+    })
+  })(),
+
+  (() => {
+    // Both token endpoints compare clientSecret on its first 8 characters: a secret of the same start is the client's.
+    const good = new Map<string, string>() // clientId -> a secret that got a token
+    const tokenPaths = ['/oauth/token', '/api/auth/token']
+    return defineFault({
+      id: 'mn-client-secret-matched-on-its-start',
+      area: 'auth',
+      clauses: ['4.2.wrong-secret-refused', '7.cert-token-bad-credentials-401'],
+      description: "the token endpoints match clientSecret on its first 8 characters: the secret one character longer, shorter or changed at the end gets a token",
+      onRequest(req) {
+        const body = jsonObjectOf(req)
+        if (req.api !== 'base' || req.method !== 'POST' || !tokenPaths.includes(req.path) || typeof body?.clientId !== 'string' || typeof body.clientSecret !== 'string') return undefined
+        const secret = good.get(body.clientId)
+        if (!secret || secret === body.clientSecret || secret.slice(0, 8) !== body.clientSecret.slice(0, 8)) return undefined
+        return { ...req, json: { ...body, clientSecret: secret } }
+      },
+      onResponse(req, res) {
+        const body = jsonObjectOf(req)
+        if (req.api === 'base' && tokenPaths.includes(req.path) && res.status < 300 && typeof body?.clientId === 'string' && typeof body.clientSecret === 'string') good.set(body.clientId, body.clientSecret)
         return undefined
       },
     })
