@@ -23,6 +23,7 @@ import { operationOf, whyNotLive, type ProbeKit } from './routes.ts'
 import { inPhase, runModeOf, schedulingPhase, type RunMode } from './schedule.ts'
 import { selectedByTags } from './tags.ts'
 import { traceForCheck } from './trace.ts'
+import { failingCheckFor, refusedValidRequest } from './valid-requests.ts'
 import { Blocked, CannotRun, ClauseFailure, Inconclusive, KitError, NotProvided } from './verdicts.ts'
 import type { CheckHooks } from './webhooks.ts'
 
@@ -105,7 +106,7 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
       if (why) throw new Inconclusive(why)
     }
   } catch (err) {
-    const verdict = await verdictOf(err, state, kit)
+    const verdict = await verdictOf(refusedValid(err, kit, resultIdOf(ctx), meta), state, kit)
     if (verdict.kind === 'skip') skipCheck(ctx, verdict.reason)
     if (verdict.kind === 'no-verdict') {
       meta.verdict = verdict.verdict
@@ -167,6 +168,24 @@ export function trafficOf(spans: readonly (readonly [number, number])[]): { requ
 function failingFirst(all: RecordedExchange[], state: CheckState): RecordedExchange[] {
   const failing = state.failing && state.recorded.get(state.failing)
   return failing ? [failing, ...all.filter((e) => e !== failing)] : all
+}
+
+/**
+ * A precondition blocked by the target refusing a request the contract says is valid
+ * (harness/valid-requests.ts): the first check of the run to see it fails the operation's clause,
+ * which it then names, with the exchange; the others stay blocked, naming that failure.
+ */
+function refusedValid(err: unknown, kit: ProbeKit | undefined, checkId: string, meta: Partial<CheckMeta>): unknown {
+  if (!(err instanceof Blocked) || !kit || err.expectation === 'refusal') return err
+  const refused = refusedValidRequest(err.exchange, kit.config)
+  if (!refused) return err
+  const owner = failingCheckFor(refused.clause, checkId)
+  const rule = `${refused.operationId}: a valid request (by the contract, whatever the account holds) is accepted`
+  if (owner !== checkId) {
+    return new Blocked(err.operation, `${err.answer}; a valid request refused, which fails ${refused.clause} once in this run, in check ${owner}`, err.exchange, err.expectation)
+  }
+  meta.clauses = [...new Set([...(meta.clauses ?? []), refused.clause])]
+  return new ClauseFailure(refused.clause, `${rule} (needed by this check: ${err.operation}): expected a 2xx, got ${err.answer}`, err.exchange, 'success')
 }
 
 type Verdict =

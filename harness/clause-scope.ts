@@ -34,7 +34,7 @@ function asBlocked(what: string, err: unknown): unknown {
   if (err instanceof ClauseFailure || err instanceof CheckFailure) {
     const ex = err instanceof ClauseFailure ? err.exchange : err.details.exchange
     const firstLine = (err instanceof ClauseFailure ? err.specifics : err.message).split('\n')[0] ?? ''
-    return new Blocked(what, ex ? `${answerOf(ex)}; ${firstLine}` : firstLine, ex)
+    return new Blocked(what, ex ? `${answerOf(ex)}; ${firstLine}` : firstLine, ex, err instanceof ClauseFailure ? err.expectation : 'unknown')
   }
   if (precondition) return new Blocked(what, `${precondition.operation} failed: ${precondition.answer}`, precondition.exchange)
   return err

@@ -2,7 +2,8 @@
 // other than a pass is one of these errors, thrown by the harness verbs and read by check().
 //
 //   ClauseFailure   an assertion saw one clause broken (the check's other clauses are not reached)
-//   Blocked         a request that only set the check up failed: no verdict on any clause
+//   Blocked         a request that only set the check up failed: no verdict on any clause (but a
+//                   valid request refused fails its operation's clause once: harness/valid-requests.ts)
 //   NotProvided     the sandbox driver does not provide a control route the check needs: skipped
 //   Inconclusive    negative evidence from a route never seen to work: no verdict
 //   KitError        the kit itself is wrong (an assertion names a clause its check does not name)
@@ -37,12 +38,17 @@ export function expectationOf(statuses: readonly number[]): Expectation {
   return 'unknown'
 }
 
-/** A precondition failed: `operation` (what the check needed) answered `answer`. */
+/**
+ * A precondition failed: `operation` (what the check needed) answered `answer`. `expectation` is
+ * what the failed assertion inside it wanted: unless a refusal, a refusal of a request valid by the
+ * contract is the target's fault, not a block (harness/valid-requests.ts, decided in check.ts).
+ */
 export class Blocked extends Error {
   constructor(
     readonly operation: string,
     readonly answer: string,
     readonly exchange?: Exchange,
+    readonly expectation: Expectation = 'unknown',
   ) {
     super(`blocked: ${operation} failed (${answer})${exchange ? `\n${describeExchange(exchange)}` : ''}`)
     this.name = 'Blocked'

@@ -32,6 +32,8 @@ export const OVERRIDES: Readonly<Record<string, Severity>> = {
   '3.4.pay-paid': 'money',
   '4.oauth-token-no-auth': 'protocol',
   '4.2.client-secret-length': 'protocol',
+  '4.2.wrong-secret-refused': 'security',
+  '4.2.scope-of-the-client': 'security',
   '4.7.value-two-decimals': 'money',
   '4.7.value-matches-qr': 'money',
   '4.7.external-id-unique': 'money',

@@ -79,13 +79,19 @@ export async function cleanWindow(t: CheckContext, slot: Slot): Promise<void> {
  * pacer never delays them. Returns every exchange, in the order sent.
  */
 export async function burst(send: () => Promise<Exchange>): Promise<Exchange[]> {
-  const exchanges: Exchange[] = []
-  for (let sent = 0; sent < LIMIT; sent += BURST_IN_FLIGHT) {
-    const wave = Math.min(BURST_IN_FLIGHT, LIMIT - sent)
-    exchanges.push(...(await Promise.all(Array.from({ length: wave }, () => send()))))
-  }
+  const exchanges = await burstOf(LIMIT, send)
   exchanges.push(await send())
   flushPacingLogs()  // a full window is on disk at once, should the run be killed before the file ends
+  return exchanges
+}
+
+/** `count` requests, BURST_IN_FLIGHT at a time, never delayed by the pacer; the exchanges in the order sent. */
+export async function burstOf(count: number, send: () => Promise<Exchange>): Promise<Exchange[]> {
+  const exchanges: Exchange[] = []
+  for (let sent = 0; sent < count; sent += BURST_IN_FLIGHT) {
+    const wave = Math.min(BURST_IN_FLIGHT, count - sent)
+    exchanges.push(...(await Promise.all(Array.from({ length: wave }, () => send()))))
+  }
   return exchanges
 }
 

@@ -9,6 +9,7 @@
 // - balanceMissing: GET /api/balance answers the framework 404; the rest is the reference.
 // - notThisApi: a server that answers 200 text/html to everything.
 // - gatewayRefundIds: the gateway refund answers its gateway id, which its §4.3 view does not find.
+// - cashInRefused: every cash-in refused with 400, however valid (a precondition the target breaks).
 import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { startReference, type RunningReference } from '../../reference/index.ts'
@@ -243,4 +244,18 @@ export const viewByNumericIdOrExternalIdHooks: ProxyHooks = {
  */
 export function startGatewayRefundIds(): Promise<ForeignTarget> {
   return proxiedReference([viewByNumericIdOrExternalIdHooks], (e) => e, { refundAnswerId: 'gateway' })
+}
+
+// ── 10. a valid request refused ──────────────────────────────────────────────────────────────
+
+/** Every cash-in refused with 400 (the §7 shape), however valid: a precondition the target breaks. */
+export const cashInRefusedHooks: ProxyHooks = {
+  onRequest(req) {
+    if (!matches(req, 'POST', '/api/pix/cash-in', 'base')) return undefined
+    return jsonResponse(400, { statusCode: 400, message: ['transaction.value must be a string'], error: 'Bad Request' })
+  },
+}
+
+export function startCashInRefused(): Promise<ForeignTarget> {
+  return proxiedReference([cashInRefusedHooks])
 }

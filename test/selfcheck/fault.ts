@@ -44,8 +44,11 @@ export interface ProxyHooks {
   /** Returning a ProxyResponse answers the kit without reaching the target. */
   onRequest?(req: ProxyRequest): Maybe<ProxyRequest | ProxyResponse>
   onResponse?(req: ProxyRequest, res: ProxyResponse): Maybe<ProxyResponse>
-  /** 'drop' loses the notification: the target is answered 200, the capture server sees nothing. */
-  onWebhook?(d: WebhookDelivery): Maybe<WebhookDelivery | 'drop'>
+  /**
+   * 'drop' loses the notification: the target is answered 200, the capture server sees nothing. An
+   * array posts each (copies to other URLs the capture server serves); the target hears the first's answer.
+   */
+  onWebhook?(d: WebhookDelivery): Maybe<WebhookDelivery | WebhookDelivery[] | 'drop'>
 }
 
 export interface Fault extends ProxyHooks {

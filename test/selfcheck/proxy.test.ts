@@ -105,6 +105,16 @@ describe('with hooks', () => {
     expect(capture.events('drop')).toEqual([])
   })
 
+  test('onWebhook may post copies: each delivery reaches its URL', async () => {
+    const copyUrl = capture.url('copy')
+    proxy.use({ onWebhook: (d) => [d, { ...d, url: copyUrl }] })
+    const url = capture.url('original')
+    const sent = await call(proxy.gatewayUrl, 'POST', `/pix/v1/webhooks/resend/${await incomingPayment()}`, { url }, gatewayKey())
+    expect(sent.status).toBe(200)
+    const [original, copy] = await Promise.all([capture.waitFor(() => true, 5_000, 'original'), capture.waitFor(() => true, 5_000, 'copy')])
+    expect(copy.body).toEqual(original.body)
+  })
+
   test('a hook that throws gives a 502 and a recorded error', async () => {
     proxy.use({ onRequest: () => { throw new Error('boom') } })
     expect((await call(proxy.baseUrl, 'GET', '/api/balance')).status).toBe(502)

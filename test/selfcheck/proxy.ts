@@ -221,23 +221,30 @@ export class FaultProxy {
       const body = await readBody(incoming)
       if (destination === undefined) return send(out, errorAnswer(404, 'self-check relay: unknown relay address'))
       const headers = withoutHopByHop(flatHeaders(incoming.headers))
-      const delivery = await this.applyWebhookHooks({ url: destination, headers, body, json: parseJson(headers, body) })
-      if (delivery === 'drop') return send(out, { status: 200, headers: {}, body: Buffer.alloc(0) })
-      send(out, await this.deliver(incoming.method ?? 'POST', delivery))
+      const deliveries = await this.applyWebhookHooks({ url: destination, headers, body, json: parseJson(headers, body) })
+      if (deliveries.length === 0) return send(out, { status: 200, headers: {}, body: Buffer.alloc(0) })
+      // a hook that posts copies elsewhere: the target hears the first delivery's answer
+      const answers = await Promise.all(deliveries.map((d) => this.deliver(incoming.method ?? 'POST', d)))
+      send(out, answers[0]!)
     } catch (e) {
       this.note(`relay ${pathOnly(incoming.url)}: ${(e as Error).message}`)
       send(out, errorAnswer(502, `self-check relay: ${(e as Error).message}`))
     }
   }
 
-  private async applyWebhookHooks(d: WebhookDelivery): Promise<WebhookDelivery | 'drop'> {
-    let current = d
+  /** The deliveries a notification becomes: none when a hook drops it, several when one posts copies. */
+  private async applyWebhookHooks(d: WebhookDelivery): Promise<WebhookDelivery[]> {
+    let current = [d]
     for (const h of this.hooks) {
       if (!h.onWebhook) continue
-      const before = jsonText(current.json)
-      const next = (await h.onWebhook(current)) ?? current
-      if (next === 'drop') return 'drop'
-      current = settleBody(next, before)
+      const next: WebhookDelivery[] = []
+      for (const delivery of current) {
+        const before = jsonText(delivery.json)
+        const answer = (await h.onWebhook(delivery)) ?? delivery
+        if (answer === 'drop') continue
+        for (const one of Array.isArray(answer) ? answer : [answer]) next.push(settleBody(one, before))
+      }
+      current = next
     }
     return current
   }

@@ -99,13 +99,16 @@ export function combine(id: string, parts: readonly Variant[]): Variant {
       return current
     },
     async onWebhook(d) {
-      let current: WebhookDelivery = d
+      let current: WebhookDelivery[] = [d]
       for (const p of parts) {
-        const next = (await p.onWebhook?.(current)) ?? current
-        if (next === 'drop') return 'drop'
+        const next: WebhookDelivery[] = []
+        for (const one of current) {
+          const answer = (await p.onWebhook?.(one)) ?? one
+          if (answer !== 'drop') next.push(...(Array.isArray(answer) ? answer : [answer]))
+        }
         current = next
       }
-      return current
+      return current.length === 0 ? 'drop' : current.length === 1 ? current[0] : current
     },
   })
 }

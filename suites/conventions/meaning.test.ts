@@ -1,0 +1,25 @@
+// Times stay in UTC after the target's clock has moved (interface Conventions): a sandbox whose clock
+// was advanced still renders every timestamp in UTC, on the central-bank-style surface (balances,
+// charges) as on the others. A target that switches to Brasilia's zone once its clock is no longer
+// the host's is caught only here: the other timestamp checks run on an unmoved clock.
+import { check } from '../../harness/check.ts'
+import { ALONE } from '../../harness/schedule.ts'
+import { newTxid } from '../../generators/ids.ts'
+import { accepted, expectUtcAnswers } from './fixtures.ts'
+
+/** A day and a few hours: past midnight in any zone, so a local rendering differs in its date as well. */
+const MOVE_S = 27 * 3600 + 17 * 60
+
+check('timestamps are UTC after the sandbox clock has moved (balances, charge)', {
+  alone: ALONE.clock,
+  clauses: ['0.timestamps-utc'],
+  needs: ['control', 'mutating'],
+}, async (t) => {
+  await t.control.advance(MOVE_S)
+  expectUtcAnswers(t, [
+    await accepted(t, '4.9.status-200', 'the central-bank-style balance (GET /accounts/balances)', await t.base.get('/accounts/balances')),
+    await accepted(t, '4.8.status-200', 'the public balance (GET /api/balance)', await t.base.get('/api/balance')),
+    await accepted(t, '4.13.status-200', 'the gateway balance (GET /v1/account/balance)', await t.gateway.get('/v1/account/balance')),
+    await accepted(t, '4.10.status-201', 'a charge (PUT /cob/{txid})', await t.base.put(`/cob/${newTxid()}`, { calendario: {}, valor: { original: '1.00' } })),
+  ])
+})
