@@ -109,6 +109,7 @@ async function expectOwnedByB(t: CheckContext, clause: string, b: Caller, made: 
     const amount = money(someReais())
     const paid = await t.control.incomingPayment({ amount: Number(amount), externalId: isolationExternalId('a-ret') })
     const ret = (id: string) => `/pix/${encodeURIComponent(paid.e2eId)}/devolucao/${id}`
+    await t.given('the account under test reads its received payment (GET /api/pix/transaction/{id})', async () => t.expectStatus('4.3.get-by-id', await t.base.get(view(paid.transactionId)), 200))
     t.expectStatus(row.clause, await b.put(ret(`kitb${Date.now().toString(36)}`), { valor: amount }), READ_REFUSALS)
     t.expectStatus(row.clause, await t.base.put(ret(`kita${Date.now().toString(36)}`), { valor: amount }), [200, 201])
   })
