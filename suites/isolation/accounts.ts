@@ -9,16 +9,12 @@ import type { Exchange } from '../../harness/exchange.ts'
 import type { RecordIds } from '../../harness/record-ids.ts'
 import { newUuid } from '../../generators/ids.ts'
 import { cashInBody } from '../../generators/requests.ts'
-import type { CredentialKind, IsolationRow } from './operations.ts'
+import { KIND_WORDS, type CredentialKind, type IsolationRow } from './operations.ts'
 
 export type Json = Record<string, unknown>
 export type OtherKind = Exclude<CredentialKind, 'limited'>
 
-export const KIND_LABEL: Record<OtherKind, string> = {
-  bearer: "the second account's credential token",
-  certToken: "the second account's certificate token",
-  apiKey: "the second account's API key",
-}
+export const KIND_LABEL: Record<OtherKind, string> = KIND_WORDS
 
 /** What each kind needs of the config besides the second account. */
 export const KIND_NEEDS: Record<OtherKind, Need[]> = { bearer: ['otherAccount'], certToken: ['otherAccount', 'otherAccountCert'], apiKey: ['otherAccount'] }

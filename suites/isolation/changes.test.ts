@@ -15,9 +15,9 @@ import { newTxid, newUuid } from '../../generators/ids.ts'
 import { cashInBody, slipBody } from '../../generators/requests.ts'
 import { resend, v1For, type ResendVersion } from '../events.ts'
 import { READ_REFUSALS, RESEND_REFUSALS, isolationExternalId, needsOf, otherCaller, someReais, type Caller, type Json, type OtherKind } from './accounts.ts'
-import { isolationRow, type IsolationRow } from './operations.ts'
+import { KIND_WORDS, isolationRow, type IsolationRow } from './operations.ts'
 
-const kindWords = (kind: OtherKind) => ({ bearer: "the second account's credential token", certToken: "the second account's certificate token", apiKey: "the second account's API key" })[kind]
+const kindWords = (kind: OtherKind) => KIND_WORDS[kind]
 const title = (row: IsolationRow, kind: OtherKind, what: string) => `${row.method} ${row.path} with ${kindWords(kind)}: ${what}`
 const view = (id: string) => `/api/pix/transaction/${encodeURIComponent(id)}`
 const otherId = (t: CheckContext): string => t.config.otherClientId ?? t.skip('no client id of the second account (PIX_OTHER_CLIENT_ID) to name it to the control driver')

@@ -65,6 +65,13 @@ export const NOT_APPLICABLE: Readonly<Record<string, string>> = {
   createOauthToken: 'issues a token for the credentials in its body and names no resource or account of anyone else; what its tokens reach is asked on every bearer row',
 }
 
+/** How a check's title names the kind B asks with (the report reads the kind back from it). */
+export const KIND_WORDS: Readonly<Record<Exclude<CredentialKind, 'limited'>, string>> = {
+  bearer: "the second account's credential token",
+  certToken: "the second account's certificate token",
+  apiKey: "the second account's API key",
+}
+
 export function isolationRow(operationId: string): IsolationRow {
   const row = ISOLATION_TABLE.find((r) => r.operationId === operationId)
   if (!row) throw new Error(`no isolation row for ${operationId}`)

@@ -8,11 +8,11 @@ import { readCertificate } from '../../harness/config.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { matchesAnyId } from '../../harness/record-ids.ts'
 import { READ_REFUSALS, idsAReads, isolationExternalId, itemsOf, needsOf, otherCaller, recordOfA, someReais, type Caller, type Json, type OtherKind } from './accounts.ts'
-import { isolationRow, type IsolationRow } from './operations.ts'
+import { KIND_WORDS, isolationRow, type IsolationRow } from './operations.ts'
 
 const forKinds = (row: IsolationRow, declare: (kind: OtherKind) => void) => row.otherKinds.forEach(declare)
 const title = (row: IsolationRow, kind: OtherKind, what: string) => `${row.method} ${row.path} with ${kindWords(kind)}: ${what}`
-const kindWords = (kind: OtherKind) => ({ bearer: "the second account's credential token", certToken: "the second account's certificate token", apiKey: "the second account's API key" })[kind]
+const kindWords = (kind: OtherKind) => KIND_WORDS[kind]
 
 // ---- §4.1: a certificate of A makes no token for B ------------------------------------------------
 {
