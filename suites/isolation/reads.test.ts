@@ -7,6 +7,7 @@ import { check, type CheckContext } from '../../harness/check.ts'
 import { readCertificate } from '../../harness/config.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { matchesAnyId } from '../../harness/record-ids.ts'
+import { ALONE } from '../../harness/schedule.ts'
 import { READ_REFUSALS, idsAReads, isolationExternalId, itemsOf, needsOf, otherCaller, recordOfA, someReais, type Caller, type Json, type OtherKind } from './accounts.ts'
 import { KIND_WORDS, isolationRow, type IsolationRow } from './operations.ts'
 
@@ -182,20 +183,21 @@ async function expectOwnBalance(t: CheckContext, row: IsolationRow, b: Caller): 
       idJudged = true
       t.expectThat(row.clause, "the gateway balance names the caller's account", !(typeof theirs.id === 'string' && theirs.id === a1.id), `an id other than this account's ${show(a1.id)}`, show(theirs.id), ex)
     }
-    const aStill = same(a1.cents, a2.cents)
-    const bStill = w1 !== undefined && w2 !== undefined && same(w1.cents, w2.cents)
-    if (!bStill || !aStill) continue
-    if (same(w1!.cents, a1.cents)) {
+    // B's own balance, read just before or just after; A's, likewise: either may move meanwhile (other checks' payments)
+    const bs = [w1?.cents, w2?.cents].filter((c): c is [number, number] => c !== undefined)
+    const as = [a1.cents, a2.cents].filter((c): c is [number, number] => c !== undefined)
+    const isB = bs.some((c) => same(theirs.cents, c))
+    const isA = as.some((c) => same(theirs.cents, c))
+    if (isB && !isA) return
+    if (isA && !isB && bs.length > 0) {
+      t.fail(row.clause, "another account's balance reports that account's money", `${shown(w1?.cents ?? w2?.cents)} (the second account's, as its ${witnessOp} gives it)`, `${shown(theirs.cents)}: this account's balance`, ex)
+    }
+    if (isA && isB) {
       // the two accounts hold the same balance: B is credited an amount of its own, where the sandbox allows
-      verdictless = `the two accounts hold the same balance (${shown(a1.cents)}): whose the answer is cannot be told from the amounts`
+      verdictless = `the two accounts hold the same balance (${shown(theirs.cents)}): whose the answer is cannot be told from the amounts`
       if (!mayCredit || credited) break
       await t.control.incomingPayment({ account: t.config.otherClientId as string, amount: someReais(), externalId: isolationExternalId('b') })
       credited = true
-      continue
-    }
-    if (same(theirs.cents, w1!.cents)) return
-    if (same(theirs.cents, a1.cents)) {
-      t.fail(row.clause, "another account's balance reports that account's money", `${shown(w1!.cents)} (the second account's, as its ${witnessOp} gives it)`, `${shown(theirs.cents)}: this account's balance`, ex)
     }
   }
   // the gateway balance names its account: a different id than this account's is evidence enough
@@ -209,6 +211,8 @@ for (const operationId of ['getBalance', 'getAccountBalances', 'getGatewayBalanc
   forKinds(row, (kind) => check(title(row, kind, "reports that account's balance, never this account's"), {
     clauses: [row.clause],
     needs: needsOf(row, kind),
+    // this account's balance must stand still while it is compared (on a balance account, or alone)
+    alone: ALONE.balances,
   }, async (t) => expectOwnBalance(t, row, await otherCaller(t, kind))))
 }
 
