@@ -35,6 +35,9 @@ export interface Caller {
 
 export async function otherCaller(t: CheckContext, kind: OtherKind): Promise<Caller> {
   const label = KIND_LABEL[kind]
+  // the same credentials would make the account under test its own "other": every check would see a leak
+  if (kind === 'apiKey' && t.config.otherApiKey !== undefined && t.config.otherApiKey === t.config.apiKey) t.skip('PIX_OTHER_API_KEY is the API key of the account under test: the isolation checks need a second account')
+  if (kind !== 'apiKey' && t.config.otherClientId !== undefined && t.config.otherClientId === t.config.clientId) t.skip('PIX_OTHER_CLIENT_ID is the client of the account under test: the isolation checks need a second account')
   if (kind === 'apiKey') {
     const g = t.other.gateway
     return { kind, label, get: (p, query) => g.get(p, query ? { query } : {}), post: (p, b) => g.post(p, b), put: (p, b) => g.put(p, b) }
