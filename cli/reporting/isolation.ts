@@ -83,8 +83,8 @@ export function isolationSection(r: Results): string {
     + `<td>${esc(x.kinds.join(', ') || '—')}</td><td>${x.passed}</td><td>${x.leaks.length}</td><td>${x.withoutVerdict + x.skipped}</td><td>${x.leftOut}</td><td><code>${esc(x.row.clause)}</code></td></tr>`)
   return `<section id="isolation"><h2>Account isolation</h2>
 <p><strong>${esc(s.line)}</strong></p>
-<p>Each operation that names a resource by id or acts on an account, asked with the second account's credentials of every kind it takes; a leak is the first account's resource served, changed or paid (severity security).</p>
-<table><thead><tr><th>operation</th><th>section</th><th>what of the first account</th><th>kinds asked</th><th>passed</th><th>leaks</th><th>no verdict</th><th>left out</th><th>clause</th></tr></thead>
+<p>Each operation that names a resource by id or acts on an account, asked with the credentials of B (the second account, PIX_OTHER_*) of every kind it takes about what is A's (the account under test); a leak is A's resource served, changed or paid for B (severity security).</p>
+<table><thead><tr><th>operation</th><th>section</th><th>what of A's it names</th><th>kinds asked</th><th>passed</th><th>leaks</th><th>no verdict</th><th>left out</th><th>clause</th></tr></thead>
 <tbody>
 ${rows.join('\n')}
 </tbody></table></section>`
