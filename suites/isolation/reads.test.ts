@@ -147,8 +147,10 @@ const shown = (r?: [number, number]) => (r ? `available ${(r[0] / 100).toFixed(2
 
 /**
  * B's balance through the row's surface is B's: compared with B's balance on another surface (the
- * witness, read before and after) and with A's on the row's surface (read before and after). A
- * verdict only where the readings stood still and the two accounts differ.
+ * witness, read just before and just after) and with A's on the row's surface (likewise). A leak
+ * only where the answer is A's and none of B's readings; nothing told where the two accounts hold
+ * the same (B is then credited, in the sandbox) or the answer is neither's (both moved). A refusal
+ * shows nothing of A's. The gateway balance also names its account: A's id is a leak, another passes.
  */
 async function expectOwnBalance(t: CheckContext, row: IsolationRow, b: Caller): Promise<void> {
   const shape = SHAPES[row.operationId]!
