@@ -14,6 +14,7 @@ import { FILTER_SCRIPT, STYLE } from './html-assets.ts'
 import { depthText } from './progress.ts'
 import { esc, firstLine } from './text.ts'
 import { reproHtml } from './repro-html.ts'
+import { isolationSection } from './isolation.ts'
 
 export function renderHtml(r: Results): string {
   const anchors = new Map(r.checks.map((c, i) => [c.id, `check-${i}`]))
@@ -31,6 +32,7 @@ ${header(r)}
 ${countCards(r)}
 ${nav(r)}
 ${areaBars(r.areas)}
+${isolationSection(r)}
 ${runErrors(r.errors)}
 ${failures(bySeverity(r.checks.filter((c) => c.status === 'failed')), anchors, r)}
 ${filterBar()}

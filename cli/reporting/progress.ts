@@ -4,6 +4,7 @@
 import type { CheckResult, Counts, Results } from './types.ts'
 import { traceHint } from './trace.ts'
 import { bySeverity, severityLabel } from './severity.ts'
+import { isolationLines } from './isolation.ts'
 
 export interface Paint {
   pass(s: string): string
@@ -44,6 +45,7 @@ export function summaryText(r: Results, reportDir: string, p: Paint): string {
   for (const a of r.areas) lines.push(areaRow(a.area, a, p))
   lines.push(areaRow('total', r.summary, p, true))
   lines.push('', `  clauses verified: ${r.coverage.verified}/${r.coverage.testableMust} testable must clauses${r.scope ? ` of ${r.scope.join(', ')}` : ''} (${r.coverage.percent}%); ${r.coverage.covered} have a check`)
+  lines.push(...isolationLines(r))
 
   const failed = bySeverity(r.checks.filter((c) => c.status === 'failed'))
   if (failed.length > 0) {

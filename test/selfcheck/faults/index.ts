@@ -9,6 +9,7 @@ import stateMachines from './state-machines.ts'
 import viewsListings from './views-listings.ts'
 import answers from './answers.ts'
 import meaning from './meaning.ts'
+import isolation from './isolation.ts'
 
 export const FAULTS: readonly Fault[] = [
   ...core,
@@ -19,6 +20,7 @@ export const FAULTS: readonly Fault[] = [
   ...viewsListings,
   ...answers,
   ...meaning,
+  ...isolation,
 ]
 
 /** Fault ids are unique and kebab-case; a fault names an area and at least one clause. */
