@@ -7,9 +7,8 @@ import { renderHtml } from '../../../cli/reporting/html.ts'
 import { isolationLines, isolationSummary } from '../../../cli/reporting/isolation.ts'
 import { paint, summaryText } from '../../../cli/reporting/progress.ts'
 import { buildResults } from '../../../cli/reporting/results.ts'
-import { exitCodeOf } from '../../../cli/reporting/run-info.ts'
 import type { ClauseInfo } from '../../../cli/reporting/types.ts'
-import { gatedExitCode } from '../../../cli/run-extras.ts'
+import { gateSettingsOf } from '../../../cli/run-extras.ts'
 import { clauseById } from '../../../generators/clauses.ts'
 import { ISOLATION_TABLE, KIND_WORDS } from '../../../suites/isolation/operations.ts'
 import { check, runInfo } from './fixtures.ts'
@@ -48,7 +47,8 @@ describe('account isolation in the report', () => {
     const r = buildResults(runInfo(), checks, CATALOGUE)
     expect(isolationSummary(r)?.line).toBe('isolation: 18 operations × 3 credential kinds, 1 leak')
     expect(isolationLines(r).join('\n')).toContain(`leak: ${refund.clause}`)
-    expect(gatedExitCode(parseArgs(['--fail-on', 'security']), r, (x) => exitCodeOf(x, false))).toBe(1)
+    const gated = buildResults(runInfo(gateSettingsOf(parseArgs(['--fail-on', 'security']))), checks, CATALOGUE)
+    expect(gated.verdict.exitCode).toBe(1)
   })
 
   test('checks left out by the readonly profile are said so, and a run without isolation checks says nothing', () => {
