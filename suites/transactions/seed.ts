@@ -273,6 +273,21 @@ export async function singleView(t: CheckContext, id: string): Promise<{ view: J
   return t.given('the transaction view (GET /api/pix/transaction/{id})', () => viewOf(t, '4.3.get-by-id', id))
 }
 
+/**
+ * The §2.1 view of a record the kit made, by the first of its ids the view finds (§4.3: the numeric
+ * id or the caller's externalId; which of the ids its answers gave is the numeric one is not said):
+ * a precondition, blocked by the last answer when none is found.
+ */
+export async function viewOfMade(t: CheckContext, m: Made): Promise<{ view: Json; ex: Exchange }> {
+  const ids = [...new Set([m.viewId, m.id, m.externalId].filter((id): id is string => typeof id === 'string' && id !== ''))]
+  for (const id of ids.slice(0, -1)) {
+    const ex = await t.base.get(`/api/pix/transaction/${encodeURIComponent(id)}`)
+    const view = ex.response.status === 200 ? ex.response.json : undefined
+    if (view !== null && typeof view === 'object' && !Array.isArray(view)) return { view: view as Json, ex }
+  }
+  return singleView(t, ids[ids.length - 1] ?? m.id)
+}
+
 export interface Page {
   data: Json[]
   metadata: Json
