@@ -182,7 +182,7 @@ export async function madeAndListed(t: CheckContext, clause: string, type: Liste
     t.observe(clause, namedBy, `none of the ids the kit holds (${made.id}): ${made.unlinked}`)
     t.inconclusive(`no surface links the ${type} made to a list item: ${made.unlinked}`)
   }
-  if (made.absent) t.fail(clause, `the ${type} made is listed`, `an item of ${show(made.amount)} naming ${made.id}, or one of its amount, type and time`, made.absent)
+  if (made.absent) t.fail(clause, `the ${type} made is listed`, `an item of ${show(made.amount)} naming ${made.id}, or one of its amount, type and time`, made.absent, made.absentIn)
   const { view } = await t.given(`a ${type} ${status} (GET /api/pix/transaction/{id})`, async () => {
     const read = await viewOfMade(t, made)
     // The single view tells which internal type and status the target gave it: the mapping's input.

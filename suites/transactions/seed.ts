@@ -72,6 +72,8 @@ export interface Made {
   linkedBy?: string
   /** Found nowhere: the view knows none of its ids, and the complete listing has no item of its amount, type and time. */
   absent?: string
+  /** The last page of that listing, the evidence of `absent`. */
+  absentIn?: Exchange
   /** Not linked to any surface (several items match, or the listing was cut): checks judge what they can without it. */
   unlinked?: string
 }
@@ -156,7 +158,7 @@ export async function refundIn(t: CheckContext): Promise<Made> {
   if (viewed) return { ...made, ...viewed }
   const found = await newListedRecord(t, { type: 'REFUND_IN', amount: paid.amount, counterpart: payer.name, since, until: await targetTime(t), not: [paid.id, paid.gatewayId, paid.e2eId, paid.externalId] })
   if ('item' in found) return { ...made, ...namesOfItem(found.item, id), linkedBy: found.how }
-  return { ...made, ...('absent' in found ? { absent: found.absent } : { unlinked: found.unlinked }) }
+  return { ...made, ...('absent' in found ? { absent: found.absent, ...(found.ex ? { absentIn: found.ex } : {}) } : { unlinked: found.unlinked }) }
 }
 
 /**
@@ -189,7 +191,7 @@ const LINK_PAGES = 10
 /** createdAt may be cut to the second, and the answer's clock read after the record was made. */
 const LINK_SLACK_MS = 1_000
 
-type Linked = { item: Json; how: string } | { absent: string } | { unlinked: string }
+type Linked = { item: Json; how: string } | { absent: string; ex?: Exchange } | { unlinked: string }
 
 /**
  * A record the kit made that no id links to a surface, found in the account listing as the one new
@@ -227,21 +229,23 @@ export async function newListedRecord(
   if (near.length > 1) return { unlinked: `no item of the account listing matches ${what}, and ${near.length} match two of the three` }
   const cut = typed.cut ?? all.cut
   if (cut) return { unlinked: `no item of the account listing read matches ${what}, but the listing is incomplete: ${cut}` }
-  return { absent: `no item of the account listing matches ${what} (${all.items.length} items over ${window.startDate} … ${window.endDate}, the whole listing)` }
+  const items = (n: number) => `${n} item${n === 1 ? '' : 's'}`
+  return { absent: `no item of the account listing matches ${what} (${items(all.items.length)} over ${window.startDate} … ${window.endDate}, the whole listing)`, ...(all.ex ? { ex: all.ex } : {}) }
 }
 
 /** Every item of one account listing (read without judging it: the listing checks do), or why not. */
-async function windowItems(t: CheckContext, query: Record<string, string>): Promise<{ items: Json[]; cut?: string }> {
+async function windowItems(t: CheckContext, query: Record<string, string>): Promise<{ items: Json[]; cut?: string; ex?: Exchange }> {
   const items: Json[] = []
+  let ex: Exchange | undefined
   for (let page = 1; page <= LINK_PAGES; page++) {
-    const ex = await t.base.get(ACCOUNT_LISTING, { query: { ...query, page, size: 100 } })
+    ex = await t.base.get(ACCOUNT_LISTING, { query: { ...query, page, size: 100 } })
     const body = ex.response.status === 200 ? (ex.response.json as { data?: unknown; metadata?: { hasNext?: unknown } } | undefined) : undefined
-    if (!body || !Array.isArray(body.data)) return { items, cut: `GET ${ACCOUNT_LISTING} answered ${ex.response.error ?? `HTTP ${ex.response.status}`}` }
+    if (!body || !Array.isArray(body.data)) return { items, cut: `GET ${ACCOUNT_LISTING} answered ${ex.response.error ?? `HTTP ${ex.response.status}`}`, ex }
     const data = body.data.filter((i): i is Json => i !== null && typeof i === 'object' && !Array.isArray(i))
     items.push(...data)
-    if (data.length === 0 || body.metadata?.hasNext !== true) return { items }
+    if (data.length === 0 || body.metadata?.hasNext !== true) return { items, ex }
   }
-  return { items, cut: `more than ${LINK_PAGES} pages of 100 match ${show(query)}` }
+  return { items, cut: `more than ${LINK_PAGES} pages of 100 match ${show(query)}`, ...(ex ? { ex } : {}) }
 }
 
 /** One transaction of the given internal type and status, made the way the world makes it. */
