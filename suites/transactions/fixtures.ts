@@ -10,8 +10,9 @@ import { parameterSchema, validator } from '../../generators/openapi.ts'
 import { isoDate, today } from '../../generators/dates.ts'
 import {
   ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, daysBefore, incomingPayment, listPage, ourPixKey, pixKeyListing, singleView, viewOfMade, targetNow, targetToday,
-  transactionOf, type Json, type ListedType, type Made, type Page, type Status,
+  type Json, type ListedType, type Made, type Page, type Status,
 } from './seed.ts'
+import { transactionOf } from './records.ts'
 import { daysAround, listedItem, quietestPixKey, type Lister, type Query } from './listing.ts'
 
 // ---- listing bounds (bounds.test.ts) -------------------------------------------------------------
