@@ -7,8 +7,9 @@ import { show } from '../../harness/assertions.ts'
 import { randomCnpj, randomCpf } from '../../generators/documents.ts'
 import { newUuid } from '../../generators/ids.ts'
 import {
-  ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, incomingPayment, listPage, pixKeyListing, singleView, targetToday, transactionOf, uniqueExternalId, type ListedType, type Made, type Status,
+  ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, incomingPayment, listPage, pixKeyListing, singleView, targetToday, uniqueExternalId, type ListedType, type Made, type Status,
 } from './seed.ts'
+import { transactionOf } from './records.ts'
 import { daysAround, pixKeysQuietestFirst, quietestPixKey, withListings } from './listing.ts'
 import { expectListingShape } from './shapes.ts'
 import {

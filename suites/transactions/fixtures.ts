@@ -9,9 +9,10 @@ import { boundaryCases } from '../../generators/schema-arb.ts'
 import { parameterSchema, validator } from '../../generators/openapi.ts'
 import { isoDate, today } from '../../generators/dates.ts'
 import {
-  ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, daysBefore, incomingPayment, listPage, ourPixKey, pixKeyListing, singleView, targetNow, targetToday,
-  transactionOf, type Json, type ListedType, type Made, type Page, type Status,
+  ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, daysBefore, incomingPayment, listPage, ourPixKey, pixKeyListing, singleView, viewOfMade, targetNow, targetToday,
+  type Json, type ListedType, type Made, type Page, type Status,
 } from './seed.ts'
+import { transactionOf } from './records.ts'
 import { daysAround, listedItem, quietestPixKey, type Lister, type Query } from './listing.ts'
 
 // ---- listing bounds (bounds.test.ts) -------------------------------------------------------------
@@ -182,9 +183,9 @@ export async function madeAndListed(t: CheckContext, clause: string, type: Liste
     t.observe(clause, namedBy, `none of the ids the kit holds (${made.id}): ${made.unlinked}`)
     t.inconclusive(`no surface links the ${type} made to a list item: ${made.unlinked}`)
   }
-  if (made.absent) t.fail(clause, `the ${type} made is listed`, `an item of ${show(made.amount)} naming ${made.id}, or one of its amount, type and time`, made.absent)
+  if (made.absent) t.fail(clause, `the ${type} made is listed`, `an item of ${show(made.amount)} naming ${made.id}, or one of its amount, type and time`, made.absent, made.absentIn)
   const { view } = await t.given(`a ${type} ${status} (GET /api/pix/transaction/{id})`, async () => {
-    const read = await singleView(t, made.viewId ?? made.id)
+    const read = await viewOfMade(t, made)
     // The single view tells which internal type and status the target gave it: the mapping's input.
     t.expectThat('2.1.status-enum', `the transaction made is a ${type} ${status}`, read.view.type === type && read.view.status === status,
       `type ${type}, status ${status}`, `type ${show(read.view.type)}, status ${show(read.view.status)}`, read.ex)
