@@ -8,6 +8,7 @@ import slipsWebhooks from './slips-webhooks.ts'
 import stateMachines from './state-machines.ts'
 import viewsListings from './views-listings.ts'
 import answers from './answers.ts'
+import outsider from './outsider.ts'
 
 export const FAULTS: readonly Fault[] = [
   ...core,
@@ -17,6 +18,7 @@ export const FAULTS: readonly Fault[] = [
   ...stateMachines,
   ...viewsListings,
   ...answers,
+  ...outsider,
 ]
 
 /** Fault ids are unique and kebab-case; a fault names an area and at least one clause. */
