@@ -156,6 +156,7 @@ export default [
     area: 'transactions',
     clauses: ['2.1.id'],
     description: 'looked up by externalId, the transaction view answers the path value (the externalId) as its id instead of the internal id',
+    escapes: 'the one check naming 2.1.id ran and passed: the id is never compared with the cash-in\'s transactionId after a lookup by externalId',
     onResponse(req, res) {
       const j = answerOf(req, res, 'GET', TX_VIEW, 'base')
       if (j) j.id = decodeURIComponent(req.path.split('/').pop() ?? '')
@@ -201,6 +202,7 @@ export default [
     area: 'transactions',
     clauses: ['2.1.counterpart-name'],
     description: 'the view maps counterpartName from the bank name column (the counterpart is named "Banco …")',
+    escapes: 'the one check naming 2.1.counterpart-name ran and passed: any string (or null) is taken, never compared with the payer\'s name',
     onResponse(req, res) {
       const j = answerOf(req, res, 'GET', TX_VIEW, 'base')
       if (j && typeof j.counterpartName === 'string' && typeof j.counterpartAccountBankName === 'string') j.counterpartName = j.counterpartAccountBankName
@@ -211,6 +213,7 @@ export default [
     area: 'transactions',
     clauses: ['2.1.counterpart-ispb'],
     description: 'the view fills counterpartAccountIspb with the 3-digit bank code instead of the 8-digit ISPB',
+    escapes: 'the one check naming 2.1.counterpart-ispb ran and passed: any string is taken, never compared with the payer\'s ISPB (8 digits)',
     onResponse(req, res) {
       const j = answerOf(req, res, 'GET', TX_VIEW, 'base')
       if (j && typeof j.counterpartAccountIspb === 'string' && typeof j.counterpartAccountBankCode === 'string') j.counterpartAccountIspb = j.counterpartAccountBankCode
@@ -221,6 +224,7 @@ export default [
     area: 'transactions',
     clauses: ['2.1.updated-at'],
     description: 'the view answers updatedAt as São Paulo wall time labelled Z: three hours before the record was even created',
+    escapes: 'the one check naming 2.1.updated-at ran and passed: the form is checked, not that updatedAt is at or after createdAt on the target\'s clock',
     onResponse(req, res) {
       const j = answerOf(req, res, 'GET', TX_VIEW, 'base')
       if (j && typeof j.updatedAt === 'string') j.updatedAt = localAsUtc(j.updatedAt)
@@ -293,6 +297,7 @@ export default [
     area: 'transactions',
     clauses: ['2.2.counterpart-document'],
     description: 'the pix-key listing (only that surface) answers the counterpart document unmasked, formatted as NNN.NNN.NNN-NN',
+    escapes: 'caught only on 2.2.mask-cpf / 2.2.mask-cnpj: the failing check names 2.2.counterpart-document too but fails the mask clause',
     onRequest(req) {
       documentsIn(req.json, seenDocuments)
       return undefined
@@ -365,6 +370,7 @@ export default [
     area: 'balance',
     clauses: ['2.3.public-gross-balance'],
     description: 'the public balance answers grossBalance as the available amount only, leaving blocked funds out',
+    escapes: 'the one check naming 2.3.public-gross-balance ran and passed: it reads a balance with nothing blocked (or checks only the type), where gross equals net',
     onResponse(req, res) {
       const j = answerOf(req, res, 'GET', '/api/balance', 'base')
       if (j && typeof j.netBalance === 'number') j.grossBalance = j.netBalance
@@ -375,6 +381,7 @@ export default [
     area: 'balance',
     clauses: ['2.3.public-net-balance'],
     description: 'the public balance answers netBalance as available plus blocked: reserved funds counted as usable',
+    escapes: 'the one check naming 2.3.public-net-balance ran and passed: it reads a balance with nothing blocked (or checks only the type), where net equals gross',
     onResponse(req, res) {
       const j = answerOf(req, res, 'GET', '/api/balance', 'base')
       if (j && typeof j.grossBalance === 'number') j.netBalance = j.grossBalance
@@ -385,6 +392,7 @@ export default [
     area: 'balance',
     clauses: ['2.3.gateway-id'],
     description: 'the gateway balance answers as id the API key record id (a hash of the key) instead of the account id',
+    escapes: 'the one check naming 2.3.gateway-id ran and passed: any string is taken, never compared with the account\'s id',
     onResponse(req, res) {
       const j = answerOf(req, res, 'GET', '/v1/account/balance', 'gateway')
       const key = req.headers['x-api-key']
@@ -396,6 +404,7 @@ export default [
     area: 'balance',
     clauses: ['2.3.gateway-total-balance'],
     description: 'the gateway balance answers totalBalance equal to availableBalance, leaving blocked funds out of the total',
+    escapes: 'the one check naming 2.3.gateway-total-balance ran and passed: with nothing blocked total equals available (or only the type is checked)',
     onResponse(req, res) {
       const j = answerOf(req, res, 'GET', '/v1/account/balance', 'gateway')
       if (j && typeof j.availableBalance === 'number') j.totalBalance = j.availableBalance
@@ -406,6 +415,7 @@ export default [
     area: 'balance',
     clauses: ['2.3.gateway-blocked-balance'],
     description: 'the gateway balance does not track reserves: blockedBalance is always 0 and the blocked funds vanish from its total',
+    escapes: 'the one check naming 2.3.gateway-blocked-balance ran and passed: it reads the gateway balance while nothing is blocked (or checks only the type)',
     onResponse(req, res) {
       const j = answerOf(req, res, 'GET', '/v1/account/balance', 'gateway')
       if (j && typeof j.blockedBalance === 'number' && typeof j.availableBalance === 'number') {
@@ -419,6 +429,7 @@ export default [
     area: 'balance',
     clauses: ['2.3.gateway-available-balance'],
     description: 'the gateway sums availableBalance in floating point and prints the noise (100.000000001)',
+    escapes: 'the one check naming 2.3.gateway-available-balance ran and passed: only the type is checked, not at most two decimals',
     onResponse(req, res) {
       const j = answerOf(req, res, 'GET', '/v1/account/balance', 'gateway')
       if (j && typeof j.availableBalance === 'number') j.availableBalance = j.availableBalance + 1e-9
@@ -429,6 +440,7 @@ export default [
     area: 'balance',
     clauses: ['2.3.gateway-consulted-at'],
     description: 'the gateway balance is served from a cache: consultedAt stays the time of the first query',
+    escapes: 'the one check naming 2.3.gateway-consulted-at ran and passed: consultedAt is not compared with the target\'s clock on a second query',
     onResponse(req, res) {
       const j = answerOf(req, res, 'GET', '/v1/account/balance', 'gateway')
       if (!j || typeof j.consultedAt !== 'string') return
@@ -451,6 +463,7 @@ export default [
     area: 'balance',
     clauses: ['2.3.amounts-in-reais'],
     description: 'GET /accounts/balances answers available and blocked in cents (R$ 100.50 as 10050)',
+    escapes: 'the one check naming 2.3.amounts-in-reais ran and passed: a whole number of cents has at most two decimals, and it is not compared with the other shapes\' reais',
     onResponse(req, res) {
       const j = answerOf(req, res, 'GET', '/accounts/balances', 'base')
       if (!j || !Array.isArray(j.data)) return
@@ -717,6 +730,7 @@ export default [
     area: 'bank-slip',
     clauses: ['2.6.created-at'],
     description: 'the slip answers createdAt as the due date at midnight UTC, not the time it was created',
+    escapes: 'the one check naming 2.6.created-at ran and passed: the form is checked, not that createdAt is the creation time on the target\'s clock',
     onResponse(req, res) {
       const j = answerOf(req, res, 'POST', '/bank-slip/v1/payment', 'gateway')
       if (j && typeof j.dueDate === 'string' && typeof j.createdAt === 'string') j.createdAt = `${j.dueDate}T00:00:00.000Z`
@@ -727,6 +741,7 @@ export default [
     area: 'bank-slip',
     clauses: ['2.6.payer-object'],
     description: 'POST /bank-slip/v1/payment refuses payer.number sent as a string (400 "payer.number must be a number")',
+    escapes: 'caught only on 4.15.request-accepted: no check fails 2.6.payer-object itself when a string payer.number is refused',
     onRequest(req) {
       if (matches(req, 'POST', '/bank-slip/v1/payment', 'gateway') && typeof req.json?.payer?.number === 'string') {
         return jsonResponse(400, { statusCode: 400, message: 'payer.number must be a number', error: 'Bad Request', code: 'INVALID_PAYER' })
@@ -751,6 +766,7 @@ export default [
     area: 'bank-slip',
     clauses: ['3.4.register-waiting-payment'],
     description: 'on registration the slip notification says status REGISTERED (the bank\'s word) instead of WAITING_PAYMENT',
+    escapes: 'caught only on 6.3.waiting-payment-emitted: the failing check names 3.4.register-waiting-payment too but fails the notification clause',
     onWebhook(d) {
       const j = jsonObjectOf(d)
       if (isSlipNote(j) && j.status === 'WAITING_PAYMENT') j.status = 'REGISTERED'
@@ -762,6 +778,7 @@ export default [
     area: 'bank-slip',
     clauses: ['3.4.pay-paid'],
     description: 'on payment the slip notification says status LIQUIDATED (the PIX vocabulary) instead of PAID',
+    escapes: 'caught only on 6.3.paid-emitted: the failing check names 3.4.pay-paid too but fails the notification clause',
     onWebhook(d) {
       const j = jsonObjectOf(d)
       if (isSlipNote(j) && j.status === 'PAID') j.status = 'LIQUIDATED'
@@ -773,6 +790,7 @@ export default [
     area: 'bank-slip',
     clauses: ['6.3.paid-emitted'],
     description: 'the PAID slip notification carries the amount only inside additionalInfo, not at the top level',
+    escapes: 'the failing check names 6.3.paid-emitted but fails 6.3.paid-info, though additionalInfo is intact and only the top-level amount is gone',
     onWebhook(d) {
       const j = jsonObjectOf(d)
       if (isSlipNote(j) && j.status === 'PAID') delete j.amount
@@ -784,6 +802,7 @@ export default [
     area: 'bank-slip',
     clauses: ['6.3.common-fields'],
     description: 'slip notifications stamp processedAt with São Paulo wall time labelled Z: three hours before the event',
+    escapes: 'the two checks naming 6.3.common-fields ran and passed: processedAt\'s form is checked, not that it is the event\'s time on the target\'s clock',
     onWebhook(d) {
       const j = jsonObjectOf(d)
       if (isSlipNote(j) && typeof j.processedAt === 'string') j.processedAt = localAsUtc(j.processedAt)
@@ -836,6 +855,7 @@ export default [
     area: 'buyer',
     clauses: ['7.gateway-error-codes'],
     description: 'gateway error bodies carry a numeric code (40001, 40401) instead of the listed upper-snake names',
+    escapes: 'caught only on the per-code clauses (7.buyer-invalid-uuid-400, -unauthorized-401, -not-found-404), never on 7.gateway-error-codes',
     onResponse(req, res) {
       if (req.api !== 'gateway' || res.status < 400) return
       const j = jsonObjectOf(res)
@@ -873,6 +893,7 @@ export default [
     area: 'auth',
     clauses: ['5.both-tokens-usable'],
     description: 'a token from POST /api/auth/token is refused (401) by the central-bank-style endpoints (/accounts/balances, /cob, /pix): only /api/ accepts it',
+    escapes: 'the one check naming 5.both-tokens-usable ran and passed: the certificate token is not used on the central-bank-style family (/accounts/balances, /cob)',
     onRequest(req) {
       const token = bearerOf(req)
       if (req.api === 'base' && token !== undefined && certTokens.has(token) && !req.path.startsWith('/api/')) return refuse(401, 'invalid token')
@@ -890,6 +911,7 @@ export default [
     area: 'cash',
     clauses: ['4.6.transaction-id'],
     description: 'the cash-in answer carries the correlationId (a UUID the transaction view does not know) as transactionId',
+    escapes: 'the one check naming 4.6.transaction-id ran and passed: any string is taken, the id is not looked up with GET /api/pix/transaction/{id}',
     onResponse(req, res) {
       const j = answerOf(req, res, 'POST', '/api/pix/cash-in', 'base')
       if (j && typeof j.correlationId === 'string') j.transactionId = j.correlationId
@@ -900,6 +922,7 @@ export default [
     area: 'cash',
     clauses: ['4.6.generate-time'],
     description: 'the cash-in answer stamps generateTime with São Paulo wall time labelled Z: three hours before the request',
+    escapes: 'the one check naming 4.6.generate-time ran and passed: the form is checked, not that generateTime is the request\'s time on the target\'s clock',
     onResponse(req, res) {
       const j = answerOf(req, res, 'POST', '/api/pix/cash-in', 'base')
       if (j && typeof j.generateTime === 'string') j.generateTime = localAsUtc(j.generateTime)
@@ -910,6 +933,7 @@ export default [
     area: 'cash',
     clauses: ['4.6.expiration-date'],
     description: 'the cash-in answer ignores transaction.expirationTime: expirationDate is always generateTime plus 24 h',
+    escapes: 'the one check naming 4.6.expiration-date ran and passed: expirationDate is not compared with generateTime plus the transaction.expirationTime sent',
     onResponse(req, res) {
       const j = answerOf(req, res, 'POST', '/api/pix/cash-in', 'base')
       if (!j || typeof j.generateTime !== 'string' || typeof j.expirationDate !== 'string') return
@@ -922,6 +946,7 @@ export default [
     area: 'cash',
     clauses: ['4.7.transaction-id'],
     description: 'the cash-out answer echoes the caller\'s externalId as transactionId instead of the new transaction\'s id',
+    escapes: 'the one check naming 4.7.transaction-id ran and passed: any string is taken, never compared with the id the listing or the view gives the payment',
     onResponse(req, res) {
       const j = answerOf(req, res, 'POST', '/api/pix/cash-out-qrcode', 'base')
       if (j && typeof j.externalId === 'string') j.transactionId = j.externalId
@@ -934,6 +959,7 @@ export default [
     area: 'webhooks',
     clauses: ['4.12.transaction-id-forms'],
     description: 'resend validates the path as a UUID only: a 24-hex object id is refused with 400',
+    escapes: 'the two checks naming 4.12.transaction-id-forms ran and passed: no resend by a 24-hex id is answered other than 400 in them (or none is sent)',
     onRequest(req) {
       if (matches(req, 'POST', RESEND, 'gateway') && /^[0-9a-f]{24}$/i.test(req.path.split('/').pop() ?? '')) {
         return jsonResponse(400, { statusCode: 400, message: 'transactionId must be a UUID', error: 'Bad Request', code: 'INVALID_TRANSACTION_ID' })
@@ -970,6 +996,7 @@ export default [
     area: 'webhooks',
     clauses: ['4.12.payload-v1'],
     description: 'resend posts the notification as it was built at creation: status PENDING, whatever the transaction became',
+    escapes: 'caught only on 3.5.paid-is-confirmed-cash-in: the failing check names 4.12.payload-v1 too but fails the status clause',
     onRequest(req) {
       if (matches(req, 'POST', RESEND, 'gateway')) resends.push(Date.now())
       return undefined
@@ -1009,6 +1036,7 @@ export default [
     area: 'webhooks',
     clauses: ['6.1.transaction-id'],
     description: 'the V1 notification carries the caller\'s externalId as transactionId (both ids set from the same column)',
+    escapes: 'the two checks naming 6.1.transaction-id ran and passed: transactionId is not compared with the transaction\'s id (gateway or numeric)',
     onWebhook(d) {
       const j = jsonObjectOf(d)
       if (isV1(j) && typeof j.businessTransactionId === 'string') j.transactionId = `${j.businessTransactionId}`
@@ -1064,6 +1092,7 @@ export default [
     area: 'webhooks',
     clauses: ['6.1.created-date'],
     description: 'the V1 notification stamps createdDate with the sending machine\'s wall clock, not the transaction\'s creation time',
+    escapes: 'the two checks naming 6.1.created-date ran and passed: createdDate\'s form is checked, not that it equals the transaction\'s createdAt',
     onWebhook(d) {
       const j = jsonObjectOf(d)
       if (isV1(j) && typeof j.createdDate === 'string') j.createdDate = new Date().toISOString()
@@ -1075,6 +1104,7 @@ export default [
     area: 'webhooks',
     clauses: ['6.1.payer-block'],
     description: 'the V1 notification carries PayerName and PayerDocumentNumber but drops the payer\'s bank fields, though they are known',
+    escapes: 'the two checks naming 6.1.payer-block ran and passed: the payer\'s bank fields, known to the target from the payment, are not required',
     onWebhook(d) {
       const j = jsonObjectOf(d)
       if (!isV1(j)) return undefined
@@ -1087,6 +1117,7 @@ export default [
     area: 'webhooks',
     clauses: ['6.1.receiver-block'],
     description: 'the V1 notification fills the Receiver block from the payer (copy-paste): both blocks name the same party',
+    escapes: 'the two checks naming 6.1.receiver-block ran and passed: the Receiver fields are not compared with the receiving account (they equal the payer\'s)',
     onWebhook(d) {
       const j = jsonObjectOf(d)
       if (!isV1(j) || typeof j.PayerName !== 'string') return undefined
@@ -1096,7 +1127,7 @@ export default [
   }),
   ob({
     id: 'ob-refund-status-liquidated',
-    area: 'returns',
+    area: 'webhooks',
     clauses: ['6.2.refund-fields'],
     description: 'the REFUND notification says data.status LIQUIDATED (the refund item\'s status) instead of REFUNDED',
     onWebhook(d) {
@@ -1107,7 +1138,7 @@ export default [
   }),
   ob({
     id: 'ob-refund-end-to-end-id-of-return',
-    area: 'returns',
+    area: 'webhooks',
     clauses: ['6.2.refund-links-original'],
     description: 'the REFUND notification carries the return\'s own end-to-end id (rtrId) as data.endToEndId instead of the original payment\'s',
     onWebhook(d) {
