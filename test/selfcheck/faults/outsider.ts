@@ -156,7 +156,6 @@ export default [
     area: 'transactions',
     clauses: ['2.1.id'],
     description: 'looked up by externalId, the transaction view answers the path value (the externalId) as its id instead of the internal id',
-    escapes: 'the one check naming 2.1.id ran and passed: the id is never compared with the cash-in\'s transactionId after a lookup by externalId',
     onResponse(req, res) {
       const j = answerOf(req, res, 'GET', TX_VIEW, 'base')
       if (j) j.id = decodeURIComponent(req.path.split('/').pop() ?? '')
@@ -202,7 +201,6 @@ export default [
     area: 'transactions',
     clauses: ['2.1.counterpart-name'],
     description: 'the view maps counterpartName from the bank name column (the counterpart is named "Banco …")',
-    escapes: 'the one check naming 2.1.counterpart-name ran and passed: any string (or null) is taken, never compared with the payer\'s name',
     onResponse(req, res) {
       const j = answerOf(req, res, 'GET', TX_VIEW, 'base')
       if (j && typeof j.counterpartName === 'string' && typeof j.counterpartAccountBankName === 'string') j.counterpartName = j.counterpartAccountBankName
@@ -213,7 +211,6 @@ export default [
     area: 'transactions',
     clauses: ['2.1.counterpart-ispb'],
     description: 'the view fills counterpartAccountIspb with the 3-digit bank code instead of the 8-digit ISPB',
-    escapes: 'the one check naming 2.1.counterpart-ispb ran and passed: any string is taken, never compared with the payer\'s ISPB (8 digits)',
     onResponse(req, res) {
       const j = answerOf(req, res, 'GET', TX_VIEW, 'base')
       if (j && typeof j.counterpartAccountIspb === 'string' && typeof j.counterpartAccountBankCode === 'string') j.counterpartAccountIspb = j.counterpartAccountBankCode
@@ -224,7 +221,6 @@ export default [
     area: 'transactions',
     clauses: ['2.1.updated-at'],
     description: 'the view answers updatedAt as São Paulo wall time labelled Z: three hours before the record was even created',
-    escapes: 'the one check naming 2.1.updated-at ran and passed: the form is checked, not that updatedAt is at or after createdAt on the target\'s clock',
     onResponse(req, res) {
       const j = answerOf(req, res, 'GET', TX_VIEW, 'base')
       if (j && typeof j.updatedAt === 'string') j.updatedAt = localAsUtc(j.updatedAt)
