@@ -719,7 +719,6 @@ export default [
     area: 'bank-slip',
     clauses: ['2.6.created-at'],
     description: 'the slip answers createdAt as the due date at midnight UTC, not the time it was created',
-    escapes: 'the one check naming 2.6.created-at ran and passed: the form is checked, not that createdAt is the creation time on the target\'s clock',
     onResponse(req, res) {
       const j = answerOf(req, res, 'POST', '/bank-slip/v1/payment', 'gateway')
       if (j && typeof j.dueDate === 'string' && typeof j.createdAt === 'string') j.createdAt = `${j.dueDate}T00:00:00.000Z`
@@ -730,7 +729,6 @@ export default [
     area: 'bank-slip',
     clauses: ['2.6.payer-object'],
     description: 'POST /bank-slip/v1/payment refuses payer.number sent as a string (400 "payer.number must be a number")',
-    escapes: 'caught only on 4.15.request-accepted: no check fails 2.6.payer-object itself when a string payer.number is refused',
     onRequest(req) {
       if (matches(req, 'POST', '/bank-slip/v1/payment', 'gateway') && typeof req.json?.payer?.number === 'string') {
         return jsonResponse(400, { statusCode: 400, message: 'payer.number must be a number', error: 'Bad Request', code: 'INVALID_PAYER' })
@@ -755,7 +753,7 @@ export default [
     area: 'bank-slip',
     clauses: ['3.4.register-waiting-payment'],
     description: 'on registration the slip notification says status REGISTERED (the bank\'s word) instead of WAITING_PAYMENT',
-    escapes: 'caught only on 6.3.waiting-payment-emitted: the failing check names 3.4.register-waiting-payment too but fails the notification clause',
+    escapes: 'caught on 6.3.waiting-payment-emitted, the clause this fault breaks: the slip does become WAITING_PAYMENT (the control driver reads it so), only its registration notification names another status; 3.4.register-waiting-payment is not broken',
     onWebhook(d) {
       const j = jsonObjectOf(d)
       if (isSlipNote(j) && j.status === 'WAITING_PAYMENT') j.status = 'REGISTERED'
@@ -767,7 +765,7 @@ export default [
     area: 'bank-slip',
     clauses: ['3.4.pay-paid'],
     description: 'on payment the slip notification says status LIQUIDATED (the PIX vocabulary) instead of PAID',
-    escapes: 'caught only on 6.3.paid-emitted: the failing check names 3.4.pay-paid too but fails the notification clause',
+    escapes: 'caught on 6.3.paid-emitted, the clause this fault breaks: the slip does become PAID (the control driver reads it so), only its payment notification names another status; 3.4.pay-paid is not broken',
     onWebhook(d) {
       const j = jsonObjectOf(d)
       if (isSlipNote(j) && j.status === 'PAID') j.status = 'LIQUIDATED'
@@ -779,7 +777,6 @@ export default [
     area: 'bank-slip',
     clauses: ['6.3.paid-emitted'],
     description: 'the PAID slip notification carries the amount only inside additionalInfo, not at the top level',
-    escapes: 'the failing check names 6.3.paid-emitted but fails 6.3.paid-info, though additionalInfo is intact and only the top-level amount is gone',
     onWebhook(d) {
       const j = jsonObjectOf(d)
       if (isSlipNote(j) && j.status === 'PAID') delete j.amount
@@ -791,7 +788,6 @@ export default [
     area: 'bank-slip',
     clauses: ['6.3.common-fields'],
     description: 'slip notifications stamp processedAt with São Paulo wall time labelled Z: three hours before the event',
-    escapes: 'the two checks naming 6.3.common-fields ran and passed: processedAt\'s form is checked, not that it is the event\'s time on the target\'s clock',
     onWebhook(d) {
       const j = jsonObjectOf(d)
       if (isSlipNote(j) && typeof j.processedAt === 'string') j.processedAt = localAsUtc(j.processedAt)
