@@ -211,12 +211,15 @@ for (const version of VERSIONS) {
   // What it refuses (§4.12, §7)
 
   check(`${path}: a well-formed id matching no transaction is 404`, {
-    clauses: clausesFor(version, ['7.resend-not-found-404', ...ERROR_BODY]),
+    clauses: clausesFor(version, ['4.12.transaction-id-forms', '7.resend-not-found-404', ...ERROR_BODY]),
     needs: ['mutating'],
   }, async (t: CheckContext) => {
     // Either id form of §4.12, and hex digits in either case (a UUID is case-insensitive on input, RFC 9562 §4): none is malformed, so none is a 400.
     for (const id of [randomUUID(), randomUUID().toUpperCase(), newObjectId(), newObjectId().toUpperCase()]) {
-      t.expectErrorBody('7.resend-not-found-404', await resend(t.gateway, id, { url: 'https://example.com/hooks' }, { version }), 404)
+      const ex = await resend(t.gateway, id, { url: 'https://example.com/hooks' }, { version })
+      // With an HTTPS body url, a 400 for an id of either form is a refusal of the form itself.
+      t.expectThat('4.12.transaction-id-forms', `${/^[0-9a-f]{24}$/i.test(id) ? 'a 24-hex object id' : 'a UUID'} is a transaction id resend takes`, ex.response.status !== 400, 'not a 400 (the id is well formed)', `HTTP 400 for ${id}`, ex)
+      t.expectErrorBody('7.resend-not-found-404', ex, 404)
     }
   })
 

@@ -942,7 +942,6 @@ export default [
     area: 'webhooks',
     clauses: ['4.12.transaction-id-forms'],
     description: 'resend validates the path as a UUID only: a 24-hex object id is refused with 400',
-    escapes: 'the two checks naming 4.12.transaction-id-forms ran and passed: no resend by a 24-hex id is answered other than 400 in them (or none is sent)',
     onRequest(req) {
       if (matches(req, 'POST', RESEND, 'gateway') && /^[0-9a-f]{24}$/i.test(req.path.split('/').pop() ?? '')) {
         return jsonResponse(400, { statusCode: 400, message: 'transactionId must be a UUID', error: 'Bad Request', code: 'INVALID_TRANSACTION_ID' })
@@ -979,7 +978,6 @@ export default [
     area: 'webhooks',
     clauses: ['4.12.payload-v1'],
     description: 'resend posts the notification as it was built at creation: status PENDING, whatever the transaction became',
-    escapes: 'caught only on 3.5.paid-is-confirmed-cash-in: the failing check names 4.12.payload-v1 too but fails the status clause',
     onRequest(req) {
       if (matches(req, 'POST', RESEND, 'gateway')) resends.push(Date.now())
       return undefined
@@ -1019,7 +1017,6 @@ export default [
     area: 'webhooks',
     clauses: ['6.1.transaction-id'],
     description: 'the V1 notification carries the caller\'s externalId as transactionId (both ids set from the same column)',
-    escapes: 'the two checks naming 6.1.transaction-id ran and passed: transactionId is not compared with the transaction\'s id (gateway or numeric)',
     onWebhook(d) {
       const j = jsonObjectOf(d)
       if (isV1(j) && typeof j.businessTransactionId === 'string') j.transactionId = `${j.businessTransactionId}`
@@ -1075,7 +1072,6 @@ export default [
     area: 'webhooks',
     clauses: ['6.1.created-date'],
     description: 'the V1 notification stamps createdDate with the sending machine\'s wall clock, not the transaction\'s creation time',
-    escapes: 'the two checks naming 6.1.created-date ran and passed: createdDate\'s form is checked, not that it equals the transaction\'s createdAt',
     onWebhook(d) {
       const j = jsonObjectOf(d)
       if (isV1(j) && typeof j.createdDate === 'string') j.createdDate = new Date().toISOString()
@@ -1087,7 +1083,6 @@ export default [
     area: 'webhooks',
     clauses: ['6.1.payer-block'],
     description: 'the V1 notification carries PayerName and PayerDocumentNumber but drops the payer\'s bank fields, though they are known',
-    escapes: 'the two checks naming 6.1.payer-block ran and passed: the payer\'s bank fields, known to the target from the payment, are not required',
     onWebhook(d) {
       const j = jsonObjectOf(d)
       if (!isV1(j)) return undefined
@@ -1100,7 +1095,6 @@ export default [
     area: 'webhooks',
     clauses: ['6.1.receiver-block'],
     description: 'the V1 notification fills the Receiver block from the payer (copy-paste): both blocks name the same party',
-    escapes: 'the two checks naming 6.1.receiver-block ran and passed: the Receiver fields are not compared with the receiving account (they equal the payer\'s)',
     onWebhook(d) {
       const j = jsonObjectOf(d)
       if (!isV1(j) || typeof j.PayerName !== 'string') return undefined
