@@ -840,7 +840,6 @@ export default [
     area: 'buyer',
     clauses: ['7.gateway-error-codes'],
     description: 'gateway error bodies carry a numeric code (40001, 40401) instead of the listed upper-snake names',
-    escapes: 'caught only on the per-code clauses (7.buyer-invalid-uuid-400, -unauthorized-401, -not-found-404), never on 7.gateway-error-codes',
     onResponse(req, res) {
       if (req.api !== 'gateway' || res.status < 400) return
       const j = jsonObjectOf(res)
@@ -878,7 +877,6 @@ export default [
     area: 'auth',
     clauses: ['5.both-tokens-usable'],
     description: 'a token from POST /api/auth/token is refused (401) by the central-bank-style endpoints (/accounts/balances, /cob, /pix): only /api/ accepts it',
-    escapes: 'the one check naming 5.both-tokens-usable ran and passed: the certificate token is not used on the central-bank-style family (/accounts/balances, /cob)',
     onRequest(req) {
       const token = bearerOf(req)
       if (req.api === 'base' && token !== undefined && certTokens.has(token) && !req.path.startsWith('/api/')) return refuse(401, 'invalid token')
