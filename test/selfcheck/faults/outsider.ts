@@ -293,7 +293,6 @@ export default [
     area: 'transactions',
     clauses: ['2.2.counterpart-document'],
     description: 'the pix-key listing (only that surface) answers the counterpart document unmasked, formatted as NNN.NNN.NNN-NN',
-    escapes: 'caught only on 2.2.mask-cpf / 2.2.mask-cnpj: the failing check names 2.2.counterpart-document too but fails the mask clause',
     onRequest(req) {
       documentsIn(req.json, seenDocuments)
       return undefined
@@ -386,7 +385,7 @@ export default [
     area: 'balance',
     clauses: ['2.3.gateway-id'],
     description: 'the gateway balance answers as id the API key record id (a hash of the key) instead of the account id',
-    escapes: 'the one check naming 2.3.gateway-id ran and passed: any string is taken, never compared with the account\'s id',
+    escapes: 'left to branch meaning (suites/balance/meaning.test.ts: the id read with the limited key equals the configured key\'s, another account reads another id), which catches it once merged; no second check here',
     onResponse(req, res) {
       const j = answerOf(req, res, 'GET', '/v1/account/balance', 'gateway')
       const key = req.headers['x-api-key']
@@ -915,7 +914,7 @@ export default [
     area: 'cash',
     clauses: ['4.6.expiration-date'],
     description: 'the cash-in answer ignores transaction.expirationTime: expirationDate is always generateTime plus 24 h',
-    escapes: 'the one check naming 4.6.expiration-date ran and passed: expirationDate is not compared with generateTime plus the transaction.expirationTime sent',
+    escapes: 'left to branch meaning (suites/cash/meaning.test.ts: expirationDate = generateTime + expirationTime seconds), which fails it on its new clause 4.6.expiration-date-from-expiration-time, not on 4.6.expiration-date: the integrator adds that clause to this fault or this mark stays',
     onResponse(req, res) {
       const j = answerOf(req, res, 'POST', '/api/pix/cash-in', 'base')
       if (!j || typeof j.generateTime !== 'string' || typeof j.expirationDate !== 'string') return
