@@ -3,20 +3,35 @@
 // §7 error body and its code. The 500 INTERNAL_SERVER_ERROR row cannot be provoked.
 import { randomBytes } from 'node:crypto'
 import fc from 'fast-check'
-import { ERROR_BODY_CLAUSES } from '../../harness/assertions.ts'
-import { check } from '../../harness/check.ts'
+import { ERROR_BODY_CLAUSES, show } from '../../harness/assertions.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
+import type { Exchange } from '../../harness/exchange.ts'
 import { UUID_RE, arbUuid, newUuid } from '../../generators/ids.ts'
 import { nearMissExamples } from '../../generators/near-miss.ts'
 import { NEAR_MISSES, arbMalformedUuid, buyerPath } from './fixtures.ts'
 
 const ERROR_BODY = [...ERROR_BODY_CLAUSES, '7.gateway-error-codes']
 
+/**
+ * The buyer row's status (its own clause), then a code of the listed upper-snake form (7.gateway-error-codes:
+ * a numeric or lower-case code breaks that rule, not only the row), then the §7 body with the row's code.
+ */
+function expectBuyerError(t: CheckContext, clause: string, ex: Exchange, status: number, code: string): void {
+  t.expectStatus(clause, ex, status)
+  const body = ex.response.json
+  // An absent code is the row's business (expectErrorBody below): only a code of another form breaks the naming rule.
+  const got = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { code?: unknown }).code : undefined
+  if (got === undefined) return t.expectErrorBody(clause, ex, status, { code })
+  t.expectThat('7.gateway-error-codes', 'the error body names its condition with an upper-snake code', typeof got === 'string' && /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/.test(got), `a code like ${code}`, show(got), ex)
+  t.expectErrorBody(clause, ex, status, { code })
+}
+
 check('buyer with a malformed UUID answers 400 with code INVALID_UUID', {
   clauses: ['7.buyer-invalid-uuid-400', ...ERROR_BODY],
 }, async (t) => {
   await t.property([arbMalformedUuid()], async (malformed) => {
     if (UUID_RE.test(malformed)) throw new Error(`kit bug: the generated id ${malformed} is a UUID`)
-    t.expectErrorBody('7.buyer-invalid-uuid-400', await t.gateway.get(buyerPath(malformed)), 400, { code: 'INVALID_UUID' })
+    expectBuyerError(t, '7.buyer-invalid-uuid-400', await t.gateway.get(buyerPath(malformed)), 400, 'INVALID_UUID')
   }, { examples: [[NEAR_MISSES.short], [NEAR_MISSES.long], [NEAR_MISSES.nonHex], ...nearMissExamples('uuid')] })
 })
 
@@ -25,7 +40,7 @@ check('buyer with an absent or invalid x-api-key answers 401 with code UNAUTHORI
 }, async (t) => {
   const uuid = t.config.buyerUuid ?? newUuid()
   for (const auth of ['none', `pk_live_${randomBytes(18).toString('base64url')}`]) {
-    t.expectErrorBody('7.buyer-unauthorized-401', await t.gateway.get(buyerPath(uuid), { auth }), 401, { code: 'UNAUTHORIZED' })
+    expectBuyerError(t, '7.buyer-unauthorized-401', await t.gateway.get(buyerPath(uuid), { auth }), 401, 'UNAUTHORIZED')
   }
 })
 
@@ -36,6 +51,6 @@ check('buyer with a well-formed UUID of no buyer answers 404 with code BUYER_NOT
   const arbAnyCaseUuid = fc.oneof(arbUuid(), arbUuid().map((u) => u.toUpperCase()))
   await t.property([arbAnyCaseUuid], async (uuid) => {
     if (uuid.toLowerCase() === t.config.buyerUuid?.toLowerCase()) return
-    t.expectErrorBody('7.buyer-not-found-404', await t.gateway.get(buyerPath(uuid)), 404, { code: 'BUYER_NOT_FOUND' })
+    expectBuyerError(t, '7.buyer-not-found-404', await t.gateway.get(buyerPath(uuid)), 404, 'BUYER_NOT_FOUND')
   }, { examples: [[newUuid().toUpperCase()]] })
 })

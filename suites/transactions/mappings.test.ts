@@ -105,6 +105,9 @@ for (const kind of [{ name: 'CPF', arb: arbCpf, clause: '2.2.mask-cpf', shape: '
       for (const path of [ACCOUNT_LISTING, pixKeyListing(key)]) {
         const { item, ex } = await listedItem(t, kind.clause, path, view)
         const listed = (item.counterpart as Json | undefined)?.document
+        // Every digit shown is a plain document, whatever its punctuation: 2.2.counterpart-document's "never", before the exact mask.
+        const plain = typeof listed === 'string' && listed.replace(/\D/g, '') === unmasked
+        t.expectThat('2.2.counterpart-document', 'counterpart.document never shows the plain document', !plain, `a masked ${kind.name}`, show(listed), ex)
         t.expectThat(kind.clause, `counterpart.document is the ${kind.name} masked as ${kind.shape}`, listed === expected, show(expected), maskDifference(listed, expected), ex)
       }
     }, { cost: 5 })

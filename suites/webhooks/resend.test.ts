@@ -211,13 +211,22 @@ for (const version of VERSIONS) {
   // What it refuses (§4.12, §7)
 
   check(`${path}: a well-formed id matching no transaction is 404`, {
-    clauses: clausesFor(version, ['7.resend-not-found-404', ...ERROR_BODY]),
+    clauses: clausesFor(version, ['4.12.transaction-id-forms', '7.resend-not-found-404', ...ERROR_BODY]),
     needs: ['mutating'],
   }, async (t: CheckContext) => {
     // Either id form of §4.12, and hex digits in either case (a UUID is case-insensitive on input, RFC 9562 §4): none is malformed, so none is a 400.
+    const answers = []
     for (const id of [randomUUID(), randomUUID().toUpperCase(), newObjectId(), newObjectId().toUpperCase()]) {
-      t.expectErrorBody('7.resend-not-found-404', await resend(t.gateway, id, { url: 'https://example.com/hooks' }, { version }), 404)
+      answers.push({ form: /^[0-9a-f]{24}$/i.test(id) ? 'a 24-hex object id' : 'a UUID', ex: await resend(t.gateway, id, { url: 'https://example.com/hooks' }, { version }) })
     }
+    // One form refused (400) where the other is looked up is a refusal of that form (4.12.transaction-id-forms);
+    // both answered alike, a status other than 404 is the not-found row's (7.resend-not-found-404).
+    for (const { form, ex } of answers) {
+      const other = answers.find((a) => a.form !== form && a.ex.response.status !== 400)
+      t.expectThat('4.12.transaction-id-forms', `${form} is a transaction id resend takes, as the other form is`, !(ex.response.status === 400 && other),
+        `what ${other ? `the other form got (HTTP ${other.ex.response.status})` : 'the other form got'}`, `HTTP 400 for ${form}`, ex)
+    }
+    for (const { ex } of answers) t.expectErrorBody('7.resend-not-found-404', ex, 404)
   })
 
   check(`${path}: an empty transaction id is refused with 400`, {

@@ -10,6 +10,7 @@ import viewsListings from './views-listings.ts'
 import answers from './answers.ts'
 import meaning from './meaning.ts'
 import isolation from './isolation.ts'
+import outsider from './outsider.ts'
 
 export const FAULTS: readonly Fault[] = [
   ...core,
@@ -21,6 +22,7 @@ export const FAULTS: readonly Fault[] = [
   ...answers,
   ...meaning,
   ...isolation,
+  ...outsider,
 ]
 
 /** Fault ids are unique and kebab-case; a fault names an area and at least one clause. */

@@ -1,0 +1,76 @@
+// What a bank slip's values mean (interface §2.6, §4.15, §6.3), beyond their form: createdAt is the
+// moment the slip was created, processedAt the moment of the event a notification reports, both on
+// the target's clock; payer is an object of strings (§2.6), so a payer whose every field is a string
+// is accepted, and a refusal that only a payer's string fields cause fails that rule.
+import { show } from '../../harness/assertions.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
+import type { Exchange } from '../../harness/exchange.ts'
+import { ALONE } from '../../harness/schedule.ts'
+import { targetTime } from '../../harness/target-clock.ts'
+import { newUuid } from '../../generators/ids.ts'
+import { acceptedSuccessStatuses } from '../../generators/openapi.ts'
+import { createSlip, registerSlip, slipDueSoon, waitForSlipEvent, type Slip } from './fixtures.ts'
+import type { Json } from '../events.ts'
+
+/** A timestamp may be cut to the second. */
+const TRUNCATION_MS = 1_000
+
+function expectWithin(t: CheckContext, clause: string, rule: string, value: unknown, start: number, end: number, skew: number, ex?: Exchange): void {
+  const at = typeof value === 'string' ? Date.parse(value) : Number.NaN
+  t.expectThat(clause, rule, at >= start - skew - TRUNCATION_MS && at <= end + skew,
+    `between ${new Date(start).toISOString()} and ${new Date(end).toISOString()}${skew ? ` (± ${skew / 60_000} min clock skew)` : ''}`, show(value), ex)
+}
+
+check('bank slip: createdAt is the moment of the creation request, on the target clock (not the due date)', {
+  clauses: ['2.6.created-at'],
+  needs: ['mutating'],
+}, async (t) => {
+  const request = await slipDueSoon(t)
+  const { nowMs: start, skewMs: skew } = await targetTime(t)
+  const slip = await t.given('a bank slip (POST /bank-slip/v1/payment)', () => createSlip(t, request))
+  const end = (await targetTime(t)).nowMs
+  expectWithin(t, '2.6.created-at', 'createdAt is the moment the slip was created', t.json('2.6.created-at', slip.created).createdAt, start, end, skew, slip.created)
+})
+
+check("bank slip notifications: processedAt is the moment of the event they report (registration, payment), on the target clock", {
+  alone: ALONE.accountEvents,
+  clauses: ['6.3.common-fields'],
+  needs: ['control', 'mutating', 'webhooks'],
+}, async (t) => {
+  await t.hooks.useForAccount()
+  const request = await slipDueSoon(t)
+  // From before the creation: a target may register the slip on its own before the driver asks.
+  const created = await targetTime(t)
+  const slip: Slip = await t.given('a bank slip (POST /bank-slip/v1/payment)', () => createSlip(t, request))
+  const steps: [string, () => Promise<unknown>][] = [
+    ['WAITING_PAYMENT', () => registerSlip(t, slip.id)],
+    ['PAID', () => t.control.paySlip(slip.id)],
+  ]
+  for (const [status, act] of steps) {
+    const { nowMs: start, skewMs: skew } = status === 'PAID' ? await targetTime(t) : created
+    await act()
+    const event = await t.given(`the ${status} notification of the slip`, () => waitForSlipEvent(t, status === 'PAID' ? '6.3.paid-emitted' : '6.3.waiting-payment-emitted', slip, status))
+    const end = (await targetTime(t)).nowMs
+    expectWithin(t, '6.3.common-fields', `processedAt of the ${status} notification is the moment of that event`, (event.body as Json).processedAt, start, end, skew)
+  }
+})
+
+check('bank slip: a payer whose fields are all strings (§2.6) is accepted; a refusal that only its string fields cause fails the payer rule', {
+  clauses: ['2.6.payer-object', '4.15.request-accepted'],
+  needs: ['mutating'],
+}, async (t) => {
+  const full = await slipDueSoon(t)
+  const strings = Object.entries(full.payer).every(([, v]) => typeof v === 'string')
+  if (!strings) throw new Error('kit bug: slipBody must send every payer field as a string')
+  const ex = await t.gateway.post('/bank-slip/v1/payment', full)
+  const statuses = acceptedSuccessStatuses('createBankSlip')
+  if (statuses.includes(ex.response.status)) return
+  // Refused: the same slip with only the payer's name and document tells whether the payer's other string fields were the cause.
+  const core = { ...full, externalId: `kit-slip-${newUuid()}`, payer: { name: full.payer.name, document: full.payer.document } }
+  const contrast = await t.gateway.post('/bank-slip/v1/payment', core)
+  if (statuses.includes(contrast.response.status)) {
+    t.fail('2.6.payer-object', 'a payer whose fields (city, state, number, postalCode, neighborhood, address) are strings is accepted', `one of HTTP ${statuses.join(', ')}, as for the same slip with only the payer's name and document`,
+      `HTTP ${ex.response.status} (the slip with only name and document: HTTP ${contrast.response.status})`, ex)
+  }
+  t.fail('4.15.request-accepted', 'a valid slip (every listed field, payer fields as strings) is accepted', `one of HTTP ${statuses.join(', ')}`, ex.response.error ?? `HTTP ${ex.response.status}`, ex)
+})

@@ -1,0 +1,67 @@
+// What the single view's fields mean (interface §2.1, §4.3), beyond their form: id is the internal
+// id whichever of the two path forms found the transaction; counterpartName is the counterpart's
+// name (the payer of a received payment), counterpartAccountIspb a bank's ISPB (8 digits, not its
+// 3-digit code); updatedAt is the time of the last change, on the target's clock, after a status
+// change too. Counterpart fields are nullable: a view that shows none leaves its rule unjudged.
+import { show } from '../../harness/assertions.ts'
+import { check } from '../../harness/check.ts'
+import { targetTime } from '../../harness/target-clock.ts'
+import { newUuid } from '../../generators/ids.ts'
+import { arbCpf } from '../../generators/documents.ts'
+import fc from 'fast-check'
+import { cashOut, incomingPayment, singleView, viewOf } from './seed.ts'
+
+const ON_CONTROL = ['control', 'mutating'] as const
+/** A timestamp may be cut to the second. */
+const TRUNCATION_MS = 1_000
+
+const somePayer = () => ({ name: `Kit Counterpart ${newUuid().slice(0, 8)}`, document: fc.sample(arbCpf(), 1)[0] as string })
+
+check('single view by externalId: id is the internal id, the one the view by internal id shows, not the externalId of the path', {
+  clauses: ['2.1.id'],
+  needs: [...ON_CONTROL],
+}, async (t) => {
+  const paid = await incomingPayment(t)
+  const internal = (await singleView(t, paid.id)).view.id
+  const { view, ex } = await viewOf(t, '2.1.id', paid.externalId as string)
+  t.expectThat('2.1.id', 'id is the internal id, not the path value', view.id === internal && view.id !== paid.externalId, `id ${show(internal)} (as by internal id)`, `id ${show(view.id)}`, ex)
+})
+
+check("single view of a received payment: counterpartName is the payer's name", {
+  clauses: ['2.1.counterpart-name'],
+  needs: [...ON_CONTROL],
+}, async (t) => {
+  const payer = somePayer()
+  const paid = await incomingPayment(t, { payer })
+  const { view, ex } = await viewOf(t, '2.1.counterpart-name', paid.id)
+  if (view.counterpartName === null || view.counterpartName === undefined) t.inconclusive('the view shows no counterpartName (nullable in §2.1): nothing to compare with the payer')
+  t.expectEqual('2.1.counterpart-name', "counterpartName is the counterpart's (the payer's) name", view.counterpartName, payer.name, ex)
+})
+
+check("single view of a received payment: counterpartAccountIspb is a bank's ISPB (8 digits)", {
+  clauses: ['2.1.counterpart-ispb'],
+  needs: [...ON_CONTROL],
+}, async (t) => {
+  const paid = await incomingPayment(t, { payer: somePayer() })
+  const { view, ex } = await viewOf(t, '2.1.counterpart-ispb', paid.id)
+  const ispb = view.counterpartAccountIspb
+  if (ispb === null || ispb === undefined) t.inconclusive('the view shows no counterpartAccountIspb (nullable in §2.1): nothing to judge')
+  t.expectThat('2.1.counterpart-ispb', 'counterpartAccountIspb is an ISPB', typeof ispb === 'string' && /^\d{8}$/.test(ispb), 'eight digits (an ISPB, not a bank code)',
+    `${show(ispb)} (bank code ${show(view.counterpartAccountBankCode)})`, ex)
+})
+
+check('single view: updatedAt is the time of the last change, on the target clock: at or after createdAt and the settlement, not after the read', {
+  clauses: ['2.1.updated-at'],
+  needs: [...ON_CONTROL],
+}, async (t) => {
+  await t.given('funds for the cash-out (control incoming payment)', () => incomingPayment(t, { amount: '5.00' }))
+  const out = await cashOut(t, { amount: '1.23' })
+  const { nowMs: settledFrom, skewMs: skew } = await targetTime(t)
+  await t.control.settleTransaction(out.id)
+  const { view, ex } = await viewOf(t, '2.1.updated-at', out.id)
+  const end = (await targetTime(t)).nowMs
+  const [updated, created] = [Date.parse(String(view.updatedAt)), Date.parse(String(view.createdAt))]
+  t.expectThat('2.1.updated-at', 'updatedAt is at or after createdAt', updated >= created - TRUNCATION_MS, `at or after ${show(view.createdAt)}`, show(view.updatedAt), ex)
+  t.expectThat('2.1.updated-at', 'updatedAt is the settlement (the last change), before the read', updated >= settledFrom - skew - TRUNCATION_MS && updated <= end + skew,
+    `between ${new Date(settledFrom).toISOString()} and ${new Date(end).toISOString()}${skew ? ` (± ${skew / 60_000} min clock skew)` : ''}`, show(view.updatedAt), ex)
+})
