@@ -385,6 +385,8 @@ export default [
     area: 'balance',
     clauses: ['2.3.gateway-id'],
     description: 'the gateway balance answers as id the API key record id (a hash of the key) instead of the account id',
+    // only a second key of the account that may read the balance can show whose the id is
+    readings: { limitedBalance: 'allowed' },
     onResponse(req, res) {
       const j = answerOf(req, res, 'GET', '/v1/account/balance', 'gateway')
       const key = req.headers['x-api-key']
