@@ -1,65 +1,7 @@
-// Faults against account isolation (suites/isolation, OWASP API1): one per row of the isolation
-// table (suites/isolation/operations.ts). Each makes the target serve, change or pay the first
-// account's resource for the second: most by swapping the second account's credential for the
-// first's on that one operation (as a target that finds a record by id alone and acts as its
-// owner), the charge by answering with the first account's stored charge, the certificate token by
-// issuing one whatever account the certificate is linked to.
-//
-// The credentials come from the batch child's environment (the reference's PIX_* settings, which
-// batch.ts puts in process.env); the first account's bearer token is the last one it was seen using.
+// Faults the checks of suites/isolation/ must catch: each a target that breaks one of its clauses.
 import { readFileSync } from 'node:fs'
-import { defineFault, jsonObjectOf, jsonResponse, matches, type Fault, type ProxyRequest, type ProxyResponse } from '../fault.ts'
-
-const env = (name: string): string | undefined => process.env[name] || undefined
-
-/** The client id (`sub`) of a bearer JWT; undefined for anything else. */
-function tokenSubject(authorization: string | undefined): string | undefined {
-  const payload = /^Bearer [^.]+\.([^.]+)\.[^.]*$/.exec(authorization ?? '')?.[1]
-  if (!payload) return undefined
-  try {
-    const sub = (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sub?: unknown }).sub
-    return typeof sub === 'string' ? sub : undefined
-  } catch {
-    return undefined
-  }
-}
-
-/** The first account's latest bearer authorization, as the kit sent it. */
-let firstAccountAuthorization: string | undefined
-
-function noteFirstAccount(req: ProxyRequest): void {
-  const auth = req.headers.authorization
-  if (req.api === 'base' && auth !== undefined && tokenSubject(auth) === env('PIX_CLIENT_ID')) firstAccountAuthorization = auth
-}
-
-const isSecondAccountBearer = (req: ProxyRequest) => req.api === 'base' && env('PIX_OTHER_CLIENT_ID') !== undefined && tokenSubject(req.headers.authorization) === env('PIX_OTHER_CLIENT_ID')
-const isSecondAccountKey = (req: ProxyRequest) => req.api === 'gateway' && env('PIX_OTHER_API_KEY') !== undefined && req.headers['x-api-key'] === env('PIX_OTHER_API_KEY')
-
-/** The second account's request, sent with the first account's credential of the same family. */
-function asFirstAccount(req: ProxyRequest): ProxyRequest | undefined {
-  if (isSecondAccountBearer(req) && firstAccountAuthorization) return { ...req, headers: { ...req.headers, authorization: firstAccountAuthorization } }
-  const key = env('PIX_API_KEY')
-  if (isSecondAccountKey(req) && key) return { ...req, headers: { ...req.headers, 'x-api-key': key } }
-  return undefined
-}
-
-/** A fault on one operation: the second account's request on it acts as the first account. */
-function swapped(id: string, clause: string, method: string, path: string | RegExp, api: 'base' | 'gateway', description: string): Fault {
-  return defineFault({
-    id,
-    area: 'isolation',
-    clauses: [clause],
-    description,
-    onRequest(req) {
-      noteFirstAccount(req)
-      return matches(req, method, path, api) ? asFirstAccount(req) : undefined
-    },
-  })
-}
-
-// The charge fault: the first account's charges as it created them, by txid.
-const storedCharges = new Map<string, unknown>()
-const COB = /^\/cob\/([^/]+)$/
+import { defineFault, jsonObjectOf, jsonResponse, matches, type ProxyResponse } from '../fault.ts'
+import { COB, env, isSecondAccountBearer, noteFirstAccount, storedCharges, swapped, tokenSubject } from './support/isolation.ts'
 
 export default [
   defineFault({
@@ -74,20 +16,28 @@ export default [
       return { ...req, headers: { ...req.headers, 'x-ssl-client-cert': encodeURIComponent(readFileSync(file, 'utf8')) } }
     },
   }),
+
   swapped('iso-view-serves-other-account', '4.3.other-account-view-refused', 'GET', /^\/api\/pix\/transaction\/[^/]+$/, 'base',
     'GET /api/pix/transaction/{id} finds the transaction by id alone and serves it to any authenticated caller'),
+
   swapped('iso-listing-lists-other-account', '4.4.other-account-not-listed', 'GET', '/api/transactions', 'base',
     "GET /api/transactions answers the second account's filtered listing from the first account's transactions"),
+
   swapped('iso-pix-key-listing-lists-key-owner', '4.5.other-account-pix-key-not-listed', 'GET', /^\/api\/pix\/transactions\/pix-key\/[^/]+$/, 'base',
     "the pix-key listing lists the key owner's transactions to whoever names the key"),
+
   swapped('iso-cash-in-lands-on-other-account', '4.6.other-account-cash-in-own', 'POST', '/api/pix/cash-in', 'base',
     "POST /api/pix/cash-in with the second account's token creates the charge on the first account"),
+
   swapped('iso-cash-out-paid-by-other-account', '4.7.other-account-cash-out-own', 'POST', '/api/pix/cash-out-qrcode', 'base',
     "POST /api/pix/cash-out-qrcode with the second account's token pays from the first account"),
+
   swapped('iso-public-balance-of-other-account', '4.8.other-account-balance-own', 'GET', '/api/balance', 'base',
     "GET /api/balance reports the first account's balance to the second account's token"),
+
   swapped('iso-bcb-balance-of-other-account', '4.9.other-account-balance-own', 'GET', '/accounts/balances', 'base',
     "GET /accounts/balances reports the first account's balance to the second account's token"),
+
   defineFault({
     id: 'iso-cob-serves-other-account-charge',
     area: 'isolation',
@@ -106,22 +56,31 @@ export default [
       return undefined
     },
   }),
+
   swapped('iso-return-of-other-account-payment', '4.11.other-account-return-refused', 'PUT', /^\/pix\/[^/]+\/devolucao\/[^/]+$/, 'base',
     "PUT /pix/{e2eid}/devolucao/{id} accepts a return of another account's received payment"),
+
   swapped('iso-resend-v1-other-account', '4.12.other-account-resend-refused', 'POST', /^\/pix\/v1\/webhooks\/resend\/[^/]+$/, 'gateway',
     "POST /pix/v1/webhooks/resend/{id} resends another account's transaction to the url the caller gives"),
+
   swapped('iso-resend-v2-other-account', '4.12.other-account-resend-v2-refused', 'POST', /^\/pix\/v2\/webhooks\/resend\/[^/]+$/, 'gateway',
     "POST /pix/v2/webhooks/resend/{id} resends another account's transaction to the url the caller gives"),
+
   swapped('iso-gateway-balance-of-other-account', '4.13.other-account-balance-own', 'GET', '/v1/account/balance', 'gateway',
     "GET /v1/account/balance reports the first account (its id and money) to the second account's key"),
+
   swapped('iso-refund-of-other-account-payment', '4.14.other-account-refund-refused', 'POST', /^\/pix\/v2\/payment\/refund\/[^/]+$/, 'gateway',
     "POST /pix/v2/payment/refund/{id} refunds another account's paid payment (found by id alone)"),
+
   swapped('iso-slip-lands-on-other-account', '4.15.other-account-slip-own', 'POST', '/bank-slip/v1/payment', 'gateway',
     "POST /bank-slip/v1/payment with the second account's key registers the slip on the first account"),
+
   swapped('iso-pdf-of-other-account-slip', '4.16.other-account-pdf-refused', 'POST', /^\/bank-slip\/v1\/payment\/[^/]+\/generate-pdf$/, 'gateway',
     "POST /bank-slip/v1/payment/{id}/generate-pdf generates another account's slip's PDF"),
+
   swapped('iso-buyer-of-other-account', '4.17.other-account-buyer-refused', 'GET', /^\/(credit-card\/)?v1\/buyer\/[^/]+$/, 'gateway',
     "GET /credit-card/v1/buyer/{buyerUuid} serves another account's buyer (found by UUID alone)"),
+
   swapped('iso-webhook-setting-of-other-account', '4.18.other-account-webhook-unchanged', 'POST', '/v1/account/webhook', 'gateway',
     "POST /v1/account/webhook with the second account's key sets the first account's pixWebhookUrl"),
 ]

@@ -1,63 +1,7 @@
-// Faults against the rate-limit suite (suites/rate-limits): targets that get one rule of §4.12,
-// §4.13 or §8 wrong. Limits the proxy imposes itself are counted on the target's simulated time:
-// real time plus every POST /control/clock/advance the proxy saw (a reset clears them), so they
-// roll exactly when the target's own windows do, except where the fault says otherwise.
-import { defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest, type ProxyResponse } from '../fault.ts'
-
-const AREA = 'rate-limits'
-const RESEND_FILES = ['rate-limits/resend.test.ts']
-const BALANCE_FILES = ['rate-limits/gateway-balance.test.ts']
-
-const isResend = (req: ProxyRequest) => matches(req, 'POST', /^\/pix\/v[12]\/webhooks\/resend\/[^/]+$/, 'gateway')
-const isBalance = (req: ProxyRequest) => matches(req, 'GET', '/v1/account/balance', 'gateway')
-const apiKeyOf = (req: ProxyRequest) => req.headers['x-api-key'] ?? ''
-
-const tooMany = (error = 'Too Many Requests') =>
-  jsonResponse(429, { statusCode: 429, message: 'rate limit exceeded', error, code: 'TOO_MANY_REQUESTS' })
-
-/**
- * A sliding-window limiter on the target's simulated clock, fed by the proxy's view of the
- * traffic. `observe` must see every control request so advances and resets move its clock.
- */
-class SimulatedLimiter {
-  private offsetMs = 0
-  private readonly logs = new Map<string, number[]>()
-
-  constructor(
-    readonly limit: number,
-    readonly windowMs: number,
-  ) {}
-
-  observe(req: ProxyRequest): void {
-    if (matches(req, 'POST', '/control/reset', 'control')) {
-      this.offsetMs = 0
-      this.logs.clear()
-    }
-    const seconds = jsonObjectOf(req)?.seconds
-    if (matches(req, 'POST', '/control/clock/advance', 'control') && typeof seconds === 'number') this.offsetMs += seconds * 1000
-  }
-
-  /** Counts one accepted request of `key`; false when the key already has `limit` in the window. */
-  take(key: string): boolean {
-    const now = Date.now() + this.offsetMs
-    const live = (this.logs.get(key) ?? []).filter((t) => t > now - this.windowMs)
-    if (live.length >= this.limit) {
-      this.logs.set(key, live)
-      return false
-    }
-    this.logs.set(key, [...live, now])
-    return true
-  }
-}
-
-/** A fault-side limiter in front of `applies`; `keyOf` chooses what it counts per. */
-function limitedBy(limiter: SimulatedLimiter, applies: (req: ProxyRequest) => boolean, keyOf: (req: ProxyRequest) => string) {
-  return (req: ProxyRequest): ProxyResponse | undefined => {
-    limiter.observe(req)
-    if (!applies(req)) return undefined
-    return limiter.take(keyOf(req)) ? undefined : tooMany()
-  }
-}
+// Faults the checks of suites/rate-limits/ must catch: each a target that breaks one of its clauses.
+import { defineFault, jsonObjectOf, jsonResponse } from '../fault.ts'
+import { collectIds, RESEND } from './support/meaning.ts'
+import { apiKeyOf, AREA, BALANCE_FILES, isBalance, isResend, limitedBy, RESEND_FILES, SimulatedLimiter, tooMany } from './support/rate-limits.ts'
 
 export default [
   // ------------------------------------------------------------------------------- resend
@@ -188,4 +132,27 @@ export default [
     description: 'the gateway balance window is 120 s, so a throttled key is still refused a minute later',
     onRequest: limitedBy(new SimulatedLimiter(60, 120_000), isBalance, apiKeyOf),
   }),
+
+  (() => {
+    // The target looks the transaction up before counting the request: an unknown id answers 404
+    // without reaching the limiter. Known ids: every string a gateway, base or control answer named.
+    const known = new Set<string>()
+    return defineFault({
+      id: 'mn-resend-rate-limit-skips-unknown-ids',
+      area: 'rate-limits',
+      clauses: ['8.resend-rate'],
+      description: 'the resend rate limit counts only requests for transactions that exist: requests for unknown ids are answered 404 and never counted',
+      onRequest(req) {
+        const m = RESEND.exec(req.path)
+        if (req.api !== 'gateway' || req.method !== 'POST' || !m) return undefined
+        const id = decodeURIComponent(m[1]!)
+        if (known.has(id) || !/^[0-9a-f-]{24,36}$/i.test(id)) return undefined
+        return jsonResponse(404, { statusCode: 404, message: `transaction ${id} not found`, error: 'Not Found', code: 'TRANSACTION_NOT_FOUND' })
+      },
+      onResponse(_req, res) {
+        collectIds(jsonObjectOf(res) ?? res.json, known)
+        return undefined
+      },
+    })
+  })(),
 ]

@@ -1,219 +1,10 @@
-// Faults against the bank slip, webhook and model suites (suites/bank-slip, suites/webhooks,
-// suites/model). Each is one rule a target could plausibly get wrong.
-import { addDays } from '../../../generators/dates.ts'
-import { barcodeToLine, buildBarcode, parseBarcode } from '../../../generators/boleto.ts'
-import { buildTlv, crc16, parseTlv } from '../../../generators/emv.ts'
-import { defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest, type WebhookDelivery } from '../fault.ts'
-
-const SLIP_FILES = ['bank-slip/lifecycle.test.ts']
-const createSlip = (req: ProxyRequest) => matches(req, 'POST', '/bank-slip/v1/payment', 'gateway')
-const generatePdf = (req: ProxyRequest) => matches(req, 'POST', /^\/bank-slip\/v1\/payment\/[^/]+\/generate-pdf$/, 'gateway')
-const slipEvent = (d: WebhookDelivery, status: string) => jsonObjectOf(d)?.product === 'BOLETO' && d.json.status === status
-
-const HOOK_FILES = ['webhooks/resend.test.ts']
-const V2_FILES = ['webhooks/v2-events.test.ts']
-const SILENT_FILES = ['webhooks/silent-transitions.test.ts']
-const CONTROL_SLIP_EXPIRE = /^(\/control\/bank-slips\/[^/]+)\/expire$/
-const CONTROL_SLIP_READ = /^(\/control\/bank-slips\/[^/]+)(?:\/pay)?$/
-const CONTROL_COB_REMOVE = /^(\/control\/cob\/[^/]+)\/remove$/
-const CONTROL_COB_READ = /^(\/control\/cob\/[^/]+)$/
-const CONTROL_RETURN_FAIL = /^(\/control\/returns\/[^/]+\/[^/]+)\/fail$/
-const CONTROL_RETURN_READ = /^(\/control\/returns\/[^/]+\/[^/]+)(?:\/settle)?$/
-const MODEL_FILES = ['model/ledger.test.ts']
-const RESEND = /^\/pix\/v[12]\/webhooks\/resend\/[^/]*$/
-const resend = (req: ProxyRequest) => matches(req, 'POST', RESEND, 'gateway')
-const v1Event = (d: WebhookDelivery) => typeof jsonObjectOf(d)?.businessTransactionId !== 'undefined' || typeof jsonObjectOf(d)?.movementType === 'string'
-const v2Event = (d: WebhookDelivery, type: string) => jsonObjectOf(d)?.type === type
-/** The capture channel a delivery was meant for: …/hooks/<check>-<name>. */
-const channelName = (d: WebhookDelivery) => /-([a-z]+)$/.exec(new URL(d.url).pathname)?.[1]
-const toChannel = (d: WebhookDelivery, name: string): WebhookDelivery => ({ ...d, url: d.url.replace(/-[a-z]+$/, `-${name}`) })
-const success = { Success: true }
-
-/** A BR Code without its amount field (54), CRC recomputed: a static code where a dynamic one is due. */
-function withoutAmount(pixCode: string): string {
-  const fields = parseTlv(pixCode).filter((f) => f.id !== '54' && f.id !== '63')
-  const body = `${buildTlv(fields)}6304`
-  return `${body}${crc16(body)}`
-}
+// Faults the checks of suites/webhooks/ must catch: each a target that breaks one of its clauses.
+import { defineFault, jsonObjectOf, jsonResponse, matches } from '../fault.ts'
+import { isControl, RESEND as meaningRESEND } from './support/meaning.ts'
+import { cents, isV1, isV2, ob, RESEND as outsiderRESEND, resends } from './support/outsider.ts'
+import { channelName, CONTROL_COB_READ, CONTROL_COB_REMOVE, CONTROL_RETURN_FAIL, CONTROL_RETURN_READ, HOOK_FILES, resend, SILENT_FILES, success, toChannel, v1Event, V2_FILES, v2Event } from './support/slips-webhooks.ts'
 
 export default [
-  // ------------------------------------------------------------------------------- bank slips
-  defineFault({
-    id: 'slips-created-waiting-payment',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['3.4.create-pending'],
-    description: 'POST /bank-slip/v1/payment answers status WAITING_PAYMENT instead of PENDING',
-    onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (createSlip(req) && body?.status === 'PENDING') body.status = 'WAITING_PAYMENT'
-      return res
-    },
-  }),
-
-  defineFault({
-    id: 'slips-created-due-date-a-day-early',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['2.6.due-date'],
-    description: 'POST /bank-slip/v1/payment echoes dueDate one day early (a time-zone slip)',
-    onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (createSlip(req) && typeof body?.dueDate === 'string') body.dueDate = addDays(body.dueDate, -1)
-      return res
-    },
-  }),
-
-  defineFault({
-    id: 'slips-waiting-payment-not-notified',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['6.3.waiting-payment-emitted'],
-    description: 'the WAITING_PAYMENT notification of a registered slip is never sent',
-    onWebhook: (d) => (slipEvent(d, 'WAITING_PAYMENT') ? 'drop' : undefined),
-  }),
-
-  defineFault({
-    id: 'slips-pix-code-without-amount',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['6.3.waiting-payment-info'],
-    description: 'the WAITING_PAYMENT notification carries a static PIX code with no amount',
-    onWebhook(d) {
-      const info = slipEvent(d, 'WAITING_PAYMENT') ? jsonObjectOf(d)?.additionalInfo : undefined
-      if (typeof info?.pixCode === 'string') info.pixCode = withoutAmount(info.pixCode)
-      return d
-    },
-  }),
-
-  defineFault({
-    id: 'slips-barcode-due-date-a-day-late',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['6.3.waiting-payment-info'],
-    description: 'the barcode (and its line, consistently) encodes the due date one day late',
-    onWebhook(d) {
-      const info = slipEvent(d, 'WAITING_PAYMENT') ? jsonObjectOf(d)?.additionalInfo : undefined
-      const parsed = typeof info?.barcode === 'string' ? parseBarcode(info.barcode) : undefined
-      if (!info || !parsed?.ok) return undefined
-      info.barcode = buildBarcode({ ...parsed.value, dueDate: addDays(parsed.value.dueDate, 1) })
-      info.slipLine = barcodeToLine(info.barcode)
-      return d
-    },
-  }),
-
-  defineFault({
-    id: 'slips-line-field-check-digit-wrong',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['6.3.slip-line-of-barcode'],
-    description: "the payment line's first field carries a wrong mod-10 check digit",
-    onWebhook(d) {
-      const info = slipEvent(d, 'WAITING_PAYMENT') ? jsonObjectOf(d)?.additionalInfo : undefined
-      if (typeof info?.slipLine !== 'string') return undefined
-      const digits = info.slipLine.replace(/\D/g, '')
-      const wrong = String((Number(digits[9]) + 1) % 10)
-      info.slipLine = `${digits.slice(0, 9)}${wrong}${digits.slice(10)}`
-      return d
-    },
-  }),
-
-  defineFault({
-    id: 'slips-paid-payment-type-string',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['6.3.paid-info'],
-    description: 'the PAID notification gives additionalInfo.paymentType as a string ("1")',
-    onWebhook(d) {
-      const info = slipEvent(d, 'PAID') ? jsonObjectOf(d)?.additionalInfo : undefined
-      if (info && info.paymentType !== undefined) info.paymentType = String(info.paymentType)
-      return d
-    },
-  }),
-
-  defineFault({
-    id: 'slips-overdue-never-expires',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['3.4.expire-expired'],
-    description: 'an overdue slip stays WAITING_PAYMENT: the expiry is acknowledged but never applied',
-    onRequest(req) {
-      if (!matches(req, 'POST', /^\/control\/bank-slips\/[^/]+\/expire$/, 'control')) return undefined
-      return jsonResponse(200, { status: 'WAITING_PAYMENT' })
-    },
-  }),
-
-  defineFault({
-    id: 'slips-late-payment-refused',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['2.6.pay-after-due-date'],
-    description: 'the bank refuses every payment of a slip once its due date has passed',
-    onRequest(req) {
-      if (!matches(req, 'POST', /^\/control\/bank-slips\/[^/]+\/pay$/, 'control')) return undefined
-      return jsonResponse(409, { statusCode: 409, message: 'bank slip is overdue', error: 'Conflict' })
-    },
-  }),
-
-  defineFault({
-    id: 'slips-pdf-before-registration',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['4.16.must-be-registered'],
-    description: 'generate-pdf of a PENDING slip answers a download URL instead of BOLETO_NOT_GENERATED',
-    onResponse(req, res) {
-      if (!generatePdf(req) || jsonObjectOf(res)?.code !== 'BOLETO_NOT_GENERATED') return undefined
-      return jsonResponse(200, { pdfAccessUrl: `http://${req.headers.host ?? '127.0.0.1'}/files/bank-slips/unregistered.pdf` })
-    },
-  }),
-
-  defineFault({
-    id: 'slips-pdf-by-external-id-not-found',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['4.16.by-id-or-external-id'],
-    description: 'generate-pdf only knows slip ids: an externalId in the path is BOLETO_NOT_FOUND',
-    onRequest(req) {
-      const id = /^\/bank-slip\/v1\/payment\/([^/]+)\/generate-pdf$/.exec(req.path)?.[1]
-      if (!generatePdf(req) || id === undefined || /^[0-9a-f-]{36}$/i.test(id)) return undefined
-      return jsonResponse(404, { statusCode: 404, message: 'bank slip not found', error: 'Not Found', code: 'BOLETO_NOT_FOUND' })
-    },
-  }),
-
-  defineFault({
-    id: 'slips-pdf-link-serves-html',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['4.16.url-serves-pdf'],
-    description: 'the temporary download link serves an HTML page instead of the PDF',
-    onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (generatePdf(req) && typeof body?.pdfAccessUrl === 'string' && req.headers.host) {
-        // Route the download through the proxy so the next hook sees it.
-        const original = new URL(body.pdfAccessUrl)
-        body.pdfAccessUrl = `http://${req.headers.host}${original.pathname}${original.search}`
-        return res
-      }
-      if (matches(req, 'GET', /^\/files\//, 'gateway') && res.status === 200) {
-        return { status: 200, headers: { 'content-type': 'text/html' }, body: Buffer.from('<html><body>boleto</body></html>') }
-      }
-      return undefined
-    },
-  }),
-
-  defineFault({
-    id: 'slips-pdf-unknown-generic-code',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['7.pdf-boleto-not-found'],
-    description: 'generate-pdf of an unknown slip answers code NOT_FOUND instead of BOLETO_NOT_FOUND',
-    onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (generatePdf(req) && body?.code === 'BOLETO_NOT_FOUND') body.code = 'NOT_FOUND'
-      return res
-    },
-  }),
-
   // --------------------------------------------------------------------- notification content
   (() => {
     // The charge is paid at the target (so it posts RECEIVE LIQUIDATED), while the driver says it was removed.
@@ -236,31 +27,6 @@ export default [
         const status = key === undefined ? undefined : removed.get(key)
         if (status === undefined || body?.status !== 'CONCLUIDA') return undefined
         body.status = status
-        return res
-      },
-    })
-  })(),
-
-  (() => {
-    // The slip is paid at the target (so it posts PAID), while the driver says it expired.
-    const expired = new Set<string>()
-    return defineFault({
-      id: 'slips-paid-notified-for-an-expired-slip',
-      area: 'bank-slip',
-      files: SLIP_FILES,
-      clauses: ['6.3.paid-claims-a-paid-slip'],
-      description: 'a slip that expires unpaid is notified PAID',
-      onRequest(req) {
-        const key = req.api === 'control' && req.method === 'POST' ? CONTROL_SLIP_EXPIRE.exec(req.path)?.[1] : undefined
-        if (key === undefined) return undefined
-        expired.add(key)
-        return { ...req, path: `${key}/pay`, body: Buffer.from('{}'), json: {} }
-      },
-      onResponse(req, res) {
-        const key = req.api === 'control' ? CONTROL_SLIP_READ.exec(req.path)?.[1] : undefined
-        const body = jsonObjectOf(res)
-        if (key === undefined || !expired.has(key) || body?.status !== 'PAID') return undefined
-        body.status = 'EXPIRED'
         return res
       },
     })
@@ -574,48 +340,235 @@ export default [
     },
   }),
 
-  // ------------------------------------------------------------------------------- ledger model
-  defineFault({
-    id: 'model-net-balance-includes-blocked',
-    area: 'model',
-    files: MODEL_FILES,
-    clauses: ['2.3.net-equals-available', '3.6.accept-moves-to-blocked'],
-    description: 'GET /api/balance reports netBalance as available plus blocked (pending cash-outs still spendable)',
-    onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (!matches(req, 'GET', '/api/balance', 'base') || typeof body?.netBalance !== 'number' || typeof body.blockedBalance !== 'number') return undefined
-      body.netBalance = Math.round((body.netBalance + body.blockedBalance) * 100) / 100
-      return res
-    },
-  }),
-
-  defineFault({
-    id: 'model-failed-cash-out-treated-as-settled',
-    area: 'model',
-    files: MODEL_FILES,
-    clauses: ['2.3.failed-operation-unblocks'],
-    description: 'a cash-out the bank refuses is booked like a settled one: its blocked amount never returns to available',
-    onRequest(req) {
-      if (!matches(req, 'POST', /^\/control\/transactions\/[^/]+\/fail$/, 'control')) return undefined
-      return { ...req, path: req.path.replace(/\/fail$/, '/settle'), body: Buffer.alloc(0), json: undefined }
-    },
-  }),
-
-  defineFault({
-    id: 'model-listed-debit-final-minus-fee',
-    area: 'model',
-    files: MODEL_FILES,
-    clauses: ['2.2.final-amount'],
-    description: 'the listing gives debits a finalAmount of original minus the fee, disagreeing with the single view',
-    onResponse(req, res) {
-      const data = matches(req, 'GET', '/api/transactions', 'base') ? jsonObjectOf(res)?.data : undefined
-      if (!Array.isArray(data)) return undefined
-      for (const item of data) {
-        if (item?.movementType === 'DEBIT' && typeof item.originalAmount === 'number' && typeof item.feeAmount === 'number') {
-          item.finalAmount = Math.round((item.originalAmount - item.feeAmount) * 100) / 100
+  (() => {
+    // The target posts a resend to the body url and to the account's URL too: the account's URLs
+    // are learnt from the requests that set them (gateway and control), the body urls from the resends.
+    let accountUrl: string | undefined
+    const bodyUrls = new Set<string>()
+    return defineFault({
+      id: 'mn-resend-body-url-and-account-url-both-used',
+      area: 'webhooks',
+      clauses: ['4.12.destination-body-url'],
+      description: "a resend with a body url delivers to the body url and also to the account's URL (both receive the notification)",
+      onRequest(req) {
+        const urls = jsonObjectOf(req)
+        if (matches(req, 'POST', '/v1/account/webhook', 'gateway') && typeof urls?.pixWebhookUrl === 'string') accountUrl = urls.pixWebhookUrl
+        if (isControl(req, 'POST', /^\/control\/accounts\/[^/]+\/webhook-urls$/) && urls) {
+          const set = [urls.pixWebhookUrl, urls.webhookUrl].find((u) => typeof u === 'string')
+          if (set !== undefined || urls.pixWebhookUrl === null) accountUrl = typeof set === 'string' ? set : undefined
         }
+        if (req.api === 'gateway' && req.method === 'POST' && meaningRESEND.test(req.path) && typeof urls?.url === 'string') bodyUrls.add(urls.url)
+        return undefined
+      },
+      onWebhook(d) {
+        if (!bodyUrls.has(d.url) || accountUrl === undefined || accountUrl === d.url || typeof jsonObjectOf(d)?.transactionId !== 'string') return d
+        return [d, { ...d, url: accountUrl }]
+      },
+    })
+  })(),
+
+  // §4.12 resend, §3.5, §6, §6.1, §6.2 notifications
+  ob({
+    id: 'ob-resend-object-id-refused',
+    area: 'webhooks',
+    clauses: ['4.12.transaction-id-forms'],
+    description: 'resend validates the path as a UUID only: a 24-hex object id is refused with 400',
+    onRequest(req) {
+      if (matches(req, 'POST', outsiderRESEND, 'gateway') && /^[0-9a-f]{24}$/i.test(req.path.split('/').pop() ?? '')) {
+        return jsonResponse(400, { statusCode: 400, message: 'transactionId must be a UUID', error: 'Bad Request', code: 'INVALID_TRANSACTION_ID' })
       }
-      return res
+      return undefined
+    },
+  }),
+
+  ob({
+    id: 'ob-resend-body-url-ignored',
+    area: 'webhooks',
+    clauses: ['4.12.url-https'],
+    description: 'resend ignores the url of the body and delivers to the configured destination (a second setting ignored)',
+    onRequest(req) {
+      const j = req.json
+      if (!matches(req, 'POST', outsiderRESEND, 'gateway') || !j || typeof j !== 'object' || Array.isArray(j) || !('url' in j)) return undefined
+      const { url: _url, ...rest } = j
+      return { ...req, json: rest, body: Buffer.from(JSON.stringify(rest)) }
+    },
+  }),
+
+  ob({
+    id: 'ob-resend-body-required',
+    area: 'webhooks',
+    clauses: ['4.12.body-optional'],
+    description: 'resend without a body answers 400 "url is required" even when the transaction or account has a webhook URL',
+    onRequest(req) {
+      if (matches(req, 'POST', outsiderRESEND, 'gateway') && (req.body.length === 0 || typeof req.json?.url !== 'string')) {
+        return jsonResponse(400, { statusCode: 400, message: 'url is required', error: 'Bad Request', code: 'INVALID_URL' })
+      }
+      return undefined
+    },
+  }),
+
+  ob({
+    id: 'ob-resend-replays-creation-snapshot',
+    area: 'webhooks',
+    clauses: ['4.12.payload-v1'],
+    description: 'resend posts the notification as it was built at creation: status PENDING, whatever the transaction became',
+    onRequest(req) {
+      if (matches(req, 'POST', outsiderRESEND, 'gateway')) resends.push(Date.now())
+      return undefined
+    },
+    onWebhook(d) {
+      const j = jsonObjectOf(d)
+      const since = Date.now() - 15_000
+      while (resends.length > 0 && (resends[0] as number) < since) resends.shift()
+      if (!isV1(j) || resends.length === 0) return undefined
+      resends.shift()
+      j.status = 'PENDING'
+      return undefined
+    },
+  }),
+
+  ob({
+    id: 'ob-v1-status-internal-confirmed',
+    area: 'webhooks',
+    clauses: ['3.5.statuses'],
+    description: 'the V1 notification of a confirmed cash-in says the internal status CONFIRMED instead of PAID',
+    onWebhook(d) {
+      const j = jsonObjectOf(d)
+      if (isV1(j) && j.status === 'PAID') j.status = 'CONFIRMED'
+      return undefined
+    },
+  }),
+
+  ob({
+    id: 'ob-notifications-text-plain',
+    area: 'webhooks',
+    clauses: ['6.http-post-json'],
+    description: 'notifications are posted with Content-Type text/plain (the JSON body serialised by hand)',
+    onWebhook(d) {
+      return { ...d, headers: { ...d.headers, 'content-type': 'text/plain; charset=utf-8' } }
+    },
+  }),
+
+  ob({
+    id: 'ob-v1-transaction-id-is-business-id',
+    area: 'webhooks',
+    clauses: ['6.1.transaction-id'],
+    description: 'the V1 notification carries the caller\'s externalId as transactionId (both ids set from the same column)',
+    onWebhook(d) {
+      const j = jsonObjectOf(d)
+      if (isV1(j) && typeof j.businessTransactionId === 'string') j.transactionId = `${j.businessTransactionId}`
+      return undefined
+    },
+  }),
+
+  ob({
+    id: 'ob-v1-value-in-cents',
+    area: 'webhooks',
+    clauses: ['6.1.value-number'],
+    description: 'the V1 notification carries value in cents (R$ 10.50 as 1050)',
+    onWebhook(d) {
+      const j = jsonObjectOf(d)
+      if (isV1(j) && typeof j.value === 'number') j.value = cents(j.value)
+      return undefined
+    },
+  }),
+
+  ob({
+    id: 'ob-v1-movement-type-inverted',
+    area: 'webhooks',
+    clauses: ['6.1.movement-type'],
+    description: 'the V1 notification inverts movementType: OUT for an incoming payment, IN for an outgoing one',
+    onWebhook(d) {
+      const j = jsonObjectOf(d)
+      if (isV1(j) && (j.movementType === 'IN' || j.movementType === 'OUT')) j.movementType = j.movementType === 'IN' ? 'OUT' : 'IN'
+      return undefined
+    },
+  }),
+
+  ob({
+    id: 'ob-v1-end-to-end-id-is-transaction-id',
+    area: 'webhooks',
+    clauses: ['6.1.end-to-end-id'],
+    description: 'the V1 notification fills endToEndId with the transaction id instead of the payment\'s end-to-end id',
+    onWebhook(d) {
+      const j = jsonObjectOf(d)
+      if (isV1(j) && typeof j.endToEndId === 'string' && j.endToEndId !== '') j.endToEndId = String(j.transactionId)
+      return undefined
+    },
+  }),
+
+  ob({
+    id: 'ob-v1-pix-key-is-receiver-document',
+    area: 'webhooks',
+    clauses: ['6.1.pix-key'],
+    description: 'the V1 notification fills pixKey with the receiver\'s document instead of the key of the transaction or account',
+    onWebhook(d) {
+      const j = jsonObjectOf(d)
+      if (isV1(j) && typeof j.pixKey === 'string') j.pixKey = typeof j.ReceiverDocumentNumber === 'string' ? j.ReceiverDocumentNumber : ''
+      return undefined
+    },
+  }),
+
+  ob({
+    id: 'ob-v1-created-date-is-send-time',
+    area: 'webhooks',
+    clauses: ['6.1.created-date'],
+    description: 'the V1 notification stamps createdDate with the sending machine\'s wall clock, not the transaction\'s creation time',
+    onWebhook(d) {
+      const j = jsonObjectOf(d)
+      if (isV1(j) && typeof j.createdDate === 'string') j.createdDate = new Date().toISOString()
+      return undefined
+    },
+  }),
+
+  ob({
+    id: 'ob-v1-payer-bank-fields-dropped',
+    area: 'webhooks',
+    clauses: ['6.1.payer-block'],
+    description: 'the V1 notification carries PayerName and PayerDocumentNumber but drops the payer\'s bank fields, though they are known',
+    onWebhook(d) {
+      const j = jsonObjectOf(d)
+      if (!isV1(j)) return undefined
+      for (const k of ['PayerBankName', 'PayerBankISPB', 'PayerBankBranch', 'PayerBankCode', 'PayerBankAccount']) delete j[k]
+      return undefined
+    },
+  }),
+
+  ob({
+    id: 'ob-v1-receiver-block-copies-payer',
+    area: 'webhooks',
+    clauses: ['6.1.receiver-block'],
+    description: 'the V1 notification fills the Receiver block from the payer (copy-paste): both blocks name the same party',
+    onWebhook(d) {
+      const j = jsonObjectOf(d)
+      if (!isV1(j) || typeof j.PayerName !== 'string') return undefined
+      for (const k of ['Name', 'DocumentNumber', 'BankName', 'BankISPB', 'BankBranch', 'BankCode', 'BankAccount']) if (`Payer${k}` in j) j[`Receiver${k}`] = j[`Payer${k}`]
+      return undefined
+    },
+  }),
+
+  ob({
+    id: 'ob-refund-status-liquidated',
+    area: 'webhooks',
+    clauses: ['6.2.refund-fields'],
+    description: 'the REFUND notification says data.status LIQUIDATED (the refund item\'s status) instead of REFUNDED',
+    onWebhook(d) {
+      const j = jsonObjectOf(d)
+      if (isV2(j, 'REFUND') && j.data.status === 'REFUNDED') j.data.status = 'LIQUIDATED'
+      return undefined
+    },
+  }),
+
+  ob({
+    id: 'ob-refund-end-to-end-id-of-return',
+    area: 'webhooks',
+    clauses: ['6.2.refund-links-original'],
+    description: 'the REFUND notification carries the return\'s own end-to-end id (rtrId) as data.endToEndId instead of the original payment\'s',
+    onWebhook(d) {
+      const j = jsonObjectOf(d)
+      const rtr = isV2(j, 'REFUND') && Array.isArray(j.data.refunds) ? j.data.refunds[0]?.endToEndId : undefined
+      if (isV2(j, 'REFUND') && typeof rtr === 'string') j.data.endToEndId = rtr
+      return undefined
     },
   }),
 ]

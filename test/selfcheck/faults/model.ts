@@ -1,0 +1,108 @@
+// Faults the checks of suites/model/ must catch: each a target that breaks one of its clauses.
+import { defineFault, jsonObjectOf, matches } from '../fault.ts'
+import { isControl, isReset } from './support/meaning.ts'
+import { MODEL_FILES } from './support/slips-webhooks.ts'
+
+export default [
+  // ------------------------------------------------------------------------------- ledger model
+  defineFault({
+    id: 'model-net-balance-includes-blocked',
+    area: 'model',
+    files: MODEL_FILES,
+    clauses: ['2.3.net-equals-available', '3.6.accept-moves-to-blocked'],
+    description: 'GET /api/balance reports netBalance as available plus blocked (pending cash-outs still spendable)',
+    onResponse(req, res) {
+      const body = jsonObjectOf(res)
+      if (!matches(req, 'GET', '/api/balance', 'base') || typeof body?.netBalance !== 'number' || typeof body.blockedBalance !== 'number') return undefined
+      body.netBalance = Math.round((body.netBalance + body.blockedBalance) * 100) / 100
+      return res
+    },
+  }),
+
+  defineFault({
+    id: 'model-failed-cash-out-treated-as-settled',
+    area: 'model',
+    files: MODEL_FILES,
+    clauses: ['2.3.failed-operation-unblocks'],
+    description: 'a cash-out the bank refuses is booked like a settled one: its blocked amount never returns to available',
+    onRequest(req) {
+      if (!matches(req, 'POST', /^\/control\/transactions\/[^/]+\/fail$/, 'control')) return undefined
+      return { ...req, path: req.path.replace(/\/fail$/, '/settle'), body: Buffer.alloc(0), json: undefined }
+    },
+  }),
+
+  defineFault({
+    id: 'model-listed-debit-final-minus-fee',
+    area: 'model',
+    files: MODEL_FILES,
+    clauses: ['2.2.final-amount'],
+    description: 'the listing gives debits a finalAmount of original minus the fee, disagreeing with the single view',
+    onResponse(req, res) {
+      const data = matches(req, 'GET', '/api/transactions', 'base') ? jsonObjectOf(res)?.data : undefined
+      if (!Array.isArray(data)) return undefined
+      for (const item of data) {
+        if (item?.movementType === 'DEBIT' && typeof item.originalAmount === 'number' && typeof item.feeAmount === 'number') {
+          item.finalAmount = Math.round((item.originalAmount - item.feeAmount) * 100) / 100
+        }
+      }
+      return res
+    },
+  }),
+
+  (() => {
+    // Refunds the target knows of (gateway refunds by the id it answered, returns by e2eid/id), and
+    // what their settlement released a second time: taken off blocked again (the counter may go
+    // below what other operations hold, or below zero) and given back to available.
+    const refundCents = new Map<string, number>()
+    let releasedTwiceCents = 0
+    return defineFault({
+      id: 'mn-refund-settle-releases-blocked-twice',
+      area: 'model',
+      clauses: ['3.6.confirm-releases-blocked'],
+      description: 'when a refund settles, its blocked amount is released twice: subtracted from blocked a second time and given back to available',
+      onResponse(req, res) {
+        if (isReset(req) || isControl(req, 'POST', /^\/control\/accounts\/[^/]+\/reset$/)) {
+          releasedTwiceCents = 0
+          return undefined
+        }
+        const body = jsonObjectOf(res)
+        if (matches(req, 'POST', /^\/pix\/v2\/payment\/refund\/[^/]+$/, 'gateway') && res.status < 300 && typeof body?.transactionId === 'string' && typeof req.json?.value === 'number') {
+          refundCents.set(body.transactionId, Math.round(req.json.value * 100))
+          return undefined
+        }
+        const ret = /^\/pix\/([^/]+)\/devolucao\/([^/]+)$/.exec(req.path)
+        if (ret && req.api === 'base' && req.method === 'PUT' && res.status < 300 && typeof req.json?.valor === 'string') {
+          refundCents.set(`${ret[1]}/${ret[2]}`, Math.round(Number(req.json.valor) * 100))
+          return undefined
+        }
+        const settled = /^\/control\/transactions\/([^/]+)\/settle$/.exec(req.path) ?? /^\/control\/returns\/([^/]+\/[^/]+)\/settle$/.exec(req.path)
+        if (settled && req.api === 'control' && res.status < 300) {
+          releasedTwiceCents += refundCents.get(settled[1]!) ?? 0
+          return undefined
+        }
+        if (releasedTwiceCents === 0 || res.status !== 200 || !body) return undefined
+        const twice = releasedTwiceCents
+        if (matches(req, 'GET', '/api/balance', 'base') && typeof body.blockedBalance === 'number' && typeof body.netBalance === 'number') {
+          body.blockedBalance = (Math.round(body.blockedBalance * 100) - twice) / 100
+          body.netBalance = (Math.round(body.netBalance * 100) + twice) / 100
+          return res
+        }
+        if (matches(req, 'GET', '/accounts/balances', 'base') && Array.isArray(body.data)) {
+          for (const item of body.data) {
+            const amount = item?.balanceAmount
+            if (typeof amount?.blocked !== 'number' || typeof amount.available !== 'number') continue
+            amount.blocked = (Math.round(amount.blocked * 100) - twice) / 100
+            amount.available = (Math.round(amount.available * 100) + twice) / 100
+          }
+          return res
+        }
+        if (matches(req, 'GET', '/v1/account/balance', 'gateway') && typeof body.blockedBalance === 'number' && typeof body.availableBalance === 'number') {
+          body.blockedBalance = (Math.round(body.blockedBalance * 100) - twice) / 100
+          body.availableBalance = (Math.round(body.availableBalance * 100) + twice) / 100
+          return res
+        }
+        return undefined
+      },
+    })
+  })(),
+]
