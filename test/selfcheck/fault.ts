@@ -6,6 +6,7 @@
 // parsed body of a JSON message: change it (in place or by returning a copy) and the proxy
 // re-serialises the body and fixes content-length.
 import type { Readings } from '../../reference/readings.ts'
+import { operation } from '../../generators/openapi.ts'
 
 export type Api = 'base' | 'gateway' | 'control'
 
@@ -98,4 +99,27 @@ export function jsonResponse(status: number, json: unknown, headers: Record<stri
 /** The JSON body as a plain object, or undefined when it is not one. */
 export function jsonObjectOf(m: { json?: any }): Record<string, any> | undefined {
   return m.json !== null && typeof m.json === 'object' && !Array.isArray(m.json) ? (m.json as Record<string, any>) : undefined
+}
+
+const operationRoutes = new Map<string, { method: string; pattern: RegExp; api: Api }>()
+
+/** The route of an operation of specs/openapi.yaml: its method, its path (each parameter one non-empty segment) and its api. */
+function routeOf(operationId: string): { method: string; pattern: RegExp; api: Api } {
+  let route = operationRoutes.get(operationId)
+  if (!route) {
+    const op = operation(operationId)
+    const path = op.path.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')
+    route = { method: op.method, pattern: new RegExp(`^${path}$`), api: op.server }
+    operationRoutes.set(operationId, route)
+  }
+  return route
+}
+
+/**
+ * The JSON object the target answered to operation `operationId` (of specs/openapi.yaml), or undefined
+ * for any other request or an answer that is not a JSON object: the one way a fault rewrites an answer.
+ */
+export function answerOf(req: ProxyRequest, res: { json?: any }, operationId: string): Record<string, any> | undefined {
+  const { method, pattern, api } = routeOf(operationId)
+  return matches(req, method, pattern, api) ? jsonObjectOf(res) : undefined
 }

@@ -1,8 +1,8 @@
 // Faults the checks of suites/auth/ must catch: each a target that breaks one of its clauses.
-import { defineFault, jsonObjectOf, jsonResponse, matches } from '../fault.ts'
+import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches } from '../fault.ts'
 import { bearerOf as authBoundsBearerOf, certToken as authBoundsCertToken, body, certTokenAnswer, errorResponse, IssuedTokens, missing, neverExpires, oauth, oauthTokenAnswer, refund, swapToken } from './support/auth-bounds.ts'
 import { certToken as coreCertToken, oauthToken } from './support/core.ts'
-import { answerOf, certTokens, ob, opaqueTokens, bearerOf as outsiderBearerOf, refuse, withStatus } from './support/outsider.ts'
+import { okAnswerOf, certTokens, ob, opaqueTokens, bearerOf as outsiderBearerOf, refuse, withStatus } from './support/outsider.ts'
 
 export default [
   defineFault({
@@ -12,8 +12,8 @@ export default [
     clauses: ['4.2.token-type-bearer'],
     description: 'POST /oauth/token answers token_type "bearer" instead of "Bearer"',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (oauthToken(req) && body?.token_type !== undefined) body.token_type = 'bearer'
+      const body = answerOf(req, res, 'createOauthToken')
+      if (body && body?.token_type !== undefined) body.token_type = 'bearer'
       return res
     },
   }),
@@ -25,8 +25,8 @@ export default [
     clauses: ['4.2.expires-in'],
     description: 'POST /oauth/token answers expires_in 3599 for the default lifetime of 3600',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (oauthToken(req) && typeof body?.expires_in === 'number') body.expires_in -= 1
+      const body = answerOf(req, res, 'createOauthToken')
+      if (body && typeof body?.expires_in === 'number') body.expires_in -= 1
       return res
     },
   }),
@@ -51,8 +51,8 @@ export default [
     clauses: ['4.1.expires-in-1800'],
     description: 'POST /api/auth/token answers expires_in 1799 instead of 1800',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (coreCertToken(req) && body?.expires_in === 1800) body.expires_in = 1799
+      const body = answerOf(req, res, 'createCertToken')
+      if (body && body?.expires_in === 1800) body.expires_in = 1799
       return res
     },
   }),
@@ -339,8 +339,8 @@ export default [
     clauses: ['4.2.scope-of-the-client'],
     description: "POST /oauth/token answers every client the same scope (every permission the service has), whatever that client may do",
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (!matches(req, 'POST', '/oauth/token', 'base') || res.status !== 200 || typeof body?.scope !== 'string') return undefined
+      const body = answerOf(req, res, 'createOauthToken')
+      if (!body || res.status !== 200 || typeof body?.scope !== 'string') return undefined
       body.scope = 'pix:read pix:write balance:read webhook:read webhook:write'
       return res
     },
@@ -431,7 +431,7 @@ export default [
       return undefined
     },
     onResponse(req, res) {
-      const j = answerOf(req, res, 'POST', '/api/auth/token', 'base')
+      const j = okAnswerOf(req, res, 'createCertToken')
       if (j && typeof j.access_token === 'string') certTokens.add(j.access_token)
     },
   }),

@@ -1,9 +1,9 @@
 // Faults the checks of suites/balance/ must catch: each a target that breaks one of its clauses.
 import { createHash } from 'node:crypto'
-import { defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest, type ProxyResponse } from '../fault.ts'
+import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest, type ProxyResponse } from '../fault.ts'
 import { errorResponse, gatewayBalance } from './support/auth-bounds.ts'
 import { plusCents } from './support/core.ts'
-import { amountCents, answerOf, cashInValues, cents, COB, cobValues, credits, firstConsultedAt, heldCents, ob, refuse } from './support/outsider.ts'
+import { amountCents, okAnswerOf, cashInValues, cents, COB, cobValues, credits, firstConsultedAt, heldCents, ob, refuse } from './support/outsider.ts'
 
 export default [
   defineFault({
@@ -13,8 +13,8 @@ export default [
     clauses: ['2.3.gross-equals-available-plus-blocked'],
     description: 'GET /api/balance reports grossBalance one cent above available + blocked',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (matches(req, 'GET', '/api/balance', 'base') && typeof body?.grossBalance === 'number') body.grossBalance = plusCents(body.grossBalance, 1)
+      const body = answerOf(req, res, 'getBalance')
+      if (body && typeof body?.grossBalance === 'number') body.grossBalance = plusCents(body.grossBalance, 1)
       return res
     },
   }),
@@ -39,8 +39,8 @@ export default [
     clauses: ['2.3.public-consulted-at'],
     description: 'GET /api/balance gives consultedAt as "21/11/2026 10:00:00" instead of ISO 8601',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (!matches(req, 'GET', '/api/balance', 'base') || typeof body?.consultedAt !== 'string') return undefined
+      const body = answerOf(req, res, 'getBalance')
+      if (!body || typeof body?.consultedAt !== 'string') return undefined
       const d = new Date(body.consultedAt)
       const two = (n: number) => String(n).padStart(2, '0')
       body.consultedAt = `${two(d.getUTCDate())}/${two(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`
@@ -55,8 +55,8 @@ export default [
     clauses: ['2.3.gateway-total-equals-available-plus-blocked'],
     description: 'GET /v1/account/balance reports totalBalance one cent below available + blocked',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (matches(req, 'GET', '/v1/account/balance', 'gateway') && typeof body?.totalBalance === 'number') body.totalBalance = plusCents(body.totalBalance, -1)
+      const body = answerOf(req, res, 'getGatewayBalance')
+      if (body && typeof body?.totalBalance === 'number') body.totalBalance = plusCents(body.totalBalance, -1)
       return res
     },
   }),
@@ -99,8 +99,8 @@ export default [
     clauses: ['2.3.gross-equals-available-plus-blocked'],
     description: 'GET /api/balance gives grossBalance = netBalance, leaving blocked funds out',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (matches(req, 'GET', '/api/balance', 'base') && typeof body?.netBalance === 'number') body.grossBalance = body.netBalance
+      const body = answerOf(req, res, 'getBalance')
+      if (body && typeof body?.netBalance === 'number') body.grossBalance = body.netBalance
       return res
     },
   }),
@@ -112,8 +112,8 @@ export default [
     clauses: ['2.3.gateway-total-equals-available-plus-blocked'],
     description: 'GET /v1/account/balance gives totalBalance = availableBalance, leaving blocked funds out',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (matches(req, 'GET', '/v1/account/balance', 'gateway') && typeof body?.availableBalance === 'number') body.totalBalance = body.availableBalance
+      const body = answerOf(req, res, 'getGatewayBalance')
+      if (body && typeof body?.availableBalance === 'number') body.totalBalance = body.availableBalance
       return res
     },
   }),
@@ -125,8 +125,8 @@ export default [
     clauses: ['1.balance-shapes-one-balance'],
     description: 'GET /v1/account/balance reports availableBalance (and so totalBalance) 0.01 above what the other two shapes report',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (!matches(req, 'GET', '/v1/account/balance', 'gateway') || typeof body?.availableBalance !== 'number' || typeof body.totalBalance !== 'number') return undefined
+      const body = answerOf(req, res, 'getGatewayBalance')
+      if (!body || typeof body?.availableBalance !== 'number' || typeof body.totalBalance !== 'number') return undefined
       body.availableBalance = (Math.round(body.availableBalance * 100) + 1) / 100
       body.totalBalance = (Math.round(body.totalBalance * 100) + 1) / 100
       return res
@@ -140,8 +140,8 @@ export default [
     clauses: ['1.balance-shapes-one-balance'],
     description: 'GET /v1/account/balance counts blocked funds as available (blockedBalance 0), though its totalBalance stays right',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (!matches(req, 'GET', '/v1/account/balance', 'gateway') || typeof body?.availableBalance !== 'number' || typeof body.blockedBalance !== 'number') return undefined
+      const body = answerOf(req, res, 'getGatewayBalance')
+      if (!body || typeof body?.availableBalance !== 'number' || typeof body.blockedBalance !== 'number') return undefined
       body.availableBalance = (Math.round(body.availableBalance * 100) + Math.round(body.blockedBalance * 100)) / 100
       body.blockedBalance = 0
       return res
@@ -169,8 +169,8 @@ export default [
     clauses: ['3.6.accept-moves-to-blocked'],
     description: 'GET /api/balance counts funds of pending payments as available: netBalance includes them, blockedBalance is 0',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (!matches(req, 'GET', '/api/balance', 'base') || typeof body?.netBalance !== 'number' || typeof body.blockedBalance !== 'number') return undefined
+      const body = answerOf(req, res, 'getBalance')
+      if (!body || typeof body?.netBalance !== 'number' || typeof body.blockedBalance !== 'number') return undefined
       body.netBalance = Math.round((body.netBalance + body.blockedBalance) * 100) / 100
       body.blockedBalance = 0
       return res
@@ -217,8 +217,8 @@ export default [
           return undefined
         }
         if (req.api === 'control' && matches(req, 'POST', '/control/reset')) heldCents = 0
-        const body = jsonObjectOf(res)
-        if (!matches(req, 'GET', '/api/balance', 'base') || typeof body?.netBalance !== 'number' || typeof body.blockedBalance !== 'number') return undefined
+        const body = answerOf(req, res, 'getBalance')
+        if (!body || typeof body?.netBalance !== 'number' || typeof body.blockedBalance !== 'number') return undefined
         body.netBalance = (Math.round(body.netBalance * 100) - heldCents) / 100
         body.blockedBalance = (Math.round(body.blockedBalance * 100) + heldCents) / 100
         return res
@@ -240,8 +240,8 @@ export default [
           return undefined
         }
         if (req.api === 'control' && matches(req, 'POST', '/control/reset')) paidCents = 0
-        const body = jsonObjectOf(res)
-        if (!matches(req, 'GET', '/v1/account/balance', 'gateway') || typeof body?.availableBalance !== 'number' || typeof body.totalBalance !== 'number') return undefined
+        const body = answerOf(req, res, 'getGatewayBalance')
+        if (!body || typeof body?.availableBalance !== 'number' || typeof body.totalBalance !== 'number') return undefined
         body.availableBalance = (Math.round(body.availableBalance * 100) + paidCents) / 100
         body.totalBalance = (Math.round(body.totalBalance * 100) + paidCents) / 100
         return res
@@ -256,8 +256,8 @@ export default [
     description: "the gateway balance's id names the API key that asked (a digest of it), not the account",
     readings: { limitedBalance: 'allowed' },
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (!matches(req, 'GET', '/v1/account/balance', 'gateway') || res.status !== 200 || !body) return undefined
+      const body = answerOf(req, res, 'getGatewayBalance')
+      if (!body || res.status !== 200 || !body) return undefined
       body.id = `key_${createHash('sha256').update(req.headers['x-api-key'] ?? '').digest('hex').slice(0, 24)}`
       return res
     },
@@ -270,7 +270,7 @@ export default [
     clauses: ['2.3.public-gross-balance'],
     description: 'the public balance answers grossBalance as the available amount only, leaving blocked funds out',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'GET', '/api/balance', 'base')
+      const j = okAnswerOf(req, res, 'getBalance')
       if (j && typeof j.netBalance === 'number') j.grossBalance = j.netBalance
     },
   }),
@@ -281,7 +281,7 @@ export default [
     clauses: ['2.3.public-net-balance'],
     description: 'the public balance answers netBalance as available plus blocked: reserved funds counted as usable',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'GET', '/api/balance', 'base')
+      const j = okAnswerOf(req, res, 'getBalance')
       if (j && typeof j.grossBalance === 'number') j.netBalance = j.grossBalance
     },
   }),
@@ -294,7 +294,7 @@ export default [
     // only a second key of the account that may read the balance can show whose the id is
     readings: { limitedBalance: 'allowed' },
     onResponse(req, res) {
-      const j = answerOf(req, res, 'GET', '/v1/account/balance', 'gateway')
+      const j = okAnswerOf(req, res, 'getGatewayBalance')
       const key = req.headers['x-api-key']
       if (j && typeof j.id === 'string' && key) j.id = createHash('sha256').update(key).digest('hex').slice(0, 24)
     },
@@ -306,7 +306,7 @@ export default [
     clauses: ['2.3.gateway-total-balance'],
     description: 'the gateway balance answers totalBalance equal to availableBalance, leaving blocked funds out of the total',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'GET', '/v1/account/balance', 'gateway')
+      const j = okAnswerOf(req, res, 'getGatewayBalance')
       if (j && typeof j.availableBalance === 'number') j.totalBalance = j.availableBalance
     },
   }),
@@ -317,7 +317,7 @@ export default [
     clauses: ['2.3.gateway-blocked-balance'],
     description: 'the gateway balance does not track reserves: blockedBalance is always 0 and the blocked funds vanish from its total',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'GET', '/v1/account/balance', 'gateway')
+      const j = okAnswerOf(req, res, 'getGatewayBalance')
       if (j && typeof j.blockedBalance === 'number' && typeof j.availableBalance === 'number') {
         j.blockedBalance = 0
         j.totalBalance = j.availableBalance
@@ -331,7 +331,7 @@ export default [
     clauses: ['2.3.gateway-available-balance'],
     description: 'the gateway sums availableBalance in floating point and prints the noise (100.000000001)',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'GET', '/v1/account/balance', 'gateway')
+      const j = okAnswerOf(req, res, 'getGatewayBalance')
       if (j && typeof j.availableBalance === 'number') j.availableBalance = j.availableBalance + 1e-9
     },
   }),
@@ -342,7 +342,7 @@ export default [
     clauses: ['2.3.gateway-consulted-at'],
     description: 'the gateway balance is served from a cache: consultedAt stays the time of the first query',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'GET', '/v1/account/balance', 'gateway')
+      const j = okAnswerOf(req, res, 'getGatewayBalance')
       if (!j || typeof j.consultedAt !== 'string') return
       firstConsultedAt.value ??= j.consultedAt
       j.consultedAt = firstConsultedAt.value
@@ -355,7 +355,7 @@ export default [
     clauses: ['2.3.blocked-equals-blocked'],
     description: 'the public balance answers blockedBalance 0 while the central-bank-style surface reports the blocked funds',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'GET', '/api/balance', 'base')
+      const j = okAnswerOf(req, res, 'getBalance')
       if (j && typeof j.blockedBalance === 'number') j.blockedBalance = 0
     },
   }),
@@ -366,7 +366,7 @@ export default [
     clauses: ['2.3.amounts-in-reais'],
     description: 'GET /accounts/balances answers available and blocked in cents (R$ 100.50 as 10050)',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'GET', '/accounts/balances', 'base')
+      const j = okAnswerOf(req, res, 'getAccountBalances')
       if (!j || !Array.isArray(j.data)) return
       for (const it of j.data) {
         const b = it?.balanceAmount
@@ -404,17 +404,17 @@ export default [
       return undefined
     },
     onResponse(req, res) {
-      const cashIn = answerOf(req, res, 'POST', '/api/pix/cash-in', 'base')
+      const cashIn = okAnswerOf(req, res, 'createCashIn')
       if (cashIn && typeof cashIn.transactionId === 'string') {
         const c = amountCents(req.json?.transaction?.value)
         if (c !== undefined) cashInValues.set(cashIn.transactionId, c)
       }
-      const cob = answerOf(req, res, 'PUT', COB, 'base')
+      const cob = okAnswerOf(req, res, 'putCob')
       if (cob && typeof cob.txid === 'string') {
         const c = amountCents(cob.valor?.original)
         if (c !== undefined) cobValues.set(cob.txid, c)
       }
-      const j = answerOf(req, res, 'GET', '/v1/account/balance', 'gateway')
+      const j = okAnswerOf(req, res, 'getGatewayBalance')
       if (!j || typeof j.availableBalance !== 'number' || typeof j.blockedBalance !== 'number') return
       const held = Math.min(heldCents(), Math.round(j.availableBalance * 100))
       if (held <= 0) return

@@ -1,8 +1,8 @@
 // Faults the checks of suites/bank-slip/ must catch: each a target that breaks one of its clauses.
 import { barcodeToLine, buildBarcode, parseBarcode } from '../../../generators/boleto.ts'
 import { addDays } from '../../../generators/dates.ts'
-import { defineFault, jsonObjectOf, jsonResponse, matches } from '../fault.ts'
-import { answerOf, cents, isSlipNote, localAsUtc, mapSlipIds, ob, slipIds } from './support/outsider.ts'
+import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches } from '../fault.ts'
+import { okAnswerOf, cents, isSlipNote, localAsUtc, mapSlipIds, ob, slipIds } from './support/outsider.ts'
 import { CONTROL_SLIP_EXPIRE, CONTROL_SLIP_READ, createSlip, generatePdf, SLIP_FILES, slipEvent, withoutAmount } from './support/slips-webhooks.ts'
 
 export default [
@@ -14,8 +14,8 @@ export default [
     clauses: ['3.4.create-pending'],
     description: 'POST /bank-slip/v1/payment answers status WAITING_PAYMENT instead of PENDING',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (createSlip(req) && body?.status === 'PENDING') body.status = 'WAITING_PAYMENT'
+      const body = answerOf(req, res, 'createBankSlip')
+      if (body && body?.status === 'PENDING') body.status = 'WAITING_PAYMENT'
       return res
     },
   }),
@@ -27,8 +27,8 @@ export default [
     clauses: ['2.6.due-date'],
     description: 'POST /bank-slip/v1/payment echoes dueDate one day early (a time-zone slip)',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (createSlip(req) && typeof body?.dueDate === 'string') body.dueDate = addDays(body.dueDate, -1)
+      const body = answerOf(req, res, 'createBankSlip')
+      if (body && typeof body?.dueDate === 'string') body.dueDate = addDays(body.dueDate, -1)
       return res
     },
   }),
@@ -156,8 +156,8 @@ export default [
     clauses: ['4.16.url-serves-pdf'],
     description: 'the temporary download link serves an HTML page instead of the PDF',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (generatePdf(req) && typeof body?.pdfAccessUrl === 'string' && req.headers.host) {
+      const body = answerOf(req, res, 'generateBankSlipPdf')
+      if (body && typeof body?.pdfAccessUrl === 'string' && req.headers.host) {
         // Route the download through the proxy so the next hook sees it.
         const original = new URL(body.pdfAccessUrl)
         body.pdfAccessUrl = `http://${req.headers.host}${original.pathname}${original.search}`
@@ -177,8 +177,8 @@ export default [
     clauses: ['7.pdf-boleto-not-found'],
     description: 'generate-pdf of an unknown slip answers code NOT_FOUND instead of BOLETO_NOT_FOUND',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (generatePdf(req) && body?.code === 'BOLETO_NOT_FOUND') body.code = 'NOT_FOUND'
+      const body = answerOf(req, res, 'generateBankSlipPdf')
+      if (body && body?.code === 'BOLETO_NOT_FOUND') body.code = 'NOT_FOUND'
       return res
     },
   }),
@@ -221,7 +221,7 @@ export default [
       return { ...req, path, json }
     },
     onResponse(req, res) {
-      const j = answerOf(req, res, 'POST', '/bank-slip/v1/payment', 'gateway')
+      const j = okAnswerOf(req, res, 'createBankSlip')
       if (j && typeof j.id === 'string' && !slipIds.toFake.has(j.id)) {
         const fake = String(100_001 + slipIds.toFake.size)
         slipIds.toFake.set(j.id, fake)
@@ -242,7 +242,7 @@ export default [
     clauses: ['2.6.external-id'],
     description: 'the slip creation answer fills externalId with the slip id instead of the caller-supplied externalId',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'POST', '/bank-slip/v1/payment', 'gateway')
+      const j = okAnswerOf(req, res, 'createBankSlip')
       if (j && typeof j.id === 'string') j.externalId = j.id
     },
   }),
@@ -253,7 +253,7 @@ export default [
     clauses: ['2.6.description'],
     description: 'the slip description is answered as the bank stores it: upper case without accents (CNAB), not as sent',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'POST', '/bank-slip/v1/payment', 'gateway')
+      const j = okAnswerOf(req, res, 'createBankSlip')
       if (j && typeof j.description === 'string') j.description = j.description.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase()
     },
   }),
@@ -264,7 +264,7 @@ export default [
     clauses: ['2.6.amount'],
     description: 'the slip creation answer carries amount in cents (R$ 150.00 as 15000)',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'POST', '/bank-slip/v1/payment', 'gateway')
+      const j = okAnswerOf(req, res, 'createBankSlip')
       if (j && typeof j.amount === 'number') j.amount = cents(j.amount)
     },
   }),
@@ -275,7 +275,7 @@ export default [
     clauses: ['2.6.created-at'],
     description: 'the slip answers createdAt as the due date at midnight UTC, not the time it was created',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'POST', '/bank-slip/v1/payment', 'gateway')
+      const j = okAnswerOf(req, res, 'createBankSlip')
       if (j && typeof j.dueDate === 'string' && typeof j.createdAt === 'string') j.createdAt = `${j.dueDate}T00:00:00.000Z`
     },
   }),
@@ -362,7 +362,7 @@ export default [
     clauses: ['4.16.pdf-access-url'],
     description: 'generate-pdf answers pdfAccessUrl as a path relative to the gateway ("/files/…"), not an absolute URI',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'POST', /^\/bank-slip\/v1\/payment\/[^/]+\/generate-pdf$/, 'gateway')
+      const j = okAnswerOf(req, res, 'generateBankSlipPdf')
       if (j && typeof j.pdfAccessUrl === 'string') {
         try {
           const u = new URL(j.pdfAccessUrl)

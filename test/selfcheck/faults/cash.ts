@@ -1,10 +1,10 @@
 // Faults the checks of suites/cash/ must catch: each a target that breaks one of its clauses.
 import { centsOf } from '../../../generators/amounts.ts'
 import { parsePixCode, parseTlv } from '../../../generators/emv.ts'
-import { defineFault, jsonObjectOf, matches } from '../fault.ts'
+import { answerOf, defineFault, jsonObjectOf, matches } from '../fault.ts'
 import { FILES, postCashIn, postCashOut, refusal } from './support/answers.ts'
 import { accepted, cashOut as authBoundsCashOut, body } from './support/auth-bounds.ts'
-import { answerOf, localAsUtc, ob } from './support/outsider.ts'
+import { okAnswerOf, localAsUtc, ob } from './support/outsider.ts'
 import { cashIn, CONTROL_SETTLE, eventOf, shiftEmvAmount, STATE_FILES, cashOut as stateMachinesCashOut, TRUNCATED_PNG } from './support/state-machines.ts'
 
 export default [
@@ -64,8 +64,8 @@ export default [
     clauses: ['3.1.new-results-pending'],
     description: 'a new cash-in is answered CONFIRMED instead of PENDING',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (cashIn(req) && body?.status === 'PENDING') body.status = 'CONFIRMED'
+      const body = answerOf(req, res, 'createCashIn')
+      if (body && body?.status === 'PENDING') body.status = 'CONFIRMED'
       return res
     },
   }),
@@ -77,8 +77,8 @@ export default [
     clauses: ['4.6.external-id-echoed'],
     description: 'the cash-in answer carries the transactionId as externalId instead of the caller\'s',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (cashIn(req) && body?.transactionId !== undefined) body.externalId = String(body.transactionId)
+      const body = answerOf(req, res, 'createCashIn')
+      if (body && body?.transactionId !== undefined) body.externalId = String(body.transactionId)
       return res
     },
   }),
@@ -90,8 +90,8 @@ export default [
     clauses: ['4.6.pix-code-emv'],
     description: 'the cash-in pixCode carries the value plus one cent (with a correct CRC)',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (cashIn(req) && typeof body?.pixCode === 'string') body.pixCode = shiftEmvAmount(body.pixCode, 1)
+      const body = answerOf(req, res, 'createCashIn')
+      if (body && typeof body?.pixCode === 'string') body.pixCode = shiftEmvAmount(body.pixCode, 1)
       return res
     },
   }),
@@ -103,8 +103,8 @@ export default [
     clauses: ['4.6.qr-image-when-requested'],
     description: 'the cash-in qrCodeImage is a PNG data URI whose image is cut after 100 bytes',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (cashIn(req) && typeof body?.qrCodeImage === 'string') body.qrCodeImage = `data:image/png;base64,${TRUNCATED_PNG}`
+      const body = answerOf(req, res, 'createCashIn')
+      if (body && typeof body?.qrCodeImage === 'string') body.qrCodeImage = `data:image/png;base64,${TRUNCATED_PNG}`
       return res
     },
   }),
@@ -116,8 +116,8 @@ export default [
     clauses: ['4.6.qr-image-absent'],
     description: 'the cash-in answer carries qrCodeImage although generateQrCode was not true',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (cashIn(req) && body && req.json?.transaction?.generateQrCode !== true) body.qrCodeImage = `data:image/png;base64,${TRUNCATED_PNG}`
+      const body = answerOf(req, res, 'createCashIn')
+      if (body && body && req.json?.transaction?.generateQrCode !== true) body.qrCodeImage = `data:image/png;base64,${TRUNCATED_PNG}`
       return res
     },
   }),
@@ -129,8 +129,8 @@ export default [
     clauses: ['3.1.new-results-pending'],
     description: 'a new cash-out is answered CONFIRMED instead of PENDING',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (stateMachinesCashOut(req) && body?.status === 'PENDING') body.status = 'CONFIRMED'
+      const body = answerOf(req, res, 'createCashOutQrCode')
+      if (body && body?.status === 'PENDING') body.status = 'CONFIRMED'
       return res
     },
   }),
@@ -142,8 +142,8 @@ export default [
     clauses: ['4.7.external-id-echoed'],
     description: 'the cash-out answer carries the transactionId as externalId instead of the caller\'s',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (stateMachinesCashOut(req) && body?.transactionId !== undefined) body.externalId = String(body.transactionId)
+      const body = answerOf(req, res, 'createCashOutQrCode')
+      if (body && body?.transactionId !== undefined) body.externalId = String(body.transactionId)
       return res
     },
   }),
@@ -173,8 +173,8 @@ export default [
       onResponse(req, res) {
         const value = req.json?.value
         if (stateMachinesCashOut(req) && res.status >= 400 && res.status < 500 && typeof value === 'number') blockedByRefusals += Math.round(value * 100)
-        const body = jsonObjectOf(res)
-        if (!matches(req, 'GET', '/v1/account/balance', 'gateway') || typeof body?.blockedBalance !== 'number' || blockedByRefusals === 0) return stateMachinesCashOut(req) ? res : undefined
+        const body = answerOf(req, res, 'getGatewayBalance')
+        if (!body || typeof body?.blockedBalance !== 'number' || blockedByRefusals === 0) return stateMachinesCashOut(req) ? res : undefined
         body.availableBalance = (centsOf(body.availableBalance) - blockedByRefusals) / 100
         body.blockedBalance = (centsOf(body.blockedBalance) + blockedByRefusals) / 100
         return res
@@ -189,8 +189,8 @@ export default [
     clauses: ['3.6.accept-moves-to-blocked'],
     description: 'accepted outgoing payments stay in available: the gateway balance shows nothing blocked',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (!matches(req, 'GET', '/v1/account/balance', 'gateway') || typeof body?.blockedBalance !== 'number') return undefined
+      const body = answerOf(req, res, 'getGatewayBalance')
+      if (!body || typeof body?.blockedBalance !== 'number') return undefined
       body.availableBalance = (centsOf(body.availableBalance) + centsOf(body.blockedBalance)) / 100
       body.blockedBalance = 0
       return res
@@ -228,8 +228,8 @@ export default [
     clauses: ['4.6.correlation-id-uuid'],
     description: 'the cash-in answer carries a correlationId that is not a UUID (dashes removed)',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (postCashIn(req) && typeof body?.correlationId === 'string') body.correlationId = body.correlationId.replace(/-/g, '')
+      const body = answerOf(req, res, 'createCashIn')
+      if (body && typeof body?.correlationId === 'string') body.correlationId = body.correlationId.replace(/-/g, '')
       return res
     },
   }),
@@ -266,8 +266,8 @@ export default [
     clauses: ['4.7.status-enum'],
     description: 'the cash-out answer carries status "pending" instead of "PENDING"',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (postCashOut(req) && typeof body?.status === 'string') body.status = body.status.toLowerCase()
+      const body = answerOf(req, res, 'createCashOutQrCode')
+      if (body && typeof body?.status === 'string') body.status = body.status.toLowerCase()
       return res
     },
   }),
@@ -313,7 +313,7 @@ export default [
     description: 'the cash-in answer carries the correlationId (a UUID the transaction view does not know) as transactionId',
     escapes: 'not a fault of the reference: its correlationId is the transaction\'s gateway id, which the view finds, so transactionId = correlationId names the same cash-in (reading operation-answer-id allows another id than the numeric one; suites/cash/answer-values.test.ts looks it up and finds it)',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'POST', '/api/pix/cash-in', 'base')
+      const j = okAnswerOf(req, res, 'createCashIn')
       if (j && typeof j.correlationId === 'string') j.transactionId = j.correlationId
     },
   }),
@@ -324,7 +324,7 @@ export default [
     clauses: ['4.6.generate-time'],
     description: 'the cash-in answer stamps generateTime with São Paulo wall time labelled Z: three hours before the request',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'POST', '/api/pix/cash-in', 'base')
+      const j = okAnswerOf(req, res, 'createCashIn')
       if (j && typeof j.generateTime === 'string') j.generateTime = localAsUtc(j.generateTime)
     },
   }),
@@ -335,7 +335,7 @@ export default [
     clauses: ['4.6.expiration-date', '4.6.expiration-date-from-expiration-time'],
     description: 'the cash-in answer ignores transaction.expirationTime: expirationDate is always generateTime plus 24 h',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'POST', '/api/pix/cash-in', 'base')
+      const j = okAnswerOf(req, res, 'createCashIn')
       if (!j || typeof j.generateTime !== 'string' || typeof j.expirationDate !== 'string') return
       const t = Date.parse(j.generateTime)
       if (!Number.isNaN(t)) j.expirationDate = new Date(t + 86_400_000).toISOString()
@@ -348,7 +348,7 @@ export default [
     clauses: ['4.7.transaction-id'],
     description: 'the cash-out answer echoes the caller\'s externalId as transactionId instead of the new transaction\'s id',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'POST', '/api/pix/cash-out-qrcode', 'base')
+      const j = okAnswerOf(req, res, 'createCashOutQrCode')
       if (j && typeof j.externalId === 'string') j.transactionId = j.externalId
     },
   }),

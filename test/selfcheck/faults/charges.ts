@@ -2,11 +2,11 @@
 import { randomUUID } from 'node:crypto'
 import { centsOf, fromCents } from '../../../generators/amounts.ts'
 import { isValidCnpj, isValidCpf, randomCnpj, randomCpf } from '../../../generators/documents.ts'
-import { defineFault, jsonObjectOf, jsonResponse, matches } from '../fault.ts'
+import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches } from '../fault.ts'
 import { putCob as answersPutCob, FILES, refusal } from './support/answers.ts'
 import { asciiDigit, asTwoDecimals, putCob as authBoundsPutCob, errorResponse, refuseLength, refuseOverUtf16Units, rewriteCob, truncateAt } from './support/auth-bounds.ts'
 import { isReset } from './support/meaning.ts'
-import { answerOf, COB, ob, refuse, withStatus } from './support/outsider.ts'
+import { okAnswerOf, COB, ob, refuse, withStatus } from './support/outsider.ts'
 import { CONTROL_COB, CONTROL_COB_PAY, CONTROL_COB_REMOVE, eventData, eventOf, shiftEmvAmount, STATE_FILES, putCob as stateMachinesPutCob } from './support/state-machines.ts'
 
 export default [
@@ -176,8 +176,8 @@ export default [
     clauses: ['3.2.create-ativa'],
     description: 'PUT /cob answers a new charge with revisao 1 instead of 0',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (stateMachinesPutCob(req) && res.status === 201 && body) body.revisao = 1
+      const body = answerOf(req, res, 'putCob')
+      if (body && res.status === 201 && body) body.revisao = 1
       return res
     },
   }),
@@ -189,8 +189,8 @@ export default [
     clauses: ['2.4.criacao'],
     description: 'PUT /cob stamps calendario.criacao one day before the creation',
     onResponse(req, res) {
-      const calendario = jsonObjectOf(res)?.calendario
-      if (stateMachinesPutCob(req) && res.status === 201 && typeof calendario?.criacao === 'string') {
+      const calendario = answerOf(req, res, 'putCob')?.calendario
+      if (calendario !== undefined && res.status === 201 && typeof calendario?.criacao === 'string') {
         calendario.criacao = new Date(Date.parse(calendario.criacao) - 86_400_000).toISOString()
       }
       return res
@@ -204,8 +204,8 @@ export default [
     clauses: ['2.4.loc-tipo-cob'],
     description: 'PUT /cob answers loc.tipoCob "cobv" (the due-date kind) for an immediate charge',
     onResponse(req, res) {
-      const loc = jsonObjectOf(res)?.loc
-      if (stateMachinesPutCob(req) && loc && typeof loc === 'object') loc.tipoCob = 'cobv'
+      const loc = answerOf(req, res, 'putCob')?.loc
+      if (loc !== undefined && loc && typeof loc === 'object') loc.tipoCob = 'cobv'
       return res
     },
   }),
@@ -217,8 +217,8 @@ export default [
     clauses: ['2.4.location-equals-loc'],
     description: 'PUT /cob answers a top-level location holding a payload URL instead of loc.location',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (stateMachinesPutCob(req) && typeof body?.location === 'string') body.location = `pix.example.com/qr/v2/${req.path.split('/').pop() ?? ''}`
+      const body = answerOf(req, res, 'putCob')
+      if (body && typeof body?.location === 'string') body.location = `pix.example.com/qr/v2/${req.path.split('/').pop() ?? ''}`
       return res
     },
   }),
@@ -230,8 +230,8 @@ export default [
     clauses: ['4.10.expiracao-default'],
     description: 'a charge created without calendario.expiracao gets 3600 s instead of 86400',
     onResponse(req, res) {
-      const calendario = jsonObjectOf(res)?.calendario
-      if (stateMachinesPutCob(req) && req.json?.calendario?.expiracao === undefined && calendario && typeof calendario === 'object') calendario.expiracao = 3600
+      const calendario = answerOf(req, res, 'putCob')?.calendario
+      if (calendario !== undefined && req.json?.calendario?.expiracao === undefined && calendario && typeof calendario === 'object') calendario.expiracao = 3600
       return res
     },
   }),
@@ -243,8 +243,8 @@ export default [
     clauses: ['2.4.loc-location-emv'],
     description: 'the BR Code of a charge carries valor.original plus one cent (with a correct CRC)',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (!stateMachinesPutCob(req) || typeof body?.loc?.location !== 'string') return undefined
+      const body = answerOf(req, res, 'putCob')
+      if (!body || typeof body?.loc?.location !== 'string') return undefined
       const shifted = shiftEmvAmount(body.loc.location, 1)
       body.loc.location = shifted
       body.location = shifted
@@ -404,8 +404,8 @@ export default [
     clauses: ['2.4.loc-id'],
     description: 'PUT /cob answers loc.id as a string ("17") instead of a number',
     onResponse(req, res) {
-      const loc = jsonObjectOf(res)?.loc
-      if (answersPutCob(req) && typeof loc?.id === 'number') loc.id = String(loc.id)
+      const loc = answerOf(req, res, 'putCob')?.loc
+      if (loc !== undefined && typeof loc?.id === 'number') loc.id = String(loc.id)
       return res
     },
   }),
@@ -417,8 +417,8 @@ export default [
     clauses: ['2.4.chave-key-kinds'],
     description: 'PUT /cob answers chave upper-cased (a key normalised instead of echoed unchanged)',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (answersPutCob(req) && typeof body?.chave === 'string') body.chave = body.chave.toUpperCase()
+      const body = answerOf(req, res, 'putCob')
+      if (body && typeof body?.chave === 'string') body.chave = body.chave.toUpperCase()
       return res
     },
   }),
@@ -430,7 +430,7 @@ export default [
     clauses: ['4.10.echoes-request'],
     description: 'PUT /cob leaves infoAdicionais out of the created charge',
     onResponse(req, res) {
-      if (answersPutCob(req)) delete jsonObjectOf(res)?.infoAdicionais
+      delete answerOf(req, res, 'putCob')?.infoAdicionais
       return res
     },
   }),
@@ -497,7 +497,7 @@ export default [
     clauses: ['2.4.txid-echo'],
     description: 'PUT /cob stores the txid case-insensitively and answers it upper-cased, not as the path had it',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'PUT', COB, 'base')
+      const j = okAnswerOf(req, res, 'putCob')
       if (j && typeof j.txid === 'string') j.txid = j.txid.toUpperCase()
     },
   }),
@@ -508,7 +508,7 @@ export default [
     clauses: ['2.4.valor-original-format'],
     description: 'the charge echoes valor.original through a float: trailing zeros are lost ("10.50" becomes "10.5", "10.00" becomes "10")',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'PUT', COB, 'base')
+      const j = okAnswerOf(req, res, 'putCob')
       if (j && typeof j.valor?.original === 'string') j.valor.original = String(Number(j.valor.original))
     },
   }),

@@ -1,5 +1,5 @@
 // Faults the checks of suites/conventions/ must catch: each a target that breaks one of its clauses.
-import { defineFault, jsonObjectOf, matches } from '../fault.ts'
+import { answerOf, defineFault, jsonObjectOf, matches } from '../fault.ts'
 import { FILES } from './support/answers.ts'
 import { inBrasilia, isControl, isReset } from './support/meaning.ts'
 
@@ -26,8 +26,8 @@ export default [
     clauses: ['0.timestamps-utc'],
     description: 'GET /v1/account/balance answers consultedAt without a zone (local time, no Z)',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (matches(req, 'GET', '/v1/account/balance', 'gateway') && typeof body?.consultedAt === 'string') body.consultedAt = body.consultedAt.replace(/(Z|\+00:00)$/, '')
+      const body = answerOf(req, res, 'getGatewayBalance')
+      if (body && typeof body?.consultedAt === 'string') body.consultedAt = body.consultedAt.replace(/(Z|\+00:00)$/, '')
       return res
     },
   }),

@@ -1,5 +1,5 @@
 // Faults the checks of suites/model/ must catch: each a target that breaks one of its clauses.
-import { defineFault, jsonObjectOf, matches } from '../fault.ts'
+import { answerOf, defineFault, jsonObjectOf, matches } from '../fault.ts'
 import { isControl, isReset } from './support/meaning.ts'
 import { MODEL_FILES } from './support/slips-webhooks.ts'
 
@@ -12,8 +12,8 @@ export default [
     clauses: ['2.3.net-equals-available', '3.6.accept-moves-to-blocked'],
     description: 'GET /api/balance reports netBalance as available plus blocked (pending cash-outs still spendable)',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (!matches(req, 'GET', '/api/balance', 'base') || typeof body?.netBalance !== 'number' || typeof body.blockedBalance !== 'number') return undefined
+      const body = answerOf(req, res, 'getBalance')
+      if (!body || typeof body?.netBalance !== 'number' || typeof body.blockedBalance !== 'number') return undefined
       body.netBalance = Math.round((body.netBalance + body.blockedBalance) * 100) / 100
       return res
     },
@@ -38,7 +38,7 @@ export default [
     clauses: ['2.2.final-amount'],
     description: 'the listing gives debits a finalAmount of original minus the fee, disagreeing with the single view',
     onResponse(req, res) {
-      const data = matches(req, 'GET', '/api/transactions', 'base') ? jsonObjectOf(res)?.data : undefined
+      const data = answerOf(req, res, 'listTransactions')?.data
       if (!Array.isArray(data)) return undefined
       for (const item of data) {
         if (item?.movementType === 'DEBIT' && typeof item.originalAmount === 'number' && typeof item.feeAmount === 'number') {
@@ -65,8 +65,8 @@ export default [
           releasedTwiceCents = 0
           return undefined
         }
-        const body = jsonObjectOf(res)
-        if (matches(req, 'POST', /^\/pix\/v2\/payment\/refund\/[^/]+$/, 'gateway') && res.status < 300 && typeof body?.transactionId === 'string' && typeof req.json?.value === 'number') {
+        const body = answerOf(req, res, 'refundPayment')
+        if (body && res.status < 300 && typeof body?.transactionId === 'string' && typeof req.json?.value === 'number') {
           refundCents.set(body.transactionId, Math.round(req.json.value * 100))
           return undefined
         }

@@ -1,5 +1,5 @@
 // Faults the checks of suites/rate-limits/ must catch: each a target that breaks one of its clauses.
-import { defineFault, jsonObjectOf, jsonResponse } from '../fault.ts'
+import { answerOf, defineFault, jsonObjectOf, jsonResponse } from '../fault.ts'
 import { collectIds, RESEND } from './support/meaning.ts'
 import { apiKeyOf, AREA, BALANCE_FILES, isBalance, isResend, limitedBy, RESEND_FILES, SimulatedLimiter, tooMany } from './support/rate-limits.ts'
 
@@ -108,8 +108,8 @@ export default [
         return undefined
       },
       onResponse(req, res) {
-        const account = jsonObjectOf(res)?.id
-        if (!isBalance(req) || res.status !== 200 || typeof account !== 'string') return res
+        const account = answerOf(req, res, 'getGatewayBalance')?.id
+        if (account === undefined || res.status !== 200 || typeof account !== 'string') return res
         return limiter.take(account) ? res : tooMany()
       },
     })

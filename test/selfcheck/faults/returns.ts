@@ -1,9 +1,9 @@
 // Faults the checks of suites/returns/ must catch: each a target that breaks one of its clauses.
 import { centsOf } from '../../../generators/amounts.ts'
-import { defineFault, jsonObjectOf, jsonResponse, matches } from '../fault.ts'
+import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches } from '../fault.ts'
 import { putReturn as answersPutReturn, REFUND as answersREFUND, created, FILES, postRefund, refusal } from './support/answers.ts'
 import { asTwoDecimals, putReturn as authBoundsPutReturn, body, chars, errorResponse, missing, refund, returnParts } from './support/auth-bounds.ts'
-import { answerOf, cents, ob, RETURN, withStatus } from './support/outsider.ts'
+import { okAnswerOf, cents, ob, RETURN, withStatus } from './support/outsider.ts'
 import { acceptDespite, CONTROL_RETURN, CONTROL_RETURN_ACTION, devolucaoE2eid, eventData, eventOf, fakeReturn, gatewayRefund, paymentBook, putDevolucao, STATE_FILES, REFUND as stateMachinesREFUND } from './support/state-machines.ts'
 
 export default [
@@ -98,8 +98,8 @@ export default [
     clauses: ['3.3.create-em-processamento'],
     description: 'an accepted return is answered DEVOLVIDO at once instead of EM_PROCESSAMENTO',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (putDevolucao(req) && body?.status === 'EM_PROCESSAMENTO') body.status = 'DEVOLVIDO'
+      const body = answerOf(req, res, 'putDevolucao')
+      if (body && body?.status === 'EM_PROCESSAMENTO') body.status = 'DEVOLVIDO'
       return res
     },
   }),
@@ -258,8 +258,8 @@ export default [
       clauses: ['7.return-not-received-payment-404'],
       description: 'a return naming the e2eid of a cash-out is accepted as if it were a received payment',
       onResponse(req, res) {
-        const body = jsonObjectOf(res)
-        if (matches(req, 'GET', /^\/api\/pix\/transaction\/[^/]+$/, 'base') && body?.type === 'WITHDRAW' && typeof body.e2eId === 'string') withdrawals.add(body.e2eId)
+        const body = answerOf(req, res, 'getTransaction')
+        if (body && body?.type === 'WITHDRAW' && typeof body.e2eId === 'string') withdrawals.add(body.e2eId)
         const e2eid = devolucaoE2eid(req)
         return putDevolucao(req) && res.status === 404 && e2eid !== undefined && withdrawals.has(e2eid) ? fakeReturn(req) : undefined
       },
@@ -293,8 +293,8 @@ export default [
     clauses: ['7.refund-transaction-not-found'],
     description: 'a gateway refund of an unknown id answers code NOT_FOUND instead of TRANSACTION_NOT_FOUND',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (gatewayRefund(req) && body?.code === 'TRANSACTION_NOT_FOUND') body.code = 'NOT_FOUND'
+      const body = answerOf(req, res, 'refundPayment')
+      if (body && body?.code === 'TRANSACTION_NOT_FOUND') body.code = 'NOT_FOUND'
       return res
     },
   }),
@@ -336,8 +336,8 @@ export default [
     clauses: ['2.5.rtr-id-32'],
     description: 'the return answer carries an rtrId of 31 characters',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (answersPutReturn(req) && typeof body?.rtrId === 'string') body.rtrId = body.rtrId.slice(0, 31)
+      const body = answerOf(req, res, 'putDevolucao')
+      if (body && typeof body?.rtrId === 'string') body.rtrId = body.rtrId.slice(0, 31)
       return res
     },
   }),
@@ -349,7 +349,7 @@ export default [
     clauses: ['2.5.descricao'],
     description: 'the return answer leaves out the descricao sent',
     onResponse(req, res) {
-      if (answersPutReturn(req)) delete jsonObjectOf(res)?.descricao
+      delete answerOf(req, res, 'putDevolucao')?.descricao
       return res
     },
   }),
@@ -431,8 +431,8 @@ export default [
     description: 'an accepted gateway refund answers the refunded payment\'s id as its transactionId',
     onResponse(req, res) {
       const paymentId = answersREFUND.exec(req.path)?.[1]
-      const body = jsonObjectOf(res)
-      if (postRefund(req) && paymentId && created(res.status) && body) body.transactionId = decodeURIComponent(paymentId)
+      const body = answerOf(req, res, 'refundPayment')
+      if (body && paymentId && created(res.status) && body) body.transactionId = decodeURIComponent(paymentId)
       return res
     },
   }),
@@ -463,7 +463,7 @@ export default [
     clauses: ['2.5.id-equals-path'],
     description: 'the return answers as id its rtrId (the settlement id) instead of the id of the path',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'PUT', RETURN, 'base')
+      const j = okAnswerOf(req, res, 'putDevolucao')
       if (j && typeof j.rtrId === 'string') j.id = j.rtrId
     },
   }),
@@ -474,7 +474,7 @@ export default [
     clauses: ['2.5.valor-format'],
     description: 'the return answers valor in cents as a string ("10.00" answered "1000")',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'PUT', RETURN, 'base')
+      const j = okAnswerOf(req, res, 'putDevolucao')
       if (j && typeof j.valor === 'string') j.valor = String(cents(j.valor))
     },
   }),

@@ -1,9 +1,9 @@
 // Faults the checks of suites/transactions/ must catch: each a target that breaks one of its clauses.
 import { addDays, daysBetween } from '../../../generators/dates.ts'
-import { defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest, type ProxyResponse } from '../fault.ts'
+import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest, type ProxyResponse } from '../fault.ts'
 import { accountListing, errorResponse, pixKeyListing, rewriteQuery } from './support/auth-bounds.ts'
 import { isAccountListing as meaningIsAccountListing, isPixKeyListing as meaningIsPixKeyListing, listItems as meaningListItems, nextUp } from './support/meaning.ts'
-import { answerOf, cents, digitsOf, documentsIn, formatted, localAsUtc, maskOf, ob, Obj, ok2xx, daysBetween as outsiderDaysBetween, isAccountListing as outsiderIsAccountListing, isListing as outsiderIsListing, isPixKeyListing as outsiderIsPixKeyListing, listItems as outsiderListItems, refuse, seenDocuments, TX_VIEW } from './support/outsider.ts'
+import { okAnswerOf, cents, digitsOf, documentsIn, formatted, localAsUtc, maskOf, ob, Obj, ok2xx, daysBetween as outsiderDaysBetween, isAccountListing as outsiderIsAccountListing, isListing as outsiderIsListing, isPixKeyListing as outsiderIsPixKeyListing, listItems as outsiderListItems, refuse, seenDocuments, TX_VIEW } from './support/outsider.ts'
 import { defaultWindow, eachItem, isView, items, metadata, oneOver, sharedListingCache, tokenSubject, viewByNumericIdOrExternalId, isAccountListing as viewsListingsIsAccountListing, isListing as viewsListingsIsListing, isPixKeyListing as viewsListingsIsPixKeyListing } from './support/views-listings.ts'
 
 export default [
@@ -88,8 +88,8 @@ export default [
     clauses: ['2.1.type-enum'],
     description: 'GET /api/pix/transaction/{id} gives type in lower case ("payment")',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (isView(req) && typeof body?.type === 'string') body.type = body.type.toLowerCase()
+      const body = answerOf(req, res, 'getTransaction')
+      if (body && typeof body?.type === 'string') body.type = body.type.toLowerCase()
       return res
     },
   }),
@@ -113,8 +113,8 @@ export default [
     clauses: ['2.1.original-amount'],
     description: 'GET /api/pix/transaction/{id} formats originalAmount the Brazilian way ("10,50")',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (isView(req) && typeof body?.originalAmount === 'string') body.originalAmount = body.originalAmount.replace('.', ',')
+      const body = answerOf(req, res, 'getTransaction')
+      if (body && typeof body?.originalAmount === 'string') body.originalAmount = body.originalAmount.replace('.', ',')
       return res
     },
   }),
@@ -126,8 +126,8 @@ export default [
     clauses: ['2.1.fee-amount'],
     description: 'GET /api/pix/transaction/{id} gives feeAmount as a JSON number instead of a two-decimal string',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (isView(req) && typeof body?.feeAmount === 'string') body.feeAmount = Number(body.feeAmount)
+      const body = answerOf(req, res, 'getTransaction')
+      if (body && typeof body?.feeAmount === 'string') body.feeAmount = Number(body.feeAmount)
       return res
     },
   }),
@@ -153,8 +153,8 @@ export default [
     clauses: ['2.1.e2e-id'],
     description: 'GET /api/pix/transaction/{id} puts the internal id where the end-to-end id belongs',
     onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (isView(req) && typeof body?.e2eId === 'string') body.e2eId = String(body.id)
+      const body = answerOf(req, res, 'getTransaction')
+      if (body && typeof body?.e2eId === 'string') body.e2eId = String(body.id)
       return res
     },
   }),
@@ -718,7 +718,7 @@ export default [
     clauses: ['2.1.id'],
     description: 'looked up by externalId, the transaction view answers the path value (the externalId) as its id instead of the internal id',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'GET', TX_VIEW, 'base')
+      const j = okAnswerOf(req, res, 'getTransaction')
       if (j) j.id = decodeURIComponent(req.path.split('/').pop() ?? '')
     },
   }),
@@ -729,7 +729,7 @@ export default [
     clauses: ['2.1.external-id'],
     description: 'the transaction view answers externalId normalised to upper case, no longer the id the caller supplied',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'GET', TX_VIEW, 'base')
+      const j = okAnswerOf(req, res, 'getTransaction')
       if (j && typeof j.externalId === 'string') j.externalId = j.externalId.toUpperCase()
     },
   }),
@@ -740,7 +740,7 @@ export default [
     clauses: ['2.1.status-enum'],
     description: 'the single-transaction view answers the listing translation of the status (Pendente, Confirmado) instead of PENDING, CONFIRMED',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'GET', TX_VIEW, 'base')
+      const j = okAnswerOf(req, res, 'getTransaction')
       const label: Obj = { PENDING: 'Pendente', CONFIRMED: 'Confirmado', ERROR: 'Error' }
       if (j && typeof j.status === 'string' && label[j.status]) j.status = label[j.status]
     },
@@ -752,7 +752,7 @@ export default [
     clauses: ['2.1.final-amount'],
     description: 'the view computes finalAmount in floating point from the other two and prints it raw ("9.9", "10", "9.899999999999999")',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'GET', TX_VIEW, 'base')
+      const j = okAnswerOf(req, res, 'getTransaction')
       if (!j || typeof j.originalAmount !== 'string' || typeof j.feeAmount !== 'string') return
       const o = Number(j.originalAmount)
       const f = Number(j.feeAmount)
@@ -767,7 +767,7 @@ export default [
     clauses: ['2.1.counterpart-name'],
     description: 'the view maps counterpartName from the bank name column (the counterpart is named "Banco …")',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'GET', TX_VIEW, 'base')
+      const j = okAnswerOf(req, res, 'getTransaction')
       if (j && typeof j.counterpartName === 'string' && typeof j.counterpartAccountBankName === 'string') j.counterpartName = j.counterpartAccountBankName
     },
   }),
@@ -778,7 +778,7 @@ export default [
     clauses: ['2.1.counterpart-ispb'],
     description: 'the view fills counterpartAccountIspb with the 3-digit bank code instead of the 8-digit ISPB',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'GET', TX_VIEW, 'base')
+      const j = okAnswerOf(req, res, 'getTransaction')
       if (j && typeof j.counterpartAccountIspb === 'string' && typeof j.counterpartAccountBankCode === 'string') j.counterpartAccountIspb = j.counterpartAccountBankCode
     },
   }),
@@ -789,7 +789,7 @@ export default [
     clauses: ['2.1.updated-at'],
     description: 'the view answers updatedAt as São Paulo wall time labelled Z: three hours before the record was even created',
     onResponse(req, res) {
-      const j = answerOf(req, res, 'GET', TX_VIEW, 'base')
+      const j = okAnswerOf(req, res, 'getTransaction')
       if (j && typeof j.updatedAt === 'string') j.updatedAt = localAsUtc(j.updatedAt)
     },
   }),

@@ -1,7 +1,7 @@
 // The helpers and shared state of the outsider faults (once faults/outsider.ts), used by the area files
 // that hold those faults now; state a hook keeps between requests lives here, one instance per run as before.
 import { createHash } from 'node:crypto'
-import { jsonObjectOf, jsonResponse, matches, type Fault, type ProxyRequest, type ProxyResponse, type WebhookDelivery } from '../../fault.ts'
+import { answerOf, jsonObjectOf, jsonResponse, matches, type Fault, type ProxyRequest, type ProxyResponse, type WebhookDelivery } from '../../fault.ts'
 
 /** A fault whose hooks may edit `json` in place and return nothing (void is the proxy's "keep"). */
 export type InPlace = Omit<Fault, 'onRequest' | 'onResponse' | 'onWebhook'> & {
@@ -27,10 +27,9 @@ export const isAccountListing = (req: ProxyRequest) => matches(req, 'GET', '/api
 export const isPixKeyListing = (req: ProxyRequest) => matches(req, 'GET', PIX_KEY_LISTING, 'base')
 export const isListing = (req: ProxyRequest) => isAccountListing(req) || isPixKeyListing(req)
 
-/** The 2xx JSON object answer of `method path` on `api`, or undefined. */
-export function answerOf(req: ProxyRequest, res: ProxyResponse, method: string, path: string | RegExp, api: 'base' | 'gateway' | 'control'): Obj | undefined {
-  if (!matches(req, method, path, api) || !ok2xx(res)) return undefined
-  return jsonObjectOf(res)
+/** The 2xx JSON object answer of operation `operationId`, or undefined. */
+export function okAnswerOf(req: ProxyRequest, res: ProxyResponse, operationId: string): Obj | undefined {
+  return ok2xx(res) ? answerOf(req, res, operationId) : undefined
 }
 
 /** Every list item of a listing answer. */
@@ -90,7 +89,7 @@ export function opaqueTokens(path: string) {
       return { ...req, headers: { ...req.headers, authorization: `Bearer ${jwt}` } }
     },
     onResponse(req: ProxyRequest, res: ProxyResponse): undefined {
-      const j = answerOf(req, res, 'POST', path, 'base')
+      const j = matches(req, 'POST', path, 'base') && ok2xx(res) ? jsonObjectOf(res) : undefined
       if (!j || typeof j.access_token !== 'string') return undefined
       const opaque = `tok_${createHash('sha256').update(j.access_token).digest('hex').slice(0, 40)}`
       real.set(opaque, j.access_token)
