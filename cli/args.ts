@@ -1,4 +1,4 @@
-// Parsing of `npm run conformance` (ARCHITECTURE.md "Commands"): the flags of a certification
+// Parsing of `npm run conformance` (docs/ARCHITECTURE.md "Commands"): the flags of a certification
 // (defined in cli/flags.ts) and the subcommands', and how they combine with the target config:
 // flags win over the dotenv file, which wins over the process environment.
 import { parseArgs as tokenize } from 'node:util'

@@ -1,4 +1,4 @@
-// `npm run conformance` (ARCHITECTURE.md "Commands", "Target config", "Reports"): certifies the
+// `npm run conformance` (docs/ARCHITECTURE.md "Commands", "Target config", "Reports"): certifies the
 // target a config describes, or the embedded reference when there is none, and writes
 // reports/<run-id>/. Exit codes: 0 every applicable check passed, 1 a check failed, 2 the target
 // could not be reached or the config is wrong.

@@ -1,4 +1,4 @@
-// check(): one behaviour of the interface, tagged with the clauses it verifies (ARCHITECTURE.md
+// check(): one behaviour of the interface, tagged with the clauses it verifies (docs/ARCHITECTURE.md
 // "Checks and clauses", CONTRACTS §5-§6). It wraps a vitest test, hands the check its context
 // (harness/context.ts), skips it with a reason when the target lacks what it needs
 // (harness/needs.ts), runs it on a balance account of its own when it may (harness/lanes.ts), turns

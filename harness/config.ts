@@ -1,4 +1,4 @@
-// Target config (ARCHITECTURE.md "Target config", CONTRACTS §5): which service the suites certify,
+// Target config (docs/ARCHITECTURE.md "Target config", CONTRACTS §5): which service the suites certify,
 // with which credentials, and how deep the property checks go. Read from PIX_* settings.
 //
 // This file is long because it reads every PIX_* setting a run takes (about forty) and holds each

@@ -1,4 +1,4 @@
-// Redaction: no secret reaches a report or a log (ARCHITECTURE.md "Reports"). Every known secret
+// Redaction: no secret reaches a report or a log (docs/ARCHITECTURE.md "Reports"). Every known secret
 // value (config secrets, tokens seen in responses) is replaced by «redacted:<name>» wherever it
 // appears, in its plain, URL-encoded, form-encoded and JSON-escaped forms; the credential headers
 // and credential body fields are replaced even when their value is not a known secret.

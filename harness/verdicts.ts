@@ -1,4 +1,4 @@
-// What a check can conclude about the target (ARCHITECTURE.md "Checks and clauses"): each ending
+// What a check can conclude about the target (docs/ARCHITECTURE.md "Checks and clauses"): each ending
 // other than a pass is one of these errors, thrown by the harness verbs and read by check().
 //
 //   ClauseFailure   an assertion saw one clause broken (the check's other clauses are not reached)

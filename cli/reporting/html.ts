@@ -1,4 +1,4 @@
-// report.html (ARCHITECTURE.md "Reports"): one self-contained file a person reads. No external
+// report.html (docs/ARCHITECTURE.md "Reports"): one self-contained file a person reads. No external
 // asset: inline CSS, a tiny inline filter script, the results embedded as JSON. Every interpolated
 // value goes through `esc` (STACK-NOTES §8); the embedded JSON has `<` escaped so no string in it
 // can close the <script> element.

@@ -1,4 +1,4 @@
-// junit.xml for CI (ARCHITECTURE.md "Reports"): one <testsuite> per area, one <testcase> per check,
+// junit.xml for CI (docs/ARCHITECTURE.md "Reports"): one <testsuite> per area, one <testcase> per check,
 // each carrying its clause ids as <property name="clause">. Written from results.json so a merged
 // report gets the same file as a single run.
 

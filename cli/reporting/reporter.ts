@@ -1,4 +1,4 @@
-// The vitest reporter of a certification run (ARCHITECTURE.md "Reports", CONTRACTS §6): it turns
+// The vitest reporter of a certification run (docs/ARCHITECTURE.md "Reports", CONTRACTS §6): it turns
 // each finished test case into a check (clauses, needs, evidence from the task meta), prints a
 // progress line per suite file, and at the end writes results.json, junit.xml and report.html.
 

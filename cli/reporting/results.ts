@@ -1,4 +1,4 @@
-// Builds results.json (ARCHITECTURE.md "Reports") from the checks of a run and the clause
+// Builds results.json (docs/ARCHITECTURE.md "Reports") from the checks of a run and the clause
 // catalogue: per-run counts, per-area counts, and a verdict for EVERY clause of specs/clauses.yaml.
 
 import { withSeverities } from './severity.ts'

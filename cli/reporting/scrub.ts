@@ -1,4 +1,4 @@
-// The last line of defence for secrets (ARCHITECTURE.md "Reports"): whatever the harness already
+// The last line of defence for secrets (docs/ARCHITECTURE.md "Reports"): whatever the harness already
 // redacted, every string that reaches a report file or the console passes through a Scrubber built
 // from the config's secret values and the bearer tokens seen during the run.
 import { MIN_SECRET_LENGTH, escapeRegExp } from '../../harness/redact.ts'

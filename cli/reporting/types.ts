@@ -1,4 +1,4 @@
-// The shape of a run's results (ARCHITECTURE.md "Reports"): results.json is a contract other tools
+// The shape of a run's results (docs/ARCHITECTURE.md "Reports"): results.json is a contract other tools
 // read, so these names only grow. Everything here is plain data, already scrubbed of secrets.
 
 /**

@@ -1,4 +1,4 @@
-// The clause-coverage gate (ARCHITECTURE.md "Checks and clauses": a self-test fails when a
+// The clause-coverage gate (docs/ARCHITECTURE.md "Checks and clauses": a self-test fails when a
 // testable clause has no check). Today's gaps are listed, with a reason each, in uncovered.yaml:
 // the gate fails on a gap missing from the list and on a listed clause that a check now covers,
 // so the list only shrinks.

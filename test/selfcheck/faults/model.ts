@@ -65,8 +65,8 @@ export default [
           releasedTwiceCents = 0
           return undefined
         }
-        const body = answerOf(req, res, 'refundPayment')
-        if (body && res.status < 300 && typeof body?.transactionId === 'string' && typeof req.json?.value === 'number') {
+        const body = jsonObjectOf(res)
+        if (matches(req, 'POST', /^\/pix\/v2\/payment\/refund\/[^/]+$/, 'gateway') && res.status < 300 && typeof body?.transactionId === 'string' && typeof req.json?.value === 'number') {
           refundCents.set(body.transactionId, Math.round(req.json.value * 100))
           return undefined
         }
