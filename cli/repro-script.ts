@@ -1,38 +1,8 @@
 // The text of a reproducer: a standalone Node script, no package, that replays a ReproPlan (built
-// by cli/repro.ts from a run's evidence) against the target and says whether the rule it records
+// by cli/reporting/repro-plan.ts from a run's evidence) against the target and says whether the rule it records
 // still breaks. The script's code is a template, not a module of the kit: it runs where the kit is
 // not installed.
-
-/** One request of the chain, as recorded. */
-export interface ReproStep {
-  method: string
-  url: string
-  headers: Record<string, string>
-  body?: string
-  /** The recorded answer: ids in it are mapped to the new answer's. */
-  recorded?: { status: number; json?: unknown }
-}
-
-/** What a reproducer replays and judges: the failing request, the chain before it, the rule. */
-export interface ReproPlan {
-  checkId: string
-  clause: string
-  traceId?: string
-  rule: string
-  expected: string
-  got: string
-  chain: ReproStep[]
-  failing: ReproStep
-  /** The statuses the rule accepts (a status rule). */
-  allowedStatuses?: number[]
-  /** JSON paths of the recorded answer that held the wrong value (a field rule). */
-  brokenPaths?: { path: (string | number)[]; value: unknown }[]
-  /** A field the rule wanted that was absent. */
-  missingPath?: (string | number)[]
-  targets: { base: string; gateway: string; control?: string }
-  /** Whose token the bearer requests carried: the secret setting of the last token request recorded. */
-  secretForToken?: string
-}
+import type { ReproPlan } from './reporting/repro-plan.ts'
 
 /** The reproducer of `plan`, ready to be written as an executable `.mjs` file. */
 export function reproScript(plan: ReproPlan): string {

@@ -1,5 +1,5 @@
-// report.html: each failure's reproducer (cli/repro.ts), written beside the report.
-import { reproLink } from '../repro.ts'
+// report.html: each failure's reproducer (repro-plan.ts), written beside the report.
+import { reproLink } from './repro-plan.ts'
 import { esc } from './text.ts'
 import type { CheckResult, Results } from './types.ts'
 

@@ -1,9 +1,9 @@
-// The CI examples of docs/ci/ run only commands the kit's CLI has (cli/reporting/ci-commands.ts).
+// The CI examples of docs/ci/ run only commands the kit's CLI has (cli/ci-commands.ts).
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
-import { KNOWN_FLAGS, KNOWN_SUBCOMMANDS, type KnownSubcommand } from '../../../cli/reporting/ci-commands.ts'
+import { KNOWN_FLAGS, KNOWN_SUBCOMMANDS, type KnownSubcommand } from '../../../cli/ci-commands.ts'
 import { REPO_ROOT } from './fixtures.ts'
 
 interface Invocation {

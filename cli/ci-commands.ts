@@ -1,8 +1,8 @@
 // The CLI surface the CI examples (docs/ci/) may use; their unit test refuses any other subcommand
 // or flag. The lists come from the parsers (cli/flags.ts, cli/args.ts, cli/receiver.ts).
-import { SUBCOMMANDS, SUBCOMMAND_FLAGS, type Subcommand } from '../args.ts'
-import { SWITCHES, VALUE_FLAGS } from '../flags.ts'
-import { RECEIVER_FLAGS } from '../receiver.ts'
+import { SUBCOMMANDS, SUBCOMMAND_FLAGS, type Subcommand } from './args.ts'
+import { SWITCHES, VALUE_FLAGS } from './flags.ts'
+import { RECEIVER_FLAGS } from './receiver.ts'
 
 export const KNOWN_SUBCOMMANDS = SUBCOMMANDS
 export type KnownSubcommand = Subcommand
