@@ -1,6 +1,7 @@
 // The self-check proxy (docs/CONTRACTS.md §10): three loopback listeners standing in for the
 // reference's base, gateway and control APIs, plus an HTTPS webhook relay. Every exchange goes
-// through the hooks of the current fault and variant; with no hooks the proxy is transparent.
+// through the hooks of the current fault and variant; with no hooks the proxy is transparent. The
+// file is long because the listeners, the relay and the message rewriting share one request cycle.
 //
 // Webhook relay: the kit tells the target where to deliver notifications (its capture server, an
 // HTTPS loopback URL). The proxy swaps each such URL in request bodies for a relay URL of its own

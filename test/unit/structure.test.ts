@@ -1,5 +1,6 @@
-// The shape of the kit's source: imports never run back to where they came from, and a file a
-// newcomer has to read whole stays short, or says at its head why it is not.
+// The shape of the kit's source: each folder imports only what the layer table of docs/CONTRACTS.md
+// allows, imports never run back to where they came from, and a file a newcomer has to read whole
+// (source or test) stays short, or says at its head why it is not.
 import { readFileSync, readdirSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -7,16 +8,24 @@ import { describe, expect, it } from 'vitest'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const SOURCE_FOLDERS = ['harness', 'generators', 'cli', 'reference', 'suites', 'specs', 'bin']
+/** The folders whose files the line rule covers: the source and the kit's own tests. */
+const LINE_RULE_FOLDERS = [...SOURCE_FOLDERS, 'test']
 const MAX_LINES = 400
 /** The phrase a long file's head comment explains itself with. */
 const LONG_BECAUSE = 'is long because'
 
 
-const sourceFiles: string[] = SOURCE_FOLDERS.flatMap((folder) =>
-  readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts') && !f.split(/[\\/]/).includes('node_modules'))
-    .map((f) => join(folder, f).split('\\').join('/')),
-).sort()
+/** The TypeScript files below `folders`, as paths from ROOT. */
+function tsFiles(folders: readonly string[]): string[] {
+  return folders.flatMap((folder) =>
+    readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts') && !f.split(/[\\/]/).includes('node_modules'))
+      .map((f) => join(folder, f).split('\\').join('/')),
+  ).sort()
+}
+
+const sourceFiles: string[] = tsFiles(SOURCE_FOLDERS)
+const lineRuleFiles: string[] = tsFiles(LINE_RULE_FOLDERS)
 
 /** Every relative module a file imports, re-exports or loads on demand, as a path from ROOT. */
 function importsOf(file: string): string[] {
@@ -54,6 +63,48 @@ function importCycles(edges: ReadonlyMap<string, readonly string[]>): string[] {
   return cycles
 }
 
+/** A layer of the table: the folder (`cli/reporting/`) and the folders it may import, or 'everything'. */
+interface Layer {
+  folder: string
+  mayImport: string[] | 'everything'
+}
+
+/**
+ * The import table of docs/CONTRACTS.md ("Import rules"): one row per folder, the folders it may
+ * import named in the row's second cell ("nothing", "everything", or names before any "never").
+ */
+export function layerTable(markdown: string): Layer[] {
+  const section = markdown.split(/^## /m).find((s) => s.startsWith('Import rules')) ?? ''
+  const layers: Layer[] = []
+  for (const [, folder, cell] of section.matchAll(/^\|\s*`([\w/-]+\/)`\s*\|([^|\n]*)\|/gm)) {
+    const allowed = cell!.split(/\bnever\b|\bnothing else\b/)[0]!
+    const names = [...allowed.matchAll(/\b(specs|generators|harness|suites|reference|cli|test)\b/g)].map((m) => `${m[1]}/`)
+    layers.push({ folder: folder!, mayImport: /\beverything\b/.test(allowed) ? 'everything' : names })
+  }
+  return layers
+}
+
+/** The layer a file belongs to: the longest folder of the table that holds it. */
+function layerOf(file: string, layers: readonly Layer[]): Layer | undefined {
+  return layers.filter((l) => file.startsWith(l.folder)).sort((a, b) => b.folder.length - a.folder.length)[0]
+}
+
+/** Each import of `files` that its layer does not allow, as `from → to`. */
+export function layerBreaches(files: readonly string[], layers: readonly Layer[], importsOfFile: (file: string) => string[]): string[] {
+  const breaches: string[] = []
+  for (const file of files) {
+    const own = layerOf(file, layers)
+    if (!own || own.mayImport === 'everything') continue
+    for (const target of importsOfFile(file)) {
+      const to = layerOf(target, layers)
+      if (to === own) continue
+      const allowed = to !== undefined && own.mayImport.some((folder) => to.folder.startsWith(folder))
+      if (!allowed) breaches.push(`${file} → ${target}`)
+    }
+  }
+  return breaches
+}
+
 /** The comment lines a file opens with, before its first line of code. */
 function headComment(file: string): string {
   const lines = readFileSync(join(ROOT, file), 'utf8').split('\n')
@@ -72,16 +123,62 @@ describe('the source', () => {
     expect(sourceFiles.length).toBeGreaterThan(150)
   })
 
+  it('imports only what the layer table of docs/CONTRACTS.md allows', () => {
+    const layers = layerTable(readFileSync(join(ROOT, 'docs/CONTRACTS.md'), 'utf8'))
+    expect(layers.map((l) => l.folder)).toEqual(expect.arrayContaining(['specs/', 'generators/', 'harness/', 'suites/', 'reference/', 'cli/', 'cli/reporting/']))
+    expect(layerBreaches(sourceFiles, layers, importsOf)).toEqual([])
+  })
+
   it('has no import cycle: a module never imports, however indirectly, one that imports it', () => {
     expect(importCycles(importGraph(sourceFiles))).toEqual([])
   })
 
   it(`keeps each file within ${MAX_LINES} lines, or says at its head why it is longer ("${LONG_BECAUSE}")`, () => {
-    const unexplained = sourceFiles.filter((file) => {
+    const unexplained = lineRuleFiles.filter((file) => {
       const lines = readFileSync(join(ROOT, file), 'utf8').trimEnd().split('\n').length
       return lines > MAX_LINES && !headComment(file).includes(LONG_BECAUSE)
     })
     expect(unexplained).toEqual([])
+  })
+})
+
+describe('the layer rule', () => {
+  const layers = layerTable(`## Import rules
+
+| folder | may import |
+|---|---|
+| \`specs/\` | nothing (YAML data only) |
+| \`harness/\` | specs, generators |
+| \`suites/\` | harness, generators — **never** \`reference/\` |
+| \`cli/\` | everything |
+| \`cli/reporting/\` | specs, harness, suites — nothing else of \`cli/\` |
+
+## 1. Next
+| \`x/\` | everything |
+`)
+
+  it('reads the table: nothing, everything, names before "never", the section only', () => {
+    expect(layers).toEqual([
+      { folder: 'specs/', mayImport: [] },
+      { folder: 'harness/', mayImport: ['specs/', 'generators/'] },
+      { folder: 'suites/', mayImport: ['harness/', 'generators/'] },
+      { folder: 'cli/', mayImport: 'everything' },
+      { folder: 'cli/reporting/', mayImport: ['specs/', 'harness/', 'suites/'] },
+    ])
+  })
+
+  it('sees an import up a layer, into a forbidden folder or out of the sub-layer, and lets the rest pass', () => {
+    const edges: Record<string, string[]> = {
+      'suites/a.ts': ['harness/b.ts', 'suites/c.ts', 'reference/d.ts'],
+      'harness/b.ts': ['cli/e.ts'],
+      'cli/reporting/f.ts': ['cli/reporting/g.ts', 'harness/b.ts', 'cli/args.ts'],
+      'cli/h.ts': ['cli/reporting/f.ts', 'reference/d.ts'],
+    }
+    expect(layerBreaches(Object.keys(edges), layers, (f) => edges[f] ?? [])).toEqual([
+      'suites/a.ts → reference/d.ts',
+      'harness/b.ts → cli/e.ts',
+      'cli/reporting/f.ts → cli/args.ts',
+    ])
   })
 })
 

@@ -1,4 +1,6 @@
 // Faults the checks of suites/charges/ must catch: each a target that breaks one of its clauses.
+// The file is long because it holds all 46 faults of the area, one small definition each: the
+// area's catalogue reads in one place, as suites/charges/ does.
 import { randomUUID } from 'node:crypto'
 import { centsOf, fromCents } from '../../../generators/amounts.ts'
 import { isValidCnpj, isValidCpf, randomCnpj, randomCpf } from '../../../generators/documents.ts'
