@@ -123,3 +123,22 @@ export function answerOf(req: ProxyRequest, res: { json?: any }, operationId: st
   const { method, pattern, api } = routeOf(operationId)
   return matches(req, method, pattern, api) ? jsonObjectOf(res) : undefined
 }
+
+/**
+ * The most common fault: the answer of one operation, edited in place (`edit` sees it only when the
+ * request is that operation and the answer a JSON object). Every other exchange passes unchanged.
+ */
+export function rewriteAnswer(
+  operationId: string,
+  edit: (body: Record<string, any>, req: ProxyRequest, res: ProxyResponse) => void,
+  f: Omit<Fault, 'onRequest' | 'onResponse' | 'onWebhook'>,
+): Fault {
+  return defineFault({
+    ...f,
+    onResponse(req, res) {
+      const body = answerOf(req, res, operationId)
+      if (body) edit(body, req, res)
+      return res
+    },
+  })
+}

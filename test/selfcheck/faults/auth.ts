@@ -1,36 +1,20 @@
 // Faults the checks of suites/auth/ must catch: each a target that breaks one of its clauses.
 // The file is long because it holds all 37 faults of the area, one small definition each: the
 // area's catalogue reads in one place, as suites/auth/ does.
-import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches } from '../fault.ts'
+import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from '../fault.ts'
 import { bearerOf as authBoundsBearerOf, certToken as authBoundsCertToken, body, certTokenAnswer, errorResponse, IssuedTokens, missing, neverExpires, oauth, oauthTokenAnswer, refund, swapToken } from './support/auth-bounds.ts'
-import { certToken as coreCertToken, oauthToken } from './support/core.ts'
+import { oauthToken } from './support/core.ts'
 import { okAnswerOf, certTokens, ob, opaqueTokens, bearerOf as outsiderBearerOf, refuse, withStatus } from './support/outsider.ts'
 
 export default [
-  defineFault({
-    id: 'oauth-token-type-lower-case',
-    area: 'auth',
-    files: ['auth/tokens.test.ts'],
-    clauses: ['4.2.token-type-bearer'],
+  rewriteAnswer('createOauthToken', (body) => { if (body.token_type !== undefined) body.token_type = 'bearer' }, {
+    id: 'oauth-token-type-lower-case', area: 'auth', files: ['auth/tokens.test.ts'], clauses: ['4.2.token-type-bearer'],
     description: 'POST /oauth/token answers token_type "bearer" instead of "Bearer"',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'createOauthToken')
-      if (body && body?.token_type !== undefined) body.token_type = 'bearer'
-      return res
-    },
   }),
 
-  defineFault({
-    id: 'oauth-expires-in-one-second-short',
-    area: 'auth',
-    files: ['auth/tokens.test.ts'],
-    clauses: ['4.2.expires-in'],
+  rewriteAnswer('createOauthToken', (body) => { if (typeof body.expires_in === 'number') body.expires_in -= 1 }, {
+    id: 'oauth-expires-in-one-second-short', area: 'auth', files: ['auth/tokens.test.ts'], clauses: ['4.2.expires-in'],
     description: 'POST /oauth/token answers expires_in 3599 for the default lifetime of 3600',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'createOauthToken')
-      if (body && typeof body?.expires_in === 'number') body.expires_in -= 1
-      return res
-    },
   }),
 
   defineFault({
@@ -46,17 +30,9 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'cert-token-expires-in-1799',
-    area: 'auth',
-    files: ['auth/tokens.test.ts'],
-    clauses: ['4.1.expires-in-1800'],
+  rewriteAnswer('createCertToken', (body) => { if (body.expires_in === 1800) body.expires_in = 1799 }, {
+    id: 'cert-token-expires-in-1799', area: 'auth', files: ['auth/tokens.test.ts'], clauses: ['4.1.expires-in-1800'],
     description: 'POST /api/auth/token answers expires_in 1799 instead of 1800',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'createCertToken')
-      if (body && body?.expires_in === 1800) body.expires_in = 1799
-      return res
-    },
   }),
 
   defineFault({

@@ -2,23 +2,15 @@
 // The file is long because it holds all 30 faults of the area, one small definition each: the
 // area's catalogue reads in one place, as suites/balance/ does.
 import { createHash } from 'node:crypto'
-import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest, type ProxyResponse } from '../fault.ts'
+import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest, type ProxyResponse, rewriteAnswer } from '../fault.ts'
 import { errorResponse, gatewayBalance } from './support/auth-bounds.ts'
 import { plusCents } from './support/core.ts'
-import { amountCents, okAnswerOf, cashInValues, cents, COB, cobValues, credits, firstConsultedAt, heldCents, ob, refuse } from './support/outsider.ts'
+import { amountCents, okAnswerOf, cashInValues, cents, cobValues, credits, firstConsultedAt, heldCents, ob, refuse } from './support/outsider.ts'
 
 export default [
-  defineFault({
-    id: 'public-gross-balance-one-cent-over',
-    area: 'balance',
-    files: ['balance/shapes.test.ts'],
-    clauses: ['2.3.gross-equals-available-plus-blocked'],
+  rewriteAnswer('getBalance', (body) => { if (typeof body.grossBalance === 'number') body.grossBalance = plusCents(body.grossBalance, 1) }, {
+    id: 'public-gross-balance-one-cent-over', area: 'balance', files: ['balance/shapes.test.ts'], clauses: ['2.3.gross-equals-available-plus-blocked'],
     description: 'GET /api/balance reports grossBalance one cent above available + blocked',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'getBalance')
-      if (body && typeof body?.grossBalance === 'number') body.grossBalance = plusCents(body.grossBalance, 1)
-      return res
-    },
   }),
 
   defineFault({
@@ -50,17 +42,9 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'gateway-total-balance-one-cent-short',
-    area: 'balance',
-    files: ['balance/shapes.test.ts'],
-    clauses: ['2.3.gateway-total-equals-available-plus-blocked'],
+  rewriteAnswer('getGatewayBalance', (body) => { if (typeof body.totalBalance === 'number') body.totalBalance = plusCents(body.totalBalance, -1) }, {
+    id: 'gateway-total-balance-one-cent-short', area: 'balance', files: ['balance/shapes.test.ts'], clauses: ['2.3.gateway-total-equals-available-plus-blocked'],
     description: 'GET /v1/account/balance reports totalBalance one cent below available + blocked',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'getGatewayBalance')
-      if (body && typeof body?.totalBalance === 'number') body.totalBalance = plusCents(body.totalBalance, -1)
-      return res
-    },
   }),
 
   defineFault({
@@ -94,30 +78,14 @@ export default [
   }),
 
   // ---- balance equivalences (balance/equivalences.test.ts) ----------------------------------
-  defineFault({
-    id: 'vl-public-gross-ignores-blocked',
-    area: 'balance',
-    files: ['balance/equivalences.test.ts'],
-    clauses: ['2.3.gross-equals-available-plus-blocked'],
+  rewriteAnswer('getBalance', (body) => { if (typeof body.netBalance === 'number') body.grossBalance = body.netBalance }, {
+    id: 'vl-public-gross-ignores-blocked', area: 'balance', files: ['balance/equivalences.test.ts'], clauses: ['2.3.gross-equals-available-plus-blocked'],
     description: 'GET /api/balance gives grossBalance = netBalance, leaving blocked funds out',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'getBalance')
-      if (body && typeof body?.netBalance === 'number') body.grossBalance = body.netBalance
-      return res
-    },
   }),
 
-  defineFault({
-    id: 'vl-gateway-total-ignores-blocked',
-    area: 'balance',
-    files: ['balance/equivalences.test.ts'],
-    clauses: ['2.3.gateway-total-equals-available-plus-blocked'],
+  rewriteAnswer('getGatewayBalance', (body) => { if (typeof body.availableBalance === 'number') body.totalBalance = body.availableBalance }, {
+    id: 'vl-gateway-total-ignores-blocked', area: 'balance', files: ['balance/equivalences.test.ts'], clauses: ['2.3.gateway-total-equals-available-plus-blocked'],
     description: 'GET /v1/account/balance gives totalBalance = availableBalance, leaving blocked funds out',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'getGatewayBalance')
-      if (body && typeof body?.availableBalance === 'number') body.totalBalance = body.availableBalance
-      return res
-    },
   }),
 
   defineFault({

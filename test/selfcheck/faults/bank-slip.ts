@@ -1,36 +1,20 @@
 // Faults the checks of suites/bank-slip/ must catch: each a target that breaks one of its clauses.
 import { barcodeToLine, buildBarcode, parseBarcode } from '../../../generators/boleto.ts'
 import { addDays } from '../../../generators/dates.ts'
-import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches } from '../fault.ts'
+import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from '../fault.ts'
 import { okAnswerOf, cents, isSlipNote, localAsUtc, mapSlipIds, ob, slipIds } from './support/outsider.ts'
-import { CONTROL_SLIP_EXPIRE, CONTROL_SLIP_READ, createSlip, generatePdf, SLIP_FILES, slipEvent, withoutAmount } from './support/slips-webhooks.ts'
+import { CONTROL_SLIP_EXPIRE, CONTROL_SLIP_READ, generatePdf, SLIP_FILES, slipEvent, withoutAmount } from './support/slips-webhooks.ts'
 
 export default [
   // ------------------------------------------------------------------------------- bank slips
-  defineFault({
-    id: 'slips-created-waiting-payment',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['3.4.create-pending'],
+  rewriteAnswer('createBankSlip', (body) => { if (body.status === 'PENDING') body.status = 'WAITING_PAYMENT' }, {
+    id: 'slips-created-waiting-payment', area: 'bank-slip', files: SLIP_FILES, clauses: ['3.4.create-pending'],
     description: 'POST /bank-slip/v1/payment answers status WAITING_PAYMENT instead of PENDING',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'createBankSlip')
-      if (body && body?.status === 'PENDING') body.status = 'WAITING_PAYMENT'
-      return res
-    },
   }),
 
-  defineFault({
-    id: 'slips-created-due-date-a-day-early',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['2.6.due-date'],
+  rewriteAnswer('createBankSlip', (body) => { if (typeof body.dueDate === 'string') body.dueDate = addDays(body.dueDate, -1) }, {
+    id: 'slips-created-due-date-a-day-early', area: 'bank-slip', files: SLIP_FILES, clauses: ['2.6.due-date'],
     description: 'POST /bank-slip/v1/payment echoes dueDate one day early (a time-zone slip)',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'createBankSlip')
-      if (body && typeof body?.dueDate === 'string') body.dueDate = addDays(body.dueDate, -1)
-      return res
-    },
   }),
 
   defineFault({
@@ -170,17 +154,9 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'slips-pdf-unknown-generic-code',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['7.pdf-boleto-not-found'],
+  rewriteAnswer('generateBankSlipPdf', (body) => { if (body.code === 'BOLETO_NOT_FOUND') body.code = 'NOT_FOUND' }, {
+    id: 'slips-pdf-unknown-generic-code', area: 'bank-slip', files: SLIP_FILES, clauses: ['7.pdf-boleto-not-found'],
     description: 'generate-pdf of an unknown slip answers code NOT_FOUND instead of BOLETO_NOT_FOUND',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'generateBankSlipPdf')
-      if (body && body?.code === 'BOLETO_NOT_FOUND') body.code = 'NOT_FOUND'
-      return res
-    },
   }),
 
   (() => {

@@ -1,7 +1,7 @@
 // Faults the checks of suites/cash/ must catch: each a target that breaks one of its clauses.
 import { centsOf } from '../../../generators/amounts.ts'
 import { parsePixCode, parseTlv } from '../../../generators/emv.ts'
-import { answerOf, defineFault, jsonObjectOf, matches } from '../fault.ts'
+import { answerOf, defineFault, jsonObjectOf, matches, rewriteAnswer } from '../fault.ts'
 import { FILES, postCashIn, postCashOut, refusal } from './support/answers.ts'
 import { accepted, cashOut as authBoundsCashOut, body } from './support/auth-bounds.ts'
 import { okAnswerOf, localAsUtc, ob } from './support/outsider.ts'
@@ -57,43 +57,19 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'sm-cash-in-confirmed-on-creation',
-    area: 'cash',
-    files: STATE_FILES.cashIn,
-    clauses: ['3.1.new-results-pending'],
+  rewriteAnswer('createCashIn', (body) => { if (body.status === 'PENDING') body.status = 'CONFIRMED' }, {
+    id: 'sm-cash-in-confirmed-on-creation', area: 'cash', files: STATE_FILES.cashIn, clauses: ['3.1.new-results-pending'],
     description: 'a new cash-in is answered CONFIRMED instead of PENDING',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'createCashIn')
-      if (body && body?.status === 'PENDING') body.status = 'CONFIRMED'
-      return res
-    },
   }),
 
-  defineFault({
-    id: 'sm-cash-in-external-id-replaced',
-    area: 'cash',
-    files: STATE_FILES.cashIn,
-    clauses: ['4.6.external-id-echoed'],
+  rewriteAnswer('createCashIn', (body) => { if (body.transactionId !== undefined) body.externalId = String(body.transactionId) }, {
+    id: 'sm-cash-in-external-id-replaced', area: 'cash', files: STATE_FILES.cashIn, clauses: ['4.6.external-id-echoed'],
     description: 'the cash-in answer carries the transactionId as externalId instead of the caller\'s',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'createCashIn')
-      if (body && body?.transactionId !== undefined) body.externalId = String(body.transactionId)
-      return res
-    },
   }),
 
-  defineFault({
-    id: 'sm-cash-in-pixcode-amount-off-by-cent',
-    area: 'cash',
-    files: STATE_FILES.cashIn,
-    clauses: ['4.6.pix-code-emv'],
+  rewriteAnswer('createCashIn', (body) => { if (typeof body.pixCode === 'string') body.pixCode = shiftEmvAmount(body.pixCode, 1) }, {
+    id: 'sm-cash-in-pixcode-amount-off-by-cent', area: 'cash', files: STATE_FILES.cashIn, clauses: ['4.6.pix-code-emv'],
     description: 'the cash-in pixCode carries the value plus one cent (with a correct CRC)',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'createCashIn')
-      if (body && typeof body?.pixCode === 'string') body.pixCode = shiftEmvAmount(body.pixCode, 1)
-      return res
-    },
   }),
 
   defineFault({
@@ -122,30 +98,14 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'sm-cash-out-confirmed-on-creation',
-    area: 'cash',
-    files: STATE_FILES.cashOut,
-    clauses: ['3.1.new-results-pending'],
+  rewriteAnswer('createCashOutQrCode', (body) => { if (body.status === 'PENDING') body.status = 'CONFIRMED' }, {
+    id: 'sm-cash-out-confirmed-on-creation', area: 'cash', files: STATE_FILES.cashOut, clauses: ['3.1.new-results-pending'],
     description: 'a new cash-out is answered CONFIRMED instead of PENDING',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'createCashOutQrCode')
-      if (body && body?.status === 'PENDING') body.status = 'CONFIRMED'
-      return res
-    },
   }),
 
-  defineFault({
-    id: 'sm-cash-out-external-id-replaced',
-    area: 'cash',
-    files: STATE_FILES.cashOut,
-    clauses: ['4.7.external-id-echoed'],
+  rewriteAnswer('createCashOutQrCode', (body) => { if (body.transactionId !== undefined) body.externalId = String(body.transactionId) }, {
+    id: 'sm-cash-out-external-id-replaced', area: 'cash', files: STATE_FILES.cashOut, clauses: ['4.7.external-id-echoed'],
     description: 'the cash-out answer carries the transactionId as externalId instead of the caller\'s',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'createCashOutQrCode')
-      if (body && body?.transactionId !== undefined) body.externalId = String(body.transactionId)
-      return res
-    },
   }),
 
   defineFault({
@@ -221,17 +181,9 @@ export default [
   // -------------------------------------------------------------------------------------------
   // Cash-in and cash-out answers (§4.6, §4.7)
 
-  defineFault({
-    id: 'answers-cash-in-correlation-id-not-uuid',
-    area: 'cash',
-    files: FILES.cash,
-    clauses: ['4.6.correlation-id-uuid'],
+  rewriteAnswer('createCashIn', (body) => { if (typeof body.correlationId === 'string') body.correlationId = body.correlationId.replace(/-/g, '') }, {
+    id: 'answers-cash-in-correlation-id-not-uuid', area: 'cash', files: FILES.cash, clauses: ['4.6.correlation-id-uuid'],
     description: 'the cash-in answer carries a correlationId that is not a UUID (dashes removed)',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'createCashIn')
-      if (body && typeof body?.correlationId === 'string') body.correlationId = body.correlationId.replace(/-/g, '')
-      return res
-    },
   }),
 
   defineFault({
@@ -259,17 +211,9 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'answers-cash-out-status-lower-case',
-    area: 'cash',
-    files: FILES.cash,
-    clauses: ['4.7.status-enum'],
+  rewriteAnswer('createCashOutQrCode', (body) => { if (typeof body.status === 'string') body.status = body.status.toLowerCase() }, {
+    id: 'answers-cash-out-status-lower-case', area: 'cash', files: FILES.cash, clauses: ['4.7.status-enum'],
     description: 'the cash-out answer carries status "pending" instead of "PENDING"',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'createCashOutQrCode')
-      if (body && typeof body?.status === 'string') body.status = body.status.toLowerCase()
-      return res
-    },
   }),
 
   (() => {

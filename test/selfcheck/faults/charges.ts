@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import { centsOf, fromCents } from '../../../generators/amounts.ts'
 import { isValidCnpj, isValidCpf, randomCnpj, randomCpf } from '../../../generators/documents.ts'
-import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches } from '../fault.ts'
+import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from '../fault.ts'
 import { putCob as answersPutCob, FILES, refusal } from './support/answers.ts'
 import { asciiDigit, asTwoDecimals, putCob as authBoundsPutCob, errorResponse, refuseLength, refuseOverUtf16Units, rewriteCob, truncateAt } from './support/auth-bounds.ts'
 import { isReset } from './support/meaning.ts'
@@ -171,17 +171,9 @@ export default [
     }),
   }),
 
-  defineFault({
-    id: 'sm-cob-revisao-one',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['3.2.create-ativa'],
+  rewriteAnswer('putCob', (body, req, res) => { if (res.status === 201 && body) body.revisao = 1 }, {
+    id: 'sm-cob-revisao-one', area: 'charges', files: STATE_FILES.charges, clauses: ['3.2.create-ativa'],
     description: 'PUT /cob answers a new charge with revisao 1 instead of 0',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'putCob')
-      if (body && res.status === 201 && body) body.revisao = 1
-      return res
-    },
   }),
 
   defineFault({
@@ -212,17 +204,9 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'sm-cob-location-url-form',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['2.4.location-equals-loc'],
+  rewriteAnswer('putCob', (body, req) => { if (typeof body.location === 'string') body.location = `pix.example.com/qr/v2/${req.path.split('/').pop() ?? ''}` }, {
+    id: 'sm-cob-location-url-form', area: 'charges', files: STATE_FILES.charges, clauses: ['2.4.location-equals-loc'],
     description: 'PUT /cob answers a top-level location holding a payload URL instead of loc.location',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'putCob')
-      if (body && typeof body?.location === 'string') body.location = `pix.example.com/qr/v2/${req.path.split('/').pop() ?? ''}`
-      return res
-    },
   }),
 
   defineFault({
@@ -412,17 +396,9 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'answers-cob-chave-upper-case',
-    area: 'charges',
-    files: FILES.charge,
-    clauses: ['2.4.chave-key-kinds'],
+  rewriteAnswer('putCob', (body) => { if (typeof body.chave === 'string') body.chave = body.chave.toUpperCase() }, {
+    id: 'answers-cob-chave-upper-case', area: 'charges', files: FILES.charge, clauses: ['2.4.chave-key-kinds'],
     description: 'PUT /cob answers chave upper-cased (a key normalised instead of echoed unchanged)',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'putCob')
-      if (body && typeof body?.chave === 'string') body.chave = body.chave.toUpperCase()
-      return res
-    },
   }),
 
   defineFault({

@@ -1,5 +1,5 @@
 // Faults the checks of suites/conventions/ must catch: each a target that breaks one of its clauses.
-import { answerOf, defineFault, jsonObjectOf, matches } from '../fault.ts'
+import { defineFault, jsonObjectOf, matches, rewriteAnswer } from '../fault.ts'
 import { FILES } from './support/answers.ts'
 import { inBrasilia, isControl, isReset } from './support/meaning.ts'
 
@@ -19,17 +19,9 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'answers-timestamp-without-zone',
-    area: 'conventions',
-    files: FILES.timestamps,
-    clauses: ['0.timestamps-utc'],
+  rewriteAnswer('getGatewayBalance', (body) => { if (typeof body.consultedAt === 'string') body.consultedAt = body.consultedAt.replace(/(Z|\+00:00)$/, '') }, {
+    id: 'answers-timestamp-without-zone', area: 'conventions', files: FILES.timestamps, clauses: ['0.timestamps-utc'],
     description: 'GET /v1/account/balance answers consultedAt without a zone (local time, no Z)',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'getGatewayBalance')
-      if (body && typeof body?.consultedAt === 'string') body.consultedAt = body.consultedAt.replace(/(Z|\+00:00)$/, '')
-      return res
-    },
   }),
 
   defineFault({

@@ -2,7 +2,7 @@
 // The file is long because it holds all 36 faults of the area, one small definition each: the
 // area's catalogue reads in one place, as suites/returns/ does.
 import { centsOf } from '../../../generators/amounts.ts'
-import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches } from '../fault.ts'
+import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from '../fault.ts'
 import { putReturn as answersPutReturn, REFUND as answersREFUND, created, FILES, postRefund, refusal } from './support/answers.ts'
 import { asTwoDecimals, putReturn as authBoundsPutReturn, body, chars, errorResponse, missing, refund, returnParts } from './support/auth-bounds.ts'
 import { okAnswerOf, cents, ob, RETURN, withStatus } from './support/outsider.ts'
@@ -93,17 +93,9 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'sm-return-created-devolvido',
-    area: 'returns',
-    files: STATE_FILES.returns,
-    clauses: ['3.3.create-em-processamento'],
+  rewriteAnswer('putDevolucao', (body) => { if (body.status === 'EM_PROCESSAMENTO') body.status = 'DEVOLVIDO' }, {
+    id: 'sm-return-created-devolvido', area: 'returns', files: STATE_FILES.returns, clauses: ['3.3.create-em-processamento'],
     description: 'an accepted return is answered DEVOLVIDO at once instead of EM_PROCESSAMENTO',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'putDevolucao')
-      if (body && body?.status === 'EM_PROCESSAMENTO') body.status = 'DEVOLVIDO'
-      return res
-    },
   }),
 
   defineFault({
@@ -288,17 +280,9 @@ export default [
     })
   })(),
 
-  defineFault({
-    id: 'sm-refund-not-found-generic-code',
-    area: 'returns',
-    files: STATE_FILES.refunds,
-    clauses: ['7.refund-transaction-not-found'],
+  rewriteAnswer('refundPayment', (body) => { if (body.code === 'TRANSACTION_NOT_FOUND') body.code = 'NOT_FOUND' }, {
+    id: 'sm-refund-not-found-generic-code', area: 'returns', files: STATE_FILES.refunds, clauses: ['7.refund-transaction-not-found'],
     description: 'a gateway refund of an unknown id answers code NOT_FOUND instead of TRANSACTION_NOT_FOUND',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'refundPayment')
-      if (body && body?.code === 'TRANSACTION_NOT_FOUND') body.code = 'NOT_FOUND'
-      return res
-    },
   }),
 
   defineFault({
@@ -331,17 +315,9 @@ export default [
   // -------------------------------------------------------------------------------------------
   // PUT /pix/{e2eid}/devolucao/{id} answer (§2.5, §4.11)
 
-  defineFault({
-    id: 'answers-return-rtr-id-31-chars',
-    area: 'returns',
-    files: FILES.ret,
-    clauses: ['2.5.rtr-id-32'],
+  rewriteAnswer('putDevolucao', (body) => { if (typeof body.rtrId === 'string') body.rtrId = body.rtrId.slice(0, 31) }, {
+    id: 'answers-return-rtr-id-31-chars', area: 'returns', files: FILES.ret, clauses: ['2.5.rtr-id-32'],
     description: 'the return answer carries an rtrId of 31 characters',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'putDevolucao')
-      if (body && typeof body?.rtrId === 'string') body.rtrId = body.rtrId.slice(0, 31)
-      return res
-    },
   }),
 
   defineFault({

@@ -2,7 +2,7 @@
 // The file is long because it holds all 78 faults of the area, one small definition each: the
 // area's catalogue reads in one place, as suites/transactions/ does.
 import { addDays, daysBetween } from '../../../generators/dates.ts'
-import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest, type ProxyResponse } from '../fault.ts'
+import { defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest, type ProxyResponse, rewriteAnswer } from '../fault.ts'
 import { accountListing, errorResponse, pixKeyListing, rewriteQuery } from './support/auth-bounds.ts'
 import { isAccountListing as meaningIsAccountListing, isPixKeyListing as meaningIsPixKeyListing, listItems as meaningListItems, nextUp } from './support/meaning.ts'
 import { okAnswerOf, cents, digitsOf, documentsIn, formatted, localAsUtc, maskOf, ob, Obj, ok2xx, daysBetween as outsiderDaysBetween, isAccountListing as outsiderIsAccountListing, isListing as outsiderIsListing, isPixKeyListing as outsiderIsPixKeyListing, listItems as outsiderListItems, refuse, seenDocuments, TX_VIEW } from './support/outsider.ts'
@@ -83,17 +83,9 @@ export default [
   }),
 
   // ---- single view (view.test.ts) ----------------------------------------------------------
-  defineFault({
-    id: 'vl-view-type-lower-case',
-    area: 'transactions',
-    files: ['transactions/view.test.ts'],
-    clauses: ['2.1.type-enum'],
+  rewriteAnswer('getTransaction', (body) => { if (typeof body.type === 'string') body.type = body.type.toLowerCase() }, {
+    id: 'vl-view-type-lower-case', area: 'transactions', files: ['transactions/view.test.ts'], clauses: ['2.1.type-enum'],
     description: 'GET /api/pix/transaction/{id} gives type in lower case ("payment")',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'getTransaction')
-      if (body && typeof body?.type === 'string') body.type = body.type.toLowerCase()
-      return res
-    },
   }),
 
   defineFault({
@@ -108,30 +100,14 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'vl-view-original-amount-decimal-comma',
-    area: 'transactions',
-    files: ['transactions/view.test.ts'],
-    clauses: ['2.1.original-amount'],
+  rewriteAnswer('getTransaction', (body) => { if (typeof body.originalAmount === 'string') body.originalAmount = body.originalAmount.replace('.', ',') }, {
+    id: 'vl-view-original-amount-decimal-comma', area: 'transactions', files: ['transactions/view.test.ts'], clauses: ['2.1.original-amount'],
     description: 'GET /api/pix/transaction/{id} formats originalAmount the Brazilian way ("10,50")',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'getTransaction')
-      if (body && typeof body?.originalAmount === 'string') body.originalAmount = body.originalAmount.replace('.', ',')
-      return res
-    },
   }),
 
-  defineFault({
-    id: 'vl-view-fee-amount-number',
-    area: 'transactions',
-    files: ['transactions/view.test.ts'],
-    clauses: ['2.1.fee-amount'],
+  rewriteAnswer('getTransaction', (body) => { if (typeof body.feeAmount === 'string') body.feeAmount = Number(body.feeAmount) }, {
+    id: 'vl-view-fee-amount-number', area: 'transactions', files: ['transactions/view.test.ts'], clauses: ['2.1.fee-amount'],
     description: 'GET /api/pix/transaction/{id} gives feeAmount as a JSON number instead of a two-decimal string',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'getTransaction')
-      if (body && typeof body?.feeAmount === 'string') body.feeAmount = Number(body.feeAmount)
-      return res
-    },
   }),
 
   defineFault({
@@ -148,17 +124,9 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'vl-view-e2e-id-is-internal-id',
-    area: 'transactions',
-    files: ['transactions/view.test.ts'],
-    clauses: ['2.1.e2e-id'],
+  rewriteAnswer('getTransaction', (body) => { if (typeof body.e2eId === 'string') body.e2eId = String(body.id) }, {
+    id: 'vl-view-e2e-id-is-internal-id', area: 'transactions', files: ['transactions/view.test.ts'], clauses: ['2.1.e2e-id'],
     description: 'GET /api/pix/transaction/{id} puts the internal id where the end-to-end id belongs',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'getTransaction')
-      if (body && typeof body?.e2eId === 'string') body.e2eId = String(body.id)
-      return res
-    },
   }),
 
   defineFault({

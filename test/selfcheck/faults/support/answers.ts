@@ -1,7 +1,7 @@
-// The helpers and shared state of the answers faults (once faults/answers.ts), used by the area files
-// that hold those faults now; state a hook keeps between requests lives here, one instance per run as before.
+// Route tests, answers and hook state shared by the answer, default and convention faults, which sit in the area
+// files (faults/<area>.ts) of the checks that catch them. A hook's state lives here: one instance per run.
 import { STATUS_CODES } from 'node:http'
-import { defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest } from '../../fault.ts'
+import { jsonResponse, matches, type ProxyRequest } from '../../fault.ts'
 
 export const COB = /^\/cob\/[^/]+$/
 export const RETURN = /^\/pix\/[^/]+\/devolucao\/[^/]+$/

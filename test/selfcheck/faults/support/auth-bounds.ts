@@ -1,9 +1,6 @@
-// The helpers and shared state of the auth-bounds faults (once faults/auth-bounds.ts), used by the area files
-// that hold those faults now; state a hook keeps between requests lives here, one instance per run as before.
-import { defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
-import { parsePixCode } from '../../../../generators/emv.ts'
-import { isValidCnpj, isValidCpf, randomCnpj, randomCpf } from '../../../../generators/documents.ts'
-import { addDays, daysBetween } from '../../../../generators/dates.ts'
+// Route tests, answers and hook state shared by the authentication and input-bound faults, which sit in the area
+// files (faults/<area>.ts) of the checks that catch them. A hook's state lives here: one instance per run.
+import { jsonObjectOf, jsonResponse, matches, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
 
 // ---- helpers ------------------------------------------------------------------------------------
 

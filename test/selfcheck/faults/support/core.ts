@@ -1,6 +1,5 @@
-// The helpers and shared state of the core faults (once faults/core.ts), used by the area files
-// that hold those faults now; state a hook keeps between requests lives here, one instance per run as before.
-import { defineFault, jsonObjectOf, jsonResponse, matches } from '../../fault.ts'
+// Route tests, answers and hook state shared by the token and balance faults, which sit in the area
+// files (faults/<area>.ts) of the checks that catch them. A hook's state lives here: one instance per run.
 
 export const oauthToken = (req: { method: string; path: string; api: string }) => req.api === 'base' && req.method === 'POST' && req.path === '/oauth/token'
 export const certToken = (req: { method: string; path: string; api: string }) => req.api === 'base' && req.method === 'POST' && req.path === '/api/auth/token'

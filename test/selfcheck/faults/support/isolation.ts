@@ -1,7 +1,6 @@
-// The helpers and shared state of the isolation faults (once faults/isolation.ts), used by the area files
-// that hold those faults now; state a hook keeps between requests lives here, one instance per run as before.
-import { readFileSync } from 'node:fs'
-import { defineFault, jsonObjectOf, jsonResponse, matches, type Fault, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
+// Route tests, answers and hook state shared by the account-isolation faults, which sit in the area
+// files (faults/<area>.ts) of the checks that catch them. A hook's state lives here: one instance per run.
+import { defineFault, matches, type Fault, type ProxyRequest } from '../../fault.ts'
 
 export const env = (name: string): string | undefined => process.env[name] || undefined
 

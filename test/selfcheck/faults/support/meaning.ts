@@ -1,7 +1,6 @@
-// The helpers and shared state of the meaning faults (once faults/meaning.ts), used by the area files
-// that hold those faults now; state a hook keeps between requests lives here, one instance per run as before.
-import { createHash, randomUUID } from 'node:crypto'
-import { defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
+// Route tests, answers and hook state shared by the meaning (times, totals, ids) faults, which sit in the area
+// files (faults/<area>.ts) of the checks that catch them. A hook's state lives here: one instance per run.
+import { jsonObjectOf, matches, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
 
 export const isAccountListing = (req: ProxyRequest) => matches(req, 'GET', '/api/transactions', 'base')
 export const PIX_KEY_LISTING = /^\/api\/pix\/transactions\/pix-key\/[^/]+$/

@@ -1,5 +1,5 @@
-// The helpers and shared state of the outsider faults (once faults/outsider.ts), used by the area files
-// that hold those faults now; state a hook keeps between requests lives here, one instance per run as before.
+// Route tests, answers and hook state shared by the outsider (built without the reference in view) faults, which sit in the area
+// files (faults/<area>.ts) of the checks that catch them. A hook's state lives here: one instance per run.
 import { createHash } from 'node:crypto'
 import { answerOf, jsonObjectOf, jsonResponse, matches, type Fault, type ProxyRequest, type ProxyResponse, type WebhookDelivery } from '../../fault.ts'
 

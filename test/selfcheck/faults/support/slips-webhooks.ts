@@ -1,9 +1,7 @@
-// The helpers and shared state of the slips-webhooks faults (once faults/slips-webhooks.ts), used by the area files
-// that hold those faults now; state a hook keeps between requests lives here, one instance per run as before.
-import { addDays } from '../../../../generators/dates.ts'
-import { barcodeToLine, buildBarcode, parseBarcode } from '../../../../generators/boleto.ts'
+// Route tests, answers and hook state shared by the bank-slip and notification faults, which sit in the area
+// files (faults/<area>.ts) of the checks that catch them. A hook's state lives here: one instance per run.
 import { buildTlv, crc16, parseTlv } from '../../../../generators/emv.ts'
-import { defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest, type WebhookDelivery } from '../../fault.ts'
+import { jsonObjectOf, matches, type ProxyRequest, type WebhookDelivery } from '../../fault.ts'
 
 export const SLIP_FILES = ['bank-slip/lifecycle.test.ts']
 export const createSlip = (req: ProxyRequest) => matches(req, 'POST', '/bank-slip/v1/payment', 'gateway')

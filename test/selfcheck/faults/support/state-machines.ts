@@ -1,8 +1,8 @@
-// The helpers and shared state of the state-machines faults (once faults/state-machines.ts), used by the area files
-// that hold those faults now; state a hook keeps between requests lives here, one instance per run as before.
+// Route tests, answers and hook state shared by the state-machine faults, which sit in the area
+// files (faults/<area>.ts) of the checks that catch them. A hook's state lives here: one instance per run.
 import { buildTlv, crc16, parseTlv } from '../../../../generators/emv.ts'
 import { centsOf, fromCents } from '../../../../generators/amounts.ts'
-import { defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest, type ProxyResponse, type WebhookDelivery } from '../../fault.ts'
+import { jsonObjectOf, jsonResponse, matches, type ProxyRequest, type ProxyResponse, type WebhookDelivery } from '../../fault.ts'
 
 export const COB = /^\/cob\/[^/]+$/
 export const CONTROL_COB = /^\/control\/cob\/([^/]+)$/

@@ -1,6 +1,6 @@
-// The helpers and shared state of the views-listings faults (once faults/views-listings.ts), used by the area files
-// that hold those faults now; state a hook keeps between requests lives here, one instance per run as before.
-import { defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
+// Route tests, answers and hook state shared by the view and listing faults, which sit in the area
+// files (faults/<area>.ts) of the checks that catch them. A hook's state lives here: one instance per run.
+import { jsonObjectOf, matches, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
 
 export const DAY_MS = 86_400_000
 export const VIEW = /^\/api\/pix\/transaction\/[^/]+$/
