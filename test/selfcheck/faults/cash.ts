@@ -3,9 +3,9 @@ import { centsOf } from '../../../generators/amounts.ts'
 import { parsePixCode, parseTlv } from '../../../generators/emv.ts'
 import { answerOf, defineFault, jsonObjectOf, matches, rewriteAnswer } from '../fault.ts'
 import { FILES, postCashIn, postCashOut, refusal } from './support/answers.ts'
-import { accepted, cashOut as authBoundsCashOut, body } from './support/auth-bounds.ts'
+import { accepted, body } from './support/auth-bounds.ts'
 import { okAnswerOf, localAsUtc, ob } from './support/outsider.ts'
-import { cashIn, CONTROL_SETTLE, eventOf, shiftEmvAmount, STATE_FILES, cashOut as stateMachinesCashOut, TRUNCATED_PNG } from './support/state-machines.ts'
+import { cashIn, CONTROL_SETTLE, eventOf, shiftEmvAmount, STATE_FILES, cashOut, TRUNCATED_PNG } from './support/state-machines.ts'
 
 export default [
   defineFault({
@@ -14,7 +14,7 @@ export default [
     description: 'a qrCode of 501 to 600 characters is accepted (limit set to 600)',
     onRequest(req) {
       const qr = body(req)?.qrCode
-      if (!authBoundsCashOut(req) || typeof qr !== 'string' || qr.length <= 500 || qr.length > 600) return undefined
+      if (!cashOut(req) || typeof qr !== 'string' || qr.length <= 500 || qr.length > 600) return undefined
       return accepted(req)
     },
   }),
@@ -25,7 +25,7 @@ export default [
     description: 'the 000201 prefix is not checked: a code with another payload format indicator or order is paid',
     onRequest(req) {
       const qr = body(req)?.qrCode
-      if (!authBoundsCashOut(req) || typeof qr !== 'string' || qr.startsWith('000201') || !/^\d{4}/.test(qr)) return undefined
+      if (!cashOut(req) || typeof qr !== 'string' || qr.startsWith('000201') || !/^\d{4}/.test(qr)) return undefined
       return accepted(req)
     },
   }),
@@ -36,7 +36,7 @@ export default [
     description: 'a cash-out value with more than two decimals is rounded to the cent instead of refused',
     onRequest(req) {
       const b = body(req)
-      if (!authBoundsCashOut(req) || typeof b?.value !== 'number' || Number.isInteger(Math.round(b.value * 1e6) / 1e4)) return undefined
+      if (!cashOut(req) || typeof b?.value !== 'number' || Number.isInteger(Math.round(b.value * 1e6) / 1e4)) return undefined
       b.value = Math.round(b.value * 100) / 100
       return req
     },
@@ -48,7 +48,7 @@ export default [
     description: 'a cash-out value within one cent of the QR amount is accepted (paid at the QR amount)',
     onRequest(req) {
       const b = body(req)
-      const parsed = authBoundsCashOut(req) && typeof b?.qrCode === 'string' ? parsePixCode(b.qrCode) : undefined
+      const parsed = cashOut(req) && typeof b?.qrCode === 'string' ? parsePixCode(b.qrCode) : undefined
       if (!parsed?.ok || parsed.value.amount === undefined || typeof b?.value !== 'number') return undefined
       const qrAmount = Number(parsed.value.amount)
       if (b.value === qrAmount || Math.abs(b.value - qrAmount) > 0.0101) return undefined
@@ -115,7 +115,7 @@ export default [
     clauses: ['4.7.value-matches-qr'],
     description: 'a cash-out whose value differs from the QR amount is accepted (the QR amount is paid)',
     onRequest(req) {
-      if (!stateMachinesCashOut(req) || typeof req.json?.qrCode !== 'string') return undefined
+      if (!cashOut(req) || typeof req.json?.qrCode !== 'string') return undefined
       const amount = parseTlv(req.json.qrCode).find((f) => f.id === '54')?.value
       if (amount !== undefined) req.json.value = Number(amount)
       return req
@@ -132,9 +132,9 @@ export default [
       description: 'a cash-out refused because its value differs from the QR amount still blocks that value (the gateway balance shows it)',
       onResponse(req, res) {
         const value = req.json?.value
-        if (stateMachinesCashOut(req) && res.status >= 400 && res.status < 500 && typeof value === 'number') blockedByRefusals += Math.round(value * 100)
+        if (cashOut(req) && res.status >= 400 && res.status < 500 && typeof value === 'number') blockedByRefusals += Math.round(value * 100)
         const body = answerOf(req, res, 'getGatewayBalance')
-        if (!body || typeof body?.blockedBalance !== 'number' || blockedByRefusals === 0) return stateMachinesCashOut(req) ? res : undefined
+        if (!body || typeof body?.blockedBalance !== 'number' || blockedByRefusals === 0) return cashOut(req) ? res : undefined
         body.availableBalance = (centsOf(body.availableBalance) - blockedByRefusals) / 100
         body.blockedBalance = (centsOf(body.blockedBalance) + blockedByRefusals) / 100
         return res

@@ -5,11 +5,11 @@ import { randomUUID } from 'node:crypto'
 import { centsOf, fromCents } from '../../../generators/amounts.ts'
 import { isValidCnpj, isValidCpf, randomCnpj, randomCpf } from '../../../generators/documents.ts'
 import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from '../fault.ts'
-import { putCob as answersPutCob, FILES, refusal } from './support/answers.ts'
+import { FILES, refusal } from './support/answers.ts'
 import { asciiDigit, asTwoDecimals, putCob as authBoundsPutCob, errorResponse, refuseLength, refuseOverUtf16Units, rewriteCob, truncateAt } from './support/auth-bounds.ts'
 import { isReset } from './support/meaning.ts'
 import { okAnswerOf, COB, ob, refuse, withStatus } from './support/outsider.ts'
-import { CONTROL_COB, CONTROL_COB_PAY, CONTROL_COB_REMOVE, eventData, eventOf, shiftEmvAmount, STATE_FILES, putCob as stateMachinesPutCob } from './support/state-machines.ts'
+import { CONTROL_COB, CONTROL_COB_PAY, CONTROL_COB_REMOVE, eventData, eventOf, shiftEmvAmount, STATE_FILES, putCob } from './support/state-machines.ts'
 
 export default [
   defineFault({
@@ -245,7 +245,7 @@ export default [
     clauses: ['7.create-charge-duplicate-txid-409'],
     description: 'PUT /cob with a txid already used answers 400 instead of 409',
     onResponse(req, res) {
-      if (!stateMachinesPutCob(req) || res.status !== 409) return undefined
+      if (!putCob(req) || res.status !== 409) return undefined
       return jsonResponse(400, { statusCode: 400, message: 'txid already used', error: 'Bad Request' })
     },
   }),
@@ -420,7 +420,7 @@ export default [
     clauses: ['4.10.devedor-optional'],
     description: 'PUT /cob without devedor is refused with 400',
     onRequest(req) {
-      if (answersPutCob(req) && jsonObjectOf(req) && !('devedor' in req.json)) return refusal(400, 'devedor is required')
+      if (putCob(req) && jsonObjectOf(req) && !('devedor' in req.json)) return refusal(400, 'devedor is required')
       return undefined
     },
   }),
@@ -433,7 +433,7 @@ export default [
     description: 'a charge created without valor.modalidadeAlteracao has modalidadeAlteracao 1',
     onRequest(req) {
       const valor = jsonObjectOf(req)?.valor
-      if (answersPutCob(req) && valor && typeof valor === 'object' && !('modalidadeAlteracao' in valor)) valor.modalidadeAlteracao = 1
+      if (putCob(req) && valor && typeof valor === 'object' && !('modalidadeAlteracao' in valor)) valor.modalidadeAlteracao = 1
       return req
     },
   }),

@@ -3,31 +3,31 @@
 // area's catalogue reads in one place, as suites/transactions/ does.
 import { addDays, daysBetween } from '../../../generators/dates.ts'
 import { defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest, type ProxyResponse, rewriteAnswer } from '../fault.ts'
-import { accountListing, errorResponse, pixKeyListing, rewriteQuery } from './support/auth-bounds.ts'
-import { isAccountListing as meaningIsAccountListing, isPixKeyListing as meaningIsPixKeyListing, listItems as meaningListItems, nextUp } from './support/meaning.ts'
-import { okAnswerOf, cents, digitsOf, documentsIn, formatted, localAsUtc, maskOf, ob, Obj, ok2xx, daysBetween as outsiderDaysBetween, isAccountListing as outsiderIsAccountListing, isListing as outsiderIsListing, isPixKeyListing as outsiderIsPixKeyListing, listItems as outsiderListItems, refuse, seenDocuments, TX_VIEW } from './support/outsider.ts'
-import { defaultWindow, eachItem, isView, items, metadata, oneOver, sharedListingCache, tokenSubject, viewByNumericIdOrExternalId, isAccountListing as viewsListingsIsAccountListing, isListing as viewsListingsIsListing, isPixKeyListing as viewsListingsIsPixKeyListing } from './support/views-listings.ts'
+import { errorResponse, rewriteQuery } from './support/auth-bounds.ts'
+import { nextUp } from './support/meaning.ts'
+import { okAnswerOf, cents, digitsOf, documentsIn, formatted, localAsUtc, maskOf, ob, Obj, ok2xx, daysBetween as outsiderDaysBetween, listItems, refuse, seenDocuments, TX_VIEW } from './support/outsider.ts'
+import { defaultWindow, eachItem, isView, items, metadata, oneOver, sharedListingCache, tokenSubject, viewByNumericIdOrExternalId, isAccountListing, isListing, isPixKeyListing } from './support/views-listings.ts'
 
 export default [
   defineFault({
     id: 'ab-listing-page-0-served-as-1',
     area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.4.page-min'],
     description: 'the account listing serves page 0 as page 1 instead of refusing it',
-    onRequest: rewriteQuery(accountListing, (q) => q.get('page') === '0' && (q.set('page', '1'), true)),
+    onRequest: rewriteQuery(isAccountListing, (q) => q.get('page') === '0' && (q.set('page', '1'), true)),
   }),
 
   defineFault({
     id: 'ab-pix-key-listing-page-0-served-as-1',
     area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.5.page-min'],
     description: 'the pix-key listing serves page 0 as page 1 instead of refusing it',
-    onRequest: rewriteQuery(pixKeyListing, (q) => q.get('page') === '0' && (q.set('page', '1'), true)),
+    onRequest: rewriteQuery(isPixKeyListing, (q) => q.get('page') === '0' && (q.set('page', '1'), true)),
   }),
 
   defineFault({
     id: 'ab-listing-size-clamped-to-100',
     area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.4.size-range'],
     description: 'the account listing clamps a size above 100 to 100 instead of refusing it',
-    onRequest: rewriteQuery(accountListing, (q) => Number(q.get('size')) > 100 && (q.set('size', '100'), true)),
+    onRequest: rewriteQuery(isAccountListing, (q) => Number(q.get('size')) > 100 && (q.set('size', '100'), true)),
   }),
 
   defineFault({
@@ -35,7 +35,7 @@ export default [
     area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.5.size-range'],
     description: 'the pix-key listing refuses size 1000 (limit off by one)',
     onRequest(req) {
-      if (!pixKeyListing(req) || req.query.get('size') !== '1000') return undefined
+      if (!isPixKeyListing(req) || req.query.get('size') !== '1000') return undefined
       return errorResponse(400, 'size must be 1 to 999')
     },
   }),
@@ -44,7 +44,7 @@ export default [
     id: 'ab-listing-interval-clamped-to-31-days',
     area: 'transactions', files: ['transactions/bounds.test.ts', 'transactions/errors.test.ts'], clauses: ['7.list-interval-over-31-days-400'],
     description: 'the account listing silently moves startDate to 31 days before endDate instead of refusing a longer interval',
-    onRequest: rewriteQuery(accountListing, (q) => {
+    onRequest: rewriteQuery(isAccountListing, (q) => {
       const start = q.get('startDate')
       const end = q.get('endDate')
       if (!start || !end || !/^\d{4}-\d{2}-\d{2}$/.test(start) || !/^\d{4}-\d{2}-\d{2}$/.test(end) || daysBetween(start, end) <= 31) return false
@@ -60,7 +60,7 @@ export default [
     onRequest(req) {
       const start = req.query.get('startDate')
       const end = req.query.get('endDate')
-      if (!pixKeyListing(req) || !start || !end || daysBetween(start, end) !== 31) return undefined
+      if (!isPixKeyListing(req) || !start || !end || daysBetween(start, end) !== 31) return undefined
       return errorResponse(400, 'interval must be under 31 days')
     },
   }),
@@ -69,7 +69,7 @@ export default [
     id: 'ab-listing-malformed-date-ignored',
     area: 'transactions', files: ['transactions/errors.test.ts'], clauses: ['7.list-invalid-params-400'],
     description: 'the account listing ignores a startDate or endDate it cannot read (the default applies) instead of refusing it',
-    onRequest: rewriteQuery(accountListing, (q) => {
+    onRequest: rewriteQuery(isAccountListing, (q) => {
       let changed = false
       for (const name of ['startDate', 'endDate']) {
         const v = q.get(name)
@@ -148,7 +148,7 @@ export default [
     files: ['transactions/mappings.test.ts'],
     clauses: ['2.2.status-map-pending'],
     description: 'the account listing shows PENDING untranslated instead of Pendente',
-    onResponse: (req, res) => (viewsListingsIsAccountListing(req) ? eachItem(res, (i) => { if (i.status === 'Pendente') i.status = 'PENDING' }) : undefined),
+    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.status === 'Pendente') i.status = 'PENDING' }) : undefined),
   }),
 
   defineFault({
@@ -157,7 +157,7 @@ export default [
     files: ['transactions/mappings.test.ts'],
     clauses: ['2.2.status-map-confirmed'],
     description: 'the account listing shows CONFIRMED as Concluído instead of Confirmado',
-    onResponse: (req, res) => (viewsListingsIsAccountListing(req) ? eachItem(res, (i) => { if (i.status === 'Confirmado') i.status = 'Concluído' }) : undefined),
+    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.status === 'Confirmado') i.status = 'Concluído' }) : undefined),
   }),
 
   defineFault({
@@ -166,7 +166,7 @@ export default [
     files: ['transactions/mappings.test.ts'],
     clauses: ['2.2.status-map-error'],
     description: 'the account listing translates ERROR to Erro instead of Error',
-    onResponse: (req, res) => (viewsListingsIsAccountListing(req) ? eachItem(res, (i) => { if (i.status === 'Error') i.status = 'Erro' }) : undefined),
+    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.status === 'Error') i.status = 'Erro' }) : undefined),
   }),
 
   defineFault({
@@ -175,7 +175,7 @@ export default [
     files: ['transactions/mappings.test.ts'],
     clauses: ['2.2.type-map-payment'],
     description: 'the account listing gives a received payment (Pix in) movementType DEBIT',
-    onResponse: (req, res) => (viewsListingsIsAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Pix in') i.movementType = 'DEBIT' }) : undefined),
+    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Pix in') i.movementType = 'DEBIT' }) : undefined),
   }),
 
   defineFault({
@@ -184,7 +184,7 @@ export default [
     files: ['transactions/mappings.test.ts'],
     clauses: ['2.2.type-map-withdraw'],
     description: 'the account listing labels a WITHDRAW "Pix Out" instead of "Pix out"',
-    onResponse: (req, res) => (viewsListingsIsAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Pix out') i.operationType = 'Pix Out' }) : undefined),
+    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Pix out') i.operationType = 'Pix Out' }) : undefined),
   }),
 
   defineFault({
@@ -193,7 +193,7 @@ export default [
     files: ['transactions/mappings.test.ts'],
     clauses: ['2.2.type-map-refund-in'],
     description: 'the account listing gives a REFUND_IN (Refund in) movementType CREDIT instead of DEBIT',
-    onResponse: (req, res) => (viewsListingsIsAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Refund in') i.movementType = 'CREDIT' }) : undefined),
+    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Refund in') i.movementType = 'CREDIT' }) : undefined),
   }),
 
   // A refund answered by its gateway id (docs/READINGS.md refund-answer-id), which its view does
@@ -208,7 +208,7 @@ export default [
     readings: { refundAnswerId: 'gateway' },
     onRequest: viewByNumericIdOrExternalId,
     onResponse: (req, res) => {
-      if (!viewsListingsIsAccountListing(req)) return undefined
+      if (!isAccountListing(req)) return undefined
       const body = jsonObjectOf(res)
       if (Array.isArray(body?.data)) body.data = body.data.filter((i: Record<string, any> | null) => i?.operationType !== 'Refund in')
       return res
@@ -223,7 +223,7 @@ export default [
     description: 'a refund answered by its gateway id, which the view does not find, is listed as Pix out (DEBIT) instead of Refund in',
     readings: { refundAnswerId: 'gateway' },
     onRequest: viewByNumericIdOrExternalId,
-    onResponse: (req, res) => (viewsListingsIsAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Refund in') i.operationType = 'Pix out' }) : undefined),
+    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Refund in') i.operationType = 'Pix out' }) : undefined),
   }),
 
   defineFault({
@@ -234,7 +234,7 @@ export default [
     description: 'a refund answered by its gateway id, which the view does not find, is listed with 1.00 more than was refunded',
     readings: { refundAnswerId: 'gateway' },
     onRequest: viewByNumericIdOrExternalId,
-    onResponse: (req, res) => (viewsListingsIsAccountListing(req) ? eachItem(res, (i) => {
+    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => {
       if (i.operationType !== 'Refund in' || typeof i.originalAmount !== 'number') return
       i.originalAmount = Math.round(i.originalAmount * 100 + 100) / 100
       if (typeof i.finalAmount === 'number') i.finalAmount = Math.round(i.finalAmount * 100 + 100) / 100
@@ -247,7 +247,7 @@ export default [
     files: ['transactions/mappings.test.ts'],
     clauses: ['2.2.type-map-refund-out'],
     description: 'the account listing gives a REFUND_OUT (Refund out) movementType DEBIT instead of CREDIT',
-    onResponse: (req, res) => (viewsListingsIsAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Refund out') i.movementType = 'DEBIT' }) : undefined),
+    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Refund out') i.movementType = 'DEBIT' }) : undefined),
   }),
 
   defineFault({
@@ -256,7 +256,7 @@ export default [
     files: ['transactions/mappings.test.ts'],
     clauses: ['2.2.original-amount'],
     description: 'the account listing gives originalAmount as a two-decimal string, as the single view does, instead of a number',
-    onResponse: (req, res) => (viewsListingsIsAccountListing(req) ? eachItem(res, (i) => { if (typeof i.originalAmount === 'number') i.originalAmount = i.originalAmount.toFixed(2) }) : undefined),
+    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (typeof i.originalAmount === 'number') i.originalAmount = i.originalAmount.toFixed(2) }) : undefined),
   }),
 
   defineFault({
@@ -265,7 +265,7 @@ export default [
     files: ['transactions/mappings.test.ts'],
     clauses: ['2.2.final-amount'],
     description: 'the account listing gives finalAmount equal to originalAmount though a fee was charged',
-    onResponse: (req, res) => (viewsListingsIsAccountListing(req) ? eachItem(res, (i) => { if (typeof i.originalAmount === 'number' && i.feeAmount) i.finalAmount = i.originalAmount }) : undefined),
+    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (typeof i.originalAmount === 'number' && i.feeAmount) i.finalAmount = i.originalAmount }) : undefined),
   }),
 
   defineFault({
@@ -275,7 +275,7 @@ export default [
     clauses: ['2.2.mask-cpf'],
     description: 'both listings mask a CPF as NNN.NNN.***-** (first digits shown, middle ones hidden) instead of ***.NNN.NNN-**',
     onResponse(req, res) {
-      if (!viewsListingsIsListing(req)) return undefined
+      if (!isListing(req)) return undefined
       return eachItem(res, (i) => {
         const doc = i.counterpart?.document
         if (typeof doc === 'string' && /^\*\*\*\.\d{3}\.\d{3}-\*\*$/.test(doc)) i.counterpart.document = `${doc.slice(4, 7)}.${doc.slice(8, 11)}.***-**`
@@ -289,7 +289,7 @@ export default [
     files: ['transactions/mappings.test.ts'],
     clauses: ['2.2.mask-cnpj'],
     description: 'both listings mask a CNPJ as **.NNN.NNN/0001-** (the branch digits shown) instead of **.NNN.NNN/****-**',
-    onResponse: (req, res) => (viewsListingsIsListing(req) ? eachItem(res, (i) => {
+    onResponse: (req, res) => (isListing(req) ? eachItem(res, (i) => {
       const doc = i.counterpart?.document
       if (typeof doc === 'string' && /^\*\*\.\d{3}\.\d{3}\/\*{4}-\*\*$/.test(doc)) i.counterpart.document = doc.replace('/****-', '/0001-')
     }) : undefined),
@@ -301,7 +301,7 @@ export default [
     files: ['transactions/mappings.test.ts'],
     clauses: ['2.2.same-view-both-listings'],
     description: 'the pix-key listing upper-cases counterpart.name where the account listing does not',
-    onResponse: (req, res) => (viewsListingsIsPixKeyListing(req) ? eachItem(res, (i) => { if (typeof i.counterpart?.name === 'string') i.counterpart.name = i.counterpart.name.toUpperCase() }) : undefined),
+    onResponse: (req, res) => (isPixKeyListing(req) ? eachItem(res, (i) => { if (typeof i.counterpart?.name === 'string') i.counterpart.name = i.counterpart.name.toUpperCase() }) : undefined),
   }),
 
   // ---- pagination (pagination.test.ts) ------------------------------------------------------
@@ -313,7 +313,7 @@ export default [
     description: 'both listings echo metadata.page zero-based (page 1 reported as 0)',
     onResponse(req, res) {
       const m = metadata(res)
-      if (viewsListingsIsListing(req) && typeof m?.page === 'number') m.page -= 1
+      if (isListing(req) && typeof m?.page === 'number') m.page -= 1
       return res
     },
   }),
@@ -326,7 +326,7 @@ export default [
     description: 'the account listing reports metadata.size 20 whatever size was asked for',
     onResponse(req, res) {
       const m = metadata(res)
-      if (viewsListingsIsAccountListing(req) && m) m.size = 20
+      if (isAccountListing(req) && m) m.size = 20
       return res
     },
   }),
@@ -339,7 +339,7 @@ export default [
     description: 'both listings compute totalPages as floor(total / size), losing the last partial page',
     onResponse(req, res) {
       const m = metadata(res)
-      if (viewsListingsIsListing(req) && typeof m?.total === 'number' && typeof m.size === 'number' && m.size > 0) m.totalPages = Math.floor(m.total / m.size)
+      if (isListing(req) && typeof m?.total === 'number' && typeof m.size === 'number' && m.size > 0) m.totalPages = Math.floor(m.total / m.size)
       return res
     },
   }),
@@ -352,7 +352,7 @@ export default [
     description: 'both listings answer hasNext true on the last page (page <= totalPages instead of page < totalPages)',
     onResponse(req, res) {
       const m = metadata(res)
-      if (viewsListingsIsListing(req) && typeof m?.page === 'number' && typeof m.totalPages === 'number') m.hasNext = m.page <= m.totalPages
+      if (isListing(req) && typeof m?.page === 'number' && typeof m.totalPages === 'number') m.hasNext = m.page <= m.totalPages
       return res
     },
   }),
@@ -365,7 +365,7 @@ export default [
     description: 'both listings always answer hasPrevious false',
     onResponse(req, res) {
       const m = metadata(res)
-      if (viewsListingsIsListing(req) && m) m.hasPrevious = false
+      if (isListing(req) && m) m.hasPrevious = false
       return res
     },
   }),
@@ -378,7 +378,7 @@ export default [
     description: 'the account listing reports total as the number of items on the page served, not the records found',
     onResponse(req, res) {
       const m = metadata(res)
-      if (viewsListingsIsAccountListing(req) && m) m.total = items(res).length
+      if (isAccountListing(req) && m) m.total = items(res).length
       return res
     },
   }),
@@ -392,7 +392,7 @@ export default [
     onRequest(req) {
       const size = Number(req.query.get('size'))
       const firstPage = (req.query.get('page') ?? '1') === '1'
-      if (!viewsListingsIsAccountListing(req) || !firstPage || !Number.isInteger(size) || size < 1 || size >= 100) return undefined
+      if (!isAccountListing(req) || !firstPage || !Number.isInteger(size) || size < 1 || size >= 100) return undefined
       req.query.set('size', String(size + 1))
       oneOver.add(req)
       return req
@@ -411,7 +411,7 @@ export default [
     clauses: ['4.4.size-default'],
     description: 'the account listing uses a default page size of 10 instead of 20',
     onRequest(req) {
-      if (!viewsListingsIsAccountListing(req) || req.query.has('size')) return undefined
+      if (!isAccountListing(req) || req.query.has('size')) return undefined
       req.query.set('size', '10')
       return req
     },
@@ -425,19 +425,19 @@ export default [
     description: 'the pix-key listing reports metadata.page 0 when no page is asked for',
     onResponse(req, res) {
       const m = metadata(res)
-      if (viewsListingsIsPixKeyListing(req) && !req.query.has('page') && m) m.page = 0
+      if (isPixKeyListing(req) && !req.query.has('page') && m) m.page = 0
       return res
     },
   }),
 
   // ---- filters and windows (filters.test.ts) -------------------------------------------------
   ...([
-    ['vl-listing-status-filter-ignored', 'status', viewsListingsIsAccountListing, '4.4.status-filter', 'the account listing ignores the status filter'],
-    ['vl-listing-type-filter-ignored', 'type', viewsListingsIsAccountListing, '4.4.type-filter', 'the account listing ignores the type filter'],
-    ['vl-listing-external-id-filter-ignored', 'externalId', viewsListingsIsAccountListing, '4.4.external-id-filter', 'the account listing ignores the externalId filter'],
-    ['vl-listing-end-to-end-id-filter-ignored', 'endToEndId', viewsListingsIsAccountListing, '4.4.end-to-end-id-filter', 'the account listing ignores the endToEndId filter'],
-    ['vl-pix-key-listing-status-filter-ignored', 'status', viewsListingsIsPixKeyListing, '4.5.status-filter', 'the pix-key listing ignores the status filter'],
-    ['vl-pix-key-listing-type-filter-ignored', 'type', viewsListingsIsPixKeyListing, '4.5.type-filter', 'the pix-key listing ignores the type filter'],
+    ['vl-listing-status-filter-ignored', 'status', isAccountListing, '4.4.status-filter', 'the account listing ignores the status filter'],
+    ['vl-listing-type-filter-ignored', 'type', isAccountListing, '4.4.type-filter', 'the account listing ignores the type filter'],
+    ['vl-listing-external-id-filter-ignored', 'externalId', isAccountListing, '4.4.external-id-filter', 'the account listing ignores the externalId filter'],
+    ['vl-listing-end-to-end-id-filter-ignored', 'endToEndId', isAccountListing, '4.4.end-to-end-id-filter', 'the account listing ignores the endToEndId filter'],
+    ['vl-pix-key-listing-status-filter-ignored', 'status', isPixKeyListing, '4.5.status-filter', 'the pix-key listing ignores the status filter'],
+    ['vl-pix-key-listing-type-filter-ignored', 'type', isPixKeyListing, '4.5.type-filter', 'the pix-key listing ignores the type filter'],
   ] as const).map(([id, param, applies, clause, description]) => defineFault({
     id, area: 'transactions', files: ['transactions/filters.test.ts'], clauses: [clause], description,
     onRequest(req) {
@@ -454,7 +454,7 @@ export default [
     clauses: ['4.5.pix-key-kinds'],
     description: 'the pix-key listing refuses a phone key (+55…) with 400, taking only documents, e-mails and EVP keys',
     onRequest(req) {
-      if (!viewsListingsIsPixKeyListing(req) || !decodeURIComponent(req.path).includes('/pix-key/+')) return undefined
+      if (!isPixKeyListing(req) || !decodeURIComponent(req.path).includes('/pix-key/+')) return undefined
       return jsonResponse(400, { statusCode: 400, message: 'invalid pixKey', error: 'Bad Request' })
     },
   }),
@@ -466,7 +466,7 @@ export default [
     clauses: ['4.4.date-range-filter'],
     description: 'the account listing ignores startDate and endDate and always lists its default window',
     onRequest(req) {
-      if (!viewsListingsIsAccountListing(req) || !req.query.has('startDate')) return undefined
+      if (!isAccountListing(req) || !req.query.has('startDate')) return undefined
       req.query.delete('startDate')
       req.query.delete('endDate')
       return req
@@ -480,7 +480,7 @@ export default [
     clauses: ['4.5.date-range-filter'],
     description: 'the pix-key listing ignores startDate and endDate and always lists its default window',
     onRequest(req) {
-      if (!viewsListingsIsPixKeyListing(req) || !req.query.has('startDate')) return undefined
+      if (!isPixKeyListing(req) || !req.query.has('startDate')) return undefined
       req.query.delete('startDate')
       req.query.delete('endDate')
       return req
@@ -488,8 +488,8 @@ export default [
   }),
 
   ...([
-    ['vl-listing-start-date-ignored', viewsListingsIsAccountListing, '4.4.date-range-filter', 'the account listing honours endDate but ignores startDate, listing 31 days back from endDate'],
-    ['vl-pix-key-listing-start-date-ignored', viewsListingsIsPixKeyListing, '4.5.date-range-filter', 'the pix-key listing honours endDate but ignores startDate, listing 30 days back from endDate'],
+    ['vl-listing-start-date-ignored', isAccountListing, '4.4.date-range-filter', 'the account listing honours endDate but ignores startDate, listing 31 days back from endDate'],
+    ['vl-pix-key-listing-start-date-ignored', isPixKeyListing, '4.5.date-range-filter', 'the pix-key listing honours endDate but ignores startDate, listing 30 days back from endDate'],
   ] as const).map(([id, applies, clause, description]) => defineFault({
     id, area: 'transactions', files: ['transactions/filters.test.ts'], clauses: [clause], description,
     onRequest(req) {
@@ -505,7 +505,7 @@ export default [
     files: ['transactions/filters.test.ts'],
     clauses: ['4.4.start-date-default'],
     description: 'the account listing without dates covers 32 days back instead of 31',
-    onRequest: (req) => (viewsListingsIsAccountListing(req) ? defaultWindow(req, 32) : undefined),
+    onRequest: (req) => (isAccountListing(req) ? defaultWindow(req, 32) : undefined),
   }),
 
   defineFault({
@@ -514,7 +514,7 @@ export default [
     files: ['transactions/filters.test.ts'],
     clauses: ['4.5.start-date-default'],
     description: "the pix-key listing without dates covers 31 days back (the account listing's default) instead of 30",
-    onRequest: (req) => (viewsListingsIsPixKeyListing(req) ? defaultWindow(req, 31) : undefined),
+    onRequest: (req) => (isPixKeyListing(req) ? defaultWindow(req, 31) : undefined),
   }),
 
   defineFault({
@@ -523,7 +523,7 @@ export default [
     files: ['transactions/filters.test.ts'],
     clauses: ['4.4.end-date-default'],
     description: 'the account listing without dates stops at yesterday, leaving out what happened today',
-    onRequest: (req) => (viewsListingsIsAccountListing(req) ? defaultWindow(req, 31, 1) : undefined),
+    onRequest: (req) => (isAccountListing(req) ? defaultWindow(req, 31, 1) : undefined),
   }),
 
   defineFault({
@@ -532,7 +532,7 @@ export default [
     files: ['transactions/filters.test.ts'],
     clauses: ['4.5.end-date-default'],
     description: 'the pix-key listing without dates stops at yesterday, leaving out what happened today',
-    onRequest: (req) => (viewsListingsIsPixKeyListing(req) ? defaultWindow(req, 30, 1) : undefined),
+    onRequest: (req) => (isPixKeyListing(req) ? defaultWindow(req, 30, 1) : undefined),
   }),
 
   defineFault({
@@ -542,7 +542,7 @@ export default [
     clauses: ['4.5.filters-by-key'],
     description: "the pix-key listing lists every transaction of the account, whatever the key",
     onRequest(req) {
-      if (!viewsListingsIsPixKeyListing(req)) return undefined
+      if (!isPixKeyListing(req)) return undefined
       const size = Number(req.query.get('size') ?? '20')
       if (size > 100) req.query.set('size', '100')
       return { ...req, path: '/api/transactions' }
@@ -558,7 +558,7 @@ export default [
     description: 'the pix-key listing caps its items at 1000 but reports the uncapped total (1001 when 1001 match)',
     onResponse(req, res) {
       const m = metadata(res)
-      if (viewsListingsIsPixKeyListing(req) && m?.total === 1000) {
+      if (isPixKeyListing(req) && m?.total === 1000) {
         m.total = 1001
         m.totalPages = Math.ceil(1001 / m.size)
         m.hasNext = m.page < m.totalPages
@@ -574,7 +574,7 @@ export default [
     clauses: ['1.own-account-transactions'],
     description: 'the account listing caches answers by query string, so one account is served what another account was listed',
     onResponse(req, res) {
-      if (!viewsListingsIsAccountListing(req) || !req.query.has('externalId')) return undefined
+      if (!isAccountListing(req) || !req.query.has('externalId')) return undefined
       const key = req.query.get('externalId') as string
       const authorization = req.headers.authorization ?? ''
       const cached = sharedListingCache.get(key)
@@ -598,7 +598,7 @@ export default [
           const caller = tokenSubject(req.headers.authorization)
           if (req.api !== 'base' || !caller) return undefined
           authorizationOf.set(caller, req.headers.authorization as string)
-          if (!viewsListingsIsPixKeyListing(req)) return undefined
+          if (!isPixKeyListing(req)) return undefined
           const owner = ownerOfKey.get(decodeURIComponent(req.path.slice(req.path.lastIndexOf('/') + 1)))
           const ownersAuthorization = owner === undefined || owner === caller ? undefined : authorizationOf.get(owner)
           if (!ownersAuthorization) return undefined
@@ -621,8 +621,8 @@ export default [
     clauses: ['2.2.original-amount'],
     description: 'the account listing serves originalAmount as the float its sum left (10.100000000000001) instead of a number of two decimals',
     onResponse(req, res) {
-      if (!meaningIsAccountListing(req) || res.status !== 200) return undefined
-      for (const item of meaningListItems(res)) {
+      if (!isAccountListing(req) || res.status !== 200) return undefined
+      for (const item of listItems(res)) {
         if (typeof item.originalAmount === 'number' && !Number.isInteger(item.originalAmount)) item.originalAmount = nextUp(item.originalAmount)
       }
       return res
@@ -635,7 +635,7 @@ export default [
     clauses: ['4.4.size-served'],
     description: 'GET /api/transactions?size=100 serves 99 items on a page that is not the last (an off-by-one at the maximum size)',
     onResponse(req, res) {
-      if (!meaningIsAccountListing(req) || res.status !== 200 || req.query.get('size') !== '100') return undefined
+      if (!isAccountListing(req) || res.status !== 200 || req.query.get('size') !== '100') return undefined
       const body = jsonObjectOf(res)
       if (Array.isArray(body?.data) && body.data.length === 100) body.data.pop()
       return res
@@ -651,7 +651,7 @@ export default [
       clauses: ['4.5.cap-after-filters'],
       description: 'the pix-key listing applies its 1000 cap to the records of the window before the status and type filters, so matches beyond the 1000th are never found',
       onRequest(req) {
-        if (!meaningIsPixKeyListing(req) || (!req.query.has('status') && !req.query.has('type'))) return undefined
+        if (!isPixKeyListing(req) || (!req.query.has('status') && !req.query.has('type'))) return undefined
         const original = new URLSearchParams(req.query)
         const query = new URLSearchParams(req.query)
         query.delete('status')
@@ -669,7 +669,7 @@ export default [
         const type = original.get('type')
         const statusWord: Record<string, string> = { PENDING: 'Pendente', CONFIRMED: 'Confirmado', ERROR: 'Error' }
         const typeWord: Record<string, string> = { PAYMENT: 'Pix in', WITHDRAW: 'Pix out', REFUND_IN: 'Refund in', REFUND_OUT: 'Refund out' }
-        const matching = meaningListItems(res).filter((i) => (!status || i.status === statusWord[status]) && (!type || i.operationType === typeWord[type]))
+        const matching = listItems(res).filter((i) => (!status || i.status === statusWord[status]) && (!type || i.operationType === typeWord[type]))
         const page = Math.max(1, Number(original.get('page') ?? '1') || 1)
         const size = Math.max(1, Number(original.get('size') ?? '20') || 20)
         const totalPages = Math.ceil(matching.length / size)
@@ -782,8 +782,8 @@ export default [
     clauses: ['2.2.external-id'],
     description: 'the account listing fills externalId from the internal id column instead of the caller-supplied id',
     onResponse(req, res) {
-      if (!outsiderIsAccountListing(req) || !ok2xx(res)) return
-      for (const it of outsiderListItems(res)) if (typeof it.externalId === 'string' && it.transactionId !== undefined) it.externalId = String(it.transactionId)
+      if (!isAccountListing(req) || !ok2xx(res)) return
+      for (const it of listItems(res)) if (typeof it.externalId === 'string' && it.transactionId !== undefined) it.externalId = String(it.transactionId)
     },
   }),
 
@@ -793,8 +793,8 @@ export default [
     clauses: ['2.2.status-enum'],
     description: 'the listings translate CONFIRMED and ERROR but leak PENDING untranslated (the translation table misses one row)',
     onResponse(req, res) {
-      if (!outsiderIsListing(req) || !ok2xx(res)) return
-      for (const it of outsiderListItems(res)) if (it.status === 'Pendente') it.status = 'PENDING'
+      if (!isListing(req) || !ok2xx(res)) return
+      for (const it of listItems(res)) if (it.status === 'Pendente') it.status = 'PENDING'
     },
   }),
 
@@ -804,8 +804,8 @@ export default [
     clauses: ['2.2.movement-type-enum'],
     description: 'the account listing answers movementType in the notification vocabulary (IN / OUT) instead of CREDIT / DEBIT',
     onResponse(req, res) {
-      if (!outsiderIsAccountListing(req) || !ok2xx(res)) return
-      for (const it of outsiderListItems(res)) if (it.movementType === 'CREDIT' || it.movementType === 'DEBIT') it.movementType = it.movementType === 'CREDIT' ? 'IN' : 'OUT'
+      if (!isAccountListing(req) || !ok2xx(res)) return
+      for (const it of listItems(res)) if (it.movementType === 'CREDIT' || it.movementType === 'DEBIT') it.movementType = it.movementType === 'CREDIT' ? 'IN' : 'OUT'
     },
   }),
 
@@ -815,8 +815,8 @@ export default [
     clauses: ['2.2.fee-amount'],
     description: 'the listings answer feeAmount in cents (a R$ 0.10 fee listed as 10)',
     onResponse(req, res) {
-      if (!outsiderIsListing(req) || !ok2xx(res)) return
-      for (const it of outsiderListItems(res)) if (typeof it.feeAmount === 'number') it.feeAmount = cents(it.feeAmount)
+      if (!isListing(req) || !ok2xx(res)) return
+      for (const it of listItems(res)) if (typeof it.feeAmount === 'number') it.feeAmount = cents(it.feeAmount)
     },
   }),
 
@@ -826,8 +826,8 @@ export default [
     clauses: ['2.2.end-to-end-id'],
     description: 'the listings answer endToEndId null for every record (the column is not joined), though the single view has it',
     onResponse(req, res) {
-      if (!outsiderIsListing(req) || !ok2xx(res)) return
-      for (const it of outsiderListItems(res)) if (typeof it.endToEndId === 'string') it.endToEndId = null
+      if (!isListing(req) || !ok2xx(res)) return
+      for (const it of listItems(res)) if (typeof it.endToEndId === 'string') it.endToEndId = null
     },
   }),
 
@@ -841,8 +841,8 @@ export default [
       return undefined
     },
     onResponse(req, res) {
-      if (!outsiderIsPixKeyListing(req) || !ok2xx(res)) return
-      for (const it of outsiderListItems(res)) {
+      if (!isPixKeyListing(req) || !ok2xx(res)) return
+      for (const it of listItems(res)) {
         const masked = it.counterpart?.document
         if (typeof masked !== 'string') continue
         const shown = digitsOf(masked)
@@ -858,7 +858,7 @@ export default [
     clauses: ['4.4.page-default'],
     description: 'without page, the account listing reports metadata.page 0 (a 0-indexed default) and hasPrevious false',
     onResponse(req, res) {
-      if (!outsiderIsAccountListing(req) || req.query.has('page') || !ok2xx(res)) return
+      if (!isAccountListing(req) || req.query.has('page') || !ok2xx(res)) return
       const m = jsonObjectOf(res)?.metadata
       if (m && typeof m === 'object') m.page = 0
     },
@@ -870,7 +870,7 @@ export default [
     clauses: ['4.4.interval-max-31'],
     description: 'the account listing refuses an interval of exactly 31 days (off by one: "must be less than 31 days")',
     onRequest(req) {
-      if (!outsiderIsAccountListing(req)) return undefined
+      if (!isAccountListing(req)) return undefined
       const s = req.query.get('startDate')
       const e = req.query.get('endDate')
       if (s && e && outsiderDaysBetween(s, e) === 31) return refuse(400, 'the date interval must be less than 31 days')
@@ -884,7 +884,7 @@ export default [
     clauses: ['4.4.response-shape'],
     description: 'the account listing answers a Spring-style page: the items under content instead of data',
     onResponse(req, res) {
-      if (!outsiderIsAccountListing(req) || !ok2xx(res)) return
+      if (!isAccountListing(req) || !ok2xx(res)) return
       const j = jsonObjectOf(res)
       if (j && Array.isArray(j.data)) {
         j.content = j.data
@@ -899,7 +899,7 @@ export default [
     clauses: ['4.5.response-shape'],
     description: 'the pix-key listing answers the bare array of items, without the {data, metadata} envelope',
     onResponse(req, res) {
-      if (!outsiderIsPixKeyListing(req) || !ok2xx(res)) return undefined
+      if (!isPixKeyListing(req) || !ok2xx(res)) return undefined
       const j = jsonObjectOf(res)
       if (!j || !Array.isArray(j.data)) return undefined
       return jsonResponse(res.status, j.data)
