@@ -1,7 +1,7 @@
 // Faults the checks of suites/auth/ must catch: each a target that breaks one of its clauses.
 // The file is long because it holds all 37 faults of the area, one small definition each: the
 // area's catalogue reads in one place, as suites/auth/ does.
-import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from '../fault.ts'
+import { defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from '../fault.ts'
 import { bearerOf as authBoundsBearerOf, certToken as authBoundsCertToken, body, certTokenAnswer, errorResponse, IssuedTokens, missing, neverExpires, oauth, oauthTokenAnswer, refund, swapToken } from './support/auth-bounds.ts'
 import { oauthToken } from './support/core.ts'
 import { okAnswerOf, certTokens, ob, opaqueTokens, bearerOf as outsiderBearerOf, refuse, withStatus } from './support/outsider.ts'
@@ -311,17 +311,12 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'mn-oauth-scope-the-same-for-every-client',
-    area: 'auth',
-    clauses: ['4.2.scope-of-the-client'],
+  rewriteAnswer('createOauthToken', (body, req, res) => {
+    if (res.status !== 200 || typeof body?.scope !== 'string') return
+    body.scope = 'pix:read pix:write balance:read webhook:read webhook:write'
+  }, {
+    id: 'mn-oauth-scope-the-same-for-every-client', area: 'auth', clauses: ['4.2.scope-of-the-client'],
     description: "POST /oauth/token answers every client the same scope (every permission the service has), whatever that client may do",
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'createOauthToken')
-      if (!body || res.status !== 200 || typeof body?.scope !== 'string') return undefined
-      body.scope = 'pix:read pix:write balance:read webhook:read webhook:write'
-      return res
-    },
   }),
 
   (() => {

@@ -26,20 +26,14 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'public-consulted-at-not-iso',
-    area: 'balance',
-    files: ['balance/shapes.test.ts'],
-    clauses: ['2.3.public-consulted-at'],
+  rewriteAnswer('getBalance', (body) => {
+    if (typeof body?.consultedAt !== 'string') return
+    const d = new Date(body.consultedAt)
+    const two = (n: number) => String(n).padStart(2, '0')
+    body.consultedAt = `${two(d.getUTCDate())}/${two(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`
+  }, {
+    id: 'public-consulted-at-not-iso', area: 'balance', files: ['balance/shapes.test.ts'], clauses: ['2.3.public-consulted-at'],
     description: 'GET /api/balance gives consultedAt as "21/11/2026 10:00:00" instead of ISO 8601',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'getBalance')
-      if (!body || typeof body?.consultedAt !== 'string') return undefined
-      const d = new Date(body.consultedAt)
-      const two = (n: number) => String(n).padStart(2, '0')
-      body.consultedAt = `${two(d.getUTCDate())}/${two(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`
-      return res
-    },
   }),
 
   rewriteAnswer('getGatewayBalance', (body) => { if (typeof body.totalBalance === 'number') body.totalBalance = plusCents(body.totalBalance, -1) }, {
@@ -88,34 +82,22 @@ export default [
     description: 'GET /v1/account/balance gives totalBalance = availableBalance, leaving blocked funds out',
   }),
 
-  defineFault({
-    id: 'vl-gateway-available-one-cent-high',
-    area: 'balance',
-    files: ['balance/equivalences.test.ts'],
-    clauses: ['1.balance-shapes-one-balance'],
+  rewriteAnswer('getGatewayBalance', (body) => {
+    if (typeof body?.availableBalance !== 'number' || typeof body.totalBalance !== 'number') return
+    body.availableBalance = (Math.round(body.availableBalance * 100) + 1) / 100
+    body.totalBalance = (Math.round(body.totalBalance * 100) + 1) / 100
+  }, {
+    id: 'vl-gateway-available-one-cent-high', area: 'balance', files: ['balance/equivalences.test.ts'], clauses: ['1.balance-shapes-one-balance'],
     description: 'GET /v1/account/balance reports availableBalance (and so totalBalance) 0.01 above what the other two shapes report',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'getGatewayBalance')
-      if (!body || typeof body?.availableBalance !== 'number' || typeof body.totalBalance !== 'number') return undefined
-      body.availableBalance = (Math.round(body.availableBalance * 100) + 1) / 100
-      body.totalBalance = (Math.round(body.totalBalance * 100) + 1) / 100
-      return res
-    },
   }),
 
-  defineFault({
-    id: 'vl-gateway-blocked-counted-available',
-    area: 'balance',
-    files: ['balance/equivalences.test.ts'],
-    clauses: ['1.balance-shapes-one-balance'],
+  rewriteAnswer('getGatewayBalance', (body) => {
+    if (typeof body?.availableBalance !== 'number' || typeof body.blockedBalance !== 'number') return
+    body.availableBalance = (Math.round(body.availableBalance * 100) + Math.round(body.blockedBalance * 100)) / 100
+    body.blockedBalance = 0
+  }, {
+    id: 'vl-gateway-blocked-counted-available', area: 'balance', files: ['balance/equivalences.test.ts'], clauses: ['1.balance-shapes-one-balance'],
     description: 'GET /v1/account/balance counts blocked funds as available (blockedBalance 0), though its totalBalance stays right',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'getGatewayBalance')
-      if (!body || typeof body?.availableBalance !== 'number' || typeof body.blockedBalance !== 'number') return undefined
-      body.availableBalance = (Math.round(body.availableBalance * 100) + Math.round(body.blockedBalance * 100)) / 100
-      body.blockedBalance = 0
-      return res
-    },
   }),
 
   defineFault({
@@ -132,19 +114,13 @@ export default [
   }),
 
   // ---- balance movement (balance/movement.test.ts) ------------------------------------------
-  defineFault({
-    id: 'vl-public-balance-blocked-not-reported',
-    area: 'balance',
-    files: ['balance/movement.test.ts'],
-    clauses: ['3.6.accept-moves-to-blocked'],
+  rewriteAnswer('getBalance', (body) => {
+    if (typeof body?.netBalance !== 'number' || typeof body.blockedBalance !== 'number') return
+    body.netBalance = Math.round((body.netBalance + body.blockedBalance) * 100) / 100
+    body.blockedBalance = 0
+  }, {
+    id: 'vl-public-balance-blocked-not-reported', area: 'balance', files: ['balance/movement.test.ts'], clauses: ['3.6.accept-moves-to-blocked'],
     description: 'GET /api/balance counts funds of pending payments as available: netBalance includes them, blockedBalance is 0',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'getBalance')
-      if (!body || typeof body?.netBalance !== 'number' || typeof body.blockedBalance !== 'number') return undefined
-      body.netBalance = Math.round((body.netBalance + body.blockedBalance) * 100) / 100
-      body.blockedBalance = 0
-      return res
-    },
   }),
 
   defineFault({
@@ -219,18 +195,12 @@ export default [
     })(),
   }),
 
-  defineFault({
-    id: 'mn-gateway-balance-id-of-the-key',
-    area: 'balance',
-    clauses: ['2.3.gateway-id'],
+  rewriteAnswer('getGatewayBalance', (body, req, res) => {
+    if (res.status !== 200 || !body) return
+    body.id = `key_${createHash('sha256').update(req.headers['x-api-key'] ?? '').digest('hex').slice(0, 24)}`
+  }, {
+    id: 'mn-gateway-balance-id-of-the-key', area: 'balance', clauses: ['2.3.gateway-id'], readings: { limitedBalance: 'allowed' },
     description: "the gateway balance's id names the API key that asked (a digest of it), not the account",
-    readings: { limitedBalance: 'allowed' },
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'getGatewayBalance')
-      if (!body || res.status !== 200 || !body) return undefined
-      body.id = `key_${createHash('sha256').update(req.headers['x-api-key'] ?? '').digest('hex').slice(0, 24)}`
-      return res
-    },
   }),
 
   // §2.3 balances, §4.8, §4.9, §4.13

@@ -142,19 +142,13 @@ export default [
     })
   })(),
 
-  defineFault({
-    id: 'sm-cash-out-not-blocked',
-    area: 'cash',
-    files: STATE_FILES.cashOut,
-    clauses: ['3.6.accept-moves-to-blocked'],
+  rewriteAnswer('getGatewayBalance', (body) => {
+    if (typeof body?.blockedBalance !== 'number') return
+    body.availableBalance = (centsOf(body.availableBalance) + centsOf(body.blockedBalance)) / 100
+    body.blockedBalance = 0
+  }, {
+    id: 'sm-cash-out-not-blocked', area: 'cash', files: STATE_FILES.cashOut, clauses: ['3.6.accept-moves-to-blocked'],
     description: 'accepted outgoing payments stay in available: the gateway balance shows nothing blocked',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'getGatewayBalance')
-      if (!body || typeof body?.blockedBalance !== 'number') return undefined
-      body.availableBalance = (centsOf(body.availableBalance) + centsOf(body.blockedBalance)) / 100
-      body.blockedBalance = 0
-      return res
-    },
   }),
 
   defineFault({

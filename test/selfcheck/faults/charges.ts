@@ -222,20 +222,14 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'sm-cob-emv-amount-off-by-cent',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['2.4.loc-location-emv'],
+  rewriteAnswer('putCob', (body) => {
+    if (typeof body?.loc?.location !== 'string') return
+    const shifted = shiftEmvAmount(body.loc.location, 1)
+    body.loc.location = shifted
+    body.location = shifted
+  }, {
+    id: 'sm-cob-emv-amount-off-by-cent', area: 'charges', files: STATE_FILES.charges, clauses: ['2.4.loc-location-emv'],
     description: 'the BR Code of a charge carries valor.original plus one cent (with a correct CRC)',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'putCob')
-      if (!body || typeof body?.loc?.location !== 'string') return undefined
-      const shifted = shiftEmvAmount(body.loc.location, 1)
-      body.loc.location = shifted
-      body.location = shifted
-      return res
-    },
   }),
 
   defineFault({

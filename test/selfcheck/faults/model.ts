@@ -1,22 +1,16 @@
 // Faults the checks of suites/model/ must catch: each a target that breaks one of its clauses.
-import { answerOf, defineFault, jsonObjectOf, matches } from '../fault.ts'
+import { answerOf, defineFault, jsonObjectOf, matches, rewriteAnswer } from '../fault.ts'
 import { isControl, isReset } from './support/meaning.ts'
 import { MODEL_FILES } from './support/slips-webhooks.ts'
 
 export default [
   // ------------------------------------------------------------------------------- ledger model
-  defineFault({
-    id: 'model-net-balance-includes-blocked',
-    area: 'model',
-    files: MODEL_FILES,
-    clauses: ['2.3.net-equals-available', '3.6.accept-moves-to-blocked'],
+  rewriteAnswer('getBalance', (body) => {
+    if (typeof body?.netBalance !== 'number' || typeof body.blockedBalance !== 'number') return
+    body.netBalance = Math.round((body.netBalance + body.blockedBalance) * 100) / 100
+  }, {
+    id: 'model-net-balance-includes-blocked', area: 'model', files: MODEL_FILES, clauses: ['2.3.net-equals-available', '3.6.accept-moves-to-blocked'],
     description: 'GET /api/balance reports netBalance as available plus blocked (pending cash-outs still spendable)',
-    onResponse(req, res) {
-      const body = answerOf(req, res, 'getBalance')
-      if (!body || typeof body?.netBalance !== 'number' || typeof body.blockedBalance !== 'number') return undefined
-      body.netBalance = Math.round((body.netBalance + body.blockedBalance) * 100) / 100
-      return res
-    },
   }),
 
   defineFault({
