@@ -6,7 +6,8 @@ import { defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest, ty
 import { errorResponse, rewriteQuery } from './support/auth-bounds.ts'
 import { nextUp } from './support/meaning.ts'
 import { okAnswerOf, cents, digitsOf, documentsIn, formatted, localAsUtc, maskOf, ob, Obj, ok2xx, daysBetween as outsiderDaysBetween, listItems, refuse, seenDocuments, TX_VIEW } from './support/outsider.ts'
-import { defaultWindow, eachItem, isView, items, metadata, oneOver, sharedListingCache, tokenSubject, viewByNumericIdOrExternalId, isAccountListing, isListing, isPixKeyListing } from './support/views-listings.ts'
+import { tokenSubject } from './support/isolation.ts'
+import { defaultWindow, eachItem, isView, items, metadata, oneOver, sharedListingCache, viewByNumericIdOrExternalId, isAccountListing, isListing, isPixKeyListing } from './support/views-listings.ts'
 
 export default [
   defineFault({

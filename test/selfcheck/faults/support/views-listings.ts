@@ -48,18 +48,6 @@ export function defaultWindow(req: ProxyRequest, startDaysAgo: number, endDaysAg
   return req
 }
 
-/** The client id (`sub`) of a bearer JWT; undefined for anything else. */
-export function tokenSubject(authorization: string | undefined): string | undefined {
-  const payload = /^Bearer [^.]+\.([^.]+)\.[^.]*$/.exec(authorization ?? '')?.[1]
-  if (!payload) return undefined
-  try {
-    const sub = (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sub?: unknown }).sub
-    return typeof sub === 'string' ? sub : undefined
-  } catch {
-    return undefined
-  }
-}
-
 /** Requests whose page size the off-by-one fault raised. */
 export const oneOver = new WeakSet<ProxyRequest>()
 
