@@ -63,8 +63,13 @@ export function decideVerdict(r: Verdictless, clauses: readonly ClauseResult[]):
 export function gateOutcomes(r: Verdictless, settings: GateSettings): GateOutcome[] {
   const gates: GateOutcome[] = []
   if (settings.requireCoverage !== undefined) {
-    const figure = r.statusCoverage?.percent ?? 0
-    gates.push(percentGate('status coverage', '--require-coverage', figure, settings.requireCoverage))
+    if (r.statusCoverage && r.statusCoverage.documented === 0) {
+      // a selection whose checks are about no operation: there is nothing to measure, so nothing to fail
+      const threshold = settings.requireCoverage
+      gates.push({ name: 'status coverage', flag: '--require-coverage', figure: 0, threshold, passed: true, text: `status coverage not measured: the selected checks are about no operation (--require-coverage ${threshold}% not applicable)` })
+    } else {
+      gates.push(percentGate('status coverage', '--require-coverage', r.statusCoverage?.percent ?? 0, settings.requireCoverage))
+    }
   }
   if (settings.requireVerified !== undefined) {
     gates.push(percentGate('must clauses verified', '--require-verified', r.coverage.percent, settings.requireVerified))
