@@ -44,6 +44,7 @@ import { WaiverError, applyWaivers, draftWaivers, loadWaivers, utcDay, waiverLin
 import { prepareRunDir, removeIfEmpty, writeReport } from './reporting/write.ts'
 import { afterRun, gateSettingsOf } from './run-extras.ts'
 import { EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE } from './exit-codes.ts'
+import { claimsDirOf } from '../harness/run-claims.ts'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const SUITES_DIR = join(REPO_ROOT, 'suites')
@@ -325,6 +326,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
     return await runVitest(args, config, place, reporter, workerEnv, env)
   } finally {
     restoreEnv()
+    rmSync(claimsDirOf(runId), { recursive: true, force: true })
   }
 }
 
