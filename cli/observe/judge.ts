@@ -1,0 +1,57 @@
+// One observe session: exchanges go in one at a time, in the order the application saw them;
+// each is matched to its operation and given to the one-exchange rules and to the model.
+import { matchOperation, type ObservedExchange } from './exchanges.ts'
+import { Model } from './model.ts'
+import { judgeExchange } from './rules.ts'
+import { Tally } from './verdicts.ts'
+
+export class Judge {
+  readonly tally = new Tally()
+  private readonly model = new Model(this.tally.emit)
+  /** Exchanges that were a request of the interface (the headline counts these). */
+  judged = 0
+  /** Exchanges of no operation of the interface (assets, other APIs, paths it does not show). */
+  unmatched = 0
+  /** A rule that threw: a defect of the kit, never a verdict on the target. */
+  readonly errors: string[] = []
+  private finished = false
+
+  /** basePaths: the path of each API's base URL, taken off before matching (`/sandbox` of https://host/sandbox). */
+  constructor(private readonly basePaths: readonly string[] = []) {}
+
+  add(ex: ObservedExchange): void {
+    const m = matchOperation(ex.request.method, ex.request.url, this.basePaths)
+    try {
+      this.model.observe(ex, m)
+      if (!m) {
+        this.unmatched++
+        return
+      }
+      this.judged++
+      judgeExchange(ex, m, this.tally.emit)
+    } catch (e) {
+      if (this.errors.length < 20) this.errors.push(`exchange ${ex.seq} (${ex.request.method} ${pathOnly(ex.request.url)}): the kit's rule failed: ${(e as Error).stack ?? String(e)}`)
+    }
+  }
+
+  /** The rules that compare surfaces run once; call before reading the tally. */
+  finish(): Tally {
+    if (!this.finished) {
+      this.finished = true
+      try {
+        this.model.finish()
+      } catch (e) {
+        this.errors.push(`the kit's cross-surface rules failed: ${(e as Error).stack ?? String(e)}`)
+      }
+    }
+    return this.tally
+  }
+}
+
+function pathOnly(url: string): string {
+  try {
+    return new URL(url).pathname
+  } catch {
+    return url.split('?')[0] ?? url
+  }
+}

@@ -1,0 +1,113 @@
+// A small integration, as an application would write it: a token, a charge (PUT /cob), a cash-in
+// that a payer pays, listings, the single view, a return and a refund, a cash-out, balances, and
+// the few refusals an application meets (an unknown id, a page size too large, no token). It
+// talks to `baseUrl` and `gatewayUrl` (the observe proxy's) and, for what a payer or the bank
+// does, to the sandbox's control API directly: that is the world, not the application.
+import { randomBytes } from 'node:crypto'
+import { request } from 'undici'
+import { buildPixCode } from '../../generators/emv.ts'
+
+export interface ClientTarget {
+  baseUrl: string
+  gatewayUrl: string
+  controlUrl: string
+  env: Record<string, string>
+}
+
+interface Answer { status: number; json: any }
+
+async function call(url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
+  const r = await request(url, {
+    method: method as 'GET',
+    headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await r.body.text()
+  let json: any
+  try {
+    json = text ? JSON.parse(text) : undefined
+  } catch {
+    json = undefined
+  }
+  return { status: r.statusCode, json }
+}
+
+const txid = () => `obs${randomBytes(14).toString('hex')}`.slice(0, 30)
+const today = () => new Date().toISOString().slice(0, 10)
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10)
+
+/** Runs the session; returns what it made (ids), for the tests' own look-ups. */
+export async function runClient(t: ClientTarget): Promise<{ requests: number }> {
+  let requests = 0
+  const base = async (method: string, path: string, body?: unknown, auth = true): Promise<Answer> => {
+    requests++
+    return call(`${t.baseUrl}${path}`, method, auth ? { authorization: `Bearer ${token}` } : {}, body)
+  }
+  const gateway = async (method: string, path: string, body?: unknown): Promise<Answer> => {
+    requests++
+    return call(`${t.gatewayUrl}${path}`, method, { 'x-api-key': t.env.PIX_API_KEY! }, body)
+  }
+  const control = (method: string, path: string, body?: unknown) => call(`${t.controlUrl}${path}`, method, {}, body ?? {})
+
+  requests++
+  const tokenAnswer = await call(`${t.baseUrl}/oauth/token`, 'POST', {}, { clientId: t.env.PIX_CLIENT_ID, clientSecret: t.env.PIX_CLIENT_SECRET })
+  const token: string = tokenAnswer.json?.access_token ?? ''
+
+  // a charge, with and without the optional parts; then the payer pays it
+  const chargeId = txid()
+  await base('PUT', `/cob/${chargeId}`, {
+    calendario: { expiracao: 3600 },
+    devedor: { cpf: '12345678909', nome: 'Fulano de Tal' },
+    valor: { original: '25.00' },
+    chave: t.env.PIX_PIX_KEY || 'pix@example.com',
+    solicitacaoPagador: 'Pedido 1234',
+    infoAdicionais: [{ nome: 'pedido', valor: '1234' }],
+  })
+  await base('PUT', `/cob/${txid()}`, { calendario: {}, valor: { original: '3.10' } })
+  await control('POST', `/control/cob/${chargeId}/pay`, { payer: { name: 'Beltrano', document: '11144477735' } })
+
+  // a cash-in with a QR image, one without; the first is paid
+  const externalId = `order-${randomBytes(6).toString('hex')}`
+  const cashIn = await base('POST', '/api/pix/cash-in', {
+    transaction: { value: 12.5, description: 'Pedido', externalId, expirationTime: 3600, generateQrCode: true },
+    payer: { fullName: 'Ciclano da Silva', document: '52998224725' },
+    additionalInfo: { pedido: '42' },
+  })
+  await base('POST', '/api/pix/cash-in', { transaction: { value: 7.0, description: 'Outro', externalId: `${externalId}-b`, expirationTime: 600 }, payer: { fullName: 'Ciclano', document: '52998224725' } })
+  const paid = await control('POST', `/control/cash-in/${cashIn.json?.transactionId}/pay`, { payer: { name: 'Ciclano da Silva', document: '52998224725' } })
+  const received = paid.json ?? {}
+
+  // what the application reads back
+  await base('GET', '/api/transactions?page=1&size=10')
+  await base('GET', '/api/transactions')
+  await base('GET', `/api/transactions?startDate=${daysAgo(7)}&endDate=${today()}&status=CONFIRMED`)
+  await base('GET', `/api/transactions?externalId=${externalId}`)
+  if (received.transactionId) await base('GET', `/api/pix/transaction/${received.transactionId}`)
+  await base('GET', `/api/pix/transaction/${externalId}`)
+  if (t.env.PIX_PIX_KEY) await base('GET', `/api/pix/transactions/pix-key/${encodeURIComponent(t.env.PIX_PIX_KEY)}?page=1&size=50`)
+
+  // a return of part of the payment, and a gateway refund of the rest
+  if (received.e2eId) await base('PUT', `/pix/${received.e2eId}/devolucao/dev${randomBytes(4).toString('hex')}`, { valor: '2.50', descricao: 'troco' })
+  if (received.gatewayId) await gateway('POST', `/pix/v2/payment/refund/${received.gatewayId}`, { value: 1.0, description: 'ajuste' })
+
+  // a cash-out of a QR code for the amount it carries
+  const qr = buildPixCode({ key: 'recebedor@example.com', amount: '4.20', merchantName: 'LOJA EXEMPLO', merchantCity: 'SAO PAULO', txid: 'OBS1' })
+  await base('POST', '/api/pix/cash-out-qrcode', { value: 4.2, qrCode: qr, externalId: `pay-${randomBytes(6).toString('hex')}`, description: 'compra' })
+
+  // balances, each read right after the other
+  await base('GET', '/api/balance')
+  await base('GET', '/accounts/balances')
+  await gateway('GET', '/v1/account/balance')
+
+  // the listing after everything, and its single view again
+  await base('GET', '/api/transactions?page=1&size=20')
+  if (received.transactionId) await base('GET', `/api/pix/transaction/${received.transactionId}`)
+
+  // refusals an application meets
+  await base('GET', '/api/pix/transaction/999999999')
+  await base('GET', '/api/transactions?size=500')
+  await base('GET', `/api/transactions?startDate=${daysAgo(60)}&endDate=${today()}`)
+  await base('GET', '/api/balance', undefined, false)
+  await base('PUT', `/cob/${chargeId}`, { calendario: {}, valor: { original: '1.00' } })
+  return { requests }
+}
