@@ -7,7 +7,7 @@ import { Tally } from './verdicts.ts'
 
 export class Judge {
   readonly tally = new Tally()
-  private readonly model = new Model(this.tally.emit)
+  private readonly model: Model
   /** Exchanges that were a request of the interface (the headline counts these). */
   judged = 0
   /** Exchanges of no operation of the interface (assets, other APIs, paths it does not show). */
@@ -17,18 +17,19 @@ export class Judge {
   private finished = false
 
   /** basePaths: the path of each API's base URL, taken off before matching (`/sandbox` of https://host/sandbox). */
-  constructor(private readonly basePaths: readonly string[] = []) {}
+  /** accounts: each account's client id and API key from the settings, so the model joins both APIs' views of one account. */
+  constructor(private readonly basePaths: readonly string[] = [], accounts: readonly { clientId: string; apiKey: string }[] = []) {
+    this.model = new Model(this.tally.emit, accounts)
+  }
 
   add(ex: ObservedExchange): void {
     const m = matchOperation(ex.request.method, ex.request.url, this.basePaths)
     try {
+      if (m) {
+        this.judged++
+        judgeExchange(ex, m, this.tally.emit, this.model)
+      } else this.unmatched++
       this.model.observe(ex, m)
-      if (!m) {
-        this.unmatched++
-        return
-      }
-      this.judged++
-      judgeExchange(ex, m, this.tally.emit)
     } catch (e) {
       if (this.errors.length < 20) this.errors.push(`exchange ${ex.seq} (${ex.request.method} ${pathOnly(ex.request.url)}): the kit's rule failed: ${(e as Error).stack ?? String(e)}`)
     }

@@ -87,6 +87,13 @@ function loadTarget(file: string): Target {
   return { config, secrets: secretValues(config) }
 }
 
+/** Each account of the settings: a bearer token issued to its client id and its API key are one account's. */
+export function accountsOf(c: Pick<TargetConfig, 'clientId' | 'apiKey' | 'otherClientId' | 'otherApiKey' | 'balanceAccounts'>): { clientId: string; apiKey: string }[] {
+  const all = [{ clientId: c.clientId, apiKey: c.apiKey }, ...c.balanceAccounts.map((a) => ({ clientId: a.clientId, apiKey: a.apiKey }))]
+  if (c.otherClientId && c.otherApiKey) all.push({ clientId: c.otherClientId, apiKey: c.otherApiKey })
+  return all
+}
+
 function basePaths(t: Target | undefined): string[] {
   if (!t) return []
   return [t.config.baseUrl, t.config.gatewayUrl].map((u) => new URL(u).pathname).filter((p) => p !== '/')
@@ -96,7 +103,7 @@ function basePaths(t: Target | undefined): string[] {
 export function judgeHar(file: string, target: Target | undefined, run: { runId: string; command: string }): ObserveResults {
   const startedAt = new Date().toISOString()
   const exchanges = readHar(file)
-  const judge = new Judge(basePaths(target))
+  const judge = new Judge(basePaths(target), target ? accountsOf(target.config) : [])
   for (const ex of exchanges) judge.add(ex)
   const tally = judge.finish()
   const first = exchanges[0]?.startedAt
@@ -110,7 +117,7 @@ export function judgeHar(file: string, target: Target | undefined, run: { runId:
 
 async function live(listen: ListenAddress, target: Target, run: { runId: string; command: string; runDir: string }, say: (l: string) => void, complain: (l: string) => void, io: ObserveIo): Promise<ObserveResults> {
   const startedAt = new Date().toISOString()
-  const judge = new Judge(basePaths(target))
+  const judge = new Judge(basePaths(target), accountsOf(target.config))
   let proxy: ObserveProxy
   try {
     proxy = await ObserveProxy.start(listen, upstreamOf(target.config), judge, target.secrets)

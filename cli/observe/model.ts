@@ -45,11 +45,27 @@ export class Model {
   private readonly transactions = new Map<string, TransactionRecord>() // `${account} ${id}`
   private readonly externalIds = new Map<string, string>() // `${account} ${externalId}` → id
   private readonly known = new Set<string>() // `${account} ${id or externalId}` some answer showed
-  private lastBalance: { account: string; op: string; body: Json; ex: ObservedExchange } | undefined
+  /** The latest read of each balance shape since the last request that was not a GET. */
+  private readonly balances = new Map<string, { account: string; body: Json; ex: ObservedExchange }>()
+  /** Cash-outs by their externalId: the transaction the first accepted one made. */
+  private readonly cashOuts = new Map<string, Seen<string>>()
+  /** Original amounts of received payments by end-to-end id, as the view or a listing showed them. */
+  private readonly originals = new Map<string, number>()
+  /** Cents returned per end-to-end id by returns the target accepted, and the ids of those returns. */
+  private readonly returned = new Map<string, { cents: number; ids: Set<string> }>()
   /** Bearer tokens by the client they were issued to: records of one account stay together across token renewals. */
   private readonly clients = new Map<string, string>()
 
-  constructor(private readonly emit: Emit) {}
+  /** accounts: the API key and client id of each account of the target's settings, so both APIs' records of one account meet. */
+  constructor(private readonly emit: Emit, accounts: readonly { clientId: string; apiKey: string }[] = []) {
+    for (const a of accounts) this.keys.set(a.apiKey, a.clientId)
+  }
+
+  private readonly keys = new Map<string, string>()
+
+  chargeCreated(ex: ObservedExchange, txid: string): boolean {
+    return this.createdTxids.has(`${this.accountOf(ex)} ${txid}`)
+  }
 
   observe(ex: ObservedExchange, m: Matched | undefined): void {
     if (ex.response.status === 0) return
@@ -59,17 +75,21 @@ export class Model {
     const status = ex.response.status
     const ok = status >= 200 && status < 300
     const body = responseJson(ex)
-    if (ex.request.method !== 'GET') this.lastBalance = undefined
+    if (ex.request.method !== 'GET') this.balances.clear()
     switch (m.op.operationId) {
       case 'putCob': return this.putCob(ex, m, account, body)
       case 'putDevolucao':
+        this.returnSum(ex, m, account)
         if (ok && isObject(body) && typeof body.status === 'string') {
           this.emit('3.3.create-em-processamento', this.statusesOf('return', account, `${m.params.e2eid}/${m.params.id}`).length > 0 || body.status === 'EM_PROCESSAMENTO', `a new return answered ${body.status}`, ex)
           this.status('return', account, `${m.params.e2eid}/${m.params.id}`, body.status, ex)
         }
         return
-      case 'createCashIn':
       case 'createCashOutQrCode':
+        this.cashOutOnce(ex, account, body)
+        if (ok && isObject(body)) this.remember(account, body.transactionId, body.externalId)
+        return
+      case 'createCashIn':
         if (ok && isObject(body)) this.remember(account, body.transactionId, body.externalId)
         return
       case 'getTransaction': return this.view(ex, m, account, body)
@@ -81,6 +101,7 @@ export class Model {
         return
       case 'getBalance':
       case 'getAccountBalances':
+      case 'getGatewayBalance':
         if (ok && isObject(body)) this.balance(ex, account, m.op.operationId, body)
         return
       default:
@@ -96,7 +117,8 @@ export class Model {
   private accountOf(ex: ObservedExchange): string {
     const auth = header(ex.request.headers, 'authorization')
     const token = auth && /^Bearer\s+(.+)$/i.exec(auth)?.[1]
-    const client = token ? this.clients.get(token) : undefined
+    const key = header(ex.request.headers, 'x-api-key')
+    const client = token ? this.clients.get(token) : key ? this.keys.get(key) : undefined
     return client !== undefined ? `client ${client}` : accountOf(ex)
   }
 
@@ -156,6 +178,10 @@ export class Model {
     if (typeof id === 'string' && typeof externalId === 'string' && externalId !== '') this.externalIds.set(`${account} ${externalId}`, id)
   }
 
+  private original(account: string, e2e: unknown, amount: unknown): void {
+    if (typeof e2e === 'string' && e2e !== '' && money(amount)) this.originals.set(`${account} ${e2e}`, centsOf(amount))
+  }
+
   private record(account: string, id: string): TransactionRecord {
     const key = `${account} ${id}`
     let r = this.transactions.get(key)
@@ -176,6 +202,7 @@ export class Model {
     }
     if (status !== 200 || !isObject(body) || typeof body.id !== 'string') return
     this.remember(account, body.id, body.externalId)
+    this.original(account, body.e2eId, body.originalAmount)
     const r = this.record(account, body.id)
     r.views.push({ value: body, ex })
     if (r.views.length > 4) r.views.splice(1, 1) // keep the first and the latest
@@ -184,30 +211,89 @@ export class Model {
   private listed(ex: ObservedExchange, account: string, item: Json, listing: string): void {
     if (typeof item.transactionId !== 'string') return
     this.remember(account, item.transactionId, item.externalId)
+    this.original(account, item.endToEndId, item.originalAmount)
     const r = this.record(account, item.transactionId)
     r.listed.push({ value: { ...item, _listing: listing }, ex })
     if (r.listed.length > 6) r.listed.splice(2, 1)
   }
 
-  /** §2.3 equivalences, between a public and a central-bank-style read of one account with nothing sent between them. */
+  /**
+   * §2.3 and §1: the three shapes are one balance. Reads of two shapes of one account are compared
+   * only a moment apart with no request but reads between them: funds may move in between anyway
+   * (a payment arriving), so a disagreement there is rare but possible, and the evidence shows both.
+   */
   private balance(ex: ObservedExchange, account: string, op: string, body: Json): void {
-    const prev = this.lastBalance
-    this.lastBalance = { account, op, body, ex }
-    if (!prev || prev.account !== account || prev.op === op) return
-    const gap = Math.abs(Date.parse(ex.startedAt) - Date.parse(prev.ex.startedAt))
-    if (!(gap <= 1_000)) return // funds may move between two reads: only reads a moment apart are compared
-    const pub = op === 'getBalance' ? body : prev.body
-    const bcb = op === 'getBalance' ? prev.body : body
-    const amounts = Array.isArray(bcb.data) && isObject(bcb.data[0]) && isObject(bcb.data[0].balanceAmount) ? bcb.data[0].balanceAmount : undefined
-    if (!amounts) return
-    const pair: [string, unknown, unknown][] = [
-      ['2.3.net-equals-available', pub.netBalance, amounts.available],
-      ['2.3.blocked-equals-blocked', pub.blockedBalance, amounts.blocked],
-    ]
-    for (const [clause, a, b] of pair) {
-      if (!money(a) || !money(b)) continue
-      this.emit(clause, centsOf(a) === centsOf(b), `GET /api/balance and GET /accounts/balances a moment apart: ${a} and ${b}`, prev.ex, ex)
+    const now = { account, body, ex }
+    for (const [otherOp, other] of this.balances) {
+      if (otherOp === op || other.account !== account) continue
+      const gap = Math.abs(Date.parse(ex.startedAt) - Date.parse(other.ex.startedAt))
+      if (!(gap <= 1_000)) continue
+      const shapes = { [op]: now, [otherOp]: other }
+      const pub = shapes.getBalance?.body
+      const bcbItem = shapes.getAccountBalances?.body.data?.[0]
+      const bcb = isObject(bcbItem) && isObject(bcbItem.balanceAmount) ? bcbItem.balanceAmount : undefined
+      const gw = shapes.getGatewayBalance?.body
+      const pairs: [string, unknown, unknown, string][] = []
+      if (pub && bcb) {
+        pairs.push(['2.3.net-equals-available', pub.netBalance, bcb.available, 'netBalance and available'], ['2.3.blocked-equals-blocked', pub.blockedBalance, bcb.blocked, 'blockedBalance and blocked'])
+        const consulted = Date.parse(String(pub.consultedAt))
+        const event = Date.parse(String(bcbItem.eventDate))
+        if (!Number.isNaN(consulted) && !Number.isNaN(event)) this.emit('2.3.consulted-at-is-event-date', Math.abs(consulted - event) <= gap + 2_000, `consultedAt ${pub.consultedAt} and eventDate ${bcbItem.eventDate} of reads ${gap} ms apart`, other.ex, ex)
+      }
+      if (gw && (pub || bcb)) {
+        pairs.push(['1.balance-shapes-one-balance', gw.availableBalance, pub ? pub.netBalance : bcb!.available, 'availableBalance (gateway) and the available funds of the other shape'])
+        pairs.push(['1.balance-shapes-one-balance', gw.blockedBalance, pub ? pub.blockedBalance : bcb!.blocked, 'blockedBalance (gateway) and the blocked funds of the other shape'])
+      }
+      for (const [clause, a, b, what] of pairs) {
+        if (!money(a) || !money(b)) continue
+        this.emit(clause, centsOf(a) === centsOf(b), `${what} of reads ${gap} ms apart: ${a} and ${b}`, other.ex, ex)
+      }
     }
+    this.balances.set(op, now)
+  }
+
+  /** §4.7: externalId is the payment's unique identifier: a second cash-out with it makes no second payment. */
+  private cashOutOnce(ex: ObservedExchange, account: string, body: unknown): void {
+    const req = requestJson(ex)
+    if (!isObject(req) || typeof req.externalId !== 'string' || req.externalId === '') return
+    const key = `${account} ${req.externalId}`
+    const first = this.cashOuts.get(key)
+    const status = ex.response.status
+    const made = status >= 200 && status < 300 && isObject(body) && typeof body.transactionId === 'string' ? body.transactionId : undefined
+    if (!first) {
+      if (made) this.cashOuts.set(key, { value: made, ex })
+      return
+    }
+    if (status >= 500) return
+    this.emit('4.7.external-id-unique', made === undefined || made === first.value, `a second cash-out with externalId ${req.externalId} made transaction ${made} beside ${first.value}`, first.ex, ex)
+  }
+
+  /** §4.11: returns of one payment add up to at most its original amount, and any split within it is accepted. */
+  private returnSum(ex: ObservedExchange, m: Matched, account: string): void {
+    const req = requestJson(ex)
+    const e2eid = m.params.e2eid ?? ''
+    const rid = m.params.id ?? ''
+    if (!isObject(req) || typeof req.valor !== 'string' || !/^\d+\.\d{2}$/.test(req.valor)) return
+    if (!/^[a-zA-Z0-9]{32}$/.test(e2eid) || rid.length < 1 || rid.length > 35) return
+    if (req.natureza !== undefined && req.natureza !== 'ORIGINAL' && req.natureza !== 'RETIRADA') return
+    if (req.descricao !== undefined && !(typeof req.descricao === 'string' && [...req.descricao].length <= 140)) return
+    const key = `${account} ${e2eid}`
+    const original = this.originals.get(key)
+    const done = this.returned.get(key) ?? { cents: 0, ids: new Set<string>() }
+    if (done.ids.has(rid)) return // the same return again: not a new amount
+    const after = done.cents + centsOf(req.valor)
+    const status = ex.response.status
+    const accepted = status >= 200 && status < 300
+    if (accepted) {
+      done.cents = after
+      done.ids.add(rid)
+      this.returned.set(key, done)
+    }
+    if (original === undefined || !(accepted || status === 400)) return
+    const what = `returns of ${fromCentsText(after)} in all of a payment of ${fromCentsText(original)}`
+    if (after > original) this.emit('7.return-value-exceeds-refundable-400', !accepted, `${what} were accepted`, ex)
+    else if (done.ids.size > (accepted ? 1 : 0)) this.emit('4.11.partial-returns-up-to-original', accepted, `${what} refused with 400`, ex)
+    else if (!accepted) this.emit('4.11.status-201', false, `a return of ${req.valor} of a payment of ${fromCentsText(original)} refused with 400`, ex)
   }
 
   /** The rules that compare surfaces: run once every exchange is in. */
@@ -261,6 +347,10 @@ export class Model {
     if (cp(account.value) !== cp(byKey.value)) differ.push('counterpart')
     this.emit('2.2.same-view-both-listings', differ.length === 0, `transaction ${account.value.transactionId}: ${differ.join(', ')} differ between the account listing and the pix-key listing`, account.ex, byKey.ex)
   }
+}
+
+function fromCentsText(cents: number): string {
+  return (cents / 100).toFixed(2)
 }
 
 function money(x: unknown): x is number | string {

@@ -7,6 +7,7 @@ import { STATUS_CODES } from 'node:http'
 import { centsOf, hasAtMostTwoDecimals, isTwoDecimalString } from '../../generators/amounts.ts'
 import { isValidCnpjDigits, isValidCpfDigits } from '../../generators/documents.ts'
 import { parsePixCode } from '../../generators/emv.ts'
+import { clauseById } from '../../generators/clauses.ts'
 import { acceptedSuccessStatuses, requestBodySchema, responseSchema, validator } from '../../generators/openapi.ts'
 import { clauseOfSchemaError } from '../../generators/openapi-clauses.ts'
 import { header, isJsonContentType, parseJson, type Matched, type ObservedExchange } from './exchanges.ts'
@@ -64,7 +65,15 @@ export function requestJson(ex: ObservedExchange): unknown {
   return parseJson(ex.request.body)
 }
 
-export function judgeExchange(ex: ObservedExchange, m: Matched, emit: Emit): void {
+/** What the session saw before this exchange, as the model knows it. */
+export interface History {
+  /** A charge of this txid was created earlier in the session (on this account). */
+  chargeCreated(ex: ObservedExchange, txid: string): boolean
+}
+
+const NO_HISTORY: History = { chargeCreated: () => false }
+
+export function judgeExchange(ex: ObservedExchange, m: Matched, emit: Emit, history: History = NO_HISTORY): void {
   if (ex.response.status === 0) return // no answer: nothing the target said
   const id = m.op.operationId
   jsonBodies(ex, emit)
@@ -72,7 +81,7 @@ export function judgeExchange(ex: ObservedExchange, m: Matched, emit: Emit): voi
   responseShape(ex, id, emit)
   errorBody(ex, id, emit)
   authentication(ex, m, emit)
-  requestLimits(ex, m, emit)
+  requestLimits(ex, m, emit, history)
   const rule = ANSWER_RULES[id]
   if (rule && ok2xx(ex)) rule(ex, m, emit)
 }
@@ -111,7 +120,7 @@ function responseShape(ex: ObservedExchange, id: string, emit: Emit): void {
     emit(fallback, false, `HTTP ${status} with a body that is not JSON: ${JSON.stringify(ex.response.body.slice(0, 80))}`, ex)
     return
   }
-  const { broken, kept } = judgeSchema(schema, body, fallback)
+  const { broken, kept } = judgeSchema(schema, body, fallback, isError ? undefined : (path) => fieldClauseOf(id, path))
   for (const [clause, why] of broken) emit(clause, false, `${id} ${status}: ${why}`, ex)
   for (const clause of kept) if (isError || !REFUSAL_CLAUSE.test(clause)) emit(clause, true, undefined, ex)
 }
@@ -122,6 +131,23 @@ function responseShape(ex: ObservedExchange, id: string, emit: Emit): void {
  * successful answer earns them nothing (the request rules judge them).
  */
 const REFUSAL_CLAUSE = /^7\.|-(max|length|required|values|min|range|digits)$/
+
+/** Where the fields of an operation's answer have clauses of their own: `<prefix><field>`. */
+const FIELD_PREFIX: Record<string, string> = {
+  getTransaction: '2.1.', listTransactions: '2.2.', listTransactionsByPixKey: '2.2.', getBalance: '2.3.public-', getAccountBalances: '2.3.bcb-',
+  getGatewayBalance: '2.3.gateway-', putCob: '2.4.', putDevolucao: '2.5.', createBankSlip: '2.6.', getBuyer: '2.7.', createCashIn: '4.6.', createCashOutQrCode: '4.7.',
+}
+const kebab = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()
+
+function fieldClauseOf(operationId: string, path: string[]): string | undefined {
+  const prefix = FIELD_PREFIX[operationId]
+  const names = path.filter((p) => !/^\d+$/.test(p) && p !== 'data' && p !== 'balanceAmount')
+  if (!prefix || names.length === 0) return undefined
+  const last = kebab(names.at(-1)!)
+  const two = names.length >= 2 ? `${kebab(names.at(-2)!)}-${last}` : undefined
+  for (const candidate of [two, last, `${last}-enum`]) if (candidate && clauseById(`${prefix}${candidate}`)) return `${prefix}${candidate}`
+  return undefined
+}
 
 /** §7: statusCode is the HTTP status, error its reason phrase. */
 function errorBody(ex: ObservedExchange, id: string, emit: Emit): void {
@@ -147,7 +173,7 @@ function authentication(ex: ObservedExchange, m: Matched, emit: Emit): void {
 // ── what the request asked for ──────────────────────────────────────────────────────────────
 
 /** A request body the interface refuses, accepted; or the refusal of one it allows. */
-function requestLimits(ex: ObservedExchange, m: Matched, emit: Emit): void {
+function requestLimits(ex: ObservedExchange, m: Matched, emit: Emit, history: History): void {
   const id = m.op.operationId
   if (id === 'listTransactions' || id === 'listTransactionsByPixKey') return listingLimits(ex, m, emit)
   const status = ex.response.status
@@ -161,6 +187,7 @@ function requestLimits(ex: ObservedExchange, m: Matched, emit: Emit): void {
     return
   }
   if (status !== 400) return
+  if (m.op.operationId === 'putCob' && history.chargeCreated(ex, m.params.txid ?? '')) return // a duplicate: the model judges its 409
   const blamed = validRefusalClause(ex, m)
   if (blamed) emit(blamed, false, `refused (400) a request the interface allows`, ex)
 }
@@ -170,7 +197,7 @@ interface Problem { clause: string; why: string }
 /** What is wrong with the request body by the interface, or undefined when the kit does not judge this operation's requests. */
 function requestProblems(ex: ObservedExchange, m: Matched): Problem[] | undefined {
   const id = m.op.operationId
-  if (!['putCob', 'putDevolucao', 'createCashOutQrCode', 'refundPayment', 'createOauthToken', 'createCertToken'].includes(id)) return undefined
+  if (!['putCob', 'putDevolucao', 'createCashIn', 'createCashOutQrCode', 'refundPayment', 'createOauthToken', 'createCertToken'].includes(id)) return undefined
   const body = ex.request.body === undefined || ex.request.body === '' ? (id === 'refundPayment' ? {} : undefined) : requestJson(ex)
   if (body === undefined) return undefined // not JSON: which rule it breaks is not the kit's to guess
   const problems: Problem[] = []
@@ -215,32 +242,46 @@ function qrAmount(code: string): string | undefined {
   return parsed.ok ? parsed.value.amount : undefined
 }
 
+const REFUND_CODES: unknown[] = ['TRANSACTION_NOT_FOUND', 'TRANSACTION_NOT_REFUNDABLE', 'REFUND_PERIOD_EXPIRED', 'INSUFFICIENT_BALANCE', 'REFUND_VALUE_EXCEEDS_ORIGINAL']
+
 /** Which boundary a refused valid request sat on; nothing else but the request explains a 400 there. */
 function validRefusalClause(ex: ObservedExchange, m: Matched): string | undefined {
   const body = requestJson(ex)
   if (!isObject(body)) return undefined
   switch (m.op.operationId) {
     case 'putCob': {
+      // only a refusal with one boundary in the request says which limit the target misplaced
       const txid = m.params.txid ?? ''
-      if (txid.length === 35 || txid.length === 26) return '4.10.txid-length'
-      if (typeof body.solicitacaoPagador === 'string' && [...body.solicitacaoPagador].length === 140) return '4.10.solicitacao-max'
-      if (typeof body.chave === 'string' && [...body.chave].length === 77) return '4.10.chave-max'
-      if (isObject(body.devedor) && typeof body.devedor.nome === 'string' && [...body.devedor.nome].length > 100) return '4.10.devedor-nome-max'
       const info = Array.isArray(body.infoAdicionais) ? body.infoAdicionais.filter(isObject) : []
-      if (info.some((i) => typeof i.nome === 'string' && [...i.nome].length === 50)) return '4.10.info-nome-max'
-      if (info.some((i) => typeof i.valor === 'string' && [...i.valor].length === 200)) return '4.10.info-valor-max'
-      if (body.devedor === undefined) return '4.10.devedor-optional'
-      return '4.10.status-201'
+      const chars = (x: unknown) => (typeof x === 'string' ? [...x].length : 0)
+      const boundaries = [
+        txid.length === 35 || txid.length === 26 ? '4.10.txid-length' : undefined,
+        chars(body.solicitacaoPagador) === 140 ? '4.10.solicitacao-max' : undefined,
+        chars(body.chave) === 77 ? '4.10.chave-max' : undefined,
+        isObject(body.devedor) && chars(body.devedor.nome) > 100 ? '4.10.devedor-nome-max' : undefined,
+        info.some((i) => chars(i.nome) === 50) ? '4.10.info-nome-max' : undefined,
+        info.some((i) => chars(i.valor) === 200) ? '4.10.info-valor-max' : undefined,
+        body.devedor === undefined ? '4.10.devedor-optional' : undefined,
+      ].filter((b): b is string => b !== undefined)
+      return boundaries.length === 1 ? boundaries[0] : boundaries.length === 0 ? '4.10.status-201' : undefined
     }
-    case 'putDevolucao': {
-      const rid = m.params.id ?? ''
-      if (rid.length === 35) return '4.11.id-length'
-      if (body.natureza === 'RETIRADA') return '4.11.natureza-retirada-accepted'
-      return undefined // a valid return may be refused for what was refunded before: the model judges that
-    }
-    case 'refundPayment':
-      if (body.description === undefined) return '4.14.description-optional'
+    case 'putDevolucao':
+      return undefined // a valid return may be refused for what was returned before: the model judges that
+    case 'refundPayment': {
+      // a refusal with one of the §7 refund codes is about the payment's state, not the request
+      const code = (responseJson(ex) as Json | undefined)?.code
+      if (body.description === undefined && !REFUND_CODES.includes(code)) return '4.14.description-optional'
       return undefined
+    }
+    case 'createCashIn': {
+      // "Which request fields are required: not shown": only a request carrying every field of the table is surely valid
+      const tx = isObject(body.transaction) ? body.transaction : {}
+      const payer = isObject(body.payer) ? body.payer : {}
+      const full = typeof tx.value === 'number' && tx.value > 0 && hasAtMostTwoDecimals(tx.value) && ['description', 'externalId'].every((k) => typeof tx[k] === 'string' && tx[k] !== '')
+        && typeof tx.expirationTime === 'number' && typeof tx.generateQrCode === 'boolean' && typeof payer.fullName === 'string' && typeof payer.document === 'string'
+        && (isValidCpfDigits(payer.document) || isValidCnpjDigits(payer.document)) && isObject(body.additionalInfo) && Object.values(body.additionalInfo).every((v) => typeof v === 'string')
+      return full ? '4.6.full-request-accepted' : undefined
+    }
     default:
       return undefined
   }
@@ -298,7 +339,9 @@ function listingLimits(ex: ObservedExchange, m: Matched, emit: Emit): void {
     return
   }
   if (status === 400 && !unknown && m.op.operationId === 'listTransactions') {
-    emit(boundary ?? limits.refusal, false, 'a listing with valid parameters refused with 400', ex)
+    // without both dates a default window is in play too: the refusal is then not placed on a boundary
+    const placed = m.query.has('startDate') && m.query.has('endDate') ? boundary : undefined
+    emit(placed ?? limits.refusal, false, 'a listing with valid parameters refused with 400', ex)
   }
   if (ok2xx(ex)) listingAnswer(ex, m, emit)
 }
@@ -329,14 +372,14 @@ function listingAnswer(ex: ObservedExchange, m: Matched, emit: Emit): void {
     emit(askedSize === undefined ? '4.4.size-default' : '2.2.pagination-size', meta.size === size, `metadata.size ${meta.size} where ${size} was ${askedSize === undefined ? 'the default' : 'asked for'}`, ex)
   }
   if (size !== undefined) emit(askedSize === undefined && account ? '4.4.size-default' : account ? '4.4.data-at-most-size' : `${c}.size-range`, items.length <= size, `${items.length} items on a page of size ${size}`, ex)
-  const metaSize = typeof meta.size === 'number' && meta.size > 0 ? meta.size : size
+  const metaSize = size ?? (typeof meta.size === 'number' && meta.size > 0 ? meta.size : undefined)
   if (typeof meta.total === 'number' && typeof meta.totalPages === 'number' && metaSize) {
     const expected = Math.ceil(meta.total / metaSize)
     const okPages = meta.totalPages === expected || (meta.total === 0 && meta.totalPages <= 1)
     emit('2.2.pagination-total-pages', okPages, `totalPages ${meta.totalPages} for total ${meta.total} and size ${metaSize} (ceil gives ${expected})`, ex)
     if (typeof meta.hasNext === 'number' || typeof meta.hasNext === 'boolean') emit('2.2.pagination-has-next', meta.hasNext === page < meta.totalPages, `hasNext ${meta.hasNext} on page ${page} of ${meta.totalPages}`, ex)
     const seenSoFar = (page - 1) * metaSize + items.length
-    emit('2.2.pagination-total', meta.total >= seenSoFar && (page >= meta.totalPages || items.length === metaSize || meta.totalPages === 0), `total ${meta.total} with ${items.length} items on page ${page} of size ${metaSize}`, ex)
+    if (items.length <= metaSize) emit('2.2.pagination-total', meta.total >= seenSoFar, `total ${meta.total} with ${items.length} items on page ${page} of size ${metaSize}`, ex)
     if (!account) emit('4.5.total-at-most-1000', meta.total <= 1000, `total ${meta.total} (at most 1000 results)`, ex)
   }
   if (typeof meta.hasPrevious === 'boolean') emit('2.2.pagination-has-previous', meta.hasPrevious === page > 1, `hasPrevious ${meta.hasPrevious} on page ${page}`, ex)
@@ -387,6 +430,7 @@ const ANSWER_RULES: Record<string, AnswerRule> = {
   getTransaction(ex, m, emit) {
     const body = responseJson(ex)
     if (!isObject(body)) return
+    if (Object.keys(body).length === 0) return emit('7.transaction-not-found-404', false, `GET /api/pix/transaction/${m.params.id} answered ${ex.response.status} with no transaction`, ex)
     const asked = m.params.id ?? ''
     if (/^\d+$/.test(asked) && body.id === asked) emit('4.3.get-by-id', true, undefined, ex)
     else if (body.externalId === asked) emit('4.3.get-by-external-id', true, undefined, ex)
@@ -404,7 +448,7 @@ const ANSWER_RULES: Record<string, AnswerRule> = {
       const okCode = parsed.ok && (parsed.value.amount === undefined || centsOf(parsed.value.amount) === centsOf(tx.value))
       emit('4.6.pix-code-emv', okCode, parsed.ok ? `pixCode carries ${parsed.value.amount} for a value of ${tx.value}` : `pixCode is no BR Code: ${parsed.error.message}`, ex)
     }
-    if (tx.generateQrCode === true) emit('4.6.qr-image-when-requested', typeof body.qrCodeImage === 'string', 'generateQrCode true, no qrCodeImage', ex)
+    if (tx.generateQrCode === true) emit('4.6.qr-image-when-requested', typeof body.qrCodeImage === 'string' && wholeImage(body.qrCodeImage), typeof body.qrCodeImage === 'string' ? `qrCodeImage is no whole image (${body.qrCodeImage.length} characters)` : 'generateQrCode true, no qrCodeImage', ex)
     else emit('4.6.qr-image-absent', body.qrCodeImage === undefined, `qrCodeImage present though generateQrCode was ${JSON.stringify(tx.generateQrCode)}`, ex)
   },
   createCashOutQrCode(ex, _m, emit) {
@@ -459,11 +503,24 @@ const ANSWER_RULES: Record<string, AnswerRule> = {
     if (!isObject(b) || ![b.grossBalance, b.netBalance, b.blockedBalance].every((x) => typeof x === 'number' && hasAtMostTwoDecimals(x))) return
     emit('2.3.gross-equals-available-plus-blocked', centsOf(b.grossBalance) === centsOf(b.netBalance) + centsOf(b.blockedBalance), `grossBalance ${b.grossBalance} ≠ netBalance ${b.netBalance} + blockedBalance ${b.blockedBalance}`, ex)
   },
+  getAccountBalances(ex, _m, emit) {
+    const b = responseJson(ex)
+    const amounts = isObject(b) && Array.isArray(b.data) ? b.data.filter(isObject).map((d) => d.balanceAmount).filter(isObject) : []
+    for (const a of amounts) if (typeof a.overdraft === 'number') emit('2.3.bcb-overdraft-zero', a.overdraft === 0, `balanceAmount.overdraft ${a.overdraft} (currently always 0)`, ex)
+  },
   getGatewayBalance(ex, _m, emit) {
     const b = responseJson(ex)
     if (!isObject(b) || ![b.totalBalance, b.availableBalance, b.blockedBalance].every((x) => typeof x === 'number' && hasAtMostTwoDecimals(x))) return
     emit('2.3.gateway-total-equals-available-plus-blocked', centsOf(b.totalBalance) === centsOf(b.availableBalance) + centsOf(b.blockedBalance), `totalBalance ${b.totalBalance} ≠ availableBalance ${b.availableBalance} + blockedBalance ${b.blockedBalance}`, ex)
   },
+}
+
+/** A PNG data URI must hold the whole image (its IEND chunk); other image types are taken as they are. */
+function wholeImage(uri: string): boolean {
+  const m = /^data:image\/png;base64,(.*)$/s.exec(uri)
+  if (!m) return true
+  const bytes = Buffer.from(m[1]!, 'base64')
+  return bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) && bytes.subarray(-12).includes(Buffer.from('IEND'))
 }
 
 /** §2.4 calendario.criacao is the creation time: near the answer's Date header, when it has one. */

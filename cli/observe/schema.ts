@@ -16,12 +16,22 @@ export interface SchemaJudgement {
   kept: Set<string>
 }
 
-export function judgeSchema(schemaRef: object, body: unknown, fallback: string): SchemaJudgement {
+/**
+ * `fieldClause` names the clause of a field where the operation has one of its own: a shared type
+ * (a timestamp, an amount, a status enum) carries the x-clause of where it was first stated, and a
+ * view's amount in a decimal comma breaks the view's clause, not the charge's.
+ */
+export function judgeSchema(schemaRef: object, body: unknown, fallback: string, fieldClause: (path: string[]) => string | undefined = () => undefined): SchemaJudgement {
   const validate = validator(schemaRef)
   const broken = new Map<string, string>()
   if (!validate(body)) {
     for (const e of validate.errors ?? []) {
-      const clause = clauseOfSchemaError(e) ?? fallback
+      const path = e.instancePath.split('/').slice(1).map((x) => x.replace(/~1/g, '/').replace(/~0/g, '~'))
+      const shapeError = ['type', 'pattern', 'format', 'enum', 'minLength', 'maxLength'].includes(e.keyword)
+      const own = clauseOfSchemaError(e)
+      // an ISO 8601 time off UTC breaks the convention; a value that is no ISO 8601 time at all breaks its field
+      const offUtc = own === '0.timestamps-utc' && /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}/.test(String(valueAt(body, e.instancePath)))
+      const clause = (shapeError && !offUtc ? fieldClause(path) : undefined) ?? own ?? fallback
       if (!broken.has(clause)) broken.set(clause, describe(e))
     }
   }
