@@ -10,6 +10,8 @@ export interface ObservedExchange extends Exchange {
   startedAt: string
   /** Which API it went to, when the proxy knows it (a HAR does not say: found from the path). */
   api?: 'base' | 'gateway'
+  /** Whose records it touched, as a live session worked it out (a client id, or a hash of the credential); kept in the session's HAR. */
+  account?: string
 }
 
 export interface Matched {

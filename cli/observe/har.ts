@@ -6,6 +6,8 @@ import { isJsonContentType, parseJson, type ObservedExchange } from './exchanges
 
 interface HarNameValue { name: string; value: string }
 interface HarEntry {
+  /** observe's own: whose records the exchange touched (a client id or a credential's hash). */
+  _account?: string
   startedDateTime?: string
   time?: number
   request?: { method?: string; url?: string; headers?: HarNameValue[]; postData?: { text?: string; encoding?: string } }
@@ -52,6 +54,7 @@ function exchangeOf(e: HarEntry, seq: number): ObservedExchange {
   return {
     seq,
     startedAt: e.startedDateTime ?? new Date(0).toISOString(),
+    ...(typeof e._account === 'string' ? { account: e._account } : {}),
     request: { method: String(e.request!.method).toUpperCase(), url: String(e.request!.url), headers: requestHeaders, ...(requestBody !== undefined && requestBody !== '' ? { body: requestBody } : {}) },
     response: {
       status,
@@ -92,6 +95,7 @@ export function toHar(exchanges: readonly ObservedExchange[], creatorVersion: st
       entries: exchanges.map((ex) => {
         const type = ex.response.headers['content-type'] ?? ''
         return {
+          ...(ex.account ? { _account: ex.account } : {}),
           startedDateTime: ex.startedAt,
           time: ex.response.durationMs,
           request: {

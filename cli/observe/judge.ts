@@ -35,6 +35,11 @@ export class Judge {
     }
   }
 
+  /** Whose records an exchange touched, as the model sees it: a label safe to write down. */
+  accountOf(ex: ObservedExchange): string {
+    return this.model.accountOf(ex)
+  }
+
   /** The rules that compare surfaces run once; call before reading the tally. */
   finish(): Tally {
     if (!this.finished) {

@@ -2,6 +2,7 @@
 // Authorization or API key): charges and returns with the statuses they showed, in order; each
 // transaction as the single view and the listings showed it; balance reads. A rule fires when two
 // observations of one record disagree in a way the interface does not allow.
+import { createHash } from 'node:crypto'
 import { centsOf, hasAtMostTwoDecimals } from '../../generators/amounts.ts'
 import { isMaskOf } from '../../generators/documents.ts'
 import { header, type Matched, type ObservedExchange } from './exchanges.ts'
@@ -114,7 +115,8 @@ export class Model {
     if (isObject(req) && typeof req.clientId === 'string' && isObject(body) && typeof body.access_token === 'string') this.clients.set(body.access_token, req.clientId)
   }
 
-  private accountOf(ex: ObservedExchange): string {
+  accountOf(ex: ObservedExchange): string {
+    if (ex.account) return ex.account
     const auth = header(ex.request.headers, 'authorization')
     const token = auth && /^Bearer\s+(.+)$/i.exec(auth)?.[1]
     const key = header(ex.request.headers, 'x-api-key')
@@ -368,9 +370,10 @@ function nearestView(views: Seen<Json>[], ex: ObservedExchange): Seen<Json> {
   return viewBefore(views, ex) ?? viewAfter(views, ex) ?? views[0]!
 }
 
-/** Whose records these are: the bearer token or the API key the request carried (never reported). */
+/** Whose records these are: the bearer token or the API key the request carried, hashed (it may be written to the session's HAR). */
 export function accountOf(ex: ObservedExchange): string {
-  return header(ex.request.headers, 'authorization') ?? header(ex.request.headers, 'x-api-key') ?? '(none)'
+  const credential = header(ex.request.headers, 'authorization') ?? header(ex.request.headers, 'x-api-key')
+  return credential === undefined ? '(none)' : `credential ${createHash('sha256').update(credential).digest('hex').slice(0, 16)}`
 }
 
 function pathOf(url: string): string {

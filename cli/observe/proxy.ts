@@ -143,7 +143,7 @@ export class ObserveProxy {
     for (const ex of this.queue.splice(0)) {
       this.judge.add(ex)
       this.redactor.learnFrom(ex)
-      this.recorded.push({ ...this.redactor.exchange(ex), seq: ex.seq, startedAt: ex.startedAt, api: ex.api })
+      this.recorded.push({ ...this.redactor.exchange(ex), seq: ex.seq, startedAt: ex.startedAt, api: ex.api, account: this.judge.accountOf(ex) })
       if (this.recorded.length > MAX_RECORDED) this.recorded.shift()
     }
   }

@@ -3,13 +3,13 @@
 // answer gave (echoes, defaults, limits, filters, pagination, masking). Each names its clause.
 // A request the interface calls invalid that was accepted fails the clause of the limit; a valid
 // one refused fails it too, where nothing but the request can explain the refusal.
-import { STATUS_CODES } from 'node:http'
 import { centsOf, hasAtMostTwoDecimals, isTwoDecimalString } from '../../generators/amounts.ts'
 import { isValidCnpjDigits, isValidCpfDigits } from '../../generators/documents.ts'
 import { parsePixCode } from '../../generators/emv.ts'
 import { clauseById } from '../../generators/clauses.ts'
 import { acceptedSuccessStatuses, requestBodySchema, responseSchema, validator } from '../../generators/openapi.ts'
 import { clauseOfSchemaError } from '../../generators/openapi-clauses.ts'
+import { reasonPhrasesOf } from '../../harness/assertions.ts'
 import { header, isJsonContentType, parseJson, type Matched, type ObservedExchange } from './exchanges.ts'
 import { judgeSchema } from './schema.ts'
 import type { Emit } from './verdicts.ts'
@@ -156,8 +156,8 @@ function errorBody(ex: ObservedExchange, id: string, emit: Emit): void {
   const body = responseJson(ex)
   if (!isObject(body)) return
   if (typeof body.statusCode === 'number') emit('7.error-status-code-matches', body.statusCode === status, `statusCode ${body.statusCode} in an HTTP ${status} answer`, ex)
-  const phrase = STATUS_CODES[status]
-  if (typeof body.error === 'string' && phrase) emit('7.error-reason-phrase', body.error === phrase, `error "${body.error}" where the reason phrase of ${status} is "${phrase}"`, ex)
+  const phrases = reasonPhrasesOf(status)
+  if (typeof body.error === 'string' && phrases.length > 0) emit('7.error-reason-phrase', phrases.includes(body.error), `error "${body.error}" where the reason phrase of ${status} is ${phrases.map((p) => `"${p}"`).join(' or ')}`, ex)
 }
 
 function authentication(ex: ObservedExchange, m: Matched, emit: Emit): void {
