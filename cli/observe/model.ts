@@ -345,8 +345,13 @@ export class Model {
     if (!account || !byKey) return
     const fields = ['externalId', 'operationType', 'movementType', 'originalAmount', 'feeAmount', 'finalAmount', 'endToEndId', 'createdAt']
     const differ = fields.filter((f) => JSON.stringify(account.value[f]) !== JSON.stringify(byKey.value[f]))
-    const cp = (x: Json) => JSON.stringify(isObject(x.counterpart) ? x.counterpart : null)
-    if (cp(account.value) !== cp(byKey.value)) differ.push('counterpart')
+    const cp = (x: Json) => (isObject(x.counterpart) ? x.counterpart : {})
+    const a = cp(account.value)
+    const b = cp(byKey.value)
+    for (const f of ['name', 'document']) if (JSON.stringify(a[f]) !== JSON.stringify(b[f])) differ.push(`counterpart.${f}`)
+    const bankA = isObject(a.bank) ? a.bank : {}
+    const bankB = isObject(b.bank) ? b.bank : {}
+    for (const f of ['bankISPB', 'bankName', 'bankCode', 'accountBranch', 'accountNumber']) if (JSON.stringify(bankA[f]) !== JSON.stringify(bankB[f])) differ.push(`counterpart.bank.${f}`)
     this.emit('2.2.same-view-both-listings', differ.length === 0, `transaction ${account.value.transactionId}: ${differ.join(', ')} differ between the account listing and the pix-key listing`, account.ex, byKey.ex)
   }
 }

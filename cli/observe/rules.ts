@@ -477,7 +477,7 @@ const ANSWER_RULES: Record<string, AnswerRule> = {
       ['devedor', req.devedor, body.devedor],
       ['infoAdicionais', req.infoAdicionais, body.infoAdicionais],
     ]
-    for (const [name, sent, got] of echoes) if (sent !== undefined) emit('4.10.echoes-request', JSON.stringify(sent) === JSON.stringify(got), `${name} ${JSON.stringify(got)} for ${JSON.stringify(sent)} sent`, ex)
+    for (const [name, sent, got] of echoes) if (sent !== undefined) emit('4.10.echoes-request', holds(got, sent), `${name} ${JSON.stringify(got)} for ${JSON.stringify(sent)} sent`, ex)
     const cal = isObject(req.calendario) ? req.calendario : undefined
     if (cal && cal.expiracao === undefined && isObject(body.calendario)) emit('4.10.expiracao-default', body.calendario.expiracao === 86400, `calendario.expiracao ${body.calendario.expiracao} without one asked (default 86400)`, ex)
     if (isObject(req.valor) && req.valor.modalidadeAlteracao === undefined && isObject(body.valor) && body.valor.modalidadeAlteracao !== undefined) emit('4.10.modalidade-default', body.valor.modalidadeAlteracao === 0, `modalidadeAlteracao ${body.valor.modalidadeAlteracao} without one asked (default 0)`, ex)
@@ -513,6 +513,13 @@ const ANSWER_RULES: Record<string, AnswerRule> = {
     if (!isObject(b) || ![b.totalBalance, b.availableBalance, b.blockedBalance].every((x) => typeof x === 'number' && hasAtMostTwoDecimals(x))) return
     emit('2.3.gateway-total-equals-available-plus-blocked', centsOf(b.totalBalance) === centsOf(b.availableBalance) + centsOf(b.blockedBalance), `totalBalance ${b.totalBalance} ≠ availableBalance ${b.availableBalance} + blockedBalance ${b.blockedBalance}`, ex)
   },
+}
+
+/** `got` holds everything of `sent` (key order and fields added beside are the target's business). */
+export function holds(got: unknown, sent: unknown): boolean {
+  if (Array.isArray(sent)) return Array.isArray(got) && got.length === sent.length && sent.every((s, i) => holds(got[i], s))
+  if (isObject(sent)) return isObject(got) && Object.entries(sent).every(([k, v]) => holds(got[k], v))
+  return got === sent
 }
 
 /** A PNG data URI must hold the whole image (its IEND chunk); other image types are taken as they are. */

@@ -26,6 +26,8 @@ export function judgeSchema(schemaRef: object, body: unknown, fallback: string, 
   const broken = new Map<string, string>()
   if (!validate(body)) {
     for (const e of validate.errors ?? []) {
+      // a value a recording redacted («redacted:NAME») is not the target's: it shows nothing
+      if (/^«redacted:[^»]+»$/.test(String(valueAt(body, e.instancePath)))) continue
       const path = e.instancePath.split('/').slice(1).map((x) => x.replace(/~1/g, '/').replace(/~0/g, '~'))
       const shapeError = ['type', 'pattern', 'format', 'enum', 'minLength', 'maxLength'].includes(e.keyword)
       const own = clauseOfSchemaError(e)

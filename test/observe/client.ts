@@ -88,8 +88,9 @@ export async function runClient(t: ClientTarget): Promise<{ requests: number }> 
     additionalInfo: { pedido: '42' },
   })
   await base('POST', '/api/pix/cash-in', { transaction: { value: 7.0, description: 'Outro', externalId: `${externalId}-b`, expirationTime: 600 }, payer: { fullName: 'Ciclano', document: '52998224725' } })
-  const paid = await control('POST', `/control/cash-in/${cashIn.json?.transactionId}/pay`, { payer: { name: 'Ciclano da Silva', document: '52998224725' } })
-  const received = paid.json ?? {}
+  await control('POST', `/control/cash-in/${cashIn.json?.transactionId}/pay`, { payer: { name: 'Ciclano da Silva', document: '52998224725' } })
+  // a payment received on the account's key, not asked for by a charge
+  const received = (await control('POST', '/control/incoming-payments', { amount: 12.5 })).json ?? {}
   // a third paid by a company, so a CNPJ is shown masked
   const byCompany = await base('POST', '/api/pix/cash-in', { transaction: { value: 30.0, description: 'Empresa', externalId: `${externalId}-c`, expirationTime: 600, generateQrCode: false }, payer: { fullName: 'Empresa Ltda', document: '11222333000181' } })
   await control('POST', `/control/cash-in/${byCompany.json?.transactionId}/pay`, { payer: { name: 'Empresa Ltda', document: '11222333000181' } })
@@ -112,7 +113,7 @@ export async function runClient(t: ClientTarget): Promise<{ requests: number }> 
   if (received.e2eId) await base('GET', `/api/transactions?endToEndId=${received.e2eId}`)
   const firstPage = await base('GET', '/api/transactions?page=1&size=1')
   if ((firstPage.json?.metadata?.totalPages ?? 0) >= 2) await base('GET', '/api/transactions?page=2&size=1')
-  for (const id of [received.transactionId, byCompany.json?.transactionId, pending.json?.transactionId, refusedOut.json?.transactionId, reversedOut.json?.transactionId]) {
+  for (const id of [received.transactionId, cashIn.json?.transactionId, byCompany.json?.transactionId, pending.json?.transactionId, refusedOut.json?.transactionId, reversedOut.json?.transactionId]) {
     if (id) await base('GET', `/api/pix/transaction/${id}`)
   }
   await base('GET', `/api/pix/transaction/${externalId}`)

@@ -30,11 +30,12 @@ export function resultsOf(judge: Judge, source: string, target: { baseUrl: strin
 }
 
 /** The client's session through observe, in front of `upstream` (the reference or a fault proxy). */
-export async function observedSession(reference: RunningReference, upstream: { baseUrl: string; gatewayUrl: string }): Promise<Session> {
+/** The client's control calls go to the upstream's control API: a fault proxy learns the payments from them as it does from the kit's. */
+export async function observedSession(reference: RunningReference, upstream: { baseUrl: string; gatewayUrl: string; controlUrl: string }): Promise<Session> {
   const judge = new Judge([], accountsOfEnv(reference.env))
   const proxy = await ObserveProxy.start({ host: '127.0.0.1', ports: [0, 0] }, upstream, judge)
   try {
-    await runClient({ baseUrl: proxy.baseUrl, gatewayUrl: proxy.gatewayUrl, controlUrl: reference.controlUrl, env: reference.env })
+    await runClient({ baseUrl: proxy.baseUrl, gatewayUrl: proxy.gatewayUrl, controlUrl: upstream.controlUrl, env: reference.env })
   } finally {
     await proxy.close()
   }
