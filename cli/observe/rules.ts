@@ -503,6 +503,18 @@ const ANSWER_RULES: Record<string, AnswerRule> = {
     if (!isObject(b) || ![b.grossBalance, b.netBalance, b.blockedBalance].every((x) => typeof x === 'number' && hasAtMostTwoDecimals(x))) return
     emit('2.3.gross-equals-available-plus-blocked', centsOf(b.grossBalance) === centsOf(b.netBalance) + centsOf(b.blockedBalance), `grossBalance ${b.grossBalance} ≠ netBalance ${b.netBalance} + blockedBalance ${b.blockedBalance}`, ex)
   },
+  createBankSlip(ex, _m, emit) {
+    const body = responseJson(ex)
+    const req = requestJson(ex)
+    if (!isObject(body) || !isObject(req)) return
+    if (typeof req.dueDate === 'string') emit('2.6.due-date', body.dueDate === req.dueDate, `dueDate ${JSON.stringify(body.dueDate)} for ${req.dueDate} asked`, ex)
+    if (typeof req.amount === 'number' && typeof body.amount === 'number' && hasAtMostTwoDecimals(req.amount) && hasAtMostTwoDecimals(body.amount)) emit('2.6.amount', centsOf(body.amount) === centsOf(req.amount), `amount ${body.amount} for ${req.amount} asked`, ex)
+    if (typeof req.externalId === 'string') emit('2.6.external-id', body.externalId === req.externalId, `externalId ${JSON.stringify(body.externalId)} for ${req.externalId} asked`, ex)
+  },
+  getBuyer(ex, m, emit) {
+    const body = responseJson(ex)
+    if (isObject(body) && typeof body.uuid === 'string') emit('2.7.uuid', body.uuid.toLowerCase() === (m.params.buyerUuid ?? '').toLowerCase(), `uuid ${body.uuid} for the buyer ${m.params.buyerUuid} asked`, ex)
+  },
   getAccountBalances(ex, _m, emit) {
     const b = responseJson(ex)
     const amounts = isObject(b) && Array.isArray(b.data) ? b.data.filter(isObject).map((d) => d.balanceAmount).filter(isObject) : []

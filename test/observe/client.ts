@@ -148,6 +148,14 @@ export async function runClient(t: ClientTarget): Promise<{ requests: number }> 
   await base('GET', '/accounts/balances')
   await gateway('GET', '/v1/account/balance')
 
+  // a bank slip, and the buyer of a card payment
+  const due = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10)
+  await gateway('POST', '/bank-slip/v1/payment', {
+    amount: 150.75, dueDate: due, description: 'Mensalidade', externalId: `slip-${randomBytes(6).toString('hex')}`,
+    payer: { name: 'Fulano de Tal', document: '52998224725', city: 'Sao Paulo', state: 'SP', number: '100', postalCode: '01310100', neighborhood: 'Bela Vista', address: 'Av Paulista' },
+  })
+  if (t.env.PIX_BUYER_UUID) await gateway('GET', `/credit-card/v1/buyer/${t.env.PIX_BUYER_UUID}`)
+
   // the listing after everything, and its single view again
   await base('GET', '/api/transactions?page=1&size=20')
   if (received.transactionId) await base('GET', `/api/pix/transaction/${received.transactionId}`)

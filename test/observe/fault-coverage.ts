@@ -33,9 +33,10 @@ export function perArea(outcomes: readonly FaultOutcome[]): string {
   const areas = [...new Set(outcomes.map((o) => o.area))].sort()
   const row = (name: string, list: readonly FaultOutcome[]) => {
     const caught = list.filter((o) => o.caught).length
-    return `| ${name} | ${caught} / ${list.length} | ${list.length ? Math.round((caught / list.length) * 100) : 0}% |`
+    const elsewhere = list.filter((o) => !o.caught && o.failed.length > 0).length
+    return `| ${name} | ${caught} / ${list.length} | ${list.length ? Math.round((caught / list.length) * 100) : 0}% | ${elsewhere} |`
   }
-  return ['| area | caught by observe | share |', '|---|---|---|', ...areas.map((a) => row(a, outcomes.filter((o) => o.area === a))), row('**all**', outcomes)].join('\n')
+  return ['| area | caught on the fault\'s clause | share | seen failing another clause only |', '|---|---|---|---|', ...areas.map((a) => row(a, outcomes.filter((o) => o.area === a))), row('**all**', outcomes)].join('\n')
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
