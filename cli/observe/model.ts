@@ -13,6 +13,22 @@ type Json = Record<string, any>
 
 interface Seen<T> { value: T; ex: ObservedExchange }
 
+/** Records kept per kind: a session of days forgets its oldest records first (a rule needs a record seen again soon). */
+export const MAX_RECORDS = 50_000
+
+/** Map.set that forgets the oldest entry beyond MAX_RECORDS (Maps keep insertion order). */
+function keep<K, V>(map: Map<K, V>, key: K, value: V): void {
+  map.delete(key)
+  map.set(key, value)
+  if (map.size > MAX_RECORDS) map.delete(map.keys().next().value as K)
+}
+
+function keepIn<T>(set: Set<T>, value: T): void {
+  set.delete(value)
+  set.add(value)
+  if (set.size > MAX_RECORDS) set.delete(set.values().next().value as T)
+}
+
 /** §3.2 and §3.3: the transitions each table allows (a status may be shown again unchanged). */
 const MACHINES = {
   charge: {
@@ -112,7 +128,7 @@ export class Model {
   private learnToken(ex: ObservedExchange): void {
     const req = requestJson(ex)
     const body = responseJson(ex)
-    if (isObject(req) && typeof req.clientId === 'string' && isObject(body) && typeof body.access_token === 'string') this.clients.set(body.access_token, req.clientId)
+    if (isObject(req) && typeof req.clientId === 'string' && isObject(body) && typeof body.access_token === 'string') keep(this.clients, body.access_token, req.clientId)
   }
 
   accountOf(ex: ObservedExchange): string {
@@ -142,7 +158,7 @@ export class Model {
       this.emit('7.create-charge-duplicate-txid-409', status === 409, `PUT /cob/${m.params.txid} of a charge this session saw created answered ${status}`, ex)
     }
     if (status >= 200 && status < 300 && isObject(body) && typeof body.status === 'string') {
-      this.createdTxids.add(key)
+      keepIn(this.createdTxids, key)
       this.status('charge', account, m.params.txid ?? '', body.status, ex)
     }
   }
@@ -157,7 +173,7 @@ export class Model {
     const seen = this.statuses.get(id) ?? []
     const last = seen.at(-1)
     seen.push({ value, ex })
-    this.statuses.set(id, seen.slice(-4))
+    keep(this.statuses, id, seen.slice(-4))
     if (!last || last.value === value) {
       if (last && MACHINES[kind].finals.includes(value)) this.emit(MACHINES[kind].finalClause, true, undefined, last.ex, ex)
       return
@@ -175,13 +191,13 @@ export class Model {
   }
 
   private remember(account: string, id: unknown, externalId: unknown): void {
-    if (typeof id === 'string') this.known.add(`${account} ${id}`)
-    if (typeof externalId === 'string' && externalId !== '') this.known.add(`${account} ${externalId}`)
-    if (typeof id === 'string' && typeof externalId === 'string' && externalId !== '') this.externalIds.set(`${account} ${externalId}`, id)
+    if (typeof id === 'string') keepIn(this.known, `${account} ${id}`)
+    if (typeof externalId === 'string' && externalId !== '') keepIn(this.known, `${account} ${externalId}`)
+    if (typeof id === 'string' && typeof externalId === 'string' && externalId !== '') keep(this.externalIds, `${account} ${externalId}`, id)
   }
 
   private original(account: string, e2e: unknown, amount: unknown): void {
-    if (typeof e2e === 'string' && e2e !== '' && money(amount)) this.originals.set(`${account} ${e2e}`, centsOf(amount))
+    if (typeof e2e === 'string' && e2e !== '' && money(amount)) keep(this.originals, `${account} ${e2e}`, centsOf(amount))
   }
 
   private record(account: string, id: string): TransactionRecord {
@@ -189,7 +205,7 @@ export class Model {
     let r = this.transactions.get(key)
     if (!r) {
       r = { views: [], listed: [] }
-      this.transactions.set(key, r)
+      keep(this.transactions, key, r)
     }
     return r
   }
@@ -263,7 +279,7 @@ export class Model {
     const status = ex.response.status
     const made = status >= 200 && status < 300 && isObject(body) && typeof body.transactionId === 'string' ? body.transactionId : undefined
     if (!first) {
-      if (made) this.cashOuts.set(key, { value: made, ex })
+      if (made) keep(this.cashOuts, key, { value: made, ex })
       return
     }
     if (status >= 500) return
@@ -289,7 +305,7 @@ export class Model {
     if (accepted) {
       done.cents = after
       done.ids.add(rid)
-      this.returned.set(key, done)
+      keep(this.returned, key, done)
     }
     if (original === undefined || !(accepted || status === 400)) return
     const what = `returns of ${fromCentsText(after)} in all of a payment of ${fromCentsText(original)}`

@@ -26,6 +26,7 @@ export interface Upstream {
 export const MAX_RECORDED = 5_000
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length'])
 const UPSTREAM_TIMEOUT_MS = 120_000
+const SLICE_MS = 2
 
 type Api = 'base' | 'gateway'
 
@@ -73,7 +74,7 @@ export class ObserveProxy {
       s.close(() => resolve())
       s.closeIdleConnections()
     })))
-    this.drain()
+    this.drain(true)
     await this.agent.close().catch(() => {})
   }
 
@@ -138,14 +139,18 @@ export class ObserveProxy {
     }
   }
 
-  private drain(): void {
-    this.draining = false
-    for (const ex of this.queue.splice(0)) {
+  /** Judges for at most SLICE_MS per turn, so a burst of answers to judge never holds up the next forwarding for long. */
+  private drain(all = false): void {
+    const until = performance.now() + SLICE_MS
+    while (this.queue.length > 0 && (all || performance.now() < until)) {
+      const ex = this.queue.shift()!
       this.judge.add(ex)
       this.redactor.learnFrom(ex)
       this.recorded.push({ ...this.redactor.exchange(ex), seq: ex.seq, startedAt: ex.startedAt, api: ex.api, account: this.judge.accountOf(ex) })
       if (this.recorded.length > MAX_RECORDED) this.recorded.shift()
     }
+    if (this.queue.length > 0) setImmediate(() => this.drain())
+    else this.draining = false
   }
 }
 
