@@ -121,6 +121,8 @@ function responseShape(ex: ObservedExchange, id: string, emit: Emit): void {
     return
   }
   const { broken, kept } = judgeSchema(schema, body, fallback, isError ? undefined : (path) => fieldClauseOf(id, path))
+  // a CPF or CNPJ masked wrongly breaks §2.2's mask, which listItem names: the document's pattern says the same thing once more
+  if (broken.has('2.2.counterpart-document') && isObject(body) && Array.isArray(body.data) && body.data.every((i: unknown) => !isObject(i) || !isObject(i.counterpart) || [11, 14].includes(String(i.counterpart.document ?? '').replace(/[^0-9*]/g, '').length))) broken.delete('2.2.counterpart-document')
   for (const [clause, why] of broken) emit(clause, false, `${id} ${status}: ${why}`, ex)
   for (const clause of kept) if (isError || !REFUSAL_CLAUSE.test(clause)) emit(clause, true, undefined, ex)
 }
