@@ -12,7 +12,16 @@ export interface ObservedExchange extends Exchange {
   api?: 'base' | 'gateway'
   /** Whose records it touched, as a live session worked it out (a client id, or a hash of the credential); kept in the session's HAR. */
   account?: string
+  /** The recording left the answer's body out or cut it (a browser's HAR, the kit's 8 KB cap): nothing is judged from it. */
+  bodyMissing?: boolean
+  /** The recording gives no time of its own to each request (the kit's HAR: the run's start for all): reads cannot be known to be a moment apart. */
+  untimed?: boolean
+  /** The same of the request's body. */
+  requestBodyMissing?: boolean
 }
+
+/** The kit's recorder marks a body it cut (harness/recorder.ts truncate()). */
+export const TRUNCATED = /…«truncated: \d+ more characters»$/
 
 export interface Matched {
   op: OperationInfo

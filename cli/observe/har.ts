@@ -2,7 +2,7 @@
 // the exchanges observe judges, in the order their requests started. Entries that are not a
 // request of either API (assets, other hosts) are kept: the judge ignores what it cannot match.
 import { readFileSync } from 'node:fs'
-import { isJsonContentType, parseJson, type ObservedExchange } from './exchanges.ts'
+import { isJsonContentType, parseJson, TRUNCATED, type ObservedExchange } from './exchanges.ts'
 
 interface HarNameValue { name: string; value: string }
 interface HarEntry {
@@ -11,7 +11,7 @@ interface HarEntry {
   startedDateTime?: string
   time?: number
   request?: { method?: string; url?: string; headers?: HarNameValue[]; postData?: { text?: string; encoding?: string } }
-  response?: { status?: number; headers?: HarNameValue[]; content?: { text?: string; encoding?: string; mimeType?: string }; _error?: string }
+  response?: { status?: number; headers?: HarNameValue[]; content?: { text?: string; encoding?: string; mimeType?: string; size?: number }; _error?: string }
 }
 
 export class HarError extends Error {}
@@ -39,7 +39,8 @@ export function harExchanges(entries: readonly HarEntry[]): ObservedExchange[] {
   const ordered = entries
     .map((e, i) => ({ e, i, at: Date.parse(e.startedDateTime ?? '') }))
     .sort((a, b) => (Number.isNaN(a.at) || Number.isNaN(b.at) ? 0 : a.at - b.at) || a.i - b.i)
-  return ordered.filter(({ e }) => e.request?.url && e.request.method).map(({ e }, index) => exchangeOf(e, index + 1))
+  const untimed = ordered.length > 1 && ordered.every(({ e }) => e.startedDateTime === ordered[0]!.e.startedDateTime)
+  return ordered.filter(({ e }) => e.request?.url && e.request.method).map(({ e }, index) => ({ ...exchangeOf(e, index + 1), ...(untimed ? { untimed } : {}) }))
 }
 
 function exchangeOf(e: HarEntry, seq: number): ObservedExchange {
@@ -51,7 +52,12 @@ function exchangeOf(e: HarEntry, seq: number): ObservedExchange {
   const mime = responseHeaders['content-type'] ?? content?.mimeType
   const json = isJsonContentType(mime) ? parseJson(body) : undefined
   const status = e.response?.status ?? 0
+  // a tool that keeps no body writes no text (or an empty one with a size); the kit's HAR cuts bodies past 8 KB
+  const bodyMissing = (body === undefined && status !== 204 && status !== 304 && (content?.size ?? -1) !== 0) || (body !== undefined && TRUNCATED.test(body)) || (body === '' && (content?.size ?? 0) > 0)
+  const requestBodyMissing = requestBody !== undefined && TRUNCATED.test(requestBody)
   return {
+    ...(bodyMissing ? { bodyMissing } : {}),
+    ...(requestBodyMissing ? { requestBodyMissing } : {}),
     seq,
     startedAt: e.startedDateTime ?? new Date(0).toISOString(),
     ...(typeof e._account === 'string' ? { account: e._account } : {}),

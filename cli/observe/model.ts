@@ -241,6 +241,7 @@ export class Model {
    * (a payment arriving), so a disagreement there is rare but possible, and the evidence shows both.
    */
   private balance(ex: ObservedExchange, account: string, op: string, body: Json): void {
+    if (ex.untimed) return
     const now = { account, body, ex }
     for (const [otherOp, other] of this.balances) {
       if (otherOp === op || other.account !== account) continue

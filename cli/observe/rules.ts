@@ -58,10 +58,12 @@ const ok2xx = (ex: ObservedExchange) => ex.response.status >= 200 && ex.response
 
 /** The parsed response body (the recorded JSON, else the text when it parses). */
 export function responseJson(ex: ObservedExchange): unknown {
+  if (ex.bodyMissing) return undefined
   return ex.response.json !== undefined ? ex.response.json : parseJson(ex.response.body)
 }
 
 export function requestJson(ex: ObservedExchange): unknown {
+  if (ex.requestBodyMissing) return undefined
   return parseJson(ex.request.body)
 }
 
@@ -76,10 +78,12 @@ const NO_HISTORY: History = { chargeCreated: () => false }
 export function judgeExchange(ex: ObservedExchange, m: Matched, emit: Emit, history: History = NO_HISTORY): void {
   if (ex.response.status === 0) return // no answer: nothing the target said
   const id = m.op.operationId
-  jsonBodies(ex, emit)
   successStatus(ex, id, emit)
-  responseShape(ex, id, emit)
-  errorBody(ex, id, emit)
+  if (!ex.bodyMissing) {
+    jsonBodies(ex, emit)
+    responseShape(ex, id, emit)
+    errorBody(ex, id, emit)
+  }
   authentication(ex, m, emit)
   requestLimits(ex, m, emit, history)
   const rule = ANSWER_RULES[id]
@@ -381,7 +385,8 @@ function listingAnswer(ex: ObservedExchange, m: Matched, emit: Emit): void {
     emit('2.2.pagination-total-pages', okPages, `totalPages ${meta.totalPages} for total ${meta.total} and size ${metaSize} (ceil gives ${expected})`, ex)
     if (typeof meta.hasNext === 'number' || typeof meta.hasNext === 'boolean') emit('2.2.pagination-has-next', meta.hasNext === page < meta.totalPages, `hasNext ${meta.hasNext} on page ${page} of ${meta.totalPages}`, ex)
     const seenSoFar = (page - 1) * metaSize + items.length
-    if (items.length <= metaSize) emit('2.2.pagination-total', meta.total >= seenSoFar, `total ${meta.total} with ${items.length} items on page ${page} of size ${metaSize}`, ex)
+    // an empty page past the end says nothing of the total
+    if (items.length <= metaSize && (items.length > 0 || page === 1)) emit('2.2.pagination-total', meta.total >= seenSoFar, `total ${meta.total} with ${items.length} items on page ${page} of size ${metaSize}`, ex)
     if (!account) emit('4.5.total-at-most-1000', meta.total <= 1000, `total ${meta.total} (at most 1000 results)`, ex)
   }
   if (typeof meta.hasPrevious === 'boolean') emit('2.2.pagination-has-previous', meta.hasPrevious === page > 1, `hasPrevious ${meta.hasPrevious} on page ${page}`, ex)
