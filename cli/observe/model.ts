@@ -70,6 +70,9 @@ export class Model {
   private readonly originals = new Map<string, number>()
   /** Cents returned per end-to-end id by returns the target accepted, and the ids of those returns. */
   private readonly returned = new Map<string, { cents: number; ids: Set<string> }>()
+  /** Times the target gave for "now" in its answers (consultedAt, generateTime…), with when the request started: the target's clock. */
+  private readonly clock: { seq: number; wall: number; target: number; ex: ObservedExchange }[] = []
+  private readonly criacoes: { seq: number; wall: number; target: number; ex: ObservedExchange }[] = []
   /** Bearer tokens by the client they were issued to: records of one account stay together across token renewals. */
   private readonly clients = new Map<string, string>()
 
@@ -93,6 +96,7 @@ export class Model {
     const ok = status >= 200 && status < 300
     const body = responseJson(ex)
     if (ex.request.method !== 'GET') this.balances.clear()
+    if (ok && isObject(body)) this.clockOf(ex, m.op.operationId, body)
     switch (m.op.operationId) {
       case 'putCob': return this.putCob(ex, m, account, body)
       case 'putDevolucao':
@@ -138,6 +142,40 @@ export class Model {
     const key = header(ex.request.headers, 'x-api-key')
     const client = token ? this.clients.get(token) : key ? this.keys.get(key) : undefined
     return client !== undefined ? `client ${client}` : accountOf(ex)
+  }
+
+  private clockOf(ex: ObservedExchange, op: string, body: Json): void {
+    if (ex.untimed) return
+    const stamp = op === 'getBalance' || op === 'getGatewayBalance' ? body.consultedAt
+      : op === 'getAccountBalances' ? (isObject(body.data?.[0]) ? body.data[0].eventDate : undefined)
+      : op === 'createCashIn' || op === 'createCashOutQrCode' ? body.generateTime
+      : op === 'putDevolucao' ? (isObject(body.horario) ? body.horario.solicitacao : undefined)
+      : undefined
+    const entry = { seq: ex.seq, wall: Date.parse(ex.startedAt), target: Date.parse(String(stamp)), ex }
+    if (op === 'putCob' && isObject(body.calendario)) {
+      const c = { ...entry, target: Date.parse(String(body.calendario.criacao)) }
+      if (!Number.isNaN(c.target) && !Number.isNaN(c.wall) && this.criacoes.length < 1000) this.criacoes.push(c)
+      return
+    }
+    if (stamp === undefined || Number.isNaN(entry.target) || Number.isNaN(entry.wall)) return
+    this.clock.push(entry)
+    if (this.clock.length > 2000) this.clock.splice(0, 1000)
+  }
+
+  /**
+   * §2.4: calendario.criacao is the charge's creation, on the target's clock: against the nearest
+   * "now" the target gave before and after it (its clock may be a sandbox's, moved on at will), it
+   * must agree with one of them within 5 minutes of the time between the requests.
+   */
+  private criacaoAgainstClock(): void {
+    for (const c of this.criacoes) {
+      const before = this.clock.filter((k) => k.seq < c.seq).at(-1)
+      const after = this.clock.find((k) => k.seq > c.seq)
+      const near = [before, after].filter((k): k is NonNullable<typeof k> => k !== undefined)
+      if (near.length === 0) continue
+      const off = near.map((k) => Math.abs((c.target - k.target) - (c.wall - k.wall)))
+      this.emit('2.4.criacao', off.some((o) => o <= 5 * 60_000), `calendario.criacao ${new Date(c.target).toISOString()} is ${Math.round(Math.min(...off) / 1000)} s off the target's clock as its other answers show it (${near.map((k) => new Date(k.target).toISOString()).join(', ')})`, c.ex, ...near.map((k) => k.ex))
+    }
   }
 
   private unlisted(ex: ObservedExchange, account: string): void {
@@ -317,6 +355,7 @@ export class Model {
 
   /** The rules that compare surfaces: run once every exchange is in. */
   finish(): void {
+    this.criacaoAgainstClock()
     for (const r of this.transactions.values()) {
       if (r.views.length > 0) for (const item of r.listed) this.viewAgainstListing(r, item)
       this.listingsAgree(r)
@@ -338,13 +377,15 @@ export class Model {
       this.emit(TYPE_MAP_CLAUSE[v.type]!, okType, `type ${v.type} in the single view, ${l.operationType}/${l.movementType} in the listing (the table gives ${OPERATION_TYPE[v.type]}/${MOVEMENT[v.type]})`, ...both)
     }
     if (typeof l.status === 'string') {
-      // statuses move on (PENDING then CONFIRMED): the listing agrees with the view just before it or just after it
-      const around = [viewBefore(r.views, item.ex), viewAfter(r.views, item.ex)].filter((x): x is Seen<Json> => x !== undefined)
-      const expected = around.map((s) => s.value.status).filter((s): s is string => typeof s === 'string' && STATUS_TEXT[s] !== undefined)
-      if (expected.length > 0) {
-        const agrees = expected.some((s) => STATUS_TEXT[s] === l.status)
-        const clause = STATUS_MAP_CLAUSE[expected[expected.length - 1]!]!
-        this.emit(agrees ? STATUS_MAP_CLAUSE[expected.find((s) => STATUS_TEXT[s] === l.status)!]! : clause, agrees, `status ${expected.join(' then ')} in the single view, "${l.status}" in the listing`, ...around.map((s) => s.ex), item.ex)
+      // §3.1 shows no transition, so a status may have moved on between two reads: the listing is
+      // judged where the view shows the same status just before and just after it, or a moment apart
+      const before = viewBefore(r.views, item.ex)
+      const after = viewAfter(r.views, item.ex)
+      const close = (v: Seen<Json> | undefined) => v !== undefined && !v.ex.untimed && !item.ex.untimed && Math.abs(Date.parse(v.ex.startedAt) - Date.parse(item.ex.startedAt)) <= 1_000 && Math.abs(v.ex.seq - item.ex.seq) === 1
+      const around = before && after ? (before.value.status === after.value.status ? [before, after] : []) : close(before) ? [before!] : close(after) ? [after!] : []
+      const expected = around[0]?.value.status
+      if (typeof expected === 'string' && STATUS_TEXT[expected]) {
+        this.emit(STATUS_MAP_CLAUSE[expected]!, STATUS_TEXT[expected] === l.status, `status ${expected} in the single view ${around.length === 2 ? 'before and after' : 'a moment from'} the listing, "${l.status}" in the listing`, ...around.map((s) => s.ex), item.ex)
       }
     }
     const doc = v.counterpartDocument

@@ -489,7 +489,6 @@ const ANSWER_RULES: Record<string, AnswerRule> = {
     if (cal && cal.expiracao === undefined && isObject(body.calendario)) emit('4.10.expiracao-default', body.calendario.expiracao === 86400, `calendario.expiracao ${body.calendario.expiracao} without one asked (default 86400)`, ex)
     if (isObject(req.valor) && req.valor.modalidadeAlteracao === undefined && isObject(body.valor) && body.valor.modalidadeAlteracao !== undefined) emit('4.10.modalidade-default', body.valor.modalidadeAlteracao === 0, `modalidadeAlteracao ${body.valor.modalidadeAlteracao} without one asked (default 0)`, ex)
     if (typeof body.status === 'string') emit('3.2.create-ativa', body.status === 'ATIVA', `a new charge answered ${body.status}`, ex)
-    criacao(ex, body, emit)
   },
   putDevolucao(ex, m, emit) {
     const body = responseJson(ex)
@@ -547,13 +546,4 @@ function wholeImage(uri: string): boolean {
   if (!m) return true
   const bytes = Buffer.from(m[1]!, 'base64')
   return bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) && bytes.subarray(-12).includes(Buffer.from('IEND'))
-}
-
-/** §2.4 calendario.criacao is the creation time: near the answer's Date header, when it has one. */
-function criacao(ex: ObservedExchange, body: Json, emit: Emit): void {
-  const stamp = isObject(body.calendario) ? Date.parse(String(body.calendario.criacao)) : NaN
-  const date = Date.parse(header(ex.response.headers, 'date') ?? '')
-  if (Number.isNaN(stamp) || Number.isNaN(date)) return
-  const skewMs = Math.abs(stamp - date)
-  emit('2.4.criacao', skewMs <= 5 * 60_000, `calendario.criacao ${body.calendario.criacao} is ${Math.round(skewMs / 1000)} s from the answer's Date ${header(ex.response.headers, 'date')}`, ex)
 }

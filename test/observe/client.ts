@@ -158,7 +158,9 @@ export async function runClient(t: ClientTarget): Promise<{ requests: number }> 
 
   // the listing after everything, and its single view again
   await base('GET', '/api/transactions?page=1&size=20')
-  if (received.transactionId) await base('GET', `/api/pix/transaction/${received.transactionId}`)
+  for (const id of [received.transactionId, cashIn.json?.transactionId, byCompany.json?.transactionId, pending.json?.transactionId, refusedOut.json?.transactionId, reversedOut.json?.transactionId]) {
+    if (id) await base('GET', `/api/pix/transaction/${id}`)
+  }
 
   // refusals an application meets
   await base('GET', '/api/pix/transaction/999999999')
