@@ -16,6 +16,8 @@ export interface ObservedExchange extends Exchange {
   bodyMissing?: boolean
   /** The recording gives no time of its own to each request (the kit's HAR: the run's start for all): reads cannot be known to be a moment apart. */
   untimed?: boolean
+  /** A notification the provider sent, carried by the webhook relay (the request is the provider's). */
+  notification?: boolean
   /** The same of the request's body. */
   requestBodyMissing?: boolean
 }

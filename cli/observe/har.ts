@@ -8,6 +8,8 @@ interface HarNameValue { name: string; value: string }
 interface HarEntry {
   /** observe's own: whose records the exchange touched (a client id or a credential's hash). */
   _account?: string
+  /** observe's own: a notification the webhook relay carried. */
+  _notification?: boolean
   startedDateTime?: string
   time?: number
   request?: { method?: string; url?: string; headers?: HarNameValue[]; postData?: { text?: string; encoding?: string } }
@@ -61,6 +63,7 @@ function exchangeOf(e: HarEntry, seq: number): ObservedExchange {
     seq,
     startedAt: e.startedDateTime ?? new Date(0).toISOString(),
     ...(typeof e._account === 'string' ? { account: e._account } : {}),
+    ...(e._notification === true ? { notification: true } : {}),
     request: { method: String(e.request!.method).toUpperCase(), url: String(e.request!.url), headers: requestHeaders, ...(requestBody !== undefined && requestBody !== '' ? { body: requestBody } : {}) },
     response: {
       status,
@@ -102,6 +105,7 @@ export function toHar(exchanges: readonly ObservedExchange[], creatorVersion: st
         const type = ex.response.headers['content-type'] ?? ''
         return {
           ...(ex.account ? { _account: ex.account } : {}),
+          ...(ex.notification ? { _notification: true } : {}),
           startedDateTime: ex.startedAt,
           time: ex.response.durationMs,
           request: {

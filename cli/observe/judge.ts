@@ -2,6 +2,7 @@
 // each is matched to its operation and given to the one-exchange rules and to the model.
 import { matchOperation, type ObservedExchange } from './exchanges.ts'
 import { Model } from './model.ts'
+import { judgeNotification } from './notifications.ts'
 import { judgeExchange } from './rules.ts'
 import { Tally } from './verdicts.ts'
 
@@ -23,6 +24,7 @@ export class Judge {
   }
 
   add(ex: ObservedExchange): void {
+    if (ex.notification) return this.addNotification(ex)
     const m = matchOperation(ex.request.method, ex.request.url, this.basePaths)
     try {
       if (m) {
@@ -32,6 +34,19 @@ export class Judge {
       this.model.observe(ex, m)
     } catch (e) {
       if (this.errors.length < 20) this.errors.push(`exchange ${ex.seq} (${ex.request.method} ${pathOnly(ex.request.url)}): the kit's rule failed: ${(e as Error).stack ?? String(e)}`)
+    }
+  }
+
+  /** Notifications the relay carried. */
+  notifications = 0
+
+  private addNotification(ex: ObservedExchange): void {
+    this.notifications++
+    try {
+      judgeNotification(ex, this.tally.emit)
+      this.model.notification(ex)
+    } catch (e) {
+      if (this.errors.length < 20) this.errors.push(`notification ${ex.seq}: the kit's rule failed: ${(e as Error).stack ?? String(e)}`)
     }
   }
 

@@ -61,7 +61,7 @@ export async function observeMain(argv: readonly string[], io: ObserveIo = {}): 
   try {
     const results = options.har
       ? judgeHar(options.har, target, { runId, command })
-      : await live(options.listen!, target!, { runId, command, runDir }, say, complain, io)
+      : await live(options.listen!, options.relayWebhooks, target!, { runId, command, runDir }, say, complain, io)
     const written = writeObserveReport(runDir, results, target?.secrets ?? [])
     say(summary(written, runDir))
     return exitCodeOfObserve(written)
@@ -115,17 +115,18 @@ export function judgeHar(file: string, target: Target | undefined, run: { runId:
   }, REPO_ROOT, target?.secrets ?? [])
 }
 
-async function live(listen: ListenAddress, target: Target, run: { runId: string; command: string; runDir: string }, say: (l: string) => void, complain: (l: string) => void, io: ObserveIo): Promise<ObserveResults> {
+async function live(listen: ListenAddress, relay: URL | undefined, target: Target, run: { runId: string; command: string; runDir: string }, say: (l: string) => void, complain: (l: string) => void, io: ObserveIo): Promise<ObserveResults> {
   const startedAt = new Date().toISOString()
   const judge = new Judge(basePaths(target), accountsOf(target.config))
   let proxy: ObserveProxy
   try {
-    proxy = await ObserveProxy.start(listen, upstreamOf(target.config), judge, target.secrets)
+    proxy = await ObserveProxy.start(listen, upstreamOf(target.config), judge, target.secrets, relay)
   } catch (e) {
     throw new ArgsError('--listen', `cannot listen on ${listen.host}:${listen.ports.join(',')} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`)
   }
   say(`Observing: point the application's base URL at ${proxy.baseUrl} and its gateway URL at ${proxy.gatewayUrl}`)
   say(`  forwarding to ${target.config.baseUrl} and ${target.config.gatewayUrl}; SIGTERM or Ctrl-C writes the report to ${run.runDir}`)
+  if (proxy.relayUrl) say(`  have the provider deliver notifications to ${proxy.relayUrl} (the relay forwards them to ${relay!.href})`)
   io.onListening?.({ baseUrl: proxy.baseUrl, gatewayUrl: proxy.gatewayUrl })
   await stopped(io.signal)
   await proxy.close()

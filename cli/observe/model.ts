@@ -178,6 +178,25 @@ export class Model {
     }
   }
 
+  /**
+   * A RECEIVE LIQUIDATED for a charge this session created says the charge is CONCLUIDA (§3.2): a
+   * status the application saw, in order with the API's; its amount is the charge's (§6.2).
+   */
+  notification(ex: ObservedExchange): void {
+    const p = requestJson(ex)
+    if (!isObject(p) || p.type !== 'RECEIVE' || !isObject(p.data) || typeof p.data.txId !== 'string' || p.data.status !== 'LIQUIDATED') return
+    // collected first: status() moves the record to the end of the map, which a live iteration would visit again
+    const charges = [...this.statuses].filter(([key]) => key.startsWith('charge ') && key.endsWith(` ${p.data.txId}`))
+    for (const [key, seen] of charges) {
+      const created = seen[0]!.ex
+      const original = isObject(responseJson(created)) ? (responseJson(created) as Json).valor?.original : undefined
+      const amount = isObject(p.data.payment) ? p.data.payment.amount : undefined
+      if (money(original) && money(amount)) this.emit('6.2.receive-txid-of-charge', centsOf(amount) === centsOf(original), `RECEIVE of charge ${p.data.txId} for ${amount}, the charge is for ${original}`, created, ex)
+      const account = key.slice('charge '.length, key.length - p.data.txId.length - 1)
+      this.status('charge', account, p.data.txId, 'CONCLUIDA', ex)
+    }
+  }
+
   private unlisted(ex: ObservedExchange, account: string): void {
     if (ex.request.method !== 'GET' || ex.response.status !== 200) return
     const body = responseJson(ex)

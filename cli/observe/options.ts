@@ -3,7 +3,7 @@ import { ArgsError } from '../flags.ts'
 
 export interface ListenAddress {
   host: string
-  /** base API port, then the gateway API's; one port serves both, routed by path. */
+  /** base API port, then the gateway API's (one port serves both, routed by path); a third, the webhook relay's. */
   ports: number[]
 }
 
@@ -12,11 +12,13 @@ export interface ObserveOptions {
   har?: string
   envFile?: string
   listen?: ListenAddress
+  /** Where the relay forwards the provider's notifications: the application's real receiver. */
+  relayWebhooks?: URL
   reportDir?: string
 }
 
 export const OBSERVE_USAGE = `Usage: pix-conformance observe --har FILE [--env FILE] [--report-dir DIR]
-       pix-conformance observe --env FILE --listen [HOST:]PORT[,PORT2] [--report-dir DIR]
+       pix-conformance observe --env FILE --listen [HOST:]PORT[,PORT2[,PORT3]] [--relay-webhooks URL] [--report-dir DIR]
 
 Judges an application's own traffic with the provider against the clauses (docs/OBSERVE.md).
 
@@ -26,6 +28,8 @@ Judges an application's own traffic with the provider against the clauses (docs/
   --listen ADDR       forward and judge live: the base API on PORT, the gateway API on PORT2 (one port
                       serves both, routed by path); host 127.0.0.1 unless given. SIGTERM or SIGINT
                       writes the report and exits
+  --relay-webhooks URL  with a third --listen port: notifications the provider posts there are
+                      forwarded to URL (your receiver) unchanged, and judged (§6)
   --report-dir DIR    where the run's folder goes (default reports/)
   -h, --help          this text
 
@@ -48,21 +52,34 @@ export function parseObserveArgs(argv: readonly string[]): ObserveOptions {
       case '--env': o.envFile = value(); break
       case '--listen': o.listen = parseListen(value()); break
       case '--report-dir': o.reportDir = value(); break
+      case '--relay-webhooks': o.relayWebhooks = parseUrl(value()); break
       default: throw new ArgsError(flag, 'is not a flag of observe (see observe --help)')
     }
   }
   if (o.help) return o
   if (!o.har && !o.listen) throw new ArgsError('--har', 'give --har FILE (a recording) or --listen PORT (a live proxy)')
   if (o.har && o.listen) throw new ArgsError('--listen', 'cannot be used with --har: observe judges either a recording or live traffic')
+  if (o.relayWebhooks && (o.listen?.ports.length ?? 0) !== 3) throw new ArgsError('--relay-webhooks', 'needs a third --listen port for the relay (--listen PORT,PORT2,PORT3)')
+  if (!o.relayWebhooks && (o.listen?.ports.length ?? 0) === 3) throw new ArgsError('--listen', 'a third port is the webhook relay\'s: give --relay-webhooks URL too')
   if (o.listen && !o.envFile) throw new ArgsError('--env', 'the proxy needs the target settings (PIX_BASE_URL, PIX_GATEWAY_URL) to forward to')
   return o
 }
 
 export function parseListen(value: string): ListenAddress {
-  const m = /^(?:(\[[^\]]+\]|[^:,]+):)?(\d+)(?:,(\d+))?$/.exec(value.trim())
-  if (!m) throw new ArgsError('--listen', `"${value}" is not [HOST:]PORT[,PORT2]`)
-  const ports = [m[2], m[3]].filter((p): p is string => p !== undefined).map(Number)
+  const m = /^(?:(\[[^\]]+\]|[^:,]+):)?(\d+)(?:,(\d+))?(?:,(\d+))?$/.exec(value.trim())
+  if (!m) throw new ArgsError('--listen', `"${value}" is not [HOST:]PORT[,PORT2[,PORT3]]`)
+  const ports = [m[2], m[3], m[4]].filter((p): p is string => p !== undefined).map(Number)
   for (const p of ports) if (p > 65535) throw new ArgsError('--listen', `port ${p} is above 65535`)
-  if (ports.length === 2 && ports[0] === ports[1] && ports[0] !== 0) throw new ArgsError('--listen', 'the base and gateway ports must differ (or give one port for both)')
+  if (new Set(ports.filter((p) => p !== 0)).size !== ports.filter((p) => p !== 0).length) throw new ArgsError('--listen', 'the base and gateway ports must differ (or give one port for both)')
   return { host: (m[1] ?? '127.0.0.1').replace(/^\[|\]$/g, ''), ports }
+}
+
+function parseUrl(value: string): URL {
+  try {
+    const url = new URL(value)
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url
+  } catch {
+    // refused below
+  }
+  throw new ArgsError('--relay-webhooks', `"${value}" is not an http(s) URL`)
 }

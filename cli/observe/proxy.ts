@@ -50,6 +50,9 @@ export class ObserveProxy {
     readonly baseUrl: string,
     readonly gatewayUrl: string,
     secrets: SecretValue[],
+    /** Where the relay listens (the provider posts notifications here), and where it forwards them. */
+    readonly relayUrl?: string,
+    private readonly relayTarget?: URL,
   ) {
     this.redactor = new Redactor(secrets)
     const ca = upstream.caPem ? { ca: [...rootCertificates, upstream.caPem] } : {}
@@ -57,15 +60,27 @@ export class ObserveProxy {
     this.agent = new Agent({ connections: 64, keepAliveTimeout: 4_000, connect: { timeout: 10_000, ...ca, ...id } })
   }
 
-  static async start(listen: ListenAddress, upstream: Upstream, judge: Judge, secrets: SecretValue[] = []): Promise<ObserveProxy> {
+  /** relay: the application's receiver, when a third port relays the provider's notifications to it. */
+  static async start(listen: ListenAddress, upstream: Upstream, judge: Judge, secrets: SecretValue[] = [], relay?: URL): Promise<ObserveProxy> {
     const servers = listen.ports.map(() => createServer({ keepAlive: true }))
     const ports = await Promise.all(servers.map((s, i) => listenOn(s, listen.host, listen.ports[i]!)))
     const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host
     const base = `http://${host}:${ports[0]}`
     const gateway = `http://${host}:${ports[1] ?? ports[0]}`
-    const proxy = new ObserveProxy(upstream, judge, servers, base, gateway, secrets)
-    servers.forEach((s, i) => s.on('request', (req, res) => void proxy.serve(servers.length === 1 ? undefined : i === 0 ? 'base' : 'gateway', req, res)))
+    const relayUrl = relay && ports[2] !== undefined ? `http://${host}:${ports[2]}` : undefined
+    const proxy = new ObserveProxy(upstream, judge, servers, base, gateway, secrets, relayUrl, relay)
+    const apis = servers.length === 1 ? [undefined] : (['base', 'gateway'] as const)
+    servers.forEach((s, i) => s.on('request', (req, res) => void (i === 2 ? proxy.serveRelay(req, res) : proxy.serve(apis[i], req, res))))
     return proxy
+  }
+
+  /** A notification from the provider: forwarded to the receiver as it came, its answer back to the provider, then judged. */
+  private async serveRelay(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const startedAt = new Date()
+    const t0 = performance.now()
+    const path = req.url ?? '/'
+    const target = path === '/' ? this.relayTarget!.href : `${this.relayTarget!.href.replace(/\/+$/, '')}${path}`
+    await this.forward(undefined, target, startedAt, t0, req, res, true)
   }
 
   /** Stops listening, lets the answers in flight finish, and judges what is still queued. */
@@ -85,6 +100,12 @@ export class ObserveProxy {
     const path = req.url ?? '/'
     const api: Api = fixed ?? (matchOperation(method, `http://local${path}`)?.op.server ?? 'base')
     const target = `${(api === 'base' ? this.upstream.baseUrl : this.upstream.gatewayUrl).replace(/\/+$/, '')}${path}`
+    await this.forward(api, target, startedAt, t0, req, res, false)
+  }
+
+  private async forward(api: Api | undefined, target: string, startedAt: Date, t0: number, req: IncomingMessage, res: ServerResponse, notification: boolean): Promise<void> {
+    const method = (req.method ?? 'GET').toUpperCase()
+    const path = req.url ?? '/'
     let requestBody: Buffer
     try {
       requestBody = await readAll(req)
@@ -110,11 +131,11 @@ export class ObserveProxy {
       responseHeaders = r.headers as Record<string, string | string[]>
     } catch (e) {
       error = `the proxy could not reach the provider: ${(e as Error).message}`
-      if (this.errors.length < 100) this.errors.push(`${api} ${method} ${path.split('?')[0]}: ${(e as Error).message}`)
+      if (this.errors.length < 100) this.errors.push(`${notification ? 'relay' : api} ${method} ${path.split('?')[0]}: ${(e as Error).message}`)
     }
     try {
       if (error) {
-        const body = JSON.stringify({ statusCode: 502, message: `pix-conformance observe: ${error}`, error: 'Bad Gateway' })
+        const body = JSON.stringify({ statusCode: 502, message: `pix-conformance observe: ${notification ? error.replace('the provider', 'the receiver') : error}`, error: 'Bad Gateway' })
         res.writeHead(502, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body)
       } else {
         for (const [name, value] of Object.entries(responseHeaders)) if (!HOP_BY_HOP.has(name) && value !== undefined) res.setHeader(name, value)
@@ -126,7 +147,7 @@ export class ObserveProxy {
     }
     this.forwarded++
     const durationMs = Math.round((performance.now() - t0) * 10) / 10
-    this.enqueue({ seq: 0, startedAt: startedAt.toISOString(), api, request: { method, url: target, headers: flat(headers), ...(requestBody.length ? { body: requestBody.toString('utf8') } : {}) }, response: responseOf(status, responseHeaders, responseBody, durationMs, error) })
+    this.enqueue({ seq: 0, startedAt: startedAt.toISOString(), ...(api ? { api } : {}), ...(notification ? { notification } : {}), request: { method, url: target, headers: flat(headers), ...(requestBody.length ? { body: requestBody.toString('utf8') } : {}) }, response: responseOf(status, responseHeaders, responseBody, durationMs, error) })
   }
 
   /** Judging happens after the answer left, in arrival order, a batch per turn of the event loop. */
@@ -146,7 +167,7 @@ export class ObserveProxy {
       const ex = this.queue.shift()!
       this.judge.add(ex)
       this.redactor.learnFrom(ex)
-      this.recorded.push({ ...this.redactor.exchange(ex), seq: ex.seq, startedAt: ex.startedAt, api: ex.api, account: this.judge.accountOf(ex) })
+      this.recorded.push({ ...this.redactor.exchange(ex), seq: ex.seq, startedAt: ex.startedAt, ...(ex.api ? { api: ex.api } : {}), ...(ex.notification ? { notification: true } : { account: this.judge.accountOf(ex) }) })
       if (this.recorded.length > MAX_RECORDED) this.recorded.shift()
     }
     if (this.queue.length > 0) setImmediate(() => this.drain())

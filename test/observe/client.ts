@@ -13,6 +13,8 @@ export interface ClientTarget {
   gatewayUrl: string
   controlUrl: string
   env: Record<string, string>
+  /** Where the provider is to deliver notifications (observe's relay), set on the account first. */
+  webhookUrl?: string
 }
 
 interface Answer { status: number; json: any }
@@ -61,6 +63,8 @@ export async function runClient(t: ClientTarget): Promise<{ requests: number }> 
     const cert = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/)?.[0] ?? pem
     await call(`${t.baseUrl}/api/auth/token`, 'POST', { 'x-ssl-client-cert': encodeURIComponent(cert) }, { clientId: t.env.PIX_CLIENT_ID, clientSecret: t.env.PIX_CLIENT_SECRET })
   }
+
+  if (t.webhookUrl) await gateway('POST', '/v1/account/webhook', { pixWebhookUrl: t.webhookUrl })
 
   // a charge, with and without the optional parts; one filled to the interface's limits (an
   // application that cuts user text to the maximum); then the payer pays the first

@@ -40,6 +40,15 @@ describe('targets that keep the interface give no failure', () => {
     expect(clean.results.verdict.headline).toMatch(/^OBSERVED — \d+ clauses judged on \d+ exchanges, 0 failed/)
   })
 
+  it('the reference, with its notifications through the webhook relay to the application\'s receiver', async () => {
+    await reset()
+    const s = await observedSession(reference, reference, { relay: true })
+    expect(s.failed).toEqual([])
+    expect(s.delivered).toBeGreaterThan(0)
+    const passed = s.results.checks.filter((c) => c.status === 'passed').map((c) => c.clauses[0])
+    expect(passed).toEqual(expect.arrayContaining(['6.2.receive-fields', '6.2.receive-txid-of-charge', '3.2.pay-ativa-concluida', '6.1.transaction-id']))
+  })
+
   it.each(VARIANTS.map((v) => [v.id, v] as const))('the reference through the variant %s', async (_id, variant) => {
     await reset()
     front.use([variant])

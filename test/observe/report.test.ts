@@ -81,6 +81,8 @@ describe('HARs of other tools', () => {
     expect(await observeMain(['--har', 'x.har', '--listen', '8090'], quiet)).toBe(2)
     expect(await observeMain(['--listen', '8090'], quiet)).toBe(2)
     expect(await observeMain(['--listen', 'host:port'], quiet)).toBe(2)
+    expect(await observeMain(['--env', 'x.env', '--listen', '1,2', '--relay-webhooks', 'http://app/hook'], quiet)).toBe(2) // no third port
+    expect(await observeMain(['--env', 'x.env', '--listen', '1,2,3'], quiet)).toBe(2) // a third port without --relay-webhooks
     expect(await observeMain(['--help'], quiet)).toBe(0)
   })
 })

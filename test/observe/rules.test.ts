@@ -153,3 +153,23 @@ describe('limits on what was asked', () => {
     expect(judge([pay('1'), pay('1')]).failed).not.toContain('4.7.external-id-unique')
   })
 })
+
+describe('notifications the relay carried', () => {
+  const receive = (document: string, amount = '10.00') => ({
+    ...ex('POST', 'http://app.example/webhooks', 200, '', { request: { type: 'RECEIVE', data: { id: 1, txId: TXID, status: 'LIQUIDATED', payment: { amount, currency: 'BRL' }, endToEndId: E2E, debtorAccount: { name: 'Fulano', document } } }, headers: { 'content-type': 'application/json' } }),
+    notification: true,
+  })
+  const created = () => ex('PUT', `${BASE}/cob/${TXID}`, 201, charge('ATIVA'), { request: COB })
+
+  it('a RECEIVE for a charge moves it to CONCLUIDA: a later read of ATIVA fails 3.2.final-states', () => {
+    const r = judge([created(), receive('***.456.789-**'), cobRead('ATIVA')])
+    expect(r.failed).toEqual(['3.2.final-states'])
+    expect(r.passed).toEqual(expect.arrayContaining(['3.2.pay-ativa-concluida', '6.2.receive-txid-of-charge']))
+  })
+  it('a RECEIVE with the debtor document unmasked fails 6.2.receive-debtor-masked', () => {
+    expect(judge([created(), receive('12345678909')]).failed).toContain('6.2.receive-debtor-masked')
+  })
+  it('a RECEIVE for another amount than the charge fails 6.2.receive-txid-of-charge', () => {
+    expect(judge([created(), receive('***.456.789-**', '10.01')]).failed).toEqual(['6.2.receive-txid-of-charge'])
+  })
+})

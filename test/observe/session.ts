@@ -1,6 +1,8 @@
 // One observed session for the tests: the embedded reference (behind the self-check proxy with a
 // fault's hooks, when given one), the observe proxy in front of it, the client making its calls
 // through observe, then the verdicts. The HAR of the same session is kept to judge it offline.
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { FaultProxy } from '../selfcheck/proxy.ts'
 import type { ProxyHooks } from '../selfcheck/fault.ts'
 import type { RunningReference } from '../../reference/index.ts'
@@ -31,16 +33,23 @@ export function resultsOf(judge: Judge, source: string, target: { baseUrl: strin
 
 /** The client's session through observe, in front of `upstream` (the reference or a fault proxy). */
 /** The client's control calls go to the upstream's control API: a fault proxy learns the payments from them as it does from the kit's. */
-export async function observedSession(reference: RunningReference, upstream: { baseUrl: string; gatewayUrl: string; controlUrl: string }): Promise<Session> {
+export async function observedSession(reference: RunningReference, upstream: { baseUrl: string; gatewayUrl: string; controlUrl: string }, opts: { relay?: boolean } = {}): Promise<Session & { delivered: number }> {
   const judge = new Judge([], accountsOfEnv(reference.env))
-  const proxy = await ObserveProxy.start({ host: '127.0.0.1', ports: [0, 0] }, upstream, judge)
+  // the application's own receiver, behind observe's relay
+  let delivered = 0
+  const receiver = opts.relay ? createServer((req, res) => req.resume().on('end', () => { delivered++; res.writeHead(200).end() })) : undefined
+  if (receiver) await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
+  const relay = receiver ? new URL(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/pix`) : undefined
+  const proxy = await ObserveProxy.start({ host: '127.0.0.1', ports: relay ? [0, 0, 0] : [0, 0] }, upstream, judge, [], relay)
   try {
-    await runClient({ baseUrl: proxy.baseUrl, gatewayUrl: proxy.gatewayUrl, controlUrl: upstream.controlUrl, env: reference.env })
+    await runClient({ baseUrl: proxy.baseUrl, gatewayUrl: proxy.gatewayUrl, controlUrl: upstream.controlUrl, env: reference.env, ...(proxy.relayUrl ? { webhookUrl: proxy.relayUrl } : {}) })
+    if (receiver) await new Promise((r) => setTimeout(r, 500)) // the provider's last deliveries
   } finally {
     await proxy.close()
+    receiver?.close()
   }
   const results = resultsOf(judge, 'proxy', upstream)
-  return { results, recorded: proxy.recorded, failed: results.checks.filter((c) => c.status === 'failed').map((c) => c.clauses[0]!) }
+  return { delivered, results, recorded: proxy.recorded, failed: results.checks.filter((c) => c.status === 'failed').map((c) => c.clauses[0]!) }
 }
 
 export function accountsOfEnv(env: Record<string, string>): { clientId: string; apiKey: string }[] {
