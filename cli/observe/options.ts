@@ -35,6 +35,9 @@ Judges an application's own traffic with the provider against the clauses (docs/
 
 Exit codes: 0 no observed clause failed, 1 a clause failed (or nothing was judged), 2 unusable options.`
 
+/** The flags parseObserveArgs takes (the usage text lists exactly these: test/observe/report.test.ts). */
+export const OBSERVE_FLAGS = ['--har', '--env', '--listen', '--relay-webhooks', '--report-dir', '--help'] as const
+
 export function parseObserveArgs(argv: readonly string[]): ObserveOptions {
   const o: ObserveOptions = { help: false }
   for (let i = 0; i < argv.length; i++) {

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { harExchanges } from '../../cli/observe/har.ts'
 import { observeMain } from '../../cli/observe/main.ts'
+import { OBSERVE_FLAGS, OBSERVE_USAGE, parseObserveArgs } from '../../cli/observe/options.ts'
 import { BASE, ex, item, page } from './exchanges.ts'
 import { toHar } from '../../cli/observe/har.ts'
 
@@ -84,5 +85,11 @@ describe('HARs of other tools', () => {
     expect(await observeMain(['--env', 'x.env', '--listen', '1,2', '--relay-webhooks', 'http://app/hook'], quiet)).toBe(2) // no third port
     expect(await observeMain(['--env', 'x.env', '--listen', '1,2,3'], quiet)).toBe(2) // a third port without --relay-webhooks
     expect(await observeMain(['--help'], quiet)).toBe(0)
+  })
+
+  it('the usage text names exactly the flags the parser takes', () => {
+    const listed = [...OBSERVE_USAGE.matchAll(/^ {2}(?:-h, )?(--[a-z-]+)/gm)].map((m) => m[1])
+    expect(listed.sort()).toEqual([...OBSERVE_FLAGS].sort())
+    for (const flag of OBSERVE_FLAGS) expect(() => parseObserveArgs(flag === '--help' ? [flag] : [flag, 'http://x/1', '--har', 'f'])).not.toThrow(/is not a flag/)
   })
 })
