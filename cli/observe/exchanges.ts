@@ -18,6 +18,8 @@ export interface ObservedExchange extends Exchange {
   untimed?: boolean
   /** A notification the provider sent, carried by the webhook relay (the request is the provider's). */
   notification?: boolean
+  /** The recording drops this credential header from every request (a "sanitized" browser HAR): its absence proves nothing. */
+  strippedHeaders?: string[]
   /** The same of the request's body. */
   requestBodyMissing?: boolean
 }

@@ -41,8 +41,10 @@ export function harExchanges(entries: readonly HarEntry[]): ObservedExchange[] {
   const ordered = entries
     .map((e, i) => ({ e, i, at: Date.parse(e.startedDateTime ?? '') }))
     .sort((a, b) => (Number.isNaN(a.at) || Number.isNaN(b.at) ? 0 : a.at - b.at) || a.i - b.i)
+  // browsers export "sanitized" HARs without Authorization (and cookies): a header no entry carries was dropped, not left out
+  const stripped = ['authorization', 'x-api-key'].filter((h) => !ordered.some(({ e }) => e.request?.headers?.some((x) => x?.name?.toLowerCase() === h)))
   const untimed = ordered.length > 1 && ordered.every(({ e }) => e.startedDateTime === ordered[0]!.e.startedDateTime)
-  return ordered.filter(({ e }) => e.request?.url && e.request.method).map(({ e }, index) => ({ ...exchangeOf(e, index + 1), ...(untimed ? { untimed } : {}) }))
+  return ordered.filter(({ e }) => e.request?.url && e.request.method).map(({ e }, index) => ({ ...exchangeOf(e, index + 1), ...(untimed ? { untimed } : {}), ...(stripped.length ? { strippedHeaders: stripped } : {}) }))
 }
 
 function exchangeOf(e: HarEntry, seq: number): ObservedExchange {

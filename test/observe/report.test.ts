@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { harExchanges } from '../../cli/observe/har.ts'
+import { Judge } from '../../cli/observe/judge.ts'
 import { observeMain } from '../../cli/observe/main.ts'
 import { OBSERVE_FLAGS, OBSERVE_USAGE, parseObserveArgs } from '../../cli/observe/options.ts'
 import { BASE, ex, item, page } from './exchanges.ts'
@@ -73,6 +74,17 @@ describe('HARs of other tools', () => {
     expect(first!.request.headers).toEqual({ authorization: 'Bearer t' })
     expect(first!.response.json).toEqual(JSON.parse(body))
     expect(second!.seq).toBe(2)
+  })
+
+  it('a "sanitized" HAR, with no Authorization on any request, is no proof of a request served without a token', () => {
+    const entry = (auth: boolean) => ({ startedDateTime: '2026-11-20T12:00:01Z', request: { method: 'GET', url: `${BASE}/api/balance`, headers: auth ? [{ name: 'Authorization', value: 'Bearer t' }] : [] }, response: { status: 200, headers: [{ name: 'content-type', value: 'application/json' }], content: { text: '{"grossBalance":1,"blockedBalance":0,"netBalance":1,"consultedAt":"2026-11-20T12:00:00Z"}' } } })
+    const judged = (entries: object[]) => {
+      const j = new Judge()
+      for (const e of harExchanges(entries as never)) j.add(e)
+      return j.finish().failedClauses()
+    }
+    expect(judged([entry(false), entry(false)])).toEqual([])
+    expect(judged([entry(true), entry(false)])).toEqual(['7.bearer-missing-token-401'])
   })
 
   it('an unreadable or foreign file is refused with 2, and so are contradicting flags', async () => {
