@@ -82,6 +82,7 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
 
 async function command(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'monitor' || argv[0] === 'history') return (await import('./monitor/main.ts')).monitorMain(argv)
+  if (argv[0] === 'observe') return (await import('./observe/main.ts')).observeMain(argv.slice(1))
   let command: Command
   try {
     command = parseCommand(argv)
