@@ -89,12 +89,13 @@ export function observeVerdict(o: ObserveSummary, errors: number): RunVerdict {
   const result: RunVerdict['result'] = o.failedClauses > 0 || errors > 0 ? 'FAILED' : o.observedClauses === 0 ? 'NO CHECKS RAN' : 'PASSED'
   const n = (x: number) => x.toLocaleString('en-US')
   const extra = errors > 0 ? `; ${errors} kit error${errors === 1 ? '' : 's'}` : ''
-  return { result, headline: `OBSERVED — ${n(o.observedClauses)} clause${o.observedClauses === 1 ? '' : 's'} judged on ${n(o.exchanges)} exchange${o.exchanges === 1 ? '' : 's'}, ${n(o.failedClauses)} failed (${n(o.notObservedClauses)} not observed${extra})` }
+  const label = result === 'PASSED' ? 'OBSERVED' : result
+  return { result, label, exitCode: result === 'PASSED' ? 0 : 1, gates: [], headline: `OBSERVED — ${n(o.observedClauses)} clause${o.observedClauses === 1 ? '' : 's'} judged on ${n(o.exchanges)} exchange${o.exchanges === 1 ? '' : 's'}, ${n(o.failedClauses)} failed (${n(o.notObservedClauses)} not observed${extra})` }
 }
 
 /** Exit code from the one verdict: 0 when no clause failed, 1 when one did or nothing was judged. */
 export function exitCodeOfObserve(r: Results): 0 | 1 {
-  return r.verdict.result === 'PASSED' ? 0 : 1
+  return r.verdict.exitCode
 }
 
 export function writeObserveReport(dir: string, results: ObserveResults, secrets: SecretValue[] = []): ObserveResults {
