@@ -2,6 +2,8 @@
 // Authorization or API key): charges and returns with the statuses they showed, in order; each
 // transaction as the single view and the listings showed it; balance reads. A rule fires when two
 // observations of one record disagree in a way the interface does not allow.
+// This file is long because it is one model of every surface a record shows (views, listings,
+// balances, charges, returns) and the rules that compare them: the comparisons need all of it.
 import { createHash } from 'node:crypto'
 import { centsOf, hasAtMostTwoDecimals } from '../../generators/amounts.ts'
 import { isMaskOf } from '../../generators/documents.ts'

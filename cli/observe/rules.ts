@@ -3,6 +3,8 @@
 // answer gave (echoes, defaults, limits, filters, pagination, masking). Each names its clause.
 // A request the interface calls invalid that was accepted fails the clause of the limit; a valid
 // one refused fails it too, where nothing but the request can explain the refusal.
+// This file is long because it is the table of every rule one exchange can show, one small function
+// each, in the order of the interface's sections; splitting it would scatter one table.
 import { centsOf, hasAtMostTwoDecimals, isTwoDecimalString } from '../../generators/amounts.ts'
 import { isValidCnpjDigits, isValidCpfDigits } from '../../generators/documents.ts'
 import { parsePixCode } from '../../generators/emv.ts'
