@@ -22,7 +22,7 @@ export function renderHtml(r: Results): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(`Conformance ${verdictOf(r).label}: ${r.target.baseUrl} (${r.runId})`)}</title>
+<title>${esc(`${r.kind === 'receiver' ? 'Receiver conformance' : 'Conformance'} ${verdictOf(r).label}: ${r.target.baseUrl} (${r.runId})`)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
@@ -67,21 +67,26 @@ function verdictOf(r: Results): { label: string; cls: string } {
 function header(r: Results): string {
   const verdict = verdictOf(r)
   const duration = (Date.parse(r.finishedAt) - Date.parse(r.startedAt)) / 1000
-  const rows: [string, string][] = [
-    ['Target', `${esc(r.target.baseUrl)}${r.target.embedded ? ' <span class="tag">embedded reference</span>' : ''}`],
-    ['Gateway', esc(r.target.gatewayUrl)],
-    ['Profile', esc(r.profile)],
+  const receiver = r.kind === 'receiver'
+  const rows: [string, string][] = receiver
+    ? [['Receiver', esc(r.target.baseUrl)], ['Probe', esc(r.target.gatewayUrl.replace(/^probe /, ''))]]
+    : [
+        ['Target', `${esc(r.target.baseUrl)}${r.target.embedded ? ' <span class="tag">embedded reference</span>' : ''}`],
+        ['Gateway', esc(r.target.gatewayUrl)],
+        ['Profile', esc(r.profile)],
+      ]
+  rows.push(
     ['Seed', `<code>${esc(r.seed)}</code>${esc(depthText(r))}`],
     ['Run', `<code>${esc(r.runId)}</code>${r.shard ? ` · shard ${esc(r.shard)}` : ''}`],
     ['When', `${esc(r.startedAt)} · ${esc(duration.toFixed(1))} s`],
     ['Kit', `${esc(r.kitVersion)} · spec <code title="${esc(r.specHash)}">${esc(r.specHash.slice(0, 12))}</code>`],
-    ['Command', `<code>${esc(r.command)}</code>`],
-  ]
+  )
+  rows.push(['Command', `<code>${esc(r.command)}</code>`])
   if (r.mergedFrom && r.mergedFrom.length > 0) rows.push(['Merged from', r.mergedFrom.map((id) => `<code>${esc(id)}</code>`).join(' ')])
   return `<header>
-<div class="title"><h1>Conformance report</h1><span class="verdict ${verdict.cls}">${esc(verdict.label)}</span></div>
+<div class="title"><h1>${receiver ? 'Webhook receiver conformance report' : 'Conformance report'}</h1><span class="verdict ${verdict.cls}">${esc(verdict.label)}</span></div>
 <p class="headline">${esc(r.verdict.headline)}</p>${r.verdict.extension ? `\n<p class="headline">${esc(r.verdict.extension)}</p>` : ''}
-<dl class="meta">${rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join('')}</dl>
+<dl class="meta">${rows.map(([k, v]) => `<div${k === 'Command' || k === 'Merged from' ? ' class="wide"' : ''}><dt>${esc(k)}</dt><dd>${v}</dd></div>`).join('')}</dl>
 </header>`
 }
 
