@@ -3,7 +3,7 @@
 import { causeOf, type CheckRow, type RunFacts } from './extract.ts'
 import { percentile, type ClauseState } from './history.ts'
 
-export type ChangeKind = 'clause-failed' | 'clause-recovered' | 'failure-cause-changed' | 'observation-changed' | 'latency-doubled'
+export type ChangeKind = 'clause-failed' | 'clause-recovered' | 'failure-cause-changed' | 'observation-changed' | 'latency-doubled' | 'host-or-network-slower'
 
 export interface Change {
   kind: ChangeKind
@@ -115,26 +115,61 @@ export const LATENCY_MIN_SAMPLES = 3
 export const LATENCY_MIN_BASELINE_RUNS = 3
 /** A doubling smaller than this is noise on a fast operation (2 ms to 4 ms). */
 export const LATENCY_MIN_RISE_MS = 50
+/** Runs in a row an operation must be slow before it is alerted: one slow run is noise (a busy host, a GC pause). */
+export const LATENCY_SLOW_RUNS = 3
+/**
+ * When at least this share of the operations compared (and at least LATENCY_HOST_MIN_OPERATIONS)
+ * moved up together, the cause is the monitoring host or the network, not the target: one notice,
+ * no per-operation alert.
+ */
+export const LATENCY_HOST_SHARE = 0.75
+export const LATENCY_HOST_MIN_OPERATIONS = 3
 
 /**
- * Operations whose p95 doubled against the median p95 of the recent runs: an alert when one turns
- * slow, none while it stays slow; it is normal again below 1.5 times the baseline.
+ * Operations whose p95 stayed at least twice the median p95 of the runs before for
+ * LATENCY_SLOW_RUNS runs in a row (`recent`: each operation's p95 in the runs before this one,
+ * oldest first): an alert when one turns slow, none while it stays slow; it is normal again below
+ * 1.5 times the baseline. When most operations moved up together, one host-or-network-slower
+ * notice instead, and the operations are marked slow so that it is not repeated.
  */
-export function latencyChanges(now: readonly OperationLatency[], recent: ReadonlyMap<string, number[]>, slow: ReadonlyMap<string, boolean>): { changes: Change[]; states: Map<string, boolean> } {
-  const changes: Change[] = []
+export function latencyChanges(now: readonly OperationLatency[], recent: ReadonlyMap<string, number[]>, slow: ReadonlyMap<string, boolean>, slowRuns = LATENCY_SLOW_RUNS): { changes: Change[]; states: Map<string, boolean> } {
   const states = new Map<string, boolean>()
+  const turned: { op: OperationLatency; baseline: number }[] = []
+  let compared = 0
+  let movedUp = 0
   for (const op of now) {
-    const history = recent.get(op.operation) ?? []
-    if (op.count < LATENCY_MIN_SAMPLES || history.length < LATENCY_MIN_BASELINE_RUNS) continue
-    const baseline = percentile(history, 50)
+    const series = [...(recent.get(op.operation) ?? []), op.p95]
+    const before = series.slice(0, -slowRuns).slice(-10)
+    if (op.count < LATENCY_MIN_SAMPLES || before.length < LATENCY_MIN_BASELINE_RUNS) continue
+    const baseline = percentile(before, 50)
+    compared++
+    if (op.p95 >= 1.5 * baseline) movedUp++
     const wasSlow = slow.get(op.operation) === true
-    const isSlow = wasSlow ? op.p95 >= 1.5 * baseline : op.p95 >= 2 * baseline && op.p95 - baseline >= LATENCY_MIN_RISE_MS
+    const streak = series.slice(-slowRuns)
+    const isSlow = wasSlow ? op.p95 >= 1.5 * baseline : streak.every((p95) => p95 >= 2 * baseline && p95 - baseline >= LATENCY_MIN_RISE_MS)
     if (isSlow !== wasSlow) states.set(op.operation, isSlow)
-    if (isSlow && !wasSlow) {
-      changes.push({ kind: 'latency-doubled', operation: op.operation, before: round(baseline), after: round(op.p95), summary: `${op.operation}: p95 latency ${round(op.p95)} ms, ${(op.p95 / baseline).toFixed(1)} times the recent ${round(baseline)} ms` })
+    if (isSlow && !wasSlow) turned.push({ op, baseline })
+  }
+  if (turned.length === 0) return { changes: [], states }
+  if (compared >= LATENCY_HOST_MIN_OPERATIONS && movedUp >= LATENCY_HOST_SHARE * compared) {
+    const ratios = turned.map(({ op, baseline }) => op.p95 / baseline).sort((a, b) => a - b)
+    return {
+      changes: [{
+        kind: 'host-or-network-slower',
+        before: Object.fromEntries(turned.map(({ op, baseline }) => [op.operation, round(baseline)])),
+        after: Object.fromEntries(turned.map(({ op }) => [op.operation, round(op.p95)])),
+        summary: `monitoring host or network slower: ${movedUp} of ${compared} operations slowed together (p95 ${ratios[0]!.toFixed(1)} to ${ratios[ratios.length - 1]!.toFixed(1)} times their recent values for ${slowRuns} runs); not the target, no latency alert`,
+      }],
+      states,
     }
   }
-  return { changes, states }
+  return {
+    changes: turned.map(({ op, baseline }) => ({
+      kind: 'latency-doubled', operation: op.operation, before: round(baseline), after: round(op.p95),
+      summary: `${op.operation}: p95 latency ${round(op.p95)} ms, ${(op.p95 / baseline).toFixed(1)} times the recent ${round(baseline)} ms, for ${slowRuns} runs in a row (the other operations did not slow down with it)`,
+    })),
+    states,
+  }
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10

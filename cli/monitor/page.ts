@@ -168,8 +168,8 @@ function changesTable(alerts: AlertRow[], runs: Map<number, RunRow>, hrefOf: (r:
   const rows = alerts.map((a) => {
     const run = runs.get(a.run)
     const href = run ? hrefOf(run) : undefined
-    const body = JSON.parse(a.body) as { severity?: string; statement?: string; traceId?: string }
-    return `<tr class="change ${esc(a.kind)}" data-clause="${esc(a.clause ?? '')}"><td>${esc(iso(a.at))}</td><td>${esc(a.kind)}</td><td>${esc(a.clause ?? a.operation ?? '')}${body.severity && body.severity !== 'unknown' ? ` <span class="sev">${esc(body.severity)}</span>` : ''}</td><td>${esc(a.summary)}${body.statement ? `<div class="statement">${esc(body.statement)}</div>` : ''}${body.traceId ? `<div class="statement">trace id ${esc(body.traceId)}</div>` : ''}</td><td>${run ? link(href, `run ${run.seq}${run.runId ? ` (${esc(run.runId)})` : ''}`) : ''}</td></tr>`
+    const body = JSON.parse(a.body) as { severity?: string; statement?: string; message?: string; traceId?: string }
+    return `<tr class="change ${esc(a.kind)}" data-clause="${esc(a.clause ?? '')}"><td>${esc(iso(a.at))}</td><td>${esc(a.kind)}</td><td>${esc(a.clause ?? a.operation ?? '')}${body.severity && body.severity !== 'unknown' ? ` <span class="sev">${esc(body.severity)}</span>` : ''}</td><td>${esc(a.summary)}${body.statement ? `<div class="statement">${esc(body.statement)}</div>` : ''}${body.message ? `<div class="statement">broke ${esc(body.message)}</div>` : ''}${body.traceId ? `<div class="statement">trace id ${esc(body.traceId)}</div>` : ''}</td><td>${run ? link(href, `run ${run.seq}${run.runId ? ` (${esc(run.runId)})` : ''}`) : ''}</td></tr>`
   })
   return `<table><thead><tr><th>When</th><th>Change</th><th>Clause or operation</th><th>What</th><th>Seen by</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`
 }

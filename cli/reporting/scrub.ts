@@ -9,7 +9,9 @@ export interface NamedSecret {
 }
 
 const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g
-const BEARER = /\b(Bearer\s+)(?!«redacted)([A-Za-z0-9._~+/=-]{8,})/g
+// on one line, as in an Authorization header: a statement ending "… is always Bearer" followed by
+// the next line's rule (`token_type: expected …`) is the kit's own words, never a token
+const BEARER = /\b(Bearer[ \t]+)(?!«redacted)([A-Za-z0-9._~+/=-]{8,})/g
 const ACCESS_TOKEN_FIELD = /("access_token"\s*:\s*")([^"«]{8,})(")/g
 
 export class Scrubber {

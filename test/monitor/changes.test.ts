@@ -1,11 +1,14 @@
 // The monitor's change detection and flags, without a certification: alerts on change and never on
 // state, a failure confirmed before anyone is paged, causes compared without the values that differ
 // on every run, latency compared with the recent runs.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { clauseStep, confirmStep, latencyChanges, observationChanges } from '../../cli/monitor/changes.ts'
+import { runMessage, type AlertBody } from '../../cli/monitor/alerts.ts'
+import { loadClauses } from '../../generators/clauses.ts'
+import { REPO_ROOT } from '../hostile/cli-child.ts'
 import { causeOf, normalizeMessage, traceIdOf, type RunFacts } from '../../cli/monitor/extract.ts'
 import { percentile, type ClauseState } from '../../cli/monitor/history.ts'
 import { withoutSelection } from '../../cli/monitor/loop.ts'
@@ -107,15 +110,51 @@ describe('observations and latency', () => {
     expect(observationChanges(f, new Map())).toEqual([])
   })
 
-  test('a p95 that doubles alerts once, not while it stays slow; small or thin samples are not compared', () => {
-    const recent = new Map([['getBalance', [100, 110, 90, 105]]])
-    const doubled = latencyChanges([{ operation: 'getBalance', count: 10, p50: 150, p95: 230 }], recent, new Map())
+  test('a p95 that doubles for three runs in a row alerts once, not while it stays slow; one slow run, small or thin samples are not compared', () => {
+    const base = [100, 110, 90, 105]
+    const op = (p95: number, operation = 'getBalance') => ({ operation, count: 10, p50: p95 / 2, p95 })
+    // one slow run is noise: the streak is not long enough
+    expect(latencyChanges([op(230)], new Map([['getBalance', base]]), new Map()).changes).toEqual([])
+    expect(latencyChanges([op(230)], new Map([['getBalance', [...base, 90]]]), new Map()).changes).toEqual([])
+    // three in a row: an alert, against the median of the runs before the streak
+    const doubled = latencyChanges([op(230)], new Map([['getBalance', [...base, 240, 250]]]), new Map())
     expect(doubled.changes.map((c) => [c.kind, c.operation, c.before])).toEqual([['latency-doubled', 'getBalance', 100]])
-    expect(latencyChanges([{ operation: 'getBalance', count: 10, p50: 150, p95: 230 }], recent, doubled.states).changes).toEqual([])
-    expect(latencyChanges([{ operation: 'getBalance', count: 10, p50: 50, p95: 120 }], recent, doubled.states).states.get('getBalance')).toBe(false)
-    expect(latencyChanges([{ operation: 'fast', count: 10, p50: 4, p95: 8 }], new Map([['fast', [3, 4, 4]]]), new Map()).changes).toEqual([])
-    expect(latencyChanges([{ operation: 'getBalance', count: 2, p50: 500, p95: 900 }], recent, new Map()).changes).toEqual([])
-    expect(latencyChanges([{ operation: 'getBalance', count: 10, p50: 500, p95: 900 }], new Map([['getBalance', [100, 100]]]), new Map()).changes).toEqual([])
+    expect(latencyChanges([op(230)], new Map([['getBalance', [...base, 240, 250]]]), doubled.states).changes).toEqual([])
+    expect(latencyChanges([op(120)], new Map([['getBalance', [...base, 240, 250]]]), doubled.states).states.get('getBalance')).toBe(false)
+    expect(latencyChanges([op(8, 'fast')], new Map([['fast', [3, 4, 4, 8, 8]]]), new Map()).changes).toEqual([])
+    expect(latencyChanges([{ ...op(900), count: 2 }], new Map([['getBalance', [...base, 900, 900]]]), new Map()).changes).toEqual([])
+    expect(latencyChanges([op(900)], new Map([['getBalance', [100, 100, 900, 900]]]), new Map()).changes).toEqual([])
+  })
+
+  test('every operation slower together is the host or the network: one notice, no latency alert, not repeated', () => {
+    const ops = ['getBalance', 'createOauthToken', 'cashIn', 'listTransactions']
+    const recent = new Map(ops.map((o) => [o, [100, 110, 90, 105, 260, 250]]))
+    const now = ops.map((operation) => ({ operation, count: 10, p50: 120, p95: 240 }))
+    const slower = latencyChanges(now, recent, new Map())
+    expect(slower.changes.map((c) => c.kind)).toEqual(['host-or-network-slower'])
+    expect(slower.changes[0]!.summary).toMatch(/^monitoring host or network slower: 4 of 4 operations/)
+    expect(latencyChanges(now, recent, slower.states).changes).toEqual([])
+    // one operation slow while the others hold: that is the target
+    const one = latencyChanges(now.map((o, i) => (i === 0 ? o : { ...o, p95: 100 })), new Map(ops.map((o, i) => [o, i === 0 ? [100, 110, 90, 105, 260, 250] : [100, 110, 90, 105, 100, 95]])), new Map())
+    expect(one.changes.map((c) => [c.kind, c.operation])).toEqual([['latency-doubled', 'getBalance']])
+  })
+
+  test("a run's changes go out as one message: the alert itself, or a group of them", () => {
+    const body = (kind: AlertBody['kind'], clause: string): AlertBody => ({ kind, clause, summary: `${clause} ${kind}`, target: 't', severity: 'data', run: { id: 'r', number: 7, startedAt: 'now' }, evidence: 'e' })
+    const one = body('clause-failed', '4.2.a')
+    expect(runMessage([one])).toBe(one)
+    const group = runMessage([one, body('clause-recovered', '4.3.b')])
+    expect(group).toMatchObject({ kind: 'grouped', summary: '2 changes in run 7: clause-failed 4.2.a; clause-recovered 4.3.b', run: { number: 7 } })
+    expect((group as { alerts: unknown[] }).alerts).toHaveLength(2)
+  })
+
+  test("docs/MONITOR.md's example alert is one the monitor would send: its clause's severity, a rule with expected and got", () => {
+    const doc = readFileSync(join(REPO_ROOT, 'docs', 'MONITOR.md'), 'utf8')
+    const example = JSON.parse(/```json\n(\{\n  "kind": "clause-failed"[\s\S]*?\n\})\n```/.exec(doc)![1]!) as AlertBody
+    const clause = loadClauses().find((c) => c.id === example.clause)!
+    expect(example.severity).toBe(clause.severity)
+    expect(example.statement).toBe(clause.statement)
+    expect(example.message).toMatch(/: expected .*, got /)
   })
 
   test('percentiles are nearest-rank', () => {
