@@ -371,7 +371,8 @@ function workersFor(config: TargetConfig, picked?: string): { count: number; lin
   const why = fixed && config.workers > 1 ? ` (not ${config.workers}: ${fixed} reaches one capture server)` : picked ? ` (${picked})` : ''
   const accounts = usableBalanceAccounts(config).length
   const balances = accounts > 0 ? `; the checks on balances and account URLs${resetsBalanceAccount(config) ? ', and the ledger model,' : ''} on ${accounts === 1 ? 'the balance account, one at a time' : `${accounts} balance accounts, one at a time on each`}, beside them` : ''
-  return { count, line: `scheduling: ${count} worker${count === 1 ? '' : 's'}${why} × ${config.concurrency} checks in flight${balances}; checks declared alone run after, one at a time (those that take only their own notifications from the account's channel, side by side)` }
+  const limits = [config.maxRps !== undefined ? `${config.maxRps} requests/s` : '', config.maxInFlight !== undefined ? `${config.maxInFlight} requests in flight` : ''].filter(Boolean).join(' and ')
+  return { count, line: `scheduling: ${count} worker${count === 1 ? '' : 's'}${why} × ${config.concurrency} checks in flight${balances}; checks declared alone run after, one at a time (those that take only their own notifications from the account's channel, side by side)${limits ? `; at most ${limits} to the target, all workers together (--max-rps, --max-in-flight)` : ''}` }
 }
 
 async function checkDriverCommand(command: Extract<Command, { name: 'check-driver' }>): Promise<number> {
