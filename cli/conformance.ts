@@ -216,8 +216,12 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
     // vitest loads while the preflight waits on the target (a distant one answers in round trips)
     loadVitestNode().catch(() => {})  // a failure surfaces where the run awaits it
     urls = await guardAccountUrls(config)
-    const checked = await preflight(config, { driveBalanceAccounts: selectsBalanceAccountChecks(args) })
+    const [checked, collectorDown] = await Promise.all([
+      preflight(config, { driveBalanceAccounts: selectsBalanceAccountChecks(args) }),
+      args.otlpEndpoint ? import('./reporting/otlp.ts').then((m) => m.probeCollector(args.otlpEndpoint!)) : undefined,
+    ])
     for (const warning of checked.warnings) complain(`warning: ${warning}`)
+    if (collectorDown) complain(`warning: --otlp-endpoint ${args.otlpEndpoint}: the collector cannot be reached (${collectorDown}); the run goes on, and its spans are sent at the end only if it answers then`)
     if (Object.keys(checked.unavailable).length > 0) env = { ...env, PIX_UNAVAILABLE: JSON.stringify(checked.unavailable) }
     env = { ...env, PIX_BALANCE_ACCOUNT_RESETS: checked.balanceAccountResets ? '1' : '0' }  // what the preflight saw, never the user's word
 
