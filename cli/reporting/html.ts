@@ -34,8 +34,8 @@ ${areaBars(r.areas)}
 ${runErrors(r.errors)}
 ${failures(bySeverity(r.checks.filter((c) => c.status === 'failed')), anchors, r)}
 ${filterBar()}
-${clauseMatrix(r.clauses, r.checks, anchors, r.unknownClauses)}
-${statusCoverageSection(r)}
+${clauseMatrix(r.clauses, r.checks, anchors, r.unknownClauses, r.kind === 'receiver' ? 'specs/receiver-clauses.yaml' : 'specs/clauses.yaml')}
+${r.kind === 'receiver' ? '' : statusCoverageSection(r)}
 ${checksTable(r.checks, anchors)}
 ${excluded(r)}
 </main>
@@ -245,7 +245,7 @@ function filterBar(): string {
 </section>`
 }
 
-function clauseMatrix(clauses: ClauseResult[], checks: CheckResult[], anchors: Map<string, string>, unknown: string[]): string {
+function clauseMatrix(clauses: ClauseResult[], checks: CheckResult[], anchors: Map<string, string>, unknown: string[], catalogue: string): string {
   const byId = new Map(checks.map((c) => [c.id, c]))
   const sections = [...new Set(clauses.map((c) => c.section))].sort(byNumericId)
   const groups = sections.map((section) => {
@@ -274,10 +274,10 @@ ${rows.join('\n')}
 </tbody>`
   })
   const unknownNote = unknown.length > 0
-    ? `<p class="warn">Checks name clause ids that are not in specs/clauses.yaml: ${unknown.map((id) => `<code>${esc(id)}</code>`).join(', ')}</p>`
+    ? `<p class="warn">Checks name clause ids that are not in ${esc(catalogue)}: ${unknown.map((id) => `<code>${esc(id)}</code>`).join(', ')}</p>`
     : ''
   return `<section id="clauses"><h2>Clause matrix</h2>
-<p class="muted">Every clause of specs/clauses.yaml, by section. A clause fails if any of its checks failed, passes if the checks that ran all passed, is skipped if all its checks were skipped, and is <em>uncovered</em> if no check names it. Clauses the interface marks “not shown” are informational.</p>
+<p class="muted">Every clause of ${esc(catalogue)}, by section. A clause fails if any of its checks failed, passes if the checks that ran all passed, is skipped if all its checks were skipped, and is <em>uncovered</em> if no check names it. Clauses the interface marks “not shown” are informational.</p>
 ${unknownNote}
 <table class="matrix"><colgroup><col style="width:230px"><col style="width:36%"><col style="width:120px"><col><col style="width:100px"></colgroup>
 <thead><tr><th>clause</th><th>statement</th><th>testability</th><th>checks</th><th>verdict</th></tr></thead>
@@ -355,7 +355,7 @@ const SECTION_TITLES: Record<string, string> = {
   '4.16': 'POST /bank-slip/v1/payment/{id}/generate-pdf', '4.17': 'GET /credit-card/v1/buyer/{buyerUuid}',
   '4.18': 'POST /v1/account/webhook', '4.19': 'Outgoing instant payment by key', '5': 'Authentication', '6': 'Events',
   '6.1': 'V1 notification', '6.2': 'V2 notifications', '6.3': 'Bank slip notifications', '7': 'Errors', '8': 'Limits',
-  '9': 'Versioning',
+  '9': 'Versioning', R: 'Webhook receiver (specs/receiver-clauses.yaml)',
 }
 
 export function sectionTitle(section: string): string {

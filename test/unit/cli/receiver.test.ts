@@ -148,6 +148,8 @@ describe('a trusting receiver (it records what it is told)', () => {
     expect(html).toMatch(/<title>Receiver conformance FAILED/)
     expect(html).not.toMatch(/<dt>(Gateway|Profile|Target)<\/dt>/)
     expect(html).toContain(`<dt>Probe</dt><dd>${run.receiver.probeUrl}`)
+    expect(html).toContain('Every clause of specs/receiver-clauses.yaml, by section')
+    expect(html).not.toContain('Documented statuses')  // the provider API's statuses say nothing of a receiver
     expect(r.command).toMatch(/^npm run conformance -- receiver --url /)  // this repository; elsewhere npx pix-conformance receiver
   })
 })
