@@ -31,9 +31,9 @@ interface Marker {
 }
 
 // viewBox units; the plots are drawn at the page's full width (CSS), so these set the proportions
-const WIDTH = 1200
-const HEIGHT = 240
-const SMALL = { width: 600, height: 180 }
+const WIDTH = 1500
+const HEIGHT = 220
+const SMALL = { width: 600, height: 170 }
 const PAD = { left: 48, right: 16, top: 24, bottom: 28 }
 const SEVERITY_COLOURS: Record<string, string> = { critical: '#7f1d1d', high: '#b91c1c', major: '#b91c1c', medium: '#d97706', minor: '#ca8a04', low: '#2563eb', unknown: '#6b7280' }
 const PALETTE = ['#2563eb', '#16a34a', '#9333ea', '#d97706', '#0891b2', '#db2777', '#65a30d', '#b91c1c']
@@ -192,7 +192,7 @@ const tickLabel = (v: number) => String(Number(v.toPrecision(6)))
 const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#111}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px}.meta{color:#555;margin:0}
 svg.plot{display:block;background:#fafafa;border:1px solid #e5e7eb;width:100%;height:auto}
-.grid line,line.grid{stroke:#e5e7eb}.tick{font-size:10px;fill:#6b7280}.legend{font-size:11px}
+.grid line,line.grid{stroke:#e5e7eb}.tick{font-size:12px;fill:#6b7280}.legend{font-size:13px}
 line.change{stroke:#dc2626;stroke-width:2;stroke-dasharray:4 3}
 .ops{display:grid;grid-template-columns:repeat(auto-fill,minmax(440px,1fr));gap:12px}figure.op{margin:0;min-width:0}figcaption{font-size:12px;color:#374151}
 table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-bottom:1px solid #e5e7eb;padding:4px 6px;text-align:left;vertical-align:top;overflow-wrap:break-word}
