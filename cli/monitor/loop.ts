@@ -41,8 +41,8 @@ export class Monitor {
   private metrics: MonitorMetrics | undefined
   private server: MetricsServer | undefined
   private readonly out: (line: string) => void
-  /** The alerts of the run in progress (its confirmation's included): one message per run. */
-  private alerts: AlertBody[] = []
+  /** The alerts of the run in progress (its confirmation's included), with their rows: one message per run. */
+  private alerts: { body: AlertBody; id: number }[] = []
 
   constructor(readonly options: MonitorOptions, private readonly hooks: MonitorHooks = {}) {
     this.out = hooks.out ?? ((line) => process.stdout.write(`${line}\n`))
@@ -156,7 +156,7 @@ export class Monitor {
 
     if (step.pending.size > 0) await this.confirm(seq, row, step.pending, ctx)
     await this.sendAlerts()
-    if (this.options.quiet) this.out(`${runLine}${this.alerts.length ? ` · ${this.alerts.map((a) => `${a.kind} ${a.clause ?? a.operation ?? ''}`.trim()).join('; ')}` : ' · no change'}`)
+    if (this.options.quiet) this.out(`${runLine}${this.alerts.length ? ` · ${this.alerts.map(({ body: a }) => `${a.kind} ${a.clause ?? a.operation ?? ''}`.trim()).join('; ')}` : ' · no change'}`)
 
     this.metrics!.scheduledRun({ finishedAt: Date.now(), passed: outcome === 'passed', verified: facts.verified, testable: facts.testable, counts: h.clauseCounts(row) })
     this.writePage()
@@ -210,26 +210,21 @@ export class Monitor {
     const body = alertBody(change, ctx)
     const id = this.history!.recordAlert(run, Date.now(), change, body)
     this.metrics!.alerted(change.kind)
-    this.alerts.push(body)
-    this.alertIds.push(id)
+    this.alerts.push({ body, id })
   }
-
-  private alertIds: number[] = []
 
   /**
    * The run's changes, printed and POSTed as one message. A host-or-network-slower notice is
    * printed and kept in the history, never sent: it is not the target's doing, nobody is paged.
    */
   private async sendAlerts(): Promise<void> {
-    const bodies = this.alerts
-    const ids = this.alertIds
-    this.alertIds = []
-    if (bodies.length === 0) return
-    if (bodies.length > 1) this.note(`ALERTS of run ${bodies[0]!.run.number}: ${bodies.length} changes`)
-    for (const b of bodies) this.note(alertLine(b))
-    const paging = bodies.map((b, i) => ({ b, id: ids[i]! })).filter(({ b }) => b.kind !== 'host-or-network-slower')
+    const all = this.alerts
+    if (all.length === 0) return
+    const paging = all.filter(({ body }) => body.kind !== 'host-or-network-slower')
+    if (paging.length > 1) this.note(`ALERTS of run ${paging[0]!.body.run.number}: ${paging.length} changes`)
+    for (const { body } of all) this.note(body.kind === 'host-or-network-slower' ? `NOTICE ${body.summary}` : alertLine(body))
     if (!this.options.alertUrl || paging.length === 0) return
-    const sent = await sendAlert(this.options.alertUrl, runMessage(paging.map(({ b }) => b)))
+    const sent = await sendAlert(this.options.alertUrl, runMessage(paging.map(({ body }) => body)))
     for (const { id } of paging) this.history!.markDelivered(id, sent.ok ? `sent (${sent.detail})` : `not sent (${sent.detail})`)
     if (!sent.ok) this.out(`monitor: the alert could not be sent to ${this.options.alertUrl}: ${sent.detail}`)
   }
