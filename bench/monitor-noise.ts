@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
+import { History } from '../cli/monitor/history.ts'
 import { Monitor } from '../cli/monitor/loop.ts'
 import { parseMonitorArgs } from '../cli/monitor/options.ts'
 import type { AlertBody, GroupedAlerts } from '../cli/monitor/alerts.ts'
@@ -66,6 +67,7 @@ try {
     runOut: () => {},
   })
   const code = await monitor.run()
+  if (argv.includes('--latencies')) printLatencies(options.dbFile)
   const alerts = posted.flatMap((p) => (p.kind === 'grouped' ? (p as GroupedAlerts).alerts : [p as AlertBody]))
   const quiet = alerts.filter((a) => a.run.number <= QUIET_RUNS)
   const faulty = alerts.filter((a) => a.run.number > QUIET_RUNS)
@@ -83,4 +85,17 @@ try {
   await proxy.close()
   await reference.close()
   rmSync(dir, { recursive: true, force: true })
+}
+
+/** --latencies: each operation's p95 per run (ms), for tuning the latency rule. */
+function printLatencies(dbFile: string): void {
+  const h = History.open(dbFile)
+  try {
+    const runs = new Map(h.scheduledRuns().map((r) => [r.id, r.seq]))
+    const byOp = new Map<string, string[]>()
+    for (const l of h.runLatencies()) if (runs.has(l.run)) byOp.set(l.operation, [...(byOp.get(l.operation) ?? []), `${runs.get(l.run)}:${Math.round(l.p95)}`])
+    for (const [op, values] of [...byOp].sort()) process.stdout.write(`p95 ${op.padEnd(28)} ${values.join(' ')}\n`)
+  } finally {
+    h.close()
+  }
 }

@@ -186,15 +186,19 @@ export class History {
     return new Map(rows.map((r) => [`${r.clause}\n${r.key}`, { value: String(r.value), run: Number(r.run) }]))
   }
 
-  /** Each operation's per-run p95 over the last `runs` scheduled runs before `beforeRun`, oldest first. */
-  recentP95(beforeRun: number, runs: number): Map<string, number[]> {
+  /** Each of the last `runs` scheduled runs before `beforeRun`, oldest first: its p95 per operation. */
+  recentP95(beforeRun: number, runs: number): Map<string, number>[] {
     const rows = this.db.all(
-      "SELECT l.operation, l.p95 FROM run_latency l WHERE l.run IN (SELECT id FROM runs WHERE kind = 'scheduled' AND id < ? AND outcome IN ('passed', 'failed') ORDER BY id DESC LIMIT ?) ORDER BY l.run",
+      "SELECT l.run, l.operation, l.p95 FROM run_latency l WHERE l.run IN (SELECT id FROM runs WHERE kind = 'scheduled' AND id < ? AND outcome IN ('passed', 'failed') ORDER BY id DESC LIMIT ?) ORDER BY l.run",
       [beforeRun, runs],
     )
-    const out = new Map<string, number[]>()
-    for (const r of rows) out.set(String(r.operation), [...(out.get(String(r.operation)) ?? []), Number(r.p95)])
-    return out
+    const byRun = new Map<number, Map<string, number>>()
+    for (const r of rows) {
+      const run = byRun.get(Number(r.run)) ?? new Map<string, number>()
+      run.set(String(r.operation), Number(r.p95))
+      byRun.set(Number(r.run), run)
+    }
+    return [...byRun.values()]
   }
 
   latencyStates(): Map<string, boolean> {
