@@ -54,6 +54,11 @@ export function planOf(r: Results, c: CheckResult): ReproPlan {
     plan.allowedStatuses = statusesOf(expected!)
     return plan
   }
+  const header = headerOf(rule!, failingEx)
+  if (header) {
+    plan.header = headerRule(header, expected!, failingEx.response.headers?.[header])
+    return plan
+  }
   const json = jsonOf(failingEx.response.json ?? failingEx.response.body)
   const gotValue = parseLoose(got!)
   if (/^(absent|missing|undefined|none|no [a-z]+)$/i.test(got!.trim())) {
@@ -71,6 +76,30 @@ export function planOf(r: Results, c: CheckResult): ReproPlan {
     if (!plan.allowedStatuses?.length) throw new ReproError(`${c.id}: the rule "${ruleLine}" names no status or body value the reproducer can assert`)
   }
   return plan
+}
+
+/** Headers a rule may name without saying "header" (`Content-Type: expected application/json …`). */
+const RESPONSE_HEADERS = ['content-type', 'location', 'retry-after', 'cache-control', 'www-authenticate', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']
+
+/** The response header a rule is about: `header <name>` (harness/assertions.ts expectHeader), or a rule named as a header the answer had or a known one. */
+function headerOf(rule: string, ex: EvidenceExchange): string | undefined {
+  const named = /^header (\S+)$/i.exec(rule)?.[1] ?? rule
+  const lower = named.toLowerCase()
+  return /^header /i.test(rule) || RESPONSE_HEADERS.includes(lower) || (/^[a-z][a-z0-9-]*$/i.test(named) && lower in (ex.response?.headers ?? {})) ? lower : undefined
+}
+
+/**
+ * What the reproducer holds the header to: present, equal to a value (JSON-quoted) or matching
+ * `/re/flags`, when the rule said so (expectHeader); else the recorded wrong value (or its
+ * absence), as a field rule is: the target still breaks it while it answers the same.
+ */
+function headerRule(name: string, expected: string, recorded: string | undefined): NonNullable<ReproPlan['header']> {
+  const re = /^to match \/(.*)\/([a-z]*)$/s.exec(expected)
+  if (re) return { name, matches: { source: re[1]!, flags: re[2]! } }
+  if (expected === 'present') return { name, present: true }
+  const value = parseLoose(expected)
+  if (typeof value === 'string' && expected.trim().startsWith('"')) return { name, equals: value }
+  return { name, recorded: recorded ?? null }
 }
 
 function secretForTokenOf(exchanges: EvidenceExchange[]): { secretForToken?: string } {
@@ -252,14 +281,21 @@ export function reproLink(r: Results, c: CheckResult): string | undefined {
   }
 }
 
-/** Writes every failed check's reproducer into `<runDir>/repro/`; returns how many. */
-export function writeReproducers(r: Results, runDir: string): number {
+/** Writes every failed check's reproducer into `<runDir>/repro/`; returns how many, and the failures that got none with why. */
+export function writeReproducers(r: Results, runDir: string): { written: number; without: { check: string; why: string }[] } {
   let written = 0
+  const without: { check: string; why: string }[] = []
   for (const c of r.checks) {
-    const link = reproLink(r, c)
-    if (!link) continue
-    writeReproducer(r, c, join(runDir, link))
+    if (c.status !== 'failed') continue
+    try {
+      planOf(r, c)
+    } catch (e) {
+      if (!(e instanceof ReproError)) throw e
+      without.push({ check: c.id, why: e.message.startsWith(`${c.id}: `) ? e.message.slice(c.id.length + 2) : e.message })
+      continue
+    }
+    writeReproducer(r, c, join(runDir, `repro/${checkHash(c.id)}.mjs`))
     written++
   }
-  return written
+  return { written, without }
 }

@@ -20,6 +20,7 @@ import type {
 } from './types.ts'
 
 export interface RunInfo {
+  kind?: Results['kind']
   runId: string
   startedAt: string
   finishedAt: string

@@ -217,6 +217,8 @@ export interface ExcludedCheck {
 }
 
 export interface Results {
+  /** What was certified: a provider's API (absent, the default) or an integrator's webhook receiver (cli/receiver/). */
+  kind?: 'receiver'
   runId: string
   startedAt: string
   finishedAt: string
