@@ -54,8 +54,10 @@ export function decideVerdict(r: Verdictless, clauses: readonly ClauseResult[]):
     // what --fail-on let through, unless failures it gates on failed the run anyway
     ...(failOn && failOn.reportedOnly > 0 && checksResult !== 'FAILED' ? [failOnText(failOn)] : []),
   ]
-  const headline = `${label} — ${leads.map((l) => `${l}; `).join('')}${verified} of ${must.length} must clauses${scope} verified${why.length ? ` (${why.join('; ')})` : ''}`
   const extension = extensionHeadline(clauses.filter(isExtensionClause), r)
+  // a run of an extension's checks alone verifies none of the interface's clauses: its headline is the extension's
+  const claim = must.length === 0 && extension ? extension : `${verified} of ${must.length} must clauses${scope} verified${why.length ? ` (${why.join('; ')})` : ''}`
+  const headline = `${label} — ${leads.map((l) => `${l}; `).join('')}${claim}`
   return { result, label, exitCode, headline, gates, ...(failOn ? { failOn } : {}), ...(extension ? { extension } : {}) }
 }
 
