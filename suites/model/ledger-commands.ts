@@ -9,7 +9,9 @@ import { randomCpf } from '../../generators/documents.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newTxid } from '../../generators/ids.ts'
 import { isEvent } from '../events.ts'
+import { newListedRecord } from '../transactions/records.ts'
 import { transactionIdOf } from '../transactions/seed.ts'
+import { targetTime } from '../../harness/target-clock.ts'
 import {
   ACCEPTED, CONFIRMED, FAILED, INCOMING, amountsOf, expectEvent, expectEventCount, listedTransactions, singleView, verify,
   VIEW_STATUS, type Command, type Listed, type Model, type Real,
@@ -146,15 +148,21 @@ class ReturnPayment implements Command {
     const valorCents = Math.min(this.amountCents, original.refundableCents)
     const id = `kitmodel${randomUUID().replace(/-/g, '').slice(0, 24)}`
     // The return, and its transaction found by the model's reading (the interface is silent on it).
-    const { rtrId, transactionId } = await r.t.given('a return and its transaction (PUT /pix/{e2eid}/devolucao/{id}, GET /api/transactions?endToEndId=rtrId)', async () => {
+    const { rtrId, transactionId } = await r.t.given('a return and its transaction (PUT /pix/{e2eid}/devolucao/{id}, GET /api/transactions?endToEndId=rtrId, else the record finder)', async () => {
+      const since = await targetTime(r.t)
       const ex = await r.t.base.put(`/pix/${original.e2eId}/devolucao/${id}`, { valor: fromCents(valorCents) })
       r.t.expectStatus('4.11.status-201', ex, 201)
       const rtr = r.t.json('4.11.status-201', ex).rtrId
       if (typeof rtr !== 'string') return r.t.fail('2.5.rtr-id-32', 'return rtrId', 'a string', show(rtr), ex)
       const listed = await listedTransactions(r.t, { endToEndId: rtr })
       const found = [...listed.items.keys()]
-      if (found.length !== 1) r.t.fail('4.4.end-to-end-id-filter', 'the return transaction is listed by its end-to-end id', `one transaction with endToEndId ${rtr}`, `${found.length}`, listed.ex)
-      return { rtrId: rtr, transactionId: found[0] as string }
+      if (found.length > 1) r.t.fail('4.4.end-to-end-id-filter', 'the return transaction is listed by its end-to-end id', `one transaction with endToEndId ${rtr}`, `${found.length}`, listed.ex)
+      if (found.length === 1) return { rtrId: rtr, transactionId: found[0] as string }
+      // None: its transaction carries another end-to-end id (the interface does not say it is rtrId); the one new REFUND_IN of its amount and time.
+      const made = await newListedRecord(r.t, { type: 'REFUND_IN', amount: fromCents(valorCents), since, until: await targetTime(r.t), not: [original.e2eId] })
+      if ('item' in made) return { rtrId: rtr, transactionId: String(made.item.transactionId) }
+      if ('absent' in made) return r.t.fail('2.2.type-map-refund-in', 'the listing shows the return transaction', `a Refund in of ${fromCents(valorCents)}`, made.absent, made.ex)
+      return r.t.inconclusive(`the return's transaction is not found: ${made.unlinked}`)
     })
     const view = await singleView(r.t, transactionId, (v) => {
       if (v.originalCents !== valorCents) r.t.fail('2.1.original-amount', 'the return transaction is for valor', fromCents(valorCents), fromCents(v.originalCents), v.ex)
