@@ -4,11 +4,12 @@
 import { randomUUID } from 'node:crypto'
 import fc from 'fast-check'
 import { show } from '../../harness/assertions.ts'
-import { fromCents } from '../../generators/amounts.ts'
+import { centsOf, fromCents } from '../../generators/amounts.ts'
+import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newTxid } from '../../generators/ids.ts'
-import { isEvent } from '../events.ts'
+import { eventData, isEvent } from '../events.ts'
 import { newListedRecord } from '../transactions/records.ts'
 import { transactionIdOf } from '../transactions/seed.ts'
 import { targetTime } from '../../harness/target-clock.ts'
@@ -54,7 +55,15 @@ class PayCharge implements Command {
     const charge = pick(m.charges, this.index)
     const paid = await r.t.control.payCob(charge.txid, { payer: payer() })
     m.charges = m.charges.filter((c) => c !== charge)
-    await expectEvent(r, '6.2.receive-emitted', 'a paid charge posts RECEIVE', isEvent('RECEIVE', (d) => d.txId === charge.txid))
+    const receive = isEvent('RECEIVE', (d) => d.txId === charge.txid)
+    await expectEvent(r, '6.2.receive-emitted', 'a paid charge posts RECEIVE', receive)
+    // the notification that followed is a surface too: its amount the charge's
+    for (const c of r.t.hooks.events(r.channel).filter(receive)) {
+      const amount = (eventData(c).payment as { amount?: unknown } | undefined)?.amount
+      if (typeof amount !== 'string' || !AMOUNT_TWO_DECIMALS.test(amount) || centsOf(amount) !== charge.cents) {
+        r.t.fail('6.2.receive-txid-of-charge', `RECEIVE payment.amount of the charge ${charge.txid}`, show(fromCents(charge.cents)), show(amount))
+      }
+    }
     const read = singleView(r.t, paid.transactionId, (v) => {
       if (v.originalCents !== charge.cents) r.t.fail('2.1.original-amount', 'the payment of a charge is for its valor.original', fromCents(charge.cents), fromCents(v.originalCents), v.ex)
     })

@@ -28,6 +28,19 @@ const plusOneCent = (amount: unknown) => (typeof amount === 'string' ? (Math.rou
 
 export default [
   defineFault({
+    id: 'sf-receive-amount-a-cent-off',
+    area: 'model',
+    files: FILES,
+    clauses: ['6.2.receive-txid-of-charge'],
+    description: "the RECEIVE notification of a paid charge gives payment.amount a cent above the charge's valor.original (and the view's amount)",
+    onWebhook(d) {
+      const payment = d.json?.type === 'RECEIVE' && typeof d.json.data?.txId === 'string' ? d.json.data.payment : undefined
+      if (!payment || typeof payment.amount !== 'string') return undefined
+      payment.amount = plusOneCent(payment.amount)
+      return d
+    },
+  }),
+  defineFault({
     id: 'sf-account-listing-keeps-pending',
     area: 'model',
     files: FILES,
