@@ -3,13 +3,18 @@
 // comparison of the target with a model of the account (available and blocked, in cents). The
 // fee of each transaction is the target's business: the model takes it from the target's single
 // view (§2.1) and checks conservation (|finalAmount − originalAmount| = feeAmount, finalAmount
-// moves) and the §3.6 movements. After every command: the three balance shapes equal the model,
-// the listing (filtered to the model's transactions) agrees, and the expected webhooks arrived.
+// moves) and the §3.6 movements. After every command, every surface that shows the records, each
+// read once: the three balance shapes equal the model, the account listing (filtered to the model's
+// transactions) agrees, the pix-key listing shows the same items (and keeps those it showed, or that
+// were paid to the key), the view of the transaction the command changed is current, and the
+// expected webhooks arrived (a paid charge's RECEIVE for its amount). An absence is judged only on a
+// complete read.
 //
 // Choices where the interface is silent, written down:
 // - the amount an outgoing operation moves to blocked is its finalAmount (original plus fee);
 // - a return (PUT devolucao) is an outgoing payment for §3.6; its transaction is found in the
-//   listing by endToEndId = the return's rtrId (the id of the return transaction, §2.5);
+//   listing by endToEndId = the return's rtrId (the id of the return transaction, §2.5), else by
+//   the record finder (suites/transactions/records.ts: the one new REFUND_IN of its amount and time);
 // - listed statuses are asserted only where the control contract names them (CONTRACTS §4:
 //   settle = CONFIRMED, fail = ERROR for cash-outs); a return's transaction status is not shown;
 // - a RECEIVE is awaited for every payment received (charge paid or not, §3.2, §3.6), a TRANSFER

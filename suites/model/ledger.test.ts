@@ -12,7 +12,7 @@ import { blank, onTheBalanceAccount, setup } from './ledger-model.ts'
 const TIME_LIMIT_MS = 45_000
 /**
  * What one command sequence weighs against the depth's cases. Its real cost is some forty requests
- * (a few commands, each followed by three balance reads, the listing and a view), which would leave
+ * (a few commands, each followed by three balance reads, both listings and a view), which would leave
  * the default depth two sequences; weighed as three cases it runs 17 (the 15 it ran before depth
  * profiles, about 3 s on a local target). Deep runs 500, bounded by the time limit, which is
  * recorded when it stops a run (meta.property).
