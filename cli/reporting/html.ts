@@ -114,6 +114,7 @@ ${card('skipped', s.skipped, 'skipped')}
 ${card('total', s.total, 'checks')}
 ${card('coverage', `${c.percent}%`, `must clauses verified (${c.verified}/${c.testableMust})`, 'testable must clauses a check passed on and none failed')}
 ${card('coverage', `${c.covered}/${c.testableMust}`, 'must clauses with a check', 'testable must clauses with at least one check, whatever its verdict')}
+${c.meaning && c.meaning.testableMust > 0 ? card('coverage', `${c.meaning.covered}/${c.meaning.testableMust}`, 'with a meaning check', `testable must clauses that state what a field means (not only its form) with at least one check; ${c.meaning.verified} verified`) : ''}
 </section>`
 }
 
