@@ -143,7 +143,7 @@ export default defineConfig({
         // (two at a time: the machine has two cores) instead of after them.
         test: {
           name: 'robustness',
-          include: ['test/hostile/**/*.test.ts', 'test/profiles/**/*.test.ts', 'test/package/**/*.test.ts', 'test/foreign/**/*.test.ts', 'test/monitor/**/*.test.ts'],
+          include: ['test/hostile/**/*.test.ts', 'test/profiles/**/*.test.ts', 'test/package/**/*.test.ts', 'test/foreign/**/*.test.ts', 'test/monitor/**/*.test.ts', 'test/observe/**/*.test.ts'],
           testTimeout: 300_000,
           hookTimeout: 300_000,
           isolate: false,

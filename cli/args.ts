@@ -312,6 +312,7 @@ checks each optional setting enables. It never overwrites a file unless --force 
  */
 export function answerWithoutRunning(argv: readonly string[]): { exitCode: number; stdout?: string; stderr?: string } | undefined {
   if (argv[0] === 'monitor' || argv[0] === 'history') return undefined // cli/monitor/options.ts parses its own
+  if (argv[0] === 'observe') return undefined // cli/observe/options.ts parses its own
   let command: Command
   try {
     command = parseCommand(argv)

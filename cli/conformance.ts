@@ -44,6 +44,7 @@ import { WaiverError, applyWaivers, draftWaivers, loadWaivers, utcDay, waiverLin
 import { prepareRunDir, removeIfEmpty, writeReport } from './reporting/write.ts'
 import { afterRun, gateSettingsOf } from './run-extras.ts'
 import { EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE } from './exit-codes.ts'
+import { claimsDirOf } from '../harness/run-claims.ts'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const SUITES_DIR = join(REPO_ROOT, 'suites')
@@ -81,6 +82,7 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
 
 async function command(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'monitor' || argv[0] === 'history') return (await import('./monitor/main.ts')).monitorMain(argv)
+  if (argv[0] === 'observe') return (await import('./observe/main.ts')).observeMain(argv.slice(1))
   let command: Command
   try {
     command = parseCommand(argv)
@@ -226,8 +228,12 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
     // vitest loads while the preflight waits on the target (a distant one answers in round trips)
     loadVitestNode().catch(() => {})  // a failure surfaces where the run awaits it
     urls = await guardAccountUrls(config)
-    const checked = await preflight(config, { driveBalanceAccounts: selectsBalanceAccountChecks(args) })
+    const [checked, collectorDown] = await Promise.all([
+      preflight(config, { driveBalanceAccounts: selectsBalanceAccountChecks(args) }),
+      args.otlpEndpoint ? import('./reporting/otlp.ts').then((m) => m.probeCollector(args.otlpEndpoint!)) : undefined,
+    ])
     for (const warning of checked.warnings) complain(`warning: ${warning}`)
+    if (collectorDown) complain(`warning: --otlp-endpoint ${args.otlpEndpoint}: the collector cannot be reached (${collectorDown}); the run goes on, and its spans are sent at the end only if it answers then`)
     if (Object.keys(checked.unavailable).length > 0) env = { ...env, PIX_UNAVAILABLE: JSON.stringify(checked.unavailable) }
     env = { ...env, PIX_BALANCE_ACCOUNT_RESETS: checked.balanceAccountResets ? '1' : '0' }  // what the preflight saw, never the user's word
 
@@ -325,6 +331,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
     return await runVitest(args, config, place, reporter, workerEnv, env)
   } finally {
     restoreEnv()
+    rmSync(claimsDirOf(runId), { recursive: true, force: true })
   }
 }
 
@@ -383,7 +390,8 @@ function workersFor(config: TargetConfig, picked?: string): { count: number; lin
   const why = fixed && config.workers > 1 ? ` (not ${config.workers}: ${fixed} reaches one capture server)` : picked ? ` (${picked})` : ''
   const accounts = usableBalanceAccounts(config).length
   const balances = accounts > 0 ? `; the checks on balances and account URLs${resetsBalanceAccount(config) ? ', and the ledger model,' : ''} on ${accounts === 1 ? 'the balance account, one at a time' : `${accounts} balance accounts, one at a time on each`}, beside them` : ''
-  return { count, line: `scheduling: ${count} worker${count === 1 ? '' : 's'}${why} × ${config.concurrency} checks in flight${balances}; checks declared alone run after, one at a time (those that take only their own notifications from the account's channel, side by side)` }
+  const limits = [config.maxRps !== undefined ? `${config.maxRps} requests/s` : '', config.maxInFlight !== undefined ? `${config.maxInFlight} requests in flight` : ''].filter(Boolean).join(' and ')
+  return { count, line: `scheduling: ${count} worker${count === 1 ? '' : 's'}${why} × ${config.concurrency} checks in flight${balances}; checks declared alone run after, one at a time (those that take only their own notifications from the account's channel, side by side)${limits ? `; at most ${limits} to the target, all workers together (--max-rps, --max-in-flight)` : ''}` }
 }
 
 async function checkDriverCommand(command: Extract<Command, { name: 'check-driver' }>): Promise<number> {

@@ -8,7 +8,7 @@
 import { resolve as resolvePath } from 'node:path'
 
 import { parseSeverityList } from './reporting/severity.ts'
-import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, DEFAULT_WORKERS, DEFAULT_WORKERS_DISTANT, DISTANT_TARGET_MS, MAX_CONCURRENCY, MAX_NUM_RUNS, MAX_TIMEOUT_MS, MAX_WORKERS } from '../harness/config.ts'
+import { DEFAULT_READONLY_MAX_IN_FLIGHT, DEFAULT_READONLY_MAX_RPS, MAX_RATE_LIMIT, DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, DEFAULT_WORKERS, DEFAULT_WORKERS_DISTANT, DISTANT_TARGET_MS, MAX_CONCURRENCY, MAX_NUM_RUNS, MAX_TIMEOUT_MS, MAX_WORKERS } from '../harness/config.ts'
 
 export interface Shard {
   index: number
@@ -39,6 +39,7 @@ export const DEFAULTS = {
   profile: 'readonly against a target you configure (no state-changing request but to the token endpoints); sandbox (every check) only for the embedded reference; --profile sandbox or PIX_PROFILE=sandbox asks for it',
   workers: `${DEFAULT_WORKERS} suite files side by side, ${DEFAULT_WORKERS_DISTANT} when no answer of the target to the preflight is faster than ${DISTANT_TARGET_MS} ms, 1 when PIX_WEBHOOK_LISTEN or PIX_WEBHOOK_PUBLIC_URL is set`,
   depth: 'default: 50 random cases per property check (quick 10, deep 500); the boundary cases that decide a clause always run in full',
+  rate: `readonly against a target you configure: at most ${DEFAULT_READONLY_MAX_RPS} requests a second and ${DEFAULT_READONLY_MAX_IN_FLIGHT} in flight, shared by the workers; sandbox and the embedded reference: no limit; --max-rps / --max-in-flight N set it (0: none)`,
 } as const
 
 export function defaultsLines(prefix = ''): string[] {
@@ -98,6 +99,8 @@ export const FLAGS = [
   value('timeoutMs', '--timeout', 'MS', whole(1, MAX_TIMEOUT_MS), { env: 'PIX_TIMEOUT_MS', default: `${DEFAULT_TIMEOUT_MS} ms`, help: `time limit of each request (1..${MAX_TIMEOUT_MS})` }),
   value('workers', '--workers', 'N', whole(1, MAX_WORKERS), { env: 'PIX_WORKERS', default: DEFAULTS.workers, help: `suite files run side by side (1..${MAX_WORKERS})` }),
   value('concurrency', '--concurrency', 'N', whole(1, MAX_CONCURRENCY), { env: 'PIX_CONCURRENCY', default: String(DEFAULT_CONCURRENCY), help: `checks of one file in flight at once (1..${MAX_CONCURRENCY}); checks declared alone run after the rest, one at a time` }),
+  value('maxRps', '--max-rps', 'N', whole(0, MAX_RATE_LIMIT), { env: 'PIX_MAX_RPS', default: DEFAULTS.rate, help: 'requests a second the run may send to the target, all workers together (0: no limit)' }),
+  value('maxInFlight', '--max-in-flight', 'N', whole(0, MAX_RATE_LIMIT), { env: 'PIX_MAX_IN_FLIGHT', default: DEFAULTS.rate, help: 'requests the run may have in flight at once, all workers together (0: no limit); never fewer than one per worker: the workers are cut to N' }),
   value('retries', '--retries', 'N', whole(0, MAX_RETRIES), { default: String(DEFAULT_RETRIES), help: `run a failed check again N times (0..${MAX_RETRIES}) before reporting it; one that passes on a retry is reported flaky, with every attempt's evidence` }),
   toggle('failOnFlaky', '--fail-on-flaky', { help: 'a flaky check fails the run' }),
   toggle('bail', '--bail', { help: 'stop at the first failed check' }),

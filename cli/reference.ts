@@ -8,7 +8,7 @@ import { READING_NAMES, READING_VALUES, parseReading } from '../reference/readin
 import { EXIT_UNUSABLE } from './exit-codes.ts'
 
 const READINGS_USAGE = READING_NAMES.map((n) => `    ${n}=${READING_VALUES[n].map(String).join('|')}`).join('\n')
-const USAGE = 'usage: reference [--port N] [--env-out FILE] [--out-dir DIR] [--host HOST] [--quiet] [--tls] [--state DIR] [--reading NAME=VALUE]...\n  --quiet  no request log (one line per request: API, method, path, status, ms)\n  --tls    a TLS front: HTTPS base and gateway; the base API derives X-SSL-Client-Cert from the client certificate of the handshake (PIX_CERT_MODE=transport)\n  --state DIR  keep the credentials, keys and certificates in DIR across restarts (the data itself starts afresh)\n  --reading NAME=VALUE  where the interface leaves a choice open, make another than the reference\'s own (docs/READINGS.md; the first value is the default):\n' + READINGS_USAGE
+const USAGE = 'usage: pix-reference [--port N] [--env-out FILE] [--out-dir DIR] [--host HOST] [--quiet] [--tls] [--state DIR] [--reading NAME=VALUE]...   (in the repository: npm run reference -- [flags])\n  --out-dir DIR  write the certificates there and keep them (default: a temporary folder, removed when it stops)\n  --quiet  no request log (one line per request: API, method, path, status, ms)\n  --tls    a TLS front: HTTPS base and gateway; the base API derives X-SSL-Client-Cert from the client certificate of the handshake (PIX_CERT_MODE=transport)\n  --state DIR  keep the credentials, keys and certificates in DIR across restarts (the data itself starts afresh)\n  --reading NAME=VALUE  where the interface leaves a choice open, make another than the reference\'s own (docs/READINGS.md; the first value is the default):\n' + READINGS_USAGE
 
 export function parseReferenceArgs(argv: string[]): ReferenceOptions {
   const opts: ReferenceOptions = {}
@@ -71,9 +71,11 @@ export async function main(): Promise<void> {
     process.exitCode = EXIT_UNUSABLE
     return
   }
-  // the env file is written here, saying why it asks for the sandbox profile, and removed on stop
+  // the env file is written here, saying why it asks for the sandbox profile, and removed on stop;
+  // the certificates go to a temporary folder of the reference's own (removed when it closes), not
+  // beside the env file, unless --out-dir names a folder to keep them in
   const { envOut, ...startOpts } = opts
-  const running = await startReference({ ...startOpts, ...(envOut ? { outDir: opts.outDir ?? dirname(envOut) } : {}), requestLog: opts.quiet !== true, quiet: true })
+  const running = await startReference({ ...startOpts, requestLog: opts.quiet !== true, quiet: true })
   if (envOut) writeFileSync(envOut, envFileText(running.env), { mode: 0o600 })
   console.log(`PIX reference target running
   base API     ${running.baseUrl}

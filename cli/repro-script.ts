@@ -89,7 +89,7 @@ async function send(step) {
   let json
   try { json = JSON.parse(text) } catch {}
   console.log(\`\${step.method} \${new URL(url).pathname} → \${res.status}  (trace \${traceId})\`)
-  return { status: res.status, json, text }
+  return { status: res.status, json, text, headers: Object.fromEntries(res.headers) }
 }
 
 /** Values of the recorded answer that differ in the new one are ids: later requests carry the new ones. */
@@ -135,6 +135,14 @@ if (PLAN.brokenPaths) {
 if (PLAN.missingPath) {
   broken = answer.json === undefined || at(answer.json, PLAN.missingPath) === undefined
   shown = \`\${PLAN.rule}: expected \${PLAN.expected}; \${PLAN.missingPath.join('.')} is \${broken ? 'absent' : 'present'}\`
+}
+if (PLAN.header) {
+  const h = PLAN.header
+  const value = answer.headers[h.name]
+  broken = 'recorded' in h
+    ? likeRecorded(value ?? null, h.recorded)
+    : value === undefined || (h.equals !== undefined && value !== h.equals) || (h.matches !== undefined && !new RegExp(h.matches.source, h.matches.flags).test(value))
+  shown = \`\${PLAN.rule}: expected \${PLAN.expected}, got \${value === undefined ? 'absent' : JSON.stringify(value)}\`
 }
 console.log(\`\${broken ? 'STILL BROKEN' : 'FIXED'} — \${PLAN.clause}: \${shown}\`)
 process.exit(broken ? 1 : 0)

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { dirname, join, resolve } from 'node:path'
 import { checkHash } from '../harness/trace.ts'
 import type { CheckResult, Results } from './reporting/types.ts'
-import { ReproError, planOf, reproLink } from './reporting/repro-plan.ts'
+import { ReproError, planOf } from './reporting/repro-plan.ts'
 import { reproScript } from './repro-script.ts'
 
 export function readRun(from: string): Results {
@@ -95,14 +95,21 @@ function usage(complain: (line: string) => void, why: string): number {
   return 2
 }
 
-/** Writes every failed check's reproducer into `<runDir>/repro/`; returns how many. */
-export function writeReproducers(r: Results, runDir: string): number {
+/** Writes every failed check's reproducer into `<runDir>/repro/`; returns how many, and the failures that got none with why. */
+export function writeReproducers(r: Results, runDir: string): { written: number; without: { check: string; why: string }[] } {
   let written = 0
+  const without: { check: string; why: string }[] = []
   for (const c of r.checks) {
-    const link = reproLink(r, c)
-    if (!link) continue
-    writeReproducer(r, c, join(runDir, link))
+    if (c.status !== 'failed') continue
+    try {
+      planOf(r, c)
+    } catch (e) {
+      if (!(e instanceof ReproError)) throw e
+      without.push({ check: c.id, why: e.message.startsWith(`${c.id}: `) ? e.message.slice(c.id.length + 2) : e.message })
+      continue
+    }
+    writeReproducer(r, c, join(runDir, `repro/${checkHash(c.id)}.mjs`))
     written++
   }
-  return written
+  return { written, without }
 }

@@ -20,6 +20,8 @@ export interface Clause {
   severity?: Severity
   /** Other sections of the interface that state the same rule (kept once, here). */
   also?: string[]
+  /** 'meaning': the statement gives what the field means (its event's time, a value equal to what was sent or shown elsewhere, this account's total, its owner's id, a unit), not only its form. */
+  judges?: 'meaning'
 }
 
 export const CLAUSES_PATH: string = fileURLToPath(new URL('../specs/clauses.yaml', import.meta.url))
@@ -34,7 +36,7 @@ const RECEIVER_SECTION_PATTERN = /^R$/
 const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/
 const TESTABILITIES: readonly Testability[] = ['black-box', 'needs-control', 'not-shown']
 const LEVELS: readonly Level[] = ['must', 'info']
-const KNOWN_KEYS = new Set(['id', 'section', 'statement', 'testability', 'level', 'severity', 'also'])
+const KNOWN_KEYS = new Set(['id', 'section', 'statement', 'testability', 'level', 'severity', 'also', 'judges'])
 
 export class ClauseCatalogueError extends Error {
   override name = 'ClauseCatalogueError'
@@ -174,7 +176,7 @@ function toClause(entry: unknown, where: string, sections: RegExp): Clause {
 
   for (const key of Object.keys(entry)) if (!KNOWN_KEYS.has(key)) fail(`unknown field "${key}"`)
 
-  const { id, section, statement, testability, level, severity, also } = entry
+  const { id, section, statement, testability, level, severity, also, judges } = entry
   const idPattern = sections === SECTION_PATTERN ? CLAUSE_ID_PATTERN : new RegExp(`${sections.source.slice(0, -1)}\\.[a-z0-9]+(-[a-z0-9]+)*$`)
   if (typeof id !== 'string' || !idPattern.test(id)) {
     fail(`id must match ${idPattern} (section.slug), got ${describe(id)}`)
@@ -209,6 +211,10 @@ function toClause(entry: unknown, where: string, sections: RegExp): Clause {
     clause.severity = severity as Severity
   }
   if (also !== undefined) clause.also = toAlso(also, clauseSection, fail)
+  if (judges !== undefined) {
+    if (judges !== 'meaning') fail(`judges must be meaning, got ${describe(judges)}`)
+    clause.judges = 'meaning'
+  }
   return clause
 }
 

@@ -76,6 +76,10 @@ export interface TargetConfig {
   workersExplicit: boolean
   /** Checks of one file in flight at once (PIX_CONCURRENCY). */
   concurrency: number
+  /** Requests a second the whole run may send (PIX_MAX_RPS; the workers share it); undefined: no limit. */
+  maxRps?: number
+  /** Requests the whole run may have in flight at once (PIX_MAX_IN_FLIGHT; the workers share it); undefined: no limit. */
+  maxInFlight?: number
   slow: boolean
   limitedClientId?: string
   limitedClientSecret?: string
@@ -97,6 +101,14 @@ export class ConfigError extends Error {
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000
+/**
+ * A readonly run against a target you configure (production, as a rule) sends at most this many
+ * requests a second and has at most this many in flight, unless --max-rps / --max-in-flight say
+ * otherwise (0: no limit). A sandbox run and the embedded reference have no limit by default.
+ */
+export const DEFAULT_READONLY_MAX_RPS = 20
+export const DEFAULT_READONLY_MAX_IN_FLIGHT = 8
+export const MAX_RATE_LIMIT = 10_000
 /** An hour. Far below 2^31-1 ms, above which a timer fires at once (every request would "time out"). */
 export const MAX_TIMEOUT_MS = 3_600_000
 /**
@@ -116,8 +128,20 @@ export const MAX_WORKERS = 16
 export const MAX_CONCURRENCY = 64
 export const MAX_NUM_RUNS = 1_000_000
 
-/** The workers of a run: PIX_WORKERS when given, else by the target's distance (the preflight's fastest answer). */
-export function workerCountFor(config: Pick<TargetConfig, 'workers' | 'workersExplicit'>, fastestAnswerMs: number): { count: number; why?: string } {
+/** PIX_MAX_RPS and PIX_MAX_IN_FLIGHT (0: no limit); a production-safe default for a readonly run of a target you configure. */
+function rateLimits(maxRps: string | undefined, maxInFlight: string | undefined, productionSafe: boolean): Pick<TargetConfig, 'maxRps' | 'maxInFlight'> {
+  const rps = integer('PIX_MAX_RPS', maxRps, { min: 0, max: MAX_RATE_LIMIT }) ?? (productionSafe ? DEFAULT_READONLY_MAX_RPS : 0)
+  const inFlight = integer('PIX_MAX_IN_FLIGHT', maxInFlight, { min: 0, max: MAX_RATE_LIMIT }) ?? (productionSafe ? DEFAULT_READONLY_MAX_IN_FLIGHT : 0)
+  return { ...(rps > 0 ? { maxRps: rps } : {}), ...(inFlight > 0 ? { maxInFlight: inFlight } : {}) }
+}
+
+/** The workers of a run: PIX_WORKERS when given, else by the target's distance (the preflight's fastest answer); never more than the requests allowed in flight. */
+export function workerCountFor(config: Pick<TargetConfig, 'workers' | 'workersExplicit' | 'maxInFlight'>, fastestAnswerMs: number): { count: number; why?: string } {
+  const picked = pickWorkers(config, fastestAnswerMs)
+  return config.maxInFlight !== undefined && picked.count > config.maxInFlight ? { count: config.maxInFlight, why: `no more than --max-in-flight ${config.maxInFlight}` } : picked
+}
+
+function pickWorkers(config: Pick<TargetConfig, 'workers' | 'workersExplicit'>, fastestAnswerMs: number): { count: number; why?: string } {
   if (config.workersExplicit) return { count: config.workers }
   return Number.isFinite(fastestAnswerMs) && fastestAnswerMs >= DISTANT_TARGET_MS
     ? { count: DEFAULT_WORKERS_DISTANT, why: `the target's fastest answer took ${Math.round(fastestAnswerMs)} ms` }
@@ -203,6 +227,7 @@ export function loadConfig(env: Env = process.env): TargetConfig {
     workers: integer('PIX_WORKERS', read('PIX_WORKERS'), { min: 1, max: MAX_WORKERS }) ?? DEFAULT_WORKERS,
     workersExplicit: read('PIX_WORKERS') !== undefined,
     concurrency: integer('PIX_CONCURRENCY', read('PIX_CONCURRENCY'), { min: 1, max: MAX_CONCURRENCY }) ?? DEFAULT_CONCURRENCY,
+    ...rateLimits(read('PIX_MAX_RPS'), read('PIX_MAX_IN_FLIGHT'), profile(read('PIX_PROFILE'), flag('PIX_EMBEDDED', read('PIX_EMBEDDED'))) === 'readonly' && !flag('PIX_EMBEDDED', read('PIX_EMBEDDED'))),
     slow: flag('PIX_SLOW', read('PIX_SLOW')),
     limitedClientId: read('PIX_LIMITED_CLIENT_ID'),
     limitedClientSecret: read('PIX_LIMITED_CLIENT_SECRET'),

@@ -169,7 +169,8 @@ export async function buildContext(
     state.answers.push(ex)
     state.recorded.set(ex, recorder.record(ex))
   }
-  const clients = createClients(c, record, state.trace)
+  // the alone phase runs one worker, after the shared phase: its checks get the run's whole rate (--max-rps)
+  const clients = createClients(mode === 'alone' || mode === 'account-events' ? { ...c, workers: 1 } : c, record, state.trace)
   // The control API is the sandbox's driver, not the target's surface; readonly runs never drive it.
   const onControl = (ex: Exchange) => {
     noteSpan(state, ex)

@@ -9,7 +9,7 @@
 import { EventEmitter } from 'node:events'
 import { readFileSync } from 'node:fs'
 import { rootCertificates } from 'node:tls'
-import { Agent, request, type Dispatcher } from 'undici'
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici'
 import type { Profile, TargetConfig } from './config.ts'
 import { certificatePem, privateKeyPem, readCertificate } from './config.ts'
 import { CannotRun } from './verdicts.ts'
@@ -26,31 +26,102 @@ export const BODY_CAP_BYTES = 2 * 1024 * 1024
 const TOKEN_PATHS = ['/oauth/token', '/api/auth/token']
 const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS']
 
-let agent: Agent | undefined
+let agent: Dispatcher | undefined
+
+/** HTTP_PROXY / HTTPS_PROXY (or their lower-case forms) set in this process: the kit's requests go through them, NO_PROXY aside. */
+export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy)
+}
+
+/**
+ * A keep-alive pool; with a proxy in the environment, undici's EnvHttpProxyAgent, which sends
+ * each request through HTTP_PROXY or HTTPS_PROXY (by the target's scheme) unless NO_PROXY names
+ * its host. `tls` applies to the target's TLS, directly or inside the proxy's tunnel.
+ */
+function pool(tls: { cert?: string; key?: string; ca?: string[] } = {}): Dispatcher {
+  const base = { connections: 16, pipelining: 1, keepAliveTimeout: 4_000 }
+  if (!proxyConfigured()) return new Agent({ ...base, connect: { timeout: 10_000, ...tls } })
+  // an empty lower-case setting must not hide the upper-case one (undici reads `http_proxy ?? HTTP_PROXY`)
+  const env = process.env
+  const httpProxy = env.http_proxy || env.HTTP_PROXY || undefined
+  const httpsProxy = env.https_proxy || env.HTTPS_PROXY || httpProxy
+  const noProxy = env.no_proxy || env.NO_PROXY || ''
+  return new EnvHttpProxyAgent({
+    ...base, connect: { timeout: 10_000, ...tls }, requestTls: { timeout: 10_000, ...tls },
+    ...(httpProxy ? { httpProxy } : {}), ...(httpsProxy ? { httpsProxy } : {}), noProxy,
+  } as ConstructorParameters<typeof EnvHttpProxyAgent>[0])
+}
 
 /** One keep-alive pool for the whole worker; redirects are never followed (no redirect interceptor). */
-export function sharedAgent(): Agent {
-  agent ??= new Agent({ connections: 16, pipelining: 1, keepAliveTimeout: 4_000, connect: { timeout: 10_000 } })
+export function sharedAgent(): Dispatcher {
+  agent ??= pool()
   return agent
 }
 
-const tlsAgents = new Map<string, Agent>()
+const tlsAgents = new Map<string, Dispatcher>()
 
 /**
  * A pool that presents `identity` at the socket (mutual TLS) and trusts `caPem` besides the
  * system roots; one per identity and worker. No identity: a TLS pool that presents none.
  */
-export function tlsAgent(identity: { certPem: string; keyPem: string } | undefined, caPem: string | undefined): Agent {
+export function tlsAgent(identity: { certPem: string; keyPem: string } | undefined, caPem: string | undefined): Dispatcher {
   const key = `${identity?.certPem ?? ''}\0${caPem ?? ''}`
   let found = tlsAgents.get(key)
   if (!found) {
-    found = new Agent({
-      connections: 16, pipelining: 1, keepAliveTimeout: 4_000,
-      connect: { timeout: 10_000, ...(identity ? { cert: identity.certPem, key: identity.keyPem } : {}), ...(caPem ? { ca: [...rootCertificates, caPem] } : {}) },
-    })
+    found = pool({ ...(identity ? { cert: identity.certPem, key: identity.keyPem } : {}), ...(caPem ? { ca: [...rootCertificates, caPem] } : {}) })
     tlsAgents.set(key, found)
   }
   return found
+}
+
+/**
+ * The run's request-rate cap in this process (--max-rps, --max-in-flight; each worker gets its share):
+ * requests are spaced at least 1/rps apart and at most `inFlight` wait on an answer at once. One
+ * per process, whatever the clients: every check's requests count against it.
+ */
+export class RequestGate {
+  private next = 0
+  private active = 0
+  private readonly waiting: (() => void)[] = []
+
+  constructor(readonly rps: number | undefined, readonly inFlight: number | undefined) {}
+
+  /** Resolves when the request may go; call the function it gives when its answer is in. */
+  async enter(): Promise<() => void> {
+    if (this.inFlight !== undefined && this.active >= this.inFlight) await new Promise<void>((r) => this.waiting.push(r))
+    this.active++
+    if (this.rps !== undefined) {
+      const now = performance.now()
+      const at = Math.max(now, this.next)
+      this.next = at + 1000 / this.rps
+      if (at > now) await new Promise((r) => setTimeout(r, at - now))
+    }
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      this.active--
+      this.waiting.shift()?.()
+    }
+  }
+}
+
+let gate: RequestGate | undefined
+
+/** This process's gate for these limits (a process runs one certification's worth of limits). */
+export function requestGate(limits: { rps?: number; inFlight?: number }): RequestGate | undefined {
+  if (limits.rps === undefined && limits.inFlight === undefined) return undefined
+  if (!gate || gate.rps !== limits.rps || gate.inFlight !== limits.inFlight) gate = new RequestGate(limits.rps, limits.inFlight)
+  return gate
+}
+
+/** A worker's share of the run's limits: the workers run side by side, so each gets 1/workers of them. */
+export function gateOf(config: Pick<TargetConfig, 'maxRps' | 'maxInFlight' | 'workers'>): RequestGate | undefined {
+  const workers = Math.max(1, config.workers)
+  return requestGate({
+    ...(config.maxRps !== undefined ? { rps: config.maxRps / workers } : {}),
+    ...(config.maxInFlight !== undefined ? { inFlight: Math.max(1, Math.floor(config.maxInFlight / workers)) } : {}),
+  })
 }
 
 export async function closeSharedAgent(): Promise<void> {
@@ -91,6 +162,8 @@ export interface HttpClientOptions {
   pacer?: Pacer
   /** The check's trace: each request gets a traceparent of its own span in it (harness/trace.ts); absent, the client's own trace. */
   trace?: TraceContext
+  /** The run's rate cap (--max-rps, --max-in-flight): waited for before the request's time limit starts. */
+  gate?: RequestGate
 }
 
 export class HttpClient {
@@ -105,8 +178,14 @@ export class HttpClient {
     const sent: ExchangeRequest = { method, url: req.url, headers, ...(req.body === undefined ? {} : { body: req.body }) }
     const timeoutMs = req.timeoutMs ?? this.options.timeoutMs
     if (this.options.pacer) await this.options.pacer.beforeSend(sent, { unpaced: req.unpaced === true })
+    const leave = await this.options.gate?.enter()
     const started = performance.now()
-    const response = await this.exchange(sent, timeoutMs, started, req.dispatcher)
+    let response: ExchangeResponse
+    try {
+      response = await this.exchange(sent, timeoutMs, started, req.dispatcher)
+    } finally {
+      leave?.()
+    }
     const ex = { request: sent, response }
     this.options.onExchange?.(ex)
     return ex
@@ -481,7 +560,7 @@ export class CertTokenClient {
   }
 
   /** The pool that presents the certificate asked for (none for certPem null). */
-  private socketIdentity(opts: CertTokenOptions): Agent {
+  private socketIdentity(opts: CertTokenOptions): Dispatcher {
     const transport = this.transport!
     if (opts.header !== undefined) throw new CannotRun('transport mTLS (PIX_CERT_MODE=transport): the TLS front sets X-SSL-Client-Cert from the handshake, so a literal header cannot be sent')
     if (opts.certPem === null) return tlsAgent(undefined, transport.caPem)
@@ -544,7 +623,8 @@ export function createClients(config: TargetConfig, onExchange?: (ex: Exchange) 
   const transport = config.certMode === 'transport'
   const identity = transport && config.certFile ? identityOf(config.certFile) : undefined
   const dispatcher = transport || caPem ? tlsAgent(identity, caPem) : undefined
-  const http = new HttpClient({ timeoutMs: config.timeoutMs, profile: config.profile, pacer: pacerFor(config.gatewayUrl), ...(trace ? { trace } : {}), ...(onExchange ? { onExchange } : {}), ...(dispatcher ? { dispatcher } : {}) })
+  const gate = gateOf(config)
+  const http = new HttpClient({ timeoutMs: config.timeoutMs, profile: config.profile, pacer: pacerFor(config.gatewayUrl), ...(trace ? { trace } : {}), ...(onExchange ? { onExchange } : {}), ...(dispatcher ? { dispatcher } : {}), ...(gate ? { gate } : {}) })
   const primary = { clientId: config.clientId, clientSecret: config.clientSecret }
   const keyFiles = [config.certFile, config.certUnlinkedFile, config.certOtherAccountFile].filter((f): f is string => f !== undefined)
   const clients: Clients = {

@@ -6,15 +6,13 @@
 // (429), a record the kit may have named by the wrong id (404), and every operation whose validity
 // rests on state the kit cannot see or add (funds for a cash-out or refund, a refundable amount,
 // an allow-listed IP, a registered slip): those are not in the table below.
-import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { isValidCnpjDigits, isValidCpfDigits } from '../generators/documents.ts'
 import { parameterSchema, requestBodySchema, validator } from '../generators/openapi.ts'
 import type { TargetConfig } from './config.ts'
 import type { Exchange } from './exchange.ts'
 import { operationOf } from './routes.ts'
+
+export { failingCheckFor } from './run-claims.ts'
 
 type Json = Record<string, unknown>
 
@@ -109,40 +107,4 @@ function pathParamsOf(ex: Exchange, names: readonly string[]): Record<string, st
   } catch {
     return undefined
   }
-}
-
-// ---- once per run --------------------------------------------------------------------------------
-
-const claimedHere = new Map<string, string>()
-
-/**
- * Which check fails `clause` for a refused valid request in this run: the first to ask (or the
- * same check again, on a retry). Across a certification's workers the claim is a folder made
- * atomically, named after the run (PIX_RUN_ID) and the clause; without a run id, this process only.
- */
-export function failingCheckFor(clause: string, checkId: string): string {
-  const runId = process.env.PIX_RUN_ID
-  if (!runId) {
-    if (!claimedHere.has(clause)) claimedHere.set(clause, checkId)
-    return claimedHere.get(clause)!
-  }
-  const dir = join(tmpdir(), `pix-kit-refused-valid-${createHash('sha256').update(`${runId}\n${clause}`).digest('hex').slice(0, 16)}`)
-  try {
-    mkdirSync(dir)
-    writeFileSync(join(dir, 'check'), checkId)
-    return checkId
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-  }
-  // the winner writes its id just after making the folder: read it, waiting a moment if need be
-  for (let i = 0; i < 50; i++) {
-    try {
-      const owner = readFileSync(join(dir, 'check'), 'utf8')
-      if (owner) return owner
-    } catch {
-      // not written yet
-    }
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10)
-  }
-  return 'another check of this run'
 }

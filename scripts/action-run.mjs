@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process'
 import { appendFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { actionOutputs, reportOf, stepSummary } from './action-outputs.mjs'
+import { splitArgs } from './action-args.mjs'
 
 const KIT = resolve(import.meta.dirname, '..')
 const input = (name) => process.env[`INPUT_${name}`]?.trim() ?? ''
@@ -16,11 +17,24 @@ export function commandLine() {
   if (input('ENV_FILE')) args.push('--env', input('ENV_FILE'))
   if (input('PROFILE')) args.push('--profile', input('PROFILE'))
   args.push('--report-dir', input('REPORT_DIR') || 'reports')
-  args.push(...input('ARGS').split(/\s+/).filter(Boolean))
+  args.push(...splitArgs(input('ARGS')))
   return args
 }
 
-const args = commandLine()
+const [major, minor] = process.versions.node.split('.').map(Number)
+if (major < 20 || (major === 20 && minor < 19)) {
+  process.stderr.write(`pix-conformance needs Node 20.19 or later; this job has ${process.version}: set the action's node-version input (node-version: 20)\n`)
+  process.exit(2)
+}
+let args
+try {
+  args = commandLine()
+} catch (e) {
+  // an unclosed quote in args: no run, the step says why
+  process.stderr.write(`${e.message}\n`)
+  if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, `exit-code=2\nheadline=${e.message.replace(/\n/g, ' ')}\n`)
+  process.exit(2)
+}
 const child = spawn(process.execPath, [join(KIT, 'bin', 'pix-conformance.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
 let stdout = ''
 let stderr = ''

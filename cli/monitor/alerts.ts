@@ -1,6 +1,7 @@
 // An alert: one change, as a generic webhook body (JSON), printed and POSTed to --alert-url.
 import { join } from 'node:path'
 import type { Change } from './changes.ts'
+import { ruleOf } from './extract.ts'
 
 export interface AlertContext {
   target: string
@@ -20,7 +21,9 @@ export interface AlertBody {
   severity: string
   operation?: string
   check?: string
+  /** The rule the check saw broken, with what it expected and what it got (`<rule>: expected …, got …`). */
   message?: string
+  /** The trace id of the failing check's last exchange: what the target's logs are searched for. */
   traceId?: string
   before?: unknown
   after?: unknown
@@ -38,9 +41,9 @@ export function alertBody(change: Change, ctx: AlertContext): AlertBody {
     target: ctx.target,
     ...(change.clause ? { clause: change.clause } : {}),
     ...(ctx.clause ? { statement: ctx.clause.statement, level: ctx.clause.level } : {}),
-    severity: ctx.clause?.severity ?? (change.kind === 'latency-doubled' ? 'info' : 'unknown'),
+    severity: ctx.clause?.severity ?? (change.kind === 'latency-doubled' || change.kind === 'host-or-network-slower' ? 'info' : 'unknown'),
     ...(change.operation ? { operation: change.operation } : {}),
-    ...(failing ? { check: failing.check, ...(failing.message ? { message: failing.message.split('\n')[0] } : {}), ...(failing.traceId ? { traceId: failing.traceId } : {}) } : {}),
+    ...(failing ? { check: failing.check, ...(failing.message ? { message: ruleOf(failing.message) } : {}), ...(failing.traceId ? { traceId: failing.traceId } : {}) } : {}),
     ...(change.before !== undefined ? { before: change.before } : {}),
     ...(change.after !== undefined ? { after: change.after } : {}),
     run: { id: ctx.run.runId, number: ctx.run.seq, startedAt: new Date(ctx.run.startedAt).toISOString() },
@@ -52,16 +55,37 @@ export function alertBody(change: Change, ctx: AlertContext): AlertBody {
 export function alertLine(body: AlertBody): string {
   const parts = [`ALERT ${body.kind}: ${body.summary}`]
   if (body.statement) parts.push(`  clause ${body.clause} (${body.severity}): ${body.statement}`)
-  if (body.check) parts.push(`  check ${body.check}${body.message ? `: ${body.message}` : ''}`)
+  if (body.check) parts.push(`  check ${body.check}`)
+  if (body.message) parts.push(`  broke ${body.message}`)
   if (body.traceId) parts.push(`  trace id ${body.traceId}`)
   parts.push(`  evidence ${body.evidence}`)
   return parts.join('\n')
 }
 
+/** What a run's changes are POSTed as: the alert itself when there is one, else one message that groups them. */
+export interface GroupedAlerts {
+  kind: 'grouped'
+  summary: string
+  target: string
+  run: AlertBody['run']
+  evidence: string
+  alerts: AlertBody[]
+}
+
+export function runMessage(bodies: readonly AlertBody[]): AlertBody | GroupedAlerts {
+  if (bodies.length === 1) return bodies[0]!
+  const first = bodies[0]!
+  return {
+    kind: 'grouped',
+    summary: `${bodies.length} changes in run ${first.run.number}: ${bodies.map((b) => `${b.kind} ${b.clause ?? b.operation ?? ''}`.trim()).join('; ')}`,
+    target: first.target, run: first.run, evidence: first.evidence, alerts: [...bodies],
+  }
+}
+
 const SEND_TIMEOUT_MS = 10_000
 
 /** POSTs the alert; resolves with what happened (an alert that cannot be sent is printed and kept, never fatal). */
-export async function sendAlert(url: string, body: AlertBody): Promise<{ ok: boolean; detail: string }> {
+export async function sendAlert(url: string, body: AlertBody | GroupedAlerts): Promise<{ ok: boolean; detail: string }> {
   try {
     const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(SEND_TIMEOUT_MS) })
     await res.arrayBuffer()

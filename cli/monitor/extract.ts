@@ -142,8 +142,17 @@ export function causeOf(checks: readonly CheckRow[]): string {
   return [...new Set(checks.map((c) => `${c.check}: ${normalizeMessage(c.message ?? '')}`))].sort().join('\n')
 }
 
+/**
+ * The rule a failure message says was broken, with what was expected and got: its first
+ * `…: expected …` line (a ClauseFailure's message starts with the clause's headline), else its first line.
+ */
+export function ruleOf(message: string): string {
+  const lines = message.split('\n')
+  return lines.find((l) => /: expected /.test(l))?.trim() ?? lines[0] ?? ''
+}
+
 export function normalizeMessage(message: string): string {
-  const first = message.split('\n')[0] ?? ''
+  const first = ruleOf(message)
   const at = first.lastIndexOf(', got ')
   return (at >= 0 ? first.slice(0, at) : first)
     .replace(/"[^"]*"|'[^']*'/g, '"…"')

@@ -64,6 +64,8 @@ export interface TimelineEntry {
   reportDir: string | null
   failedBy: string | null
   message: string | null
+  /** The trace id of the failing check's last exchange, when it failed. */
+  traceId: string | null
 }
 
 export interface RunLatency {
@@ -184,15 +186,19 @@ export class History {
     return new Map(rows.map((r) => [`${r.clause}\n${r.key}`, { value: String(r.value), run: Number(r.run) }]))
   }
 
-  /** Each operation's per-run p95 over the last `runs` scheduled runs before `beforeRun`. */
-  recentP95(beforeRun: number, runs: number): Map<string, number[]> {
+  /** Each of the last `runs` scheduled runs before `beforeRun`, oldest first: its p95 per operation. */
+  recentP95(beforeRun: number, runs: number): Map<string, number>[] {
     const rows = this.db.all(
-      "SELECT l.operation, l.p95 FROM run_latency l WHERE l.run IN (SELECT id FROM runs WHERE kind = 'scheduled' AND id < ? AND outcome IN ('passed', 'failed') ORDER BY id DESC LIMIT ?)",
+      "SELECT l.run, l.operation, l.p95 FROM run_latency l WHERE l.run IN (SELECT id FROM runs WHERE kind = 'scheduled' AND id < ? AND outcome IN ('passed', 'failed') ORDER BY id DESC LIMIT ?) ORDER BY l.run",
       [beforeRun, runs],
     )
-    const out = new Map<string, number[]>()
-    for (const r of rows) out.set(String(r.operation), [...(out.get(String(r.operation)) ?? []), Number(r.p95)])
-    return out
+    const byRun = new Map<number, Map<string, number>>()
+    for (const r of rows) {
+      const run = byRun.get(Number(r.run)) ?? new Map<string, number>()
+      run.set(String(r.operation), Number(r.p95))
+      byRun.set(Number(r.run), run)
+    }
+    return [...byRun.values()]
   }
 
   latencyStates(): Map<string, boolean> {
@@ -241,12 +247,14 @@ export class History {
   timeline(clause: string): TimelineEntry[] {
     return this.db.all(
       `SELECT r.id, r.run_id, r.kind, r.started_at, r.report_dir, v.status, v.failed_by,
-              (SELECT c.message FROM check_verdicts c WHERE c.run = r.id AND c.failed_clause = v.clause LIMIT 1) AS message
+              (SELECT c.message FROM check_verdicts c WHERE c.run = r.id AND c.failed_clause = v.clause LIMIT 1) AS message,
+              (SELECT c.trace_id FROM check_verdicts c WHERE c.run = r.id AND c.failed_clause = v.clause LIMIT 1) AS trace_id
        FROM clause_verdicts v JOIN runs r ON r.id = v.run WHERE v.clause = ? ORDER BY r.id`,
       [clause],
     ).map((r) => ({
       run: Number(r.id), runId: (r.run_id as string | null) ?? null, kind: r.kind as RunKind, startedAt: Number(r.started_at), status: String(r.status),
       reportDir: (r.report_dir as string | null) ?? null, failedBy: (r.failed_by as string | null) ?? null, message: (r.message as string | null) ?? null,
+      traceId: (r.trace_id as string | null) ?? null,
     }))
   }
 

@@ -7,8 +7,8 @@ import { join, relative, isAbsolute } from 'node:path'
 import { EXIT_PASSED, EXIT_UNUSABLE } from '../exit-codes.ts'
 import type { Results } from '../reporting/types.ts'
 import { exitCodeOfVerdict } from '../reporting/verdict.ts'
-import { alertBody, alertLine, sendAlert, type AlertContext } from './alerts.ts'
-import { clauseStep, confirmStep, latencyByOperation, latencyChanges, observationChanges, type Change } from './changes.ts'
+import { alertBody, alertLine, runMessage, sendAlert, type AlertBody, type AlertContext } from './alerts.ts'
+import { clauseStep, confirmStep, LATENCY_SLOW_RUNS, latencyByOperation, latencyChanges, observationChanges, type Change } from './changes.ts'
 import { factsOf, type CheckRow, type RunFacts } from './extract.ts'
 import { History, type RunKind, type RunOutcome } from './history.ts'
 import { MonitorMetrics, serveMetrics, type MetricsServer } from './metrics.ts'
@@ -18,8 +18,8 @@ import { startCertification, type RunEnd, type RunningCertification } from './ru
 
 /** At most this many failing checks are re-run at once to confirm new failures; the next run confirms the others. */
 export const MAX_CONFIRM_CHECKS = 3
-/** Runs whose p95 make an operation's latency baseline. */
-const LATENCY_BASELINE_RUNS = 10
+/** Runs whose p95 make an operation's latency baseline, and the runs of a slow streak after them. */
+const LATENCY_BASELINE_RUNS = 10 + LATENCY_SLOW_RUNS
 
 export interface MonitorHooks {
   /** Called before each scheduled run (tests switch a fault on or off here). */
@@ -42,9 +42,16 @@ export class Monitor {
   private metrics: MonitorMetrics | undefined
   private server: MetricsServer | undefined
   private readonly out: (line: string) => void
+  /** The alerts of the run in progress (its confirmation's included), with their rows: one message per run. */
+  private alerts: { body: AlertBody; id: number }[] = []
 
   constructor(readonly options: MonitorOptions, private readonly hooks: MonitorHooks = {}) {
     this.out = hooks.out ?? ((line) => process.stdout.write(`${line}\n`))
+  }
+
+  /** A line that --quiet leaves out (it prints one line per run). */
+  private note(line: string): void {
+    if (!this.options.quiet) this.out(line)
   }
 
   /** Where /metrics is served, once the monitor started (with --metrics-port). */
@@ -88,8 +95,10 @@ export class Monitor {
       return EXIT_PASSED
     } finally {
       await this.server?.close()
-      this.history.close()
-      this.out('monitor: stopped; history closed')
+      if (this.history.isOpen) {
+        this.history.close()
+        this.out('monitor: stopped; history closed')
+      }
     }
   }
 
@@ -114,7 +123,7 @@ export class Monitor {
     const h = this.history!
     const argv = this.options.certifyArgv
     const row = h.startRun('scheduled', seq, startedAt, argv)
-    this.out(`monitor: run ${seq} started`)
+    this.note(`monitor: run ${seq} started`)
     const got = await this.certify(argv)
     if (!got.results) {
       this.endWithout(row, 'scheduled', got.end)
@@ -128,7 +137,8 @@ export class Monitor {
     h.recordRun(row, recordOf(results, outcome, got.end, runDir), facts, latency)
     this.metrics!.runEnded('scheduled', outcome)
     this.metrics!.latencies(facts.latencies)
-    this.out(`monitor: run ${seq} (${results.runId}) ${results.verdict.result} in ${seconds(got.end.durationMs)}: ${results.verdict.headline}`)
+    const runLine = `monitor: run ${seq} (${results.runId}) ${results.verdict.result} in ${seconds(got.end.durationMs)}: ${results.verdict.headline}`
+    this.note(runLine)
 
     const ctx = (clause?: string): AlertContext => ({
       target: results.target.baseUrl,
@@ -138,13 +148,16 @@ export class Monitor {
     const states = h.clauseStates()
     const step = clauseStep(states, facts, row)
     h.saveClauseStates(step.states)
-    if (states.size === 0) this.out(`monitor: run ${seq} is the baseline: ${facts.clauses.filter((c) => c.status === 'failed').length} clauses failing, ${facts.verified} verified; changes from here on are alerted`)
+    if (states.size === 0) this.note(`monitor: run ${seq} is the baseline: ${facts.clauses.filter((c) => c.status === 'failed').length} clauses failing, ${facts.verified} verified; changes from here on are alerted`)
     const observed = observationChanges(facts, h.lastObservations(row))
     const slow = latencyChanges(latency, h.recentP95(row, LATENCY_BASELINE_RUNS), h.latencyStates())
     for (const [operation, isSlow] of slow.states) h.saveLatencyState(operation, isSlow, row)
-    for (const change of [...step.changes, ...observed, ...slow.changes]) await this.alert(row, change, ctx(change.clause))
+    this.alerts = []
+    for (const change of [...step.changes, ...observed, ...slow.changes]) this.alert(row, change, ctx(change.clause))
 
     if (step.pending.size > 0) await this.confirm(seq, row, step.pending, ctx)
+    await this.sendAlerts()
+    if (this.options.quiet) this.out(`${runLine}${this.alerts.length ? ` · ${this.alerts.map(({ body: a }) => `${a.kind} ${a.clause ?? a.operation ?? ''}`.trim()).join('; ')}` : ' · no change'}`)
 
     this.metrics!.scheduledRun({ finishedAt: Date.now(), passed: outcome === 'passed', verified: facts.verified, testable: facts.testable, counts: h.clauseCounts(row) })
     this.writePage()
@@ -161,11 +174,11 @@ export class Monitor {
     const h = this.history!
     const clauses = [...pending.keys()].join(', ')
     if (this.options.confirm === 'next-run' || this.stopping) {
-      this.out(`monitor: ${clauses} failed after passing; the next run confirms it before an alert`)
+      this.note(`monitor: ${clauses} failed after passing; the next run confirms it before an alert`)
       return
     }
     const checks = [...new Set([...pending.values()].flat().map((c) => c.check))]
-    this.out(`monitor: ${clauses} failed after passing; re-running ${checks.slice(0, MAX_CONFIRM_CHECKS).join(', ')} to confirm`)
+    this.note(`monitor: ${clauses} failed after passing; re-running ${checks.slice(0, MAX_CONFIRM_CHECKS).join(', ')} to confirm`)
     const confirmed: { facts: RunFacts; results: Results; runDir: string }[] = []
     for (const check of checks.slice(0, MAX_CONFIRM_CHECKS)) {
       if (this.stopping) break
@@ -186,21 +199,34 @@ export class Monitor {
     const merged = mergeFacts(confirmed.map((c) => c.facts))
     const step = confirmStep(h.clauseStates(), pending, merged)
     h.saveClauseStates(step.states)
-    for (const clause of step.cleared) this.out(`monitor: ${clause} passed on the re-run: not confirmed, no alert`)
+    for (const clause of step.cleared) this.note(`monitor: ${clause} passed on the re-run: not confirmed, no alert`)
     for (const change of step.changes) {
       const by = confirmed.find((c) => c.facts.clauses.some((v) => v.clause === change.clause && v.status === 'failed'))
-      await this.alert(scheduledRow, change, { ...ctx(change.clause), ...(by ? { confirmedBy: { runId: by.results.runId, reportDir: by.runDir } } : {}) })
+      this.alert(scheduledRow, change, { ...ctx(change.clause), ...(by ? { confirmedBy: { runId: by.results.runId, reportDir: by.runDir } } : {}) })
     }
   }
 
-  private async alert(run: number, change: Change, ctx: AlertContext): Promise<void> {
+  /** Records a change and keeps it for the run's one message (sendAlerts). */
+  private alert(run: number, change: Change, ctx: AlertContext): void {
     const body = alertBody(change, ctx)
     const id = this.history!.recordAlert(run, Date.now(), change, body)
     this.metrics!.alerted(change.kind)
-    this.out(alertLine(body))
-    if (!this.options.alertUrl) return
-    const sent = await sendAlert(this.options.alertUrl, body)
-    this.history!.markDelivered(id, sent.ok ? `sent (${sent.detail})` : `not sent (${sent.detail})`)
+    this.alerts.push({ body, id })
+  }
+
+  /**
+   * The run's changes, printed and POSTed as one message. A host-or-network-slower notice is
+   * printed and kept in the history, never sent: it is not the target's doing, nobody is paged.
+   */
+  private async sendAlerts(): Promise<void> {
+    const all = this.alerts
+    if (all.length === 0) return
+    const paging = all.filter(({ body }) => body.kind !== 'host-or-network-slower')
+    if (paging.length > 1) this.note(`ALERTS of run ${paging[0]!.body.run.number}: ${paging.length} changes`)
+    for (const { body } of all) this.note(body.kind === 'host-or-network-slower' ? `NOTICE ${body.summary}` : alertLine(body))
+    if (!this.options.alertUrl || paging.length === 0) return
+    const sent = await sendAlert(this.options.alertUrl, runMessage(paging.map(({ body }) => body)))
+    for (const { id } of paging) this.history!.markDelivered(id, sent.ok ? `sent (${sent.detail})` : `not sent (${sent.detail})`)
     if (!sent.ok) this.out(`monitor: the alert could not be sent to ${this.options.alertUrl}: ${sent.detail}`)
   }
 
@@ -210,7 +236,9 @@ export class Monitor {
     // <tmp>/pix-kit-pacing unless PIX_PACING_DIR says otherwise: every run of this monitor gets the
     // same folder, so the kit's own requests of one run count against the next run's window.
     env.PIX_PACING_DIR ??= join(tmpdir(), 'pix-kit-pacing')
-    this.current = startCertification({ argv, timeoutMs: this.options.runTimeoutMs, env, ...(this.hooks.runOut ? { out: this.hooks.runOut } : {}) })
+    // --quiet: a run's own output is not printed (its report and the history keep everything)
+    const runOut = this.hooks.runOut ?? (this.options.quiet ? () => {} : undefined)
+    this.current = startCertification({ argv, timeoutMs: this.options.runTimeoutMs, env, ...(runOut ? { out: runOut } : {}) })
     try {
       const end = await this.current.done
       if (end.ended !== 'finished' || !end.runDir) return { end }

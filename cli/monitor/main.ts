@@ -1,6 +1,8 @@
 // `pix-conformance monitor …` and `pix-conformance history …` (docs/MONITOR.md). argv starts with
 // the subcommand's name.
 import { existsSync, writeFileSync } from 'node:fs'
+import type { AlertBody } from './alerts.ts'
+import { ruleOf } from './extract.ts'
 import { History, percentile, type TimelineEntry } from './history.ts'
 import { Monitor } from './loop.ts'
 import { HISTORY_USAGE, MONITOR_USAGE, MonitorArgsError, parseHistoryArgs, parseMonitorArgs, type HistoryOptions } from './options.ts'
@@ -81,8 +83,13 @@ function clauseAnswer(h: History, o: HistoryOptions): number {
   }
   say(`${clause}${info ? ` (${info.severity}): ${info.statement}` : ''}`)
   say(changed ? `last changed: ${iso(changed.startedAt)}, run ${changed.runId} (${changed.status})` : `unchanged since the first run of the history (${timeline[0]!.status})`)
-  for (const e of timeline.slice(-o.limit)) say(`  ${iso(e.startedAt)}  ${e.kind === 'confirm' ? 'confirm  ' : 'scheduled'}  ${e.status.padEnd(12)} ${e.runId ?? ''}${e.message ? `  ${e.message.split('\n')[0]}` : ''}`)
-  for (const a of alerts) say(`  alert ${iso(a.at)} ${a.kind}: ${a.summary}`)
+  for (const e of timeline.slice(-o.limit)) say(`  ${iso(e.startedAt)}  ${e.kind === 'confirm' ? 'confirm  ' : 'scheduled'}  ${e.status.padEnd(12)} ${e.runId ?? ''}${e.message ? `  ${ruleOf(e.message)}` : ''}${e.traceId ? `  (trace id ${e.traceId})` : ''}`)
+  for (const a of alerts) {
+    const body = JSON.parse(a.body) as AlertBody
+    say(`  alert ${iso(a.at)} ${a.kind}: ${a.summary}`)
+    if (body.message) say(`    broke ${body.message}${body.check ? ` (check ${body.check})` : ''}`)
+    if (body.traceId) say(`    trace id ${body.traceId}`)
+  }
   return 0
 }
 
@@ -94,7 +101,7 @@ export function lastChange(timeline: readonly TimelineEntry[]): TimelineEntry | 
 }
 
 function entryJson(e: TimelineEntry) {
-  return { at: iso(e.startedAt), run: e.runId, kind: e.kind, status: e.status, report: e.reportDir, ...(e.message ? { message: e.message } : {}) }
+  return { at: iso(e.startedAt), run: e.runId, kind: e.kind, status: e.status, report: e.reportDir, ...(e.message ? { message: e.message, rule: ruleOf(e.message) } : {}), ...(e.traceId ? { traceId: e.traceId } : {}) }
 }
 
 function latencyAnswer(h: History, o: HistoryOptions): number {

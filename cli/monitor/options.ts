@@ -36,6 +36,8 @@ export interface MonitorOptions {
   maxRuns?: number
   /** How a clause seen failing after passing is confirmed before anyone is alerted. */
   confirm: 'retry' | 'next-run'
+  /** One line per run on stdout (a service's log): no run output, no progress lines. */
+  quiet: boolean
   /** The certification's own flags, passed to every run. */
   certifyArgv: string[]
 }
@@ -90,10 +92,13 @@ export function parseMonitorArgs(argv: readonly string[], env: NodeJS.ProcessEnv
   const own = new Map<string, string>()
   const certifyArgv: string[] = []
   let help = false
+  let quiet = false
   for (let i = 0; i < argv.length; i++) {
     const { flag, inline } = flagAt(argv, i)
     if (flag === '--help' || flag === '-h') {
       help = true
+    } else if (flag === '--quiet') {
+      quiet = true
     } else if ((MONITOR_VALUE_FLAGS as readonly string[]).includes(flag)) {
       const value = inline ?? argv[++i]
       if (value === undefined || (inline === undefined && value.startsWith('--'))) throw new MonitorArgsError(flag, 'needs a value')
@@ -125,6 +130,7 @@ export function parseMonitorArgs(argv: readonly string[], env: NodeJS.ProcessEnv
     reportDir,
     ...(runs ? { maxRuns: Number(runs) } : {}),
     confirm,
+    quiet,
     certifyArgv: withReadonlyDefault(withReportDir(certifyArgv, reportDir), env),
   }
 }
@@ -242,6 +248,8 @@ Certifies the target again and again, keeps the history in SQLite, alerts on cha
   --confirm retry|next-run  how a newly failed clause is confirmed before an alert: an immediate
                          re-run of its failing check (default), or the next scheduled run
   --runs N               stop after N runs
+  --quiet                one line per run (verdict, headline, changes): for a service's log;
+                         each run's own output stays in its report folder
 Every other flag goes to each certification (--env, --profile, --yes-mutate, --area, --check,
 --report-dir…). The profile is readonly unless --profile or PIX_PROFILE says otherwise.
 SIGTERM or SIGINT stops the run in progress, closes the database and exits 0.`

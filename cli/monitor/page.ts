@@ -30,10 +30,11 @@ interface Marker {
   title: string
 }
 
-const WIDTH = 760
-const HEIGHT = 200
-const SMALL = { width: 360, height: 130 }
-const PAD = { left: 44, right: 12, top: 24, bottom: 26 }
+// viewBox units; the plots are drawn at the page's full width (CSS), so these set the proportions
+const WIDTH = 1500
+const HEIGHT = 220
+const SMALL = { width: 600, height: 170 }
+const PAD = { left: 48, right: 16, top: 24, bottom: 28 }
 const SEVERITY_COLOURS: Record<string, string> = { critical: '#7f1d1d', high: '#b91c1c', major: '#b91c1c', medium: '#d97706', minor: '#ca8a04', low: '#2563eb', unknown: '#6b7280' }
 const PALETTE = ['#2563eb', '#16a34a', '#9333ea', '#d97706', '#0891b2', '#db2777', '#65a30d', '#b91c1c']
 
@@ -83,7 +84,7 @@ export function historyPage(h: History, opts: PageOptions): string {
 <section id="verified"><h2>Verified clauses</h2>${plot(verified, markers, span, { width: WIDTH, height: HEIGHT, unit: '' })}</section>
 <section id="failures"><h2>Failed clauses by severity</h2>${plot(failures, markers, span, { width: WIDTH, height: HEIGHT, unit: '' })}</section>
 <section id="latency"><h2>Latency per operation (p95, and p50 lighter; ms)</h2>
-<div class="grid">${[...latency].sort(([a], [b]) => a.localeCompare(b)).map(([op, s]) => `<figure class="op"><figcaption>${esc(op)}</figcaption>${plot([{ name: 'p95', colour: '#2563eb', points: s.p95 }, { name: 'p50', colour: '#93c5fd', points: s.p50 }], markers, span, { ...SMALL, unit: ' ms' })}</figure>`).join('\n') || '<p>No latency recorded yet.</p>'}</div>
+<div class="ops">${[...latency].sort(([a], [b]) => a.localeCompare(b)).map(([op, s]) => `<figure class="op"><figcaption>${esc(op)}</figcaption>${plot([{ name: 'p95', colour: '#2563eb', points: s.p95 }, { name: 'p50', colour: '#93c5fd', points: s.p50 }], markers, span, { ...SMALL, unit: ' ms' })}</figure>`).join('\n') || '<p>No latency recorded yet.</p>'}</div>
 </section>
 <section id="changes"><h2>Changes</h2>${changesTable(alerts, runById, hrefOf)}</section>
 <section id="runs"><h2>Runs</h2>${runsTable(runs.slice(-100).reverse(), hrefOf)}</section>
@@ -106,12 +107,14 @@ function timeSpan(runs: RunRow[], now?: number): [number, number] {
 
 function plot(series: Series[], markers: Marker[], [t0, t1]: [number, number], size: { width: number; height: number; unit: string }): string {
   const { width, height } = size
-  const maxY = Math.max(1, ...series.flatMap((s) => s.points.map((p) => p.y)))
+  const yTicks = niceTicks(Math.max(...series.flatMap((s) => s.points.map((p) => p.y)), 0), 4, size.unit === '')
+  const maxY = yTicks[yTicks.length - 1]!
   const x = (t: number) => PAD.left + ((t - t0) / (t1 - t0)) * (width - PAD.left - PAD.right)
   const y = (v: number) => height - PAD.bottom - (v / maxY) * (height - PAD.top - PAD.bottom)
   const f = (n: number) => n.toFixed(1)
-  const ticks = [0, maxY / 2, maxY].map((v) => `<line class="grid" x1="${PAD.left}" x2="${width - PAD.right}" y1="${f(y(v))}" y2="${f(y(v))}"/><text class="tick" x="${PAD.left - 4}" y="${f(y(v) + 4)}" text-anchor="end">${esc(roundLabel(v))}</text>`).join('')
-  const axis = `<text class="tick" x="${PAD.left}" y="${height - 6}">${esc(iso(t0))}</text><text class="tick" x="${width - PAD.right}" y="${height - 6}" text-anchor="end">${esc(iso(t1))}</text>`
+  const ticks = yTicks.map((v) => `<line class="grid" x1="${PAD.left}" x2="${width - PAD.right}" y1="${f(y(v))}" y2="${f(y(v))}"/><text class="tick y" x="${PAD.left - 4}" y="${f(y(v) + 4)}" text-anchor="end">${esc(tickLabel(v))}</text>`).join('')
+  const axis = timeTicks(t0, t1, Math.max(2, Math.floor((width - PAD.left - PAD.right) / 130))).map(({ t, label }) =>
+    `<line class="grid" x1="${f(x(t))}" x2="${f(x(t))}" y1="${height - PAD.bottom}" y2="${height - PAD.bottom + 4}"/><text class="tick t" x="${f(x(t))}" y="${height - 8}" text-anchor="middle">${esc(label)}</text>`).join('')
   const marks = markers.filter((m) => m.t >= t0 && m.t <= t1).map((m) => link(m.href, `<line class="change" x1="${f(x(m.t))}" x2="${f(x(m.t))}" y1="${PAD.top}" y2="${height - PAD.bottom}"><title>${esc(m.title)}</title></line>`)).join('')
   const lines = series.map((s) => {
     const path = s.points.map((p, i) => `${i === 0 ? 'M' : 'L'}${f(x(p.t))},${f(y(p.y))}`).join(' ')
@@ -119,7 +122,41 @@ function plot(series: Series[], markers: Marker[], [t0, t1]: [number, number], s
     return `<g class="series" data-series="${esc(s.name)}">${s.points.length > 1 ? `<path d="${path}" fill="none" stroke="${s.colour}" stroke-width="2"/>` : ''}${dots}</g>`
   }).join('')
   const legend = series.map((s, i) => `<tspan fill="${s.colour}" x="${PAD.left + 8 + i * 110}">■ ${esc(s.name)}</tspan>`).join('')
-  return `<svg class="plot" role="img" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg">${ticks}${axis}${marks}${lines}<text class="legend" y="14">${legend}</text></svg>`
+  return `<svg class="plot" role="img" viewBox="0 0 ${width} ${height}" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg">${ticks}${axis}${marks}${lines}<text class="legend" y="14">${legend}</text></svg>`
+}
+
+/** 0 and round steps (1, 2, 2.5 or 5 × 10^k) up to a top at or above max: about four gridlines. */
+export function niceTicks(max: number, count = 4, integers = false): number[] {
+  if (!(max > 0)) return [0, 1]
+  const raw = max / count
+  const mag = 10 ** Math.floor(Math.log10(raw))
+  const nice = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw)!
+  // a count ticks on whole numbers: no 0.5 failures, no 2.5
+  const step = integers ? Math.max(1, Number.isInteger(nice) ? nice : nice === 2.5 ? 5 : Math.ceil(nice)) : nice
+  const ticks: number[] = []
+  for (let i = 0; ticks.length === 0 || ticks[ticks.length - 1]! < max - 1e-9; i++) ticks.push(Number((i * step).toPrecision(12)))
+  return ticks
+}
+
+const SECOND = 1000
+const MINUTE = 60 * SECOND
+const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
+const TIME_STEPS = [SECOND, 2 * SECOND, 5 * SECOND, 10 * SECOND, 15 * SECOND, 30 * SECOND, MINUTE, 2 * MINUTE, 5 * MINUTE, 10 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, DAY, 2 * DAY, 7 * DAY, 14 * DAY, 30 * DAY]
+
+/** Ticks on round times (UTC) within [t0, t1], at most `most` of them, each labelled with what changes at that step. */
+export function timeTicks(t0: number, t1: number, most: number): { t: number; label: string }[] {
+  const step = TIME_STEPS.find((s) => (t1 - t0) / s <= most) ?? Math.ceil((t1 - t0) / most / DAY) * DAY
+  const out: { t: number; label: string }[] = []
+  let lastDay = ''
+  for (let t = Math.ceil(t0 / step) * step; t <= t1; t += step) {
+    const iso = new Date(t).toISOString()
+    const day = iso.slice(5, 10)
+    const clock = step < MINUTE ? iso.slice(11, 19) : iso.slice(11, 16)
+    out.push({ t, label: step >= DAY ? day : day !== lastDay ? `${day} ${clock}` : clock })
+    lastDay = day
+  }
+  return out
 }
 
 function link(href: string | undefined, inner: string): string {
@@ -131,8 +168,8 @@ function changesTable(alerts: AlertRow[], runs: Map<number, RunRow>, hrefOf: (r:
   const rows = alerts.map((a) => {
     const run = runs.get(a.run)
     const href = run ? hrefOf(run) : undefined
-    const body = JSON.parse(a.body) as { severity?: string; statement?: string; traceId?: string }
-    return `<tr class="change ${esc(a.kind)}" data-clause="${esc(a.clause ?? '')}"><td>${esc(iso(a.at))}</td><td>${esc(a.kind)}</td><td>${esc(a.clause ?? a.operation ?? '')}${body.severity && body.severity !== 'unknown' ? ` <span class="sev">${esc(body.severity)}</span>` : ''}</td><td>${esc(a.summary)}${body.statement ? `<div class="statement">${esc(body.statement)}</div>` : ''}${body.traceId ? `<div class="statement">trace id ${esc(body.traceId)}</div>` : ''}</td><td>${run ? link(href, `run ${run.seq}${run.runId ? ` (${esc(run.runId)})` : ''}`) : ''}</td></tr>`
+    const body = JSON.parse(a.body) as { severity?: string; statement?: string; message?: string; traceId?: string }
+    return `<tr class="change ${esc(a.kind)}" data-clause="${esc(a.clause ?? '')}"><td>${esc(iso(a.at))}</td><td>${esc(a.kind)}</td><td>${esc(a.clause ?? a.operation ?? '')}${body.severity && body.severity !== 'unknown' ? ` <span class="sev">${esc(body.severity)}</span>` : ''}</td><td>${esc(a.summary)}${body.statement ? `<div class="statement">${esc(body.statement)}</div>` : ''}${body.message ? `<div class="statement">broke ${esc(body.message)}</div>` : ''}${body.traceId ? `<div class="statement">trace id ${esc(body.traceId)}</div>` : ''}</td><td>${run ? link(href, `run ${run.seq}${run.runId ? ` (${esc(run.runId)})` : ''}`) : ''}</td></tr>`
   })
   return `<table><thead><tr><th>When</th><th>Change</th><th>Clause or operation</th><th>What</th><th>Seen by</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`
 }
@@ -150,15 +187,15 @@ function reportHref(pageFile: string, reportDir: string): string {
 }
 
 const iso = (t: number) => new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z')
-const roundLabel = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(1))
+const tickLabel = (v: number) => String(Number(v.toPrecision(6)))
 
-const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#111;max-width:1100px}
+const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#111}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px}.meta{color:#555;margin:0}
-svg.plot{background:#fafafa;border:1px solid #e5e7eb;max-width:100%;height:auto}
-.grid line,line.grid{stroke:#e5e7eb}.tick{font-size:10px;fill:#6b7280}.legend{font-size:11px}
+svg.plot{display:block;background:#fafafa;border:1px solid #e5e7eb;width:100%;height:auto}
+.grid line,line.grid{stroke:#e5e7eb}.tick{font-size:12px;fill:#6b7280}.legend{font-size:13px}
 line.change{stroke:#dc2626;stroke-width:2;stroke-dasharray:4 3}
-.grid{display:flex;flex-wrap:wrap;gap:8px}figure.op{margin:0}figcaption{font-size:12px;color:#374151}
-table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-bottom:1px solid #e5e7eb;padding:4px 6px;text-align:left;vertical-align:top}
+.ops{display:grid;grid-template-columns:repeat(auto-fill,minmax(440px,1fr));gap:12px}figure.op{margin:0;min-width:0}figcaption{font-size:12px;color:#374151}
+table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-bottom:1px solid #e5e7eb;padding:4px 6px;text-align:left;vertical-align:top;overflow-wrap:break-word}
 tr.clause-failed td:nth-child(2){color:#b91c1c;font-weight:600}tr.clause-recovered td:nth-child(2){color:#15803d;font-weight:600}
 td.failed{color:#b91c1c}td.passed{color:#15803d}.statement{color:#555;font-size:12px}.sev{font-size:11px;background:#fee2e2;padding:0 4px;border-radius:3px}`
 

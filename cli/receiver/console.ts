@@ -7,12 +7,17 @@ import { answeredInTime, describeAnswer } from './verdicts.ts'
 export function caseLine(r: CaseRun, p: Paint): string {
   const title = `${r.c.area} › ${r.c.title}`.padEnd(68)
   if (r.c.blocked) return ` ${p.skip('?')} ${title} ${oneLine(r.c.blocked, 100)}`
-  if (r.c.forgery) return ` ${p.dim('·')} ${title} ${p.dim(`forged: ${oneLine(describeAnswer(r.answers[0]!), 80)}`)}`
+  // a forgery is judged at the end from the probe, whatever it was answered: no ✓, no "ok" here
+  if (r.c.forgery) return ` ${p.dim('·')} ${title} ${p.dim(`forged, delivered (${forgedAnswer(r.answers[0]!)}); judged from the probe at the end`)}`
   const bad = r.c.steps.findIndex((s, i) => !s.abandon && !answeredInTime(r.answers[i]!))
   const answer = bad >= 0 ? r.answers[bad]! : r.answers[r.answers.length - 1]!
   const mark = bad < 0 ? p.pass('✓') : r.c.refusalInconclusive ? p.skip('?') : p.fail('✗')
   const what = bad < 0 ? p.dim(`${r.answers.length} × 200, last in ${answer.durationMs} ms`) : `${r.c.steps[bad]!.clause}: ${oneLine(describeAnswer(answer), 100)}`
   return ` ${mark} ${title} ${what}`
+}
+
+function forgedAnswer(a: CaseRun['answers'][number]): string {
+  return a.error ? oneLine(a.error, 60) : `HTTP ${a.status} in ${a.durationMs} ms`
 }
 
 export function summary(r: Results, runDir: string, p: Paint): string {

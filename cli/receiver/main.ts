@@ -4,7 +4,7 @@
 // specs/receiver-clauses.yaml, and the report is the certification's (results.json, junit.xml,
 // report.html). Exit codes: cli/exit-codes.ts.
 import { createHash, randomInt } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { MIN_SECRET_LENGTH } from '../../harness/redact.ts'
@@ -12,7 +12,7 @@ import { loadReceiverClauses, RECEIVER_CLAUSES_PATH } from '../../generators/cla
 import { OPENAPI_PATH } from '../../generators/openapi.ts'
 import { ArgsError, MAX_SEED } from '../flags.ts'
 import { EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE } from '../exit-codes.ts'
-import { shellQuote } from '../reporting/command.ts'
+import { kitCommand, shellQuote } from '../reporting/command.ts'
 import { colourWanted, paint } from '../reporting/progress.ts'
 import { buildResults } from '../reporting/results.ts'
 import { kitVersion, makeRunId } from '../reporting/run-info.ts'
@@ -107,6 +107,8 @@ async function run(options: ReceiverOptions, ctx: RunContext): Promise<number> {
     if (options.envOut) writeCredentials(options.envOut, provider.config)
     return await certify(options, transport, provider, ctx)
   } finally {
+    // the credentials are valid only while the provider runs: the file does not outlive it
+    if (options.envOut) rmSync(options.envOut, { force: true })
     await provider.close()
   }
 }
@@ -135,6 +137,7 @@ async function certify(options: ReceiverOptions, transport: Transport, provider:
   if (!options.probeUrl) checks.push(probeSkippedCheck(checkContext))
   const built = buildResults({
     runId: ctx.runId, startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString(),
+    kind: 'receiver',
     target: { baseUrl: url.href, gatewayUrl: options.probeUrl ? `probe ${options.probeUrl.href}` : '(no probe)', embedded: false },
     profile: 'sandbox', seed, kitVersion: kitVersion(REPO_ROOT), specHash: receiverSpecHash(), command,
   }, checks, catalogue)
@@ -183,7 +186,7 @@ function replayCommand(o: ReceiverOptions, seed: number): string {
   if (o.caFile) args.push('--ca', o.caFile)
   if (o.clientCertFile && o.clientKeyFile) args.push('--client-cert', o.clientCertFile, '--client-key', o.clientKeyFile)
   args.push('--seed', String(seed))
-  return `npm run conformance -- receiver ${args.map(shellQuote).join(' ')}`
+  return `${kitCommand()} receiver ${args.map(shellQuote).join(' ')}`
 }
 
 /** sha256 of the contract the notifications come from and the receiver catalogue. */

@@ -37,7 +37,7 @@ interface Flag {
 const FLAGS: readonly Flag[] = [
   { name: 'url', value: 'URL', help: "the receiver's webhook endpoint (http or https), required" },
   { name: 'probe-url', value: 'URL', help: 'a GET endpoint of yours that reports what the receiver recorded:\n{ "recorded": [ { "id": "<payment id>", "count": N } ] } (docs/RECEIVER.md)' },
-  { name: 'env-out', value: 'FILE', help: "write there the provider's API address and credentials, for your receiver\nto check each notification with (PIX_BASE_URL, PIX_CLIENT_ID, …)" },
+  { name: 'env-out', value: 'FILE', help: "write there the provider's API address and credentials, for your receiver\nto check each notification with (PIX_BASE_URL, PIX_CLIENT_ID, …); removed when the run ends" },
   { name: 'env', value: 'FILE', help: 'a provider sandbox with a control API (the settings file of a\ncertification) instead of the embedded reference' },
   { name: 'path-suffix', value: 'PATH', help: 'appended to the path of --url for each delivery (providers that add /pix)' },
   { name: 'timeout', value: 'MS', help: `time the receiver has to answer each notification (default ${DEFAULT_TIMEOUT_MS})` },

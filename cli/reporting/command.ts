@@ -1,5 +1,7 @@
 // The command lines a report prints so a person can re-run what they see. Only flags go in:
 // never a secret, never a value read from the environment.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 
 export interface ReplayOptions {
   envFile?: string
@@ -33,7 +35,21 @@ export function conformanceCommand(o: ReplayOptions): string {
   if (o.suites) args.push('--suites', o.suites)
   if (o.clauses) args.push('--clauses', o.clauses)
   const tail = args.map(shellQuote).join(' ')
-  return tail ? `npm run conformance -- ${tail}` : 'npm run conformance'
+  return tail ? `${kitCommand()} ${tail}` : kitCommand().replace(/ --$/, '')
+}
+
+/**
+ * How a person runs the kit where they are: `npm run conformance --` in the kit's own repository
+ * (its package.json has that script), else the installed command, which every project has.
+ */
+export function kitCommand(cwd = process.cwd()): string {
+  try {
+    const pkg = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { name?: string; scripts?: Record<string, string> }
+    if (pkg.name === 'pix-conformance-kit' && pkg.scripts?.conformance) return 'npm run conformance --'
+  } catch {
+    // no package.json here: not the kit's repository
+  }
+  return 'npx pix-conformance'
 }
 
 /** Quotes a word for a POSIX shell only when it needs it. */

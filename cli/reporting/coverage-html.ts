@@ -22,12 +22,12 @@ export function statusCoverageSection(r: Results): string {
   const rows = c.operations.map((op) => {
     const by = (state: string) => op.outcomes.filter((o) => o.state === state).map(cell).join(' ') || '<span class="muted">—</span>'
     const extra = op.undocumented.length > 0 ? op.undocumented.map((s) => `<code>${esc(s)}</code>`).join(' ') : ''
-    return `<tr><td><code>${esc(op.method)} ${esc(op.path)}</code><br><span class="muted">${esc(op.operationId)}</span></td><td>${by('provoked')}</td><td>${by('observed')}</td><td>${by('never-seen')}</td><td>${extra}</td></tr>`
+    return `<tr><td><code>${esc(op.method)} ${esc(op.path).replace(/\//g, '/<wbr>')}</code><br><span class="muted">${esc(op.operationId)}</span></td><td>${by('provoked')}</td><td>${by('observed')}</td><td>${by('never-seen')}</td><td>${extra}</td></tr>`
   })
   const of = c.selectedOperations ? `<p class="muted">Measured over the ${esc(c.selectedOperations.length)} operations the selected checks are about (their clauses' sections, the refusals they provoked); the run was narrowed.</p>\n` : ''
   return `<section id="status-coverage"><h2>Documented statuses (${c.provoked + c.observed}/${c.documented} seen, ${esc(c.percent)}%)</h2>
 ${of}
 <p class="muted">Per operation, each status of specs/openapi.yaml and each row of the interface's §7 error table (with its gateway error code): <b>provoked</b> when a check expected that refusal and got it, <b>observed</b> when it only came back, <b>never seen</b> otherwise. A range (<code>4XX</code>) stands for the statuses in it no other outcome of the operation documents. * the interface says it cannot be provoked through it (not counted in the percentage).</p>
-<table class="matrix"><thead><tr><th>operation</th><th>provoked</th><th>observed</th><th>never seen</th><th>undocumented statuses seen</th></tr></thead>
+<table class="matrix statuses"><colgroup><col style="width:30%"><col><col><col><col style="width:12%"></colgroup><thead><tr><th>operation</th><th>provoked</th><th>observed</th><th>never seen</th><th>undocumented statuses seen</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></section>`
 }

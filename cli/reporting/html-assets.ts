@@ -6,29 +6,31 @@ export const STYLE = `
 :root{--pass:#2e7d32;--fail:#c62828;--skip:#b7950b;--unc:#8a8f98;--ns:#5c7cba;--bg:#fafbfc;--line:#e1e4e8;--ink:#1f2328;--muted:#656d76}
 *{box-sizing:border-box}
 body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:var(--bg)}
-header{background:#fff;border-bottom:1px solid var(--line);padding:16px 28px}
+header{background:#fff;border-bottom:1px solid var(--line);padding:14px 28px}
 .title{display:flex;align-items:center;gap:16px}
 h1{font-size:22px;margin:0}
-h2{font-size:18px;margin:28px 0 10px}
+h2{font-size:18px;margin:28px 0 10px}#areas h2{margin-top:18px}
 h3{font-size:15px;margin:0 0 4px}
 main{padding:8px 28px 40px;max-width:1500px}
 .verdict{font-weight:700;padding:3px 12px;border-radius:14px;color:#fff;letter-spacing:.04em}
 .verdict.passed{background:var(--pass)}.verdict.failed{background:var(--fail)}.verdict.skipped{background:var(--skip)}
-dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:12px 0 0}
-dl.meta dt,dl.replay dt{color:var(--muted)}dl.meta dd,dl.replay dd{margin:0;word-break:break-all}
+dl.meta{display:grid;grid-template-columns:repeat(auto-fill,minmax(380px,1fr));gap:2px 24px;margin:10px 0 0}
+dl.meta div{display:flex;gap:10px;min-width:0}dl.meta div.wide{grid-column:1/-1}dl.meta dt{flex:none;min-width:64px}
+dl.meta dt,dl.replay dt{color:var(--muted)}dl.meta dd,dl.replay dd{margin:0;overflow-wrap:anywhere;min-width:0}
 dl.replay{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:8px 0}
 code,pre{font:12.5px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{background:#f6f8fa;border:1px solid var(--line);border-radius:6px;padding:8px 10px;overflow:auto;white-space:pre-wrap;word-break:break-word;margin:4px 0}
-.cards{display:flex;gap:12px;flex-wrap:wrap;margin-top:18px}
+.cards{display:flex;gap:12px;flex-wrap:wrap;margin-top:14px}
 .card{background:#fff;border:1px solid var(--line);border-left-width:5px;border-radius:6px;padding:8px 16px;min-width:120px}
 .card b{display:block;font-size:22px}.card span{color:var(--muted)}
 .card.passed{border-left-color:var(--pass)}.card.failed{border-left-color:var(--fail)}.card.skipped{border-left-color:var(--skip)}
 .card.total{border-left-color:var(--ink)}.card.coverage{border-left-color:var(--ns)}
 table{border-collapse:collapse;width:100%;background:#fff;border:1px solid var(--line)}
-th,td{text-align:left;padding:5px 8px;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:anywhere}
+th,td{text-align:left;padding:5px 8px;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:break-word}
 thead th{background:#f0f2f5;font-weight:600}
 .num{text-align:right;white-space:nowrap}
-table.areas{max-width:900px}.barcell{width:55%}
+table.areas{width:auto;min-width:min(100%,900px);max-width:100%}table.areas th,table.areas td{white-space:nowrap;padding:3px 10px}
+table.areas .barcell{width:100%;min-width:220px}
 .bar{display:flex;height:16px;border-radius:4px;overflow:hidden;background:#eee;margin-top:2px}
 .bar span{display:block;height:100%}
 .bar .passed,.dot.passed,.chip.passed{background:var(--pass)}

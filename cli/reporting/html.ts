@@ -23,7 +23,7 @@ export function renderHtml(r: Results): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(`Conformance ${verdictOf(r).label}: ${r.target.baseUrl} (${r.runId})`)}</title>
+<title>${esc(`${r.kind === 'receiver' ? 'Receiver conformance' : 'Conformance'} ${verdictOf(r).label}: ${r.target.baseUrl} (${r.runId})`)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
@@ -36,8 +36,8 @@ ${isolationSection(r)}
 ${runErrors(r.errors)}
 ${failures(bySeverity(r.checks.filter((c) => c.status === 'failed')), anchors, r)}
 ${filterBar()}
-${clauseMatrix(r.clauses, r.checks, anchors, r.unknownClauses)}
-${statusCoverageSection(r)}
+${clauseMatrix(r.clauses, r.checks, anchors, r.unknownClauses, r.kind === 'receiver' ? 'specs/receiver-clauses.yaml' : 'specs/clauses.yaml')}
+${r.kind === 'receiver' ? '' : statusCoverageSection(r)}
 ${checksTable(r.checks, anchors)}
 ${excluded(r)}
 </main>
@@ -77,21 +77,26 @@ function gateList(r: Results): string {
 function header(r: Results): string {
   const verdict = verdictOf(r)
   const duration = (Date.parse(r.finishedAt) - Date.parse(r.startedAt)) / 1000
-  const rows: [string, string][] = [
-    ['Target', `${esc(r.target.baseUrl)}${r.target.embedded ? ' <span class="tag">embedded reference</span>' : ''}`],
-    ['Gateway', esc(r.target.gatewayUrl)],
-    ['Profile', esc(r.profile)],
+  const receiver = r.kind === 'receiver'
+  const rows: [string, string][] = receiver
+    ? [['Receiver', esc(r.target.baseUrl)], ['Probe', esc(r.target.gatewayUrl.replace(/^probe /, ''))]]
+    : [
+        ['Target', `${esc(r.target.baseUrl)}${r.target.embedded ? ' <span class="tag">embedded reference</span>' : ''}`],
+        ['Gateway', esc(r.target.gatewayUrl)],
+        ['Profile', esc(r.profile)],
+      ]
+  rows.push(
     ['Seed', `<code>${esc(r.seed)}</code>${esc(depthText(r))}`],
     ['Run', `<code>${esc(r.runId)}</code>${r.shard ? ` · shard ${esc(r.shard)}` : ''}`],
     ['When', `${esc(r.startedAt)} · ${esc(duration.toFixed(1))} s`],
     ['Kit', `${esc(r.kitVersion)} · spec <code title="${esc(r.specHash)}">${esc(r.specHash.slice(0, 12))}</code>`],
-    ['Command', `<code>${esc(r.command)}</code>`],
-  ]
+  )
+  rows.push(['Command', `<code>${esc(r.command)}</code>`])
   if (r.mergedFrom && r.mergedFrom.length > 0) rows.push(['Merged from', r.mergedFrom.map((id) => `<code>${esc(id)}</code>`).join(' ')])
   return `<header>
-<div class="title"><h1>Conformance report</h1><span class="verdict ${verdict.cls}">${esc(verdict.label)}</span></div>
+<div class="title"><h1>${receiver ? 'Webhook receiver conformance report' : 'Conformance report'}</h1><span class="verdict ${verdict.cls}">${esc(verdict.label)}</span></div>
 <p class="headline">${esc(r.verdict.headline)}</p>${r.verdict.extension ? `\n<p class="headline">${esc(r.verdict.extension)}</p>` : ''}${gateList(r)}
-<dl class="meta">${rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join('')}</dl>
+<dl class="meta">${rows.map(([k, v]) => `<div${k === 'Command' || k === 'Merged from' ? ' class="wide"' : ''}><dt>${esc(k)}</dt><dd>${v}</dd></div>`).join('')}</dl>
 </header>`
 }
 
@@ -109,6 +114,7 @@ ${card('skipped', s.skipped, 'skipped')}
 ${card('total', s.total, 'checks')}
 ${card('coverage', `${c.percent}%`, `must clauses verified (${c.verified}/${c.testableMust})`, 'testable must clauses a check passed on and none failed')}
 ${card('coverage', `${c.covered}/${c.testableMust}`, 'must clauses with a check', 'testable must clauses with at least one check, whatever its verdict')}
+${c.meaning && c.meaning.testableMust > 0 ? card('coverage', `${c.meaning.covered}/${c.meaning.testableMust}`, 'with a meaning check', `testable must clauses that state what a field means (not only its form) with at least one check; ${c.meaning.verified} verified`) : ''}
 </section>`
 }
 
@@ -250,7 +256,7 @@ function filterBar(): string {
 </section>`
 }
 
-function clauseMatrix(clauses: ClauseResult[], checks: CheckResult[], anchors: Map<string, string>, unknown: string[]): string {
+function clauseMatrix(clauses: ClauseResult[], checks: CheckResult[], anchors: Map<string, string>, unknown: string[], catalogue: string): string {
   const byId = new Map(checks.map((c) => [c.id, c]))
   const sections = [...new Set(clauses.map((c) => c.section))].sort(byNumericId)
   const groups = sections.map((section) => {
@@ -279,10 +285,10 @@ ${rows.join('\n')}
 </tbody>`
   })
   const unknownNote = unknown.length > 0
-    ? `<p class="warn">Checks name clause ids that are not in specs/clauses.yaml: ${unknown.map((id) => `<code>${esc(id)}</code>`).join(', ')}</p>`
+    ? `<p class="warn">Checks name clause ids that are not in ${esc(catalogue)}: ${unknown.map((id) => `<code>${esc(id)}</code>`).join(', ')}</p>`
     : ''
   return `<section id="clauses"><h2>Clause matrix</h2>
-<p class="muted">Every clause of specs/clauses.yaml, by section. A clause fails if any of its checks failed, passes if the checks that ran all passed, is skipped if all its checks were skipped, and is <em>uncovered</em> if no check names it. Clauses the interface marks “not shown” are informational.</p>
+<p class="muted">Every clause of ${esc(catalogue)}, by section. A clause fails if any of its checks failed, passes if the checks that ran all passed, is skipped if all its checks were skipped, and is <em>uncovered</em> if no check names it. Clauses the interface marks “not shown” are informational.</p>
 ${unknownNote}
 <table class="matrix"><colgroup><col style="width:230px"><col style="width:36%"><col style="width:120px"><col><col style="width:100px"></colgroup>
 <thead><tr><th>clause</th><th>statement</th><th>testability</th><th>checks</th><th>verdict</th></tr></thead>
@@ -360,7 +366,7 @@ const SECTION_TITLES: Record<string, string> = {
   '4.16': 'POST /bank-slip/v1/payment/{id}/generate-pdf', '4.17': 'GET /credit-card/v1/buyer/{buyerUuid}',
   '4.18': 'POST /v1/account/webhook', '4.19': 'Outgoing instant payment by key', '5': 'Authentication', '6': 'Events',
   '6.1': 'V1 notification', '6.2': 'V2 notifications', '6.3': 'Bank slip notifications', '7': 'Errors', '8': 'Limits',
-  '9': 'Versioning',
+  '9': 'Versioning', R: 'Webhook receiver (specs/receiver-clauses.yaml)',
 }
 
 export function sectionTitle(section: string): string {

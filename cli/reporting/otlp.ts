@@ -6,6 +6,7 @@
 import { trace, ROOT_CONTEXT, SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api'
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
 import { resourceFromAttributes } from '@opentelemetry/resources'
+import { request } from 'undici'
 import { BasicTracerProvider, BatchSpanProcessor, type IdGenerator } from '@opentelemetry/sdk-trace-base'
 import { newSpanId, newTraceId, parseTraceparent, traceparentHeader } from '../../harness/trace.ts'
 import { firstLine } from './text.ts'
@@ -34,14 +35,38 @@ export interface OtlpExportOptions {
   timeoutMs?: number
 }
 
+/** How long the preflight waits for the collector, and the export for each batch: a collector that is down costs seconds, not minutes. */
+export const COLLECTOR_PROBE_MS = 2_000
+export const EXPORT_TIMEOUT_MS = 5_000
+
+/**
+ * Whether the collector answers at all: an empty batch POSTed to its traces URL, within
+ * COLLECTOR_PROBE_MS. Undefined when it answered (any status: a collector that refuses an empty
+ * batch still exists), else why not. The preflight warns with it; the run goes on either way.
+ */
+export async function probeCollector(endpoint: string, timeoutMs = COLLECTOR_PROBE_MS): Promise<string | undefined> {
+  try {
+    const res = await request(tracesUrl(endpoint), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"resourceSpans":[]}', signal: AbortSignal.timeout(timeoutMs) })
+    await res.body.dump()
+    return undefined
+  } catch (e) {
+    const err = e as Error & { code?: string }
+    return err.name === 'TimeoutError' || err.name === 'AbortError' ? `no answer within ${timeoutMs} ms` : err.code ?? err.message
+  }
+}
+
 /** Sends every check of the run, and its recorded requests, to the collector; throws when the collector refuses them. */
 export async function exportRunAsSpans(results: Results, options: OtlpExportOptions): Promise<{ spans: number }> {
-  const exporter = new OTLPTraceExporter({ url: tracesUrl(options.endpoint), headers: options.headers ?? {}, timeoutMillis: options.timeoutMs ?? 10_000 })
+  // a collector that cannot be reached is not tried batch after batch (each would wait out its retries)
+  const down = await probeCollector(options.endpoint, Math.min(options.timeoutMs ?? COLLECTOR_PROBE_MS, COLLECTOR_PROBE_MS))
+  if (down) throw new Error(`--otlp-endpoint ${options.endpoint}: the collector cannot be reached (${down}); no span sent`)
+  const exporter = new OTLPTraceExporter({ url: tracesUrl(options.endpoint), headers: options.headers ?? {}, timeoutMillis: options.timeoutMs ?? EXPORT_TIMEOUT_MS })
   const ids = new GivenIds()
   let failure: Error | undefined
   const guarded = {
     export: (spans: Parameters<OTLPTraceExporter['export']>[0], done: Parameters<OTLPTraceExporter['export']>[1]) =>
-      exporter.export(spans, (r) => {
+      // after one batch failed, the others are not sent: the run is reported failed to export once
+      failure ? done({ code: 1, error: failure }) : exporter.export(spans, (r) => {
         if (r.error) failure ??= r.error
         else if (r.code !== 0) failure ??= new Error('the collector refused the spans')
         done(r)

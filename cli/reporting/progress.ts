@@ -45,6 +45,8 @@ export function summaryText(r: Results, reportDir: string, p: Paint): string {
   for (const a of r.areas) lines.push(areaRow(a.area, a, p))
   lines.push(areaRow('total', r.summary, p, true))
   lines.push('', `  clauses verified: ${r.coverage.verified}/${r.coverage.testableMust} testable must clauses${r.scope ? ` of ${r.scope.join(', ')}` : ''} (${r.coverage.percent}%); ${r.coverage.covered} have a check`)
+  const meaning = r.coverage.meaning
+  if (meaning && meaning.testableMust > 0) lines.push(`  of those stating what a field means: ${meaning.covered}/${meaning.testableMust} have a meaning check, ${meaning.verified} verified`)
   lines.push(...isolationLines(r))
 
   const failed = bySeverity(r.checks.filter((c) => c.status === 'failed'))

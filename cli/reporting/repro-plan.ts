@@ -35,6 +35,8 @@ export interface ReproPlan {
   brokenPaths?: { path: (string | number)[]; value: unknown }[]
   /** A field the rule wanted that was absent. */
   missingPath?: (string | number)[]
+  /** A response header the rule wanted (lower-case name): present, equal to a value, or matching a pattern. */
+  header?: { name: string; present?: true; equals?: string; matches?: { source: string; flags: string }; recorded?: string | null }
   targets: { base: string; gateway: string; control?: string }
   /** Whose token the bearer requests carried: the secret setting of the last token request recorded. */
   secretForToken?: string
@@ -64,6 +66,11 @@ export function planOf(r: Results, c: CheckResult): ReproPlan {
     plan.allowedStatuses = statusesOf(expected!)
     return plan
   }
+  const header = headerOf(rule!, failingEx)
+  if (header) {
+    plan.header = headerRule(header, expected!, failingEx.response.headers?.[header])
+    return plan
+  }
   const json = jsonOf(failingEx.response.json ?? failingEx.response.body)
   const gotValue = parseLoose(got!)
   if (/^(absent|missing|undefined|none|no [a-z]+)$/i.test(got!.trim())) {
@@ -81,6 +88,30 @@ export function planOf(r: Results, c: CheckResult): ReproPlan {
     if (!plan.allowedStatuses?.length) throw new ReproError(`${c.id}: the rule "${ruleLine}" names no status or body value the reproducer can assert`)
   }
   return plan
+}
+
+/** Headers a rule may name without saying "header" (`Content-Type: expected application/json …`). */
+const RESPONSE_HEADERS = ['content-type', 'location', 'retry-after', 'cache-control', 'www-authenticate', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']
+
+/** The response header a rule is about: `header <name>` (harness/assertions.ts expectHeader), or a rule named as a header the answer had or a known one. */
+function headerOf(rule: string, ex: EvidenceExchange): string | undefined {
+  const named = /^header (\S+)$/i.exec(rule)?.[1] ?? rule
+  const lower = named.toLowerCase()
+  return /^header /i.test(rule) || RESPONSE_HEADERS.includes(lower) || (/^[a-z][a-z0-9-]*$/i.test(named) && lower in (ex.response?.headers ?? {})) ? lower : undefined
+}
+
+/**
+ * What the reproducer holds the header to: present, equal to a value (JSON-quoted) or matching
+ * `/re/flags`, when the rule said so (expectHeader); else the recorded wrong value (or its
+ * absence), as a field rule is: the target still breaks it while it answers the same.
+ */
+function headerRule(name: string, expected: string, recorded: string | undefined): NonNullable<ReproPlan['header']> {
+  const re = /^to match \/(.*)\/([a-z]*)$/s.exec(expected)
+  if (re) return { name, matches: { source: re[1]!, flags: re[2]! } }
+  if (expected === 'present') return { name, present: true }
+  const value = parseLoose(expected)
+  if (typeof value === 'string' && expected.trim().startsWith('"')) return { name, equals: value }
+  return { name, recorded: recorded ?? null }
 }
 
 function secretForTokenOf(exchanges: EvidenceExchange[]): { secretForToken?: string } {

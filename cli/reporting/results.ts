@@ -20,6 +20,7 @@ import type {
 } from './types.ts'
 
 export interface RunInfo {
+  kind?: Results['kind']
   runId: string
   startedAt: string
   finishedAt: string
@@ -132,7 +133,11 @@ export function coverageOf(clauses: readonly ClauseResult[]): Coverage {
   const covered = testable.filter((c) => c.status !== 'uncovered').length
   const verified = testable.filter((c) => c.status === 'passed').length
   const percent = testable.length === 0 ? 0 : Math.round((verified / testable.length) * 1000) / 10
-  return { testableMust: testable.length, covered, verified, percent }
+  const meaning = testable.filter((c) => c.judges === 'meaning')
+  return {
+    testableMust: testable.length, covered, verified, percent,
+    meaning: { testableMust: meaning.length, covered: meaning.filter((c) => c.status !== 'uncovered').length, verified: meaning.filter((c) => c.status === 'passed').length },
+  }
 }
 
 /** The observations of every check, merged by clause (checks add different keys to one clause). */

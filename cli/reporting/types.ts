@@ -135,6 +135,8 @@ export interface ClauseInfo {
   testability: Testability
   level: Level
   severity?: Severity
+  /** 'meaning': the clause states what a field means, not only its form (specs/clauses.yaml `judges`). */
+  judges?: 'meaning'
 }
 
 export interface ClauseResult extends ClauseInfo {
@@ -166,6 +168,8 @@ export interface Coverage {
   verified: number
   /** verified / testableMust, in percent with one decimal. */
   percent: number
+  /** The same counts over the testable must clauses that state what a field means (`judges: meaning`): the meaning checks. */
+  meaning?: { testableMust: number; covered: number; verified: number }
 }
 
 /**
@@ -217,6 +221,8 @@ export interface ExcludedCheck {
 }
 
 export interface Results {
+  /** What was certified: a provider's API (absent, the default) or an integrator's webhook receiver (cli/receiver/). */
+  kind?: 'receiver'
   runId: string
   startedAt: string
   finishedAt: string

@@ -54,8 +54,10 @@ export function decideVerdict(r: Verdictless, clauses: readonly ClauseResult[]):
     // what --fail-on let through, unless failures it gates on failed the run anyway
     ...(failOn && failOn.reportedOnly > 0 && checksResult !== 'FAILED' ? [failOnText(failOn)] : []),
   ]
-  const headline = `${label} — ${leads.map((l) => `${l}; `).join('')}${verified} of ${must.length} must clauses${scope} verified${why.length ? ` (${why.join('; ')})` : ''}`
   const extension = extensionHeadline(clauses.filter(isExtensionClause), r)
+  // a run of an extension's checks alone verifies none of the interface's clauses: its headline is the extension's
+  const claim = must.length === 0 && extension ? extension : `${verified} of ${must.length} must clauses${scope} verified${why.length ? ` (${why.join('; ')})` : ''}`
+  const headline = `${label} — ${leads.map((l) => `${l}; `).join('')}${claim}`
   return { result, label, exitCode, headline, gates, ...(failOn ? { failOn } : {}), ...(extension ? { extension } : {}) }
 }
 
@@ -63,8 +65,13 @@ export function decideVerdict(r: Verdictless, clauses: readonly ClauseResult[]):
 export function gateOutcomes(r: Verdictless, settings: GateSettings): GateOutcome[] {
   const gates: GateOutcome[] = []
   if (settings.requireCoverage !== undefined) {
-    const figure = r.statusCoverage?.percent ?? 0
-    gates.push(percentGate('status coverage', '--require-coverage', figure, settings.requireCoverage))
+    if (r.statusCoverage && r.statusCoverage.documented === 0) {
+      // a selection whose checks are about no operation: there is nothing to measure, so nothing to fail
+      const threshold = settings.requireCoverage
+      gates.push({ name: 'status coverage', flag: '--require-coverage', figure: 0, threshold, passed: true, text: `status coverage not measured: the selected checks are about no operation (--require-coverage ${threshold}% not applicable)` })
+    } else {
+      gates.push(percentGate('status coverage', '--require-coverage', r.statusCoverage?.percent ?? 0, settings.requireCoverage))
+    }
   }
   if (settings.requireVerified !== undefined) {
     gates.push(percentGate('must clauses verified', '--require-verified', r.coverage.percent, settings.requireVerified))

@@ -4,18 +4,32 @@
 import { randomUUID } from 'node:crypto'
 import fc from 'fast-check'
 import { show } from '../../harness/assertions.ts'
-import { fromCents } from '../../generators/amounts.ts'
+import { centsOf, fromCents } from '../../generators/amounts.ts'
+import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newTxid } from '../../generators/ids.ts'
-import { isEvent } from '../events.ts'
+import { eventData, isEvent } from '../events.ts'
+import { newListedRecord } from '../transactions/records.ts'
 import { transactionIdOf } from '../transactions/seed.ts'
+import { targetTime } from '../../harness/target-clock.ts'
 import {
   ACCEPTED, CONFIRMED, FAILED, INCOMING, amountsOf, expectEvent, expectEventCount, listedTransactions, singleView, verify,
-  type Command, type Model, type Real,
+  VIEW_STATUS, type Command, type Listed, type Model, type Real,
 } from './ledger-model.ts'
 
 export const MAX_COMMANDS = 15
+
+/** A transaction the model lists, and the view status its listed status maps to (§2.2). */
+function list(m: Model, id: string, listed: Listed): void {
+  m.listed.set(id, listed)
+  m.status.set(id, listed.status && VIEW_STATUS[listed.status])
+}
+
+function restate(m: Model, id: string, status: NonNullable<Listed['status']>): void {
+  const listed = m.listed.get(id)
+  if (listed) list(m, id, { ...listed, status })
+}
 
 const payer = () => ({ name: 'Pagador Modelo', document: randomCpf() })
 const pick = <T>(list: T[], index: number): T => list[index % list.length] as T
@@ -41,14 +55,22 @@ class PayCharge implements Command {
     const charge = pick(m.charges, this.index)
     const paid = await r.t.control.payCob(charge.txid, { payer: payer() })
     m.charges = m.charges.filter((c) => c !== charge)
-    await expectEvent(r, '6.2.receive-emitted', 'a paid charge posts RECEIVE', isEvent('RECEIVE', (d) => d.txId === charge.txid))
+    const receive = isEvent('RECEIVE', (d) => d.txId === charge.txid)
+    await expectEvent(r, '6.2.receive-emitted', 'a paid charge posts RECEIVE', receive)
+    // the notification that followed is a surface too: its amount the charge's
+    for (const c of r.t.hooks.events(r.channel).filter(receive)) {
+      const amount = (eventData(c).payment as { amount?: unknown } | undefined)?.amount
+      if (typeof amount !== 'string' || !AMOUNT_TWO_DECIMALS.test(amount) || centsOf(amount) !== charge.cents) {
+        r.t.fail('6.2.receive-txid-of-charge', `RECEIVE payment.amount of the charge ${charge.txid}`, show(fromCents(charge.cents)), show(amount))
+      }
+    }
     const read = singleView(r.t, paid.transactionId, (v) => {
       if (v.originalCents !== charge.cents) r.t.fail('2.1.original-amount', 'the payment of a charge is for its valor.original', fromCents(charge.cents), fromCents(v.originalCents), v.ex)
     })
-    await verify(m, r, INCOMING, this.toString(), { read, apply: (view) => {
+    await verify(m, r, INCOMING, this.toString(), { id: paid.transactionId, read, apply: (view) => {
       m.available += view.finalCents
       m.received.push({ e2eId: paid.e2eId, txid: charge.txid, refundableCents: view.originalCents })
-      m.listed.set(paid.transactionId, { operationType: 'Pix in', movementType: 'CREDIT', status: 'Confirmado', ...amountsOf(view) })
+      list(m, paid.transactionId, { operationType: 'Pix in', movementType: 'CREDIT', status: 'Confirmado', ...amountsOf(view) })
     } })
   }
   toString = () => `payCharge(#${this.index})`
@@ -58,15 +80,17 @@ class IncomingPayment implements Command {
   constructor(readonly amountCents: number) {}
   check = () => true
   async run(m: Model, r: Real): Promise<void> {
-    const paid = await r.t.control.incomingPayment({ amount: this.amountCents / 100, payer: payer(), externalId: `kit-model-${randomUUID()}` })
+    const paid = await r.t.control.incomingPayment({ amount: this.amountCents / 100, payer: payer(), externalId: `kit-model-${randomUUID()}`, ...(m.pixKey ? { pixKey: m.pixKey } : {}) })
     await expectEvent(r, '6.2.receive-emitted', 'an incoming payment posts RECEIVE', isEvent('RECEIVE', (d) => d.endToEndId === paid.e2eId))
     const read = singleView(r.t, paid.transactionId, (v) => {
       if (v.originalCents !== this.amountCents) r.t.fail('2.1.original-amount', 'an incoming payment is recorded at its amount', fromCents(this.amountCents), fromCents(v.originalCents), v.ex)
     })
-    await verify(m, r, INCOMING, this.toString(), { read, apply: (view) => {
+    await verify(m, r, INCOMING, this.toString(), { id: paid.transactionId, read, apply: (view) => {
       m.available += view.finalCents
       m.received.push({ e2eId: paid.e2eId, refundableCents: view.originalCents })
-      m.listed.set(paid.transactionId, { operationType: 'Pix in', movementType: 'CREDIT', status: 'Confirmado', ...amountsOf(view) })
+      list(m, paid.transactionId, { operationType: 'Pix in', movementType: 'CREDIT', status: 'Confirmado', ...amountsOf(view) })
+      // paid to the key: the pix-key listing shows it (§4.5)
+      if (m.pixKey) m.underKey.add(paid.transactionId)
     } })
   }
   toString = () => `incomingPayment(${fromCents(this.amountCents)})`
@@ -83,11 +107,11 @@ class CashOut implements Command {
       const ex = await r.t.base.post('/api/pix/cash-out-qrcode', { value: this.amountCents / 100, qrCode, externalId: `kit-model-${randomUUID()}` })
       return transactionIdOf(r.t, '4.7.transaction-id', ex)
     })
-    await verify(m, r, ACCEPTED, this.toString(), { read: singleView(r.t, transactionId), apply: (view) => {
+    await verify(m, r, ACCEPTED, this.toString(), { id: transactionId, read: singleView(r.t, transactionId), apply: (view) => {
       m.available -= view.finalCents
       m.blocked += view.finalCents
       m.cashOuts.push({ transactionId, finalCents: view.finalCents })
-      m.listed.set(transactionId, { operationType: 'Pix out', movementType: 'DEBIT', status: 'Pendente', ...amountsOf(view) })
+      list(m, transactionId, { operationType: 'Pix out', movementType: 'DEBIT', status: 'Pendente', ...amountsOf(view) })
     } })
   }
   toString = () => `cashOut(${fromCents(this.amountCents)})`
@@ -102,10 +126,9 @@ class SettleCashOut implements Command {
     await r.t.control.settleTransaction(out.transactionId)
     m.cashOuts = m.cashOuts.filter((o) => o !== out)
     m.blocked -= out.finalCents
-    const listed = m.listed.get(out.transactionId)
-    if (listed) listed.status = 'Confirmado'
+    restate(m, out.transactionId, 'Confirmado')
     await expectEventCount(r, '6.2.transfer-emitted', 'a settled cash-out posts TRANSFER', isEvent('TRANSFER', () => true), transfersBefore + 1)
-    await verify(m, r, CONFIRMED, this.toString())
+    await verify(m, r, CONFIRMED, this.toString(), undefined, out.transactionId)
   }
   toString = () => `settleCashOut(#${this.index})`
 }
@@ -119,9 +142,8 @@ class FailCashOut implements Command {
     m.cashOuts = m.cashOuts.filter((o) => o !== out)
     m.blocked -= out.finalCents
     m.available += out.finalCents
-    const listed = m.listed.get(out.transactionId)
-    if (listed) listed.status = 'Error'
-    await verify(m, r, FAILED, this.toString())
+    restate(m, out.transactionId, 'Error')
+    await verify(m, r, FAILED, this.toString(), undefined, out.transactionId)
   }
   toString = () => `failCashOut(#${this.index})`
 }
@@ -135,15 +157,21 @@ class ReturnPayment implements Command {
     const valorCents = Math.min(this.amountCents, original.refundableCents)
     const id = `kitmodel${randomUUID().replace(/-/g, '').slice(0, 24)}`
     // The return, and its transaction found by the model's reading (the interface is silent on it).
-    const { rtrId, transactionId } = await r.t.given('a return and its transaction (PUT /pix/{e2eid}/devolucao/{id}, GET /api/transactions?endToEndId=rtrId)', async () => {
+    const { rtrId, transactionId } = await r.t.given('a return and its transaction (PUT /pix/{e2eid}/devolucao/{id}, GET /api/transactions?endToEndId=rtrId, else the record finder)', async () => {
+      const since = await targetTime(r.t)
       const ex = await r.t.base.put(`/pix/${original.e2eId}/devolucao/${id}`, { valor: fromCents(valorCents) })
       r.t.expectStatus('4.11.status-201', ex, 201)
       const rtr = r.t.json('4.11.status-201', ex).rtrId
       if (typeof rtr !== 'string') return r.t.fail('2.5.rtr-id-32', 'return rtrId', 'a string', show(rtr), ex)
       const listed = await listedTransactions(r.t, { endToEndId: rtr })
       const found = [...listed.items.keys()]
-      if (found.length !== 1) r.t.fail('4.4.end-to-end-id-filter', 'the return transaction is listed by its end-to-end id', `one transaction with endToEndId ${rtr}`, `${found.length}`, listed.ex)
-      return { rtrId: rtr, transactionId: found[0] as string }
+      if (found.length > 1) r.t.fail('4.4.end-to-end-id-filter', 'the return transaction is listed by its end-to-end id', `one transaction with endToEndId ${rtr}`, `${found.length}`, listed.ex)
+      if (found.length === 1) return { rtrId: rtr, transactionId: found[0] as string }
+      // None: its transaction carries another end-to-end id (the interface does not say it is rtrId); the one new REFUND_IN of its amount and time.
+      const made = await newListedRecord(r.t, { type: 'REFUND_IN', amount: fromCents(valorCents), since, until: await targetTime(r.t), not: [original.e2eId] })
+      if ('item' in made) return { rtrId: rtr, transactionId: String(made.item.transactionId) }
+      if ('absent' in made) return r.t.fail('2.2.type-map-refund-in', 'the listing shows the return transaction', `a Refund in of ${fromCents(valorCents)}`, made.absent, made.ex)
+      return r.t.inconclusive(`the return's transaction is not found: ${made.unlinked}`)
     })
     const view = await singleView(r.t, transactionId, (v) => {
       if (v.originalCents !== valorCents) r.t.fail('2.1.original-amount', 'the return transaction is for valor', fromCents(valorCents), fromCents(v.originalCents), v.ex)
@@ -152,7 +180,7 @@ class ReturnPayment implements Command {
     m.available -= view.finalCents
     m.blocked += view.finalCents
     m.returns.push({ transactionId, finalCents: view.finalCents, e2eId: original.e2eId, id, rtrId })
-    m.listed.set(transactionId, { operationType: 'Refund in', movementType: 'DEBIT', ...amountsOf(view) })
+    list(m, transactionId, { operationType: 'Refund in', movementType: 'DEBIT', ...amountsOf(view) })
     await verify(m, r, ACCEPTED, this.toString())
   }
   toString = () => `returnPayment(#${this.index}, ${fromCents(this.amountCents)})`
@@ -168,7 +196,7 @@ class SettleReturn implements Command {
     m.blocked -= ret.finalCents
     await expectEvent(r, '6.2.refund-emitted', 'a settled return posts REFUND',
       isEvent('REFUND', (d) => d.endToEndId === ret.e2eId && Array.isArray(d.refunds) && d.refunds.some((x: Record<string, unknown>) => x?.endToEndId === ret.rtrId)))
-    await verify(m, r, CONFIRMED, this.toString())
+    await verify(m, r, CONFIRMED, this.toString(), undefined, ret.transactionId)
   }
   toString = () => `settleReturn(#${this.index})`
 }
@@ -182,7 +210,7 @@ class FailReturn implements Command {
     m.returns = m.returns.filter((x) => x !== ret)
     m.blocked -= ret.finalCents
     m.available += ret.finalCents
-    await verify(m, r, FAILED, this.toString())
+    await verify(m, r, FAILED, this.toString(), undefined, ret.transactionId)
   }
   toString = () => `failReturn(#${this.index})`
 }

@@ -3,13 +3,18 @@
 // comparison of the target with a model of the account (available and blocked, in cents). The
 // fee of each transaction is the target's business: the model takes it from the target's single
 // view (§2.1) and checks conservation (|finalAmount − originalAmount| = feeAmount, finalAmount
-// moves) and the §3.6 movements. After every command: the three balance shapes equal the model,
-// the listing (filtered to the model's transactions) agrees, and the expected webhooks arrived.
+// moves) and the §3.6 movements. After every command, every surface that shows the records, each
+// read once: the three balance shapes equal the model, the account listing (filtered to the model's
+// transactions) agrees, the pix-key listing shows the same items (and keeps those it showed, or that
+// were paid to the key), the view of the transaction the command changed is current, and the
+// expected webhooks arrived (a paid charge's RECEIVE for its amount). An absence is judged only on a
+// complete read.
 //
 // Choices where the interface is silent, written down:
 // - the amount an outgoing operation moves to blocked is its finalAmount (original plus fee);
 // - a return (PUT devolucao) is an outgoing payment for §3.6; its transaction is found in the
-//   listing by endToEndId = the return's rtrId (the id of the return transaction, §2.5);
+//   listing by endToEndId = the return's rtrId (the id of the return transaction, §2.5), else by
+//   the record finder (suites/transactions/records.ts: the one new REFUND_IN of its amount and time);
 // - listed statuses are asserted only where the control contract names them (CONTRACTS §4:
 //   settle = CONFIRMED, fail = ERROR for cash-outs); a return's transaction status is not shown;
 // - a RECEIVE is awaited for every payment received (charge paid or not, §3.2, §3.6), a TRANSFER
@@ -38,7 +43,7 @@ const STATUS_CLAUSE: Record<ListedStatus, string> = { Pendente: '2.2.status-map-
 const TYPE_CLAUSE: Record<Listed['operationType'], string> = { 'Pix in': '2.2.type-map-payment', 'Pix out': '2.2.type-map-withdraw', 'Refund in': '2.2.type-map-refund-in' }
 
 /** What the listing must show for one of the model's transactions. */
-interface Listed {
+export interface Listed {
   operationType: 'Pix in' | 'Pix out' | 'Refund in'
   movementType: 'CREDIT' | 'DEBIT'
   originalCents: number
@@ -60,7 +65,16 @@ export interface Model {
   cashOuts: Outgoing[]
   returns: PendingReturn[]
   listed: Map<string, Listed>
+  /** The view status each transaction's last change gave it (undefined where not shown: returns). */
+  status: Map<string, ViewStatus | undefined>
+  /** The account's PIX key whose listing is re-read after every command (undefined: none known). */
+  pixKey?: string
+  /** Transactions the pix-key listing must keep showing: paid to the key, or once listed there. */
+  underKey: Set<string>
 }
+
+type ViewStatus = 'PENDING' | 'CONFIRMED' | 'ERROR'
+export const VIEW_STATUS: Record<ListedStatus, ViewStatus> = { Pendente: 'PENDING', Confirmado: 'CONFIRMED', Error: 'ERROR' }
 
 export interface Real {
   t: CheckContext
@@ -93,7 +107,7 @@ function cents(value: unknown): number | undefined {
 
 const VIEW_AMOUNT_CLAUSE = { originalAmount: '2.1.original-amount', feeAmount: '2.1.fee-amount', finalAmount: '2.1.final-amount' }
 
-interface ViewAmounts { originalCents: number; feeCents: number; finalCents: number; ex: Exchange }
+interface ViewAmounts { originalCents: number; feeCents: number; finalCents: number; status: unknown; ex: Exchange }
 
 /**
  * The §2.1 view of a transaction: its amounts in cents, conserved (|final − original| = fee). The
@@ -113,7 +127,7 @@ export function singleView(t: CheckContext, transactionId: string, expect?: (v: 
     if (Math.abs(finalCents - originalCents) !== feeCents) {
       t.fail('2.1.final-amount', 'view finalAmount is originalAmount plus or minus feeAmount', `|final − original| = ${fromCents(feeCents)}`, `original ${fromCents(originalCents)}, final ${fromCents(finalCents)}`, ex)
     }
-    const amounts = { originalCents, feeCents, finalCents, ex }
+    const amounts = { originalCents, feeCents, finalCents, status: view.status, ex }
     expect?.(amounts)
     return amounts
   })
@@ -125,22 +139,33 @@ export const amountsOf = (v: ViewAmounts) => ({ originalCents: v.originalCents, 
 /** Every listed transaction (of the query), by id: what the model's listing is compared with (a read, a precondition). */
 interface Listing {
   items: Map<string, Record<string, unknown>>
+  /** Every page was read: only then does an absence prove anything. */
+  complete: boolean
   ex?: Exchange
 }
 
-export function listedTransactions(t: CheckContext, query: Record<string, string | number> = {}): Promise<Listing> {
-  return t.given('the account listing (GET /api/transactions)', async () => {
+const ACCOUNT_LISTING = { name: 'the account listing (GET /api/transactions)', path: '/api/transactions', size: 100, pages: 20, shape: '4.4.response-shape' }
+
+export function listedTransactions(t: CheckContext, query: Record<string, string | number> = {}, of: typeof ACCOUNT_LISTING = ACCOUNT_LISTING): Promise<Listing> {
+  return t.given(of.name, async () => {
     const items = new Map<string, Record<string, unknown>>()
     for (let page = 1; ; page++) {
-      const ex = await t.base.get('/api/transactions', { query: { ...query, size: 100, page } })
-      t.expectStatus('4.4.response-shape', ex, 200)
-      const body = t.json('4.4.response-shape', ex)
+      const ex = await t.base.get(of.path, { query: { ...query, size: of.size, page } })
+      t.expectStatus(of.shape, ex, 200)
+      const body = t.json(of.shape, ex)
       const data = Array.isArray(body.data) ? (body.data as Record<string, unknown>[]) : []
       for (const item of data) items.set(String(item.transactionId), item)
       const metadata = body.metadata as { hasNext?: unknown } | undefined
-      if (metadata?.hasNext !== true || data.length === 0 || page >= 20) return { items, ex }
+      if (metadata?.hasNext !== true || data.length === 0) return { items, complete: true, ex }
+      if (page >= of.pages) return { items, complete: false, ex }
     }
   })
+}
+
+/** The pix-key listing of `key` (§4.5): one page of its largest size holds a model's sequence; its 1000 cap makes a full page incomplete. */
+function keyListing(t: CheckContext, key: string): Promise<Listing> {
+  const of = { name: 'the pix-key listing (GET /api/pix/transactions/pix-key/{pixKey})', path: `/api/pix/transactions/pix-key/${encodeURIComponent(key)}`, size: 1000, pages: 1, shape: '4.5.response-shape' }
+  return listedTransactions(t, {}, of).then((l) => ({ ...l, complete: l.complete && l.items.size < 1000 }))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -212,10 +237,11 @@ function expectBalances(m: Model, t: CheckContext, reading: Reading, moved: Move
   expectModelBalances(m, t, reading, moved, command)
 }
 
-function expectListing(m: Model, t: CheckContext, { items, ex }: Listing): void {
+function expectListing(m: Model, t: CheckContext, { items, complete, ex }: Listing): void {
   for (const [id, want] of m.listed) {
     const item = items.get(id)
     const typeClause = TYPE_CLAUSE[want.operationType]
+    if (!item && !complete) continue
     if (!item) return t.fail(typeClause, `the listing shows the ${want.operationType} transaction`, `transaction ${id} listed`, `absent from ${items.size} listed`, ex)
     const rows: [string, string, unknown, unknown][] = [
       [typeClause, 'operationType', item.operationType, want.operationType],
@@ -259,16 +285,71 @@ export async function expectEventCount(r: Real, clause: string, what: string, pr
 }
 
 /**
- * After `command`: the balances (moved as `moved` says) and the listing against the model. A
- * command whose effect the model takes from the transaction's view passes the view's reading and
+ * The subject's §2.1 view, read after its change, against the model: the status the change gave
+ * it and the amounts the listing shows (a view that stays PENDING once settled, or whose amounts
+ * drift from the listing's, is stale).
+ */
+function expectViewCurrent(m: Model, t: CheckContext, id: string, v: ViewAmounts, command: string): void {
+  const want = m.listed.get(id)
+  if (!want) return
+  const status = m.status.get(id)
+  const rows: [string, unknown, unknown][] = [
+    ['originalAmount (cents)', v.originalCents, want.originalCents],
+    ['feeAmount (cents)', v.feeCents, want.feeCents],
+    ['finalAmount (cents)', v.finalCents, want.finalCents],
+    ...(status ? [['status', v.status, status] as [string, unknown, unknown]] : []),
+  ]
+  for (const [field, got, expected] of rows) {
+    if (got !== expected) t.fail('2.1.view-current', `view ${field} of transaction ${id} after ${command}, as the listing shows it`, show(expected), show(got), v.ex)
+  }
+}
+
+const sortedJson = (x: unknown): string => JSON.stringify(x, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v))
+
+/**
+ * The pix-key listing against the account listing: a model transaction it shows is the same item
+ * in both; one paid to the key, or listed there once, stays listed (judged only on a complete read).
+ */
+function expectKeyListing(m: Model, t: CheckContext, key: Listing, account: Listing): void {
+  for (const id of m.listed.keys()) {
+    const inKey = key.items.get(id)
+    const inAccount = account.items.get(id)
+    if (inKey) m.underKey.add(id)
+    if (!inKey) {
+      if (m.underKey.has(id) && key.complete) t.fail('2.2.same-view-both-listings', `the pix-key listing keeps showing transaction ${id}`, 'listed, as before and in the account listing', `absent from ${key.items.size} listed`, key.ex)
+      continue
+    }
+    if (inAccount && sortedJson(inKey) !== sortedJson(inAccount)) {
+      t.fail('2.2.same-view-both-listings', `the pix-key listing's item of transaction ${id} is the account listing's`, sortedJson(inAccount), sortedJson(inKey), key.ex)
+    }
+  }
+}
+
+/**
+ * After `command`: every surface that shows the account's records, each read once, against the
+ * model: the three balances (moved as `moved` says), the account listing, the pix-key listing, and
+ * the view of the transaction the command changed (`subject`, when the command did not read it).
+ * A command whose effect the model takes from the transaction's view passes the view's reading and
  * what to do with it: the model is brought up to date from the view before the comparisons.
  */
-export async function verify(m: Model, r: Real, moved: Movement | undefined, command: string, view?: { read: Promise<ViewAmounts>; apply: (v: ViewAmounts) => void }): Promise<void> {
-  // read together (one round trip, not three: a distant target makes every one count), compared in order
-  const [amounts, reading, listed] = await Promise.all([view?.read, readBalances(r.t), m.listed.size > 0 || view ? listedTransactions(r.t) : undefined])
+export async function verify(
+  m: Model, r: Real, moved: Movement | undefined, command: string,
+  view?: { id: string; read: Promise<ViewAmounts>; apply: (v: ViewAmounts) => void },
+  subject?: string,
+): Promise<void> {
+  const listing = m.listed.size > 0 || view
+  // read together (one round trip, not five: a distant target makes every one count), compared in order
+  const [amounts, reading, listed, byKey, current] = await Promise.all([
+    view?.read, readBalances(r.t), listing ? listedTransactions(r.t) : undefined,
+    listing && m.pixKey ? keyListing(r.t, m.pixKey) : undefined,
+    subject ? singleView(r.t, subject) : undefined,
+  ])
   if (view && amounts) view.apply(amounts)
   expectBalances(m, r.t, reading, moved, command)
   if (listed) expectListing(m, r.t, listed)
+  if (listed && byKey) expectKeyListing(m, r.t, byKey, listed)
+  const fresh = view && amounts ? { id: view.id, v: amounts } : subject && current ? { id: subject, v: current } : undefined
+  if (fresh) expectViewCurrent(m, r.t, fresh.id, fresh.v, command)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -281,11 +362,16 @@ export async function verify(m: Model, r: Real, moved: Movement | undefined, com
 export const blank = (t: CheckContext): Promise<void> => (onTheBalanceAccount(t) ? t.control.resetAccount() : t.control.reset())
 export const onTheBalanceAccount = (t: CheckContext): boolean => isBalanceAccount(t.config, t.config.clientId)
 
+/** A PIX key of the account (PIX_PIX_KEY, else the driver's first), once per sequence; none: the pix-key listing is not read. */
+async function pixKeyOf(t: CheckContext): Promise<string | undefined> {
+  return t.config.pixKey ?? (await t.control.account()).pixKeys[0]
+}
+
 /** A blank account, its notifications pointed at this run's channel, the model at its balances. */
 export async function setup(t: CheckContext, run: number): Promise<{ model: Model; real: Real }> {
   await blank(t)
   const channel = `run${run}`
-  const [, { available, blocked }] = await Promise.all([t.hooks.useForAccount(channel), t.given('the starting balance (GET /accounts/balances)', async () => {
+  const [, pixKey, { available, blocked }] = await Promise.all([t.hooks.useForAccount(channel), pixKeyOf(t), t.given('the starting balance (GET /accounts/balances)', async () => {
     const ex = await t.base.get('/accounts/balances')
     t.expectStatus('2.3.bcb-available', ex, 200)
     const amount = ((t.json('2.3.bcb-available', ex).data as Record<string, any>[] | undefined)?.[0]?.balanceAmount ?? {}) as Record<string, unknown>
@@ -294,7 +380,7 @@ export async function setup(t: CheckContext, run: number): Promise<{ model: Mode
     return start as { available: number; blocked: number }
   })])
   return {
-    model: { available, blocked, charges: [], received: [], cashOuts: [], returns: [], listed: new Map() },
+    model: { available, blocked, charges: [], received: [], cashOuts: [], returns: [], listed: new Map(), status: new Map(), underKey: new Set(), ...(pixKey ? { pixKey } : {}) },
     real: { t, channel },
   }
 }

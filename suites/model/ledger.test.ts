@@ -12,20 +12,20 @@ import { blank, onTheBalanceAccount, setup } from './ledger-model.ts'
 const TIME_LIMIT_MS = 45_000
 /**
  * What one command sequence weighs against the depth's cases. Its real cost is some forty requests
- * (a few commands, each followed by three balance reads, the listing and a view), which would leave
+ * (a few commands, each followed by three balance reads, both listings and a view), which would leave
  * the default depth two sequences; weighed as three cases it runs 17 (the 15 it ran before depth
  * profiles, about 3 s on a local target). Deep runs 500, bounded by the time limit, which is
  * recorded when it stops a run (meta.property).
  */
 const COST = 3
 
-check('ledger model: random charges, payments, cash-outs and returns keep the balances, the listing and the events in step with the model', {
+check('ledger model: random charges, payments, cash-outs and returns keep the balances, both listings, the view and the events in step with the model', {
   alone: ALONE.accountReset,
   clauses: ['3.6.accept-moves-to-blocked', '3.6.confirm-releases-blocked', '3.6.incoming-raises-available', '2.3.failed-operation-unblocks',
     '2.3.gross-equals-available-plus-blocked', '2.3.blocked-equals-blocked', '2.3.net-equals-available', '2.3.gateway-total-equals-available-plus-blocked',
     '2.3.release-pix-immediate', '2.2.original-amount', '2.2.fee-amount', '2.2.final-amount', '2.2.status-map-pending', '2.2.status-map-confirmed',
     '2.2.status-map-error', '2.2.type-map-payment', '2.2.type-map-withdraw', '2.2.type-map-refund-in', '6.2.receive-emitted', '6.2.transfer-emitted',
-    '6.2.refund-emitted'],
+    '6.2.refund-emitted', '2.1.view-current', '2.2.same-view-both-listings', '6.2.receive-txid-of-charge'],
   needs: ['control', 'mutating', 'webhooks', 'reset'],
   timeout: TIME_LIMIT_MS + 30_000,
 }, async (t) => {

@@ -1,11 +1,14 @@
 // The monitor's change detection and flags, without a certification: alerts on change and never on
 // state, a failure confirmed before anyone is paged, causes compared without the values that differ
 // on every run, latency compared with the recent runs.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { clauseStep, confirmStep, latencyChanges, observationChanges } from '../../cli/monitor/changes.ts'
+import { runMessage, type AlertBody } from '../../cli/monitor/alerts.ts'
+import { loadClauses } from '../../generators/clauses.ts'
+import { REPO_ROOT } from '../hostile/cli-child.ts'
 import { causeOf, normalizeMessage, traceIdOf, type RunFacts } from '../../cli/monitor/extract.ts'
 import { percentile, type ClauseState } from '../../cli/monitor/history.ts'
 import { withoutSelection } from '../../cli/monitor/loop.ts'
@@ -107,15 +110,61 @@ describe('observations and latency', () => {
     expect(observationChanges(f, new Map())).toEqual([])
   })
 
-  test('a p95 that doubles alerts once, not while it stays slow; small or thin samples are not compared', () => {
-    const recent = new Map([['getBalance', [100, 110, 90, 105]]])
-    const doubled = latencyChanges([{ operation: 'getBalance', count: 10, p50: 150, p95: 230 }], recent, new Map())
+  /** Runs of p95 per operation, oldest first: `{ getBalance: [100, 110, …] }` becomes one map per run. */
+  const history = (ops: Record<string, number[]>) => {
+    const n = Math.max(...Object.values(ops).map((v) => v.length))
+    return Array.from({ length: n }, (_, i) => new Map(Object.entries(ops).flatMap(([op, v]) => (v[i] === undefined ? [] : [[op, v[i]!] as [string, number]]))))
+  }
+  const op = (operation: string, p95: number, count = 10) => ({ operation, count, p50: p95 / 2, p95 })
+  const STEADY = [100, 110, 90, 105]
+
+  test('a p95 that doubles for three runs in a row alerts once, not while it stays slow; one slow run, small or thin samples are not compared', () => {
+    // one or two slow runs are noise: the streak is not long enough
+    expect(latencyChanges([op('getBalance', 230)], history({ getBalance: [...STEADY, 100, 100] }), new Map()).changes).toEqual([])
+    expect(latencyChanges([op('getBalance', 230)], history({ getBalance: [...STEADY, 100, 240] }), new Map()).changes).toEqual([])
+    // three in a row: an alert, against the median of the runs before the streak
+    const doubled = latencyChanges([op('getBalance', 230)], history({ getBalance: [...STEADY, 240, 250] }), new Map())
     expect(doubled.changes.map((c) => [c.kind, c.operation, c.before])).toEqual([['latency-doubled', 'getBalance', 100]])
-    expect(latencyChanges([{ operation: 'getBalance', count: 10, p50: 150, p95: 230 }], recent, doubled.states).changes).toEqual([])
-    expect(latencyChanges([{ operation: 'getBalance', count: 10, p50: 50, p95: 120 }], recent, doubled.states).states.get('getBalance')).toBe(false)
-    expect(latencyChanges([{ operation: 'fast', count: 10, p50: 4, p95: 8 }], new Map([['fast', [3, 4, 4]]]), new Map()).changes).toEqual([])
-    expect(latencyChanges([{ operation: 'getBalance', count: 2, p50: 500, p95: 900 }], recent, new Map()).changes).toEqual([])
-    expect(latencyChanges([{ operation: 'getBalance', count: 10, p50: 500, p95: 900 }], new Map([['getBalance', [100, 100]]]), new Map()).changes).toEqual([])
+    expect(latencyChanges([op('getBalance', 230)], history({ getBalance: [...STEADY, 240, 250] }), doubled.states).changes).toEqual([])
+    expect(latencyChanges([op('getBalance', 120)], history({ getBalance: [...STEADY, 240, 250] }), doubled.states).states.get('getBalance')).toBe(false)
+    expect(latencyChanges([op('fast', 8)], history({ fast: [3, 4, 4, 8, 8] }), new Map()).changes).toEqual([])
+    expect(latencyChanges([op('getBalance', 900, 2)], history({ getBalance: [...STEADY, 900, 900] }), new Map()).changes).toEqual([])
+    expect(latencyChanges([op('getBalance', 900)], history({ getBalance: [100, 100, 900, 900] }), new Map()).changes).toEqual([])
+  })
+
+  test('every operation slower together is the host or the network: one notice, no latency alert, not repeated', () => {
+    const ops = ['getBalance', 'createOauthToken', 'cashIn', 'listTransactions']
+    // the host slowed everything 2.4 to 3 times for three runs; one operation a little more than the rest
+    const past = history(Object.fromEntries(ops.map((o, i) => [o, [...STEADY, 250 + i * 20, 240 + i * 20]])))
+    const now = ops.map((o, i) => op(o, 240 + i * 25))
+    const slower = latencyChanges(now, past, new Map())
+    expect(slower.changes.map((c) => c.kind)).toEqual(['host-or-network-slower'])
+    expect(slower.changes[0]!.summary).toMatch(/^monitoring host or network slower: every operation's p95 about 2\.\d times/)
+    expect(latencyChanges(now, past, slower.states).changes).toEqual([])
+    // one operation slow while the others hold: that is the target
+    const one = latencyChanges(now.map((o, i) => (i === 0 ? o : op(o.operation, 100))), history(Object.fromEntries(ops.map((o, i) => [o, i === 0 ? [...STEADY, 260, 250] : [...STEADY, 100, 95]]))), new Map())
+    expect(one.changes.map((c) => [c.kind, c.operation])).toEqual([['latency-doubled', 'getBalance']])
+    // and one slow beyond what the host did to every operation: the target too
+    const beyond = latencyChanges(now.map((o, i) => (i === 0 ? op(o.operation, 900) : o)), history(Object.fromEntries(ops.map((o, i) => [o, [...STEADY, i === 0 ? 950 : 250, i === 0 ? 900 : 240]]))), new Map())
+    expect(beyond.changes.map((c) => [c.kind, c.operation])).toEqual([['latency-doubled', 'getBalance'], ['host-or-network-slower', undefined]])
+  })
+
+  test("a run's changes go out as one message: the alert itself, or a group of them", () => {
+    const body = (kind: AlertBody['kind'], clause: string): AlertBody => ({ kind, clause, summary: `${clause} ${kind}`, target: 't', severity: 'data', run: { id: 'r', number: 7, startedAt: 'now' }, evidence: 'e' })
+    const one = body('clause-failed', '4.2.a')
+    expect(runMessage([one])).toBe(one)
+    const group = runMessage([one, body('clause-recovered', '4.3.b')])
+    expect(group).toMatchObject({ kind: 'grouped', summary: '2 changes in run 7: clause-failed 4.2.a; clause-recovered 4.3.b', run: { number: 7 } })
+    expect((group as { alerts: unknown[] }).alerts).toHaveLength(2)
+  })
+
+  test("docs/MONITOR.md's example alert is one the monitor would send: its clause's severity, a rule with expected and got", () => {
+    const doc = readFileSync(join(REPO_ROOT, 'docs', 'MONITOR.md'), 'utf8')
+    const example = JSON.parse(/```json\n(\{\n  "kind": "clause-failed"[\s\S]*?\n\})\n```/.exec(doc)![1]!) as AlertBody
+    const clause = loadClauses().find((c) => c.id === example.clause)!
+    expect(example.severity).toBe(clause.severity)
+    expect(example.statement).toBe(clause.statement)
+    expect(example.message).toMatch(/: expected .*, got /)
   })
 
   test('percentiles are nearest-rank', () => {

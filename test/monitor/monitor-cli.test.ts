@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
 import { History } from '../../cli/monitor/history.ts'
+import { Monitor } from '../../cli/monitor/loop.ts'
+import { parseMonitorArgs } from '../../cli/monitor/options.ts'
 import { REPO_ROOT } from '../hostile/cli-child.ts'
 
 const workDir = mkdtempSync(join(tmpdir(), 'pix-monitor-cli-'))
@@ -41,4 +43,24 @@ test('SIGTERM in the middle of a run: the run stops, the history closes, exit 0'
   } finally {
     h.close()
   }
+}, 120_000)
+
+test('--quiet: one line per run (verdict, headline, changes), the start and stop lines, nothing of the runs themselves', async () => {
+  const reportDir = join(workDir, 'quiet')
+  const options = parseMonitorArgs(['--quiet', '--runs', '2', '--every', '0s', '--check', 'auth/tokens::oauth token: token_type is Bearer', '--report-dir', reportDir], {})
+  const lines: string[] = []
+  const written: string[] = []
+  const write = process.stdout.write
+  process.stdout.write = ((chunk: string | Uint8Array) => (written.push(String(chunk)), true)) as typeof process.stdout.write
+  let code: number
+  try {
+    code = await new Monitor(options, { out: (l) => lines.push(l) }).run()
+  } finally {
+    process.stdout.write = write
+  }
+  expect(code, lines.join('\n')).toBe(0)
+  expect(written.join(''), 'a run prints nothing of its own').toBe('')
+  expect(lines.slice(1, -1)).toHaveLength(2)
+  for (const [i, line] of lines.slice(1, -1).entries()) expect(line).toMatch(new RegExp(`^monitor: run ${i + 1} \\(\\S+\\) PASSED in [\\d.]+ s: PASSED — .* · no change$`))
+  expect(lines.at(-1)).toBe('monitor: stopped; history closed')
 }, 120_000)

@@ -102,10 +102,13 @@ describe('a fault switched on at run 2 and off at run 4', () => {
     expect(failed.statement).toMatch(/token_type/)
     expect(failed.severity).toBeTypeOf('string')
     expect(failed.check).toBe(CHECK)
-    expect(failed.message).toMatch(/token_type/)
+    // the pager text says what broke: the rule with expected and got, and the trace id to search the target's logs for
+    expect(failed.message).toMatch(/token_type.*: expected .*, got /)
+    expect(failed.traceId).toMatch(/^[0-9a-f]{32}$/)
     expect(existsSync(failed.evidence)).toBe(true)
     expect(failed.confirmedBy && existsSync(failed.confirmedBy.evidence)).toBe(true)
     expect(printed.filter((l) => l.startsWith('ALERT '))).toHaveLength(2)
+    expect(printed.filter((l) => l === 'monitor: stopped; history closed')).toHaveLength(1)
   })
 
   test('pix-conformance history answers the clause timeline and when it last changed', () => {
@@ -115,6 +118,9 @@ describe('a fault switched on at run 2 and off at run 4', () => {
     expect(scheduled.map((e) => e.status)).toEqual(['passed', 'failed', 'failed', 'passed'])
     expect(lastChanged).toMatchObject({ run: scheduled[3]!.run, status: 'passed' })
     expect(alerts).toHaveLength(2)
+    const text = execFileSync(process.execPath, [join(REPO_ROOT, 'bin', 'pix-conformance.js'), 'history', '--db', dbFile, '--clause', CLAUSE], { encoding: 'utf8' })
+    expect(text).toMatch(/alert .* clause-failed: .*\n    broke .*: expected .*, got .*\n    trace id [0-9a-f]{32}/)
+    expect(text).toMatch(/scheduled  failed .*: expected .*, got .*\(trace id [0-9a-f]{32}\)/)
   })
 
   test('the history database holds the timeline, the confirm run and the latencies', () => {

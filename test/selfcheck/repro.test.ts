@@ -16,11 +16,11 @@ import { childEnv, REPO_ROOT, resetTarget } from './runner.ts'
 const CLI = join(REPO_ROOT, 'bin', 'pix-conformance.js')
 
 /**
- * Faults shown by a single request (a status, or a field of one answer), across areas: a status and
- * a field rule, a chain through the sandbox driver (returns). npm test runs three (about 25 s of
+ * Faults shown by a single request (a status, a field or a header of one answer), across areas: a
+ * status, a field and a header rule, a chain through the sandbox driver (returns). npm test runs three (about 25 s of
  * CLI runs); PIX_REPRO_SAMPLE=wide runs eight over six areas, or give a comma list of fault ids.
  */
-const DEFAULT_SAMPLE = ['oauth-token-type-lower-case', 'ab-gateway-balance-no-key-403', 'answers-return-rtr-id-31-chars']
+const DEFAULT_SAMPLE = ['oauth-token-type-lower-case', 'ab-gateway-balance-no-key-403', 'answers-return-rtr-id-31-chars', 'answers-json-balance-labelled-text-plain']
 const WIDE_SAMPLE = [...DEFAULT_SAMPLE, 'answers-cob-loc-id-string', 'balance-without-token-answers-200', 'error-body-status-code-differs', 'ab-buyer-country-code-without-plus', 'answers-cash-in-correlation-id-not-uuid']
 const asked = process.env.PIX_REPRO_SAMPLE
 const SAMPLE = asked === 'wide' ? WIDE_SAMPLE : asked ? asked.split(',') : DEFAULT_SAMPLE

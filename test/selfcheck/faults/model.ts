@@ -2,6 +2,7 @@
 import { answerOf, defineFault, jsonObjectOf, matches, rewriteAnswer } from '../fault.ts'
 import { isControl, isReset } from './support/meaning.ts'
 import { MODEL_FILES } from './support/slips-webhooks.ts'
+import { isAccountListing, isPixKeyListing, isBcbBalance, isReturnSettled, isAnyReset, listItems, settledCashOutView, plusOneCent } from './support/surfaces.ts'
 
 export default [
   // ------------------------------------------------------------------------------- ledger model
@@ -95,6 +96,110 @@ export default [
           body.availableBalance = (Math.round(body.availableBalance * 100) + twice) / 100
           return res
         }
+        return undefined
+      },
+    })
+  })(),
+
+  // ------------------------------------------------------------------------------- stale surfaces
+  defineFault({
+    id: 'sf-receive-amount-a-cent-off',
+    area: 'model',
+    files: MODEL_FILES,
+    clauses: ['6.2.receive-txid-of-charge'],
+    description: "the RECEIVE notification of a paid charge gives payment.amount a cent above the charge's valor.original (and the view's amount)",
+    onWebhook(d) {
+      const payment = d.json?.type === 'RECEIVE' && typeof d.json.data?.txId === 'string' ? d.json.data.payment : undefined
+      if (!payment || typeof payment.amount !== 'string') return undefined
+      payment.amount = plusOneCent(payment.amount)
+      return d
+    },
+  }),
+  defineFault({
+    id: 'sf-account-listing-keeps-pending',
+    area: 'model',
+    files: MODEL_FILES,
+    clauses: ['2.2.status-map-confirmed'],
+    description: 'the account listing keeps a settled cash-out Pendente while its view says CONFIRMED',
+    onResponse(req, res) {
+      if (!isAccountListing(req) || res.status !== 200) return undefined
+      for (const item of listItems(res)) if (item.operationType === 'Pix out' && item.status === 'Confirmado') item.status = 'Pendente'
+      return res
+    },
+  }),
+  defineFault({
+    id: 'sf-view-keeps-pending',
+    area: 'model',
+    files: MODEL_FILES,
+    clauses: ['2.1.view-current'],
+    description: 'the single view of a settled cash-out stays PENDING while both listings say Confirmado',
+    onResponse(req, res) {
+      const view = settledCashOutView(req, res)
+      if (!view) return undefined
+      view.status = 'PENDING'
+      return res
+    },
+  }),
+  defineFault({
+    id: 'sf-view-final-amount-apart-from-listing',
+    area: 'model',
+    files: MODEL_FILES,
+    clauses: ['2.1.view-current'],
+    description: "once a cash-out settles, its view's feeAmount and finalAmount are a cent above the listing's (conserved, so only the other surfaces show it)",
+    onResponse(req, res) {
+      const view = settledCashOutView(req, res)
+      if (!view) return undefined
+      view.feeAmount = plusOneCent(view.feeAmount)
+      view.finalAmount = plusOneCent(view.finalAmount)
+      return res
+    },
+  }),
+  (() => {
+    // The time of the last settled return: the pix-key listing no longer shows a return made before it.
+    let settledAt: number | undefined
+    return defineFault({
+      id: 'sf-pix-key-listing-misses-settled-return',
+      area: 'model',
+      files: MODEL_FILES,
+      clauses: ['2.2.same-view-both-listings'],
+      description: 'the pix-key listing drops a return once it settles, while the account listing keeps it',
+      onRequest(req) {
+        if (isAnyReset(req)) settledAt = undefined
+        if (isReturnSettled(req)) settledAt = Date.now()
+        return undefined
+      },
+      onResponse(req, res) {
+        if (settledAt === undefined || !isPixKeyListing(req) || res.status !== 200) return undefined
+        const body = jsonObjectOf(res)
+        if (!body || !Array.isArray(body.data)) return undefined
+        body.data = body.data.filter((i: Record<string, any>) => !(i?.operationType === 'Refund in' && Date.parse(i.createdAt) <= (settledAt as number)))
+        return res
+      },
+    })
+  })(),
+  (() => {
+    // The central-bank-style balance as it was before the last return settled, served once after it.
+    let last: Buffer | undefined
+    let stale: Buffer | undefined
+    return defineFault({
+      id: 'sf-bcb-balance-stale-after-return-settles',
+      area: 'model',
+      files: MODEL_FILES,
+      clauses: ['2.3.gross-equals-available-plus-blocked', '2.3.blocked-equals-blocked', '2.3.net-equals-available', '3.6.confirm-releases-blocked'],
+      description: 'GET /accounts/balances is not updated when a return settles: the next reading is the one before it',
+      onRequest(req) {
+        if (isAnyReset(req)) last = stale = undefined
+        if (isReturnSettled(req)) stale = last
+        return undefined
+      },
+      onResponse(req, res) {
+        if (!isBcbBalance(req) || res.status !== 200) return undefined
+        if (stale) {
+          const body = stale
+          stale = undefined
+          return { ...res, body, json: JSON.parse(body.toString('utf8')) }
+        }
+        last = res.body
         return undefined
       },
     })

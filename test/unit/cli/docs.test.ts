@@ -39,7 +39,7 @@ describe('README.md', () => {
       expect(flat(USAGE)).toContain(line)
       expect(envTemplate()).toContain(line)
     }
-    expect(Object.keys(DEFAULTS)).toEqual(['profile', 'workers', 'depth'])
+    expect(Object.keys(DEFAULTS)).toEqual(['profile', 'workers', 'depth', 'rate'])
   })
 
   test('shows the two commands, the three steps and every subcommand', () => {

@@ -5,9 +5,11 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { parseArgs } from '../../../cli/args.ts'
-import { exportRunAsSpans } from '../../../cli/reporting/otlp.ts'
+import { exportRunAsSpans, probeCollector } from '../../../cli/reporting/otlp.ts'
 import { buildResults } from '../../../cli/reporting/results.ts'
-import { CLAUSES, check, runInfo } from './fixtures.ts'
+import { CLAUSES, check, runCli, runInfo } from './fixtures.ts'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 interface OtlpSpan { traceId: string; spanId: string; parentSpanId?: string; name: string; attributes: { key: string; value: Record<string, unknown> }[]; status?: { code?: number } }
 
@@ -63,3 +65,17 @@ test('a collector that refuses the spans is a warning-worthy error, not a hang',
   const results = buildResults(runInfo(), [check({ id: 'pix/x::b', status: 'passed' })], CLAUSES)
   await expect(exportRunAsSpans(results, { endpoint: 'http://127.0.0.1:1/v1/traces', timeoutMs: 2_000 })).rejects.toThrow(/--otlp-endpoint/)
 })
+
+test('a collector that cannot be reached: the export gives up at once, saying so, instead of waiting out its retries batch after batch', async () => {
+  const results = buildResults(runInfo(), [check({ id: 'pix/x::b', status: 'passed' })], CLAUSES)
+  await expect(exportRunAsSpans(results, { endpoint: 'http://127.0.0.1:1/v1/traces' })).rejects.toThrow(/--otlp-endpoint http:\/\/127\.0\.0\.1:1\/v1\/traces: the collector cannot be reached \(ECONNREFUSED\); no span sent/)
+  expect(await probeCollector(url)).toBeUndefined()
+  expect(await probeCollector('http://127.0.0.1:1')).toBe('ECONNREFUSED')
+})
+
+test('the preflight warns of a collector it cannot reach, and the run goes on', async () => {
+  const run = await runCli(['--check', 'auth/tokens::oauth token: token_type is Bearer', '--otlp-endpoint', 'http://127.0.0.1:1', '--report-dir', join(tmpdir(), `pix-otlp-${process.pid}`)])
+  expect(run.stderr).toContain('warning: --otlp-endpoint http://127.0.0.1:1/: the collector cannot be reached (ECONNREFUSED); the run goes on')
+  expect(run.stdout.indexOf('PASSED')).toBeGreaterThan(-1)
+  expect(run.stderr).toMatch(/warning: --otlp-endpoint .*no span sent/)
+}, 60_000)

@@ -18,7 +18,7 @@ import { providerCheck } from '../../receivers/verifying.ts'
 const dir = mkdtempSync(join(tmpdir(), 'receiver-cli-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-interface Run { code: number; out: string; err: string; results?: Results; reportDir: string; ms: number }
+interface Run { code: number; out: string; err: string; results?: Results; reportDir: string; ms: number; envText?: string }
 
 const MUST = loadReceiverClauses().filter((c) => c.level === 'must').length
 let runs = 0
@@ -28,7 +28,14 @@ async function receiverRun(argv: string[], slowReadMs = 150): Promise<Run> {
   const out: string[] = []
   const err: string[] = []
   const started = Date.now()
-  const code = await receiverMain([...argv, '--report-dir', reportDir, '--seed', '20'], { out: (l) => out.push(l), err: (l) => err.push(l), slowReadMs, colour: false })
+  // the --env-out file lasts only while the run does: read it while the cases are printed
+  const envOut = argv[argv.indexOf('--env-out') + 1]
+  let envText: string | undefined
+  const peek = () => {
+    if (argv.includes('--env-out') && envText === undefined && existsSync(envOut!)) envText = readFileSync(envOut!, 'utf8')
+  }
+  const code = await receiverMain([...argv, '--report-dir', reportDir, '--seed', '20'], { out: (l) => (peek(), out.push(l)), err: (l) => err.push(l), slowReadMs, colour: false })
+  if (argv.includes('--env-out')) expect(existsSync(envOut!), 'the --env-out file is removed at the end of the run').toBe(false)
   let results: Results | undefined
   try {
     const [runDir] = readdirSync(reportDir)
@@ -36,7 +43,7 @@ async function receiverRun(argv: string[], slowReadMs = 150): Promise<Run> {
   } catch {
     results = undefined
   }
-  return { code, out: out.join('\n'), err: err.join('\n'), results, reportDir, ms: Date.now() - started }
+  return { code, out: out.join('\n'), err: err.join('\n'), results, reportDir, ms: Date.now() - started, ...(envText !== undefined ? { envText } : {}) }
 }
 
 /** A receiver that checks with the provider (verifying) or not (trusting), and the file the kit writes its credentials to. */
@@ -129,6 +136,21 @@ describe('a trusting receiver (it records what it is told)', () => {
     expect(r.checks.filter((c) => c.status === 'failed').map((c) => c.area)).toEqual(['forgeries', 'forgeries', 'forgeries', 'forgeries'])
     expect(r.checks.find((c) => c.title === "a V1 PAID whose value differs from the provider's record")!.message).toMatch(/recorded 1 time, but the provider never sent this notification: the payment exists, for 100\.00 less/)
     expect(r.observedProfile?.['R.forged-checked-with-provider']?.askedTheProvider).toBe('0 of 4 forged notifications')
+    // a forgery's progress line does not call the delivery ok before the probe fails it
+    const forgedLines = run.out.split('\n').filter((l) => l.includes('forgeries ›'))
+    expect(forgedLines.length).toBeGreaterThanOrEqual(4)
+    for (const line of forgedLines.filter((l) => !l.includes('Failures'))) expect(line).not.toMatch(/: ok$|✓/)
+    expect(forgedLines.some((l) => l.includes('judged from the probe at the end'))).toBe(true)
+    // the report says receiver, not the certification's labels
+    expect(r.kind).toBe('receiver')
+    const html = readFileSync(join(run.reportDir, readdirSync(run.reportDir)[0]!, 'report.html'), 'utf8')
+    expect(html).toContain('<h1>Webhook receiver conformance report</h1>')
+    expect(html).toMatch(/<title>Receiver conformance FAILED/)
+    expect(html).not.toMatch(/<dt>(Gateway|Profile|Target)<\/dt>/)
+    expect(html).toContain(`<dt>Probe</dt><dd>${run.receiver.probeUrl}`)
+    expect(html).toContain('Every clause of specs/receiver-clauses.yaml, by section')
+    expect(html).not.toContain('Documented statuses')  // the provider API's statuses say nothing of a receiver
+    expect(r.command).toMatch(/^npm run conformance -- receiver --url /)  // this repository; elsewhere npx pix-conformance receiver
   })
 })
 
@@ -238,7 +260,7 @@ describe('what reaches the report', () => {
     try {
       const run = await receiverRun(['--url', `${receiver.url}?token=receiver-webhook-token-123`, '--probe-url', receiver.probeUrl, '--env-out', envOut])
       expect(run.code).toBe(0)
-      const secret = /PIX_CLIENT_SECRET=(.+)/.exec(readFileSync(envOut, 'utf8'))![1]!
+      const secret = /PIX_CLIENT_SECRET=(.+)/.exec(run.envText!)![1]!
       const [runDir] = readdirSync(run.reportDir)
       for (const file of ['results.json', 'junit.xml', 'report.html']) {
         const text = readFileSync(join(run.reportDir, runDir!, file), 'utf8')

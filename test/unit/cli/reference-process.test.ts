@@ -2,9 +2,9 @@
 // pid stops the whole tree (tsx runs in-process, its esbuild service dies with it) and removes the
 // env file it wrote, which says why it asks for the sandbox profile.
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..')
@@ -29,18 +29,33 @@ async function until(condition: () => boolean, limitMs: number): Promise<boolean
   return condition()
 }
 
-test('SIGTERM stops pix-reference with its whole process group and removes its env file', async () => {
+test('SIGTERM stops pix-reference with its whole process group and removes its env file and its certificates (kept in a temporary folder, not beside the env file)', async () => {
   const envFile = join(dir, 'reference.env')
   const child = spawn(process.execPath, ['bin/pix-reference.js', '--port', '0', '--env-out', envFile, '--quiet'], { cwd: REPO_ROOT, stdio: 'ignore', detached: true })
   const exited = new Promise<number | null>((settle) => child.on('exit', (code) => settle(code)))
   try {
     expect(await until(() => existsSync(envFile), 30_000), 'the env file was written').toBe(true)
-    expect(readFileSync(envFile, 'utf8')).toMatch(/^# .*readonly.*\nPIX_PROFILE=sandbox$/m)
+    const envText = readFileSync(envFile, 'utf8')
+    expect(envText).toMatch(/^# .*readonly.*\nPIX_PROFILE=sandbox$/m)
+    const certFile = /^PIX_CERT_FILE=(.+)$/m.exec(envText)![1]!.replace(/^"|"$/g, '')
+    expect(existsSync(certFile)).toBe(true)
+    expect(dirname(certFile)).not.toBe(dir)
+    expect(readdirSync(dir)).toEqual(['reference.env'])
     process.kill(child.pid!, 'SIGTERM')
     expect(await exited).toBe(0)
     expect(existsSync(envFile), 'the env file stayed behind').toBe(false)
+    expect(existsSync(dirname(certFile)), 'the certificates stayed behind').toBe(false)
     expect(await until(() => !alive(-child.pid!), 5_000), 'a process of its group outlived it').toBe(true)
   } finally {
     if (alive(-child.pid!)) process.kill(-child.pid!, 'SIGKILL')
   }
 }, 40_000)
+
+test('its usage names the command a person types', async () => {
+  const child = spawn(process.execPath, ['bin/pix-reference.js', '--help'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  let text = ''
+  child.stderr.on('data', (d: Buffer) => (text += d))
+  child.stdout.on('data', (d: Buffer) => (text += d))
+  await new Promise((r) => child.on('close', r))
+  expect(text).toMatch(/^usage: pix-reference \[--port N\]/)
+}, 30_000)

@@ -75,7 +75,20 @@ describe('buildResults', () => {
 
   test('coverage counts verified testable must clauses', () => {
     // five must clauses that are not "not shown"; four have a check; 4.10 and 4.2.token-type verified
-    expect(r.coverage).toEqual({ testableMust: 5, covered: 4, verified: 2, percent: 40 })
+    expect(r.coverage).toEqual({ testableMust: 5, covered: 4, verified: 2, percent: 40, meaning: { testableMust: 0, covered: 0, verified: 0 } })
+  })
+
+  test('coverage counts, apart, the clauses that state what a field means (judges: meaning): the meaning checks', () => {
+    const meaning = new Set(['2.3.gross', '4.2.token-type', '4.2.expires-default', '7.refund-codes-status'])
+    const catalogue = CLAUSES.map((c) => (meaning.has(c.id) ? { ...c, judges: 'meaning' as const } : c))
+    const m = buildResults(runInfo(), [
+      check({ id: 'a', clauses: ['4.2.token-type'], status: 'passed' }),
+      check({ id: 'b', clauses: ['4.2.expires-default'], status: 'failed' }),
+      check({ id: 'c', clauses: ['4.10.txid-length'], status: 'passed' }),
+    ], catalogue)
+    // 7.refund-codes-status is not shown: not counted; 2.3.gross has no check; 4.2.expires-default failed
+    expect(m.coverage.meaning).toEqual({ testableMust: 3, covered: 2, verified: 1 })
+    expect(summaryText(m, 'reports/x', paint(false))).toContain('  of those stating what a field means: 2/3 have a meaning check, 1 verified')
   })
 
   test('the headline says how much was verified and why the rest was not', () => {
@@ -114,7 +127,7 @@ describe('buildResults', () => {
 
   test('an --area run measures coverage against its own clauses', () => {
     const scoped = buildResults(runInfo({ scope: ['charges'] }), [check({ id: 'c', clauses: ['4.10.txid-length'], status: 'passed' })], CLAUSES)
-    expect(scoped.coverage).toEqual({ testableMust: 1, covered: 1, verified: 1, percent: 100 })
+    expect(scoped.coverage).toEqual({ testableMust: 1, covered: 1, verified: 1, percent: 100, meaning: { testableMust: 0, covered: 0, verified: 0 } })
     expect(scoped.verdict.headline).toBe('PASSED — 1 of 1 must clauses of charges verified')
   })
 

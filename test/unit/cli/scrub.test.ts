@@ -23,6 +23,8 @@ describe('Scrubber', () => {
     const s = new Scrubber()
     expect(s.text('t=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln')).toBe('t=«redacted:jwt»')
     expect(s.text('Authorization: Bearer opaque-token-value')).toBe('Authorization: Bearer «redacted:bearer-token»')
+    // the kit's own words: a statement ending in Bearer, the rule on the next line
+    expect(s.text("4.2.token-type-bearer — token_type is always Bearer\ntoken_type: expected \"Bearer\", got \"bearer\"")).toBe("4.2.token-type-bearer — token_type is always Bearer\ntoken_type: expected \"Bearer\", got \"bearer\"")
     expect(s.text('{"access_token": "opaque-token-value"}')).toBe('{"access_token": "«redacted:access_token»"}')
   })
 })

@@ -6,6 +6,7 @@ import { parseArgs } from '../../../cli/args.ts'
 import { coverageLine, documentedOutcomes, SECTION_7, selectedOperations, statusCoverage } from '../../../cli/reporting/coverage.ts'
 import { renderHtml } from '../../../cli/reporting/html.ts'
 import { buildResults } from '../../../cli/reporting/results.ts'
+import { gateOutcomes } from '../../../cli/reporting/verdict.ts'
 import { gateSettingsOf } from '../../../cli/run-extras.ts'
 import { loadOpenApi, operations } from '../../../generators/openapi.ts'
 import { CLAUSES, check, runInfo } from './fixtures.ts'
@@ -135,3 +136,13 @@ describe('a run', () => {
 function putCobOutcomes(): number {
   return documentedOutcomes().get('putCob')!.length
 }
+
+describe('--require-coverage over a selection about no operation', () => {
+  test('nothing to measure is no gate failure, and the gate says it was not applicable', () => {
+    const r = buildResults(runInfo({ narrowed: true, gateSettings: { requireCoverage: 90 } }), [check({ id: 'conventions/x::y', clauses: ['4.2.token-type'] })], CLAUSES)
+    const empty = { ...r, statusCoverage: { operations: [], documented: 0, provoked: 0, observed: 0, neverSeen: 0, percent: 0, selectedOperations: [] } }
+    const [gate] = gateOutcomes(empty, { requireCoverage: 90 })
+    expect(gate).toMatchObject({ flag: '--require-coverage', passed: true })
+    expect(gate!.text).toMatch(/not applicable/)
+  })
+})

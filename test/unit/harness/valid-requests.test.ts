@@ -2,6 +2,8 @@
 import { describe, expect, test } from 'vitest'
 import { cashInBody } from '../../../generators/requests.ts'
 import type { Exchange } from '../../../harness/exchange.ts'
+import { rmSync } from 'node:fs'
+import { claimsDirOf } from '../../../harness/run-claims.ts'
 import { failingCheckFor, refusedValidRequest } from '../../../harness/valid-requests.ts'
 
 const config = { baseUrl: 'http://target.test', gatewayUrl: 'http://gateway.test' }
@@ -58,11 +60,13 @@ test('failingCheckFor: the first check to ask fails the clause, and keeps it on 
 
 test('failingCheckFor across processes: one claim per run and clause', () => {
   const saved = process.env.PIX_RUN_ID
-  process.env.PIX_RUN_ID = `unit-${Date.now()}-${Math.random()}`
+  const runId = `unit-${Date.now()}-${Math.random()}`
+  process.env.PIX_RUN_ID = runId
   try {
     expect(failingCheckFor('4.6.full-request-accepted', 'first')).toBe('first')
     expect(failingCheckFor('4.6.full-request-accepted', 'second')).toBe('first')
   } finally {
+    rmSync(claimsDirOf(runId), { recursive: true, force: true })
     if (saved === undefined) delete process.env.PIX_RUN_ID
     else process.env.PIX_RUN_ID = saved
   }

@@ -125,8 +125,9 @@ const clauses = loadClauses()
 describe('clause catalogue: every entry', () => {
   it.each(clauses.map((c) => [c.id, c] as const))('%s has a well-formed shape', (_id, clause) => {
     expect(Object.keys(clause).sort()).toEqual(
-      clause.also ? ['also', 'id', 'level', 'section', 'severity', 'statement', 'testability'] : ['id', 'level', 'section', 'severity', 'statement', 'testability'],
+      [...(clause.also ? ['also'] : []), 'id', ...(clause.judges ? ['judges'] : []), 'level', 'section', 'severity', 'statement', 'testability'],
     )
+    if (clause.judges !== undefined) expect(clause.judges).toBe('meaning')
     expect(['money', 'security', 'data', 'protocol']).toContain(clause.severity)
     expect(clause.id).toMatch(ID_PATTERN)
     expect(clause.id.startsWith(`${clause.section}.`)).toBe(true)

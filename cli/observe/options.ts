@@ -1,0 +1,88 @@
+// `pix-conformance observe` flags.
+import { ArgsError } from '../flags.ts'
+
+export interface ListenAddress {
+  host: string
+  /** base API port, then the gateway API's (one port serves both, routed by path); a third, the webhook relay's. */
+  ports: number[]
+}
+
+export interface ObserveOptions {
+  help: boolean
+  har?: string
+  envFile?: string
+  listen?: ListenAddress
+  /** Where the relay forwards the provider's notifications: the application's real receiver. */
+  relayWebhooks?: URL
+  reportDir?: string
+}
+
+export const OBSERVE_USAGE = `Usage: pix-conformance observe --har FILE [--env FILE] [--report-dir DIR]
+       pix-conformance observe --env FILE --listen [HOST:]PORT[,PORT2[,PORT3]] [--relay-webhooks URL] [--report-dir DIR]
+
+Judges an application's own traffic with the provider against the clauses (docs/OBSERVE.md).
+
+  --har FILE          judge a HAR 1.2 recording offline (browser, Playwright, mitmproxy, or the kit's --har)
+  --env FILE          the target's settings (PIX_BASE_URL, PIX_GATEWAY_URL, credentials, PIX_TLS_CA_FILE,
+                      PIX_CERT_FILE with PIX_CERT_MODE=transport): where to forward, and what to redact
+  --listen ADDR       forward and judge live: the base API on PORT, the gateway API on PORT2 (one port
+                      serves both, routed by path); host 127.0.0.1 unless given. SIGTERM or SIGINT
+                      writes the report and exits
+  --relay-webhooks URL  with a third --listen port: notifications the provider posts there are
+                      forwarded to URL (your receiver) unchanged, and judged (§6)
+  --report-dir DIR    where the run's folder goes (default reports/)
+  -h, --help          this text
+
+Exit codes: 0 no observed clause failed, 1 a clause failed (or nothing was judged), 2 unusable options.`
+
+/** The flags parseObserveArgs takes (the usage text lists exactly these: test/observe/report.test.ts). */
+export const OBSERVE_FLAGS = ['--har', '--env', '--listen', '--relay-webhooks', '--report-dir', '--help'] as const
+
+export function parseObserveArgs(argv: readonly string[]): ObserveOptions {
+  const o: ObserveOptions = { help: false }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
+    const value = (): string => {
+      const v = inline ?? argv[++i]
+      if (v === undefined || v === '') throw new ArgsError(flag, 'needs a value')
+      return v
+    }
+    switch (flag) {
+      case '-h':
+      case '--help': o.help = true; break
+      case '--har': o.har = value(); break
+      case '--env': o.envFile = value(); break
+      case '--listen': o.listen = parseListen(value()); break
+      case '--report-dir': o.reportDir = value(); break
+      case '--relay-webhooks': o.relayWebhooks = parseUrl(value()); break
+      default: throw new ArgsError(flag, 'is not a flag of observe (see observe --help)')
+    }
+  }
+  if (o.help) return o
+  if (!o.har && !o.listen) throw new ArgsError('--har', 'give --har FILE (a recording) or --listen PORT (a live proxy)')
+  if (o.har && o.listen) throw new ArgsError('--listen', 'cannot be used with --har: observe judges either a recording or live traffic')
+  if (o.relayWebhooks && (o.listen?.ports.length ?? 0) !== 3) throw new ArgsError('--relay-webhooks', 'needs a third --listen port for the relay (--listen PORT,PORT2,PORT3)')
+  if (!o.relayWebhooks && (o.listen?.ports.length ?? 0) === 3) throw new ArgsError('--listen', 'a third port is the webhook relay\'s: give --relay-webhooks URL too')
+  if (o.listen && !o.envFile) throw new ArgsError('--env', 'the proxy needs the target settings (PIX_BASE_URL, PIX_GATEWAY_URL) to forward to')
+  return o
+}
+
+export function parseListen(value: string): ListenAddress {
+  const m = /^(?:(\[[^\]]+\]|[^:,]+):)?(\d+)(?:,(\d+))?(?:,(\d+))?$/.exec(value.trim())
+  if (!m) throw new ArgsError('--listen', `"${value}" is not [HOST:]PORT[,PORT2[,PORT3]]`)
+  const ports = [m[2], m[3], m[4]].filter((p): p is string => p !== undefined).map(Number)
+  for (const p of ports) if (p > 65535) throw new ArgsError('--listen', `port ${p} is above 65535`)
+  if (new Set(ports.filter((p) => p !== 0)).size !== ports.filter((p) => p !== 0).length) throw new ArgsError('--listen', 'the base and gateway ports must differ (or give one port for both)')
+  return { host: (m[1] ?? '127.0.0.1').replace(/^\[|\]$/g, ''), ports }
+}
+
+function parseUrl(value: string): URL {
+  try {
+    const url = new URL(value)
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url
+  } catch {
+    // refused below
+  }
+  throw new ArgsError('--relay-webhooks', `"${value}" is not an http(s) URL`)
+}
