@@ -11,6 +11,7 @@ import answers from './answers.ts'
 import meaning from './meaning.ts'
 import isolation from './isolation.ts'
 import outsider from './outsider.ts'
+import combinations from './combinations.ts'
 
 export const FAULTS: readonly Fault[] = [
   ...core,
@@ -23,6 +24,7 @@ export const FAULTS: readonly Fault[] = [
   ...meaning,
   ...isolation,
   ...outsider,
+  ...combinations,
 ]
 
 /** Fault ids are unique and kebab-case; a fault names an area and at least one clause. */

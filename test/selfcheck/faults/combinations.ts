@@ -1,0 +1,61 @@
+// Faults of the presence combinations (issue 40 item 2): a target that accepts a combination the
+// interface forbids, or refuses one it allows, among those the fixtures never sent.
+import { defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest } from '../fault.ts'
+
+const BOUNDS = ['charges/bounds.test.ts']
+const COB = /^\/cob\/[^/]+$/
+
+/** The body of a PUT /cob, or undefined. */
+const cobBody = (req: ProxyRequest): Record<string, any> | undefined => (matches(req, 'PUT', COB, 'base') ? jsonObjectOf(req) : undefined)
+const refusal = (detail: string) => jsonResponse(400, { type: 'https://pix.example/errors/bad-request', title: 'Bad Request', status: 400, detail })
+
+export default [
+  defineFault({
+    id: 'combo-cob-devedor-both-documents-accepted',
+    area: 'charges', files: BOUNDS, clauses: ['4.10.devedor-fields-required'],
+    description: 'a devedor with both cpf and cnpj is accepted: the cnpj is silently dropped',
+    onRequest(req) {
+      const d = cobBody(req)?.devedor
+      if (d && typeof d === 'object' && 'cpf' in d && 'cnpj' in d) delete d.cnpj
+      return req
+    },
+  }),
+  defineFault({
+    id: 'combo-cob-cnpj-without-nome-accepted',
+    area: 'charges', files: BOUNDS, clauses: ['4.10.devedor-fields-required'],
+    description: 'a devedor with a cnpj and no nome is accepted (nome is required only beside a cpf)',
+    onRequest(req) {
+      const d = cobBody(req)?.devedor
+      if (d && typeof d === 'object' && 'cnpj' in d && !('cpf' in d) && !('nome' in d)) d.nome = 'Empresa sem nome'
+      return req
+    },
+  }),
+  defineFault({
+    id: 'combo-cob-empty-devedor-accepted',
+    area: 'charges', files: BOUNDS, clauses: ['4.10.devedor-fields-required'],
+    description: 'an empty devedor {} is taken for no devedor and the charge created',
+    onRequest(req) {
+      const b = cobBody(req)
+      if (b?.devedor && typeof b.devedor === 'object' && Object.keys(b.devedor).length === 0) delete b.devedor
+      return req
+    },
+  }),
+  defineFault({
+    id: 'combo-cob-info-adicionais-required',
+    area: 'charges', files: BOUNDS, clauses: ['4.10.status-201'],
+    description: 'PUT /cob without infoAdicionais is refused with 400 (the optional array is required)',
+    onRequest(req) {
+      const b = cobBody(req)
+      return b && !('infoAdicionais' in b) ? refusal('infoAdicionais is required') : undefined
+    },
+  }),
+  defineFault({
+    id: 'combo-cob-expiracao-required',
+    area: 'charges', files: BOUNDS, clauses: ['4.10.status-201'],
+    description: 'PUT /cob with calendario but no calendario.expiracao is refused with 400 (the default is never applied)',
+    onRequest(req) {
+      const b = cobBody(req)
+      return b?.calendario && typeof b.calendario === 'object' && !('expiracao' in b.calendario) ? refusal('calendario.expiracao is required') : undefined
+    },
+  }),
+]
