@@ -12,6 +12,7 @@ import meaning from './meaning.ts'
 import isolation from './isolation.ts'
 import outsider from './outsider.ts'
 import combinations from './combinations.ts'
+import protocol from './protocol.ts'
 
 export const FAULTS: readonly Fault[] = [
   ...core,
@@ -25,6 +26,7 @@ export const FAULTS: readonly Fault[] = [
   ...isolation,
   ...outsider,
   ...combinations,
+  ...protocol,
 ]
 
 /** Fault ids are unique and kebab-case; a fault names an area and at least one clause. */
