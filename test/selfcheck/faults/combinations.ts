@@ -3,6 +3,7 @@
 import { defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest } from '../fault.ts'
 
 const BOUNDS = ['charges/bounds.test.ts']
+const V2_EVENTS = ['webhooks/v2-events.test.ts']
 const COB = /^\/cob\/[^/]+$/
 
 /** The body of a PUT /cob, or undefined. */
@@ -58,4 +59,38 @@ export default [
       return b?.calendario && typeof b.calendario === 'object' && !('expiracao' in b.calendario) ? refusal('calendario.expiracao is required') : undefined
     },
   }),
+  (() => {
+    // a pixWebhookUrl set again within seconds is not stored: a cache of the first setting not invalidated
+    let lastSetAt = 0
+    return defineFault({
+      id: 'combo-pix-webhook-url-second-set-ignored',
+      area: 'webhooks', files: V2_EVENTS, clauses: ['4.18.set-pix-webhook-url'],
+      description: 'POST /v1/account/webhook within 5 s of the previous one answers 200 and changes nothing: the first pixWebhookUrl keeps the notifications',
+      onRequest(req) {
+        if (!matches(req, 'POST', '/v1/account/webhook', 'gateway')) return undefined
+        const now = Date.now()
+        const recent = now - lastSetAt < 5_000
+        lastSetAt = now
+        return recent ? jsonResponse(200, {}) : undefined
+      },
+    })
+  })(),
+  (() => {
+    // the URLs set are kept in a list: every notification goes to the latest one and to the one before
+    const set: string[] = []
+    return defineFault({
+      id: 'combo-pix-webhook-url-both-kept',
+      area: 'webhooks', files: V2_EVENTS, clauses: ['4.18.set-pix-webhook-url'],
+      description: 'after pixWebhookUrl is set twice, the notifications go to the second URL and to the first as well',
+      onRequest(req) {
+        const url = matches(req, 'POST', '/v1/account/webhook', 'gateway') ? jsonObjectOf(req)?.pixWebhookUrl : undefined
+        if (typeof url === 'string') set.push(url)
+        return undefined
+      },
+      onWebhook(d) {
+        const i = set.lastIndexOf(d.url)
+        return i > 0 && i === set.length - 1 ? [d, { ...d, url: set[i - 1]! }] : undefined
+      },
+    })
+  })(),
 ]
