@@ -4,6 +4,8 @@ import { defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest } f
 
 const BOUNDS = ['charges/bounds.test.ts']
 const V2_EVENTS = ['webhooks/v2-events.test.ts']
+const RETURN_BOUNDS = ['returns/bounds.test.ts']
+const RETURN = /^\/pix\/[^/]+\/devolucao\/[^/]+$/
 const COB = /^\/cob\/[^/]+$/
 
 /** The body of a PUT /cob, or undefined. */
@@ -57,6 +59,15 @@ export default [
     onRequest(req) {
       const b = cobBody(req)
       return b?.calendario && typeof b.calendario === 'object' && !('expiracao' in b.calendario) ? refusal('calendario.expiracao is required') : undefined
+    },
+  }),
+  defineFault({
+    id: 'combo-return-descricao-required',
+    area: 'returns', files: RETURN_BOUNDS, clauses: ['4.11.status-201'],
+    description: 'PUT /pix/{e2eid}/devolucao/{id} without descricao is refused with 400 (the optional text is required)',
+    onRequest(req) {
+      const b = matches(req, 'PUT', RETURN, 'base') ? jsonObjectOf(req) : undefined
+      return b && !('descricao' in b) ? refusal('descricao is required') : undefined
     },
   }),
   (() => {
