@@ -5,6 +5,8 @@ import { defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest } f
 const BOUNDS = ['charges/bounds.test.ts']
 const V2_EVENTS = ['webhooks/v2-events.test.ts']
 const RETURN_BOUNDS = ['returns/bounds.test.ts']
+const VIEW_FILE = ['transactions/view.test.ts']
+const VIEW = /^\/api\/pix\/transaction\/[^/]+$/
 const RETURN = /^\/pix\/[^/]+\/devolucao\/[^/]+$/
 const COB = /^\/cob\/[^/]+$/
 
@@ -59,6 +61,16 @@ export default [
     onRequest(req) {
       const b = cobBody(req)
       return b?.calendario && typeof b.calendario === 'object' && !('expiracao' in b.calendario) ? refusal('calendario.expiracao is required') : undefined
+    },
+  }),
+  defineFault({
+    id: 'combo-view-digits-read-as-internal-id-only',
+    area: 'transactions', files: VIEW_FILE, clauses: ['4.3.get-by-external-id'],
+    description: 'GET /api/pix/transaction/{id} reads an id of digits only as an internal id: an externalId of digits is never found (404)',
+    onResponse(req, res) {
+      const id = matches(req, 'GET', VIEW, 'base') ? decodeURIComponent(req.path.split('/').pop()!) : ''
+      const view = jsonObjectOf(res)
+      return /^[0-9]+$/.test(id) && res.status === 200 && view && String(view.id) !== id ? jsonResponse(404, { message: 'transaction not found' }) : undefined
     },
   }),
   defineFault({
