@@ -46,3 +46,8 @@ export function duplicateNames(text: string): string[] {
   }
   return [...found]
 }
+
+/** The conventions' Content-Type: application/json, a charset parameter allowed (a reading the interface leaves open); not text/json nor another +json type. */
+export const JSON_CONTENT_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?[A-Za-z0-9._-]+"?\s*)?$/i
+
+export const isJsonContentType = (value: string | undefined): boolean => value !== undefined && JSON_CONTENT_TYPE.test(value.trim())
