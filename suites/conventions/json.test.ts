@@ -12,6 +12,7 @@ import { randomCpf } from '../../generators/documents.ts'
 import { newTxid, newUuid } from '../../generators/ids.ts'
 import { cashInBody } from '../../generators/requests.ts'
 import { eventIfAny, eventOf, isEvent, resend, slipEvent } from '../events.ts'
+import { slipRequest } from '../bank-slip/fixtures.ts'
 import { expectJsonBodies, expectJsonNotification, registeredAndPaidSlip } from './fixtures.ts'
 
 check('answers of the read operations, successes and errors, are JSON', { clauses: ['0.json-bodies'] }, async (t) => {
@@ -35,6 +36,21 @@ check('answers of the writing operations, successes and errors, are JSON', { cla
     await t.base.post('/api/pix/cash-out-qrcode', { value: 1, qrCode, externalId: `kit-json-${newUuid()}` }),
     await t.base.post('/api/pix/cash-out-qrcode', { value: 1, qrCode: 'not a BR Code', externalId: `kit-json-${newUuid()}` }),
     await t.gateway.post(`/pix/v2/payment/refund/${newUuid()}`, {}),
+  ])
+})
+
+check('answers of the operations on received payments and bank slips, successes and errors, are JSON', { clauses: ['0.json-bodies'], needs: ['mutating', 'control'] }, async (t) => {
+  const paid = await t.control.incomingPayment({ amount: 6, payer: { name: 'Json Payer', document: randomCpf() } })
+  const slip = await t.gateway.post('/bank-slip/v1/payment', slipRequest({ externalId: `kit-json-slip-${randomUUID()}` }))
+  const slipId = (slip.response.json as { id?: unknown } | undefined)?.id
+  expectJsonBodies(t, [
+    await t.base.put(`/pix/${encodeURIComponent(paid.e2eId)}/devolucao/kitjson${Date.now().toString(36)}`, { valor: '1.00' }),
+    await t.base.put(`/pix/${encodeURIComponent(paid.e2eId)}/devolucao/kitjson${Date.now().toString(36)}x`, { valor: 'one real' }),
+    await t.gateway.post(`/pix/v2/payment/refund/${encodeURIComponent(paid.gatewayId)}`, { value: 1 }),
+    await resend(t.gateway, newUuid(), { url: 'https://example.com/hooks/kit-json' }),
+    slip,
+    ...(typeof slipId === 'string' ? [await t.gateway.post(`/bank-slip/v1/payment/${encodeURIComponent(slipId)}/generate-pdf`)] : []),
+    await t.gateway.post('/bank-slip/v1/payment', {}),
   ])
 })
 

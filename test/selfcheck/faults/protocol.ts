@@ -35,6 +35,23 @@ export default [
     },
   }),
   defineFault({
+    id: 'proto-slip-answer-member-twice',
+    area: 'conventions', files: JSON_FILE, clauses: ['0.json-bodies'],
+    description: 'the bank slip creation answer writes its first member twice (same value)',
+    onResponse(req, res) {
+      const o = matches(req, 'POST', '/bank-slip/v1/payment', 'gateway') ? jsonObjectOf(res) : undefined
+      return o ? withBody(res, firstMemberTwice(o)) : undefined
+    },
+  }),
+  defineFault({
+    id: 'proto-return-answer-trailing-newline-garbage',
+    area: 'conventions', files: JSON_FILE, clauses: ['0.json-bodies'],
+    description: 'the return answer is followed by a second JSON value (a log line written to the response): {"…"}\n{"log":"ok"}',
+    onResponse(req, res) {
+      return matches(req, 'PUT', /^\/pix\/[^/]+\/devolucao\/[^/]+$/, 'base') && res.body.length > 0 ? { ...res, body: Buffer.concat([res.body, Buffer.from('\n{"log":"ok"}')]) } : undefined
+    },
+  }),
+  defineFault({
     id: 'proto-notification-text-json',
     area: 'conventions', files: JSON_FILE, clauses: ['6.http-post-json'],
     description: 'notifications are labelled Content-Type text/json (a lenient /json/ test accepts it)',
