@@ -228,7 +228,9 @@ export class HttpClient {
       headers = flattenHeaders(res.headers)
       const cap = this.options.bodyCapBytes ?? BODY_CAP_BYTES
       // The common case without a further async step: a declared length within the cap is read whole.
-      const { text, error } = fitsCap(headers['content-length'], cap) ? { text: await res.body.text(), error: undefined } : await readCapped(res.body, cap)
+      // Buffer decoding, not body.text(): the WHATWG decoder drops a byte order mark, which
+      // 0.json-bodies must see (RFC 8259 §8.1); addJson still reads past it.
+      const { text, error } = fitsCap(headers['content-length'], cap) ? { text: Buffer.from(await res.body.arrayBuffer()).toString('utf8'), error: undefined } : await readCapped(res.body, cap)
       const response: ExchangeResponse = { status, headers, body: text, durationMs: Math.round(performance.now() - started) }
       addJson(response, headers['content-type'])
       if (error) response.error = error

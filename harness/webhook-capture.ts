@@ -432,10 +432,12 @@ function channelOf(requestPath: string): string | undefined {
   }
 }
 
+/** Lenient, so a notification is found: a byte order mark and outer whitespace are dropped (0.json-bodies and 6.http-post-json judge `raw`). */
 function parseJson(raw: string): unknown {
-  if (raw === '') return undefined
+  const text = raw.replace(/^\uFEFF/, '').trim()
+  if (text === '') return undefined
   try {
-    return JSON.parse(raw)
+    return JSON.parse(text)
   } catch {
     return undefined
   }

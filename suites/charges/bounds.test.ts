@@ -1,5 +1,6 @@
 // Charge creation bounds (interface §4.10, §2.4, §8): every length limit at n−1, n and n+1, the
-// txid lengths, the modalidadeAlteracao values, the required fields and the CPF/CNPJ lengths.
+// txid lengths, the modalidadeAlteracao values, the required fields, the CPF/CNPJ lengths, every
+// presence combination of devedor's members and every optional member absent.
 // The cases come from the request schema in specs/openapi.yaml (generators/schema-arb.ts
 // boundaryCases); each is transplanted into an otherwise valid charge and re-judged by ajv before
 // it is sent, so a "refused" case is really invalid and an "accepted" case really valid. Every
@@ -12,7 +13,8 @@ import { parameterSchema } from '../../generators/openapi.ts'
 import { TXID_RE, newTxid } from '../../generators/ids.ts'
 import { isValidCnpj, isValidCpf, randomCnpj, randomCpf } from '../../generators/documents.ts'
 import { CNPJ_DIGITS, CPF_DIGITS } from '../../generators/formats.ts'
-import { COB_REQUEST, MULTI_BYTE_WORDS, arbWord, charCount, describeCase, expectBadRequest, expectCreatedEchoing, maxLengthCases, putCob, recheck, textOfLength, validCharge } from './bound-cases.ts'
+import { memberSubsets, optionalAbsences } from '../../generators/combinations.ts'
+import { COB_REQUEST, MULTI_BYTE_WORDS, arbWord, charCount, describeCase, expectBadRequest, expectCreatedEchoing, isValidCobRequest, maxLengthCases, putCob, recheck, textOfLength, validCharge } from './bound-cases.ts'
 import { accountKeys, type Json } from './fixtures.ts'
 
 const LIMITS: { pointer: string; clause: string; limit: string }[] = [
@@ -163,5 +165,39 @@ check('charge devedor.cnpj: 14 valid digits are accepted; 13 or 15 digits or a n
   for (const wrong of [cnpj.slice(0, 13), `${cnpj}0`, `${cnpj.slice(0, 13)}A`]) {
     if (isValidCnpj(wrong) || CNPJ_DIGITS.test(wrong)) throw new Error(`kit bug: the CNPJ case ${wrong} is 14 digits`)
     await expectBadRequest(t, '2.4.devedor-cnpj-digits', withCnpj(wrong), `devedor.cnpj ${show(wrong)}`)
+  }
+})
+
+// ---- presence combinations (generators/combinations.ts) -----------------------------------------
+
+const DEVEDOR_FORMS: Record<string, string> = { 'cpf+nome': '4.10.devedor-cpf-form', 'cnpj+nome': '4.10.devedor-cnpj-form' }
+
+check('charge devedor: of every subset of cpf, cnpj and nome, cpf+nome and cnpj+nome are accepted and echoed; the others (a document without nome, nome alone, both documents, neither) are refused with 400', {
+  clauses: ['4.10.devedor-cpf-form', '4.10.devedor-cnpj-form', '4.10.devedor-fields-required'],
+  needs: ['mutating'],
+}, async (t) => {
+  const full = { cpf: randomCpf(), cnpj: randomCnpj(), nome: 'Maria da Silva' }
+  for (const c of memberSubsets(validCharge(), '/devedor', full, isValidCobRequest)) {
+    const form = DEVEDOR_FORMS[c.label]
+    if (c.valid !== (form !== undefined)) throw new Error(`kit bug: the putCob request schema judges devedor ${c.label} ${c.valid ? 'valid' : 'invalid'}, unlike the interface`)
+    if (form) await expectCreatedEchoing(t, form, c.value as Json, '/devedor')
+    else await expectBadRequest(t, '4.10.devedor-fields-required', c.value, `devedor with ${c.label}`)
+  }
+})
+
+check('charge optional members (devedor, chave, solicitacaoPagador, infoAdicionais, calendario.expiracao, valor.modalidadeAlteracao): present and absent, one at a time and all together, the charge is created (201)', {
+  clauses: ['4.10.status-201', '4.10.devedor-optional'],
+  needs: ['mutating'],
+}, async (t) => {
+  const key = (await accountKeys(t)).find((k) => charCount(k) <= CHAVE_MAX)
+  const full: Json = key === undefined ? validCharge() : { ...validCharge(), chave: key }
+  if (key === undefined) t.observe('4.10.status-201', 'chave', 'the account has no PIX key to send, so chave is sent absent only')
+  const cases = [{ label: 'every member present', value: full, valid: true }, ...optionalAbsences(full, isValidCobRequest), ...optionalAbsences(full, isValidCobRequest, '/calendario'), ...optionalAbsences(full, isValidCobRequest, '/valor')]
+  for (const c of cases) {
+    if (!c.valid) throw new Error(`kit bug: the charge ${c.label} is not valid by the putCob request schema`)
+    const ex = await putCob(t, newTxid(), c.value)
+    const clause = c.label === 'without devedor' ? '4.10.devedor-optional' : '4.10.status-201'
+    if (ex.response.status !== 201 && !ex.response.error) t.fail(clause, `accepted: a charge ${c.label}`, 'HTTP 201', `HTTP ${ex.response.status}`, ex)
+    t.expectStatus(clause, ex, 201)
   }
 })

@@ -7,12 +7,12 @@ import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
 import { LOOKS_LIKE_DATE_TIME, isUtcDateTime } from '../../generators/formats.ts'
+import { isJsonContentType, strictJsonProblem } from '../../generators/strict-json.ts'
 import { createSlip, registerSlip, slipRequest } from '../bank-slip/fixtures.ts'
 import { targetNow } from '../../harness/target-clock.ts'
 
 // ---- JSON bodies ------------------------------------------------------------------------------------
 
-const JSON_CONTENT_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?[A-Za-z0-9._-]+"?\s*)?$/i
 export const JSON_BODIES = '0.json-bodies'
 
 /** Fails on the first answer with a body that is not labelled JSON or does not parse. */
@@ -21,13 +21,25 @@ export function expectJsonBodies(t: CheckContext, exchanges: Exchange[]): void {
     if (ex.response.error) t.fail(JSON_BODIES, 'the answer', 'a response', ex.response.error, ex)
     if (ex.response.body === '') continue
     const type = ex.response.headers['content-type']
-    t.expectThat(JSON_BODIES, 'Content-Type', type !== undefined && JSON_CONTENT_TYPE.test(type.trim()), 'application/json (charset allowed)', show(type ?? '(none)'), ex)
-    try {
-      JSON.parse(ex.response.body)
-    } catch (err) {
-      t.fail(JSON_BODIES, 'the body', 'JSON that parses', (err as Error).message, ex)
-    }
+    t.expectThat(JSON_BODIES, 'Content-Type', isJsonContentType(type), 'application/json (charset allowed)', show(type ?? '(none)'), ex)
+    const problem = strictJsonProblem(ex.response.body)
+    if (problem) t.fail(JSON_BODIES, 'the body', 'one JSON value as RFC 8259 writes it', problem, ex)
   }
+}
+
+export const POST_JSON = '6.http-post-json'
+
+/**
+ * A notification as §6 and the conventions send it: HTTP POST, Content-Type application/json (a
+ * charset parameter allowed), a body that is JSON as RFC 8259 writes it. The capture server reads
+ * bodies leniently (a byte order mark stripped) so the notification is found; this judges its text.
+ */
+export function expectJsonNotification(t: CheckContext, kind: string, c: Captured): void {
+  t.expectThat(POST_JSON, `${kind} notification method`, c.method === 'POST', 'POST', c.method)
+  const type = c.headers['content-type']
+  t.expectThat(POST_JSON, `${kind} notification Content-Type`, isJsonContentType(type), 'application/json (charset allowed)', show(type ?? '(none)'))
+  const problem = strictJsonProblem(c.raw)
+  if (problem) t.fail(POST_JSON, `${kind} notification body`, 'one JSON value as RFC 8259 writes it', `${problem}: ${show(c.raw.slice(0, 80))}`)
 }
 
 // ---- UTC timestamps ---------------------------------------------------------------------------------

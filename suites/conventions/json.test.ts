@@ -1,12 +1,19 @@
 // Conventions (interface "Conventions"): request and response bodies are JSON. A sample of the
 // answers of every operation that is cheap to call, successes and errors, each must declare
-// Content-Type application/json (a charset parameter allowed) and parse. PDF downloads (§4.16) are
-// the stated exception and are not sampled.
+// Content-Type application/json (a charset parameter allowed) and be one JSON value as RFC 8259
+// writes it (generators/strict-json.ts: no byte order mark, nothing after it, no member name twice).
+// PDF downloads (§4.16) are the stated exception and are not sampled. Notifications, last, likewise.
+import { randomUUID } from 'node:crypto'
 import { check } from '../../harness/check.ts'
+import { ALONE } from '../../harness/schedule.ts'
+import type { Captured } from '../../harness/webhook-capture.ts'
 import { buildPixCode } from '../../generators/emv.ts'
+import { randomCpf } from '../../generators/documents.ts'
 import { newTxid, newUuid } from '../../generators/ids.ts'
 import { cashInBody } from '../../generators/requests.ts'
-import { expectJsonBodies } from './fixtures.ts'
+import { eventIfAny, eventOf, isEvent, resend, slipEvent } from '../events.ts'
+import { slipRequest } from '../bank-slip/fixtures.ts'
+import { expectJsonBodies, expectJsonNotification, registeredAndPaidSlip } from './fixtures.ts'
 
 check('answers of the read operations, successes and errors, are JSON', { clauses: ['0.json-bodies'] }, async (t) => {
   expectJsonBodies(t, [
@@ -30,4 +37,55 @@ check('answers of the writing operations, successes and errors, are JSON', { cla
     await t.base.post('/api/pix/cash-out-qrcode', { value: 1, qrCode: 'not a BR Code', externalId: `kit-json-${newUuid()}` }),
     await t.gateway.post(`/pix/v2/payment/refund/${newUuid()}`, {}),
   ])
+})
+
+check('answers of the operations on received payments and bank slips, successes and errors, are JSON', { clauses: ['0.json-bodies'], needs: ['mutating', 'control'] }, async (t) => {
+  const paid = await t.control.incomingPayment({ amount: 6, payer: { name: 'Json Payer', document: randomCpf() } })
+  const slip = await t.gateway.post('/bank-slip/v1/payment', slipRequest({ externalId: `kit-json-slip-${randomUUID()}` }))
+  const slipId = (slip.response.json as { id?: unknown } | undefined)?.id
+  expectJsonBodies(t, [
+    await t.base.put(`/pix/${encodeURIComponent(paid.e2eId)}/devolucao/kitjson${Date.now().toString(36)}`, { valor: '1.00' }),
+    await t.base.put(`/pix/${encodeURIComponent(paid.e2eId)}/devolucao/kitjson${Date.now().toString(36)}x`, { valor: 'one real' }),
+    await t.gateway.post(`/pix/v2/payment/refund/${encodeURIComponent(paid.gatewayId)}`, { value: 1 }),
+    await resend(t.gateway, newUuid(), { url: 'https://example.com/hooks/kit-json' }),
+    slip,
+    ...(typeof slipId === 'string' ? [await t.gateway.post(`/bank-slip/v1/payment/${encodeURIComponent(slipId)}/generate-pdf`)] : []),
+    await t.gateway.post('/bank-slip/v1/payment', {}),
+  ])
+})
+
+// §6 and the conventions: notifications are POSTed JSON. Whether each is sent is other clauses'
+// business (suites/webhooks, suites/bank-slip): one that does not come is not held against this
+// rule, and the check is skipped when none came.
+check('the V1, V2 and bank slip notifications are HTTP POST with Content-Type application/json and a JSON body as RFC 8259 writes it', {
+  alone: ALONE.accountUrls,
+  clauses: ['6.http-post-json'],
+  needs: ['mutating', 'control', 'webhooks'],
+}, async (t) => {
+  await t.hooks.useForAccount()
+  const paid = await t.control.incomingPayment({ amount: 7, payer: { name: 'Json Notified Payer', document: randomCpf() } })
+  const returnId = `kitjson${randomUUID().replace(/-/g, '').slice(0, 16)}`
+  await t.given('a settled return (PUT /pix/{e2eid}/devolucao/{id})', async () => {
+    t.expectStatus('4.11.status-201', await t.base.put(`/pix/${encodeURIComponent(paid.e2eId)}/devolucao/${returnId}`, { valor: '2.00' }), 201)
+    await t.control.settleReturn(paid.e2eId, returnId)
+  })
+  await t.given('a V1 resend (POST /pix/v1/webhooks/resend/{id})', async () => {
+    t.expectStatus('4.12.response-success', await resend(t.gateway, paid.gatewayId, { url: t.hooks.url('v1') }), 200)
+  })
+  const slipId = await registeredAndPaidSlip(t)
+  const kinds: [string, (c: Captured) => boolean][] = [
+    ['RECEIVE', isEvent('RECEIVE', (d) => d.endToEndId === paid.e2eId)],
+    ['REFUND', isEvent('REFUND', (d) => d.endToEndId === paid.e2eId)],
+    ['V1', (c) => c.channel === t.hooks.channel('v1') && typeof eventOf(c)?.transactionId === 'string'],
+    ['bank slip WAITING_PAYMENT', slipEvent(slipId, 'WAITING_PAYMENT')],
+    ['bank slip PAID', slipEvent(slipId, 'PAID')],
+  ]
+  let came = 0
+  for (const [kind, pred] of kinds) {
+    const c = await eventIfAny(t, pred)
+    if (!c) continue
+    came += 1
+    expectJsonNotification(t, kind, c)
+  }
+  if (came === 0) t.skip('no notification came within the wait (their emission is checked by suites/webhooks and suites/bank-slip)')
 })

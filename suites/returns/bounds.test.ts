@@ -10,6 +10,7 @@ import { boundaryCases } from '../../generators/schema-arb.ts'
 import { parameterSchema, requestBodySchema, validator } from '../../generators/openapi.ts'
 import { E2EID_PATH_RE, newUuid } from '../../generators/ids.ts'
 import { NEAR_MISSES } from '../../generators/near-miss.ts'
+import { optionalAbsences } from '../../generators/combinations.ts'
 import { expectCreated, putReturn, receivedE2eId, receivedPayment, refund as refundOf, returnIdOfLength, storedReturn } from './fixtures.ts'
 
 const DEVOLUCAO_REQUEST = requestBodySchema('putDevolucao') as object
@@ -133,5 +134,20 @@ check('gateway refund value: 0.01 and 0.02 are accepted; 0, 0.001 and just under
     const ex = await refund(value)
     t.expectStatus(clause, ex, [200, 201])
     t.expectSchema(clause, ex, 'refundPayment')
+  }
+})
+
+check('return optional members (natureza, descricao): present and absent, one at a time and together, the return is created (201)', {
+  clauses: ['4.11.status-201'],
+  needs: [...NEEDS],
+}, async (t) => {
+  const e2eid = await receivedE2eId(t, RECEIVED_CENTS)
+  const isValid = (body: unknown): boolean => validator(DEVOLUCAO_REQUEST)(body) === true
+  const full = { valor: '0.01', natureza: 'ORIGINAL', descricao: 'Devolucao com todos os campos' }
+  for (const c of [{ label: 'every member present', value: full, valid: true }, ...optionalAbsences(full, isValid)]) {
+    if (!c.valid) throw new Error(`kit bug: the return ${c.label} is not valid by the putDevolucao request schema`)
+    const ex = await putReturn(t, e2eid, returnIdOfLength(12), c.value)
+    if (ex.response.status !== 201 && !ex.response.error) t.fail('4.11.status-201', `accepted: a return ${c.label}`, 'HTTP 201', `HTTP ${ex.response.status}`, ex)
+    expectCreated(t, '4.11.status-201', ex)
   }
 })

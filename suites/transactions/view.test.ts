@@ -60,6 +60,22 @@ check('single view of a cash-out and of a cash-in: found by the transactionId an
   }
 })
 
+// §4.3's path takes either form; an externalId of digits only is still the caller's externalId, so
+// a lookup that reads any run of digits as an internal id alone loses it. Nineteen digits make a
+// collision with an internal id of the account improbable; one would be a reading, not a verdict.
+check('single view by an externalId of digits only (an internal id\'s form): the transaction made with it', {
+  clauses: ['4.3.get-by-external-id'],
+  needs: ['mutating'],
+}, async (t) => {
+  const externalId = `9${Array.from({ length: 18 }, () => Math.floor(Math.random() * 10)).join('')}`
+  const made = await cashIn(t, { externalId })
+  const ex = await t.base.get(VIEW(externalId))
+  const found = ex.response.json as { id?: unknown } | undefined
+  if (ex.response.status === 200 && String(found?.id) === externalId && made.id !== externalId) t.inconclusive(`the externalId ${externalId} is also an internal id of the account`)
+  const { view } = await viewOf(t, '4.3.get-by-external-id', externalId)
+  t.expectThat('4.3.get-by-external-id', 'lookup by a digits-only externalId finds the transaction made with it', view.id === made.id, `id ${show(made.id)}`, `id ${show(view.id)}`, ex)
+})
+
 check('single view amounts: two-decimal strings, originalAmount the amount paid', {
   clauses: ['2.1.original-amount', '2.1.fee-amount', '2.1.final-amount'],
   needs: [...ON_CONTROL],

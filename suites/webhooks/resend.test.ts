@@ -13,6 +13,7 @@ import { formatCpf, isMaskOf } from '../../generators/documents.ts'
 import { newObjectId } from '../../generators/ids.ts'
 import { whichId } from '../../harness/record-ids.ts'
 import { isHttpsUrl, isIsoDateTime } from '../../generators/formats.ts'
+import { isJsonContentType, strictJsonProblem } from '../../generators/strict-json.ts'
 import { givenCashOut } from '../cash/fixtures.ts'
 import { resend, v1For, type Json } from '../events.ts'
 import { VERSIONS, cashInTransactionId, clausesFor, eventsOnceThere, expectResent, givenResentV1, receivedPayment, resendableIdOf, resendablePayment } from './fixtures.ts'
@@ -33,8 +34,8 @@ for (const version of VERSIONS) {
     expectResent(t, '4.12.url-https', await resend(t.gateway, tx.gatewayId, { url: t.hooks.url('body') }, { version }))
     const event = await t.awaitEvent('4.12.url-https', 'the V1 notification at the body url', v1For(tx), { channel: 'body' })
     t.expectThat('6.http-post-json', 'notifications are HTTP POST', event.method === 'POST', 'POST', event.method)
-    const json = /[/+]json\b/i.test(event.headers['content-type'] ?? '') && typeof event.body === 'object'
-    t.expectThat('6.http-post-json', 'notifications carry JSON', json, 'a JSON body with a JSON content type', `${show(event.headers['content-type'])}: ${show(event.raw.slice(0, 80))}`)
+    const json = isJsonContentType(event.headers['content-type']) && strictJsonProblem(event.raw) === undefined
+    t.expectThat('6.http-post-json', 'notifications carry JSON', json, 'a JSON body (RFC 8259) with Content-Type application/json', `${show(event.headers['content-type'])}: ${show(event.raw.slice(0, 80))}`)
   })
 
   // A URL scheme is case-insensitive (RFC 3986 §3.1): HTTPS://… is a URL using HTTPS, and a check

@@ -9,7 +9,7 @@ import { centsOf } from '../../generators/amounts.ts'
 import { isMaskOf, randomCpf } from '../../generators/documents.ts'
 import { CLAIM_CLAUSES, expectTrueClaims } from '../../harness/notification-claims.ts'
 import { givenCashOut } from '../cash/fixtures.ts'
-import { eventOf, isEvent, type Json } from '../events.ts'
+import { eventIfAny, eventOf, isEvent, type Json } from '../events.ts'
 import { paidCharge, readAfter, shapeOf, txIdAgreesWithCharge } from './fixtures.ts'
 
 // ---------------------------------------------------------------------------------------------
@@ -120,4 +120,25 @@ check('POST /v1/account/webhook sets pixWebhookUrl: the next instant-payment not
   t.expectThat(clause, 'set pixWebhookUrl', !ex.response.error && ex.response.status >= 200 && ex.response.status <= 299, 'a 2xx answer', ex.response.error ?? `HTTP ${ex.response.status}`, ex)
   const charge = await paidCharge(t, '9.99')
   await t.awaitEvent(clause, 'the RECEIVE event of the next payment at the pixWebhookUrl set', isEvent('RECEIVE', (d: Json) => d.txId === charge.txid), { channel: 'pix' })
+})
+
+// A setting set twice: the second wins. The first URL getting the notification as well (both kept)
+// is the same fault as it getting it alone; once the notification reached the second URL, a copy at
+// the first within the same wait would have been sent with it.
+check('POST /v1/account/webhook twice: the second pixWebhookUrl wins, the next notification goes there and not to the first', {
+  alone: ALONE.accountUrls,
+  clauses: ['4.18.set-pix-webhook-url'],
+  needs: ['control', 'mutating', 'webhooks'],
+}, async (t: CheckContext) => {
+  const clause = '4.18.set-pix-webhook-url'
+  await t.control.setWebhookUrls({ webhookUrl: t.hooks.url('global') })
+  for (const channel of ['pix-first', 'pix']) {
+    const ex = await t.gateway.post('/v1/account/webhook', { pixWebhookUrl: t.hooks.url(channel) })
+    t.expectThat(clause, `set pixWebhookUrl (${channel === 'pix' ? 'second' : 'first'} time)`, !ex.response.error && ex.response.status >= 200 && ex.response.status <= 299, 'a 2xx answer', ex.response.error ?? `HTTP ${ex.response.status}`, ex)
+  }
+  const charge = await paidCharge(t, '9.98')
+  const receive = isEvent('RECEIVE', (d: Json) => d.txId === charge.txid)
+  await t.awaitEvent(clause, 'the RECEIVE event of the next payment at the second pixWebhookUrl set', receive, { channel: 'pix' })
+  const atFirst = await eventIfAny(t, receive, { channel: 'pix-first', deadlineMs: 2_000 })
+  if (atFirst) t.fail(clause, 'the first pixWebhookUrl, replaced by the second', 'no notification', `the RECEIVE event too: ${show(atFirst.body)}`)
 })

@@ -10,6 +10,7 @@ import { asciiDigit, asTwoDecimals, putCob as authBoundsPutCob, errorResponse, r
 import { isReset } from './support/meaning.ts'
 import { okAnswerOf, COB, ob, refuse, withStatus } from './support/outsider.ts'
 import { CONTROL_COB, CONTROL_COB_PAY, CONTROL_COB_REMOVE, eventData, eventOf, shiftEmvAmount, STATE_FILES, putCob } from './support/state-machines.ts'
+import combinationFaults from './support/combinations.ts'
 
 export default [
   defineFault({
@@ -563,4 +564,6 @@ export default [
       return req
     },
   }),
+  // every combination the contract allows or forbids (generators/combinations.ts)
+  ...combinationFaults.filter((f) => f.area === 'charges'),
 ]

@@ -2,6 +2,7 @@
 import { defineFault, jsonObjectOf, matches, rewriteAnswer } from '../fault.ts'
 import { FILES } from './support/answers.ts'
 import { inBrasilia, isControl, isReset } from './support/meaning.ts'
+import protocolFaults from './support/protocol.ts'
 
 export default [
   // -------------------------------------------------------------------------------------------
@@ -67,4 +68,6 @@ export default [
       },
     })
   })(),
+  // strict JSON and content types on answers and notifications (generators/strict-json.ts)
+  ...protocolFaults,
 ]

@@ -7,6 +7,7 @@ import { putReturn as answersPutReturn, REFUND as answersREFUND, created, FILES,
 import { asTwoDecimals, putReturn as authBoundsPutReturn, body, chars, errorResponse, missing, refund, returnParts } from './support/auth-bounds.ts'
 import { okAnswerOf, cents, ob, RETURN, withStatus } from './support/outsider.ts'
 import { acceptDespite, CONTROL_RETURN, CONTROL_RETURN_ACTION, devolucaoE2eid, eventData, eventOf, fakeReturn, gatewayRefund, paymentBook, putDevolucao, STATE_FILES, REFUND as stateMachinesREFUND } from './support/state-machines.ts'
+import combinationFaults from './support/combinations.ts'
 
 export default [
   defineFault({
@@ -467,4 +468,6 @@ export default [
       return undefined
     },
   }),
+  // every combination the contract allows or forbids (generators/combinations.ts)
+  ...combinationFaults.filter((f) => f.area === 'returns'),
 ]

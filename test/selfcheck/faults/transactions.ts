@@ -8,6 +8,7 @@ import { nextUp } from './support/meaning.ts'
 import { okAnswerOf, cents, digitsOf, documentsIn, formatted, localAsUtc, maskOf, ob, Obj, ok2xx, daysBetween as outsiderDaysBetween, listItems, refuse, seenDocuments, TX_VIEW } from './support/outsider.ts'
 import { tokenSubject } from './support/isolation.ts'
 import { defaultWindow, eachItem, isView, items, metadata, oneOver, sharedListingCache, viewByNumericIdOrExternalId, isAccountListing, isListing, isPixKeyListing } from './support/views-listings.ts'
+import combinationFaults from './support/combinations.ts'
 
 export default [
   defineFault({
@@ -906,4 +907,6 @@ export default [
       return jsonResponse(res.status, j.data)
     },
   }),
+  // every combination the contract allows or forbids (generators/combinations.ts)
+  ...combinationFaults.filter((f) => f.area === 'transactions'),
 ]

@@ -5,6 +5,7 @@ import { defineFault, jsonObjectOf, jsonResponse, matches } from '../fault.ts'
 import { isControl, RESEND as meaningRESEND } from './support/meaning.ts'
 import { cents, isV1, isV2, ob, RESEND as outsiderRESEND, resends } from './support/outsider.ts'
 import { channelName, CONTROL_COB_READ, CONTROL_COB_REMOVE, CONTROL_RETURN_FAIL, CONTROL_RETURN_READ, HOOK_FILES, resend, SILENT_FILES, success, toChannel, v1Event, V2_FILES, v2Event } from './support/slips-webhooks.ts'
+import combinationFaults from './support/combinations.ts'
 
 export default [
   // --------------------------------------------------------------------- notification content
@@ -573,4 +574,6 @@ export default [
       return undefined
     },
   }),
+  // every combination the contract allows or forbids (generators/combinations.ts)
+  ...combinationFaults.filter((f) => f.area === 'webhooks'),
 ]
