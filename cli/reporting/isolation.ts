@@ -5,6 +5,7 @@
 import { ISOLATION_TABLE, KIND_WORDS, type CredentialKind, type IsolationRow } from '../../suites/isolation/operations.ts'
 import { esc } from './text.ts'
 import type { CheckResult, Results } from './types.ts'
+import { t } from '../i18n.ts'
 
 type Kind = Exclude<CredentialKind, 'limited'>
 
@@ -81,7 +82,7 @@ export function isolationSection(r: Results): string {
   if (!s) return ''
   const rows = s.rows.map((x) => `<tr class="${x.leaks.length ? 'fail' : ''}"><td><code>${esc(x.row.operationId)}</code></td><td>§${esc(x.row.section)}</td><td>${esc(x.row.names)}</td>`
     + `<td>${esc(x.kinds.join(', ') || '—')}</td><td>${x.passed}</td><td>${x.leaks.length}</td><td>${x.withoutVerdict + x.skipped}</td><td>${x.leftOut}</td><td><code>${esc(x.row.clause)}</code></td></tr>`)
-  return `<section id="isolation"><h2>Account isolation</h2>
+  return `<section id="isolation"><h2>${esc(t('html.isolation.h2'))}</h2>
 <p><strong>${esc(s.line)}</strong></p>
 <p>Each operation that names a resource by id or acts on an account, asked with the credentials of B (the second account, PIX_OTHER_*) of every kind it takes about what is A's (the account under test); a leak is A's resource served, changed or paid for B (severity security).</p>
 <table><thead><tr><th>operation</th><th>section</th><th>what of A's it names</th><th>kinds asked</th><th>passed</th><th>leaks</th><th>no verdict</th><th>left out</th><th>clause</th></tr></thead>
