@@ -197,6 +197,8 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
   const fileEnv = args.envFile ? loadDotenv(args.envFile) : {}
   if (args.envFile) checkSettingNames(fileEnv, args.envFile)
   let env = mergeEnv(process.env, fileEnv, flagEnv(args))
+  // the language of what this process writes (summary, report.html, certificate): cli/i18n.ts reads it
+  if (env.PIX_LANG) process.env.PIX_LANG = env.PIX_LANG
   let reference: { close(): Promise<void> } | undefined
 
   if (!env.PIX_BASE_URL?.trim()) {

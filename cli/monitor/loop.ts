@@ -8,6 +8,7 @@ import { EXIT_PASSED, EXIT_UNUSABLE } from '../exit-codes.ts'
 import type { Results } from '../reporting/types.ts'
 import { exitCodeOfVerdict } from '../reporting/verdict.ts'
 import { alertBody, alertLine, sendAlert, type AlertContext } from './alerts.ts'
+import { alertLang } from './alerts-i18n.ts'
 import { clauseStep, confirmStep, latencyByOperation, latencyChanges, observationChanges, type Change } from './changes.ts'
 import { factsOf, type CheckRow, type RunFacts } from './extract.ts'
 import { History, type RunKind, type RunOutcome } from './history.ts'
@@ -194,7 +195,7 @@ export class Monitor {
   }
 
   private async alert(run: number, change: Change, ctx: AlertContext): Promise<void> {
-    const body = alertBody(change, ctx)
+    const body = alertBody(change, ctx, alertLang(this.options.certifyArgv))
     const id = this.history!.recordAlert(run, Date.now(), change, body)
     this.metrics!.alerted(change.kind)
     this.out(alertLine(body))

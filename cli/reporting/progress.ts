@@ -5,6 +5,7 @@ import type { CheckResult, Counts, Results } from './types.ts'
 import { traceHint } from './trace.ts'
 import { bySeverity, severityLabel } from './severity.ts'
 import { isolationLines } from './isolation.ts'
+import { headline, t } from '../i18n.ts'
 
 export interface Paint {
   pass(s: string): string
@@ -39,43 +40,44 @@ export function fileLine(file: string, own: Counts, soFar: Counts, elapsedMs: nu
 }
 
 export function summaryText(r: Results, reportDir: string, p: Paint): string {
-  const lines: string[] = ['', p.bold(`Conformance of ${r.target.baseUrl}${r.target.embedded ? ' (embedded reference)' : ''}`)]
-  lines.push(p.dim(`run ${r.runId} · profile ${r.profile} · seed ${r.seed}${depthText(r)}`), '')
-  lines.push(`  ${'area'.padEnd(18)}${'passed'.padStart(8)}${'failed'.padStart(8)}${'blocked'.padStart(9)}${'inconcl.'.padStart(10)}${'skipped'.padStart(9)}`)
+  const lines: string[] = ['', p.bold(`${t('console.title', { target: r.target.baseUrl })}${r.target.embedded ? t('console.embedded') : ''}`)]
+  lines.push(p.dim(`${t('console.runLine', { run: r.runId, profile: r.profile, seed: r.seed })}${depthText(r)}`), '')
+  lines.push(`  ${t('console.col.area').padEnd(18)}${t('console.col.passed').padStart(8)}${t('console.col.failed').padStart(8)}${t('console.col.blocked').padStart(9)}${t('console.col.inconclusive').padStart(10)}${t('console.col.skipped').padStart(9)}`)
   for (const a of r.areas) lines.push(areaRow(a.area, a, p))
-  lines.push(areaRow('total', r.summary, p, true))
-  lines.push('', `  clauses verified: ${r.coverage.verified}/${r.coverage.testableMust} testable must clauses${r.scope ? ` of ${r.scope.join(', ')}` : ''} (${r.coverage.percent}%); ${r.coverage.covered} have a check`)
+  lines.push(areaRow(t('console.total'), r.summary, p, true))
+  lines.push('', `  ${t('console.verified', { verified: r.coverage.verified, total: r.coverage.testableMust, scope: r.scope ? t('console.scope', { areas: r.scope.join(', ') }) : '', percent: r.coverage.percent, covered: r.coverage.covered })}`)
   lines.push(...isolationLines(r))
 
   const failed = bySeverity(r.checks.filter((c) => c.status === 'failed'))
   if (failed.length > 0) {
     const waived = failed.filter((c) => c.waiver && !c.waiver.expired).length
-    lines.push('', p.fail(p.bold(`Failures (${failed.length}${waived ? `, ${waived} waived` : ''}):`)))
+    lines.push('', p.fail(p.bold(t('console.failures', { n: failed.length, waived: waived ? t('console.waived', { n: waived }) : '' }))))
+    if (t('console.messagesNote')) lines.push(p.dim(`  ${t('console.messagesNote')}`))
     for (const group of groupByCause(failed, failureCause)) lines.push(...failureLines(group, p))
   }
   const flaky = r.checks.filter((c) => c.flaky)
   if (flaky.length > 0) {
-    lines.push('', p.skip(p.bold(`Flaky (${flaky.length}): failed, then passed on a retry (report.html shows every attempt)`)))
+    lines.push('', p.skip(p.bold(t('console.flaky', { n: flaky.length }))))
     for (const c of flaky) lines.push(`  ${p.skip('~')} ${c.area} › ${c.title}`, `      first attempt: ${oneLine(c.attempts?.[0]?.message ?? '', 300)}`)
   }
   const unverdicted = r.checks.filter((c) => c.status === 'blocked' || c.status === 'inconclusive')
   if (unverdicted.length > 0) {
-    lines.push('', p.skip(p.bold(`Without a verdict (${unverdicted.length}): not failures of the target, not passes either`)))
+    lines.push('', p.skip(p.bold(t('console.withoutVerdict', { n: unverdicted.length }))))
     for (const group of groupByCause(unverdicted, (c) => `${c.status}: ${c.reason ?? ''}`)) lines.push(...noVerdictLines(group, p))
   }
   if (r.errors.length > 0) {
-    lines.push('', p.fail(p.bold(`Run errors (${r.errors.length}):`)))
+    lines.push('', p.fail(p.bold(t('console.runErrors', { n: r.errors.length }))))
     for (const e of r.errors) lines.push(`  ${oneLine(e)}`)
   }
   const skipped = r.checks.filter((c) => c.status === 'skipped')
   if (skipped.length > 0) {
-    lines.push('', p.skip(p.bold(`Skipped (${skipped.length}), each reason once:`)))
+    lines.push('', p.skip(p.bold(t('console.skipped', { n: skipped.length }))))
     for (const group of groupByCause(skipped, (c) => c.skipReason ?? 'no reason given')) {
       lines.push(`  ${p.skip('↷')} ${group.length} ${p.dim('·')} ${oneLine(group[0]!.skipReason ?? 'no reason given', 300)}`)
     }
   }
-  if (r.excludedByProfile.length > 0) lines.push('', p.dim(`${r.excludedByProfile.length} checks left out by the ${r.profile} profile`))
-  lines.push('', verdictLine(r, p), `Report: ${reportDir}  (report.html, results.json, junit.xml)`, '')
+  if (r.excludedByProfile.length > 0) lines.push('', p.dim(t('console.excluded', { n: r.excludedByProfile.length, profile: r.profile })))
+  lines.push('', verdictLine(r, p), t('console.report', { dir: reportDir }), '')
   return lines.join('\n')
 }
 
@@ -102,7 +104,7 @@ const SHOWN_PER_GROUP = 3
 
 function failureLines(group: CheckResult[], p: Paint): string[] {
   const first = group[0]!
-  const head = group.length > 1 ? `${group.length} checks failed the same way` : `${first.area} › ${first.title}`
+  const head = group.length > 1 ? t('console.sameWay', { n: group.length }) : `${first.area} › ${first.title}`
   const lines = [`  ${p.fail('✗')} ${first.failedClause ?? 'kit bug'} ${p.dim('·')} ${head}${severityLabel(first)}`]
   lines.push(`      ${oneLine(first.message ?? 'failed', 300)}`)
   const detail = (first.message ?? '').split('\n')[1]
@@ -138,7 +140,7 @@ export function depthText(r: Results): string {
 
 function verdictLine(r: Results, p: Paint): string {
   const paintOf = r.verdict.result === 'PASSED' ? p.pass : r.verdict.result === 'INCOMPLETE' || r.verdict.result === 'CONDITIONAL PASS' ? p.skip : p.fail
-  return paintOf(p.bold(r.verdict.headline)) + (r.verdict.extension ? `\n${p.bold(r.verdict.extension)}` : '')
+  return paintOf(p.bold(headline(r.verdict.headline))) + (r.verdict.extension ? `\n${p.bold(headline(r.verdict.extension))}` : '')
 }
 
 /** The first line of a message; a first line that ends in ':' announces the next one, which joins it. */
