@@ -252,7 +252,8 @@ const CAUSES_PT: readonly [RegExp, string][] = [
   [/^(\d+) waived$/, '$1 dispensadas'],
   [/^(\d+) inconclusive$/, '$1 inconclusivas'],
   [/^(\d+) skipped$/, '$1 puladas'],
-  [/^shards? (.+) missing$/, 'frações $1 ausentes'],
+  [/^shard (\S+) missing$/, 'fração $1 ausente'],
+  [/^shards (.+) missing$/, 'frações $1 ausentes'],
   [/^(\d+) checks? flaky: passed only on a retry$/, '$1 verificações instáveis: passaram só numa nova tentativa'],
   [/^status coverage not measured: the selected checks are about no operation \(--require-coverage (\S+) not applicable\)$/, 'cobertura de status não medida: as verificações selecionadas não tratam de nenhuma operação (--require-coverage $1 não se aplica)'],
   [/^status coverage (.+)$/, 'cobertura de status $1'],
@@ -261,9 +262,20 @@ const CAUSES_PT: readonly [RegExp, string][] = [
   [/^(\d+) failures? of other severities reported(.*), not gated (\(--fail-on .+\))$/, '$1 falhas de outras gravidades relatadas$2, sem bloquear $3'],
 ]
 
+// a cause counting one clause (or check, or shard) says it in the singular
+const SINGULAR_PT: Record<string, string> = {
+  reprovadas: 'reprovada', inconclusivas: 'inconclusiva', bloqueadas: 'bloqueada', exigem: 'exige', alcançadas: 'alcançada',
+  puladas: 'pulada', dispensadas: 'dispensada', verificações: 'verificação', instáveis: 'instável', passaram: 'passou',
+  falhas: 'falha', relatadas: 'relatada', frações: 'fração', ausentes: 'ausente',
+}
+
 function causeIn(lang: Lang, part: string): string {
   if (lang === 'en') return part
-  for (const [pattern, pt] of CAUSES_PT) if (pattern.test(part)) return part.replace(pattern, pt)
+  for (const [pattern, pt] of CAUSES_PT) {
+    if (!pattern.test(part)) continue
+    const text = part.replace(pattern, pt)
+    return /^1 /.test(text) ? text.replace(/\p{L}+/gu, (w) => SINGULAR_PT[w] ?? w) : text
+  }
   return part
 }
 

@@ -265,7 +265,7 @@ function clauseMatrix(clauses: ClauseResult[], checks: CheckResult[], anchors: M
         .filter((c): c is CheckResult => c !== undefined)
         .map((c) => `<a class="chip ${c.status}" href="#${esc(anchors.get(c.id))}" title="${esc(`${word('status', c.status)}: ${c.title}`)}">${esc(shortTitle(c.title))}</a>`)
         .join(' ')
-      const search = [clause.id, clause.statement, clause.testability, verdict, ...clause.checks].join(' ').toLowerCase()
+      const search = [clause.id, statementIn(currentLang(), clause), clause.testability, verdict, ...clause.checks].join(' ').toLowerCase()
       return `<tr class="row" data-status="${esc(verdict)}" data-search="${esc(search)}">
 <td class="cid"><code>${esc(clause.id)}</code></td>
 <td>${esc(statementIn(currentLang(), clause))}</td>
