@@ -7,6 +7,7 @@ import { writeReproducers } from './repro.ts'
 import { coverageLine, neverSeen } from './reporting/coverage.ts'
 import { failOnLine } from './reporting/severity.ts'
 import type { GateSettings, Results } from './reporting/types.ts'
+import { currentLang, t } from './i18n.ts'
 
 const SHOWN_GAPS = 12
 
@@ -15,7 +16,7 @@ export async function afterRun(args: CliArgs, results: Results, say: (line: stri
   if (runDir) {
     try {
       const n = writeReproducers(results, runDir)
-      if (n > 0) say(`  reproducers: ${n} standalone script${n === 1 ? '' : 's'} in ${join(runDir, 'repro')} (node <file>: exit 1 while broken, 0 once fixed)`)
+      if (n > 0) say(currentLang() === 'en' ? `  reproducers: ${n} standalone script${n === 1 ? '' : 's'} in ${join(runDir, 'repro')} (node <file>: exit 1 while broken, 0 once fixed)` : `  ${t('console.reproducers', { n, dir: join(runDir, 'repro') })}`)
     } catch (e) {
       complain(`warning: the reproducers could not be written: ${(e as Error).message}`)
     }
@@ -24,7 +25,7 @@ export async function afterRun(args: CliArgs, results: Results, say: (line: stri
   if (coverage) {
     const gaps = neverSeen(coverage)
     say(`  ${coverageLine(coverage)}`)
-    if (gaps.length > 0) say(`  never seen: ${gaps.slice(0, SHOWN_GAPS).join(', ')}${gaps.length > SHOWN_GAPS ? `, … ${gaps.length - SHOWN_GAPS} more (report.html, "Documented statuses")` : ''}`)
+    if (gaps.length > 0) say(`  ${t('console.neverSeen')}: ${gaps.slice(0, SHOWN_GAPS).join(', ')}${gaps.length > SHOWN_GAPS ? `, … ${t('console.neverSeen.more', { n: gaps.length - SHOWN_GAPS })}` : ''}`)
   }
   if (args.failOn) {
     const line = failOnLine(results, args.failOn)

@@ -249,7 +249,7 @@ function filterBar(): string {
 <label>${esc(t('html.filter.status'))} <select id="status">
 <option value="">${esc(t('html.filter.all'))}</option>${FILTER_STATUSES.map((v) => `<option value="${v}">${esc(word('status', v))}</option>`).join('')}
 </select></label>
-<span id="shown" class="muted"></span>
+<span id="shown" class="muted" data-of="${esc(t('html.filter.of'))}" data-rows="${esc(t('html.filter.rows'))}"></span>
 </section>`
 }
 

@@ -5,7 +5,7 @@ import type { CheckResult, Counts, Results } from './types.ts'
 import { traceHint } from './trace.ts'
 import { bySeverity, severityLabel } from './severity.ts'
 import { isolationLines } from './isolation.ts'
-import { headline, t } from '../i18n.ts'
+import { headline, t, word } from '../i18n.ts'
 
 export interface Paint {
   pass(s: string): string
@@ -105,27 +105,27 @@ const SHOWN_PER_GROUP = 3
 function failureLines(group: CheckResult[], p: Paint): string[] {
   const first = group[0]!
   const head = group.length > 1 ? t('console.sameWay', { n: group.length }) : `${first.area} › ${first.title}`
-  const lines = [`  ${p.fail('✗')} ${first.failedClause ?? 'kit bug'} ${p.dim('·')} ${head}${severityLabel(first)}`]
+  const lines = [`  ${p.fail('✗')} ${first.failedClause ?? t('console.kitBug')} ${p.dim('·')} ${head}${severityLabel(first)}`]
   lines.push(`      ${oneLine(first.message ?? 'failed', 300)}`)
   const detail = (first.message ?? '').split('\n')[1]
   if (detail) lines.push(`      ${oneLine(detail, 300)}`)
   if (group.length > 1) {
     for (const c of group.slice(0, SHOWN_PER_GROUP)) lines.push(p.dim(`      · ${c.area} › ${c.title}`))
-    if (group.length > SHOWN_PER_GROUP) lines.push(p.dim(`      · … and ${group.length - SHOWN_PER_GROUP} more (report.html lists them)`))
+    if (group.length > SHOWN_PER_GROUP) lines.push(p.dim(`      · … ${t('console.more', { n: group.length - SHOWN_PER_GROUP })}`))
   }
   const trace = traceHint(first)
   if (trace) lines.push(p.dim(`      ${trace}`))
-  if (first.replayCommand) lines.push(p.dim(`      replay:  ${first.replayCommand}`))
+  if (first.replayCommand) lines.push(p.dim(`      ${t('console.replay')}  ${first.replayCommand}`))
   return lines
 }
 
 function noVerdictLines(group: CheckResult[], p: Paint): string[] {
   const first = group[0]!
-  const head = group.length > 1 ? `${group.length} checks` : `${first.area} › ${first.title}`
-  const lines = [`  ${p.skip('?')} ${first.status} ${p.dim('·')} ${head}`, `      ${oneLine(first.reason ?? '', 300)}`]
+  const head = group.length > 1 ? t('console.nChecks', { n: group.length }) : `${first.area} › ${first.title}`
+  const lines = [`  ${p.skip('?')} ${word('status', first.status)} ${p.dim('·')} ${head}`, `      ${oneLine(first.reason ?? '', 300)}`]
   if (group.length > 1) {
     for (const c of group.slice(0, SHOWN_PER_GROUP)) lines.push(p.dim(`      · ${c.area} › ${c.title}`))
-    if (group.length > SHOWN_PER_GROUP) lines.push(p.dim(`      · … and ${group.length - SHOWN_PER_GROUP} more`))
+    if (group.length > SHOWN_PER_GROUP) lines.push(p.dim(`      · … ${t('console.andMore', { n: group.length - SHOWN_PER_GROUP })}`))
   }
   return lines
 }
@@ -134,8 +134,8 @@ function noVerdictLines(group: CheckResult[], p: Paint): string[] {
 export function depthText(r: Results): string {
   const d = r.depth
   if (!d) return ''
-  const runs = d.minRuns === undefined ? 'no property ran' : d.minRuns === d.maxRuns ? `${d.minRuns} runs per property` : `${d.minRuns}–${d.maxRuns} runs per property`
-  return ` · depth ${d.profile}${d.numRunsExplicit ? ' (--num-runs)' : ''}: ${runs}${d.interrupted ? `, ${d.interrupted} stopped early` : ''}`
+  const runs = d.minRuns === undefined ? t('depth.none') : t('depth.runs', { n: d.minRuns === d.maxRuns ? d.minRuns : `${d.minRuns}–${d.maxRuns}` })
+  return ` · ${t('depth.depth', { profile: d.profile })}${d.numRunsExplicit ? ' (--num-runs)' : ''}: ${runs}${d.interrupted ? `, ${t('depth.stopped', { n: d.interrupted })}` : ''}`
 }
 
 function verdictLine(r: Results, p: Paint): string {

@@ -17,7 +17,7 @@ export function traceIdOfCheck(c: CheckResult): string | undefined {
 /** The console line under a failure. */
 export function traceHint(c: CheckResult): string | undefined {
   const id = traceIdOfCheck(c)
-  return id ? `trace ${id} — search your logs for it` : undefined
+  return id ? t('console.trace', { id }) : undefined
 }
 
 /** The traceparent an exchange was sent with, if recorded. */
