@@ -115,6 +115,24 @@ export const MESSAGES = {
   'html.coverage.documentedIn': ['documented in {sources}', 'documentado em {sources}'],
   'html.isolation.h2': ['Account isolation', 'Isolamento entre contas'],
 
+  'isolation.line': ['isolation: {operations} operations × {kinds} credential kinds, {leaks} leaks{notes}', 'isolamento: {operations} operações × {kinds} tipos de credencial, {leaks} vazamentos{notes}'],
+  'isolation.withoutVerdict': ['{n} checks without a verdict', '{n} verificações sem veredito'],
+  'isolation.leftOut': ['{n} operations left out by the {profile} profile', '{n} operações deixadas de fora pelo perfil {profile}'],
+  'isolation.leak': ['leak:', 'vazamento:'],
+  'isolation.p': [
+    'Each operation that names a resource by id or acts on an account, asked with the credentials of B (the second account, PIX_OTHER_*) of every kind it takes about what is A\'s (the account under test); a leak is A\'s resource served, changed or paid for B (severity security).',
+    'Cada operação que indica um recurso por id ou age sobre uma conta, chamada com as credenciais de B (a segunda conta, PIX_OTHER_*) de cada tipo que aceita sobre o que é de A (a conta em teste); um vazamento é um recurso de A servido, alterado ou pago para B (gravidade segurança).',
+  ],
+  'isolation.h.operation': ['operation', 'operação'],
+  'isolation.h.section': ['section', 'seção'],
+  'isolation.h.names': ['what of A\'s it names', 'o que de A ela indica'],
+  'isolation.h.kinds': ['kinds asked', 'tipos usados'],
+  'isolation.h.passed': ['passed', 'aprovadas'],
+  'isolation.h.leaks': ['leaks', 'vazamentos'],
+  'isolation.h.noVerdict': ['no verdict', 'sem veredito'],
+  'isolation.h.leftOut': ['left out', 'deixadas de fora'],
+  'isolation.h.clause': ['clause', 'cláusula'],
+
   // ── words: statuses of checks and clauses, testability, severity ───────────────────────────
   'status.passed': ['passed', 'aprovada'],
   'status.failed': ['failed', 'reprovada'],
