@@ -205,6 +205,7 @@ export const MESSAGES = {
 
   // ── the headline (cli/reporting/verdict.ts words it in English; headlineIn translates its parts) ──
   'headline.clauses': ['{verified} of {total} must clauses{scope} verified', '{verified} de {total} cláusulas obrigatórias{scope} verificadas'],
+  'headline.receiver': ['{verified} of {total} receiver clauses verified', '{verified} de {total} cláusulas do receptor verificadas'],
   'headline.extension': ['{verified} of {total} must clauses of the extension verified', '{verified} de {total} cláusulas obrigatórias da extensão verificadas'],
 
   // ── the certificate (its readable block, `verify`) ───────────────────────────────────────────
@@ -220,6 +221,12 @@ export const MESSAGES = {
   'cert.gatewayOf': ['gateway {url}', 'gateway {url}'],
   'cert.embedded': [', the embedded reference', ', a referência embutida'],
   'cert.runLine': ['{run} · {start} → {end} · profile {profile} · seed {seed}', '{run} · {start} → {end} · perfil {profile} · semente {seed}'],
+  'cert.signedBy': ['signed by', 'assinado por'],
+  'cert.key': ['Ed25519 key {id}…', 'chave Ed25519 {id}…'],
+  'cert.pinned': [' (the given --key)', ' (a --key informada)'],
+  'cert.embeddedKey': [' (embedded in the file: pass --key to check who signed it)', ' (embutida no arquivo: informe --key para conferir quem assinou)'],
+  'cert.verified': ['VERIFIED', 'VERIFICADO'],
+  'cert.notVerified': ['NOT VERIFIED ({n} problems):', 'NÃO VERIFICADO ({n} problemas):'],
   'cert.statement': [
     'This certificate states the verdict of one run of the PIX conformance kit against the target, per clause of the interface; the signature covers every field but itself.',
     'Este certificado declara o veredito de uma execução do kit de conformidade PIX contra o alvo, por cláusula da interface; a assinatura cobre todos os campos, exceto ela própria.',
@@ -362,7 +369,10 @@ export function headlineIn(lang: Lang, headline: string): string {
   const leads = parts.map((p) => causeIn(lang, p))
   const counted = /^(\d+) of (\d+) must clauses(?: of (.+))? verified$/.exec(last)
   const ext = /^(\d+) of (\d+) must clauses of the extension verified$/.exec(last)
-  const main = ext
+  const receiver = /^(.+ — )?(\d+) of (\d+) receiver clauses verified$/.exec(last)
+  const main = receiver
+    ? `${receiver[1] ?? ''}${tr(lang, 'headline.receiver', { verified: receiver[2]!, total: receiver[3]! })}`
+    : ext
     ? tr(lang, 'headline.extension', { verified: ext[1]!, total: ext[2]! })
     : counted
       ? tr(lang, 'headline.clauses', { verified: counted[1]!, total: counted[2]!, scope: counted[3] ? tr(lang, 'console.scope', { areas: counted[3] }) : '' })

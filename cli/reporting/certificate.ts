@@ -366,10 +366,14 @@ export function verifyText(file: string, outcome: VerifyOutcome): string {
     )
     for (const w of c.waivers ?? []) lines.push(`  waiver:     ${w.clause}${w.check ? ` (${w.check})` : ''} — ${w.owner}, until ${w.expires}: ${w.reason} [${w.checks.length} check${w.checks.length === 1 ? '' : 's'}]`)
   }
-  if (outcome.signer) {
+  const lang: Lang = c?.readable?.lang ?? currentLang()
+  if (outcome.signer && lang !== 'en') {
+    lines.push(`  ${`${tr(lang, 'cert.signedBy')}:`.padEnd(12)}${tr(lang, 'cert.key', { id: outcome.signer.keyId.slice(0, 16) })}${tr(lang, outcome.signer.pinned ? 'cert.pinned' : 'cert.embeddedKey')}`)
+  } else if (outcome.signer) {
     lines.push(`  signed by:  Ed25519 key ${outcome.signer.keyId.slice(0, 16)}…${outcome.signer.pinned ? ' (the given --key)' : ' (embedded in the file: pass --key to check who signed it)'}`)
   }
-  lines.push(outcome.ok ? 'VERIFIED' : `NOT VERIFIED (${outcome.problems.length} problem${outcome.problems.length === 1 ? '' : 's'}):`)
+  if (lang !== 'en') lines.push(outcome.ok ? tr(lang, 'cert.verified') : tr(lang, 'cert.notVerified', { n: outcome.problems.length }))
+  else lines.push(outcome.ok ? 'VERIFIED' : `NOT VERIFIED (${outcome.problems.length} problem${outcome.problems.length === 1 ? '' : 's'}):`)
   for (const p of outcome.problems) lines.push(`  ✗ ${p}`)
   return lines.join('\n')
 }

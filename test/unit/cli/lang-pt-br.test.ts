@@ -136,6 +136,7 @@ describe('the certificate in pt-BR', () => {
     const text = verifyText(file, outcome)
     expect(englishLeft(text, ids('cert.'))).toEqual([])
     expect(text).toContain(`  resultado:  ${headlineIn('pt-BR', results.verdict.headline)}`)
+    expect(text.split('\n').at(-1)).toBe('VERIFICADO')
 
     writeRunFolder(runDir)
     expect(verifyCertificate(file, { resultsDir: runDir }).ok).toBe(true)
@@ -176,6 +177,7 @@ describe('the headline in pt-BR', () => {
     ['PASSED (gate) — 10 of 10 must clauses of auth verified', 'APROVADO (critério) — 10 de 10 cláusulas obrigatórias de auth verificadas'],
     ['INCOMPLETE — 9 of 10 must clauses verified (1 blocked by a failed precondition; shard 2/3 missing; 1 check flaky: passed only on a retry)', 'INCOMPLETO — 9 de 10 cláusulas obrigatórias verificadas (1 bloqueada por uma pré-condição que falhou; fração 2/3 ausente; 1 verificação instável: passou só numa nova tentativa)'],
     ['CONDITIONAL PASS — 9 of 10 must clauses verified (1 waived)', 'APROVADO COM RESSALVAS — 9 de 10 cláusulas obrigatórias verificadas (1 dispensada)'],
+    ['PASSED — sandbox — 10 of 10 receiver clauses verified', 'APROVADO — sandbox — 10 de 10 cláusulas do receptor verificadas'],
     ['x-acme — 1 of 2 must clauses of the extension verified (1 skipped)', 'x-acme — 1 de 2 cláusulas obrigatórias da extensão verificadas (1 pulada)'],
   ])('%s', (en, pt) => {
     expect(headlineIn('pt-BR', en)).toBe(pt)
