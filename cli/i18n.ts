@@ -227,6 +227,8 @@ export const MESSAGES = {
   'cert.embeddedKey': [' (embedded in the file: pass --key to check who signed it)', ' (embutida no arquivo: informe --key para conferir quem assinou)'],
   'cert.verified': ['VERIFIED', 'VERIFICADO'],
   'cert.notVerified': ['NOT VERIFIED ({n} problems):', 'NÃO VERIFICADO ({n} problemas):'],
+  'cert.written': ['Certificate: {file}', 'Certificado: {file}'],
+  'cert.throwaway': [', signed with a throwaway key (set PIX_SIGNING_KEY_FILE to sign with yours); its public key:', ', assinado com uma chave descartável (defina PIX_SIGNING_KEY_FILE para assinar com a sua); sua chave pública:'],
   'cert.statement': [
     'This certificate states the verdict of one run of the PIX conformance kit against the target, per clause of the interface; the signature covers every field but itself.',
     'Este certificado declara o veredito de uma execução do kit de conformidade PIX contra o alvo, por cláusula da interface; a assinatura cobre todos os campos, exceto ela própria.',
@@ -349,6 +351,11 @@ export function labelIn(lang: Lang, label: string): string {
   const m = /^(PASSED|FAILED|INCOMPLETE|CONDITIONAL PASS|NO CHECKS RAN)(.*)$/.exec(label)
   if (!m) return label
   return `${word('verdict', m[1]!, lang)}${m[2] === ' (gate)' ? ' (critério)' : m[2]}`
+}
+
+/** `3 aprovadas`: a count and its status word, plural in Portuguese when the count is not 1. */
+export function countOf(lang: Lang, n: number, statusWord: string): string {
+  return `${n} ${lang === 'pt-BR' && n !== 1 ? statusWord.replace(/(ada|iva)$/, '$1s') : statusWord}`
 }
 
 /** The run's headline (or the extension's line) in `lang`; English as it is. */

@@ -8,7 +8,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sig
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 import type { CheckStatus, ClauseStatus, Results, RunVerdict, Severity, Waiver } from './types.ts'
-import { currentLang, headlineIn, statementIn, tr, word, type Lang } from '../i18n.ts'
+import { countOf, currentLang, headlineIn, statementIn, tr, word, type Lang } from '../i18n.ts'
 
 export const CERTIFICATE_FORMAT = 'pix-conformance-certificate/1'
 
@@ -353,22 +353,22 @@ export function verifyText(file: string, outcome: VerifyOutcome): string {
     const counts = new Map<string, number>()
     for (const status of Object.values(c.clauses ?? {})) counts.set(status, (counts.get(status) ?? 0) + 1)
     const lang: Lang = c.readable?.lang ?? currentLang()
-    const label = (id: 'cert.result' | 'cert.extension' | 'cert.target' | 'cert.run' | 'cert.kit' | 'cert.clauses' | 'cert.checks') => `  ${`${tr(lang, id)}:`.padEnd(12)}`
+    const label = (id: 'cert.result' | 'cert.extension' | 'cert.target' | 'cert.run' | 'cert.kit' | 'cert.clauses' | 'cert.checks') => `  ${`${tr(lang, id)}:`.padEnd(lang === 'en' ? 12 : 15)}`
     lines.push(
       tr(lang, 'cert.title', { file }),
       `${label('cert.result')}${c.readable?.headline ?? (c.result?.headline ? headlineIn(lang, c.result.headline) : '(none)')}`,
       ...(c.result?.extension ? [`${label('cert.extension')}${c.readable?.extension ?? headlineIn(lang, c.result.extension)}`] : []),
       `${label('cert.target')}${c.target?.baseUrl} (${tr(lang, 'cert.gatewayOf', { url: c.target?.gatewayUrl ?? '' })})${c.target?.embedded ? tr(lang, 'cert.embedded') : ''}`,
-      `${label('cert.run')}${tr(lang, 'cert.runLine', { run: c.runId, start: c.startedAt, end: c.finishedAt, profile: c.profile, seed: c.seed })}${c.depth ? ` · depth ${c.depth}` : ''}`,
+      `${label('cert.run')}${tr(lang, 'cert.runLine', { run: c.runId, start: c.startedAt, end: c.finishedAt, profile: c.profile, seed: c.seed })}${c.depth ? ` · ${tr(lang, 'depth.depth', { profile: c.depth })}` : ''}`,
       `${label('cert.kit')}${c.kitVersion} · specs ${c.specHash?.slice(0, 12)}… (${Object.keys(c.specs ?? {}).length} files) · interface ${c.interfaceSha256 ? `${c.interfaceSha256.slice(0, 12)}…` : '(not fingerprinted)'}`,
-      `${label('cert.clauses')}${[...counts].map(([s, n]) => `${n} ${word('status', s, lang)}`).join(', ')}`,
+      `${label('cert.clauses')}${[...counts].map(([s, n]) => countOf(lang, n, word('status', s, lang))).join(', ')}`,
       `${label('cert.checks')}${tr(lang, 'cert.checksLine', { n: Object.keys(c.checks ?? {}).length })}`,
     )
     for (const w of c.waivers ?? []) lines.push(`  waiver:     ${w.clause}${w.check ? ` (${w.check})` : ''} — ${w.owner}, until ${w.expires}: ${w.reason} [${w.checks.length} check${w.checks.length === 1 ? '' : 's'}]`)
   }
   const lang: Lang = c?.readable?.lang ?? currentLang()
   if (outcome.signer && lang !== 'en') {
-    lines.push(`  ${`${tr(lang, 'cert.signedBy')}:`.padEnd(12)}${tr(lang, 'cert.key', { id: outcome.signer.keyId.slice(0, 16) })}${tr(lang, outcome.signer.pinned ? 'cert.pinned' : 'cert.embeddedKey')}`)
+    lines.push(`  ${`${tr(lang, 'cert.signedBy')}:`.padEnd(15)}${tr(lang, 'cert.key', { id: outcome.signer.keyId.slice(0, 16) })}${tr(lang, outcome.signer.pinned ? 'cert.pinned' : 'cert.embeddedKey')}`)
   } else if (outcome.signer) {
     lines.push(`  signed by:  Ed25519 key ${outcome.signer.keyId.slice(0, 16)}…${outcome.signer.pinned ? ' (the given --key)' : ' (embedded in the file: pass --key to check who signed it)'}`)
   }

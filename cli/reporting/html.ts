@@ -14,7 +14,7 @@ import { FILTER_SCRIPT, STYLE } from './html-assets.ts'
 import { depthText } from './progress.ts'
 import { esc, firstLine } from './text.ts'
 import { reproHtml } from './repro-html.ts'
-import { currentLang, gateText, headline, inLang, labelIn, sectionTitleIn, statementIn, t, word, type Lang } from '../i18n.ts'
+import { countOf, currentLang, gateText, headline, inLang, labelIn, sectionTitleIn, statementIn, t, word, type Lang } from '../i18n.ts'
 import { isolationSection } from './isolation.ts'
 
 export function renderHtml(r: Results, lang: Lang = currentLang()): string {
@@ -133,7 +133,7 @@ function areaBars(areas: AreaSummary[]): string {
   if (areas.length === 0) return ''
   const rows = areas.map((a) => {
     const pct = (n: number) => (a.total === 0 ? 0 : (n / a.total) * 100).toFixed(2)
-    const label = AREA_VERDICTS.map((v) => `${a[v]} ${word('status', v)}`).join(', ')
+    const label = AREA_VERDICTS.map((v) => countOf(currentLang(), a[v], word('status', v))).join(', ')
     return `<tr><th scope="row">${esc(a.area)}</th>
 <td class="barcell"><div class="bar" role="img" aria-label="${esc(label)}">
 ${AREA_VERDICTS.map((v) => `<span class="${v}" style="width:${pct(a[v])}%"></span>`).join('')}
@@ -275,7 +275,7 @@ function clauseMatrix(clauses: ClauseResult[], checks: CheckResult[], anchors: M
 </tr>`
     })
     const counts = countBy(own.map((c) => c.status))
-    const summary = Object.entries(counts).map(([k, n]) => `${n} ${word('status', k)}`).join(' · ')
+    const summary = Object.entries(counts).map(([k, n]) => countOf(currentLang(), n, word('status', k))).join(' · ')
     return `<tbody class="group">
 <tr class="group-head"><th colspan="5">§${esc(section)} ${esc(sectionTitleIn(currentLang(), section, sectionTitle(section)))} <span class="muted">${esc(summary)}</span></th></tr>
 ${rows.join('\n')}

@@ -135,7 +135,8 @@ describe('the certificate in pt-BR', () => {
     expect(outcome.ok).toBe(true)
     const text = verifyText(file, outcome)
     expect(englishLeft(text, ids('cert.'))).toEqual([])
-    expect(text).toContain(`  resultado:  ${headlineIn('pt-BR', results.verdict.headline)}`)
+    expect(text).toContain(`  ${'resultado:'.padEnd(15)}${headlineIn('pt-BR', results.verdict.headline)}`)
+    expect(text).toMatch(/^ {2}cláusulas: +397 sem cobertura, 1 inconclusiva, 1 bloqueada, 1 pulada, 1 aprovada, 1 reprovada$/m)
     expect(text.split('\n').at(-1)).toBe('VERIFICADO')
 
     writeRunFolder(runDir)
