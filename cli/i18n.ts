@@ -11,7 +11,7 @@ type Entry = readonly [en: string, ptBR: string]
 /** `{name}` in a message is replaced by vars.name. */
 export const MESSAGES = {
   // ── report.html ──────────────────────────────────────────────────────────────────────────────
-  'html.title': ['Conformance {label}: {target} ({run})', 'Conformidade {label}: {target} ({run})'],
+  'html.title': ['Conformance {label}: {target} ({run})', 'Conformidade — {label}: {target} ({run})'],
   'html.h1': ['Conformance report', 'Relatório de conformidade'],
   'html.messagesNote': ['', 'Mensagens de falha em inglês: o que cada verificação escreveu (esperado/obtido), os títulos das verificações e as evidências HTTP ficam como o kit os registra.'],
   'html.embeddedReference': ['embedded reference', 'referência embutida'],
