@@ -45,6 +45,7 @@ import { prepareRunDir, removeIfEmpty, writeReport } from './reporting/write.ts'
 import { afterRun, gateSettingsOf } from './run-extras.ts'
 import { EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE } from './exit-codes.ts'
 import { claimsDirOf } from '../harness/run-claims.ts'
+import { t } from './i18n.ts'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const SUITES_DIR = join(REPO_ROOT, 'suites')
@@ -187,7 +188,7 @@ function gateOutputs(args: CliArgs, built: Results, runDir: string, gate: GateIn
     const keyFile = env.PIX_SIGNING_KEY_FILE?.trim()
     const made = makeCertificate(results, { specsDir: join(REPO_ROOT, 'specs'), runDir, ...(keyFile ? { keyFile } : {}) })
     writeFileSync(resolve(args.certificate), made.text)
-    say(`Certificate: ${args.certificate}${made.throwawayKey ? ', signed with a throwaway key (set PIX_SIGNING_KEY_FILE to sign with yours); its public key:' : ''}`)
+    say(`${t('cert.written', { file: args.certificate })}${made.throwawayKey ? t('cert.throwaway') : ''}`)
     if (made.throwawayKey) say(made.publicKeyPem.trimEnd())
   }
   return results
@@ -197,6 +198,8 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
   const fileEnv = args.envFile ? loadDotenv(args.envFile) : {}
   if (args.envFile) checkSettingNames(fileEnv, args.envFile)
   let env = mergeEnv(process.env, fileEnv, flagEnv(args))
+  // the language of what this process writes (summary, report.html, certificate): cli/i18n.ts reads it
+  if (env.PIX_LANG) process.env.PIX_LANG = env.PIX_LANG
   let reference: { close(): Promise<void> } | undefined
 
   if (!env.PIX_BASE_URL?.trim()) {

@@ -7,6 +7,7 @@ import { writeReproducers } from './repro.ts'
 import { coverageLine, neverSeen } from './reporting/coverage.ts'
 import { failOnLine } from './reporting/severity.ts'
 import type { GateSettings, Results } from './reporting/types.ts'
+import { currentLang, t } from './i18n.ts'
 
 const SHOWN_GAPS = 12
 
@@ -15,7 +16,7 @@ export async function afterRun(args: CliArgs, results: Results, say: (line: stri
   if (runDir) {
     try {
       const { written: n, without } = writeReproducers(results, runDir)
-      if (n > 0) say(`  reproducers: ${n} standalone script${n === 1 ? '' : 's'} in ${join(runDir, 'repro')} (node <file>: exit 1 while broken, 0 once fixed)`)
+      if (n > 0) say(currentLang() === 'en' ? `  reproducers: ${n} standalone script${n === 1 ? '' : 's'} in ${join(runDir, 'repro')} (node <file>: exit 1 while broken, 0 once fixed)` : `  ${t('console.reproducers', { n, dir: join(runDir, 'repro') })}`)
       if (without.length > 0) say(`  no reproducer for ${without.length} failure${without.length === 1 ? '' : 's'}:`)
       for (const w of without.slice(0, SHOWN_GAPS)) say(`    ${w.check}: ${w.why}`)
       if (without.length > SHOWN_GAPS) say(`    … ${without.length - SHOWN_GAPS} more`)
@@ -28,7 +29,7 @@ export async function afterRun(args: CliArgs, results: Results, say: (line: stri
   if (coverage && results.checks.length > 1) {
     const gaps = neverSeen(coverage)
     say(`  ${coverageLine(coverage)}`)
-    if (gaps.length > 0) say(`  never seen: ${gaps.slice(0, SHOWN_GAPS).join(', ')}${gaps.length > SHOWN_GAPS ? `, … ${gaps.length - SHOWN_GAPS} more (report.html, "Documented statuses")` : ''}`)
+    if (gaps.length > 0) say(`  ${t('console.neverSeen')}: ${gaps.slice(0, SHOWN_GAPS).join(', ')}${gaps.length > SHOWN_GAPS ? `, … ${t('console.neverSeen.more', { n: gaps.length - SHOWN_GAPS })}` : ''}`)
   }
   if (args.failOn) {
     const line = failOnLine(results, args.failOn)

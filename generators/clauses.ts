@@ -121,6 +121,40 @@ export function parseExtensionClauses(text: string, file: string): ExtensionCata
   return { namespace, file, clauses, byId: new Map(clauses.map((c) => [c.id, c])) }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Statements in another language (`--lang`, PIX_LANG): specs/clauses.<lang>.yaml maps every clause
+// id of both catalogues to its statement in that language. English (the catalogue itself) is the
+// default; a clause without a translation (an extension's) keeps its own statement.
+
+export type Lang = 'en' | 'pt-BR'
+export const LANGS: readonly Lang[] = ['en', 'pt-BR']
+
+export const translationPath = (lang: Exclude<Lang, 'en'>): string => fileURLToPath(new URL(`../specs/clauses.${lang}.yaml`, import.meta.url))
+
+const translations = new Map<Lang, Map<string, string>>()
+
+/** id → statement of specs/clauses.<lang>.yaml, read and checked (single non-empty lines) once. */
+export function loadTranslation(lang: Exclude<Lang, 'en'>): Map<string, string> {
+  const known = translations.get(lang)
+  if (known) return known
+  const file = translationPath(lang)
+  const document: unknown = parseYamlCached(readFileSync(file, 'utf8'))
+  if (!isRecord(document) || !isRecord(document.statements)) throw new ClauseCatalogueError(`${file}: expected a top-level "statements:" mapping`)
+  const map = new Map<string, string>()
+  for (const [id, text] of Object.entries(document.statements)) {
+    if (typeof text !== 'string' || text.trim() === '' || /[\r\n]/.test(text)) throw new ClauseCatalogueError(`${file} (${id}): statement must be a non-empty single line`)
+    map.set(id, text)
+  }
+  translations.set(lang, map)
+  return map
+}
+
+/** The clause's statement in `lang` (English, the catalogue's own, by default or when untranslated). */
+export function statementIn(lang: Lang | string | undefined, clause: Pick<Clause, 'id' | 'statement'>): string {
+  if (lang !== 'pt-BR') return clause.statement
+  return loadTranslation(lang).get(clause.id) ?? clause.statement
+}
+
 /** Section → clause ids, sections in interface order, ids in file order. */
 export function clauseIdsBySection(): Map<string, string[]> {
   const bySection = new Map<string, string[]>()

@@ -2,6 +2,8 @@
 import { join } from 'node:path'
 import type { Change } from './changes.ts'
 import { ruleOf } from './extract.ts'
+import { currentLang, statementIn, tr, word, type Lang } from '../i18n.ts'
+import { kindIn, summaryIn } from './alerts-i18n.ts'
 
 export interface AlertContext {
   target: string
@@ -31,16 +33,18 @@ export interface AlertBody {
   /** The report of the run that saw the change (its report.html). */
   evidence: string
   confirmedBy?: { id: string; evidence: string }
+  /** The language of summary and statement, when not English (--lang). */
+  lang?: Lang
 }
 
-export function alertBody(change: Change, ctx: AlertContext): AlertBody {
+export function alertBody(change: Change, ctx: AlertContext, lang: Lang = currentLang()): AlertBody {
   const failing = change.checks?.[0]
   return {
     kind: change.kind,
-    summary: change.summary,
+    summary: summaryIn(lang, change.summary),
     target: ctx.target,
     ...(change.clause ? { clause: change.clause } : {}),
-    ...(ctx.clause ? { statement: ctx.clause.statement, level: ctx.clause.level } : {}),
+    ...(ctx.clause ? { statement: change.clause ? statementIn(lang, { id: change.clause, statement: ctx.clause.statement }) : ctx.clause.statement, level: ctx.clause.level } : {}),
     severity: ctx.clause?.severity ?? (change.kind === 'latency-doubled' || change.kind === 'host-or-network-slower' ? 'info' : 'unknown'),
     ...(change.operation ? { operation: change.operation } : {}),
     ...(failing ? { check: failing.check, ...(failing.message ? { message: ruleOf(failing.message) } : {}), ...(failing.traceId ? { traceId: failing.traceId } : {}) } : {}),
@@ -49,16 +53,18 @@ export function alertBody(change: Change, ctx: AlertContext): AlertBody {
     run: { id: ctx.run.runId, number: ctx.run.seq, startedAt: new Date(ctx.run.startedAt).toISOString() },
     evidence: join(ctx.run.reportDir, 'report.html'),
     ...(ctx.confirmedBy ? { confirmedBy: { id: ctx.confirmedBy.runId, evidence: join(ctx.confirmedBy.reportDir, 'report.html') } } : {}),
+    ...(lang !== 'en' ? { lang } : {}),
   }
 }
 
 export function alertLine(body: AlertBody): string {
-  const parts = [`ALERT ${body.kind}: ${body.summary}`]
-  if (body.statement) parts.push(`  clause ${body.clause} (${body.severity}): ${body.statement}`)
-  if (body.check) parts.push(`  check ${body.check}`)
-  if (body.message) parts.push(`  broke ${body.message}`)
-  if (body.traceId) parts.push(`  trace id ${body.traceId}`)
-  parts.push(`  evidence ${body.evidence}`)
+  const lang = body.lang ?? 'en'
+  const parts = [tr(lang, 'alert.head', { kind: kindIn(lang, body.kind), summary: body.summary })]
+  if (body.statement) parts.push(`  ${tr(lang, 'alert.clause', { clause: body.clause ?? '', severity: lang === 'en' ? body.severity : word('severity', body.severity, lang), statement: body.statement })}`)
+  if (body.check) parts.push(`  ${tr(lang, 'alert.check', { check: body.check })}`)
+  if (body.message) parts.push(`  ${tr(lang, 'alert.broke', { message: body.message })}${tr(lang, 'alert.messagesNote') ? ` ${tr(lang, 'alert.messagesNote')}` : ''}`)
+  if (body.traceId) parts.push(`  ${tr(lang, 'alert.trace', { id: body.traceId })}`)
+  parts.push(`  ${tr(lang, 'alert.evidence', { path: body.evidence })}`)
   return parts.join('\n')
 }
 

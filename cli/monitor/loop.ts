@@ -9,6 +9,7 @@ import type { Results } from '../reporting/types.ts'
 import { exitCodeOfVerdict } from '../reporting/verdict.ts'
 import { alertBody, alertLine, runMessage, sendAlert, type AlertBody, type AlertContext } from './alerts.ts'
 import { clauseStep, confirmStep, LATENCY_SLOW_RUNS, latencyByOperation, latencyChanges, observationChanges, type Change } from './changes.ts'
+import { alertLang } from './alerts-i18n.ts'
 import { factsOf, type CheckRow, type RunFacts } from './extract.ts'
 import { History, type RunKind, type RunOutcome } from './history.ts'
 import { MonitorMetrics, serveMetrics, type MetricsServer } from './metrics.ts'
@@ -208,7 +209,7 @@ export class Monitor {
 
   /** Records a change and keeps it for the run's one message (sendAlerts). */
   private alert(run: number, change: Change, ctx: AlertContext): void {
-    const body = alertBody(change, ctx)
+    const body = alertBody(change, ctx, alertLang(this.options.certifyArgv))
     const id = this.history!.recordAlert(run, Date.now(), change, body)
     this.metrics!.alerted(change.kind)
     this.alerts.push({ body, id })

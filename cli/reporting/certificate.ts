@@ -8,6 +8,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sig
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 import type { CheckStatus, ClauseStatus, Results, RunVerdict, Severity, Waiver } from './types.ts'
+import { countOf, currentLang, headlineIn, statementIn, tr, word, type Lang } from '../i18n.ts'
 
 export const CERTIFICATE_FORMAT = 'pix-conformance-certificate/1'
 
@@ -46,6 +47,18 @@ export interface CertificateClaims {
   waivers: CertificateWaiver[]
   /** Every check: its verdict and the sha256 of its redacted evidence (canonical JSON of `exchanges`). */
   checks: Record<string, { verdict: CheckStatus; evidenceSha256: string; severity?: Severity }>
+  /** The certificate in words for a person, in the run's language (--lang) when it is not English. */
+  readable?: Readable
+}
+
+export interface Readable {
+  lang: Lang
+  /** What the certificate states. */
+  statement: string
+  headline: string
+  extension?: string
+  /** Clause id → `verdict: statement`, in that language. */
+  clauses: Record<string, string>
 }
 
 export interface Certificate extends CertificateClaims {
@@ -69,6 +82,8 @@ export interface CertificateOptions {
   keyFile?: string
   /** Read results.json from here, so the digests are those of the file on disk (after its scrub). */
   runDir?: string
+  /** The language of its readable block (default PIX_LANG's; English adds none). */
+  lang?: Lang
 }
 
 export interface MadeCertificate {
@@ -86,7 +101,7 @@ export function makeCertificate(results: Results, options: CertificateOptions): 
   const claims = claimsOf(source, {
     interfaceSha256: options.interfaceText === undefined ? null : sha256(options.interfaceText),
     specs: hashFolder(options.specsDir),
-  })
+  }, options.lang ?? currentLang())
   const { privateKey, throwaway } = signingKey(options.keyFile)
   const publicKey = createPublicKey(privateKey)
   const publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString()
@@ -103,7 +118,8 @@ export function makeCertificate(results: Results, options: CertificateOptions): 
 }
 
 /** The claims a results.json supports; interface and specs fingerprints come from the caller. */
-export function claimsOf(r: Results, fingerprints: { interfaceSha256: string | null; specs: Record<string, string> }): CertificateClaims {
+export function claimsOf(r: Results, fingerprints: { interfaceSha256: string | null; specs: Record<string, string> }, lang: Lang = 'en'): CertificateClaims {
+  const readable = readableOf(r, lang)
   return {
     format: CERTIFICATE_FORMAT,
     kitVersion: r.kitVersion,
@@ -124,6 +140,19 @@ export function claimsOf(r: Results, fingerprints: { interfaceSha256: string | n
     clauses: Object.fromEntries(r.clauses.map((c) => [c.id, c.status])),
     waivers: waiversOf(r),
     checks: Object.fromEntries(r.checks.map((c) => [c.id, { verdict: c.status, evidenceSha256: evidenceDigest(c.exchanges), ...(c.severity ? { severity: c.severity } : {}) }])),
+    ...(readable ? { readable } : {}),
+  }
+}
+
+/** The readable block in `lang`; none in English, whose words are the claims themselves. */
+export function readableOf(r: Results, lang: Lang): Readable | undefined {
+  if (lang === 'en') return undefined
+  return {
+    lang,
+    statement: tr(lang, 'cert.statement'),
+    headline: headlineIn(lang, r.verdict.headline),
+    ...(r.verdict.extension ? { extension: headlineIn(lang, r.verdict.extension) } : {}),
+    clauses: Object.fromEntries(r.clauses.map((c) => [c.id, `${word('status', c.status, lang)}: ${statementIn(lang, c)}`])),
   }
 }
 
@@ -290,6 +319,10 @@ function compareWithResults(claims: CertificateClaims, resultsDir: string): stri
   for (const field of scalar) {
     if (canonicalJson(claims[field]) !== canonicalJson(actual[field])) problems.push(`${field}: the certificate says ${clip(canonicalJson(claims[field]))}, results.json says ${clip(canonicalJson(actual[field]))}`)
   }
+  if (claims.readable) {
+    const readable = readableOf(results, claims.readable.lang)
+    if (canonicalJson(claims.readable) !== canonicalJson(readable)) problems.push(`readable: the certificate's words (${claims.readable.lang}) are not those results.json supports`)
+  }
   problems.push(...compareRecords('clause', claims.clauses ?? {}, actual.clauses))
   const digests = (r: CertificateClaims['checks']) => Object.fromEntries(Object.entries(r ?? {}).map(([id, c]) => [id, `${c.verdict} ${c.evidenceSha256}`]))
   problems.push(...compareRecords('check', digests(claims.checks), digests(actual.checks), (id, a, b) => (a.split(' ')[0] !== b.split(' ')[0]
@@ -319,22 +352,28 @@ export function verifyText(file: string, outcome: VerifyOutcome): string {
   if (c) {
     const counts = new Map<string, number>()
     for (const status of Object.values(c.clauses ?? {})) counts.set(status, (counts.get(status) ?? 0) + 1)
+    const lang: Lang = c.readable?.lang ?? currentLang()
+    const label = (id: 'cert.result' | 'cert.extension' | 'cert.target' | 'cert.run' | 'cert.kit' | 'cert.clauses' | 'cert.checks') => `  ${`${tr(lang, id)}:`.padEnd(lang === 'en' ? 12 : 15)}`
     lines.push(
-      `Certificate ${file}`,
-      `  result:     ${c.result?.headline ?? '(none)'}`,
-      ...(c.result?.extension ? [`  extension:  ${c.result.extension}`] : []),
-      `  target:     ${c.target?.baseUrl} (gateway ${c.target?.gatewayUrl})${c.target?.embedded ? ', the embedded reference' : ''}`,
-      `  run:        ${c.runId} · ${c.startedAt} → ${c.finishedAt} · profile ${c.profile} · seed ${c.seed}${c.depth ? ` · depth ${c.depth}` : ''}`,
-      `  kit:        ${c.kitVersion} · specs ${c.specHash?.slice(0, 12)}… (${Object.keys(c.specs ?? {}).length} files) · interface ${c.interfaceSha256 ? `${c.interfaceSha256.slice(0, 12)}…` : '(not fingerprinted)'}`,
-      `  clauses:    ${[...counts].map(([s, n]) => `${n} ${s}`).join(', ')}`,
-      `  checks:     ${Object.keys(c.checks ?? {}).length}, each with the digest of its evidence`,
+      tr(lang, 'cert.title', { file }),
+      `${label('cert.result')}${c.readable?.headline ?? (c.result?.headline ? headlineIn(lang, c.result.headline) : '(none)')}`,
+      ...(c.result?.extension ? [`${label('cert.extension')}${c.readable?.extension ?? headlineIn(lang, c.result.extension)}`] : []),
+      `${label('cert.target')}${c.target?.baseUrl} (${tr(lang, 'cert.gatewayOf', { url: c.target?.gatewayUrl ?? '' })})${c.target?.embedded ? tr(lang, 'cert.embedded') : ''}`,
+      `${label('cert.run')}${tr(lang, 'cert.runLine', { run: c.runId, start: c.startedAt, end: c.finishedAt, profile: c.profile, seed: c.seed })}${c.depth ? ` · ${tr(lang, 'depth.depth', { profile: c.depth })}` : ''}`,
+      `${label('cert.kit')}${c.kitVersion} · specs ${c.specHash?.slice(0, 12)}… (${Object.keys(c.specs ?? {}).length} files) · interface ${c.interfaceSha256 ? `${c.interfaceSha256.slice(0, 12)}…` : '(not fingerprinted)'}`,
+      `${label('cert.clauses')}${[...counts].map(([s, n]) => countOf(lang, n, word('status', s, lang))).join(', ')}`,
+      `${label('cert.checks')}${tr(lang, 'cert.checksLine', { n: Object.keys(c.checks ?? {}).length })}`,
     )
     for (const w of c.waivers ?? []) lines.push(`  waiver:     ${w.clause}${w.check ? ` (${w.check})` : ''} — ${w.owner}, until ${w.expires}: ${w.reason} [${w.checks.length} check${w.checks.length === 1 ? '' : 's'}]`)
   }
-  if (outcome.signer) {
+  const lang: Lang = c?.readable?.lang ?? currentLang()
+  if (outcome.signer && lang !== 'en') {
+    lines.push(`  ${`${tr(lang, 'cert.signedBy')}:`.padEnd(15)}${tr(lang, 'cert.key', { id: outcome.signer.keyId.slice(0, 16) })}${tr(lang, outcome.signer.pinned ? 'cert.pinned' : 'cert.embeddedKey')}`)
+  } else if (outcome.signer) {
     lines.push(`  signed by:  Ed25519 key ${outcome.signer.keyId.slice(0, 16)}…${outcome.signer.pinned ? ' (the given --key)' : ' (embedded in the file: pass --key to check who signed it)'}`)
   }
-  lines.push(outcome.ok ? 'VERIFIED' : `NOT VERIFIED (${outcome.problems.length} problem${outcome.problems.length === 1 ? '' : 's'}):`)
+  if (lang !== 'en') lines.push(outcome.ok ? tr(lang, 'cert.verified') : tr(lang, 'cert.notVerified', { n: outcome.problems.length }))
+  else lines.push(outcome.ok ? 'VERIFIED' : `NOT VERIFIED (${outcome.problems.length} problem${outcome.problems.length === 1 ? '' : 's'}):`)
   for (const p of outcome.problems) lines.push(`  ✗ ${p}`)
   return lines.join('\n')
 }

@@ -8,6 +8,7 @@ import { loadOpenApi, operations, type OperationInfo } from '../../generators/op
 import { readProvokedKey } from '../../harness/meta.ts'
 import { operationOf } from '../../harness/routes.ts'
 import type { CheckResult, DocumentedOutcome, EvidenceExchange, OperationCoverage, OutcomeCoverage, OutcomeState, Results, StatusCoverage } from './types.ts'
+import { currentLang, t } from '../i18n.ts'
 
 export type { DocumentedOutcome, OperationCoverage, OutcomeCoverage, OutcomeState, StatusCoverage } from './types.ts'
 
@@ -203,10 +204,11 @@ function operationsBySection(): Map<string, string[]> {
 
 /** The outcomes the run never saw, as `putCob 409` lines (the gaps a provider may want to provoke). */
 export function neverSeen(c: StatusCoverage): string[] {
-  return c.operations.flatMap((op) => op.outcomes.filter((o) => o.state === 'never-seen').map((o) => `${op.operationId} ${o.status ?? o.range ?? ''}${o.code ? ` ${o.code}` : ''}${o.unprovokable ? ' (cannot be provoked)' : ''}`.replace(/ {2}/, ' ')))
+  return c.operations.flatMap((op) => op.outcomes.filter((o) => o.state === 'never-seen').map((o) => `${op.operationId} ${o.status ?? o.range ?? ''}${o.code ? ` ${o.code}` : ''}${o.unprovokable ? ` ${t('console.unprovokable')}` : ''}`.replace(/ {2}/, ' ')))
 }
 
 export function coverageLine(c: StatusCoverage): string {
+  if (currentLang() !== 'en') return t('console.coverage', { of: c.selectedOperations ? t('console.coverage.of', { n: c.selectedOperations.length }) : '', seen: c.provoked + c.observed, documented: c.documented, provoked: c.provoked, observed: c.observed, percent: c.percent })
   const of = c.selectedOperations ? ` of the ${c.selectedOperations.length} operation${c.selectedOperations.length === 1 ? '' : 's'} the selected checks are about` : ''
   return `documented statuses seen${of}: ${c.provoked + c.observed}/${c.documented} (${c.provoked} provoked on purpose, ${c.observed} only observed; ${c.percent}% of those that can be provoked)`
 }

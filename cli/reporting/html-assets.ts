@@ -84,7 +84,7 @@ export const FILTER_SCRIPT = `
     document.querySelectorAll('table.matrix tbody.group').forEach(function(tb){
       tb.hidden=!tb.querySelector('tr.row:not([hidden])');
     });
-    shown.textContent=(text||status)?visible+' of '+total+' rows':'';
+    shown.textContent=(text||status)?visible+' '+(shown.getAttribute('data-of')||'of')+' '+total+' '+(shown.getAttribute('data-rows')||'rows'):'';
   }
   q.addEventListener('input',apply);st.addEventListener('change',apply);
 })();

@@ -14,16 +14,21 @@ import { FILTER_SCRIPT, STYLE } from './html-assets.ts'
 import { depthText } from './progress.ts'
 import { esc, firstLine } from './text.ts'
 import { reproHtml } from './repro-html.ts'
+import { countOf, currentLang, gateText, headline, inLang, labelIn, sectionTitleIn, statementIn, t, word, type Lang } from '../i18n.ts'
 import { isolationSection } from './isolation.ts'
 
-export function renderHtml(r: Results): string {
+export function renderHtml(r: Results, lang: Lang = currentLang()): string {
+  return inLang(lang, () => render(r))
+}
+
+function render(r: Results): string {
   const anchors = new Map(r.checks.map((c, i) => [c.id, `check-${i}`]))
   return `<!doctype html>
-<html lang="en">
+<html lang="${currentLang()}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(`${r.kind === 'receiver' ? 'Receiver conformance' : 'Conformance'} ${verdictOf(r).label}: ${r.target.baseUrl} (${r.runId})`)}</title>
+<title>${esc(t(r.kind === 'receiver' ? 'html.title.receiver' : 'html.title', { label: verdictOf(r).label, target: r.target.baseUrl, run: r.runId }))}</title>
 <style>${STYLE}</style>
 </head>
 <body>
@@ -64,14 +69,14 @@ export function embedJson(value: unknown): string {
 /** The badge: the verdict's label (`FAILED (gate)`, `PASSED (--fail-on security)`), coloured by its word. */
 function verdictOf(r: Results): { label: string; cls: string } {
   const cls = r.verdict.result === 'PASSED' ? 'passed' : r.verdict.result === 'FAILED' ? 'failed' : 'skipped'
-  return { label: r.verdict.label ?? r.verdict.result, cls }
+  return { label: labelIn(currentLang(), r.verdict.label ?? r.verdict.result), cls }
 }
 
 /** Each gate of the run, met or not, under the headline. */
 function gateList(r: Results): string {
   const gates = r.verdict.gates ?? []
   if (gates.length === 0) return ''
-  return `\n<ul class="gates">${gates.map((g) => `<li class="${g.passed ? 'passed' : 'failed'}">${esc(`${g.passed ? 'gate met' : 'gate not met'}: ${g.text}`)}</li>`).join('')}</ul>`
+  return `\n<ul class="gates">${gates.map((g) => `<li class="${g.passed ? 'passed' : 'failed'}">${esc(`${t(g.passed ? 'html.gateMet' : 'html.gateNotMet')}: ${gateText(g.text)}`)}</li>`).join('')}</ul>`
 }
 
 function header(r: Results): string {
@@ -79,24 +84,25 @@ function header(r: Results): string {
   const duration = (Date.parse(r.finishedAt) - Date.parse(r.startedAt)) / 1000
   const receiver = r.kind === 'receiver'
   const rows: [string, string][] = receiver
-    ? [['Receiver', esc(r.target.baseUrl)], ['Probe', esc(r.target.gatewayUrl.replace(/^probe /, ''))]]
+    ? [[t('html.meta.receiver'), esc(r.target.baseUrl)], [t('html.meta.probe'), esc(r.target.gatewayUrl.replace(/^probe /, ''))]]
     : [
-        ['Target', `${esc(r.target.baseUrl)}${r.target.embedded ? ' <span class="tag">embedded reference</span>' : ''}`],
-        ['Gateway', esc(r.target.gatewayUrl)],
-        ['Profile', esc(r.profile)],
+        [t('html.meta.target'), `${esc(r.target.baseUrl)}${r.target.embedded ? ` <span class="tag">${esc(t('html.embeddedReference'))}</span>` : ''}`],
+        [t('html.meta.gateway'), esc(r.target.gatewayUrl)],
+        [t('html.meta.profile'), esc(r.profile)],
       ]
   rows.push(
-    ['Seed', `<code>${esc(r.seed)}</code>${esc(depthText(r))}`],
-    ['Run', `<code>${esc(r.runId)}</code>${r.shard ? ` · shard ${esc(r.shard)}` : ''}`],
-    ['When', `${esc(r.startedAt)} · ${esc(duration.toFixed(1))} s`],
-    ['Kit', `${esc(r.kitVersion)} · spec <code title="${esc(r.specHash)}">${esc(r.specHash.slice(0, 12))}</code>`],
+    [t('html.meta.seed'), `<code>${esc(r.seed)}</code>${esc(depthText(r))}`],
+    [t('html.meta.run'), `<code>${esc(r.runId)}</code>${r.shard ? ` · ${esc(t('html.meta.shard'))} ${esc(r.shard)}` : ''}`],
+    [t('html.meta.when'), `${esc(r.startedAt)} · ${esc(duration.toFixed(1))} s`],
+    [t('html.meta.kit'), `${esc(r.kitVersion)} · spec <code title="${esc(r.specHash)}">${esc(r.specHash.slice(0, 12))}</code>`],
   )
-  rows.push(['Command', `<code>${esc(r.command)}</code>`])
-  if (r.mergedFrom && r.mergedFrom.length > 0) rows.push(['Merged from', r.mergedFrom.map((id) => `<code>${esc(id)}</code>`).join(' ')])
+  const wide = new Set([t('html.meta.command'), t('html.meta.mergedFrom')])
+  rows.push([t('html.meta.command'), `<code>${esc(r.command)}</code>`])
+  if (r.mergedFrom && r.mergedFrom.length > 0) rows.push([t('html.meta.mergedFrom'), r.mergedFrom.map((id) => `<code>${esc(id)}</code>`).join(' ')])
   return `<header>
-<div class="title"><h1>${receiver ? 'Webhook receiver conformance report' : 'Conformance report'}</h1><span class="verdict ${verdict.cls}">${esc(verdict.label)}</span></div>
-<p class="headline">${esc(r.verdict.headline)}</p>${r.verdict.extension ? `\n<p class="headline">${esc(r.verdict.extension)}</p>` : ''}${gateList(r)}
-<dl class="meta">${rows.map(([k, v]) => `<div${k === 'Command' || k === 'Merged from' ? ' class="wide"' : ''}><dt>${esc(k)}</dt><dd>${v}</dd></div>`).join('')}</dl>
+<div class="title"><h1>${esc(t(receiver ? 'html.h1.receiver' : 'html.h1'))}</h1><span class="verdict ${verdict.cls}">${esc(verdict.label)}</span></div>
+<p class="headline">${esc(headline(r.verdict.headline))}</p>${r.verdict.extension ? `\n<p class="headline">${esc(headline(r.verdict.extension))}</p>` : ''}${gateList(r)}${t('html.messagesNote') ? `\n<p class="muted">${esc(t('html.messagesNote'))}</p>` : ''}
+<dl class="meta">${rows.map(([k, v]) => `<div${wide.has(k) ? ' class="wide"' : ''}><dt>${esc(k)}</dt><dd>${v}</dd></div>`).join('')}</dl>
 </header>`
 }
 
@@ -106,24 +112,24 @@ function countCards(r: Results): string {
   const card = (cls: string, n: string | number, label: string, title = '') =>
     `<div class="card ${cls}"${title ? ` title="${esc(title)}"` : ''}><b>${esc(n)}</b><span>${esc(label)}</span></div>`
   return `<section class="cards">
-${card('passed', s.passed, 'passed')}
-${card('failed', s.failed, 'failed')}
-${card('skipped', s.blocked, 'blocked', 'a precondition failed: no verdict on the clauses')}
-${card('skipped', s.inconclusive, 'inconclusive', 'negative evidence from a route never seen working: no verdict')}
-${card('skipped', s.skipped, 'skipped')}
-${card('total', s.total, 'checks')}
-${card('coverage', `${c.percent}%`, `must clauses verified (${c.verified}/${c.testableMust})`, 'testable must clauses a check passed on and none failed')}
-${card('coverage', `${c.covered}/${c.testableMust}`, 'must clauses with a check', 'testable must clauses with at least one check, whatever its verdict')}
-${c.meaning && c.meaning.testableMust > 0 ? card('coverage', `${c.meaning.covered}/${c.meaning.testableMust}`, 'with a meaning check', `testable must clauses that state what a field means (not only its form) with at least one check; ${c.meaning.verified} verified`) : ''}
+${card('passed', s.passed, t('html.card.passed'))}
+${card('failed', s.failed, t('html.card.failed'))}
+${card('skipped', s.blocked, t('html.card.blocked'), t('html.card.blocked.title'))}
+${card('skipped', s.inconclusive, t('html.card.inconclusive'), t('html.card.inconclusive.title'))}
+${card('skipped', s.skipped, t('html.card.skipped'))}
+${card('total', s.total, t('html.card.checks'))}
+${card('coverage', `${c.percent}%`, t('html.card.verified', { verified: c.verified, total: c.testableMust }), t('html.card.verified.title'))}
+${card('coverage', `${c.covered}/${c.testableMust}`, t('html.card.covered'), t('html.card.covered.title'))}
+${c.meaning && c.meaning.testableMust > 0 ? card('coverage', `${c.meaning.covered}/${c.meaning.testableMust}`, t('html.card.meaning'), t('html.card.meaning.title', { verified: c.meaning.verified })) : ''}
 </section>`
 }
 
 function nav(r: Results): string {
-  const links: [string, string][] = [['#areas', 'By area']]
-  if (r.errors.length > 0) links.push(['#errors', `Run errors (${r.errors.length})`])
-  if (r.summary.failed > 0) links.push(['#failures', `Failures (${r.summary.failed})`])
-  links.push(['#clauses', `Clause matrix (${r.clauses.length})`], ['#checks', `Checks (${r.summary.total})`])
-  if (r.excludedByProfile.length > 0) links.push(['#excluded', `Left out by profile (${r.excludedByProfile.length})`])
+  const links: [string, string][] = [['#areas', t('html.nav.areas')]]
+  if (r.errors.length > 0) links.push(['#errors', t('html.nav.errors', { n: r.errors.length })])
+  if (r.summary.failed > 0) links.push(['#failures', t('html.nav.failures', { n: r.summary.failed })])
+  links.push(['#clauses', t('html.nav.clauses', { n: r.clauses.length })], ['#checks', t('html.nav.checks', { n: r.summary.total })])
+  if (r.excludedByProfile.length > 0) links.push(['#excluded', t('html.nav.excluded', { n: r.excludedByProfile.length })])
   return `<nav>${links.map(([href, label]) => `<a href="${esc(href)}">${esc(label)}</a>`).join('')}</nav>`
 }
 
@@ -134,47 +140,47 @@ function areaBars(areas: AreaSummary[]): string {
   if (areas.length === 0) return ''
   const rows = areas.map((a) => {
     const pct = (n: number) => (a.total === 0 ? 0 : (n / a.total) * 100).toFixed(2)
-    const label = AREA_VERDICTS.map((v) => `${a[v]} ${v}`).join(', ')
+    const label = AREA_VERDICTS.map((v) => countOf(currentLang(), a[v], word('status', v))).join(', ')
     return `<tr><th scope="row">${esc(a.area)}</th>
 <td class="barcell"><div class="bar" role="img" aria-label="${esc(label)}">
 ${AREA_VERDICTS.map((v) => `<span class="${v}" style="width:${pct(a[v])}%"></span>`).join('')}
 </div></td>
 ${AREA_VERDICTS.map((v) => `<td class="num ${v}-text">${a[v]}</td>`).join('')}<td class="num">${a.total}</td></tr>`
   })
-  return `<section id="areas"><h2>By area</h2>
-<table class="areas"><thead><tr><th>area</th><th></th>${AREA_VERDICTS.map((v) => `<th class="num">${v}</th>`).join('')}<th class="num">total</th></tr></thead>
+  return `<section id="areas"><h2>${esc(t('html.areas.h2'))}</h2>
+<table class="areas"><thead><tr><th>${esc(t('html.areas.area'))}</th><th></th>${AREA_VERDICTS.map((v) => `<th class="num">${esc(word('status', v))}</th>`).join('')}<th class="num">${esc(t('html.areas.total'))}</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></section>`
 }
 
 function runErrors(errors: string[]): string {
   if (errors.length === 0) return ''
-  return `<section class="errors" id="errors"><h2>Run errors</h2><p>Errors outside any check; the run counts as failed.</p>
+  return `<section class="errors" id="errors"><h2>${esc(t('html.errors.h2'))}</h2><p>${esc(t('html.errors.p'))}</p>
 ${errors.map((e) => `<pre>${esc(e)}</pre>`).join('\n')}</section>`
 }
 
 function failures(failed: CheckResult[], anchors: Map<string, string>, r: Results): string {
   if (failed.length === 0) return ''
   const items = failed.map((c) => {
-    const omitted = c.exchangesOmitted ? `<p class="muted">${esc(c.exchangesOmitted)} earlier exchanges not kept.</p>` : ''
+    const omitted = c.exchangesOmitted ? `<p class="muted">${esc(t('html.failure.omitted', { n: c.exchangesOmitted }))}</p>` : ''
     const opened = assertedExchange(c)
     const exchanges = omitted + (c.exchanges ?? []).map((ex, i) => exchange(ex, i === opened)).join('\n')
     return `<article class="failure" id="fail-${esc(anchors.get(c.id))}">
 <h3><span class="dot failed"></span>${severityChip(c)}${esc(c.title)}</h3>
-<p class="sub"><span class="area">${esc(c.area)}</span> ${clauseChips(c.clauses)} <a href="#${esc(anchors.get(c.id))}">in the list</a></p>
-<pre class="message">${esc(c.message ?? 'failed without a message')}</pre>
-${(c.moreErrors ?? []).map((e, i) => `<details class="more-error"><summary>${esc(`error ${i + 2} of ${(c.moreErrors?.length ?? 0) + 1}: ${firstLine(e)}`)}</summary><pre class="message">${esc(e)}</pre></details>`).join('\n')}
+<p class="sub"><span class="area">${esc(c.area)}</span> ${clauseChips(c.clauses)} <a href="#${esc(anchors.get(c.id))}">${esc(t('html.failure.inList'))}</a></p>
+<pre class="message">${esc(c.message ?? t('html.failure.noMessage'))}</pre>
+${(c.moreErrors ?? []).map((e, i) => `<details class="more-error"><summary>${esc(`${t('html.failure.error', { i: i + 2, n: (c.moreErrors?.length ?? 0) + 1 })}: ${firstLine(e)}`)}</summary><pre class="message">${esc(e)}</pre></details>`).join('\n')}
 <dl class="replay">
-${c.seed !== undefined ? `<dt>Seed</dt><dd><code>${esc(c.seed)}</code></dd>` : ''}
-${c.replay ? `<dt>Path</dt><dd><code>${esc(c.replay)}</code></dd>` : ''}
-${c.replayCommand ? `<dt>Replay</dt><dd><code>${esc(c.replayCommand)}</code></dd>` : ''}
-<dt>File</dt><dd><code>${esc(c.file)}</code></dd>
+${c.seed !== undefined ? `<dt>${esc(t('html.failure.seed'))}</dt><dd><code>${esc(c.seed)}</code></dd>` : ''}
+${c.replay ? `<dt>${esc(t('html.failure.path'))}</dt><dd><code>${esc(c.replay)}</code></dd>` : ''}
+${c.replayCommand ? `<dt>${esc(t('html.failure.replay'))}</dt><dd><code>${esc(c.replayCommand)}</code></dd>` : ''}
+<dt>${esc(t('html.failure.file'))}</dt><dd><code>${esc(c.file)}</code></dd>
 ${traceHtml(c)}
 ${reproHtml(r, c)}
 </dl>
-${exchanges || '<p class="muted">No HTTP exchange recorded.</p>'}
+${exchanges || `<p class="muted">${esc(t('html.failure.noExchange'))}</p>`}
 </article>`
   })
-  return `<section id="failures"><h2>Failures (${failed.length})</h2>\n${items.join('\n')}</section>`
+  return `<section id="failures"><h2>${esc(t('html.failures.h2', { n: failed.length }))}</h2>\n${items.join('\n')}</section>`
 }
 
 /**
@@ -195,14 +201,14 @@ export function assertedExchange(c: Pick<CheckResult, 'message' | 'exchanges'>):
 
 function exchange(ex: EvidenceExchange, open: boolean): string {
   const res = ex.response
-  const status = res ? (res.status === 0 ? `no response${res.error ? `: ${res.error}` : ''}` : String(res.status)) : 'no response'
+  const status = res ? (res.status === 0 ? `${t('html.exchange.noResponse')}${res.error ? `: ${res.error}` : ''}` : String(res.status)) : t('html.exchange.noResponse')
   const ms = res?.durationMs !== undefined ? ` · ${Math.round(res.durationMs)} ms` : ''
   return `<details class="exchange${open ? ' asserted' : ''}"${open ? ' open' : ''}>
 <summary>${esc(`${ex.request.method} ${ex.request.url} → ${status}${ms}`)}</summary>
 <div class="ex">
 ${exchangeTraceHtml(ex)}
-<h4>Request</h4><pre>${esc(httpText(`${ex.request.method} ${ex.request.url}`, ex.request.headers, ex.request.body))}</pre>
-<h4>Response</h4><pre>${esc(res ? httpText(`HTTP ${status}`, res.headers, res.json ?? res.body) : 'none')}</pre>
+<h4>${esc(t('html.exchange.request'))}</h4><pre>${esc(httpText(`${ex.request.method} ${ex.request.url}`, ex.request.headers, ex.request.body))}</pre>
+<h4>${esc(t('html.exchange.response'))}</h4><pre>${esc(res ? httpText(`HTTP ${status}`, res.headers, res.json ?? res.body) : t('html.exchange.none'))}</pre>
 <h4>curl</h4><pre class="curl">${esc(ex.curl ?? curlOf(ex))}</pre>
 </div></details>`
 }
@@ -246,13 +252,11 @@ export function curlOf(ex: EvidenceExchange): string {
 
 function filterBar(): string {
   return `<section class="filter" id="filter">
-<label>Filter <input type="search" id="q" placeholder="clause id, title, area, text…"></label>
-<label>Status <select id="status">
-<option value="">all</option><option value="failed">failed</option><option value="passed">passed</option>
-<option value="not-reached">not reached</option><option value="blocked">blocked</option><option value="inconclusive">inconclusive</option>
-<option value="skipped">skipped</option><option value="uncovered">uncovered</option><option value="not-shown">not shown</option>
+<label>${esc(t('html.filter.label'))} <input type="search" id="q" placeholder="${esc(t('html.filter.placeholder'))}"></label>
+<label>${esc(t('html.filter.status'))} <select id="status">
+<option value="">${esc(t('html.filter.all'))}</option>${FILTER_STATUSES.map((v) => `<option value="${v}">${esc(word('status', v))}</option>`).join('')}
 </select></label>
-<span id="shown" class="muted"></span>
+<span id="shown" class="muted" data-of="${esc(t('html.filter.of'))}" data-rows="${esc(t('html.filter.rows'))}"></span>
 </section>`
 }
 
@@ -266,32 +270,32 @@ function clauseMatrix(clauses: ClauseResult[], checks: CheckResult[], anchors: M
       const chips = clause.checks
         .map((id) => byId.get(id))
         .filter((c): c is CheckResult => c !== undefined)
-        .map((c) => `<a class="chip ${c.status}" href="#${esc(anchors.get(c.id))}" title="${esc(`${c.status}: ${c.title}`)}">${esc(shortTitle(c.title))}</a>`)
+        .map((c) => `<a class="chip ${c.status}" href="#${esc(anchors.get(c.id))}" title="${esc(`${word('status', c.status)}: ${c.title}`)}">${esc(shortTitle(c.title))}</a>`)
         .join(' ')
-      const search = [clause.id, clause.statement, clause.testability, verdict, ...clause.checks].join(' ').toLowerCase()
+      const search = [clause.id, statementIn(currentLang(), clause), clause.testability, verdict, ...clause.checks].join(' ').toLowerCase()
       return `<tr class="row" data-status="${esc(verdict)}" data-search="${esc(search)}">
 <td class="cid"><code>${esc(clause.id)}</code></td>
-<td>${esc(clause.statement)}</td>
-<td><span class="tag t-${esc(clause.testability)}">${esc(TESTABILITY_LABEL[clause.testability] ?? clause.testability)}</span>${clause.level === 'info' ? ' <span class="tag">info</span>' : ''}${severityTag(clause)}</td>
-<td class="chips">${chips || '<span class="muted">no check</span>'}</td>
-<td class="verdict-cell v-${esc(verdict)}">${esc(VERDICT_LABEL[verdict] ?? verdict)}</td>
+<td>${esc(statementIn(currentLang(), clause))}</td>
+<td><span class="tag t-${esc(clause.testability)}">${esc(word('testability', clause.testability))}</span>${clause.level === 'info' ? ' <span class="tag">info</span>' : ''}${severityTag(clause)}</td>
+<td class="chips">${chips || `<span class="muted">${esc(t('html.clauses.noCheck'))}</span>`}</td>
+<td class="verdict-cell v-${esc(verdict)}">${esc(word('status', verdict === 'failed' ? 'FAILED' : verdict))}</td>
 </tr>`
     })
     const counts = countBy(own.map((c) => c.status))
-    const summary = Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(' · ')
+    const summary = Object.entries(counts).map(([k, n]) => countOf(currentLang(), n, word('status', k))).join(' · ')
     return `<tbody class="group">
-<tr class="group-head"><th colspan="5">§${esc(section)} ${esc(sectionTitle(section))} <span class="muted">${esc(summary)}</span></th></tr>
+<tr class="group-head"><th colspan="5">§${esc(section)} ${esc(sectionTitleIn(currentLang(), section, sectionTitle(section)))} <span class="muted">${esc(summary)}</span></th></tr>
 ${rows.join('\n')}
 </tbody>`
   })
   const unknownNote = unknown.length > 0
-    ? `<p class="warn">Checks name clause ids that are not in ${esc(catalogue)}: ${unknown.map((id) => `<code>${esc(id)}</code>`).join(', ')}</p>`
+    ? `<p class="warn">${esc(t('html.clauses.unknown', { catalogue }))} ${unknown.map((id) => `<code>${esc(id)}</code>`).join(', ')}</p>`
     : ''
-  return `<section id="clauses"><h2>Clause matrix</h2>
-<p class="muted">Every clause of ${esc(catalogue)}, by section. A clause fails if any of its checks failed, passes if the checks that ran all passed, is skipped if all its checks were skipped, and is <em>uncovered</em> if no check names it. Clauses the interface marks “not shown” are informational.</p>
+  return `<section id="clauses"><h2>${esc(t('html.clauses.h2'))}</h2>
+<p class="muted">${t('html.clauses.p', { catalogue })}</p>
 ${unknownNote}
 <table class="matrix"><colgroup><col style="width:230px"><col style="width:36%"><col style="width:120px"><col><col style="width:100px"></colgroup>
-<thead><tr><th>clause</th><th>statement</th><th>testability</th><th>checks</th><th>verdict</th></tr></thead>
+<thead><tr><th>${esc(t('html.clauses.clause'))}</th><th>${esc(t('html.clauses.statement'))}</th><th>${esc(t('html.clauses.testability'))}</th><th>${esc(t('html.clauses.checks'))}</th><th>${esc(t('html.clauses.verdict'))}</th></tr></thead>
 ${groups.join('\n')}
 </table></section>`
 }
@@ -303,7 +307,7 @@ function checksTable(checks: CheckResult[], anchors: Map<string, string>): strin
       const detail = c.status === 'failed' ? firstLine(c.message ?? '') : c.status === 'skipped' ? (c.skipReason ?? '') : c.status === 'blocked' || c.status === 'inconclusive' ? (c.reason ?? '') : ''
       const search = [c.id, c.title, c.area, ...c.clauses, detail].join(' ').toLowerCase()
       return `<tr class="row" id="${esc(anchors.get(c.id))}" data-status="${esc(c.status)}" data-search="${esc(search)}">
-<td><span class="dot ${esc(c.status)}" title="${esc(c.status)}"></span></td>
+<td><span class="dot ${esc(c.status)}" title="${esc(word('status', c.status))}"></span></td>
 <td>${esc(c.area)}</td>
 <td>${c.status === 'failed' ? `<a href="#fail-${esc(anchors.get(c.id))}">${esc(c.title)}</a>` : esc(c.title)}</td>
 <td>${clauseChips(c.clauses)}</td>
@@ -311,15 +315,15 @@ function checksTable(checks: CheckResult[], anchors: Map<string, string>): strin
 <td class="detail">${esc(detail)}</td>
 </tr>`
     })
-  return `<section id="checks"><h2>Checks (${checks.length})</h2>
+  return `<section id="checks"><h2>${esc(t('html.checks.h2', { n: checks.length }))}</h2>
 <table class="checks"><colgroup><col style="width:28px"><col style="width:110px"><col style="width:32%"><col style="width:26%"><col style="width:80px"><col></colgroup>
-<thead><tr><th></th><th>area</th><th>check</th><th>clauses</th><th class="num">time</th><th>reason</th></tr></thead>
+<thead><tr><th></th><th>${esc(t('html.areas.area'))}</th><th>${esc(t('html.checks.check'))}</th><th>${esc(t('html.checks.clauses'))}</th><th class="num">${esc(t('html.checks.time'))}</th><th>${esc(t('html.checks.reason'))}</th></tr></thead>
 <tbody class="group">${rows.join('\n')}</tbody></table></section>`
 }
 
 function excluded(r: Results): string {
   if (r.excludedByProfile.length === 0) return ''
-  return `<section id="excluded"><h2>Left out by the ${esc(r.profile)} profile (${r.excludedByProfile.length})</h2>
+  return `<section id="excluded"><h2>${esc(t('html.excluded.h2', { profile: r.profile, n: r.excludedByProfile.length }))}</h2>
 <ul>${r.excludedByProfile.map((e) => `<li><b>${esc(e.area)}</b> ${esc(e.title)} <span class="muted">${esc(e.reason)}</span></li>`).join('\n')}</ul></section>`
 }
 
@@ -338,19 +342,8 @@ function countBy(values: string[]): Record<string, number> {
   return out
 }
 
-const TESTABILITY_LABEL: Record<string, string> = {
-  'black-box': 'black-box',
-  'needs-control': 'needs control',
-  'not-shown': 'not shown',
-}
-
-const VERDICT_LABEL: Record<string, string> = {
-  passed: 'passed',
-  failed: 'FAILED',
-  skipped: 'skipped',
-  uncovered: 'uncovered',
-  'not-shown': 'not shown',
-}
+/** The statuses the filter bar offers, in its order. */
+const FILTER_STATUSES = ['failed', 'passed', 'not-reached', 'blocked', 'inconclusive', 'skipped', 'uncovered', 'not-shown'] as const
 
 // Headings of the interface, so a section number reads as a topic.
 const SECTION_TITLES: Record<string, string> = {

@@ -5,6 +5,9 @@
 import { ISOLATION_TABLE, KIND_WORDS, type CredentialKind, type IsolationRow } from '../../suites/isolation/operations.ts'
 import { esc } from './text.ts'
 import type { CheckResult, Results } from './types.ts'
+import { currentLang, t, type MessageId } from '../i18n.ts'
+
+const ISOLATION_HEADS: MessageId[] = ['isolation.h.operation', 'isolation.h.section', 'isolation.h.names', 'isolation.h.kinds', 'isolation.h.passed', 'isolation.h.leaks', 'isolation.h.noVerdict', 'isolation.h.leftOut', 'isolation.h.clause']
 
 type Kind = Exclude<CredentialKind, 'limited'>
 
@@ -64,7 +67,9 @@ export function isolationSummary(r: Results): IsolationSummary | undefined {
     withoutVerdict ? `${withoutVerdict} check${withoutVerdict === 1 ? '' : 's'} without a verdict` : '',
     leftOutOps ? `${leftOutOps} operation${leftOutOps === 1 ? '' : 's'} left out by the ${r.profile} profile` : '',
   ].filter(Boolean)
-  const line = `isolation: ${operations} operation${operations === 1 ? '' : 's'} × ${kinds.length} credential kind${kinds.length === 1 ? '' : 's'}, ${leaks.length} leak${leaks.length === 1 ? '' : 's'}${notes.length ? ` (${notes.join('; ')})` : ''}`
+  const line = currentLang() !== 'en'
+    ? t('isolation.line', { operations, kinds: kinds.length, leaks: leaks.length, notes: [withoutVerdict ? t('isolation.withoutVerdict', { n: withoutVerdict }) : '', leftOutOps ? t('isolation.leftOut', { n: leftOutOps, profile: r.profile }) : ''].filter(Boolean).map((n, i, all) => (i === 0 ? ' (' : '') + n + (i === all.length - 1 ? ')' : '')).join('; ') })
+    : `isolation: ${operations} operation${operations === 1 ? '' : 's'} × ${kinds.length} credential kind${kinds.length === 1 ? '' : 's'}, ${leaks.length} leak${leaks.length === 1 ? '' : 's'}${notes.length ? ` (${notes.join('; ')})` : ''}`
   return { rows, operations, kinds, leaks, withoutVerdict, leftOut: rows.reduce((n, s) => n + s.leftOut, 0), line }
 }
 
@@ -72,7 +77,7 @@ export function isolationSummary(r: Results): IsolationSummary | undefined {
 export function isolationLines(r: Results): string[] {
   const s = isolationSummary(r)
   if (!s) return []
-  return ['', `  ${s.line}`, ...s.leaks.map((c) => `    leak: ${c.failedClause} · ${c.title}`)]
+  return ['', `  ${s.line}`, ...s.leaks.map((c) => `    ${t('isolation.leak')} ${c.failedClause} · ${c.title}`)]
 }
 
 /** report.html's "Account isolation" section; empty without isolation checks. */
@@ -81,10 +86,10 @@ export function isolationSection(r: Results): string {
   if (!s) return ''
   const rows = s.rows.map((x) => `<tr class="${x.leaks.length ? 'fail' : ''}"><td><code>${esc(x.row.operationId)}</code></td><td>§${esc(x.row.section)}</td><td>${esc(x.row.names)}</td>`
     + `<td>${esc(x.kinds.join(', ') || '—')}</td><td>${x.passed}</td><td>${x.leaks.length}</td><td>${x.withoutVerdict + x.skipped}</td><td>${x.leftOut}</td><td><code>${esc(x.row.clause)}</code></td></tr>`)
-  return `<section id="isolation"><h2>Account isolation</h2>
+  return `<section id="isolation"><h2>${esc(t('html.isolation.h2'))}</h2>
 <p><strong>${esc(s.line)}</strong></p>
-<p>Each operation that names a resource by id or acts on an account, asked with the credentials of B (the second account, PIX_OTHER_*) of every kind it takes about what is A's (the account under test); a leak is A's resource served, changed or paid for B (severity security).</p>
-<table><thead><tr><th>operation</th><th>section</th><th>what of A's it names</th><th>kinds asked</th><th>passed</th><th>leaks</th><th>no verdict</th><th>left out</th><th>clause</th></tr></thead>
+<p>${esc(t('isolation.p'))}</p>
+<table><thead><tr>${ISOLATION_HEADS.map((id) => `<th>${esc(t(id))}</th>`).join('')}</tr></thead>
 <tbody>
 ${rows.join('\n')}
 </tbody></table></section>`

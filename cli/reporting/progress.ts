@@ -5,6 +5,7 @@ import type { CheckResult, Counts, Results } from './types.ts'
 import { traceHint } from './trace.ts'
 import { bySeverity, severityLabel } from './severity.ts'
 import { isolationLines } from './isolation.ts'
+import { headline, t, word } from '../i18n.ts'
 
 export interface Paint {
   pass(s: string): string
@@ -39,45 +40,46 @@ export function fileLine(file: string, own: Counts, soFar: Counts, elapsedMs: nu
 }
 
 export function summaryText(r: Results, reportDir: string, p: Paint): string {
-  const lines: string[] = ['', p.bold(`Conformance of ${r.target.baseUrl}${r.target.embedded ? ' (embedded reference)' : ''}`)]
-  lines.push(p.dim(`run ${r.runId} · profile ${r.profile} · seed ${r.seed}${depthText(r)}`), '')
-  lines.push(`  ${'area'.padEnd(18)}${'passed'.padStart(8)}${'failed'.padStart(8)}${'blocked'.padStart(9)}${'inconcl.'.padStart(10)}${'skipped'.padStart(9)}`)
+  const lines: string[] = ['', p.bold(`${t('console.title', { target: r.target.baseUrl })}${r.target.embedded ? t('console.embedded') : ''}`)]
+  lines.push(p.dim(`${t('console.runLine', { run: r.runId, profile: r.profile, seed: r.seed })}${depthText(r)}`), '')
+  lines.push(`  ${t('console.col.area').padEnd(18)}${t('console.col.passed').padStart(8)}${t('console.col.failed').padStart(8)}${t('console.col.blocked').padStart(9)}${t('console.col.inconclusive').padStart(10)}${t('console.col.skipped').padStart(9)}`)
   for (const a of r.areas) lines.push(areaRow(a.area, a, p))
-  lines.push(areaRow('total', r.summary, p, true))
-  lines.push('', `  clauses verified: ${r.coverage.verified}/${r.coverage.testableMust} testable must clauses${r.scope ? ` of ${r.scope.join(', ')}` : ''} (${r.coverage.percent}%); ${r.coverage.covered} have a check`)
+  lines.push(areaRow(t('console.total'), r.summary, p, true))
+  lines.push('', `  ${t('console.verified', { verified: r.coverage.verified, total: r.coverage.testableMust, scope: r.scope ? t('console.scope', { areas: r.scope.join(', ') }) : '', percent: r.coverage.percent, covered: r.coverage.covered })}`)
   const meaning = r.coverage.meaning
-  if (meaning && meaning.testableMust > 0) lines.push(`  of those stating what a field means: ${meaning.covered}/${meaning.testableMust} have a meaning check, ${meaning.verified} verified`)
+  if (meaning && meaning.testableMust > 0) lines.push(`  ${t('console.meaning', { covered: meaning.covered, total: meaning.testableMust, verified: meaning.verified })}`)
   lines.push(...isolationLines(r))
 
   const failed = bySeverity(r.checks.filter((c) => c.status === 'failed'))
   if (failed.length > 0) {
     const waived = failed.filter((c) => c.waiver && !c.waiver.expired).length
-    lines.push('', p.fail(p.bold(`Failures (${failed.length}${waived ? `, ${waived} waived` : ''}):`)))
+    lines.push('', p.fail(p.bold(t('console.failures', { n: failed.length, waived: waived ? t('console.waived', { n: waived }) : '' }))))
+    if (t('console.messagesNote')) lines.push(p.dim(`  ${t('console.messagesNote')}`))
     for (const group of groupByCause(failed, failureCause)) lines.push(...failureLines(group, p))
   }
   const flaky = r.checks.filter((c) => c.flaky)
   if (flaky.length > 0) {
-    lines.push('', p.skip(p.bold(`Flaky (${flaky.length}): failed, then passed on a retry (report.html shows every attempt)`)))
+    lines.push('', p.skip(p.bold(t('console.flaky', { n: flaky.length }))))
     for (const c of flaky) lines.push(`  ${p.skip('~')} ${c.area} › ${c.title}`, `      first attempt: ${oneLine(c.attempts?.[0]?.message ?? '', 300)}`)
   }
   const unverdicted = r.checks.filter((c) => c.status === 'blocked' || c.status === 'inconclusive')
   if (unverdicted.length > 0) {
-    lines.push('', p.skip(p.bold(`Without a verdict (${unverdicted.length}): not failures of the target, not passes either`)))
+    lines.push('', p.skip(p.bold(t('console.withoutVerdict', { n: unverdicted.length }))))
     for (const group of groupByCause(unverdicted, (c) => `${c.status}: ${c.reason ?? ''}`)) lines.push(...noVerdictLines(group, p))
   }
   if (r.errors.length > 0) {
-    lines.push('', p.fail(p.bold(`Run errors (${r.errors.length}):`)))
+    lines.push('', p.fail(p.bold(t('console.runErrors', { n: r.errors.length }))))
     for (const e of r.errors) lines.push(`  ${oneLine(e)}`)
   }
   const skipped = r.checks.filter((c) => c.status === 'skipped')
   if (skipped.length > 0) {
-    lines.push('', p.skip(p.bold(`Skipped (${skipped.length}), each reason once:`)))
+    lines.push('', p.skip(p.bold(t('console.skipped', { n: skipped.length }))))
     for (const group of groupByCause(skipped, (c) => c.skipReason ?? 'no reason given')) {
       lines.push(`  ${p.skip('↷')} ${group.length} ${p.dim('·')} ${oneLine(group[0]!.skipReason ?? 'no reason given', 300)}`)
     }
   }
-  if (r.excludedByProfile.length > 0) lines.push('', p.dim(`${r.excludedByProfile.length} checks left out by the ${r.profile} profile`))
-  lines.push('', verdictLine(r, p), `Report: ${reportDir}  (report.html, results.json, junit.xml)`, '')
+  if (r.excludedByProfile.length > 0) lines.push('', p.dim(t('console.excluded', { n: r.excludedByProfile.length, profile: r.profile })))
+  lines.push('', verdictLine(r, p), t('console.report', { dir: reportDir }), '')
   return lines.join('\n')
 }
 
@@ -104,28 +106,28 @@ const SHOWN_PER_GROUP = 3
 
 function failureLines(group: CheckResult[], p: Paint): string[] {
   const first = group[0]!
-  const head = group.length > 1 ? `${group.length} checks failed the same way` : `${first.area} › ${first.title}`
-  const lines = [`  ${p.fail('✗')} ${first.failedClause ?? 'kit bug'} ${p.dim('·')} ${head}${severityLabel(first)}`]
+  const head = group.length > 1 ? t('console.sameWay', { n: group.length }) : `${first.area} › ${first.title}`
+  const lines = [`  ${p.fail('✗')} ${first.failedClause ?? t('console.kitBug')} ${p.dim('·')} ${head}${severityLabel(first)}`]
   lines.push(`      ${oneLine(first.message ?? 'failed', 300)}`)
   const detail = (first.message ?? '').split('\n')[1]
   if (detail) lines.push(`      ${oneLine(detail, 300)}`)
   if (group.length > 1) {
     for (const c of group.slice(0, SHOWN_PER_GROUP)) lines.push(p.dim(`      · ${c.area} › ${c.title}`))
-    if (group.length > SHOWN_PER_GROUP) lines.push(p.dim(`      · … and ${group.length - SHOWN_PER_GROUP} more (report.html lists them)`))
+    if (group.length > SHOWN_PER_GROUP) lines.push(p.dim(`      · … ${t('console.more', { n: group.length - SHOWN_PER_GROUP })}`))
   }
   const trace = traceHint(first)
   if (trace) lines.push(p.dim(`      ${trace}`))
-  if (first.replayCommand) lines.push(p.dim(`      replay:  ${first.replayCommand}`))
+  if (first.replayCommand) lines.push(p.dim(`      ${t('console.replay')}  ${first.replayCommand}`))
   return lines
 }
 
 function noVerdictLines(group: CheckResult[], p: Paint): string[] {
   const first = group[0]!
-  const head = group.length > 1 ? `${group.length} checks` : `${first.area} › ${first.title}`
-  const lines = [`  ${p.skip('?')} ${first.status} ${p.dim('·')} ${head}`, `      ${oneLine(first.reason ?? '', 300)}`]
+  const head = group.length > 1 ? t('console.nChecks', { n: group.length }) : `${first.area} › ${first.title}`
+  const lines = [`  ${p.skip('?')} ${word('status', first.status)} ${p.dim('·')} ${head}`, `      ${oneLine(first.reason ?? '', 300)}`]
   if (group.length > 1) {
     for (const c of group.slice(0, SHOWN_PER_GROUP)) lines.push(p.dim(`      · ${c.area} › ${c.title}`))
-    if (group.length > SHOWN_PER_GROUP) lines.push(p.dim(`      · … and ${group.length - SHOWN_PER_GROUP} more`))
+    if (group.length > SHOWN_PER_GROUP) lines.push(p.dim(`      · … ${t('console.andMore', { n: group.length - SHOWN_PER_GROUP })}`))
   }
   return lines
 }
@@ -134,13 +136,13 @@ function noVerdictLines(group: CheckResult[], p: Paint): string[] {
 export function depthText(r: Results): string {
   const d = r.depth
   if (!d) return ''
-  const runs = d.minRuns === undefined ? 'no property ran' : d.minRuns === d.maxRuns ? `${d.minRuns} runs per property` : `${d.minRuns}–${d.maxRuns} runs per property`
-  return ` · depth ${d.profile}${d.numRunsExplicit ? ' (--num-runs)' : ''}: ${runs}${d.interrupted ? `, ${d.interrupted} stopped early` : ''}`
+  const runs = d.minRuns === undefined ? t('depth.none') : t('depth.runs', { n: d.minRuns === d.maxRuns ? d.minRuns : `${d.minRuns}–${d.maxRuns}` })
+  return ` · ${t('depth.depth', { profile: d.profile })}${d.numRunsExplicit ? ' (--num-runs)' : ''}: ${runs}${d.interrupted ? `, ${t('depth.stopped', { n: d.interrupted })}` : ''}`
 }
 
 function verdictLine(r: Results, p: Paint): string {
   const paintOf = r.verdict.result === 'PASSED' ? p.pass : r.verdict.result === 'INCOMPLETE' || r.verdict.result === 'CONDITIONAL PASS' ? p.skip : p.fail
-  return paintOf(p.bold(r.verdict.headline)) + (r.verdict.extension ? `\n${p.bold(r.verdict.extension)}` : '')
+  return paintOf(p.bold(headline(r.verdict.headline))) + (r.verdict.extension ? `\n${p.bold(headline(r.verdict.extension))}` : '')
 }
 
 /** The first line of a message; a first line that ends in ':' announces the next one, which joins it. */

@@ -2,6 +2,7 @@
 import { traceIdOf, traceparentHeader } from '../../harness/trace.ts'
 import { esc } from './text.ts'
 import type { CheckResult, EvidenceExchange } from './types.ts'
+import { t } from '../i18n.ts'
 
 /** The check's trace id: its own, else the one its recorded requests carried. */
 export function traceIdOfCheck(c: CheckResult): string | undefined {
@@ -16,7 +17,7 @@ export function traceIdOfCheck(c: CheckResult): string | undefined {
 /** The console line under a failure. */
 export function traceHint(c: CheckResult): string | undefined {
   const id = traceIdOfCheck(c)
-  return id ? `trace ${id} — search your logs for it` : undefined
+  return id ? t('console.trace', { id }) : undefined
 }
 
 /** The traceparent an exchange was sent with, if recorded. */
@@ -27,7 +28,7 @@ export function exchangeTraceparent(ex: EvidenceExchange): string | undefined {
 /** HTML: the trace row of a failure card (inside its <dl>). */
 export function traceHtml(c: CheckResult): string {
   const id = traceIdOfCheck(c)
-  return id ? `<dt>Trace</dt><dd><code class="trace">${esc(id)}</code> <span class="muted">search your logs for it (W3C traceparent)</span></dd>` : ''
+  return id ? `<dt>${esc(t('html.trace.dt'))}</dt><dd><code class="trace">${esc(id)}</code> <span class="muted">${esc(t('html.trace.hint'))}</span></dd>` : ''
 }
 
 /** HTML: the traceparent of one exchange, after its summary. */

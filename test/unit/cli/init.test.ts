@@ -21,10 +21,10 @@ function settingsLoadConfigReads(): string[] {
   return [...new Set([...named, ...balance])].sort()
 }
 
-test('init writes every setting loadConfig reads (and the signing key the CLI reads), but the ones the CLI writes for itself', () => {
+test('init writes every setting loadConfig reads (and the signing key and the language the CLI reads), but the ones the CLI writes for itself', () => {
   const written = templateSettings()
   expect(new Set(written).size, 'a setting named twice').toBe(written.length)
-  const wanted = [...settingsLoadConfigReads().filter((s) => !(INTERNAL_SETTINGS as readonly string[]).includes(s)), 'PIX_SIGNING_KEY_FILE'].sort()
+  const wanted = [...settingsLoadConfigReads().filter((s) => !(INTERNAL_SETTINGS as readonly string[]).includes(s)), 'PIX_SIGNING_KEY_FILE', 'PIX_LANG'].sort()
   expect([...written].sort()).toEqual(wanted)
   const template = envTemplate()
   for (const name of written) expect(template.match(new RegExp(`^(# )?${name}=$`, 'gm')), name).toHaveLength(1)
