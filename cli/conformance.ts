@@ -45,7 +45,7 @@ import { prepareRunDir, removeIfEmpty, writeReport } from './reporting/write.ts'
 import { afterRun, gateSettingsOf } from './run-extras.ts'
 import { EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE } from './exit-codes.ts'
 import { claimsDirOf } from '../harness/run-claims.ts'
-import { t } from './i18n.ts'
+import { t } from './reporting/i18n.ts'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const SUITES_DIR = join(REPO_ROOT, 'suites')
@@ -198,7 +198,7 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
   const fileEnv = args.envFile ? loadDotenv(args.envFile) : {}
   if (args.envFile) checkSettingNames(fileEnv, args.envFile)
   let env = mergeEnv(process.env, fileEnv, flagEnv(args))
-  // the language of what this process writes (summary, report.html, certificate): cli/i18n.ts reads it
+  // the language of what this process writes (summary, report.html, certificate): cli/reporting/i18n.ts reads it
   if (env.PIX_LANG) process.env.PIX_LANG = env.PIX_LANG
   let reference: { close(): Promise<void> } | undefined
 

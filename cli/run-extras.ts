@@ -7,7 +7,7 @@ import { writeReproducers } from './repro.ts'
 import { coverageLine, neverSeen } from './reporting/coverage.ts'
 import { failOnLine } from './reporting/severity.ts'
 import type { GateSettings, Results } from './reporting/types.ts'
-import { currentLang, t } from './i18n.ts'
+import { currentLang, t } from './reporting/i18n.ts'
 
 const SHOWN_GAPS = 12
 

@@ -2,7 +2,7 @@
 import { join } from 'node:path'
 import type { Change } from './changes.ts'
 import { ruleOf } from './extract.ts'
-import { currentLang, statementIn, tr, word, type Lang } from '../i18n.ts'
+import { currentLang, statementIn, tr, word, type Lang } from '../reporting/i18n.ts'
 import { kindIn, summaryIn } from './alerts-i18n.ts'
 
 export interface AlertContext {

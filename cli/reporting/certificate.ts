@@ -8,7 +8,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sig
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 import type { CheckStatus, ClauseStatus, Results, RunVerdict, Severity, Waiver } from './types.ts'
-import { countOf, currentLang, headlineIn, statementIn, tr, word, type Lang } from '../i18n.ts'
+import { countOf, currentLang, headlineIn, statementIn, tr, word, type Lang } from './i18n.ts'
 
 export const CERTIFICATE_FORMAT = 'pix-conformance-certificate/1'
 

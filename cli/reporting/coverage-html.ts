@@ -2,7 +2,7 @@
 import type { StatusCoverage } from './coverage.ts'
 import { esc } from './text.ts'
 import type { Results } from './types.ts'
-import { currentLang, t, type MessageId } from '../i18n.ts'
+import { currentLang, t, type MessageId } from './i18n.ts'
 
 const STATE_STYLE: Record<string, string> = {
   provoked: 'background:#dff3e4;color:#14532d',

@@ -8,7 +8,7 @@ import { loadOpenApi, operations, type OperationInfo } from '../../generators/op
 import { readProvokedKey } from '../../harness/meta.ts'
 import { operationOf } from '../../harness/routes.ts'
 import type { CheckResult, DocumentedOutcome, EvidenceExchange, OperationCoverage, OutcomeCoverage, OutcomeState, Results, StatusCoverage } from './types.ts'
-import { currentLang, t } from '../i18n.ts'
+import { currentLang, t } from './i18n.ts'
 
 export type { DocumentedOutcome, OperationCoverage, OutcomeCoverage, OutcomeState, StatusCoverage } from './types.ts'
 

@@ -14,22 +14,22 @@ h3{font-size:15px;margin:0 0 4px}
 main{padding:8px 28px 40px;max-width:1500px}
 .verdict{font-weight:700;padding:3px 12px;border-radius:14px;color:#fff;letter-spacing:.04em}
 .verdict.passed{background:var(--pass)}.verdict.failed{background:var(--fail)}.verdict.skipped{background:var(--skip)}
-dl.meta{display:grid;grid-template-columns:repeat(auto-fill,minmax(380px,1fr));gap:2px 24px;margin:10px 0 0}
+dl.meta{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:2px 24px;margin:10px 0 0}
 dl.meta div{display:flex;gap:10px;min-width:0}dl.meta div.wide{grid-column:1/-1}dl.meta dt{flex:none;min-width:64px}
 dl.meta dt,dl.replay dt{color:var(--muted)}dl.meta dd,dl.replay dd{margin:0;overflow-wrap:anywhere;min-width:0}
 dl.replay{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:8px 0}
 code,pre{font:12.5px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{background:#f6f8fa;border:1px solid var(--line);border-radius:6px;padding:8px 10px;overflow:auto;white-space:pre-wrap;word-break:break-word;margin:4px 0}
 .cards{display:flex;gap:12px;flex-wrap:wrap;margin-top:14px}
-.card{background:#fff;border:1px solid var(--line);border-left-width:5px;border-radius:6px;padding:8px 16px;min-width:120px}
-.card b{display:block;font-size:22px}.card span{color:var(--muted)}
+.card{background:#fff;border:1px solid var(--line);border-left-width:5px;border-radius:6px;padding:5px 14px;min-width:110px}
+.card b{display:block;font-size:20px}.card span{color:var(--muted)}
 .card.passed{border-left-color:var(--pass)}.card.failed{border-left-color:var(--fail)}.card.skipped{border-left-color:var(--skip)}
 .card.total{border-left-color:var(--ink)}.card.coverage{border-left-color:var(--ns)}
 table{border-collapse:collapse;width:100%;background:#fff;border:1px solid var(--line)}
 th,td{text-align:left;padding:5px 8px;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:break-word}
 thead th{background:#f0f2f5;font-weight:600}
 .num{text-align:right;white-space:nowrap}
-table.areas{width:auto;min-width:min(100%,900px);max-width:100%}table.areas th,table.areas td{white-space:nowrap;padding:3px 10px}
+table.areas{width:auto;min-width:min(100%,900px);max-width:100%}table.areas th,table.areas td{white-space:nowrap;padding:1px 10px;line-height:1.35}
 table.areas .barcell{width:100%;min-width:220px}
 .bar{display:flex;height:16px;border-radius:4px;overflow:hidden;background:#eee;margin-top:2px}
 .bar span{display:block;height:100%}

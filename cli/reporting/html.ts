@@ -14,7 +14,7 @@ import { FILTER_SCRIPT, STYLE } from './html-assets.ts'
 import { depthText } from './progress.ts'
 import { esc, firstLine } from './text.ts'
 import { reproHtml } from './repro-html.ts'
-import { countOf, currentLang, gateText, headline, inLang, labelIn, sectionTitleIn, statementIn, t, word, type Lang } from '../i18n.ts'
+import { countOf, currentLang, gateText, headline, inLang, labelIn, sectionTitleIn, statementIn, t, word, type Lang } from './i18n.ts'
 import { isolationSection } from './isolation.ts'
 
 export function renderHtml(r: Results, lang: Lang = currentLang()): string {

@@ -5,7 +5,7 @@
 import { ISOLATION_TABLE, KIND_WORDS, type CredentialKind, type IsolationRow } from '../../suites/isolation/operations.ts'
 import { esc } from './text.ts'
 import type { CheckResult, Results } from './types.ts'
-import { currentLang, t, type MessageId } from '../i18n.ts'
+import { currentLang, t, type MessageId } from './i18n.ts'
 
 const ISOLATION_HEADS: MessageId[] = ['isolation.h.operation', 'isolation.h.section', 'isolation.h.names', 'isolation.h.kinds', 'isolation.h.passed', 'isolation.h.leaks', 'isolation.h.noVerdict', 'isolation.h.leftOut', 'isolation.h.clause']
 

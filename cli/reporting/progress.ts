@@ -5,7 +5,7 @@ import type { CheckResult, Counts, Results } from './types.ts'
 import { traceHint } from './trace.ts'
 import { bySeverity, severityLabel } from './severity.ts'
 import { isolationLines } from './isolation.ts'
-import { headline, t, word } from '../i18n.ts'
+import { headline, t, word } from './i18n.ts'
 
 export interface Paint {
   pass(s: string): string

@@ -2,7 +2,7 @@
 import { reproLink } from './repro-plan.ts'
 import { esc } from './text.ts'
 import type { CheckResult, Results } from './types.ts'
-import { t } from '../i18n.ts'
+import { t } from './i18n.ts'
 
 /** The reproducer row of a failure card (inside its <dl>). */
 export function reproHtml(r: Results, c: CheckResult): string {

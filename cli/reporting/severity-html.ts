@@ -1,6 +1,6 @@
 // The severity of a failure or a clause in report.html (cli/reporting/severity.ts).
 import type { CheckResult, ClauseInfo, Severity } from './types.ts'
-import { t, word } from '../i18n.ts'
+import { t, word } from './i18n.ts'
 
 const COLOUR: Record<Severity, string> = { money: '#8a1c1c', security: '#6b1f7a', data: '#7a5a00', protocol: '#3d4f66' }
 

@@ -2,7 +2,7 @@
 import { traceIdOf, traceparentHeader } from '../../harness/trace.ts'
 import { esc } from './text.ts'
 import type { CheckResult, EvidenceExchange } from './types.ts'
-import { t } from '../i18n.ts'
+import { t } from './i18n.ts'
 
 /** The check's trace id: its own, else the one its recorded requests carried. */
 export function traceIdOfCheck(c: CheckResult): string | undefined {

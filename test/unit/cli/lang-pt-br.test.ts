@@ -1,5 +1,5 @@
 // --lang pt-BR: a pt-BR run's report.html, console summary, certificate and monitor alert carry no
-// English sentence of the kit's own (every fixed string of cli/i18n.ts's table is looked for) and
+// English sentence of the kit's own (every fixed string of cli/reporting/i18n.ts's table is looked for) and
 // the clause statements of specs/clauses.pt-BR.yaml; English stays the default. Failure messages
 // written by checks (expected/got) stay in English, and the report says so in Portuguese.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { loadClauses, loadTranslation } from '../../../generators/clauses.ts'
-import { MESSAGES, headlineIn, inLang, type MessageId } from '../../../cli/i18n.ts'
+import { MESSAGES, headlineIn, inLang, type MessageId } from '../../../cli/reporting/i18n.ts'
 import { renderHtml } from '../../../cli/reporting/html.ts'
 import { makeCertificate, verifyCertificate, verifyText } from '../../../cli/reporting/certificate.ts'
 import { paint, summaryText } from '../../../cli/reporting/progress.ts'

@@ -2,7 +2,9 @@
 // Portuguese (pt-BR), read through `tr(lang, id, vars)`. English is the default. What checks write
 // (titles, failure messages with expected/got) is not the kit's fixed text and stays in English;
 // clause statements come from specs/clauses.<lang>.yaml (generators/clauses.ts statementIn).
-import { LANGS, type Lang, statementIn } from '../generators/clauses.ts'
+// This file is long because it is one table of every fixed text of the kit in both languages, so
+// that a missing translation is one place to look.
+import { LANGS, type Lang, statementIn } from '../../generators/clauses.ts'
 
 export { LANGS, statementIn, type Lang }
 
