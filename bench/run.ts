@@ -36,7 +36,7 @@ const CERTIFICATION_TARGET_S = 20
 const PIPELINE_TARGET = 0.8
 const PEAK_MEMORY_TARGET_MB = 300
 const STARTUP_TARGET_S = 2
-const HELP_TARGET_S = 0.5
+const HELP_TARGET_S = 0.5  // issue 41: 0.4 s, keep (with the margin of a loaded machine)
 const REFERENCE_TARGET = 0.7
 
 const [argv, cliArgs] = splitAtDoubleDash(process.argv.slice(2))
@@ -101,8 +101,8 @@ async function main(): Promise<void> {
 
   if (!skipLatency) await latencyFigures(figures)
   if (!skipBusy) await busyFigures(figures)
-  else figures.push(() => aimLine('100k records / empty', Number.NaN, '<= 1.2', false, 'not measured in this run (--skip-busy)'))
-  if (skipLatency) figures.push(() => aimLine('100 ms RTT / 0 ms', Number.NaN, '<= 2.0', false, 'not measured in this run (--skip-latency)'))
+  else figures.push(() => aimLine('100k records / empty', Number.NaN, '<= 1.2', false, '--skip-busy'))
+  if (skipLatency) figures.push(() => aimLine('100 ms RTT / 0 ms', Number.NaN, '<= 2.0', false, '--skip-latency'))
   figures.push(() => aimLine('monitor memory over 50 runs', Number.NaN, 'flat', false, 'measured by `npm run bench:monitor`, not here'))
   printRatios(figures)
 }
@@ -136,7 +136,7 @@ async function latencyOnlyRun(figures: (() => void)[]): Promise<void> {
 async function latencyFigures(figures: (() => void)[]): Promise<void> {
   const ratios = await latencyBench(profilesFrom(valueOf('--profiles')), extraArgs, line)
   for (const r of ratios) figures.push(() => ratioLine(r.name, r.ratio, r.target, r.ok))
-  if (ratios.length === 0) figures.push(() => aimLine('100 ms RTT / 0 ms', Number.NaN, '<= 2.0', false, 'not measured in this run'))
+  if (ratios.length === 0) figures.push(() => aimLine('100 ms RTT / 0 ms', Number.NaN, '<= 2.0', false, 'no latency profile ran'))
 }
 
 function printRatios(figures: (() => void)[]): void {
