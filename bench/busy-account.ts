@@ -4,6 +4,7 @@
 // the bench (certification time at 100,000 records) and the busy-account robustness test.
 //   npx tsx bench/busy-account.ts --env FILE [--total N]   seeds the target of a dotenv file
 import { spawn } from 'node:child_process'
+import { watchTree, type TreeMemory } from './memory.ts'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -36,6 +37,8 @@ export interface BusyRun {
   certificationS: number
   exitCode: number | null
   headline: string
+  /** The certifying CLI's process tree (the reference runs in the bench's own process here). */
+  memory: TreeMemory | undefined
 }
 
 /**
@@ -50,6 +53,7 @@ export async function certifyBusyReference(records: number, extraArgs: string[] 
     const envFile = join(dir, 'target.env')
     writeFileSync(envFile, Object.entries(reference.env).map(([k, v]) => `${k}=${v}`).join('\n'))
     const started = performance.now()
+    let memory: TreeMemory | undefined
     const { code, output } = await new Promise<{ code: number | null; output: string }>((done, fail) => {
       let output = ''
       const child = spawn(process.execPath, ['bin/pix-conformance.js', '--env', envFile, '--profile', 'sandbox', '--reset', '--report-dir', join(dir, 'reports'), ...extraArgs], {
@@ -57,12 +61,16 @@ export async function certifyBusyReference(records: number, extraArgs: string[] 
         stdio: ['ignore', 'pipe', 'inherit'],
         env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIX_'))),
       })
+      const watch = watchTree(child.pid as number)
       child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
       child.on('error', fail)
-      child.on('close', (c) => done({ code: c, output }))
+      child.on('close', (c) => {
+        memory = watch.stop()
+        done({ code: c, output })
+      })
     })
     const headline = output.split('\n').find((l) => /^(PASSED|FAILED|INCOMPLETE|CONDITIONAL PASS)/.test(l)) ?? '(no headline)'
-    return { records, seedingS: seedingMs / 1000, certificationS: (performance.now() - started) / 1000, exitCode: code, headline }
+    return { records, seedingS: seedingMs / 1000, certificationS: (performance.now() - started) / 1000, exitCode: code, headline, memory }
   } finally {
     rmSync(dir, { recursive: true, force: true })
     await reference.close()

@@ -28,11 +28,15 @@ import { startReference } from '../reference/index.ts'
 import { certifyBusyReference } from './busy-account.ts'
 import { latencyBench, profilesFrom } from './latency.ts'
 import { bareJsonServer, loadReference, measure, type Measured } from './load.ts'
+import { largestMb, memoryText, watchTree, type TreeMemory } from './memory.ts'
 import { profileHere, profileReference } from './profile.ts'
 
 const REPO_ROOT = resolve(import.meta.dirname, '..')
 const CERTIFICATION_TARGET_S = 20
 const PIPELINE_TARGET = 0.8
+const PEAK_MEMORY_TARGET_MB = 300
+const STARTUP_TARGET_S = 2
+const HELP_TARGET_S = 0.5  // issue 41: 0.4 s, keep (with the margin of a loaded machine)
 const REFERENCE_TARGET = 0.7
 
 const [argv, cliArgs] = splitAtDoubleDash(process.argv.slice(2))
@@ -57,12 +61,22 @@ async function main(): Promise<void> {
   line(`bench: node ${process.version}, ${requests} requests per throughput figure, sequential on loopback`)
 
   if (!skipCertification) {
-    const seconds = await certificationSeconds(extraArgs)
-    line(`(a) full certification of the embedded reference: ${seconds.toFixed(1)} s`)
+    const { seconds, memory } = await certification(extraArgs)
+    line(`(a) full certification of the embedded reference: ${seconds.toFixed(1)} s; ${memoryText(memory)}`)
     figures.push(() => ratioLine('(a) certification s / 20 s', seconds / CERTIFICATION_TARGET_S, '<= 1.00', seconds <= CERTIFICATION_TARGET_S))
+    if (memory) {
+      const peak = largestMb(memory)
+      figures.push(() => aimLine('peak memory, largest process (MB)', peak, `<= ${PEAK_MEMORY_TARGET_MB}`, peak <= PEAK_MEMORY_TARGET_MB, `tree ${memory.treeMb.toFixed(0)} MB`))
+    }
+    const oneArea = await certification([...extraArgs, '--area', 'buyer'])
+    line(`(i) one-area run (--area buyer): ${oneArea.seconds.toFixed(1)} s end to end, start-up (to the first result line) ${oneArea.startupS.toFixed(1)} s; ${memoryText(oneArea.memory)}`)
+    figures.push(() => aimLine('one-area start-up (s)', oneArea.startupS, `<= ${STARTUP_TARGET_S}`, oneArea.startupS <= STARTUP_TARGET_S, `end to end ${oneArea.seconds.toFixed(1)} s`))
+    const help = await helpSeconds()
+    line(`(j) --help ${help.toFixed(2)} s`)
+    figures.push(() => aimLine('--help (s)', help, `<= ${HELP_TARGET_S}`, help <= HELP_TARGET_S))
     if (argv.includes('--depths')) {
-      const quick = await certificationSeconds([...extraArgs, '--depth', 'quick'])
-      const deep = await certificationSeconds([...extraArgs, '--depth', 'deep'])
+      const quick = (await certification([...extraArgs, '--depth', 'quick'])).seconds
+      const deep = (await certification([...extraArgs, '--depth', 'deep'])).seconds
       line(`(a') by depth: quick ${quick.toFixed(1)} s, default ${seconds.toFixed(1)} s, deep ${deep.toFixed(1)} s`)
       figures.push(() => line(`  (a') depth cost, as a ratio to default: quick ${(quick / seconds).toFixed(2)}, deep ${(deep / seconds).toFixed(2)}`))
     }
@@ -86,16 +100,29 @@ async function main(): Promise<void> {
   for (const row of await pipelineSteps(Math.max(500, Math.floor(requests / 2)))) line(`  ${row}`)
 
   if (!skipLatency) await latencyFigures(figures)
-  if (!skipBusy) await busyFigures()
+  if (!skipBusy) await busyFigures(figures)
+  else figures.push(() => aimLine('100k records / empty', Number.NaN, '<= 1.2', false, '--skip-busy'))
+  if (skipLatency) figures.push(() => aimLine('100 ms RTT / 0 ms', Number.NaN, '<= 2.0', false, '--skip-latency'))
+  figures.push(() => aimLine('monitor memory over 50 runs', Number.NaN, 'flat', false, 'measured by `npm run bench:monitor`, not here'))
   printRatios(figures)
 }
 
 /** (h) The certification time of an empty and of a busy account, one after the other. */
-async function busyFigures(): Promise<void> {
+async function busyFigures(figures?: (() => void)[]): Promise<void> {
   line(`(h) sandbox certification (--reset) of a fresh reference, by the received payments it holds over the last 31 days:`)
+  const seconds: number[] = []
+  const peaks: number[] = []
   for (const records of [0, BUSY_RECORDS]) {
     const run = await certifyBusyReference(records, extraArgs)
-    line(`  ${String(records).padStart(7)} records: certification ${run.certificationS.toFixed(1)} s (seeding ${run.seedingS.toFixed(1)} s apart), exit ${run.exitCode}: ${run.headline}`)
+    seconds.push(run.certificationS)
+    if (run.memory) peaks.push(largestMb(run.memory))
+    line(`  ${String(records).padStart(7)} records: certification ${run.certificationS.toFixed(1)} s (seeding ${run.seedingS.toFixed(1)} s apart), exit ${run.exitCode}: ${run.headline}; ${memoryText(run.memory)}`)
+  }
+  const ratio = (seconds[1] as number) / (seconds[0] as number)
+  figures?.push(() => aimLine('100k records / empty (time)', ratio, '<= 1.2', ratio <= 1.2))
+  if (peaks.length === 2) {
+    const memRatio = (peaks[1] as number) / (peaks[0] as number)
+    figures?.push(() => aimLine('100k records / empty (peak memory)', memRatio, '<= 1.1', memRatio <= 1.1, `${peaks[0]!.toFixed(0)} → ${peaks[1]!.toFixed(0)} MB`))
   }
 }
 
@@ -109,12 +136,19 @@ async function latencyOnlyRun(figures: (() => void)[]): Promise<void> {
 async function latencyFigures(figures: (() => void)[]): Promise<void> {
   const ratios = await latencyBench(profilesFrom(valueOf('--profiles')), extraArgs, line)
   for (const r of ratios) figures.push(() => ratioLine(r.name, r.ratio, r.target, r.ok))
+  if (ratios.length === 0) figures.push(() => aimLine('100 ms RTT / 0 ms', Number.NaN, '<= 2.0', false, 'no latency profile ran'))
 }
 
 function printRatios(figures: (() => void)[]): void {
   line()
-  line('ratios:')
+  line('ratios and aims (issue 41):')
   for (const f of figures) f()
+}
+
+/** One row of issue 41's table: the figure, its aim, met or not (a figure not measured is not met). */
+function aimLine(name: string, value: number, aim: string, met: boolean, note = ''): void {
+  const shown = Number.isNaN(value) ? '—' : value >= 10 ? value.toFixed(0) : value.toFixed(2)
+  line(`  ${name.padEnd(34)} ${shown.padStart(6)}   aim ${aim.padEnd(7)} ${Number.isNaN(value) ? 'not met (not measured)' : met ? 'met' : 'not met'}${note ? `  (${note})` : ''}`)
 }
 
 function valueOf(flag: string): string | undefined {
@@ -128,25 +162,49 @@ function splitAtDoubleDash(args: string[]): [string[], string[]] {
   return at === -1 ? [args, []] : [args.slice(0, at), args.slice(at + 1)]
 }
 
-/** (a) `tsx cli/conformance.ts` as a user runs it, wall time. */
-async function certificationSeconds(extra: string[] = []): Promise<number> {
+/**
+ * (a) `node bin/pix-conformance.js` as a user runs it: wall time, the time to its first result
+ * line (start-up: CLI, reference, vitest, worker and suite import, and the first file's checks),
+ * and the memory of its process tree.
+ */
+async function certification(extra: string[] = []): Promise<{ seconds: number; startupS: number; memory: TreeMemory | undefined }> {
   const reportDir = mkdtempSync(join(tmpdir(), 'pix-bench-'))
   const started = performance.now()
+  let startupS = Number.NaN
+  let memory: TreeMemory | undefined
   try {
     const code = await new Promise<number | null>((done, fail) => {
-      const child = spawn(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['cli/conformance.ts', '--report-dir', reportDir, ...extra], {
+      const child = spawn(process.execPath, ['bin/pix-conformance.js', '--report-dir', reportDir, ...extra], {
         cwd: REPO_ROOT,
-        stdio: ['ignore', 'ignore', 'inherit'],
+        stdio: ['ignore', 'pipe', 'inherit'],
         env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIX_'))),
       })
+      const watch = watchTree(child.pid as number)
+      child.stdout.on('data', (chunk: Buffer) => {
+        if (Number.isNaN(startupS) && /^ [✓✗×!-] /mu.test(chunk.toString())) startupS = (performance.now() - started) / 1000
+      })
       child.on('error', fail)
-      child.on('close', done)
+      child.on('close', (c) => {
+        memory = watch.stop()
+        done(c)
+      })
     })
     if (code !== 0) line(`    (the certification exited ${code}: a failing check; the time still counts)`)
-    return (performance.now() - started) / 1000
+    return { seconds: (performance.now() - started) / 1000, startupS, memory }
   } finally {
     rmSync(reportDir, { recursive: true, force: true })
   }
+}
+
+/** (j) `--help`: answered before the kit loads. */
+async function helpSeconds(): Promise<number> {
+  const started = performance.now()
+  await new Promise<void>((done, fail) => {
+    const child = spawn(process.execPath, ['bin/pix-conformance.js', '--help'], { cwd: REPO_ROOT, stdio: 'ignore' })
+    child.on('error', fail)
+    child.on('close', () => done())
+  })
+  return (performance.now() - started) / 1000
 }
 
 /** (b) The same bare server, through the harness pipeline and through raw undici. */
