@@ -15,10 +15,19 @@ export interface ObserveOptions {
   /** Where the relay forwards the provider's notifications: the application's real receiver. */
   relayWebhooks?: URL
   reportDir?: string
+  /** The monitor's history file: each observation window's verdicts become a run there. */
+  db?: string
+  /** With --listen and --db: a window ends (a run is recorded) every this many ms; otherwise only at SIGTERM. */
+  windowMs?: number
+  /** With --db: where the monitor's alerts of a change are POSTed. */
+  alertUrl?: string
+  /** With --db: the history page (default: history.html beside the db). */
+  page?: string
 }
 
 export const OBSERVE_USAGE = `Usage: pix-conformance observe --har FILE [--env FILE] [--report-dir DIR]
        pix-conformance observe --env FILE --listen [HOST:]PORT[,PORT2[,PORT3]] [--relay-webhooks URL] [--report-dir DIR]
+                                 [--db FILE [--window DURATION] [--alert-url URL] [--page FILE]]
 
 Judges an application's own traffic with the provider against the clauses (docs/OBSERVE.md).
 
@@ -31,12 +40,18 @@ Judges an application's own traffic with the provider against the clauses (docs/
   --relay-webhooks URL  with a third --listen port: notifications the provider posts there are
                       forwarded to URL (your receiver) unchanged, and judged (§6)
   --report-dir DIR    where the run's folder goes (default reports/)
+  --db FILE           also record the verdicts in the monitor's history (one run per window): the
+                      history command and page show them, a clause changing raises the monitor's alerts
+  --window DURATION   with --listen and --db: end a window every DURATION (30s, 15m, 1h); default:
+                      one window, ended by SIGTERM
+  --alert-url URL     with --db: POST each alert there (the monitor's webhook body)
+  --page FILE         with --db: the history page to rewrite after each window (default beside --db)
   -h, --help          this text
 
 Exit codes: 0 no observed clause failed, 1 a clause failed (or nothing was judged), 2 unusable options.`
 
 /** The flags parseObserveArgs takes (the usage text lists exactly these: test/observe/report.test.ts). */
-export const OBSERVE_FLAGS = ['--har', '--env', '--listen', '--relay-webhooks', '--report-dir', '--help'] as const
+export const OBSERVE_FLAGS = ['--har', '--env', '--listen', '--relay-webhooks', '--report-dir', '--db', '--window', '--alert-url', '--page', '--help'] as const
 
 export function parseObserveArgs(argv: readonly string[]): ObserveOptions {
   const o: ObserveOptions = { help: false }
@@ -55,7 +70,11 @@ export function parseObserveArgs(argv: readonly string[]): ObserveOptions {
       case '--env': o.envFile = value(); break
       case '--listen': o.listen = parseListen(value()); break
       case '--report-dir': o.reportDir = value(); break
-      case '--relay-webhooks': o.relayWebhooks = parseUrl(value()); break
+      case '--relay-webhooks': o.relayWebhooks = parseUrl(value(), flag); break
+      case '--db': o.db = value(); break
+      case '--window': o.windowMs = parseDuration(value()); break
+      case '--alert-url': o.alertUrl = parseUrl(value(), flag).href; break
+      case '--page': o.page = value(); break
       default: throw new ArgsError(flag, 'is not a flag of observe (see observe --help)')
     }
   }
@@ -64,6 +83,10 @@ export function parseObserveArgs(argv: readonly string[]): ObserveOptions {
   if (o.har && o.listen) throw new ArgsError('--listen', 'cannot be used with --har: observe judges either a recording or live traffic')
   if (o.relayWebhooks && (o.listen?.ports.length ?? 0) !== 3) throw new ArgsError('--relay-webhooks', 'needs a third --listen port for the relay (--listen PORT,PORT2,PORT3)')
   if (!o.relayWebhooks && (o.listen?.ports.length ?? 0) === 3) throw new ArgsError('--listen', 'a third port is the webhook relay\'s: give --relay-webhooks URL too')
+  for (const [flag, given] of [['--window', o.windowMs], ['--alert-url', o.alertUrl], ['--page', o.page]] as const) {
+    if (given !== undefined && !o.db) throw new ArgsError(flag, 'needs --db FILE (the history it writes to)')
+  }
+  if (o.windowMs !== undefined && !o.listen) throw new ArgsError('--window', 'is for --listen: a recording is judged as one window')
   if (o.listen && !o.envFile) throw new ArgsError('--env', 'the proxy needs the target settings (PIX_BASE_URL, PIX_GATEWAY_URL) to forward to')
   return o
 }
@@ -77,12 +100,19 @@ export function parseListen(value: string): ListenAddress {
   return { host: (m[1] ?? '127.0.0.1').replace(/^\[|\]$/g, ''), ports }
 }
 
-function parseUrl(value: string): URL {
+export function parseDuration(value: string): number {
+  const m = /^(\d+)(s|m|h)$/.exec(value.trim())
+  const ms = m ? Number(m[1]) * { s: 1_000, m: 60_000, h: 3_600_000 }[m[2] as 's' | 'm' | 'h'] : NaN
+  if (!(ms >= 1_000)) throw new ArgsError('--window', `"${value}" is not a duration of at least 1s (30s, 15m, 1h)`)
+  return ms
+}
+
+function parseUrl(value: string, flag: string): URL {
   try {
     const url = new URL(value)
     if (url.protocol === 'http:' || url.protocol === 'https:') return url
   } catch {
     // refused below
   }
-  throw new ArgsError('--relay-webhooks', `"${value}" is not an http(s) URL`)
+  throw new ArgsError(flag, `"${value}" is not an http(s) URL`)
 }

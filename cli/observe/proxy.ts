@@ -44,7 +44,7 @@ export class ObserveProxy {
 
   private constructor(
     private readonly upstream: Upstream,
-    private readonly judge: Judge,
+    private judge: Judge,
     private readonly servers: Server[],
     /** The local address of each API, as the application is to use it. */
     readonly baseUrl: string,
@@ -81,6 +81,18 @@ export class ObserveProxy {
     const path = req.url ?? '/'
     const target = path === '/' ? this.relayTarget!.href : `${this.relayTarget!.href.replace(/\/+$/, '')}${path}`
     await this.forward(undefined, target, startedAt, t0, req, res, true)
+  }
+
+  /** Starts a new observation window (--window): what is still queued goes to the old judge, the rest to `next`. */
+  get currentJudge(): Judge {
+    return this.judge
+  }
+
+  swapJudge(next: Judge): Judge {
+    this.drain(true)
+    const old = this.judge
+    this.judge = next
+    return old
   }
 
   /** Stops listening, lets the answers in flight finish, and judges what is still queued. */
