@@ -68,7 +68,8 @@ export async function observeMain(argv: readonly string[], io: ObserveIo = {}): 
       ? judgeHar(options.har, target, { runId, command })
       : await live(options.listen!, options.relayWebhooks, target!, { runId, command, runDir }, say, complain, io, history && options.windowMs ? { history, everyMs: options.windowMs, argv, reportDir: dirname(runDir) } : undefined)
     const written = writeObserveReport(runDir, results, target?.secrets ?? [])
-    if (history) await recordWindow(history, written, runDir, ['observe', ...argv], options.har ? startedAt : Date.parse(results.startedAt) || startedAt)
+    // with --window the windows were recorded as they ended; the report here is the whole session's
+    if (history && !(options.listen && options.windowMs)) await recordWindow(history, written, runDir, ['observe', ...argv], options.har ? startedAt : Date.parse(results.startedAt) || startedAt)
     say(summary(written, runDir))
     return exitCodeOfObserve(written)
   } catch (e) {
@@ -131,7 +132,7 @@ interface Windows {
 
 async function live(listen: ListenAddress, relay: URL | undefined, target: Target, run: { runId: string; command: string; runDir: string }, say: (l: string) => void, complain: (l: string) => void, io: ObserveIo, windows?: Windows): Promise<ObserveResults> {
   let startedAt = new Date().toISOString()
-  let judge = new Judge(basePaths(target), accountsOf(target.config))
+  const judge = new Judge(basePaths(target), accountsOf(target.config))
   let proxy: ObserveProxy
   try {
     proxy = await ObserveProxy.start(listen, upstreamOf(target.config), judge, target.secrets, relay)
@@ -144,11 +145,13 @@ async function live(listen: ListenAddress, relay: URL | undefined, target: Targe
   io.onListening?.({ baseUrl: proxy.baseUrl, gatewayUrl: proxy.gatewayUrl })
   // a window's end never overlaps the next one's: they are recorded in order, one at a time
   let recording = Promise.resolve()
-  const endWindow = () => {
-    const old = proxy.swapJudge(new Judge(basePaths(target), accountsOf(target.config)))
-    judge = proxy.currentJudge
+  if (windows) proxy.swapWindow(new Judge(basePaths(target), accountsOf(target.config)))
+  const endWindow = (last = false) => {
+    const old = proxy.swapWindow(last ? undefined : new Judge(basePaths(target), accountsOf(target.config)))!
     const window = { startedAt, finishedAt: new Date().toISOString() }
     startedAt = window.finishedAt
+    // an idle window judged nothing: a run of it would read as a failure ("nothing judged") in the history
+    if (old.judged === 0 && old.notifications === 0) return say('observe: window ended with no exchange of the interface: not recorded')
     recording = recording.then(async () => {
       const runId = makeRunId(new Date(), 'observe')
       const dir = join(windows!.reportDir, runId)
@@ -166,6 +169,7 @@ async function live(listen: ListenAddress, relay: URL | undefined, target: Targe
   await stopped(io.signal)
   if (timer) clearInterval(timer)
   await proxy.close()
+  if (windows) endWindow(true)
   await recording
   const tally = judge.finish()
   if (proxy.errors.length) complain(`observe: ${proxy.errors.length} request${proxy.errors.length === 1 ? '' : 's'} could not reach the provider (answered 502, not judged)`)

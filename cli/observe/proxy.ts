@@ -44,7 +44,7 @@ export class ObserveProxy {
 
   private constructor(
     private readonly upstream: Upstream,
-    private judge: Judge,
+    private readonly judge: Judge,
     private readonly servers: Server[],
     /** The local address of each API, as the application is to use it. */
     readonly baseUrl: string,
@@ -84,14 +84,14 @@ export class ObserveProxy {
   }
 
   /** Starts a new observation window (--window): what is still queued goes to the old judge, the rest to `next`. */
-  get currentJudge(): Judge {
-    return this.judge
-  }
+  /** --window: a second judge that sees the same exchanges and is swapped at each window's end. */
+  private windowJudge: Judge | undefined
 
-  swapJudge(next: Judge): Judge {
-    this.drain(true)
-    const old = this.judge
-    this.judge = next
+  /** Starts a new observation window: what is still queued goes to the old window's judge, the rest to `next`. */
+  swapWindow(next: Judge | undefined): Judge | undefined {
+    if (this.queue.length) this.drain(true)
+    const old = this.windowJudge
+    this.windowJudge = next
     return old
   }
 
@@ -178,6 +178,7 @@ export class ObserveProxy {
     while (this.queue.length > 0 && (all || performance.now() < until)) {
       const ex = this.queue.shift()!
       this.judge.add(ex)
+      this.windowJudge?.add(ex)
       this.redactor.learnFrom(ex)
       this.recorded.push({ ...this.redactor.exchange(ex), seq: ex.seq, startedAt: ex.startedAt, ...(ex.api ? { api: ex.api } : {}), ...(ex.notification ? { notification: true } : { account: this.judge.accountOf(ex) }) })
       if (this.recorded.length > MAX_RECORDED) this.recorded.shift()

@@ -11,6 +11,7 @@ import { observeMain } from '../../cli/observe/main.ts'
 import { History } from '../../cli/monitor/history.ts'
 import { startReference, type RunningReference } from '../../reference/index.ts'
 import { FAULTS } from '../selfcheck/faults/index.ts'
+import { runClient } from './client.ts'
 import { faultyFront, observedSession, REPO_ROOT, type Session } from './session.ts'
 
 const FAULT = 'error-body-status-code-differs'
@@ -70,6 +71,34 @@ describe('observe --db', () => {
     expect(said.stdout.match(/scheduled {2}(passed|failed)/g)).toEqual(['scheduled  passed', 'scheduled  failed', 'scheduled  failed'])
     expect(existsSync(join(dir, 'history.html'))).toBe(true)
     expect(readFileSync(join(dir, 'history.html'), 'utf8')).toContain(broken)
+  })
+
+  it('live, with --window: a run per window that saw traffic, the last one ended by the stop', async () => {
+    const liveDb = join(dir, 'live.db')
+    const envFile = join(dir, 'target.env')
+    writeFileSync(envFile, Object.entries(reference.env).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join('\n'))
+    await fetch(`${reference.controlUrl}/control/reset`, { method: 'POST' })
+    const stop = new AbortController()
+    const lines: string[] = []
+    let listening!: (u: { baseUrl: string; gatewayUrl: string }) => void
+    const urls = new Promise<{ baseUrl: string; gatewayUrl: string }>((r) => (listening = r))
+    const done = observeMain(['--env', envFile, '--listen', '127.0.0.1:0,0', '--report-dir', dir, '--db', liveDb, '--window', '1s'], { out: (l) => lines.push(l), err: (l) => lines.push(l), signal: stop.signal, onListening: listening })
+    const u = await urls
+    await runClient({ ...u, controlUrl: reference.controlUrl, env: reference.env })
+    await new Promise((r) => setTimeout(r, 2_300))
+    stop.abort()
+    expect(await done, lines.join('\n')).toBe(0)
+    const h = History.open(liveDb)
+    try {
+      const runs = h.runs(20)
+      // the client's exchanges were judged in the windows they fell in; idle windows are not runs
+      expect(runs.length).toBeGreaterThanOrEqual(1)
+      expect(runs.map((r) => r.outcome)).toEqual(runs.map(() => 'passed'))
+      expect(lines.join('\n')).toContain('window ended with no exchange of the interface: not recorded')
+      expect(h.alerts(20).filter((a) => a.kind === 'clause-failed')).toEqual([])
+    } finally {
+      h.close()
+    }
   })
 
   it('refuses the history flags without --db, and --window without --listen', async () => {
