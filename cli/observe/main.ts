@@ -66,7 +66,7 @@ export async function observeMain(argv: readonly string[], io: ObserveIo = {}): 
   try {
     const results = options.har
       ? judgeHar(options.har, target, { runId, command })
-      : await live(options.listen!, options.relayWebhooks, target!, { runId, command, runDir }, say, complain, io, history && options.windowMs ? { history, everyMs: options.windowMs, argv, reportDir: dirname(runDir) } : undefined)
+      : await live(options.listen!, options.relayWebhooks, options.verifyReads ? options.maxRps : undefined, target!, { runId, command, runDir }, say, complain, io, history && options.windowMs ? { history, everyMs: options.windowMs, argv, reportDir: dirname(runDir) } : undefined)
     const written = writeObserveReport(runDir, results, target?.secrets ?? [])
     // with --window the windows were recorded as they ended; the report here is the whole session's
     if (history && !(options.listen && options.windowMs)) await recordWindow(history, written, runDir, ['observe', ...argv], options.har ? startedAt : Date.parse(results.startedAt) || startedAt)
@@ -130,7 +130,7 @@ interface Windows {
   reportDir: string
 }
 
-async function live(listen: ListenAddress, relay: URL | undefined, target: Target, run: { runId: string; command: string; runDir: string }, say: (l: string) => void, complain: (l: string) => void, io: ObserveIo, windows?: Windows): Promise<ObserveResults> {
+async function live(listen: ListenAddress, relay: URL | undefined, verifyRps: number | undefined, target: Target, run: { runId: string; command: string; runDir: string }, say: (l: string) => void, complain: (l: string) => void, io: ObserveIo, windows?: Windows): Promise<ObserveResults> {
   let startedAt = new Date().toISOString()
   const judge = new Judge(basePaths(target), accountsOf(target.config))
   let proxy: ObserveProxy
@@ -142,6 +142,10 @@ async function live(listen: ListenAddress, relay: URL | undefined, target: Targe
   say(`Observing: point the application's base URL at ${proxy.baseUrl} and its gateway URL at ${proxy.gatewayUrl}`)
   say(`  forwarding to ${target.config.baseUrl} and ${target.config.gatewayUrl}; SIGTERM or Ctrl-C writes the report to ${run.runDir}`)
   if (proxy.relayUrl) say(`  have the provider deliver notifications to ${proxy.relayUrl} (the relay forwards them to ${relay!.href})`)
+  if (verifyRps !== undefined) {
+    proxy.verifyReads({ clientId: target.config.clientId, clientSecret: target.config.clientSecret }, verifyRps)
+    say(`  with read-only look-ups of its own (GET, as ${target.config.clientId}), at most ${verifyRps} a second`)
+  }
   io.onListening?.({ baseUrl: proxy.baseUrl, gatewayUrl: proxy.gatewayUrl })
   // a window's end never overlaps the next one's: they are recorded in order, one at a time
   let recording = Promise.resolve()
