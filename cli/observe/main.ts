@@ -69,7 +69,15 @@ export async function observeMain(argv: readonly string[], io: ObserveIo = {}): 
       : await live(options.listen!, options.relayWebhooks, options.verifyReads ? options.maxRps : undefined, target!, { runId, command, runDir }, say, complain, io, history && options.windowMs ? { history, everyMs: options.windowMs, argv, reportDir: dirname(runDir) } : undefined)
     const written = writeObserveReport(runDir, results, target?.secrets ?? [])
     // with --window the windows were recorded as they ended; the report here is the whole session's
-    if (history && !(options.listen && options.windowMs)) await recordWindow(history, written, runDir, ['observe', ...argv], options.har ? startedAt : Date.parse(results.startedAt) || startedAt)
+    if (history && !(options.listen && options.windowMs)) {
+      try {
+        await recordWindow(history, written, runDir, ['observe', ...argv], options.har ? startedAt : Date.parse(results.startedAt) || startedAt)
+      } catch (e) {
+        say(summary(written, runDir))
+        complain(`observe: --db: the verdicts were reported but not recorded in the history (${(e as Error).message})`)
+        return EXIT_UNUSABLE
+      }
+    }
     say(summary(written, runDir))
     return exitCodeOfObserve(written)
   } catch (e) {
