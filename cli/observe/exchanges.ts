@@ -22,6 +22,8 @@ export interface ObservedExchange extends Exchange {
   strippedHeaders?: string[]
   /** The same of the request's body. */
   requestBodyMissing?: boolean
+  /** A read-only look-up of the proxy's own (--verify-reads), not the application's. */
+  own?: boolean
 }
 
 /** The kit's recorder marks a body it cut (harness/recorder.ts truncate()). */

@@ -13,6 +13,7 @@ import { shellQuote } from '../reporting/command.ts'
 import { kitVersion, makeRunId } from '../reporting/run-info.ts'
 import { prepareRunDir, removeIfEmpty } from '../reporting/write.ts'
 import { HarError, readHar, toHar } from './har.ts'
+import { recordWindow, type ObserveHistoryOptions } from './history.ts'
 import { Judge } from './judge.ts'
 import { OBSERVE_USAGE, parseObserveArgs, type ListenAddress, type ObserveOptions } from './options.ts'
 import { ObserveProxy, type Upstream } from './proxy.ts'
@@ -58,11 +59,25 @@ export async function observeMain(argv: readonly string[], io: ObserveIo = {}): 
     return EXIT_UNUSABLE
   }
   const command = `pix-conformance observe ${argv.map(shellQuote).join(' ')}`
+  const history: ObserveHistoryOptions | undefined = options.db
+    ? { dbFile: resolve(options.db), pageFile: resolve(options.page ?? join(dirname(resolve(options.db)), 'history.html')), ...(options.alertUrl ? { alertUrl: options.alertUrl } : {}), out: say }
+    : undefined
+  const startedAt = Date.now()
   try {
     const results = options.har
       ? judgeHar(options.har, target, { runId, command })
-      : await live(options.listen!, options.relayWebhooks, target!, { runId, command, runDir }, say, complain, io)
+      : await live(options.listen!, options.relayWebhooks, options.verifyReads ? options.maxRps : undefined, target!, { runId, command, runDir }, say, complain, io, history && options.windowMs ? { history, everyMs: options.windowMs, argv, reportDir: dirname(runDir) } : undefined)
     const written = writeObserveReport(runDir, results, target?.secrets ?? [])
+    // with --window the windows were recorded as they ended; the report here is the whole session's
+    if (history && !(options.listen && options.windowMs)) {
+      try {
+        await recordWindow(history, written, runDir, ['observe', ...argv], options.har ? startedAt : Date.parse(results.startedAt) || startedAt)
+      } catch (e) {
+        say(summary(written, runDir))
+        complain(`observe: --db: the verdicts were reported but not recorded in the history (${(e as Error).message})`)
+        return EXIT_UNUSABLE
+      }
+    }
     say(summary(written, runDir))
     return exitCodeOfObserve(written)
   } catch (e) {
@@ -115,8 +130,16 @@ export function judgeHar(file: string, target: Target | undefined, run: { runId:
   }, REPO_ROOT, target?.secrets ?? [])
 }
 
-async function live(listen: ListenAddress, relay: URL | undefined, target: Target, run: { runId: string; command: string; runDir: string }, say: (l: string) => void, complain: (l: string) => void, io: ObserveIo): Promise<ObserveResults> {
-  const startedAt = new Date().toISOString()
+/** --window: every `everyMs` the window so far is judged, reported in a folder of its own and recorded in the history. */
+interface Windows {
+  history: ObserveHistoryOptions
+  everyMs: number
+  argv: readonly string[]
+  reportDir: string
+}
+
+async function live(listen: ListenAddress, relay: URL | undefined, verifyRps: number | undefined, target: Target, run: { runId: string; command: string; runDir: string }, say: (l: string) => void, complain: (l: string) => void, io: ObserveIo, windows?: Windows): Promise<ObserveResults> {
+  let startedAt = new Date().toISOString()
   const judge = new Judge(basePaths(target), accountsOf(target.config))
   let proxy: ObserveProxy
   try {
@@ -127,9 +150,39 @@ async function live(listen: ListenAddress, relay: URL | undefined, target: Targe
   say(`Observing: point the application's base URL at ${proxy.baseUrl} and its gateway URL at ${proxy.gatewayUrl}`)
   say(`  forwarding to ${target.config.baseUrl} and ${target.config.gatewayUrl}; SIGTERM or Ctrl-C writes the report to ${run.runDir}`)
   if (proxy.relayUrl) say(`  have the provider deliver notifications to ${proxy.relayUrl} (the relay forwards them to ${relay!.href})`)
+  if (verifyRps !== undefined) {
+    proxy.verifyReads({ clientId: target.config.clientId, clientSecret: target.config.clientSecret }, verifyRps)
+    say(`  with read-only look-ups of its own (GET, as ${target.config.clientId}), at most ${verifyRps} a second`)
+  }
   io.onListening?.({ baseUrl: proxy.baseUrl, gatewayUrl: proxy.gatewayUrl })
+  // a window's end never overlaps the next one's: they are recorded in order, one at a time
+  let recording = Promise.resolve()
+  if (windows) proxy.swapWindow(new Judge(basePaths(target), accountsOf(target.config)))
+  const endWindow = (last = false) => {
+    const old = proxy.swapWindow(last ? undefined : new Judge(basePaths(target), accountsOf(target.config)))!
+    const window = { startedAt, finishedAt: new Date().toISOString() }
+    startedAt = window.finishedAt
+    // an idle window judged nothing: a run of it would read as a failure ("nothing judged") in the history
+    if (old.judged === 0 && old.notifications === 0) return say('observe: window ended with no exchange of the interface: not recorded')
+    recording = recording.then(async () => {
+      const runId = makeRunId(new Date(), 'observe')
+      const dir = join(windows!.reportDir, runId)
+      prepareRunDir(dir)
+      const tally = old.finish()
+      const results = writeObserveReport(dir, buildObserveResults(tally, {
+        runId, ...window, command: run.command, baseUrl: target.config.baseUrl, gatewayUrl: target.config.gatewayUrl,
+        source: `proxy ${listen.host}:${listen.ports.join(',')}`, judged: old.judged, unmatched: old.unmatched, errors: old.errors,
+      }, REPO_ROOT, target.secrets), target.secrets)
+      await recordWindow(windows!.history, results, dir, ['observe', ...windows!.argv], Date.parse(window.startedAt))
+      say(`observe: window ended: ${results.verdict.headline}  (${dir})`)
+    }).catch((e) => complain(`observe: the window could not be recorded (${(e as Error).message})`))
+  }
+  const timer = windows ? setInterval(endWindow, windows.everyMs) : undefined
   await stopped(io.signal)
+  if (timer) clearInterval(timer)
   await proxy.close()
+  if (windows) endWindow(true)
+  await recording
   const tally = judge.finish()
   if (proxy.errors.length) complain(`observe: ${proxy.errors.length} request${proxy.errors.length === 1 ? '' : 's'} could not reach the provider (answered 502, not judged)`)
   // the session's own recording, redacted: `observe --har exchanges.har` judges it again offline

@@ -15,10 +15,24 @@ export interface ObserveOptions {
   /** Where the relay forwards the provider's notifications: the application's real receiver. */
   relayWebhooks?: URL
   reportDir?: string
+  /** The monitor's history file: each observation window's verdicts become a run there. */
+  db?: string
+  /** With --listen and --db: a window ends (a run is recorded) every this many ms; otherwise only at SIGTERM. */
+  windowMs?: number
+  /** With --db: where the monitor's alerts of a change are POSTed. */
+  alertUrl?: string
+  /** With --db: the history page (default: history.html beside the db). */
+  page?: string
+  /** The proxy may add read-only look-ups of its own (GET, with the --env account's credentials). */
+  verifyReads: boolean
+  /** Cap on those look-ups, per second. */
+  maxRps: number
 }
 
 export const OBSERVE_USAGE = `Usage: pix-conformance observe --har FILE [--env FILE] [--report-dir DIR]
        pix-conformance observe --env FILE --listen [HOST:]PORT[,PORT2[,PORT3]] [--relay-webhooks URL] [--report-dir DIR]
+                                 [--verify-reads [--max-rps N]]
+                                 [--db FILE [--window DURATION] [--alert-url URL] [--page FILE]]
 
 Judges an application's own traffic with the provider against the clauses (docs/OBSERVE.md).
 
@@ -30,16 +44,30 @@ Judges an application's own traffic with the provider against the clauses (docs/
                       writes the report and exits
   --relay-webhooks URL  with a third --listen port: notifications the provider posts there are
                       forwarded to URL (your receiver) unchanged, and judged (§6)
+  --verify-reads      with --listen: the proxy may add read-only look-ups of its own (the single view
+                      of a transaction the application listed), GET only, with the --env account's
+                      token (from POST /oauth/token), to judge agreement across surfaces
+  --max-rps N         the cap on those look-ups a second (default 2, at most 50)
   --report-dir DIR    where the run's folder goes (default reports/)
+  --db FILE           also record the verdicts in the monitor's history (one run per window): the
+                      history command and page show them, a clause changing raises the monitor's alerts
+  --window DURATION   with --listen and --db: end a window every DURATION (30s, 15m, 1h); default:
+                      one window, ended by SIGTERM
+  --alert-url URL     with --db: POST each alert there (the monitor's webhook body)
+  --page FILE         with --db: the history page to rewrite after each window (default beside --db)
   -h, --help          this text
 
 Exit codes: 0 no observed clause failed, 1 a clause failed (or nothing was judged), 2 unusable options.`
 
 /** The flags parseObserveArgs takes (the usage text lists exactly these: test/observe/report.test.ts). */
-export const OBSERVE_FLAGS = ['--har', '--env', '--listen', '--relay-webhooks', '--report-dir', '--help'] as const
+/** --max-rps unless given: look-ups a second, small enough for any provider's rate limits. */
+export const DEFAULT_MAX_RPS = 2
+
+export const OBSERVE_FLAGS = ['--verify-reads', '--max-rps', '--har', '--env', '--listen', '--relay-webhooks', '--report-dir', '--db', '--window', '--alert-url', '--page', '--help'] as const
 
 export function parseObserveArgs(argv: readonly string[]): ObserveOptions {
-  const o: ObserveOptions = { help: false }
+  const o: ObserveOptions = { help: false, verifyReads: false, maxRps: DEFAULT_MAX_RPS }
+  let maxRpsGiven = false
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
@@ -55,15 +83,33 @@ export function parseObserveArgs(argv: readonly string[]): ObserveOptions {
       case '--env': o.envFile = value(); break
       case '--listen': o.listen = parseListen(value()); break
       case '--report-dir': o.reportDir = value(); break
-      case '--relay-webhooks': o.relayWebhooks = parseUrl(value()); break
+      case '--relay-webhooks': o.relayWebhooks = parseUrl(value(), flag); break
+      case '--db': o.db = value(); break
+      case '--window': o.windowMs = parseDuration(value()); break
+      case '--alert-url': o.alertUrl = parseUrl(value(), flag).href; break
+      case '--page': o.page = value(); break
+      case '--verify-reads': o.verifyReads = true; break
+      case '--max-rps': {
+        const v = value()
+        o.maxRps = Number(v)
+        if (!/^\d+(\.\d+)?$/.test(v) || !(o.maxRps > 0) || o.maxRps > 50) throw new ArgsError('--max-rps', `"${v}" is not a number of look-ups a second above 0 and at most 50`)
+        maxRpsGiven = true
+        break
+      }
       default: throw new ArgsError(flag, 'is not a flag of observe (see observe --help)')
     }
   }
   if (o.help) return o
+  if (o.verifyReads && !o.listen) throw new ArgsError('--verify-reads', 'is for --listen: a recording cannot be added to')
+  if (maxRpsGiven && !o.verifyReads) throw new ArgsError('--max-rps', 'caps --verify-reads: give --verify-reads too')
   if (!o.har && !o.listen) throw new ArgsError('--har', 'give --har FILE (a recording) or --listen PORT (a live proxy)')
   if (o.har && o.listen) throw new ArgsError('--listen', 'cannot be used with --har: observe judges either a recording or live traffic')
   if (o.relayWebhooks && (o.listen?.ports.length ?? 0) !== 3) throw new ArgsError('--relay-webhooks', 'needs a third --listen port for the relay (--listen PORT,PORT2,PORT3)')
   if (!o.relayWebhooks && (o.listen?.ports.length ?? 0) === 3) throw new ArgsError('--listen', 'a third port is the webhook relay\'s: give --relay-webhooks URL too')
+  for (const [flag, given] of [['--window', o.windowMs], ['--alert-url', o.alertUrl], ['--page', o.page]] as const) {
+    if (given !== undefined && !o.db) throw new ArgsError(flag, 'needs --db FILE (the history it writes to)')
+  }
+  if (o.windowMs !== undefined && !o.listen) throw new ArgsError('--window', 'is for --listen: a recording is judged as one window')
   if (o.listen && !o.envFile) throw new ArgsError('--env', 'the proxy needs the target settings (PIX_BASE_URL, PIX_GATEWAY_URL) to forward to')
   return o
 }
@@ -77,12 +123,19 @@ export function parseListen(value: string): ListenAddress {
   return { host: (m[1] ?? '127.0.0.1').replace(/^\[|\]$/g, ''), ports }
 }
 
-function parseUrl(value: string): URL {
+export function parseDuration(value: string): number {
+  const m = /^(\d+)(s|m|h)$/.exec(value.trim())
+  const ms = m ? Number(m[1]) * { s: 1_000, m: 60_000, h: 3_600_000 }[m[2] as 's' | 'm' | 'h'] : NaN
+  if (!(ms >= 1_000)) throw new ArgsError('--window', `"${value}" is not a duration of at least 1s (30s, 15m, 1h)`)
+  return ms
+}
+
+function parseUrl(value: string, flag: string): URL {
   try {
     const url = new URL(value)
     if (url.protocol === 'http:' || url.protocol === 'https:') return url
   } catch {
     // refused below
   }
-  throw new ArgsError('--relay-webhooks', `"${value}" is not an http(s) URL`)
+  throw new ArgsError(flag, `"${value}" is not an http(s) URL`)
 }

@@ -2,7 +2,7 @@
 // request goes to the provider as it came (method, path, query, headers, body bytes; TLS to the
 // provider with the configured CA and client certificate), the provider's answer goes back as it
 // came, and only then is the exchange recorded (redacted) and judged, off the answer's path. The
-// proxy never sends a request of its own.
+// proxy never sends a request of its own, unless --verify-reads allows read-only look-ups (verify.ts).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { rootCertificates } from 'node:tls'
@@ -12,6 +12,7 @@ import { Redactor, type SecretValue } from '../../harness/redact.ts'
 import { isJsonContentType, matchOperation, parseJson, type ObservedExchange } from './exchanges.ts'
 import type { Judge } from './judge.ts'
 import type { ListenAddress } from './options.ts'
+import { ReadVerifier, type OwnRequest } from './verify.ts'
 
 export interface Upstream {
   baseUrl: string
@@ -83,12 +84,51 @@ export class ObserveProxy {
     await this.forward(undefined, target, startedAt, t0, req, res, true)
   }
 
+  /** Starts a new observation window (--window): what is still queued goes to the old judge, the rest to `next`. */
+  /** --verify-reads: the proxy's own read-only look-ups. */
+  verifier: ReadVerifier | undefined
+
+  /** Allows read-only look-ups with these credentials, at most maxRps a second. */
+  verifyReads(credentials: { clientId: string; clientSecret: string }, maxRps: number): ReadVerifier {
+    this.verifier = new ReadVerifier(credentials, maxRps, (r) => this.ownRequest(r))
+    return this.verifier
+  }
+
+  private async ownRequest(r: OwnRequest): Promise<ObservedExchange | undefined> {
+    const startedAt = new Date()
+    const t0 = performance.now()
+    const target = `${this.upstream.baseUrl.replace(/\/+$/, '')}${r.path}`
+    let ex: ObservedExchange
+    try {
+      const got = await request(target, { method: r.method, headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}), dispatcher: this.agent, signal: AbortSignal.timeout(30_000) })
+      const body = Buffer.from(await got.body.arrayBuffer())
+      ex = { seq: 0, startedAt: startedAt.toISOString(), api: 'base', own: true, request: { method: r.method, url: target, headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}) }, response: responseOf(got.statusCode, got.headers as Record<string, string | string[]>, body, performance.now() - t0, undefined) }
+    } catch (e) {
+      if (this.errors.length < 100) this.errors.push(`verify-reads ${r.method} ${r.path.split('?')[0]}: ${(e as Error).message}`)
+      return undefined
+    }
+    this.enqueue(ex)
+    return ex
+  }
+
+  /** --window: a second judge that sees the same exchanges and is swapped at each window's end. */
+  private windowJudge: Judge | undefined
+
+  /** Starts a new observation window: what is still queued goes to the old window's judge, the rest to `next`. */
+  swapWindow(next: Judge | undefined): Judge | undefined {
+    if (this.queue.length) this.drain(true)
+    const old = this.windowJudge
+    this.windowJudge = next
+    return old
+  }
+
   /** Stops listening, lets the answers in flight finish, and judges what is still queued. */
   async close(): Promise<void> {
     await Promise.all(this.servers.map((s) => new Promise<void>((resolve) => {
       s.close(() => resolve())
       s.closeIdleConnections()
     })))
+    this.verifier?.stop()
     this.drain(true)
     await this.agent.close().catch(() => {})
   }
@@ -166,8 +206,10 @@ export class ObserveProxy {
     while (this.queue.length > 0 && (all || performance.now() < until)) {
       const ex = this.queue.shift()!
       this.judge.add(ex)
+      this.windowJudge?.add(ex)
+      if (this.verifier && !ex.own && !ex.notification) this.verifier.saw(ex, this.judge.accountOf(ex))
       this.redactor.learnFrom(ex)
-      this.recorded.push({ ...this.redactor.exchange(ex), seq: ex.seq, startedAt: ex.startedAt, ...(ex.api ? { api: ex.api } : {}), ...(ex.notification ? { notification: true } : { account: this.judge.accountOf(ex) }) })
+      this.recorded.push({ ...this.redactor.exchange(ex), seq: ex.seq, startedAt: ex.startedAt, ...(ex.api ? { api: ex.api } : {}), ...(ex.own ? { own: true } : {}), ...(ex.notification ? { notification: true } : { account: this.judge.accountOf(ex) }) })
       if (this.recorded.length > MAX_RECORDED) this.recorded.shift()
     }
     if (this.queue.length > 0) setImmediate(() => this.drain())
