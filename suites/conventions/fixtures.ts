@@ -2,6 +2,7 @@
 // answer or a notification are and how each is written, and the sampled answers that must be
 // successes to carry them. Not a suite file: it declares no check.
 import { randomUUID } from 'node:crypto'
+import { randomCpf } from '../../generators/documents.ts'
 import { show } from '../../harness/assertions.ts'
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
@@ -9,6 +10,7 @@ import type { Captured } from '../../harness/webhook-capture.ts'
 import { LOOKS_LIKE_DATE_TIME, isUtcDateTime } from '../../generators/formats.ts'
 import { isJsonContentType, strictJsonProblem } from '../../generators/strict-json.ts'
 import { createSlip, registerSlip, slipRequest } from '../bank-slip/fixtures.ts'
+import { eventIfAny, eventOf, isEvent, resend, slipEvent } from '../events.ts'
 import { targetNow } from '../../harness/target-clock.ts'
 
 // ---- JSON bodies ------------------------------------------------------------------------------------
@@ -113,4 +115,37 @@ export async function registeredAndPaidSlip(t: CheckContext): Promise<string> {
   await registerSlip(t, id)
   await t.control.paySlip(id)
   return id
+}
+
+/**
+ * Every kind of notification the account gets: a received payment (RECEIVE), its settled return
+ * (REFUND), a V1 resend and a slip's WAITING_PAYMENT and PAID; each that came within the wait, by
+ * kind. Whether each is sent is other clauses' business (§6: suites/webhooks, suites/bank-slip).
+ */
+export async function notificationsOfEveryKind(t: CheckContext, payer: string, idPrefix: string): Promise<[string, Captured][]> {
+  await t.hooks.useForAccount()
+  const paid = await t.control.incomingPayment({ amount: 7, payer: { name: payer, document: randomCpf() } })
+  const returnId = `${idPrefix}${randomUUID().replace(/-/g, '').slice(0, 16)}`
+  await t.given('a settled return (PUT /pix/{e2eid}/devolucao/{id})', async () => {
+    t.expectStatus('4.11.status-201', await t.base.put(`/pix/${encodeURIComponent(paid.e2eId)}/devolucao/${returnId}`, { valor: '2.00' }), 201)
+    await t.control.settleReturn(paid.e2eId, returnId)
+  })
+  await t.given('a V1 resend (POST /pix/v1/webhooks/resend/{id})', async () => {
+    t.expectStatus('4.12.response-success', await resend(t.gateway, paid.gatewayId, { url: t.hooks.url('v1') }), 200)
+  })
+  const slipId = await registeredAndPaidSlip(t)
+  const kinds: [string, (c: Captured) => boolean][] = [
+    ['RECEIVE', isEvent('RECEIVE', (d) => d.endToEndId === paid.e2eId)],
+    ['REFUND', isEvent('REFUND', (d) => d.endToEndId === paid.e2eId)],
+    ['V1', (c) => c.channel === t.hooks.channel('v1') && typeof eventOf(c)?.transactionId === 'string'],
+    ['bank slip WAITING_PAYMENT', slipEvent(slipId, 'WAITING_PAYMENT')],
+    ['bank slip PAID', slipEvent(slipId, 'PAID')],
+  ]
+  const came: [string, Captured][] = []
+  for (const [kind, pred] of kinds) {
+    // whether it is sent is not this rule's business (§6), so no t.awaitEvent here
+    const c = await eventIfAny(t, pred)
+    if (c) came.push([kind, c])
+  }
+  return came
 }

@@ -6,14 +6,13 @@
 import { randomUUID } from 'node:crypto'
 import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import type { Captured } from '../../harness/webhook-capture.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { newTxid, newUuid } from '../../generators/ids.ts'
 import { cashInBody } from '../../generators/requests.ts'
-import { eventIfAny, eventOf, isEvent, resend, slipEvent } from '../events.ts'
+import { resend } from '../events.ts'
 import { slipRequest } from '../bank-slip/fixtures.ts'
-import { expectJsonBodies, expectJsonNotification, registeredAndPaidSlip } from './fixtures.ts'
+import { expectJsonBodies, expectJsonNotification, notificationsOfEveryKind } from './fixtures.ts'
 
 check('answers of the read operations, successes and errors, are JSON', { clauses: ['0.json-bodies'] }, async (t) => {
   expectJsonBodies(t, [
@@ -62,30 +61,7 @@ check('the V1, V2 and bank slip notifications are HTTP POST with Content-Type ap
   clauses: ['6.http-post-json'],
   needs: ['mutating', 'control', 'webhooks'],
 }, async (t) => {
-  await t.hooks.useForAccount()
-  const paid = await t.control.incomingPayment({ amount: 7, payer: { name: 'Json Notified Payer', document: randomCpf() } })
-  const returnId = `kitjson${randomUUID().replace(/-/g, '').slice(0, 16)}`
-  await t.given('a settled return (PUT /pix/{e2eid}/devolucao/{id})', async () => {
-    t.expectStatus('4.11.status-201', await t.base.put(`/pix/${encodeURIComponent(paid.e2eId)}/devolucao/${returnId}`, { valor: '2.00' }), 201)
-    await t.control.settleReturn(paid.e2eId, returnId)
-  })
-  await t.given('a V1 resend (POST /pix/v1/webhooks/resend/{id})', async () => {
-    t.expectStatus('4.12.response-success', await resend(t.gateway, paid.gatewayId, { url: t.hooks.url('v1') }), 200)
-  })
-  const slipId = await registeredAndPaidSlip(t)
-  const kinds: [string, (c: Captured) => boolean][] = [
-    ['RECEIVE', isEvent('RECEIVE', (d) => d.endToEndId === paid.e2eId)],
-    ['REFUND', isEvent('REFUND', (d) => d.endToEndId === paid.e2eId)],
-    ['V1', (c) => c.channel === t.hooks.channel('v1') && typeof eventOf(c)?.transactionId === 'string'],
-    ['bank slip WAITING_PAYMENT', slipEvent(slipId, 'WAITING_PAYMENT')],
-    ['bank slip PAID', slipEvent(slipId, 'PAID')],
-  ]
-  let came = 0
-  for (const [kind, pred] of kinds) {
-    const c = await eventIfAny(t, pred)
-    if (!c) continue
-    came += 1
-    expectJsonNotification(t, kind, c)
-  }
-  if (came === 0) t.skip('no notification came within the wait (their emission is checked by suites/webhooks and suites/bank-slip)')
+  const came = await notificationsOfEveryKind(t, 'Json Notified Payer', 'kitjson')
+  for (const [kind, c] of came) expectJsonNotification(t, kind, c)
+  if (came.length === 0) t.skip('no notification came within the wait (their emission is checked by suites/webhooks and suites/bank-slip)')
 })

@@ -3,16 +3,13 @@
 // kit can cheaply cause, must be in UTC (generators/formats.ts DATE_TIME_UTC: Z, +00:00 or +00). A
 // date-time is recognised by its shape (a date and an hour, LOOKS_LIKE_DATE_TIME), so a field that is one is checked whatever its name; plain dates (a slip's
 // dueDate) are not timestamps and are left alone.
-import { randomUUID } from 'node:crypto'
 import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import type { Captured } from '../../harness/webhook-capture.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newTxid, newUuid } from '../../generators/ids.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { cashInBody } from '../../generators/requests.ts'
-import { eventIfAny, eventOf, isEvent, resend, slipEvent } from '../events.ts'
-import { accepted, expectUtcAnswers, expectUtcNotification, registeredAndPaidSlip } from './fixtures.ts'
+import { accepted, expectUtcAnswers, expectUtcNotification, notificationsOfEveryKind } from './fixtures.ts'
 
 check('timestamps of the balance answers are UTC', { clauses: ['0.timestamps-utc'] }, async (t) => {
   expectUtcAnswers(t, [
@@ -49,32 +46,7 @@ check('timestamps of the V1, V2 and bank slip notifications are UTC', {
   clauses: ['0.timestamps-utc'],
   needs: ['mutating', 'control', 'webhooks'],
 }, async (t) => {
-  await t.hooks.useForAccount()
-  const paid = await t.control.incomingPayment({ amount: 9, payer: { name: 'Utc Notified Payer', document: randomCpf() } })
-  const returnId = `kitutc${randomUUID().replace(/-/g, '').slice(0, 16)}`
-  await t.given('a settled return (PUT /pix/{e2eid}/devolucao/{id})', async () => {
-    t.expectStatus('4.11.status-201', await t.base.put(`/pix/${encodeURIComponent(paid.e2eId)}/devolucao/${returnId}`, { valor: '2.00' }), 201)
-    await t.control.settleReturn(paid.e2eId, returnId)
-  })
-  await t.given('a V1 resend (POST /pix/v1/webhooks/resend/{id})', async () => {
-    t.expectStatus('4.12.response-success', await resend(t.gateway, paid.gatewayId, { url: t.hooks.url('v1') }), 200)
-  })
-  const slipId = await registeredAndPaidSlip(t)
-
-  const kinds: [string, (c: Captured) => boolean][] = [
-    ['RECEIVE', isEvent('RECEIVE', (d) => d.endToEndId === paid.e2eId)],
-    ['REFUND', isEvent('REFUND', (d) => d.endToEndId === paid.e2eId)],
-    ['V1', (c) => c.channel === t.hooks.channel('v1') && typeof eventOf(c)?.transactionId === 'string'],
-    ['bank slip WAITING_PAYMENT', slipEvent(slipId, 'WAITING_PAYMENT')],
-    ['bank slip PAID', slipEvent(slipId, 'PAID')],
-  ]
-  let came = 0
-  for (const [kind, pred] of kinds) {
-    // whether it is sent is not this rule's business (§6), so no t.awaitEvent here
-    const c = await eventIfAny(t, pred)
-    if (!c) continue
-    came += 1
-    expectUtcNotification(t, kind, c)
-  }
-  if (came === 0) t.skip('no notification came within the wait (their emission is checked by suites/webhooks and suites/bank-slip)')
+  const came = await notificationsOfEveryKind(t, 'Utc Notified Payer', 'kitutc')
+  for (const [kind, c] of came) expectUtcNotification(t, kind, c)
+  if (came.length === 0) t.skip('no notification came within the wait (their emission is checked by suites/webhooks and suites/bank-slip)')
 })
