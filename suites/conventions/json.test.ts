@@ -12,7 +12,7 @@ import { newTxid, newUuid } from '../../generators/ids.ts'
 import { cashInBody } from '../../generators/requests.ts'
 import { resend } from '../events.ts'
 import { slipRequest } from '../bank-slip/fixtures.ts'
-import { expectJsonBodies, expectJsonNotification, notificationsOfEveryKind } from './fixtures.ts'
+import { expectJsonBodies, expectJsonNotification, judgeEveryNotificationKind } from './fixtures.ts'
 
 check('answers of the read operations, successes and errors, are JSON', { clauses: ['0.json-bodies'] }, async (t) => {
   expectJsonBodies(t, [
@@ -61,7 +61,5 @@ check('the V1, V2 and bank slip notifications are HTTP POST with Content-Type ap
   clauses: ['6.http-post-json'],
   needs: ['mutating', 'control', 'webhooks'],
 }, async (t) => {
-  const came = await notificationsOfEveryKind(t, 'Json Notified Payer', 'kitjson')
-  for (const [kind, c] of came) expectJsonNotification(t, kind, c)
-  if (came.length === 0) t.skip('no notification came within the wait (their emission is checked by suites/webhooks and suites/bank-slip)')
+  await judgeEveryNotificationKind(t, 'Json Notified Payer', 'kitjson', (kind, c) => expectJsonNotification(t, kind, c))
 })

@@ -26,7 +26,7 @@ export interface ForeignTarget {
 }
 
 /** Starts the reference behind the proxy with `hooks`; `env` adjusts the settings the kit gets. */
-async function proxiedReference(hooks: ProxyHooks[], env: (e: Record<string, string>) => Record<string, string> = (e) => e, readings?: Partial<Readings>): Promise<ForeignTarget> {
+export async function proxiedReference(hooks: ProxyHooks[], env: (e: Record<string, string>) => Record<string, string> = (e) => e, readings?: Partial<Readings>): Promise<ForeignTarget> {
   const reference: RunningReference = await startReference({ quiet: true, ...(readings ? { readings } : {}) })
   const seen: string[] = []
   const recorder: ProxyHooks = {

@@ -20,6 +20,8 @@ export interface VerdictCheck {
   status: CheckVerdict
   failedClause?: string
   clauseVerdicts?: Record<string, ClauseVerdict>
+  /** The cases of a multi-case check it could not judge (harness/cases.ts). */
+  casesNotJudged?: Array<{ case: string; verdict: string; reason: string; clauses: string[] }>
   /** Why the check is blocked or inconclusive. */
   reason?: string
   skipReason?: string
