@@ -1,13 +1,14 @@
 // What the V1 notification's fields mean (interface §6.1, §4.12), beyond their form, judged against
 // the same record on the other surfaces: transactionId names the transaction by one of its own ids,
 // not by the caller's externalId (that is businessTransactionId); createdDate is the transaction's
-// creation (its §2.1 createdAt), not the moment of sending; the payer block carries what the §2.1
+// creation (its §2.1 createdAt) or the notification's own (two readings), never another time; the payer block carries what the §2.1
 // view knows of the payer; the receiver block names the receiving account, not the payer; and a
 // resend posts the transaction's notification as it is now, the one its payment triggered.
 import { randomUUID } from 'node:crypto'
 import { show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
 import { whichId } from '../../harness/record-ids.ts'
+import { targetNow } from '../../harness/target-clock.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { isResendTransactionId } from '../../generators/formats.ts'
 import { eventIfAny, v1For, type Json } from '../events.ts'
@@ -15,6 +16,8 @@ import { cashInTransactionId, givenResentV1, type Received } from './fixtures.ts
 
 /** A timestamp may be cut to the second. */
 const TRUNCATION_MS = 1_000
+/** A clock read through the Date header is to the second. */
+const CLOCK_READ_MS = 2_000
 const NEEDS = ['control', 'mutating', 'webhooks'] as const
 
 /** A payment received by the account from a payer the kit names, `ageDays` ago, whose gatewayId resend takes: setting the check up only. */
@@ -55,16 +58,24 @@ check("V1 notification: transactionId names the transaction by one of its own id
     `one of ${show([tx.transactionId, tx.gatewayId])}`, `${show(v1.transactionId)}${v1.transactionId === tx.externalId ? ' (the externalId)' : ''}`)
 })
 
-check("V1 notification: createdDate is the transaction's creation (its §2.1 createdAt), not the moment the notification is sent", {
+check("V1 notification: createdDate is the transaction's creation (its §2.1 createdAt) or the notification's own, on the target's clock", {
   clauses: ['6.1.created-date'],
   needs: [...NEEDS],
 }, async (t) => {
-  // Received a day ago: a createdDate taken when the notification is sent is a day late.
+  // Received a day ago, so the two readings are a day apart: the transaction's createdAt, or the
+  // moment this notification was made (the resend's span on the target's clock); anything else is
+  // neither (a local time labelled UTC, another record's time).
   const tx = await receivedFrom(t, 1)
   const view = await givenView(t, tx.transactionId)
+  const before = (await targetNow(t)).getTime()
   const v1 = await resentV1(t, tx)
+  const after = (await targetNow(t)).getTime()
   const [created, stated] = [Date.parse(String(view.createdAt)), Date.parse(String(v1.createdDate))]
-  t.expectThat('6.1.created-date', "createdDate is the transaction's createdAt", Math.abs(stated - created) <= TRUNCATION_MS, `${show(view.createdAt)} (the view's createdAt)`, show(v1.createdDate))
+  const isCreation = Math.abs(stated - created) <= TRUNCATION_MS
+  const isSending = stated >= before - CLOCK_READ_MS && stated <= after + CLOCK_READ_MS
+  t.observe('6.1.created-date', 'createdDateIs', isCreation ? "the transaction's createdAt" : isSending ? "the notification's own time" : 'neither')
+  t.expectThat('6.1.created-date', "createdDate is the transaction's createdAt or the time the notification was made", isCreation || isSending,
+    `${show(view.createdAt)} (the view's createdAt), or between ${new Date(before).toISOString()} and ${new Date(after).toISOString()} (the resend, on the target's clock)`, show(v1.createdDate))
 })
 
 /** §2.1 counterpart field → §6.1 payer field. */
@@ -118,7 +129,8 @@ check("resend posts the transaction's V1 notification as it is now: the same as 
   if (!auto) t.inconclusive('the payment triggered no V1 notification at the transaction\'s callbackWebhookUrl: nothing to hold the resend to')
   const resent = (await givenResentV1(t, 'v1', paid.gatewayId, paid)).body as Json
   const first = auto!.body as Json
-  for (const field of ['transactionId', 'businessTransactionId', 'status', 'value', 'movementType', 'endToEndId', 'pixKey', 'createdDate']) {
+  // createdDate may be the notification's own time (a reading, 6.1.created-date), so it is not compared
+  for (const field of ['transactionId', 'businessTransactionId', 'status', 'value', 'movementType', 'endToEndId', 'pixKey']) {
     t.expectEqual('4.12.payload-v1', `the resent ${field} is the payment's notification's`, resent[field], first[field])
   }
 })
