@@ -1,8 +1,8 @@
 // JSON as RFC 8259 writes it, judged on the text a decoder would read (issue 40 item 5). JSON.parse
 // already refuses a byte order mark (§8.1: a sender MUST NOT add one), whitespace other than space,
 // tab, LF and CR, content after the value, NaN, Infinity and single quotes; it quietly keeps the last
-// of two members with the same name, which §4 says SHOULD be unique and whose reading is then
-// "unpredictable": an answer whose field has two values has no one value to judge, so it is judged.
+// of two members with the same name, which §4 says SHOULD be unique: such a body is still JSON, so it
+// is no failure of a JSON rule; duplicateNames lets a check observe it.
 // A decoder of the kit may read leniently to find a record; these are what a conventions clause uses.
 
 /** Why `text` is not one JSON value as RFC 8259 writes it, or undefined when it is. */
@@ -13,8 +13,7 @@ export function strictJsonProblem(text: string): string | undefined {
   } catch (err) {
     return `not JSON (RFC 8259): ${(err as Error).message}`
   }
-  const dup = duplicateNames(text)
-  return dup.length > 0 ? `an object with the member name ${dup.map((d) => JSON.stringify(d)).join(', ')} twice (RFC 8259 §4: names SHOULD be unique, else a receiver's reading is unpredictable)` : undefined
+  return undefined
 }
 
 /** The member names that occur twice in one object of the JSON text (which must parse). */

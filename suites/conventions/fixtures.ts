@@ -8,7 +8,7 @@ import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
 import { LOOKS_LIKE_DATE_TIME, isUtcDateTime } from '../../generators/formats.ts'
-import { isJsonContentType, strictJsonProblem } from '../../generators/strict-json.ts'
+import { duplicateNames, isJsonContentType, strictJsonProblem } from '../../generators/strict-json.ts'
 import { createSlip, registerSlip, slipRequest } from '../bank-slip/fixtures.ts'
 import { eventIfAny, eventOf, isEvent, resend, slipEvent } from '../events.ts'
 import { targetNow } from '../../harness/target-clock.ts'
@@ -26,6 +26,7 @@ export function expectJsonBodies(t: CheckContext, exchanges: Exchange[]): void {
     t.expectThat(JSON_BODIES, 'Content-Type', isJsonContentType(type), 'application/json (charset allowed)', show(type ?? '(none)'), ex)
     const problem = strictJsonProblem(ex.response.body)
     if (problem) t.fail(JSON_BODIES, 'the body', 'one JSON value as RFC 8259 writes it', problem, ex)
+    observeDuplicateNames(t, JSON_BODIES, ex.response.body)
   }
 }
 
@@ -42,6 +43,13 @@ export function expectJsonNotification(t: CheckContext, kind: string, c: Capture
   t.expectThat(POST_JSON, `${kind} notification Content-Type`, isJsonContentType(type), 'application/json (charset allowed)', show(type ?? '(none)'))
   const problem = strictJsonProblem(c.raw)
   if (problem) t.fail(POST_JSON, `${kind} notification body`, 'one JSON value as RFC 8259 writes it', `${problem}: ${show(c.raw.slice(0, 80))}`)
+  observeDuplicateNames(t, POST_JSON, c.raw)
+}
+
+/** RFC 8259 §4: member names SHOULD be unique; one written twice is still JSON, so it is observed, not failed. */
+function observeDuplicateNames(t: CheckContext, clause: string, text: string): void {
+  const twice = duplicateNames(text)
+  if (twice.length > 0) t.observe(clause, 'memberNamesTwice', twice)
 }
 
 // ---- UTC timestamps ---------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ export default [
     id: 'proto-answer-member-twice',
     area: 'conventions', files: JSON_FILE, clauses: ['0.json-bodies'],
     description: 'the public balance answer writes its first member twice ({"balance":…,"balance":…}): JSON.parse keeps the last, a strict decoder refuses',
+    escapes: 'not a fault: RFC 8259 §4 says member names SHOULD be unique, so a body with one written twice is still JSON; the conventions checks observe it (memberNamesTwice), they do not fail it',
     onResponse(req, res) {
       const o = isBalance(req) ? jsonObjectOf(res) : undefined
       return o ? withBody(res, firstMemberTwice(o)) : undefined
@@ -38,6 +39,7 @@ export default [
     id: 'proto-slip-answer-member-twice',
     area: 'conventions', files: JSON_FILE, clauses: ['0.json-bodies'],
     description: 'the bank slip creation answer writes its first member twice (same value)',
+    escapes: 'not a fault: RFC 8259 §4 says member names SHOULD be unique, so a body with one written twice is still JSON; the conventions checks observe it (memberNamesTwice), they do not fail it',
     onResponse(req, res) {
       const o = matches(req, 'POST', '/bank-slip/v1/payment', 'gateway') ? jsonObjectOf(res) : undefined
       return o ? withBody(res, firstMemberTwice(o)) : undefined
@@ -71,6 +73,7 @@ export default [
     id: 'proto-notification-member-twice',
     area: 'conventions', files: JSON_FILE, clauses: ['6.http-post-json'],
     description: 'notification bodies write their first member twice (same value)',
+    escapes: 'not a fault: RFC 8259 §4 says member names SHOULD be unique, so a body with one written twice is still JSON; the conventions checks observe it (memberNamesTwice), they do not fail it',
     onWebhook(d) {
       const o = jsonObjectOf(d)
       return o ? withBody(d, firstMemberTwice(o)) : undefined
