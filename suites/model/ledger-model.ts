@@ -51,6 +51,8 @@ export interface Listed {
   finalCents: number
   /** undefined where the interface does not show the status (returns) */
   status?: ListedStatus
+  /** Every other id the kit holds for it (its creation answer's, its view's): a listing may show any of them. */
+  ids?: readonly string[]
 }
 
 interface Received { e2eId: string; txid?: string; refundableCents: number }
@@ -107,7 +109,7 @@ function cents(value: unknown): number | undefined {
 
 const VIEW_AMOUNT_CLAUSE = { originalAmount: '2.1.original-amount', feeAmount: '2.1.fee-amount', finalAmount: '2.1.final-amount' }
 
-interface ViewAmounts { originalCents: number; feeCents: number; finalCents: number; status: unknown; ex: Exchange }
+interface ViewAmounts { originalCents: number; feeCents: number; finalCents: number; status: unknown; ids: string[]; ex: Exchange }
 
 /**
  * The §2.1 view of a transaction: its amounts in cents, conserved (|final − original| = fee). The
@@ -127,14 +129,18 @@ export function singleView(t: CheckContext, transactionId: string, expect?: (v: 
     if (Math.abs(finalCents - originalCents) !== feeCents) {
       t.fail('2.1.final-amount', 'view finalAmount is originalAmount plus or minus feeAmount', `|final − original| = ${fromCents(feeCents)}`, `original ${fromCents(originalCents)}, final ${fromCents(finalCents)}`, ex)
     }
-    const amounts = { originalCents, feeCents, finalCents, status: view.status, ex }
+    const ids = [view.id, view.e2eId, view.externalId].filter((id): id is string => typeof id === 'string' && id !== '')
+    const amounts = { originalCents, feeCents, finalCents, status: view.status, ids, ex }
     expect?.(amounts)
     return amounts
   })
 }
 
-/** The view's amounts, as the listing must show them. */
-export const amountsOf = (v: ViewAmounts) => ({ originalCents: v.originalCents, feeCents: v.feeCents, finalCents: v.finalCents })
+/** The view's amounts, as the listing must show them, and the ids the view gives the record (with `known`: those the kit was answered). */
+export const amountsOf = (v: ViewAmounts, known: readonly (string | undefined)[] = []) => ({
+  originalCents: v.originalCents, feeCents: v.feeCents, finalCents: v.finalCents,
+  ids: [...new Set([...known, ...v.ids].filter((id): id is string => typeof id === 'string' && id !== ''))],
+})
 
 /** Every listed transaction (of the query), by id: what the model's listing is compared with (a read, a precondition). */
 interface Listing {
@@ -237,12 +243,39 @@ function expectBalances(m: Model, t: CheckContext, reading: Reading, moved: Move
   expectModelBalances(m, t, reading, moved, command)
 }
 
+/** The id fields of a list item (§2.2) through which the kit's ids for a record may name it. */
+const ITEM_ID_FIELDS = ['transactionId', 'endToEndId', 'externalId'] as const
+
+/**
+ * Each of the model's transactions in the listing: by its id, else by any other id the kit holds for
+ * it (records.ts, docs/READINGS.md `record-id`: which id a listing shows is the target's choice),
+ * else, on a complete read, by the one item of its amount and type no other model transaction
+ * claims. "Absent" only when the read was complete and nothing matches; several candidates (or an
+ * incomplete read) leave that transaction unjudged, never the others.
+ */
 function expectListing(m: Model, t: CheckContext, { items, complete, ex }: Listing): void {
+  const all = [...items.values()]
+  const names = (id: string, want: Listed) => [id, ...(want.ids ?? [])]
+  const byId = new Map<string, Record<string, unknown> | undefined>([...m.listed.keys()].map((id) => [id, items.get(id)]))
+  const claimed = new Set([...byId.values()].filter((i) => i !== undefined))
   for (const [id, want] of m.listed) {
-    const item = items.get(id)
+    if (byId.get(id)) continue
+    const ids = names(id, want)
+    const item = all.find((i) => !claimed.has(i) && ITEM_ID_FIELDS.some((f) => (typeof i[f] === 'string' || typeof i[f] === 'number') && ids.includes(String(i[f]))))
+    if (item) claimed.add(item)
+    byId.set(id, item)
+  }
+  for (const [id, want] of m.listed) {
     const typeClause = TYPE_CLAUSE[want.operationType]
-    if (!item && !complete) continue
-    if (!item) return t.fail(typeClause, `the listing shows the ${want.operationType} transaction`, `transaction ${id} listed`, `absent from ${items.size} listed`, ex)
+    let item = byId.get(id)
+    if (!item) {
+      if (!complete) continue
+      const near = all.filter((i) => !claimed.has(i) && cents(i.originalAmount) === want.originalCents && i.operationType === want.operationType && i.movementType === want.movementType)
+      if (near.length === 0) return t.fail(typeClause, `the listing shows the ${want.operationType} transaction`, `transaction ${id} listed (by ${names(id, want).join(', ')}, or as the one ${want.operationType} of ${fromCents(want.originalCents)})`, `absent: no item of the complete listing (${items.size} listed) has one of its ids, or its amount and type`, ex)
+      if (near.length > 1) continue
+      item = near[0]!
+      claimed.add(item)
+    }
     const rows: [string, string, unknown, unknown][] = [
       [typeClause, 'operationType', item.operationType, want.operationType],
       [typeClause, 'movementType', item.movementType, want.movementType],
