@@ -10,6 +10,7 @@
 // - notThisApi: a server that answers 200 text/html to everything.
 // - gatewayRefundIds: the gateway refund answers its gateway id, which its §4.3 view does not find.
 // - cashInRefused: every cash-in refused with 400, however valid (a precondition the target breaks).
+// - viewByExternalIdOnly: the §4.3 view answers 404 to a numeric id and finds a transaction by its externalId only.
 import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { startReference, type RunningReference } from '../../reference/index.ts'
@@ -258,4 +259,23 @@ export const cashInRefusedHooks: ProxyHooks = {
 
 export function startCashInRefused(): Promise<ForeignTarget> {
   return proxiedReference([cashInRefusedHooks])
+}
+
+// ── 11. a view that finds a transaction by the caller's externalId only ──────────────────────
+
+/**
+ * The §4.3 view answers its own 404 to a numeric id and finds a transaction by its externalId only
+ * (a target that breaks §4.3's numeric lookup: the transactions area's verdict, not the balance
+ * area's). A check that reads the view to set itself up tries each id the kit holds before blocking.
+ */
+export const viewByExternalIdOnlyHooks: ProxyHooks = {
+  onRequest(req) {
+    const id = VIEW.exec(req.path)?.[1]
+    if (req.api !== 'base' || req.method.toUpperCase() !== 'GET' || !id || !/^\d+$/.test(decodeURIComponent(id))) return undefined
+    return { ...req, path: '/api/pix/transaction/no-such-transaction' }
+  },
+}
+
+export function startViewByExternalIdOnly(): Promise<ForeignTarget> {
+  return proxiedReference([viewByExternalIdOnlyHooks])
 }
