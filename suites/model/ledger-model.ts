@@ -246,36 +246,49 @@ function expectBalances(m: Model, t: CheckContext, reading: Reading, moved: Move
 /** The id fields of a list item (§2.2) through which the kit's ids for a record may name it. */
 const ITEM_ID_FIELDS = ['transactionId', 'endToEndId', 'externalId'] as const
 
+type Item = Record<string, unknown>
+const namesOf = (id: string, want: Listed): string[] => [id, ...(want.ids ?? [])]
+
 /**
- * Each of the model's transactions in the listing: by its id, else by any other id the kit holds for
- * it (records.ts, docs/READINGS.md `record-id`: which id a listing shows is the target's choice),
+ * Each of the model's transactions in one listing: by its id, else by any other id the kit holds
+ * for it (records.ts, docs/READINGS.md `record-id`: which id a listing shows is the target's choice),
  * else, on a complete read, by the one item of its amount and type no other model transaction
- * claims. "Absent" only when the read was complete and nothing matches; several candidates (or an
- * incomplete read) leave that transaction unjudged, never the others.
+ * claims ('several' when more than one is). Undefined: not found (absent only on a complete read).
  */
-function expectListing(m: Model, t: CheckContext, { items, complete, ex }: Listing): void {
+function locate(m: Model, { items, complete }: Listing): Map<string, Item | 'several' | undefined> {
   const all = [...items.values()]
-  const names = (id: string, want: Listed) => [id, ...(want.ids ?? [])]
-  const byId = new Map<string, Record<string, unknown> | undefined>([...m.listed.keys()].map((id) => [id, items.get(id)]))
-  const claimed = new Set([...byId.values()].filter((i) => i !== undefined))
+  const found = new Map<string, Item | 'several' | undefined>([...m.listed.keys()].map((id) => [id, items.get(id)]))
+  const claimed = new Set<Item>([...found.values()].filter((i): i is Item => i !== undefined && i !== 'several'))
   for (const [id, want] of m.listed) {
-    if (byId.get(id)) continue
-    const ids = names(id, want)
+    if (found.get(id)) continue
+    const ids = namesOf(id, want)
     const item = all.find((i) => !claimed.has(i) && ITEM_ID_FIELDS.some((f) => (typeof i[f] === 'string' || typeof i[f] === 'number') && ids.includes(String(i[f]))))
     if (item) claimed.add(item)
-    byId.set(id, item)
+    found.set(id, item)
   }
+  if (!complete) return found
+  for (const [id, want] of m.listed) {
+    if (found.get(id)) continue
+    const near = all.filter((i) => !claimed.has(i) && cents(i.originalAmount) === want.originalCents && i.operationType === want.operationType && i.movementType === want.movementType)
+    if (near.length === 1) claimed.add(near[0]!)
+    found.set(id, near.length === 1 ? near[0]! : near.length > 1 ? 'several' : undefined)
+  }
+  return found
+}
+
+/**
+ * The listing against the model: each transaction found (locate) shows its type, amounts and
+ * status. "Absent" only when the read was complete and nothing matches; several candidates (or an
+ * incomplete read) leave that transaction unjudged, never the others.
+ */
+function expectListing(m: Model, t: CheckContext, listing: Listing): void {
+  const { items, complete, ex } = listing
+  const found = locate(m, listing)
   for (const [id, want] of m.listed) {
     const typeClause = TYPE_CLAUSE[want.operationType]
-    let item = byId.get(id)
-    if (!item) {
-      if (!complete) continue
-      const near = all.filter((i) => !claimed.has(i) && cents(i.originalAmount) === want.originalCents && i.operationType === want.operationType && i.movementType === want.movementType)
-      if (near.length === 0) return t.fail(typeClause, `the listing shows the ${want.operationType} transaction`, `transaction ${id} listed (by ${names(id, want).join(', ')}, or as the one ${want.operationType} of ${fromCents(want.originalCents)})`, `absent: no item of the complete listing (${items.size} listed) has one of its ids, or its amount and type`, ex)
-      if (near.length > 1) continue
-      item = near[0]!
-      claimed.add(item)
-    }
+    const item = found.get(id)
+    if (item === 'several' || (!item && !complete)) continue
+    if (!item) return t.fail(typeClause, `the listing shows the ${want.operationType} transaction`, `transaction ${id} listed (by ${namesOf(id, want).join(', ')}, or as the one ${want.operationType} of ${fromCents(want.originalCents)})`, `absent: no item of the complete listing (${items.size} listed) has one of its ids, or its amount and type`, ex)
     const rows: [string, string, unknown, unknown][] = [
       [typeClause, 'operationType', item.operationType, want.operationType],
       [typeClause, 'movementType', item.movementType, want.movementType],
@@ -344,15 +357,16 @@ const sortedJson = (x: unknown): string => JSON.stringify(x, (_k, v) => (v && ty
  * in both; one paid to the key, or listed there once, stays listed (judged only on a complete read).
  */
 function expectKeyListing(m: Model, t: CheckContext, key: Listing, account: Listing): void {
+  const [byKey, byAccount] = [locate(m, key), locate(m, account)]
   for (const id of m.listed.keys()) {
-    const inKey = key.items.get(id)
-    const inAccount = account.items.get(id)
+    const [inKey, inAccount] = [byKey.get(id), byAccount.get(id)]
+    if (inKey === 'several') continue
     if (inKey) m.underKey.add(id)
     if (!inKey) {
       if (m.underKey.has(id) && key.complete) t.fail('2.2.same-view-both-listings', `the pix-key listing keeps showing transaction ${id}`, 'listed, as before and in the account listing', `absent from ${key.items.size} listed`, key.ex)
       continue
     }
-    if (inAccount && sortedJson(inKey) !== sortedJson(inAccount)) {
+    if (inAccount && inAccount !== 'several' && sortedJson(inKey) !== sortedJson(inAccount)) {
       t.fail('2.2.same-view-both-listings', `the pix-key listing's item of transaction ${id} is the account listing's`, sortedJson(inAccount), sortedJson(inKey), key.ex)
     }
   }
