@@ -11,6 +11,7 @@
 // - gatewayRefundIds: the gateway refund answers its gateway id, which its §4.3 view does not find.
 // - cashInRefused: every cash-in refused with 400, however valid (a precondition the target breaks).
 // - viewByExternalIdOnly: the §4.3 view answers 404 to a numeric id and finds a transaction by its externalId only.
+// - listingIdsOfItsOwn: both listings show payments and cash-outs under an id only the listings use.
 import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { startReference, type RunningReference } from '../../reference/index.ts'
@@ -278,4 +279,37 @@ export const viewByExternalIdOnlyHooks: ProxyHooks = {
 
 export function startViewByExternalIdOnly(): Promise<ForeignTarget> {
   return proxiedReference([viewByExternalIdOnlyHooks])
+}
+
+// ── 12. listings that name payments and cash-outs by an id of their own ──────────────────────
+
+const LISTING = /^\/api\/(transactions|pix\/transactions\/pix-key\/[^/]+)$/
+
+/**
+ * Both listings show a received payment or a cash-out under an id only the listings use
+ * (`L<numeric id>`), with its end-to-end id and externalId as the reference shows them: a kit that
+ * looks its records up by the id it was answered finds none of them (docs/READINGS.md `record-id`).
+ */
+export const listingIdsOfItsOwnHooks: ProxyHooks = {
+  onResponse(req, res) {
+    if (req.api !== 'base' || req.method.toUpperCase() !== 'GET' || !LISTING.test(req.path)) return undefined
+    const body = jsonObjectOf(res)
+    if (!body || !Array.isArray(body.data)) return undefined
+    const data = body.data.map((i: Record<string, unknown>) => (i && (i.operationType === 'Pix in' || i.operationType === 'Pix out') ? { ...i, transactionId: `L${String(i.transactionId)}` } : i))
+    return jsonResponse(res.status, { ...body, data })
+  },
+}
+
+export function startListingIdsOfItsOwn(opts: { dropPayments?: boolean } = {}): Promise<ForeignTarget> {
+  return proxiedReference(opts.dropPayments ? [listingIdsOfItsOwnHooks, listingDropsPaymentsHooks] : [listingIdsOfItsOwnHooks])
+}
+
+/** The same listings, with every received payment left out: a record really missing, which must still fail. */
+export const listingDropsPaymentsHooks: ProxyHooks = {
+  onResponse(req, res) {
+    if (req.api !== 'base' || req.method.toUpperCase() !== 'GET' || !LISTING.test(req.path)) return undefined
+    const body = jsonObjectOf(res)
+    if (!body || !Array.isArray(body.data)) return undefined
+    return jsonResponse(res.status, { ...body, data: body.data.filter((i: Record<string, unknown>) => i?.operationType !== 'Pix in') })
+  },
 }
