@@ -12,6 +12,7 @@
 // - cashInRefused: every cash-in refused with 400, however valid (a precondition the target breaks).
 // - viewByExternalIdOnly: the §4.3 view answers 404 to a numeric id and finds a transaction by its externalId only.
 // - listingIdsOfItsOwn: both listings show payments and cash-outs under an id only the listings use.
+// - noProviderRemoval: the sandbox driver cannot remove an active charge as the provider (500).
 import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { startReference, type RunningReference } from '../../reference/index.ts'
@@ -312,4 +313,33 @@ export const listingDropsPaymentsHooks: ProxyHooks = {
     if (!body || !Array.isArray(body.data)) return undefined
     return jsonResponse(res.status, { ...body, data: body.data.filter((i: Record<string, unknown>) => i?.operationType !== 'Pix in') })
   },
+}
+
+// ── 13. a sandbox driver that cannot remove an active charge as the provider ─────────────────
+
+const COB_ACTION = /^\/control\/cob\/([^/]+)\/(pay|remove)$/
+
+/**
+ * The driver answers 500 to a provider removal of a charge it has not seen paid or removed (an
+ * active one): the kit cannot bring a charge to REMOVIDA_PELO_PSP that way. Removals of a final
+ * charge reach the reference (its 409 is what the final-state check judges).
+ */
+export function noProviderRemovalHooks(): ProxyHooks {
+  const final = new Set<string>()
+  return {
+    onRequest(req) {
+      const m = req.api === 'control' && req.method.toUpperCase() === 'POST' ? COB_ACTION.exec(req.path) : null
+      if (!m) return undefined
+      const txid = decodeURIComponent(m[1]!)
+      if (m[2] === 'remove' && req.json?.by === 'psp' && !final.has(txid)) {
+        return jsonResponse(500, { statusCode: 500, message: 'the sandbox driver cannot remove a charge as the provider', error: 'Internal Server Error' })
+      }
+      final.add(txid)
+      return undefined
+    },
+  }
+}
+
+export function startNoProviderRemoval(): Promise<ForeignTarget> {
+  return proxiedReference([noProviderRemovalHooks()])
 }
