@@ -7,8 +7,9 @@
 // read once: the three balance shapes equal the model, the account listing (filtered to the model's
 // transactions) agrees, the pix-key listing shows the same items (and keeps those it showed, or that
 // were paid to the key), the view of the transaction the command changed is current, and the
-// expected webhooks arrived (a paid charge's RECEIVE for its amount). An absence is judged only on a
-// complete read.
+// expected webhooks arrived (a paid charge's RECEIVE for its amount). A transaction is found in a
+// listing by any id the kit holds for it (its creation answer's, its view's), else by the one
+// unclaimed item of its amount and type; an absence is judged only on a complete read.
 //
 // Choices where the interface is silent, written down:
 // - the amount an outgoing operation moves to blocked is its finalAmount (original plus fee);
