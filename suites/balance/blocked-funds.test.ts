@@ -53,7 +53,7 @@ check('while a pending cash-out holds funds blocked: netBalance drops by it, gro
   const before = await givenReading(t, 'before the cash-out')
   const out = await cashOut(t)
   try {
-    const amount = await finalCents(t, out.id)
+    const amount = await finalCents(t, out)
     const after = await givenReading(t, 'while the cash-out is pending')
     // Funds are blocked: the central-bank-style surface shows them (its own clauses judge it); else nothing here can show.
     const bcbBlocked = roundCents(after.bcb.blocked)
@@ -94,7 +94,7 @@ check('a credit of R$ 12.34 raises every balance shape by 12.34 reais: the value
 }, async (t) => {
   const before = await givenReading(t, 'before the credit')
   const paid = await incomingPayment(t, { amount: '12.34' })
-  const amount = await finalCents(t, paid.id)
+  const amount = await finalCents(t, paid)
   const after = await givenReading(t, 'after the credit')
   const moved: [string, unknown, unknown, Exchange][] = [
     ['public netBalance', before.pub.netBalance, after.pub.netBalance, after.publicEx],

@@ -5,7 +5,7 @@ import { show } from '../../harness/assertions.ts'
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { isIsoDateTime } from '../../generators/formats.ts'
-import { cents as reaisCents, readBalances, singleView, type Balances } from '../transactions/seed.ts'
+import { cents as reaisCents, readBalances, viewOfMade, type Balances, type Made } from '../transactions/seed.ts'
 
 export type Json = Record<string, unknown>
 
@@ -92,10 +92,14 @@ export function expectRules(t: CheckContext, b: Balances, rules: Rule[]): void {
 
 // ---- how money moves (§3.6) -------------------------------------------------------------------------
 
-/** The finalAmount of a transaction, in cents, from GET /api/pix/transaction/{id}: the amount a rule expects to move. */
-export async function finalCents(t: CheckContext, id: string): Promise<number> {
+/**
+ * The finalAmount of a transaction the kit made, in cents, from GET /api/pix/transaction/{id}: the
+ * amount a rule expects to move. The view is read by each id the kit holds for it (viewOfMade) before
+ * the check is blocked: which of them §4.3 finds is the target's choice.
+ */
+export async function finalCents(t: CheckContext, made: Made): Promise<number> {
   return t.given('the finalAmount of the transaction (GET /api/pix/transaction/{id})', async () => {
-    const { view, ex } = await singleView(t, id)
+    const { view, ex } = await viewOfMade(t, made)
     const c = reaisCents(view.finalAmount)
     t.expectThat('2.1.final-amount', 'finalAmount', c !== undefined && typeof view.finalAmount === 'string', 'reais with two decimals, a string like "10.50"', show(view.finalAmount), ex)
     return c as number

@@ -18,7 +18,7 @@ check('an accepted cash-out moves its finalAmount from available to blocked, in 
   const before = await givenBalances(t, 'before')
   const out = await cashOut(t)
   const after = await givenBalances(t, 'after')
-  const amount = await finalCents(t, out.id)
+  const amount = await finalCents(t, out)
   expectMoved(t, '3.6.accept-moves-to-blocked', before, after, { available: -amount, blocked: amount })
   // Leave no funds blocked behind when the sandbox can settle them.
   if (t.config.controlUrl) await t.control.settleTransaction(out.id)
@@ -30,7 +30,7 @@ check("the bank's confirmation of a cash-out releases its blocked amount; availa
   needs: ['control', 'mutating'],
 }, async (t) => {
   const out = await cashOut(t)
-  const amount = await finalCents(t, out.id)
+  const amount = await finalCents(t, out)
   const before = await givenBalances(t, 'before')
   await t.control.settleTransaction(out.id)
   const after = await givenBalances(t, 'after')
@@ -43,7 +43,7 @@ check('a failed cash-out returns its blocked amount to available', {
   needs: ['control', 'mutating'],
 }, async (t) => {
   const out = await cashOut(t)
-  const amount = await finalCents(t, out.id)
+  const amount = await finalCents(t, out)
   const before = await givenBalances(t, 'before')
   await t.control.failTransaction(out.id, 'refused by the conformance kit')
   const after = await givenBalances(t, 'after')
@@ -58,7 +58,7 @@ check('an incoming payment raises available by its finalAmount at once, in all t
   const before = await givenBalances(t, 'before')
   const paid = await incomingPayment(t)
   const after = await givenBalances(t, 'after')
-  const amount = await finalCents(t, paid.id)
+  const amount = await finalCents(t, paid)
   expectMoved(t, '3.6.incoming-raises-available', before, after, { available: amount, blocked: 0 }, '2.3.release-pix-immediate')
 })
 

@@ -70,7 +70,7 @@ class PayCharge implements Command {
     await verify(m, r, INCOMING, this.toString(), { id: paid.transactionId, read, apply: (view) => {
       m.available += view.finalCents
       m.received.push({ e2eId: paid.e2eId, txid: charge.txid, refundableCents: view.originalCents })
-      list(m, paid.transactionId, { operationType: 'Pix in', movementType: 'CREDIT', status: 'Confirmado', ...amountsOf(view) })
+      list(m, paid.transactionId, { operationType: 'Pix in', movementType: 'CREDIT', status: 'Confirmado', ...amountsOf(view, [paid.e2eId, paid.gatewayId]) })
     } })
   }
   toString = () => `payCharge(#${this.index})`
@@ -88,7 +88,7 @@ class IncomingPayment implements Command {
     await verify(m, r, INCOMING, this.toString(), { id: paid.transactionId, read, apply: (view) => {
       m.available += view.finalCents
       m.received.push({ e2eId: paid.e2eId, refundableCents: view.originalCents })
-      list(m, paid.transactionId, { operationType: 'Pix in', movementType: 'CREDIT', status: 'Confirmado', ...amountsOf(view) })
+      list(m, paid.transactionId, { operationType: 'Pix in', movementType: 'CREDIT', status: 'Confirmado', ...amountsOf(view, [paid.e2eId, paid.gatewayId, paid.externalId]) })
       // paid to the key: the pix-key listing shows it (§4.5)
       if (m.pixKey) m.underKey.add(paid.transactionId)
     } })
@@ -103,15 +103,16 @@ class CashOut implements Command {
   async run(m: Model, r: Real): Promise<void> {
     const value = fromCents(this.amountCents)
     const qrCode = buildPixCode({ key: 'destino@example.com', amount: value, merchantName: 'Destino Modelo', merchantCity: 'CURITIBA', txid: `KITMODEL${Date.now()}` })
+    const externalId = `kit-model-${randomUUID()}`
     const transactionId = await r.t.given('a cash-out (POST /api/pix/cash-out-qrcode)', async () => {
-      const ex = await r.t.base.post('/api/pix/cash-out-qrcode', { value: this.amountCents / 100, qrCode, externalId: `kit-model-${randomUUID()}` })
+      const ex = await r.t.base.post('/api/pix/cash-out-qrcode', { value: this.amountCents / 100, qrCode, externalId })
       return transactionIdOf(r.t, '4.7.transaction-id', ex)
     })
     await verify(m, r, ACCEPTED, this.toString(), { id: transactionId, read: singleView(r.t, transactionId), apply: (view) => {
       m.available -= view.finalCents
       m.blocked += view.finalCents
       m.cashOuts.push({ transactionId, finalCents: view.finalCents })
-      list(m, transactionId, { operationType: 'Pix out', movementType: 'DEBIT', status: 'Pendente', ...amountsOf(view) })
+      list(m, transactionId, { operationType: 'Pix out', movementType: 'DEBIT', status: 'Pendente', ...amountsOf(view, [externalId]) })
     } })
   }
   toString = () => `cashOut(${fromCents(this.amountCents)})`
@@ -180,7 +181,7 @@ class ReturnPayment implements Command {
     m.available -= view.finalCents
     m.blocked += view.finalCents
     m.returns.push({ transactionId, finalCents: view.finalCents, e2eId: original.e2eId, id, rtrId })
-    list(m, transactionId, { operationType: 'Refund in', movementType: 'DEBIT', ...amountsOf(view) })
+    list(m, transactionId, { operationType: 'Refund in', movementType: 'DEBIT', ...amountsOf(view, [rtrId]) })
     await verify(m, r, ACCEPTED, this.toString())
   }
   toString = () => `returnPayment(#${this.index}, ${fromCents(this.amountCents)})`

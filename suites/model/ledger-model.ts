@@ -7,8 +7,9 @@
 // read once: the three balance shapes equal the model, the account listing (filtered to the model's
 // transactions) agrees, the pix-key listing shows the same items (and keeps those it showed, or that
 // were paid to the key), the view of the transaction the command changed is current, and the
-// expected webhooks arrived (a paid charge's RECEIVE for its amount). An absence is judged only on a
-// complete read.
+// expected webhooks arrived (a paid charge's RECEIVE for its amount). A transaction is found in a
+// listing by any id the kit holds for it (its creation answer's, its view's), else by the one
+// unclaimed item of its amount and type; an absence is judged only on a complete read.
 //
 // Choices where the interface is silent, written down:
 // - the amount an outgoing operation moves to blocked is its finalAmount (original plus fee);
@@ -51,6 +52,8 @@ export interface Listed {
   finalCents: number
   /** undefined where the interface does not show the status (returns) */
   status?: ListedStatus
+  /** Every other id the kit holds for it (its creation answer's, its view's): a listing may show any of them. */
+  ids?: readonly string[]
 }
 
 interface Received { e2eId: string; txid?: string; refundableCents: number }
@@ -107,7 +110,7 @@ function cents(value: unknown): number | undefined {
 
 const VIEW_AMOUNT_CLAUSE = { originalAmount: '2.1.original-amount', feeAmount: '2.1.fee-amount', finalAmount: '2.1.final-amount' }
 
-interface ViewAmounts { originalCents: number; feeCents: number; finalCents: number; status: unknown; ex: Exchange }
+interface ViewAmounts { originalCents: number; feeCents: number; finalCents: number; status: unknown; ids: string[]; ex: Exchange }
 
 /**
  * The §2.1 view of a transaction: its amounts in cents, conserved (|final − original| = fee). The
@@ -127,14 +130,18 @@ export function singleView(t: CheckContext, transactionId: string, expect?: (v: 
     if (Math.abs(finalCents - originalCents) !== feeCents) {
       t.fail('2.1.final-amount', 'view finalAmount is originalAmount plus or minus feeAmount', `|final − original| = ${fromCents(feeCents)}`, `original ${fromCents(originalCents)}, final ${fromCents(finalCents)}`, ex)
     }
-    const amounts = { originalCents, feeCents, finalCents, status: view.status, ex }
+    const ids = [view.id, view.e2eId, view.externalId].filter((id): id is string => typeof id === 'string' && id !== '')
+    const amounts = { originalCents, feeCents, finalCents, status: view.status, ids, ex }
     expect?.(amounts)
     return amounts
   })
 }
 
-/** The view's amounts, as the listing must show them. */
-export const amountsOf = (v: ViewAmounts) => ({ originalCents: v.originalCents, feeCents: v.feeCents, finalCents: v.finalCents })
+/** The view's amounts, as the listing must show them, and the ids the view gives the record (with `known`: those the kit was answered). */
+export const amountsOf = (v: ViewAmounts, known: readonly (string | undefined)[] = []) => ({
+  originalCents: v.originalCents, feeCents: v.feeCents, finalCents: v.finalCents,
+  ids: [...new Set([...known, ...v.ids].filter((id): id is string => typeof id === 'string' && id !== ''))],
+})
 
 /** Every listed transaction (of the query), by id: what the model's listing is compared with (a read, a precondition). */
 interface Listing {
@@ -237,12 +244,52 @@ function expectBalances(m: Model, t: CheckContext, reading: Reading, moved: Move
   expectModelBalances(m, t, reading, moved, command)
 }
 
-function expectListing(m: Model, t: CheckContext, { items, complete, ex }: Listing): void {
+/** The id fields of a list item (§2.2) through which the kit's ids for a record may name it. */
+const ITEM_ID_FIELDS = ['transactionId', 'endToEndId', 'externalId'] as const
+
+type Item = Record<string, unknown>
+const namesOf = (id: string, want: Listed): string[] => [id, ...(want.ids ?? [])]
+
+/**
+ * Each of the model's transactions in one listing: by its id, else by any other id the kit holds
+ * for it (records.ts, docs/READINGS.md `record-id`: which id a listing shows is the target's choice),
+ * else, on a complete read, by the one item of its amount and type no other model transaction
+ * claims ('several' when more than one is). Undefined: not found (absent only on a complete read).
+ */
+function locate(m: Model, { items, complete }: Listing): Map<string, Item | 'several' | undefined> {
+  const all = [...items.values()]
+  const found = new Map<string, Item | 'several' | undefined>([...m.listed.keys()].map((id) => [id, items.get(id)]))
+  const claimed = new Set<Item>([...found.values()].filter((i): i is Item => i !== undefined && i !== 'several'))
   for (const [id, want] of m.listed) {
-    const item = items.get(id)
+    if (found.get(id)) continue
+    const ids = namesOf(id, want)
+    const item = all.find((i) => !claimed.has(i) && ITEM_ID_FIELDS.some((f) => (typeof i[f] === 'string' || typeof i[f] === 'number') && ids.includes(String(i[f]))))
+    if (item) claimed.add(item)
+    found.set(id, item)
+  }
+  if (!complete) return found
+  for (const [id, want] of m.listed) {
+    if (found.get(id)) continue
+    const near = all.filter((i) => !claimed.has(i) && cents(i.originalAmount) === want.originalCents && i.operationType === want.operationType && i.movementType === want.movementType)
+    if (near.length === 1) claimed.add(near[0]!)
+    found.set(id, near.length === 1 ? near[0]! : near.length > 1 ? 'several' : undefined)
+  }
+  return found
+}
+
+/**
+ * The listing against the model: each transaction found (locate) shows its type, amounts and
+ * status. "Absent" only when the read was complete and nothing matches; several candidates (or an
+ * incomplete read) leave that transaction unjudged, never the others.
+ */
+function expectListing(m: Model, t: CheckContext, listing: Listing): void {
+  const { items, complete, ex } = listing
+  const found = locate(m, listing)
+  for (const [id, want] of m.listed) {
     const typeClause = TYPE_CLAUSE[want.operationType]
-    if (!item && !complete) continue
-    if (!item) return t.fail(typeClause, `the listing shows the ${want.operationType} transaction`, `transaction ${id} listed`, `absent from ${items.size} listed`, ex)
+    const item = found.get(id)
+    if (item === 'several' || (!item && !complete)) continue
+    if (!item) return t.fail(typeClause, `the listing shows the ${want.operationType} transaction`, `transaction ${id} listed (by ${namesOf(id, want).join(', ')}, or as the one ${want.operationType} of ${fromCents(want.originalCents)})`, `absent: no item of the complete listing (${items.size} listed) has one of its ids, or its amount and type`, ex)
     const rows: [string, string, unknown, unknown][] = [
       [typeClause, 'operationType', item.operationType, want.operationType],
       [typeClause, 'movementType', item.movementType, want.movementType],
@@ -311,15 +358,16 @@ const sortedJson = (x: unknown): string => JSON.stringify(x, (_k, v) => (v && ty
  * in both; one paid to the key, or listed there once, stays listed (judged only on a complete read).
  */
 function expectKeyListing(m: Model, t: CheckContext, key: Listing, account: Listing): void {
+  const [byKey, byAccount] = [locate(m, key), locate(m, account)]
   for (const id of m.listed.keys()) {
-    const inKey = key.items.get(id)
-    const inAccount = account.items.get(id)
+    const [inKey, inAccount] = [byKey.get(id), byAccount.get(id)]
+    if (inKey === 'several') continue
     if (inKey) m.underKey.add(id)
     if (!inKey) {
       if (m.underKey.has(id) && key.complete) t.fail('2.2.same-view-both-listings', `the pix-key listing keeps showing transaction ${id}`, 'listed, as before and in the account listing', `absent from ${key.items.size} listed`, key.ex)
       continue
     }
-    if (inAccount && sortedJson(inKey) !== sortedJson(inAccount)) {
+    if (inAccount && inAccount !== 'several' && sortedJson(inKey) !== sortedJson(inAccount)) {
       t.fail('2.2.same-view-both-listings', `the pix-key listing's item of transaction ${id} is the account listing's`, sortedJson(inAccount), sortedJson(inKey), key.ex)
     }
   }

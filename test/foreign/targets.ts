@@ -10,6 +10,9 @@
 // - notThisApi: a server that answers 200 text/html to everything.
 // - gatewayRefundIds: the gateway refund answers its gateway id, which its §4.3 view does not find.
 // - cashInRefused: every cash-in refused with 400, however valid (a precondition the target breaks).
+// - viewByExternalIdOnly: the §4.3 view answers 404 to a numeric id and finds a transaction by its externalId only.
+// - listingIdsOfItsOwn: both listings show payments and cash-outs under an id only the listings use.
+// - noProviderRemoval: the sandbox driver cannot remove an active charge as the provider (500).
 import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { startReference, type RunningReference } from '../../reference/index.ts'
@@ -258,4 +261,85 @@ export const cashInRefusedHooks: ProxyHooks = {
 
 export function startCashInRefused(): Promise<ForeignTarget> {
   return proxiedReference([cashInRefusedHooks])
+}
+
+// ── 11. a view that finds a transaction by the caller's externalId only ──────────────────────
+
+/**
+ * The §4.3 view answers its own 404 to a numeric id and finds a transaction by its externalId only
+ * (a target that breaks §4.3's numeric lookup: the transactions area's verdict, not the balance
+ * area's). A check that reads the view to set itself up tries each id the kit holds before blocking.
+ */
+export const viewByExternalIdOnlyHooks: ProxyHooks = {
+  onRequest(req) {
+    const id = VIEW.exec(req.path)?.[1]
+    if (req.api !== 'base' || req.method.toUpperCase() !== 'GET' || !id || !/^\d+$/.test(decodeURIComponent(id))) return undefined
+    return { ...req, path: '/api/pix/transaction/no-such-transaction' }
+  },
+}
+
+export function startViewByExternalIdOnly(): Promise<ForeignTarget> {
+  return proxiedReference([viewByExternalIdOnlyHooks])
+}
+
+// ── 12. listings that name payments and cash-outs by an id of their own ──────────────────────
+
+const LISTING = /^\/api\/(transactions|pix\/transactions\/pix-key\/[^/]+)$/
+
+/**
+ * Both listings show a received payment or a cash-out under an id only the listings use
+ * (`L<numeric id>`), with its end-to-end id and externalId as the reference shows them: a kit that
+ * looks its records up by the id it was answered finds none of them (docs/READINGS.md `record-id`).
+ */
+export const listingIdsOfItsOwnHooks: ProxyHooks = {
+  onResponse(req, res) {
+    if (req.api !== 'base' || req.method.toUpperCase() !== 'GET' || !LISTING.test(req.path)) return undefined
+    const body = jsonObjectOf(res)
+    if (!body || !Array.isArray(body.data)) return undefined
+    const data = body.data.map((i: Record<string, unknown>) => (i && (i.operationType === 'Pix in' || i.operationType === 'Pix out') ? { ...i, transactionId: `L${String(i.transactionId)}` } : i))
+    return jsonResponse(res.status, { ...body, data })
+  },
+}
+
+export function startListingIdsOfItsOwn(opts: { dropPayments?: boolean } = {}): Promise<ForeignTarget> {
+  return proxiedReference(opts.dropPayments ? [listingIdsOfItsOwnHooks, listingDropsPaymentsHooks] : [listingIdsOfItsOwnHooks])
+}
+
+/** The same listings, with every received payment left out: a record really missing, which must still fail. */
+export const listingDropsPaymentsHooks: ProxyHooks = {
+  onResponse(req, res) {
+    if (req.api !== 'base' || req.method.toUpperCase() !== 'GET' || !LISTING.test(req.path)) return undefined
+    const body = jsonObjectOf(res)
+    if (!body || !Array.isArray(body.data)) return undefined
+    return jsonResponse(res.status, { ...body, data: body.data.filter((i: Record<string, unknown>) => i?.operationType !== 'Pix in') })
+  },
+}
+
+// ── 13. a sandbox driver that cannot remove an active charge as the provider ─────────────────
+
+const COB_ACTION = /^\/control\/cob\/([^/]+)\/(pay|remove)$/
+
+/**
+ * The driver answers 500 to a provider removal of a charge it has not seen paid or removed (an
+ * active one): the kit cannot bring a charge to REMOVIDA_PELO_PSP that way. Removals of a final
+ * charge reach the reference (its 409 is what the final-state check judges).
+ */
+export function noProviderRemovalHooks(): ProxyHooks {
+  const final = new Set<string>()
+  return {
+    onRequest(req) {
+      const m = req.api === 'control' && req.method.toUpperCase() === 'POST' ? COB_ACTION.exec(req.path) : null
+      if (!m) return undefined
+      const txid = decodeURIComponent(m[1]!)
+      if (m[2] === 'remove' && req.json?.by === 'psp' && !final.has(txid)) {
+        return jsonResponse(500, { statusCode: 500, message: 'the sandbox driver cannot remove a charge as the provider', error: 'Internal Server Error' })
+      }
+      final.add(txid)
+      return undefined
+    },
+  }
+}
+
+export function startNoProviderRemoval(): Promise<ForeignTarget> {
+  return proxiedReference([noProviderRemovalHooks()])
 }
