@@ -26,6 +26,9 @@
 // that parts from the model fails the clause of the command just run (the §3.6 movement, or the
 // release and unblock rules of §2.3); the three shapes disagreeing with each other fail their §2.3
 // equalities; a listed field fails its §2.2 mapping; a missing event its §6.2 emission.
+// This file is long because it is the one model of the account and the reads that hold every
+// surface (views, both listings, the three balances) to it after each command; split, the model and
+// the surfaces it is compared with would drift apart.
 import fc from 'fast-check'
 import type { CheckContext } from '../../harness/check.ts'
 import { isBalanceAccount } from '../../harness/config.ts'
