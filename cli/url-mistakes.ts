@@ -72,7 +72,7 @@ export async function urlMistake(config: TargetConfig, token: Exchange, balance:
   if (tokenSays === 'absent') {
     // some token servers answer 404 to a client they do not know: the route answers a request without credentials otherwise
     if (token.response.status === 404) {
-      const bare = await probes.token(base, {})
+      const bare = await probes.token(base)
       if (!bare.response.error && bare.response.status !== 404 && !isPage(bare)) {
         return { setting: 'PIX_CLIENT_ID', message: `PIX_CLIENT_ID (with PIX_CLIENT_SECRET) is refused by POST /oauth/token: ${answer(token)} (the route is there: without credentials it answers ${answer(bare)})` }
       }
@@ -118,13 +118,17 @@ class Probes {
     return createClients({ ...this.config, timeoutMs: this.timeoutMs, baseUrl: url, gatewayUrl: url })
   }
 
-  /** POST /oauth/token at `url` with the configured credentials, or with `body`. */
-  token(url: string, body?: Record<string, unknown>): Promise<Exchange> {
+  // The credentials go only where they were configured for: a URL the kit merely tries is asked
+  // without them, and its route shows itself by refusing that (400, 401), as a missing route does not.
+
+  /** POST /oauth/token at `url` with an empty body. */
+  token(url: string, body: Record<string, unknown> = {}): Promise<Exchange> {
     return this.clients(url).base.requestToken(body)
   }
 
+  /** GET /v1/account/balance at `url` without an API key. */
   balance(url: string): Promise<Exchange> {
-    return this.clients(url).gateway.get('/v1/account/balance')
+    return this.clients(url).gateway.get('/v1/account/balance', { auth: 'none' })
   }
 
   /** Where the token endpoint answers instead, in words, or undefined: a parent of `url`, or `other` (the gateway URL). */
