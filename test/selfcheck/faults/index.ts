@@ -15,6 +15,7 @@ import rateLimits from './rate-limits.ts'
 import returns from './returns.ts'
 import transactions from './transactions.ts'
 import webhooks from './webhooks.ts'
+import outsider2 from './support/outsider-2.ts'
 
 export const FAULTS: readonly Fault[] = [
   ...auth,
@@ -30,6 +31,20 @@ export const FAULTS: readonly Fault[] = [
   ...returns,
   ...transactions,
   ...webhooks,
+  // the second outsider batch (issue 40 item 6), one group per area
+  ...outsider2.auth,
+  ...outsider2.balance,
+  ...outsider2.bankSlip,
+  ...outsider2.buyer,
+  ...outsider2.cash,
+  ...outsider2.charges,
+  ...outsider2.conventions,
+  ...outsider2.isolation,
+  ...outsider2.model,
+  ...outsider2.rateLimits,
+  ...outsider2.returns,
+  ...outsider2.transactions,
+  ...outsider2.webhooks,
 ]
 
 /** Fault ids are unique and kebab-case; a fault names an area and at least one clause. */
