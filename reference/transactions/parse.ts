@@ -1,9 +1,9 @@
 // §4.4/§4.5 listing queries: page, size, status and type filters, the date window (31 days at most).
 import { DATE } from '../../generators/formats.ts'
+import { DAY_MS } from '../model/days.ts'
 import { bad, queryEnum, queryInteger } from '../model/fields.ts'
 import type { TxStatus, TxType } from '../model/types.ts'
 
-const DAY_MS = 86_400_000
 const MAX_INTERVAL_DAYS = 31
 
 export interface ListQuery {
