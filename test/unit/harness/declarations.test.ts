@@ -1,8 +1,11 @@
 // harness.d.ts is the published face of harness/index.ts for extension suites (docs/EXTENDING.md).
 // It is written by hand (the implementation's types reach into the kit's internals), so this test
 // keeps the two in step: every name harness/index.ts exports is declared, every member of the
-// check context and of the check options is declared, and nothing is declared that is not there.
+// check context and of the check options is declared, and nothing is declared that is not there;
+// declarations.types.ts holds each declared type against the implementation's, and tsc judges it.
 import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 import * as harness from '../../../harness/index.ts'
 
@@ -50,4 +53,16 @@ describe('harness.d.ts and harness/index.ts', () => {
       expect(membersOf(DECLARED, name), name).toEqual(membersOf(read('harness/property.ts'), name))
     }
   })
+
+  it('declare each type as the implementation has it: what the kit hands a check, what a check writes', () => {
+    const root = fileURLToPath(new URL('../../../', import.meta.url))
+    const { config } = ts.readConfigFile(`${root}tsconfig.json`, ts.sys.readFile) as { config: unknown }
+    const { options } = ts.parseJsonConfigFileContent(config, ts.sys, root)
+    const program = ts.createProgram([fileURLToPath(new URL('./declarations.types.ts', import.meta.url))], options)
+    const errors = ts.getPreEmitDiagnostics(program).map((d) => {
+      const at = d.file && d.start !== undefined ? `${d.file.fileName.slice(root.length)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : ''
+      return at + ts.flattenDiagnosticMessageText(d.messageText, '\n')
+    })
+    expect(errors).toEqual([])
+  }, 60_000)
 })
