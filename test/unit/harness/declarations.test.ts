@@ -4,10 +4,9 @@
 // check context and of the check options is declared, and nothing is declared that is not there;
 // declarations.types.ts holds each declared type against the implementation's, and tsc judges it.
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 import * as harness from '../../../harness/index.ts'
+import { typeErrors } from '../typecheck.ts'
 
 const read = (path: string): string => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8')
 const DECLARED = read('harness.d.ts')
@@ -55,14 +54,6 @@ describe('harness.d.ts and harness/index.ts', () => {
   })
 
   it('declare each type as the implementation has it: what the kit hands a check, what a check writes', () => {
-    const root = fileURLToPath(new URL('../../../', import.meta.url))
-    const { config } = ts.readConfigFile(`${root}tsconfig.json`, ts.sys.readFile) as { config: unknown }
-    const { options } = ts.parseJsonConfigFileContent(config, ts.sys, root)
-    const program = ts.createProgram([fileURLToPath(new URL('./declarations.types.ts', import.meta.url))], options)
-    const errors = ts.getPreEmitDiagnostics(program).map((d) => {
-      const at = d.file && d.start !== undefined ? `${d.file.fileName.slice(root.length)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : ''
-      return at + ts.flattenDiagnosticMessageText(d.messageText, '\n')
-    })
-    expect(errors).toEqual([])
+    expect(typeErrors(new URL('./declarations.types.ts', import.meta.url))).toEqual([])
   }, 60_000)
 })
