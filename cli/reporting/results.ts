@@ -14,7 +14,6 @@ import type {
   Counts,
   Coverage,
   ExcludedCheck,
-  GateSettings,
   Results,
   RunVerdict,
 } from './types.ts'
