@@ -9,21 +9,16 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
 import { createCa, createLeaf } from '../generators/certificates.ts'
-import { BANK_SLIPS } from './bank-slips/model.ts'
-import { CHARGES } from './charges/model.ts'
 import { Context } from './context.ts'
 import { baseRouter } from './http/base.ts'
 import { controlRouter } from './http/control.ts'
 import { gatewayRouter } from './http/gateway.ts'
 import { SimClock } from './lib/clock.ts'
+import { TIMED_MACHINES } from './machines.ts'
 import { createIdentities, persistentIdentities, type Identities } from './model/identities.ts'
-import { sweep, type Machine } from './model/machine.ts'
+import { sweep } from './model/machine.ts'
 import { DEFAULT_CONFIG, World } from './model/world.ts'
 import { readingsOf, type Readings } from './readings.ts'
-import { TRANSACTIONS } from './transactions/model.ts'
-
-/** The state machines with time-driven rows (returns have none). */
-const TIMED_MACHINES = [CHARGES, TRANSACTIONS, BANK_SLIPS] as unknown as Machine<string, object>[]
 
 /** The subject of the certificate the reference's notification sender presents. */
 export const SENDER_CN = 'PIX Reference Provider webhook sender'

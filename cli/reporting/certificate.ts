@@ -21,26 +21,17 @@ export interface CertificateWaiver extends Omit<Waiver, 'line'> {
   checks: string[]
 }
 
-/** What a certificate states; the signature covers exactly this. */
-export interface CertificateClaims {
+/** What a certificate states; the signature covers exactly this. The run's own fields are results.json's. */
+export interface CertificateClaims
+  extends Pick<Results, 'kitVersion' | 'specHash' | 'runId' | 'startedAt' | 'finishedAt' | 'target' | 'profile' | 'seed' | 'numRuns' | 'scope' | 'coverage'> {
   format: typeof CERTIFICATE_FORMAT
-  kitVersion: string
   /** sha256 of the interface text the kit's clauses were written from; null when the run did not have it. */
   interfaceSha256: string | null
   /** sha256 of every file under specs/, by path relative to it. */
   specs: Record<string, string>
-  specHash: string
-  runId: string
-  startedAt: string
-  finishedAt: string
-  target: Results['target']
-  profile: Results['profile']
-  seed: number
-  numRuns?: number
+  /** The depth profile's name (results.json `depth.profile`). */
   depth?: string
-  scope?: string[]
   result: Pick<RunVerdict, 'result' | 'headline' | 'extension'>
-  coverage: Results['coverage']
   /** Every clause of the catalogue and its verdict. */
   clauses: Record<string, ClauseStatus>
   /** Waivers in force that excused failures (a waived clause keeps its verdict `failed`). */

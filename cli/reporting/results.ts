@@ -14,33 +14,18 @@ import type {
   Counts,
   Coverage,
   ExcludedCheck,
-  GateSettings,
   Results,
   RunVerdict,
 } from './types.ts'
 
-export interface RunInfo {
-  kind?: Results['kind']
-  runId: string
-  startedAt: string
-  finishedAt: string
-  target: Results['target']
-  profile: Results['profile']
-  seed: number
-  numRuns?: number
-  kitVersion: string
-  specHash: string
-  command: string
-  shard?: string
-  mergedFrom?: string[]
-  /** The areas a run was limited to (--area, --file); coverage is measured against their clauses. */
-  scope?: string[]
+/**
+ * What a run knows of itself before its checks are counted: the fields of results.json it gives
+ * as they are, and how the depth and the status coverage are to be measured.
+ */
+export interface RunInfo
+  extends Pick<Results, 'kind' | 'runId' | 'startedAt' | 'finishedAt' | 'target' | 'profile' | 'seed' | 'numRuns' | 'kitVersion' | 'specHash' | 'command' | 'shard' | 'mergedFrom' | 'scope' | 'missingShards' | 'gateSettings'> {
   depthProfile?: string
   numRunsExplicit?: boolean
-  /** Shards a merge expected but did not get (`2/3`). */
-  missingShards?: string[]
-  /** The gates the run was given: the verdict decides with them (cli/reporting/verdict.ts). */
-  gateSettings?: GateSettings
   /** The run was narrowed to some checks (--area, --file, --check, --tag): the status coverage measures their operations only. */
   narrowed?: boolean
 }

@@ -127,7 +127,12 @@ export interface WaiverOutcome {
   unused: Waiver[]
 }
 
-/** A clause of specs/clauses.yaml as the loader gives it (CONTRACTS §2). */
+/**
+ * A clause of specs/clauses.yaml as the loader gives it (CONTRACTS §2, generators/clauses.ts
+ * `Clause`). Restated, with Testability, Level and Severity, because a package user's TypeScript
+ * compiles this file (index.d.ts): it imports nothing. test/unit/cli/reporting-types.types.ts holds
+ * the two equal.
+ */
 export interface ClauseInfo {
   id: string
   section: string
@@ -135,6 +140,8 @@ export interface ClauseInfo {
   testability: Testability
   level: Level
   severity?: Severity
+  /** Other sections of the interface that state the same rule (kept once, here). */
+  also?: string[]
   /** 'meaning': the clause states what a field means, not only its form (specs/clauses.yaml `judges`). */
   judges?: 'meaning'
 }

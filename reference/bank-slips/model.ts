@@ -6,18 +6,18 @@ import { randomUUID } from 'node:crypto'
 import { barcodeToLine, buildBarcode } from '../../generators/boleto.ts'
 import type { Context } from '../context.ts'
 import { renderPdf } from '../lib/pdf.ts'
+import { DAY_MS } from '../model/days.ts'
 import { conflict, gone, notFound, refused } from '../model/errors.ts'
 import { newToken } from '../model/ids.ts'
 import { create, fire, type Machine } from '../model/machine.ts'
 import { reais, reaisNumber } from '../model/money.ts'
+import { pixCodeFor } from '../model/pix-code.ts'
 import { BANK_SLIP } from '../model/tables.ts'
 import type { Account, BankSlip, SlipStatus } from '../model/types.ts'
-import { pixCodeFor } from '../pix/model.ts'
 import type { SlipRequest } from './parse.ts'
 
 export const ISSUING_BANK = { code: '001', name: 'Banco do Brasil S.A.' } as const
 export const PDF_LINK_TTL_MS = 3_600_000
-const DAY_MS = 86_400_000
 
 export const BANK_SLIPS: Machine<SlipStatus, BankSlip> = {
   table: BANK_SLIP,

@@ -7,10 +7,9 @@ import { createCob } from '../charges/model.ts'
 import { readCob, readTxid } from '../charges/parse.ts'
 import { cobView } from '../charges/view.ts'
 import type { Context } from '../context.ts'
-import { HttpError, phraseOf } from './errors.ts'
+import { phraseOf } from './errors.ts'
 import { Router, ok } from './router.ts'
 import { reaisNumber } from '../model/money.ts'
-import { charLength } from '../../generators/formats.ts'
 import { qrPngDataUri } from '../lib/qr-image.ts'
 import { cashIn, cashOut } from '../pix/model.ts'
 import { readCashIn, readCashOut } from '../pix/parse.ts'
@@ -18,7 +17,8 @@ import { cashInView, cashOutView } from '../pix/view.ts'
 import { createReturn } from '../returns/model.ts'
 import { readReturn } from '../returns/parse.ts'
 import { returnView } from '../returns/view.ts'
-import { parseListQuery } from '../transactions/parse.ts'
+import { transactionOf } from '../transactions/model.ts'
+import { parseListQuery, readPixKey } from '../transactions/parse.ts'
 import { listPage, transactionView } from '../transactions/view.ts'
 
 const PIX_KEY_LISTING_CAP = 1000
@@ -32,9 +32,7 @@ export function baseRouter(ctx: Context): Router {
 
   router.on('GET', '/api/pix/transaction/:id', async (req) => {
     const { account } = await bearer(world, req, 'pix:read')
-    const tx = world.findTransaction(account.id, req.params.id ?? '')
-    if (!tx) throw new HttpError(404, `transaction ${req.params.id} not found`)
-    return ok(transactionView(tx))
+    return ok(transactionView(transactionOf(ctx, account, req.params.id ?? '')))
   })
 
   router.on('GET', '/api/transactions', async (req) => {
@@ -45,8 +43,7 @@ export function baseRouter(ctx: Context): Router {
 
   router.on('GET', '/api/pix/transactions/pix-key/:pixKey', async (req) => {
     const { account } = await bearer(world, req, 'pix:read')
-    const pixKey = req.params.pixKey ?? ''
-    if (charLength(pixKey) < 1 || charLength(pixKey) > 77) throw new HttpError(400, 'pixKey must have 1 to 77 characters')
+    const pixKey = readPixKey(req.params.pixKey ?? '')
     const q = parseListQuery(req.query, world.clock.nowMs(), { maxSize: 1000, defaultSize: 20, defaultDays: 30, withIds: false })
     return ok(listPage(world.listed(account.id, pixKey), q, PIX_KEY_LISTING_CAP, world.config.readings.listingOrder))
   })

@@ -4,6 +4,7 @@ import type { Context } from '../context.ts'
 import { HttpError, phraseOf } from './errors.ts'
 import { Router, ok, type Req } from './router.ts'
 import type { Account, Buyer } from '../model/types.ts'
+import { notFound } from '../model/errors.ts'
 import { reaisNumber } from '../model/money.ts'
 import { gatewayRefund } from '../pix/model.ts'
 import { readRefund } from '../pix/parse.ts'
@@ -31,7 +32,7 @@ function resend(ctx: Context, req: Req): Record<string, unknown> {
   const o = bodyObject(req.body, true)
   const url = stringField(o, 'url', 'url')
   const tx = ctx.world.findByGatewayId(id)
-  if (!tx) throw new HttpError(404, `transaction ${id} not found`, 'TRANSACTION_NOT_FOUND')
+  if (!tx) throw notFound(`transaction ${id} not found`, 'TRANSACTION_NOT_FOUND')
   if (tx.accountId !== account.id) throw bad(`transaction ${id} belongs to another account`, 'TRANSACTION_OF_ANOTHER_ACCOUNT')
   if (url !== undefined && !isHttpUrl(url, true)) throw bad('url must be a valid URL using HTTPS', 'INVALID_URL')
   const destination = url ?? ctx.notifier.pixDestination(tx)
@@ -50,7 +51,7 @@ function getBuyer(ctx: Context, req: Req): Record<string, unknown> {
   const uuid = req.params.buyerUuid ?? ''
   if (!UUID_RE.test(uuid)) throw bad(`buyerUuid ${uuid} is not a valid UUID`, 'INVALID_UUID')
   const buyer = ctx.world.buyers.get(uuid.toLowerCase())
-  if (!buyer || buyer.accountId !== account.id) throw new HttpError(404, `buyer ${uuid} not found`, 'BUYER_NOT_FOUND')
+  if (!buyer || buyer.accountId !== account.id) throw notFound(`buyer ${uuid} not found`, 'BUYER_NOT_FOUND')
   return buyerView(buyer)
 }
 

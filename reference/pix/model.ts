@@ -3,55 +3,21 @@
 // payment, the bank settling or refusing an outgoing operation, a receiver sending a cash-out back.
 // Every status change is a row of the transaction table (transactions/model.ts).
 import { randomCpf } from '../../generators/documents.ts'
-import { buildPixCode, EmvError } from '../../generators/emv.ts'
 import type { Context } from '../context.ts'
+import { DAY_MS, wholeDaysSince } from '../model/days.ts'
 import { conflict, invalid, notFound, refused } from '../model/errors.ts'
 import { OBJECT_ID_RE, UUID_RE } from '../model/fields.ts'
 import { COUNTERPART_BANK } from '../model/identities.ts'
 import { newCashInTxid, newE2eId } from '../model/ids.ts'
 import { fire } from '../model/machine.ts'
 import { reais } from '../model/money.ts'
-import type { Account, BankAccount, Transaction } from '../model/types.ts'
+import { counterpartOf, partyOf, type NamedParty } from '../model/parties.ts'
+import { pixCodeFor } from '../model/pix-code.ts'
+import type { Account, Transaction } from '../model/types.ts'
 import { openTransaction, TRANSACTIONS } from '../transactions/model.ts'
-import type { CashInRequest, CashOutRequest, IncomingRequest, readPayer } from './parse.ts'
+import type { CashInRequest, CashOutRequest, IncomingRequest } from './parse.ts'
 
-const DAY_MS = 86_400_000
 export const REFUND_DEADLINE_DAYS = 90
-
-/** Elapsed whole days: a payment received 89 days and some seconds ago is still "within 89 days". */
-export function wholeDaysSince(fromMs: number, nowMs: number): number {
-  return Math.floor((nowMs - fromMs) / DAY_MS)
-}
-
-/** A simulated party at the counterpart bank. */
-export function counterpartOf(name: string, document: string, seed: string): BankAccount {
-  const digits = seed.replace(/\D/g, '').padEnd(8, '7').slice(-8)
-  return { name, document, bankCode: COUNTERPART_BANK.bankCode, branch: '0001', account: `${digits.slice(0, 7)}-${digits.slice(7)}`, ispb: COUNTERPART_BANK.ispb, bankName: COUNTERPART_BANK.bankName }
-}
-
-/** A payer named by a control call; absent parts get a default person. */
-export function partyOf(payer: ReturnType<typeof readPayer>, fallbackName = 'Simulated Payer'): BankAccount {
-  const document = payer?.document ?? randomCpf()
-  return counterpartOf(payer?.name ?? fallbackName, document, document)
-}
-
-export function simulatedPayer(): BankAccount {
-  return partyOf(undefined)
-}
-
-function merchantOf(account: Account): { merchantName: string; merchantCity: string } {
-  return { merchantName: account.holder.name.slice(0, 25), merchantCity: 'SAO PAULO' }
-}
-
-/** A BR Code for the account; a key the EMV layout cannot carry is the caller's 400, not a crash. */
-export function pixCodeFor(account: Account, key: string, txid: string, cents: number): string {
-  try {
-    return buildPixCode({ key, txid, amount: reais(cents), ...merchantOf(account) })
-  } catch (err) {
-    if (err instanceof EmvError) throw invalid(`cannot build a BR Code for key "${key}": ${err.message}`, 'INVALID_PIX_KEY')
-    throw err
-  }
-}
 
 // ---- §4.6 cash-in --------------------------------------------------------------------------------
 
@@ -83,7 +49,7 @@ export async function cashIn(ctx: Context, account: Account, r: CashInRequest, q
 }
 
 /** Control: the payer pays a PENDING cash-in before it expires (CONFIRMED, credited, V1 and RECEIVE). */
-export function payCashIn(ctx: Context, transactionId: string, payer: ReturnType<typeof readPayer>): Transaction {
+export function payCashIn(ctx: Context, transactionId: string, payer: NamedParty | undefined): Transaction {
   const tx = ctx.world.transactionByAnyId(transactionId)
   if (!tx || tx.type !== 'PAYMENT' || tx.pixCode === null) throw notFound(`cash-in ${transactionId} not found`)
   fire(ctx, TRANSACTIONS, tx, 'pay', () => {

@@ -5,6 +5,7 @@ import { parsePixCode, type PixPayload } from '../../generators/emv.ts'
 import { charLength } from '../../generators/formats.ts'
 import { bad, bodyObject, booleanField, integerField, numberField, objectField, stringField, type Json } from '../model/fields.ts'
 import { centsFromDecimalString, centsFromNumber, reais } from '../model/money.ts'
+import type { NamedParty } from '../model/parties.ts'
 import { DEFAULT_READINGS, type Readings } from '../readings.ts'
 
 export const CASH_IN_DEFAULT_EXPIRATION_S = 86_400
@@ -19,7 +20,7 @@ export function documentField(o: Json, key: string, path: string, required: bool
 }
 
 /** Control bodies name a payer as `{ name, document }`; undefined when the body names none. */
-export function readPayer(body: Json): { name: string | undefined; document: string | undefined } | undefined {
+export function readPayer(body: Json): NamedParty | undefined {
   const payer = objectField(body, 'payer', 'payer', false)
   if (!payer) return undefined
   return {
@@ -147,7 +148,7 @@ export interface IncomingRequest {
   ageDays: number
   pixKey: string | undefined
   externalId: string | undefined
-  payer: ReturnType<typeof readPayer>
+  payer: NamedParty | undefined
 }
 
 export function readIncoming(body: Json): IncomingRequest {

@@ -2,13 +2,13 @@
 // to returns, the 89-day window, the running sum against the original, and the processing result
 // (DEVOLVIDO + REFUND, or NAO_REALIZADO), each moving the return's own debit through the transaction table.
 import type { Context } from '../context.ts'
+import { wholeDaysSince } from '../model/days.ts'
 import { conflict, invalid, notFound, refused } from '../model/errors.ts'
 import { newRtrId } from '../model/ids.ts'
 import { create, fire, type Machine } from '../model/machine.ts'
 import { reais } from '../model/money.ts'
 import { RETURN } from '../model/tables.ts'
 import type { Account, PixReturn, ReturnStatus, Transaction } from '../model/types.ts'
-import { wholeDaysSince } from '../pix/model.ts'
 import { openTransaction, TRANSACTIONS } from '../transactions/model.ts'
 import type { ReturnRequest } from './parse.ts'
 

@@ -1,9 +1,10 @@
 // §3.1 and §3.6: the transaction table (model/tables.ts) bound to transactions — what its guards,
 // timer, ledger moves and webhooks mean — and the one way a transaction comes into being.
 import type { Context } from '../context.ts'
+import { notFound } from '../model/errors.ts'
 import { create, type Machine } from '../model/machine.ts'
 import { TRANSACTION } from '../model/tables.ts'
-import type { Transaction, TxStatus } from '../model/types.ts'
+import type { Account, Transaction, TxStatus } from '../model/types.ts'
 import { isCredit, type NewTransaction } from '../model/world.ts'
 
 export const TRANSACTIONS: Machine<TxStatus, Transaction> = {
@@ -55,5 +56,12 @@ export function openTransaction(ctx: Context, accountId: string, event: string, 
     ctx.world.store(tx)
     prepare?.(tx)
   })
+  return tx
+}
+
+/** §4.3: the caller's transaction by any id it answers to; another account's is not found, as an unknown one is. */
+export function transactionOf(ctx: Context, account: Account, id: string): Transaction {
+  const tx = ctx.world.findTransaction(account.id, id)
+  if (!tx) throw notFound(`transaction ${id} not found`)
   return tx
 }

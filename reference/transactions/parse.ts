@@ -1,10 +1,17 @@
-// §4.4/§4.5 listing queries: page, size, status and type filters, the date window (31 days at most).
-import { DATE } from '../../generators/formats.ts'
+// §4.4/§4.5 listing queries: page, size, status and type filters, the date window (31 days at most),
+// and §4.5's pixKey.
+import { charLength, DATE } from '../../generators/formats.ts'
+import { DAY_MS } from '../model/days.ts'
 import { bad, queryEnum, queryInteger } from '../model/fields.ts'
 import type { TxStatus, TxType } from '../model/types.ts'
 
-const DAY_MS = 86_400_000
 const MAX_INTERVAL_DAYS = 31
+
+/** §4.5 path parameter `pixKey`: 1 to 77 characters. */
+export function readPixKey(raw: string): string {
+  if (charLength(raw) < 1 || charLength(raw) > 77) throw bad('pixKey must have 1 to 77 characters')
+  return raw
+}
 
 export interface ListQuery {
   page: number

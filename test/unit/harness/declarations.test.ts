@@ -1,10 +1,12 @@
 // harness.d.ts is the published face of harness/index.ts for extension suites (docs/EXTENDING.md).
 // It is written by hand (the implementation's types reach into the kit's internals), so this test
 // keeps the two in step: every name harness/index.ts exports is declared, every member of the
-// check context and of the check options is declared, and nothing is declared that is not there.
+// check context and of the check options is declared, and nothing is declared that is not there;
+// declarations.types.ts holds each declared type against the implementation's, and tsc judges it.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import * as harness from '../../../harness/index.ts'
+import { typeErrors } from '../typecheck.ts'
 
 const read = (path: string): string => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8')
 const DECLARED = read('harness.d.ts')
@@ -50,4 +52,8 @@ describe('harness.d.ts and harness/index.ts', () => {
       expect(membersOf(DECLARED, name), name).toEqual(membersOf(read('harness/property.ts'), name))
     }
   })
+
+  it('declare each type as the implementation has it: what the kit hands a check, what a check writes', () => {
+    expect(typeErrors(new URL('./declarations.types.ts', import.meta.url))).toEqual([])
+  }, 60_000)
 })

@@ -3,6 +3,7 @@
 // and effects the reference adds name the not-shown clause they fill. And fire() refuses what no
 // row allows, naming the entity, its state and the event.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { MACHINES, TIMED_MACHINES } from '../../../reference/machines.ts'
 import { BALANCE_EFFECTS, BANK_SLIP, CHARGE, RETURN, TABLES, TRANSACTION, type Row, type Table } from '../../../reference/model/tables.ts'
 import { startRef, type Ref } from './helpers.ts'
 
@@ -103,6 +104,13 @@ describe('the state tables against interface §3', () => {
         if (unstated || r.when) expect(r.choice, `${table.entity} ${r.from} --${r.event}-->`).toMatch(/\S/)
       }
     }
+  })
+})
+
+describe('the machines', () => {
+  it('bind each table to one kind of object, and the sweep visits those with a time-driven row', () => {
+    for (const [name, table] of Object.entries(TABLES)) expect(MACHINES[name as keyof typeof TABLES].table, name).toBe(table)
+    expect(TIMED_MACHINES.map((m) => m.table.entity)).toEqual(['charge', 'transaction', 'bank slip'])
   })
 })
 
