@@ -22,3 +22,25 @@ export function settledCashOutView(req: ProxyRequest, res: ProxyResponse): Recor
 }
 
 export const plusOneCent = (amount: unknown) => (typeof amount === 'string' ? (Math.round(Number(amount) * 100 + 1) / 100).toFixed(2) : amount)
+
+export const isClockAdvance = (req: ProxyRequest) => matches(req, 'POST', '/control/clock/advance', 'control')
+
+/**
+ * How far the kit has moved the sandbox's clock since the last reset, as the proxy saw it: a fault
+ * whose surface stays on the host's clock takes this off the times the target gives.
+ */
+export function movedClock(): { see(req: ProxyRequest): void; readonly ms: number } {
+  let ms = 0
+  return {
+    see(req) {
+      if (isAnyReset(req)) ms = 0
+      if (isClockAdvance(req) && typeof req.json?.seconds === 'number') ms += req.json.seconds * 1000
+    },
+    get ms() {
+      return ms
+    },
+  }
+}
+
+/** An ISO time `ms` earlier (a time on the host's clock once the sandbox's moved `ms` ahead). */
+export const earlier = (iso: unknown, ms: number): unknown => (typeof iso === 'string' && !Number.isNaN(Date.parse(iso)) ? new Date(Date.parse(iso) - ms).toISOString() : iso)
