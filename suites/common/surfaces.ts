@@ -20,6 +20,7 @@ import { targetTime, type TargetTime } from '../../harness/target-clock.ts'
 import { centsOf, fromCents, hasAtMostTwoDecimals } from '../../generators/amounts.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
+import { newListedRecord } from '../transactions/records.ts'
 
 type Json = Record<string, unknown>
 export type ViewStatus = 'PENDING' | 'CONFIRMED' | 'ERROR'
@@ -72,6 +73,8 @@ export interface Change {
   span?: Span
   /** The status the change gave the record, where a contract names it (control settle: CONFIRMED). */
   status?: ViewStatus
+  /** The status before, where the change may leave it (an expiry §3.1 does not show): a view still in it did not change, its updatedAt is not judged. */
+  from?: ViewStatus
 }
 
 export interface RecordSurfaces {
@@ -116,12 +119,20 @@ async function windowOf(t: CheckContext, view: RecordSurfaces['view']): Promise<
   return { startDate: addDays(day, -1), endDate: addDays(day, 1) }
 }
 
+/** Where a record may be shown: the PIX key whose listing is read, and how the record finder finds it when no id the kit holds names it. */
+export interface Where {
+  pixKey?: string | undefined
+  /** The record as suites/transactions/records.ts `newListedRecord` finds it (the one new item of its type, amount and time). */
+  find?: Parameters<typeof newListedRecord>[1]
+}
+
 /**
  * Every surface that shows `record`: its view (by any id the kit holds, else by the id a listing
  * gives it), its account listing item (by the externalId and end-to-end id filters, else in the
- * window of its creation) and, with `pixKey`, its item of that key's listing. Reads only.
+ * window of its creation, else through the record finder) and, with a PIX key, its item of that
+ * key's listing. Reads only.
  */
-export async function readRecordSurfaces(t: CheckContext, record: RecordIds, pixKey?: string): Promise<RecordSurfaces> {
+export async function readRecordSurfaces(t: CheckContext, record: RecordIds, { pixKey, find }: Where = {}): Promise<RecordSurfaces> {
   const known = { ...record, others: [...(record.others ?? [])] }
   let view = await viewByAnyId(t, idsOf(known))
   const learn = (body: Json | undefined) => {
@@ -139,6 +150,13 @@ export async function readRecordSurfaces(t: CheckContext, record: RecordIds, pix
   }
   const window = await windowOf(t, view)
   account ??= await itemOf(t, '/api/transactions', window, known, 100, WINDOW_PAGES)
+  if (!account && find) {
+    const found = await newListedRecord(t, find)
+    if ('item' in found) {
+      learn(found.item)
+      account = await itemOf(t, '/api/transactions', window, known, 100, WINDOW_PAGES)
+    }
+  }
   learn(account?.item)
   if (!view && account) view = await viewByAnyId(t, [String(account.item.transactionId)])
   const byKey = pixKey ? await itemOf(t, `/api/pix/transactions/pix-key/${encodeURIComponent(pixKey)}`, window, known, 1000, 1) : undefined
@@ -159,7 +177,7 @@ export function expectRecordSurfacesAgree(t: CheckContext, s: RecordSurfaces, ch
   if (view && change.status && view.body.status !== change.status) {
     t.fail('2.1.view-current', `view status of transaction ${name} after ${change.what}`, change.status, show(view.body.status), view.ex)
   }
-  if (view && change.span && typeof view.body.updatedAt === 'string') {
+  if (view && change.span && typeof view.body.updatedAt === 'string' && view.body.status !== change.from) {
     const at = Date.parse(view.body.updatedAt)
     if (!within(at, change.span)) t.fail(CHANGE_TIME_CLAUSE, `view updatedAt of transaction ${name}: the moment of ${change.what}`, spanText(change.span), show(view.body.updatedAt), view.ex)
   }
@@ -190,10 +208,10 @@ export function expectRecordSurfacesAgree(t: CheckContext, s: RecordSurfaces, ch
  * which fewer than two surfaces show the record leaves the case unjudged (inconclusive), never the
  * check's own clauses.
  */
-export function surfacesAfter(t: CheckContext, record: RecordIds, change: Change, pixKey?: string): Promise<number | undefined> {
+export function surfacesAfter(t: CheckContext, record: RecordIds, change: Change, where: Where = {}): Promise<number | undefined> {
   const clauses = [...RECORD_SURFACE_CLAUSES, ...(change.span ? [CHANGE_TIME_CLAUSE] : [])]
   return t.case(`every surface after ${change.what}`, async () => {
-    const seen = expectRecordSurfacesAgree(t, await readRecordSurfaces(t, record, pixKey), change)
+    const seen = expectRecordSurfacesAgree(t, await readRecordSurfaces(t, record, where), change)
     if (seen < 2) t.inconclusive(`after ${change.what}, ${seen === 0 ? 'no surface' : 'only one surface'} the kit reads shows the record (${idsOf(record).join(', ')}): nothing to compare`)
     return seen
   }, { clauses })

@@ -257,10 +257,8 @@ class MoveClock implements Command {
     m.cashIns = m.cashIns.filter((c) => !expired.includes(c))
     for (const c of expired) {
       if (c.expiresAtMs === undefined) continue
-      const seen = await readRecordSurfaces(r.t, { transactionId: c.transactionId, externalId: c.externalId }, m.pixKey)
-      // a cash-in still PENDING did not change (the target keeps it so): its updatedAt is not this move's
-      const changed = seen.view !== undefined && seen.view.body.status !== 'PENDING'
-      expectRecordSurfacesAgree(r.t, seen, { what: `its expiry (${this.toString()})`, ...(changed ? { span } : {}) })
+      const seen = await readRecordSurfaces(r.t, { transactionId: c.transactionId, externalId: c.externalId }, { pixKey: m.pixKey })
+      expectRecordSurfacesAgree(r.t, seen, { what: `its expiry (${this.toString()})`, span, from: 'PENDING' })
     }
     await verify(m, r, undefined, this.toString(), undefined, { timed: true })
   }
