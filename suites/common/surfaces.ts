@@ -96,6 +96,19 @@ async function viewByAnyId(t: CheckContext, ids: readonly string[]): Promise<Rec
 const ITEM_ID_FIELDS = ['transactionId', 'endToEndId', 'externalId'] as const
 const namesRecord = (item: Json, record: RecordIds) => ITEM_ID_FIELDS.some((f) => matchesAnyId(item[f], record))
 
+/**
+ * The item of a page that is the record: the one whose transactionId is an id the kit holds, else
+ * the only one another of its ids names; 'several' when more do (a refund may carry its payment's
+ * end-to-end id: which item is the record is then not known, and nothing is judged on a guess).
+ */
+function theItemOf(data: unknown[], record: RecordIds): Json | 'several' | undefined {
+  const items = data.filter((i): i is Json => i !== null && typeof i === 'object' && !Array.isArray(i))
+  const byId = items.filter((i) => matchesAnyId(i.transactionId, record))
+  if (byId.length === 1) return byId[0]
+  const named = byId.length > 1 ? byId : items.filter((i) => namesRecord(i, record))
+  return named.length === 1 ? named[0] : named.length > 1 ? 'several' : undefined
+}
+
 /** Pages of a dated listing read to find the record (a busier window leaves it unfound, not absent). */
 const WINDOW_PAGES = 5
 
@@ -105,7 +118,8 @@ async function itemOf(t: CheckContext, path: string, query: Record<string, strin
     const ex = await t.base.get(path, { query: { ...query, size, page } })
     const body = ex.response.status === 200 ? (ex.response.json as { data?: unknown; metadata?: { hasNext?: unknown } } | undefined) : undefined
     if (!body || !Array.isArray(body.data)) return undefined
-    const item = (body.data as unknown[]).find((i): i is Json => i !== null && typeof i === 'object' && !Array.isArray(i) && namesRecord(i as Json, record))
+    const item = theItemOf(body.data, record)
+    if (item === 'several') return undefined
     if (item) return { item, ex }
     if (body.data.length === 0 || body.metadata?.hasNext !== true) return undefined
   }

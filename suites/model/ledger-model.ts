@@ -7,7 +7,9 @@
 // read once: the three balance shapes equal the model, the account listing (filtered to the model's
 // transactions) agrees, the pix-key listing shows the same items (and keeps those it showed, or that
 // were paid to the key), the view of the transaction the command changed is current, and the
-// expected webhooks arrived (a paid charge's RECEIVE for its amount). A transaction is found in a
+// expected webhooks arrived (a paid charge's RECEIVE for its amount). The balances are read, and
+// held to each other (and, after a clock move, to the moved clock), by the shared reader of
+// suites/common/surfaces.ts, which also re-reads the surfaces of a cash-in a clock move expired. A transaction is found in a
 // listing by any id the kit holds for it (its creation answer's, its view's), else by the one
 // unclaimed item of its amount and type; an absence is judged only on a complete read.
 //
