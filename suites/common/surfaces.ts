@@ -1,8 +1,8 @@
 // Every surface after every change (issue 40, item 3): once a check has changed a record (paid,
 // settled, returned, refunded, expired, a slip paid, the clock moved), every surface the target
 // offers that shows it is read again, and the surfaces are held to each other: the §2.1 view, the
-// account listing and the pix-key listing (§2.2), the three balances (§2.3) and the times they give
-// on the target's clock. Used by the ledger model's commands and by the per-area checks after their
+// account listing and the pix-key listing (§2.2), the three balances (§2.3), the times they give
+// on the target's clock, and the amounts of the notifications that followed (§6). Used by the ledger model's commands and by the per-area checks after their
 // changes. Not a suite file: it declares no check.
 //
 // Two surfaces that disagree do not say which one is stale: the view and a listing apart fail
@@ -229,6 +229,16 @@ export function surfacesAfter(t: CheckContext, record: RecordIds, change: Change
     if (seen < 2) t.inconclusive(`after ${change.what}, ${seen === 0 ? 'no surface' : 'only one surface'} the kit reads shows the record (${idsOf(record).join(', ')}): nothing to compare`)
     return seen
   }, { clauses })
+}
+
+/**
+ * A notification that followed the change is a surface too: the amount it gives the record (reais,
+ * `as` the payload types it: a two-decimal string or a number) is the record's, as the other
+ * surfaces show it. A value of another form fails too: it does not show that amount.
+ */
+export function expectNotifiedAmount(t: CheckContext, clause: string, what: string, amount: unknown, wantCents: number, as: 'string' | 'number'): void {
+  const got = as === 'string' ? viewCents(amount) : cents(amount)
+  if (got !== wantCents) t.fail(clause, what, as === 'string' ? show(fromCents(wantCents)) : fromCents(wantCents), show(amount))
 }
 
 /** The account's PIX key whose listing is re-read (PIX_PIX_KEY, else the driver's first); none: that listing is not read. */

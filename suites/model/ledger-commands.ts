@@ -4,8 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import fc from 'fast-check'
 import { show } from '../../harness/assertions.ts'
-import { centsOf, fromCents } from '../../generators/amounts.ts'
-import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
+import { fromCents } from '../../generators/amounts.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newTxid } from '../../generators/ids.ts'
@@ -14,7 +13,7 @@ import { newListedRecord } from '../transactions/records.ts'
 import { transactionIdOf } from '../transactions/seed.ts'
 import { targetTime } from '../../harness/target-clock.ts'
 import { cashInBody } from '../../generators/requests.ts'
-import { during, expectRecordSurfacesAgree, readRecordSurfaces } from '../common/surfaces.ts'
+import { during, expectNotifiedAmount, expectRecordSurfacesAgree, readRecordSurfaces } from '../common/surfaces.ts'
 import {
   ACCEPTED, CONFIRMED, FAILED, INCOMING, amountsOf, expectEvent, expectEventCount, listedTransactions, singleView, verify,
   VIEW_STATUS, type Command, type Listed, type Model, type Real,
@@ -65,10 +64,7 @@ class PayCharge implements Command {
     await expectEvent(r, '6.2.receive-emitted', 'a paid charge posts RECEIVE', receive)
     // the notification that followed is a surface too: its amount the charge's
     for (const c of r.t.hooks.events(r.channel).filter(receive)) {
-      const amount = (eventData(c).payment as { amount?: unknown } | undefined)?.amount
-      if (typeof amount !== 'string' || !AMOUNT_TWO_DECIMALS.test(amount) || centsOf(amount) !== charge.cents) {
-        r.t.fail('6.2.receive-txid-of-charge', `RECEIVE payment.amount of the charge ${charge.txid}`, show(fromCents(charge.cents)), show(amount))
-      }
+      expectNotifiedAmount(r.t, '6.2.receive-txid-of-charge', `RECEIVE payment.amount of the charge ${charge.txid}`, (eventData(c).payment as { amount?: unknown } | undefined)?.amount, charge.cents, 'string')
     }
     const read = singleView(r.t, paid.transactionId, (v) => {
       if (v.originalCents !== charge.cents) r.t.fail('2.1.original-amount', 'the payment of a charge is for its valor.original', fromCents(charge.cents), fromCents(v.originalCents), v.ex)
@@ -186,7 +182,7 @@ class ReturnPayment implements Command {
     original.refundableCents -= valorCents
     m.available -= view.finalCents
     m.blocked += view.finalCents
-    m.returns.push({ transactionId, finalCents: view.finalCents, e2eId: original.e2eId, id, rtrId })
+    m.returns.push({ transactionId, finalCents: view.finalCents, valorCents, e2eId: original.e2eId, id, rtrId })
     list(m, transactionId, { operationType: 'Refund in', movementType: 'DEBIT', ...amountsOf(view, [rtrId]) })
     await verify(m, r, ACCEPTED, this.toString())
   }
@@ -201,8 +197,14 @@ class SettleReturn implements Command {
     await r.t.control.settleReturn(ret.e2eId, ret.id)
     m.returns = m.returns.filter((x) => x !== ret)
     m.blocked -= ret.finalCents
-    await expectEvent(r, '6.2.refund-emitted', 'a settled return posts REFUND',
-      isEvent('REFUND', (d) => d.endToEndId === ret.e2eId && Array.isArray(d.refunds) && d.refunds.some((x: Record<string, unknown>) => x?.endToEndId === ret.rtrId)))
+    const ofReturn = (x: unknown) => (x as Record<string, unknown> | null)?.endToEndId === ret.rtrId
+    const refund = isEvent('REFUND', (d) => d.endToEndId === ret.e2eId && Array.isArray(d.refunds) && d.refunds.some(ofReturn))
+    await expectEvent(r, '6.2.refund-emitted', 'a settled return posts REFUND', refund)
+    // the notification that followed: its item of the return for the return's amount
+    for (const c of r.t.hooks.events(r.channel).filter(refund)) {
+      const item = (eventData(c).refunds as unknown[]).find(ofReturn) as Record<string, unknown>
+      expectNotifiedAmount(r.t, '6.2.refund-item-amount', `REFUND refunds item of the return ${ret.rtrId}: payment.amount`, (item.payment as { amount?: unknown } | undefined)?.amount, ret.valorCents, 'number')
+    }
     await verify(m, r, CONFIRMED, this.toString(), undefined, { subject: ret.transactionId })
   }
   toString = () => `settleReturn(#${this.index})`

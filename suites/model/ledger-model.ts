@@ -64,7 +64,7 @@ export interface Listed {
 
 interface Received { e2eId: string; txid?: string; refundableCents: number }
 interface Outgoing { transactionId: string; finalCents: number }
-interface PendingReturn extends Outgoing { e2eId: string; id: string; rtrId: string }
+interface PendingReturn extends Outgoing { e2eId: string; id: string; rtrId: string; valorCents: number }
 
 export interface Model {
   available: number

@@ -25,7 +25,7 @@ const LEDGER_CLAUSES = ['3.6.accept-moves-to-blocked', '3.6.confirm-releases-blo
   '2.3.gross-equals-available-plus-blocked', '2.3.blocked-equals-blocked', '2.3.net-equals-available', '2.3.gateway-total-equals-available-plus-blocked',
   '2.3.release-pix-immediate', '2.2.original-amount', '2.2.fee-amount', '2.2.final-amount', '2.2.status-map-pending', '2.2.status-map-confirmed',
   '2.2.status-map-error', '2.2.type-map-payment', '2.2.type-map-withdraw', '2.2.type-map-refund-in', '6.2.receive-emitted', '6.2.transfer-emitted',
-  '6.2.refund-emitted', '2.1.view-current', '2.2.same-view-both-listings', '6.2.receive-txid-of-charge']
+  '6.2.refund-emitted', '2.1.view-current', '2.2.same-view-both-listings', '6.2.receive-txid-of-charge', '6.2.refund-item-amount']
 
 /**
  * The model reads the gateway balance after every command, filling its 60-a-minute window: the

@@ -205,6 +205,20 @@ export default [
     })
   })(),
 
+  defineFault({
+    id: 'sf-refund-item-amount-a-cent-off',
+    area: 'model',
+    files: MODEL_FILES,
+    clauses: ['6.2.refund-item-amount'],
+    description: "the REFUND notification of a settled return gives its refunds item a payment.amount a cent above the return's valor (and its transaction's amount on every other surface)",
+    onWebhook(d) {
+      const refunds = d.json?.type === 'REFUND' ? d.json.data?.refunds : undefined
+      if (!Array.isArray(refunds)) return undefined
+      for (const item of refunds) if (typeof item?.payment?.amount === 'number') item.payment.amount = Math.round(item.payment.amount * 100 + 1) / 100
+      return d
+    },
+  }),
+
   // ------------------------------------------------------------------------------- after clock moves and expiries
   (() => {
     // The cash-ins the target made since the last reset: once one has expired, the listing keeps its old status.
