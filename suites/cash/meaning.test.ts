@@ -25,6 +25,8 @@ check('cash-in: expirationDate is generateTime plus expirationTime seconds', {
   }
 })
 
+/** What an expired cash-in becomes: observed. */
+const TRANSITIONS_NOT_SHOWN = '3.1.transitions-not-shown'
 /** A cash-in's expirationTime, and the clock move past it. */
 const EXPIRES_IN_S = 60
 const MOVE_S = 2 * EXPIRES_IN_S
@@ -33,11 +35,12 @@ const MOVE_S = 2 * EXPIRES_IN_S
 // of it, its view and both listings show it alike, and a view that changed gives the change's time.
 check('an expired cash-in: its view and both listings agree once the clock has passed its expirationDate', {
   alone: ALONE.clock,
-  clauses: [...RECORD_SURFACE_CLAUSES, CHANGE_TIME_CLAUSE],
+  clauses: [...RECORD_SURFACE_CLAUSES, CHANGE_TIME_CLAUSE, TRANSITIONS_NOT_SHOWN],
   needs: ['mutating', 'control'],
 }, async (t) => {
   const { body, externalId } = await givenCashIn(t, { expirationTime: EXPIRES_IN_S })
   const { span } = await during(t, () => t.control.advance(MOVE_S))
   const record = { transactionId: typeof body.transactionId === 'string' ? body.transactionId : null, externalId }
-  await surfacesAfter(t, record, { what: `its expiry (the clock moved ${MOVE_S} s, past its expirationTime of ${EXPIRES_IN_S} s)`, span, from: 'PENDING' }, { pixKey: await pixKeyOf(t) })
+  const shown = await surfacesAfter(t, record, { what: `its expiry (the clock moved ${MOVE_S} s, past its expirationTime of ${EXPIRES_IN_S} s)`, span, from: 'PENDING' }, { pixKey: await pixKeyOf(t) })
+  if (shown?.view) t.observe(TRANSITIONS_NOT_SHOWN, 'cashInExpired', { status: shown.view.body.status, ...(shown.account ? { listed: shown.account.item.status } : {}) })
 })

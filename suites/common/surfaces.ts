@@ -218,16 +218,17 @@ export function expectRecordSurfacesAgree(t: CheckContext, s: RecordSurfaces, ch
 
 /**
  * A per-area check's last case: every surface that shows `record`, read after `change` and held to
- * each other (clauses: RECORD_SURFACE_CLAUSES, and CHANGE_TIME_CLAUSE with a span). A target on
- * which fewer than two surfaces show the record leaves the case unjudged (inconclusive), never the
- * check's own clauses.
+ * each other (clauses: RECORD_SURFACE_CLAUSES, and CHANGE_TIME_CLAUSE with a span); what they
+ * showed, for the check to observe. A target on which fewer than two surfaces show the record
+ * leaves the case unjudged (inconclusive), never the check's own clauses.
  */
-export function surfacesAfter(t: CheckContext, record: RecordIds, change: Change, where: Where = {}): Promise<number | undefined> {
+export function surfacesAfter(t: CheckContext, record: RecordIds, change: Change, where: Where = {}): Promise<RecordSurfaces | undefined> {
   const clauses = [...RECORD_SURFACE_CLAUSES, ...(change.span ? [CHANGE_TIME_CLAUSE] : [])]
   return t.case(`every surface after ${change.what}`, async () => {
-    const seen = expectRecordSurfacesAgree(t, await readRecordSurfaces(t, record, where), change)
+    const surfaces = await readRecordSurfaces(t, record, where)
+    const seen = expectRecordSurfacesAgree(t, surfaces, change)
     if (seen < 2) t.inconclusive(`after ${change.what}, ${seen === 0 ? 'no surface' : 'only one surface'} the kit reads shows the record (${idsOf(record).join(', ')}): nothing to compare`)
-    return seen
+    return surfaces
   }, { clauses })
 }
 
