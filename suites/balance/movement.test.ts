@@ -9,6 +9,10 @@ import { addDays } from '../../generators/dates.ts'
 import { cashOut, incomingPayment, targetToday, uniqueExternalId } from '../transactions/seed.ts'
 import { givenSlip, registerSlip, slipRequest } from '../bank-slip/fixtures.ts'
 import { expectMoved, finalCents, givenBalances, signed } from './fixtures.ts'
+import { BALANCE_SHAPE_CLAUSES, CHANGE_TIME_CLAUSE, RECORD_SURFACE_CLAUSES, during, expectShapesAgree, pixKeyOf, readBalances, surfacesAfter } from '../common/surfaces.ts'
+
+/** After each change, every surface that shows the transaction is read again and held to the others (suites/common/surfaces.ts). */
+const SURFACES = [...RECORD_SURFACE_CLAUSES, CHANGE_TIME_CLAUSE]
 
 check('an accepted cash-out moves its finalAmount from available to blocked, in all three shapes', {
   alone: ALONE.balances,
@@ -26,40 +30,43 @@ check('an accepted cash-out moves its finalAmount from available to blocked, in 
 
 check("the bank's confirmation of a cash-out releases its blocked amount; available stays as it was", {
   alone: ALONE.balances,
-  clauses: ['3.6.confirm-releases-blocked'],
+  clauses: ['3.6.confirm-releases-blocked', ...SURFACES],
   needs: ['control', 'mutating'],
 }, async (t) => {
   const out = await cashOut(t)
   const amount = await finalCents(t, out)
   const before = await givenBalances(t, 'before')
-  await t.control.settleTransaction(out.id)
+  const { span } = await during(t, () => t.control.settleTransaction(out.id))
   const after = await givenBalances(t, 'after')
   expectMoved(t, '3.6.confirm-releases-blocked', before, after, { available: 0, blocked: -amount })
+  await surfacesAfter(t, { transactionId: out.id, externalId: out.externalId }, { what: 'its settlement', span, status: 'CONFIRMED' }, { pixKey: await pixKeyOf(t) })
 })
 
 check('a failed cash-out returns its blocked amount to available', {
   alone: ALONE.balances,
-  clauses: ['2.3.failed-operation-unblocks'],
+  clauses: ['2.3.failed-operation-unblocks', ...SURFACES],
   needs: ['control', 'mutating'],
 }, async (t) => {
   const out = await cashOut(t)
   const amount = await finalCents(t, out)
   const before = await givenBalances(t, 'before')
-  await t.control.failTransaction(out.id, 'refused by the conformance kit')
+  const { span } = await during(t, () => t.control.failTransaction(out.id, 'refused by the conformance kit'))
   const after = await givenBalances(t, 'after')
   expectMoved(t, '2.3.failed-operation-unblocks', before, after, { available: amount, blocked: -amount })
+  await surfacesAfter(t, { transactionId: out.id, externalId: out.externalId }, { what: 'its failure', span, status: 'ERROR' }, { pixKey: await pixKeyOf(t) })
 })
 
 check('an incoming payment raises available by its finalAmount at once, in all three shapes (gateway included: PIX is available immediately)', {
   alone: ALONE.balances,
-  clauses: ['3.6.incoming-raises-available', '2.3.release-pix-immediate'],
+  clauses: ['3.6.incoming-raises-available', '2.3.release-pix-immediate', ...SURFACES],
   needs: ['control', 'mutating'],
 }, async (t) => {
   const before = await givenBalances(t, 'before')
-  const paid = await incomingPayment(t)
+  const { value: paid, span } = await during(t, () => incomingPayment(t))
   const after = await givenBalances(t, 'after')
   const amount = await finalCents(t, paid)
   expectMoved(t, '3.6.incoming-raises-available', before, after, { available: amount, blocked: 0 }, '2.3.release-pix-immediate')
+  await surfacesAfter(t, { transactionId: paid.id, externalId: paid.externalId, e2eId: paid.e2eId, gatewayId: paid.gatewayId }, { what: 'its arrival', span, status: 'CONFIRMED' }, { pixKey: await pixKeyOf(t) })
 })
 
 // Only the "not before" half of D+1 is checked here: seeing the amount arrive one business day
@@ -67,7 +74,7 @@ check('an incoming payment raises available by its finalAmount at once, in all t
 // interface does not say which calendar makes a business day).
 check('a paid bank slip does not raise the gateway availableBalance on the day it is paid (bank slip funds are D+1)', {
   alone: ALONE.balances,
-  clauses: ['2.3.release-bank-slip-d1'],
+  clauses: ['2.3.release-bank-slip-d1', ...BALANCE_SHAPE_CLAUSES],
   needs: ['control', 'mutating'],
 }, async (t) => {
   const { id } = await givenSlip(t, slipRequest({ amount: 321.45, dueDate: addDays(await targetToday(t), 10), description: 'conformance kit: D+1 release', externalId: uniqueExternalId('slip'), payer: { name: 'Kit Slip Payer' } }))
@@ -77,4 +84,6 @@ check('a paid bank slip does not raise the gateway availableBalance on the day i
   const after = await givenBalances(t, 'after')
   const moved = after.gateway.available - before.gateway.available
   t.expectThat('2.3.release-bank-slip-d1', 'gateway availableBalance on the day of payment', moved === 0, 'unchanged', `a change of ${signed(moved)}`, after.gatewayEx)
+  // how a paid slip moves the public and central-bank-style balances is not shown; that they move together is
+  expectShapesAgree(t, await readBalances(t), 'a slip payment')
 })

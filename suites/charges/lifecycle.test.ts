@@ -12,6 +12,7 @@ import { arbAmountString } from '../../generators/amounts.ts'
 import { arbCnpj, arbCpf, maskDocument, randomCpf } from '../../generators/documents.ts'
 import { dateTimeMs } from '../../generators/formats.ts'
 import { eventData } from '../events.ts'
+import { CHANGE_TIME_CLAUSE, RECORD_SURFACE_CLAUSES, during, pixKeyOf, surfacesAfter } from '../common/surfaces.ts'
 import { expectControlRefusal } from '../refusals.ts'
 import { FINAL_STATES, availableBalance, chargeIn, chargeStatus, createCharge, givenCharge, isReceive, isReceiveOf, objectAt, serviceNow } from './fixtures.ts'
 
@@ -83,10 +84,12 @@ check('a second PUT /cob with the same txid: 409 with the error body', { clauses
 // ---------------------------------------------------------------------------------------------
 // Payment (§3.2 second row, §6.2 RECEIVE)
 
-check('a paid charge becomes CONCLUIDA', { clauses: ['3.2.pay-ativa-concluida'], needs: ['mutating', 'control'] }, async (t) => {
+check('a paid charge becomes CONCLUIDA', { clauses: ['3.2.pay-ativa-concluida', ...RECORD_SURFACE_CLAUSES, CHANGE_TIME_CLAUSE], needs: ['mutating', 'control'] }, async (t) => {
   const { txid } = await givenCharge(t)
-  await t.control.payCob(txid, { payer: { name: 'Paying Payer', document: randomCpf() } })
+  const { value: paid, span } = await during(t, () => t.control.payCob(txid, { payer: { name: 'Paying Payer', document: randomCpf() } }))
   t.expectEqual('3.2.pay-ativa-concluida', 'a paid charge is CONCLUIDA', await chargeStatus(t, txid), 'CONCLUIDA')
+  // the payment it made (a CONFIRMED PAYMENT, control payCob), on every surface that shows it
+  await surfacesAfter(t, { transactionId: paid.transactionId, e2eId: paid.e2eId, gatewayId: paid.gatewayId, txid }, { what: 'the payment of its charge', span, status: 'CONFIRMED' }, { pixKey: await pixKeyOf(t) })
 })
 
 check('paying a charge posts a RECEIVE event with status LIQUIDATED', {

@@ -1,21 +1,25 @@
 // Times stay in UTC after the target's clock has moved (interface Conventions): a sandbox whose clock
 // was advanced still renders every timestamp in UTC, on the central-bank-style surface (balances,
 // charges) as on the others. A target that switches to Brasilia's zone once its clock is no longer
-// the host's is caught only here: the other timestamp checks run on an unmoved clock.
+// the host's is caught only here: the other timestamp checks run on an unmoved clock. The balances'
+// times are also held to the moved clock: a surface that stays on the host's clock is stale.
 import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { newTxid } from '../../generators/ids.ts'
 import { accepted, expectUtcAnswers } from './fixtures.ts'
+import { BALANCE_TIME_CLAUSES, expectBalanceTimes, readBalances } from '../common/surfaces.ts'
 
 /** A day and a few hours: past midnight in any zone, so a local rendering differs in its date as well. */
 const MOVE_S = 27 * 3600 + 17 * 60
 
 check('timestamps are UTC after the sandbox clock has moved (balances, charge)', {
   alone: ALONE.clock,
-  clauses: ['0.timestamps-utc'],
+  clauses: ['0.timestamps-utc', ...BALANCE_TIME_CLAUSES],
   needs: ['control', 'mutating'],
 }, async (t) => {
   await t.control.advance(MOVE_S)
+  // every balance surface after the move: each time the moment of its query on the moved clock
+  expectBalanceTimes(t, await readBalances(t, true), `a clock move of ${MOVE_S} s`)
   expectUtcAnswers(t, [
     await accepted(t, '4.9.status-200', 'the central-bank-style balance (GET /accounts/balances)', await t.base.get('/accounts/balances')),
     await accepted(t, '4.8.status-200', 'the public balance (GET /api/balance)', await t.base.get('/api/balance')),

@@ -4,8 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import fc from 'fast-check'
 import { show } from '../../harness/assertions.ts'
-import { centsOf, fromCents } from '../../generators/amounts.ts'
-import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
+import { fromCents } from '../../generators/amounts.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newTxid } from '../../generators/ids.ts'
@@ -13,12 +12,16 @@ import { eventData, isEvent } from '../events.ts'
 import { newListedRecord } from '../transactions/records.ts'
 import { transactionIdOf } from '../transactions/seed.ts'
 import { targetTime } from '../../harness/target-clock.ts'
+import { cashInBody } from '../../generators/requests.ts'
+import { during, expectNotifiedAmount, expectRecordSurfacesAgree, readRecordSurfaces } from '../common/surfaces.ts'
 import {
   ACCEPTED, CONFIRMED, FAILED, INCOMING, amountsOf, expectEvent, expectEventCount, listedTransactions, singleView, verify,
   VIEW_STATUS, type Command, type Listed, type Model, type Real,
 } from './ledger-model.ts'
 
 export const MAX_COMMANDS = 15
+/** A model charge's calendario.expiracao: a clock move past it removes the charge (§3.2, by the provider), unpaid. */
+const CHARGE_EXPIRACAO_S = 3600
 
 /** A transaction the model lists, and the view status its listed status maps to (§2.2). */
 function list(m: Model, id: string, listed: Listed): void {
@@ -39,10 +42,12 @@ class CreateCharge implements Command {
   check = () => true
   async run(m: Model, r: Real): Promise<void> {
     const txid = newTxid()
-    await r.t.given('a charge (PUT /cob/{txid})', async () => {
-      r.t.expectStatus('4.10.status-201', await r.t.base.put(`/cob/${txid}`, { calendario: { expiracao: 3600 }, valor: { original: fromCents(this.amountCents) } }), 201)
+    const criacao = await r.t.given('a charge (PUT /cob/{txid})', async () => {
+      const ex = await r.t.base.put(`/cob/${txid}`, { calendario: { expiracao: CHARGE_EXPIRACAO_S }, valor: { original: fromCents(this.amountCents) } })
+      r.t.expectStatus('4.10.status-201', ex, 201)
+      return Date.parse(String((r.t.json('4.10.status-201', ex).calendario as { criacao?: unknown } | undefined)?.criacao))
     })
-    m.charges.push({ txid, cents: this.amountCents })
+    m.charges.push({ txid, cents: this.amountCents, ...(Number.isNaN(criacao) ? {} : { expiresAtMs: criacao + CHARGE_EXPIRACAO_S * 1000 }) })
     await verify(m, r, undefined, this.toString())
   }
   toString = () => `createCharge(${fromCents(this.amountCents)})`
@@ -59,10 +64,7 @@ class PayCharge implements Command {
     await expectEvent(r, '6.2.receive-emitted', 'a paid charge posts RECEIVE', receive)
     // the notification that followed is a surface too: its amount the charge's
     for (const c of r.t.hooks.events(r.channel).filter(receive)) {
-      const amount = (eventData(c).payment as { amount?: unknown } | undefined)?.amount
-      if (typeof amount !== 'string' || !AMOUNT_TWO_DECIMALS.test(amount) || centsOf(amount) !== charge.cents) {
-        r.t.fail('6.2.receive-txid-of-charge', `RECEIVE payment.amount of the charge ${charge.txid}`, show(fromCents(charge.cents)), show(amount))
-      }
+      expectNotifiedAmount(r.t, '6.2.receive-txid-of-charge', `RECEIVE payment.amount of the charge ${charge.txid}`, (eventData(c).payment as { amount?: unknown } | undefined)?.amount, charge.cents, 'string')
     }
     const read = singleView(r.t, paid.transactionId, (v) => {
       if (v.originalCents !== charge.cents) r.t.fail('2.1.original-amount', 'the payment of a charge is for its valor.original', fromCents(charge.cents), fromCents(v.originalCents), v.ex)
@@ -129,7 +131,7 @@ class SettleCashOut implements Command {
     m.blocked -= out.finalCents
     restate(m, out.transactionId, 'Confirmado')
     await expectEventCount(r, '6.2.transfer-emitted', 'a settled cash-out posts TRANSFER', isEvent('TRANSFER', () => true), transfersBefore + 1)
-    await verify(m, r, CONFIRMED, this.toString(), undefined, out.transactionId)
+    await verify(m, r, CONFIRMED, this.toString(), undefined, { subject: out.transactionId })
   }
   toString = () => `settleCashOut(#${this.index})`
 }
@@ -144,7 +146,7 @@ class FailCashOut implements Command {
     m.blocked -= out.finalCents
     m.available += out.finalCents
     restate(m, out.transactionId, 'Error')
-    await verify(m, r, FAILED, this.toString(), undefined, out.transactionId)
+    await verify(m, r, FAILED, this.toString(), undefined, { subject: out.transactionId })
   }
   toString = () => `failCashOut(#${this.index})`
 }
@@ -180,7 +182,7 @@ class ReturnPayment implements Command {
     original.refundableCents -= valorCents
     m.available -= view.finalCents
     m.blocked += view.finalCents
-    m.returns.push({ transactionId, finalCents: view.finalCents, e2eId: original.e2eId, id, rtrId })
+    m.returns.push({ transactionId, finalCents: view.finalCents, valorCents, e2eId: original.e2eId, id, rtrId })
     list(m, transactionId, { operationType: 'Refund in', movementType: 'DEBIT', ...amountsOf(view, [rtrId]) })
     await verify(m, r, ACCEPTED, this.toString())
   }
@@ -195,9 +197,15 @@ class SettleReturn implements Command {
     await r.t.control.settleReturn(ret.e2eId, ret.id)
     m.returns = m.returns.filter((x) => x !== ret)
     m.blocked -= ret.finalCents
-    await expectEvent(r, '6.2.refund-emitted', 'a settled return posts REFUND',
-      isEvent('REFUND', (d) => d.endToEndId === ret.e2eId && Array.isArray(d.refunds) && d.refunds.some((x: Record<string, unknown>) => x?.endToEndId === ret.rtrId)))
-    await verify(m, r, CONFIRMED, this.toString(), undefined, ret.transactionId)
+    const ofReturn = (x: unknown) => (x as Record<string, unknown> | null)?.endToEndId === ret.rtrId
+    const refund = isEvent('REFUND', (d) => d.endToEndId === ret.e2eId && Array.isArray(d.refunds) && d.refunds.some(ofReturn))
+    await expectEvent(r, '6.2.refund-emitted', 'a settled return posts REFUND', refund)
+    // the notification that followed: its item of the return for the return's amount
+    for (const c of r.t.hooks.events(r.channel).filter(refund)) {
+      const item = (eventData(c).refunds as unknown[]).find(ofReturn) as Record<string, unknown>
+      expectNotifiedAmount(r.t, '6.2.refund-item-amount', `REFUND refunds item of the return ${ret.rtrId}: payment.amount`, (item.payment as { amount?: unknown } | undefined)?.amount, ret.valorCents, 'number')
+    }
+    await verify(m, r, CONFIRMED, this.toString(), undefined, { subject: ret.transactionId })
   }
   toString = () => `settleReturn(#${this.index})`
 }
@@ -211,9 +219,52 @@ class FailReturn implements Command {
     m.returns = m.returns.filter((x) => x !== ret)
     m.blocked -= ret.finalCents
     m.available += ret.finalCents
-    await verify(m, r, FAILED, this.toString(), undefined, ret.transactionId)
+    await verify(m, r, FAILED, this.toString(), undefined, { subject: ret.transactionId })
   }
   toString = () => `failReturn(#${this.index})`
+}
+
+class CreateCashIn implements Command {
+  constructor(readonly amountCents: number, readonly expirationS: number) {}
+  check = () => true
+  async run(m: Model, r: Real): Promise<void> {
+    const externalId = `kit-model-${randomUUID()}`
+    const made = await r.t.given('a cash-in (POST /api/pix/cash-in)', async () => {
+      const ex = await r.t.base.post('/api/pix/cash-in', cashInBody({ value: this.amountCents / 100, externalId, expirationTime: this.expirationS }))
+      const transactionId = transactionIdOf(r.t, '4.6.transaction-id', ex)
+      const expires = Date.parse(String(r.t.json('4.6.transaction-id', ex).expirationDate))
+      return { transactionId, externalId, ...(Number.isNaN(expires) ? {} : { expiresAtMs: expires }) }
+    })
+    m.cashIns.push(made)
+    await verify(m, r, undefined, this.toString())
+  }
+  toString = () => `createCashIn(${fromCents(this.amountCents)}, ${this.expirationS} s)`
+}
+
+/**
+ * The sandbox's clock moves on (only in a sequence that may move it, ALONE.clock): the model's
+ * charges and cash-ins whose time has passed expire. An expired cash-in's surfaces are read again
+ * and held to each other (its status after expiry is the target's: §3.1 shows no transition); the
+ * balances are read between two readings of the clock, their times the moved clock's.
+ */
+class MoveClock implements Command {
+  constructor(readonly seconds: number) {}
+  check = (m: Readonly<Model>) => m.clock
+  async run(m: Model, r: Real): Promise<void> {
+    const { span } = await during(r.t, () => r.t.control.advance(this.seconds))
+    const now = span.until.nowMs
+    // a charge whose expiry the kit does not know is left alone from now on, as one that expired
+    m.charges = m.charges.filter((c) => c.expiresAtMs !== undefined && c.expiresAtMs > now)
+    const expired = m.cashIns.filter((c) => c.expiresAtMs === undefined || c.expiresAtMs <= now)
+    m.cashIns = m.cashIns.filter((c) => !expired.includes(c))
+    for (const c of expired) {
+      if (c.expiresAtMs === undefined) continue
+      const seen = await readRecordSurfaces(r.t, { transactionId: c.transactionId, externalId: c.externalId }, { pixKey: m.pixKey })
+      expectRecordSurfacesAgree(r.t, seen, { what: `its expiry (${this.toString()})`, span, from: 'PENDING' })
+    }
+    await verify(m, r, undefined, this.toString(), undefined, { timed: true })
+  }
+  toString = () => `moveClock(${this.seconds} s)`
 }
 
 const amount = (max: number) => fc.integer({ min: 100, max })
@@ -234,6 +285,26 @@ export const COMMANDS: fc.Arbitrary<Command>[] = [
   returnPayment, returnPayment,
   fc.nat(20).map((i) => new SettleReturn(i)),
   fc.nat(20).map((i) => new FailReturn(i)),
+]
+
+/**
+ * The commands of a sequence that may move the clock (ALONE.clock): money arriving and leaving, a
+ * charge and cash-ins that a move may expire, and the moves; the settlements and returns are the
+ * other sequences' (moving the clock changes nothing in them).
+ */
+export const CLOCK_COMMANDS: fc.Arbitrary<Command>[] = [
+  amount(50_000).map((c) => new CreateCharge(c)),
+  fc.nat(20).map((i) => new PayCharge(i)),
+  amount(50_000).map((c) => new IncomingPayment(c)),
+  cashOut,
+  fc.tuple(amount(20_000), fc.integer({ min: 60, max: 7_200 })).map(([c, s]) => new CreateCashIn(c, s)),
+  fc.integer({ min: 60, max: 7_200 }).map((s) => new MoveClock(s)),
+]
+
+/** Every clock command once: a cash-in and a charge the first move expires, one the second does. */
+export const EVERY_CLOCK_COMMAND = (): Command[] => [
+  new IncomingPayment(20_000), new CreateCharge(1_234), new CreateCashIn(2_500, 60), new CashOut(1_000),
+  new MoveClock(120), new CreateCashIn(3_100, 1_800), new PayCharge(0), new MoveClock(3_700),
 ]
 
 /**

@@ -7,7 +7,9 @@
 // read once: the three balance shapes equal the model, the account listing (filtered to the model's
 // transactions) agrees, the pix-key listing shows the same items (and keeps those it showed, or that
 // were paid to the key), the view of the transaction the command changed is current, and the
-// expected webhooks arrived (a paid charge's RECEIVE for its amount). A transaction is found in a
+// expected webhooks arrived (a paid charge's RECEIVE for its amount). The balances are read, and
+// held to each other (and, after a clock move, to the moved clock), by the shared reader of
+// suites/common/surfaces.ts, which also re-reads the surfaces of a cash-in a clock move expired. A transaction is found in a
 // listing by any id the kit holds for it (its creation answer's, its view's), else by the one
 // unclaimed item of its amount and type; an absence is judged only on a complete read.
 //
@@ -35,7 +37,8 @@ import { isBalanceAccount } from '../../harness/config.ts'
 import { show } from '../../harness/assertions.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
-import { centsOf, fromCents, hasAtMostTwoDecimals } from '../../generators/amounts.ts'
+import { centsOf, fromCents } from '../../generators/amounts.ts'
+import { cents, expectBalanceTimes, expectShapesAgree, readBalances, type BalanceReading } from '../common/surfaces.ts'
 import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
 
 const EVENT_WAIT_MS = 5_000
@@ -61,12 +64,17 @@ export interface Listed {
 
 interface Received { e2eId: string; txid?: string; refundableCents: number }
 interface Outgoing { transactionId: string; finalCents: number }
-interface PendingReturn extends Outgoing { e2eId: string; id: string; rtrId: string }
+interface PendingReturn extends Outgoing { e2eId: string; id: string; rtrId: string; valorCents: number }
 
 export interface Model {
   available: number
   blocked: number
-  charges: { txid: string; cents: number }[]
+  /** `expiresAtMs`: calendario.criacao + expiracao on the target's clock, when the answer gave criacao. */
+  charges: { txid: string; cents: number; expiresAtMs?: number }[]
+  /** Cash-ins not yet paid (the model pays none) or expired; `expiresAtMs`: their answer's expirationDate. */
+  cashIns: { transactionId: string; externalId: string; expiresAtMs?: number }[]
+  /** The sequence may move the sandbox's clock: it runs alone, not on a balance account beside other checks. */
+  clock: boolean
   received: Received[]
   cashOuts: Outgoing[]
   returns: PendingReturn[]
@@ -106,10 +114,6 @@ export type Command = fc.AsyncCommand<Model, Real>
 // ---------------------------------------------------------------------------------------------
 // Reading the target
 
-/** Exact cents of a reais number, or undefined when it is not one. */
-function cents(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) && hasAtMostTwoDecimals(value) ? centsOf(value) : undefined
-}
 
 const VIEW_AMOUNT_CLAUSE = { originalAmount: '2.1.original-amount', feeAmount: '2.1.fee-amount', finalAmount: '2.1.final-amount' }
 
@@ -181,48 +185,8 @@ function keyListing(t: CheckContext, key: string): Promise<Listing> {
 // ---------------------------------------------------------------------------------------------
 // What is compared after every command
 
-interface Reading {
-  pub: Record<string, unknown>
-  bcb: Record<string, unknown>
-  gw: Record<string, unknown>
-  pubEx: Exchange
-  bcbEx: Exchange
-  gwEx: Exchange
-}
-
-/** The three balance shapes, read at once (a precondition: their shapes are the balance area's checks). */
-function readBalances(t: CheckContext): Promise<Reading> {
-  return t.given('the three balances (GET /api/balance, /accounts/balances, /v1/account/balance)', async () => {
-    const [pubEx, bcbEx, gwEx] = await Promise.all([t.base.get('/api/balance'), t.base.get('/accounts/balances'), t.gateway.get('/v1/account/balance')])
-    t.expectStatus('2.3.public-net-balance', pubEx, 200)
-    t.expectStatus('2.3.bcb-available', bcbEx, 200)
-    t.expectStatus('2.3.gateway-available-balance', gwEx, 200)
-    const data = t.json('2.3.bcb-data-array', bcbEx).data as Record<string, any>[] | undefined
-    const bcb = (data?.[0]?.balanceAmount ?? {}) as Record<string, unknown>
-    return { pub: t.json('2.3.public-net-balance', pubEx), bcb, gw: t.json('2.3.gateway-available-balance', gwEx), pubEx, bcbEx, gwEx }
-  })
-}
-
-/** The §2.3 equalities between the shapes of one reading (no movement in between). */
-function expectShapesAgree(t: CheckContext, b: Reading): void {
-  const rows: [string, string, number | undefined, number | undefined, Exchange][] = [
-    ['2.3.gross-equals-available-plus-blocked', 'public grossBalance = central-bank-style available + blocked', cents(b.pub.grossBalance), sum(cents(b.bcb.available), cents(b.bcb.blocked)), b.pubEx],
-    ['2.3.blocked-equals-blocked', 'public blockedBalance = central-bank-style blocked', cents(b.pub.blockedBalance), cents(b.bcb.blocked), b.pubEx],
-    ['2.3.net-equals-available', 'public netBalance = central-bank-style available', cents(b.pub.netBalance), cents(b.bcb.available), b.pubEx],
-    ['2.3.gateway-total-equals-available-plus-blocked', 'gateway totalBalance = availableBalance + blockedBalance', cents(b.gw.totalBalance), sum(cents(b.gw.availableBalance), cents(b.gw.blockedBalance)), b.gwEx],
-  ]
-  for (const [clause, rule, got, want, ex] of rows) {
-    if (got === undefined || want === undefined) continue
-    if (got !== want) t.fail(clause, rule, fromCents(want), fromCents(got), ex)
-  }
-}
-
-function sum(a: number | undefined, b: number | undefined): number | undefined {
-  return a === undefined || b === undefined ? undefined : a + b
-}
-
 /** Every shape against the model; a difference fails the clause of the movement just made. */
-function expectModelBalances(m: Model, t: CheckContext, b: Reading, moved: Movement | undefined, command: string): void {
+function expectModelBalances(m: Model, t: CheckContext, b: BalanceReading, moved: Movement | undefined, command: string): void {
   const expected = `available ${fromCents(m.available)}, blocked ${fromCents(m.blocked)}`
   const rows: [string, unknown, number, Exchange, string?][] = [
     ['public netBalance', b.pub.netBalance, m.available, b.pubEx],
@@ -242,8 +206,9 @@ function expectModelBalances(m: Model, t: CheckContext, b: Reading, moved: Movem
   }
 }
 
-function expectBalances(m: Model, t: CheckContext, reading: Reading, moved: Movement | undefined, command: string): void {
+function expectBalances(m: Model, t: CheckContext, reading: BalanceReading, moved: Movement | undefined, command: string): void {
   expectShapesAgree(t, reading)
+  expectBalanceTimes(t, reading, command)
   expectModelBalances(m, t, reading, moved, command)
 }
 
@@ -379,19 +344,20 @@ function expectKeyListing(m: Model, t: CheckContext, key: Listing, account: List
 /**
  * After `command`: every surface that shows the account's records, each read once, against the
  * model: the three balances (moved as `moved` says), the account listing, the pix-key listing, and
- * the view of the transaction the command changed (`subject`, when the command did not read it).
+ * the view of the transaction the command changed (`subject`, when the command did not read it);
+ * `timed`: the balances read between two readings of the target's clock, their times judged (after a clock move).
  * A command whose effect the model takes from the transaction's view passes the view's reading and
  * what to do with it: the model is brought up to date from the view before the comparisons.
  */
 export async function verify(
   m: Model, r: Real, moved: Movement | undefined, command: string,
   view?: { id: string; read: Promise<ViewAmounts>; apply: (v: ViewAmounts) => void },
-  subject?: string,
+  { subject, timed = false }: { subject?: string; timed?: boolean } = {},
 ): Promise<void> {
   const listing = m.listed.size > 0 || view
   // read together (one round trip, not five: a distant target makes every one count), compared in order
   const [amounts, reading, listed, byKey, current] = await Promise.all([
-    view?.read, readBalances(r.t), listing ? listedTransactions(r.t) : undefined,
+    view?.read, readBalances(r.t, timed), listing ? listedTransactions(r.t) : undefined,
     listing && m.pixKey ? keyListing(r.t, m.pixKey) : undefined,
     subject ? singleView(r.t, subject) : undefined,
   ])
@@ -418,8 +384,8 @@ async function pixKeyOf(t: CheckContext): Promise<string | undefined> {
   return t.config.pixKey ?? (await t.control.account()).pixKeys[0]
 }
 
-/** A blank account, its notifications pointed at this run's channel, the model at its balances. */
-export async function setup(t: CheckContext, run: number): Promise<{ model: Model; real: Real }> {
+/** A blank account, its notifications pointed at this run's channel, the model at its balances; `clock`: the sequence may move the clock (a check declared ALONE.clock). */
+export async function setup(t: CheckContext, run: number, clock = false): Promise<{ model: Model; real: Real }> {
   await blank(t)
   const channel = `run${run}`
   const [, pixKey, { available, blocked }] = await Promise.all([t.hooks.useForAccount(channel), pixKeyOf(t), t.given('the starting balance (GET /accounts/balances)', async () => {
@@ -431,7 +397,7 @@ export async function setup(t: CheckContext, run: number): Promise<{ model: Mode
     return start as { available: number; blocked: number }
   })])
   return {
-    model: { available, blocked, charges: [], received: [], cashOuts: [], returns: [], listed: new Map(), status: new Map(), underKey: new Set(), ...(pixKey ? { pixKey } : {}) },
+    model: { available, blocked, clock, charges: [], cashIns: [], received: [], cashOuts: [], returns: [], listed: new Map(), status: new Map(), underKey: new Set(), ...(pixKey ? { pixKey } : {}) },
     real: { t, channel },
   }
 }

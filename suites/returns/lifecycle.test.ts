@@ -11,6 +11,7 @@ import { centsOf, fromCents } from '../../generators/amounts.ts'
 import { newE2eId } from '../../generators/ids.ts'
 import { eventData } from '../events.ts'
 import { expectControlRefusal } from '../refusals.ts'
+import { RECORD_SURFACE_CLAUSES, during, pixKeyOf, surfacesAfter } from '../common/surfaces.ts'
 import { cashOutE2eId, createReturn, givenReturn, horario, isIsoDateTime, newReturnId, putReturn, receivedE2eId, returnRequest } from './fixtures.ts'
 
 const RETURN_DEADLINE_DAYS = 89
@@ -32,14 +33,18 @@ check('an accepted return: 201, EM_PROCESSAMENTO with horario.solicitacao set', 
   t.expectSchema('4.11.status-201', ex, 'putDevolucao')
 })
 
-check('a return processed successfully becomes DEVOLVIDO with horario.liquidacao set', { clauses: ['3.3.settle-devolvido'], needs: ['mutating', 'control'] }, async (t) => {
+check('a return processed successfully becomes DEVOLVIDO with horario.liquidacao set', { clauses: ['3.3.settle-devolvido', ...RECORD_SURFACE_CLAUSES], needs: ['mutating', 'control'] }, async (t) => {
   const e2eid = await receivedE2eId(t, 3_000)
-  const { id } = await givenReturn(t, e2eid, returnRequest(3_000))
+  const { value: { id, body }, span: made } = await during(t, () => givenReturn(t, e2eid, returnRequest(3_000)))
   await t.control.settleReturn(e2eid, id)
   const settled = await t.control.getReturn(e2eid, id)
   const clause = '3.3.settle-devolvido'
   t.expectEqual(clause, 'a settled return is DEVOLVIDO', settled.status, 'DEVOLVIDO')
   t.expectThat(clause, 'horario.liquidacao set on DEVOLVIDO', isIsoDateTime(horario(settled).liquidacao), 'an ISO 8601 date-time', show(horario(settled).liquidacao))
+  // the return's transaction (its status and updatedAt once settled are not shown: only the surfaces' agreement is judged)
+  await surfacesAfter(t, { e2eId: typeof body.rtrId === 'string' ? body.rtrId : null, id }, { what: 'the settlement of its return' }, {
+    pixKey: await pixKeyOf(t), find: { type: 'REFUND_IN', amount: '30.00', since: made.since, until: made.until, not: [e2eid] },
+  })
 })
 
 check('a settled return posts a REFUND event whose refunds hold the return, LIQUIDATED', {

@@ -6,6 +6,7 @@
 import { check } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import { reaisOf } from '../../generators/amounts.ts'
+import { RECORD_SURFACE_CLAUSES, during, pixKeyOf, surfacesAfter, type Span } from '../common/surfaces.ts'
 import { REFUND_CODE_STATUS, expectNothingLeft, expectRefundAccepted as expectAccepted, paidGatewayId, refund } from './fixtures.ts'
 
 const ORIGINAL_CENTS = 1_000
@@ -33,12 +34,14 @@ check('a gateway refund is accepted with and without description', { clauses: ['
   expectAccepted(t, '4.14.description-optional', await refund(t, id, { value: 2 }))
 })
 
-check('an accepted gateway refund answers transactionId, a string unique to that refund', { clauses: ['4.14.success-transaction-id'], needs: ['mutating', 'control'] }, async (t) => {
+check('an accepted gateway refund answers transactionId, a string unique to that refund', { clauses: ['4.14.success-transaction-id', ...RECORD_SURFACE_CLAUSES], needs: ['mutating', 'control'] }, async (t) => {
   const id = await paidGatewayId(t, ORIGINAL_CENTS)
   const clause = '4.14.success-transaction-id'
   const seen: string[] = []
+  let span: Span | undefined
   for (const value of [1, 1.5]) {
-    const ex = await refund(t, id, { value })
+    const { value: ex, span: made } = await during(t, () => refund(t, id, { value }))
+    span = made
     const body = expectAccepted(t, clause, ex)
     t.expectSchema(clause, ex, 'refundPayment')
     const refundId = body.transactionId
@@ -46,4 +49,8 @@ check('an accepted gateway refund answers transactionId, a string unique to that
     t.expectThat(clause, 'transactionId unique to the refund', refundId !== id && !seen.includes(refundId), `an id other than the payment's and the earlier refund's (${show([id, ...seen])})`, show(refundId), ex)
     seen.push(refundId)
   }
+  // the last refund (a new REFUND_IN), on every surface that shows it; its status is not shown
+  await surfacesAfter(t, { transactionId: seen[1] }, { what: 'a gateway refund' }, {
+    pixKey: await pixKeyOf(t), ...(span ? { find: { type: 'REFUND_IN', amount: '1.50', since: span.since, until: span.until, not: [id] } } : {}),
+  })
 })

@@ -41,7 +41,9 @@ test('the ledger model neither fails nor is blocked or inconclusive', () => {
 test('payments left out of those listings still fail the payment type mapping, as absent', () => {
   const r = resultsOf(dropped)
   const failed = checksWhere(r, (c) => c.status === 'failed')
-  expect(failed.map((c) => c.failedClause)).toEqual(['2.2.type-map-payment'])
+  // both model checks (with and without the clock) receive payments: each fails on it
+  expect(failed.length).toBeGreaterThan(0)
+  expect([...new Set(failed.map((c) => c.failedClause))]).toEqual(['2.2.type-map-payment'])
   expect(failed.map((c) => c.message ?? '').join('\n')).toMatch(/absent: no item of the complete listing/)
   expect(dropped.run.exitCode).toBe(1)
 })

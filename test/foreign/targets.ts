@@ -13,6 +13,7 @@
 // - viewByExternalIdOnly: the §4.3 view answers 404 to a numeric id and finds a transaction by its externalId only.
 // - listingIdsOfItsOwn: both listings show payments and cash-outs under an id only the listings use.
 // - noProviderRemoval: the sandbox driver cannot remove an active charge as the provider (500).
+// - cashInsKeptPending: a cash-in stays PENDING past its expirationDate, on every surface.
 import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { startReference, type RunningReference } from '../../reference/index.ts'
@@ -342,4 +343,39 @@ export function noProviderRemovalHooks(): ProxyHooks {
 
 export function startNoProviderRemoval(): Promise<ForeignTarget> {
   return proxiedReference([noProviderRemovalHooks()])
+}
+
+// ── 14. cash-ins that never expire ──────────────────────────────────────────────────────────
+
+/**
+ * A cash-in stays PENDING past its expirationDate (§3.1 shows no transition: a target may keep it
+ * so): the reference's expired cash-ins are shown PENDING on every surface, their updatedAt their
+ * createdAt and processedAt null, as a cash-in nothing happened to. `kept` counts the views so shown.
+ */
+export function cashInsKeptPendingHooks(kept: { views: number }): ProxyHooks {
+  const cashIns = new Set<string>()
+  const asPending = (r: Record<string, any>, status: string) => {
+    r.status = status
+    r.processedAt = null
+  }
+  return {
+    onResponse(req, res) {
+      const body = jsonObjectOf(res)
+      if (!body || res.status >= 300) return undefined
+      if (matches(req, 'POST', '/api/pix/cash-in', 'base') && typeof body.transactionId === 'string') cashIns.add(body.transactionId)
+      if (req.api === 'base' && req.method.toUpperCase() === 'GET' && VIEW.test(req.path) && cashIns.has(String(body.id)) && body.status === 'ERROR') {
+        asPending(body, 'PENDING')
+        body.updatedAt = body.createdAt
+        kept.views++
+        return res
+      }
+      if (req.api !== 'base' || req.method.toUpperCase() !== 'GET' || !LISTING.test(req.path) || !Array.isArray(body.data)) return undefined
+      for (const item of body.data) if (cashIns.has(String(item?.transactionId)) && item.status === 'Error') asPending(item, 'Pendente')
+      return res
+    },
+  }
+}
+
+export function startCashInsKeptPending(kept: { views: number }): Promise<ForeignTarget> {
+  return proxiedReference([cashInsKeptPendingHooks(kept)])
 }

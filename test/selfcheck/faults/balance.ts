@@ -6,6 +6,7 @@ import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, type ProxyR
 import { errorResponse, gatewayBalance } from './support/auth-bounds.ts'
 import { plusCents } from './support/core.ts'
 import { amountCents, okAnswerOf, cashInValues, cents, cobValues, credits, firstConsultedAt, heldCents, ob, refuse } from './support/outsider.ts'
+import { surfaceFaults } from './support/surfaces.ts'
 
 export default [
   rewriteAnswer('getBalance', (body) => { if (typeof body.grossBalance === 'number') body.grossBalance = plusCents(body.grossBalance, 1) }, {
@@ -384,4 +385,6 @@ export default [
       return undefined
     },
   }),
+  // every surface after the change a check of the area makes (suites/common/surfaces.ts)
+  ...surfaceFaults.filter((f) => f.area === 'balance'),
 ]

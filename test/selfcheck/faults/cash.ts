@@ -6,6 +6,7 @@ import { FILES, postCashIn, postCashOut, refusal } from './support/answers.ts'
 import { accepted, body } from './support/auth-bounds.ts'
 import { okAnswerOf, localAsUtc, ob } from './support/outsider.ts'
 import { cashIn, CONTROL_SETTLE, eventOf, shiftEmvAmount, STATE_FILES, cashOut, TRUNCATED_PNG } from './support/state-machines.ts'
+import { surfaceFaults } from './support/surfaces.ts'
 
 export default [
   defineFault({
@@ -290,4 +291,6 @@ export default [
       if (j && typeof j.externalId === 'string') j.transactionId = j.externalId
     },
   }),
+  // every surface after the change a check of the area makes (suites/common/surfaces.ts)
+  ...surfaceFaults.filter((f) => f.area === 'cash'),
 ]

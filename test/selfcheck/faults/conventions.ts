@@ -3,6 +3,7 @@ import { defineFault, jsonObjectOf, matches, rewriteAnswer } from '../fault.ts'
 import { FILES } from './support/answers.ts'
 import { inBrasilia, isControl, isReset } from './support/meaning.ts'
 import protocolFaults from './support/protocol.ts'
+import { surfaceFaults } from './support/surfaces.ts'
 
 export default [
   // -------------------------------------------------------------------------------------------
@@ -70,4 +71,6 @@ export default [
   })(),
   // strict JSON and content types on answers and notifications (generators/strict-json.ts)
   ...protocolFaults,
+  // every surface after the change a check of the area makes (suites/common/surfaces.ts)
+  ...surfaceFaults.filter((f) => f.area === 'conventions'),
 ]

@@ -2,7 +2,7 @@
 import { answerOf, defineFault, jsonObjectOf, matches, rewriteAnswer } from '../fault.ts'
 import { isControl, isReset } from './support/meaning.ts'
 import { MODEL_FILES } from './support/slips-webhooks.ts'
-import { isAccountListing, isPixKeyListing, isBcbBalance, isReturnSettled, isAnyReset, listItems, settledCashOutView, plusOneCent } from './support/surfaces.ts'
+import { isAccountListing, isPixKeyListing, isBcbBalance, isReturnSettled, isAnyReset, listItems, settledCashOutView, plusOneCent, isView, movedClock, earlier } from './support/surfaces.ts'
 
 export default [
   // ------------------------------------------------------------------------------- ledger model
@@ -201,6 +201,81 @@ export default [
         }
         last = res.body
         return undefined
+      },
+    })
+  })(),
+
+  defineFault({
+    id: 'sf-refund-item-amount-a-cent-off',
+    area: 'model',
+    files: MODEL_FILES,
+    clauses: ['6.2.refund-item-amount'],
+    description: "the REFUND notification of a settled return gives its refunds item a payment.amount a cent above the return's valor (and its transaction's amount on every other surface)",
+    onWebhook(d) {
+      const refunds = d.json?.type === 'REFUND' ? d.json.data?.refunds : undefined
+      if (!Array.isArray(refunds)) return undefined
+      for (const item of refunds) if (typeof item?.payment?.amount === 'number') item.payment.amount = Math.round(item.payment.amount * 100 + 1) / 100
+      return d
+    },
+  }),
+
+  // ------------------------------------------------------------------------------- after clock moves and expiries
+  (() => {
+    // The cash-ins the target made since the last reset: once one has expired, the listing keeps its old status.
+    const cashIns = new Set<string>()
+    return defineFault({
+      id: 'sf-listing-keeps-expired-cash-in-pending',
+      area: 'model',
+      files: MODEL_FILES,
+      clauses: ['2.1.view-current'],
+      description: 'once a cash-in expires (the clock moved past its expirationDate), the account listing still shows it Pendente while its view has moved on',
+      onResponse(req, res) {
+        if (isAnyReset(req)) cashIns.clear()
+        const made = answerOf(req, res, 'createCashIn')
+        if (made && typeof made.transactionId === 'string') cashIns.add(made.transactionId)
+        if (!isAccountListing(req) || res.status !== 200) return undefined
+        for (const item of listItems(res)) if (cashIns.has(String(item.transactionId)) && item.status === 'Error') item.status = 'Pendente'
+        return res
+      },
+    })
+  })(),
+  (() => {
+    const clock = movedClock()
+    return defineFault({
+      id: 'sf-view-updated-at-on-host-clock',
+      area: 'model',
+      files: MODEL_FILES,
+      clauses: ['2.1.updated-at'],
+      description: "a transaction's view gives updatedAt on the host's clock: once the sandbox's clock has moved, the time of its last change (an expiry) is not the moved clock's",
+      onRequest(req) {
+        clock.see(req)
+        return undefined
+      },
+      onResponse(req, res) {
+        const view = isView(req) && res.status === 200 ? jsonObjectOf(res) : undefined
+        if (!view || clock.ms === 0) return undefined
+        view.updatedAt = earlier(view.updatedAt, clock.ms)
+        return res
+      },
+    })
+  })(),
+  (() => {
+    const clock = movedClock()
+    return defineFault({
+      id: 'sf-balance-times-on-host-clock',
+      area: 'model',
+      files: MODEL_FILES,
+      clauses: ['2.3.consulted-at-is-event-date'],
+      description: "GET /api/balance gives consultedAt on the host's clock: once the sandbox's clock has moved, it is not the moment of the query",
+      onRequest(req) {
+        clock.see(req)
+        return undefined
+      },
+      onResponse(req, res) {
+        const body = answerOf(req, res, 'getBalance')
+        if (!body || clock.ms === 0) return undefined
+        body.consultedAt = earlier(body.consultedAt, clock.ms)
+        return res
       },
     })
   })(),

@@ -1,6 +1,8 @@
 // Route tests and answers shared by the stale-surface faults (after a change, one surface that shows
-// the record still shows it as it was), which sit in faults/model.ts: the ledger model catches them.
-import { jsonObjectOf, matches, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
+// the record still shows it as it was): the ledger model's sit in faults/model.ts; the per-area
+// ones (surfaceFaults below, each area's file takes its own) are caught by the shared reader of
+// suites/common/surfaces.ts after the change a check of that area makes.
+import { defineFault, jsonObjectOf, matches, type Fault, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
 export const VIEW = /^\/api\/pix\/transaction\/[^/]+$/
 export const isView = (req: ProxyRequest) => matches(req, 'GET', VIEW, 'base')
 export const isAccountListing = (req: ProxyRequest) => matches(req, 'GET', '/api/transactions', 'base')
@@ -22,3 +24,174 @@ export function settledCashOutView(req: ProxyRequest, res: ProxyResponse): Recor
 }
 
 export const plusOneCent = (amount: unknown) => (typeof amount === 'string' ? (Math.round(Number(amount) * 100 + 1) / 100).toFixed(2) : amount)
+
+export const isClockAdvance = (req: ProxyRequest) => matches(req, 'POST', '/control/clock/advance', 'control')
+
+/**
+ * How far the kit has moved the sandbox's clock since the last reset, as the proxy saw it: a fault
+ * whose surface stays on the host's clock takes this off the times the target gives.
+ */
+export function movedClock(): { see(req: ProxyRequest): void; readonly ms: number } {
+  let ms = 0
+  return {
+    see(req) {
+      if (isAnyReset(req)) ms = 0
+      if (isClockAdvance(req) && typeof req.json?.seconds === 'number') ms += req.json.seconds * 1000
+    },
+    get ms() {
+      return ms
+    },
+  }
+}
+
+/** An ISO time `ms` earlier (a time on the host's clock once the sandbox's moved `ms` ahead). */
+export const earlier = (iso: unknown, ms: number): unknown => (typeof iso === 'string' && !Number.isNaN(Date.parse(iso)) ? new Date(Date.parse(iso) - ms).toISOString() : iso)
+
+/** The ids a creation answer gave, since the last reset: the records a fault keeps stale. */
+function madeBy(isCreation: (req: ProxyRequest) => boolean, field = 'transactionId') {
+  const ids = new Set<string>()
+  return {
+    see(req: ProxyRequest, res: ProxyResponse) {
+      if (isAnyReset(req)) ids.clear()
+      const body = isCreation(req) && res.status < 300 ? jsonObjectOf(res) : undefined
+      if (typeof body?.[field] === 'string') ids.add(body[field])
+    },
+    has: (id: unknown) => ids.has(String(id)),
+  }
+}
+
+const isCobPaid = (req: ProxyRequest) => matches(req, 'POST', /^\/control\/cob\/[^/]+\/pay$/, 'control')
+const isCashInMade = (req: ProxyRequest) => matches(req, 'POST', '/api/pix/cash-in', 'base')
+const isGatewayRefund = (req: ProxyRequest) => matches(req, 'POST', /^\/pix\/v2\/payment\/refund\/[^/]+$/, 'gateway')
+const isSlipMade = (req: ProxyRequest) => matches(req, 'POST', '/bank-slip/v1/payment', 'gateway')
+const isSlipPaid = (req: ProxyRequest) => matches(req, 'POST', /^\/control\/bank-slips\/[^/]+\/pay$/, 'control')
+const viewPathId = (req: ProxyRequest) => decodeURIComponent(req.path.slice('/api/pix/transaction/'.length))
+
+/** Stale surfaces after the change a per-area check makes: each caught there by the shared reader. */
+export const surfaceFaults: Fault[] = [
+  (() => {
+    const paid = madeBy(isCobPaid)
+    return defineFault({
+      id: 'sf-paid-charge-view-stays-pending',
+      area: 'charges',
+      clauses: ['2.1.view-current'],
+      description: "the view of a paid charge's payment stays PENDING, while both listings show it Confirmado",
+      onResponse(req, res) {
+        paid.see(req, res)
+        const view = isView(req) && res.status === 200 ? jsonObjectOf(res) : undefined
+        if (!view || !paid.has(view.id)) return undefined
+        view.status = 'PENDING'
+        return res
+      },
+    })
+  })(),
+  defineFault({
+    id: 'sf-settled-return-listed-pending',
+    area: 'returns',
+    clauses: ['2.1.view-current'],
+    description: "once a return settles, the account listing keeps its transaction Pendente while its view has moved on",
+    onResponse(req, res) {
+      if (!isAccountListing(req) || res.status !== 200) return undefined
+      for (const item of listItems(res)) if (item.operationType === 'Refund in' && item.status === 'Confirmado') item.status = 'Pendente'
+      return res
+    },
+  }),
+  (() => {
+    const refunds = madeBy(isGatewayRefund)
+    return defineFault({
+      id: 'sf-refund-view-amounts-apart-from-listing',
+      area: 'returns',
+      clauses: ['2.1.view-current'],
+      description: "the view of a gateway refund gives feeAmount and finalAmount a cent above its listed item's (conserved, so only the other surfaces show it)",
+      onResponse(req, res) {
+        refunds.see(req, res)
+        const view = isView(req) && res.status === 200 ? jsonObjectOf(res) : undefined
+        if (!view || !(refunds.has(viewPathId(req)) || refunds.has(view.id))) return undefined
+        view.feeAmount = plusOneCent(view.feeAmount)
+        view.finalAmount = plusOneCent(view.finalAmount)
+        return res
+      },
+    })
+  })(),
+  defineFault({
+    id: 'sf-failed-cash-out-listed-pending',
+    area: 'balance',
+    clauses: ['2.1.view-current'],
+    description: 'once the bank refuses a cash-out, the account listing keeps it Pendente while its view says ERROR',
+    onResponse(req, res) {
+      if (!isAccountListing(req) || res.status !== 200) return undefined
+      for (const item of listItems(res)) if (item.operationType === 'Pix out' && item.status === 'Error') item.status = 'Pendente'
+      return res
+    },
+  }),
+  defineFault({
+    id: 'sf-pix-key-listing-processed-at-not-updated',
+    area: 'balance',
+    clauses: ['2.2.same-view-both-listings'],
+    description: "the pix-key listing gives a processed payment the processedAt it had while pending (null), while the account listing gives its time",
+    onResponse(req, res) {
+      if (!isPixKeyListing(req) || res.status !== 200) return undefined
+      for (const item of listItems(res)) if (item.operationType === 'Pix in' && item.status === 'Confirmado') item.processedAt = null
+      return res
+    },
+  }),
+  (() => {
+    const slips = new Map<string, number>()
+    let paidCents = 0
+    return defineFault({
+      id: 'sf-paid-slip-in-public-balance-only',
+      area: 'balance',
+      clauses: ['2.3.gross-equals-available-plus-blocked', '2.3.net-equals-available'],
+      description: 'a paid slip raises the public balance (gross and net) while the central-bank-style balance does not move: the two shapes part after a slip payment',
+      onResponse(req, res) {
+        if (isAnyReset(req)) {
+          slips.clear()
+          paidCents = 0
+        }
+        const made = isSlipMade(req) && res.status < 300 ? jsonObjectOf(res) : undefined
+        if (typeof made?.id === 'string' && typeof made.amount === 'number') slips.set(made.id, Math.round(made.amount * 100))
+        const paid = isSlipPaid(req) && res.status < 300 ? /^\/control\/bank-slips\/([^/]+)\/pay$/.exec(req.path)?.[1] : undefined
+        if (paid) paidCents += slips.get(decodeURIComponent(paid)) ?? 0
+        const body = matches(req, 'GET', '/api/balance', 'base') && res.status === 200 ? jsonObjectOf(res) : undefined
+        if (!body || paidCents === 0 || typeof body.netBalance !== 'number' || typeof body.grossBalance !== 'number') return undefined
+        body.netBalance = (Math.round(body.netBalance * 100) + paidCents) / 100
+        body.grossBalance = (Math.round(body.grossBalance * 100) + paidCents) / 100
+        return res
+      },
+    })
+  })(),
+  (() => {
+    const cashIns = madeBy(isCashInMade)
+    return defineFault({
+      id: 'sf-pix-key-listing-keeps-expired-cash-in-pending',
+      area: 'cash',
+      clauses: ['2.1.view-current', '2.2.same-view-both-listings'],
+      description: 'once a cash-in expires, the pix-key listing still shows it Pendente while its view and the account listing have moved on',
+      onResponse(req, res) {
+        cashIns.see(req, res)
+        if (!isPixKeyListing(req) || res.status !== 200) return undefined
+        for (const item of listItems(res)) if (cashIns.has(item.transactionId) && item.status === 'Error') item.status = 'Pendente'
+        return res
+      },
+    })
+  })(),
+  (() => {
+    const clock = movedClock()
+    return defineFault({
+      id: 'sf-gateway-balance-time-on-host-clock',
+      area: 'conventions',
+      clauses: ['2.3.gateway-consulted-at'],
+      description: "the gateway balance gives consultedAt on the host's clock: once the sandbox's clock has moved, it is not the moment of the query",
+      onRequest(req) {
+        clock.see(req)
+        return undefined
+      },
+      onResponse(req, res) {
+        const body = matches(req, 'GET', '/v1/account/balance', 'gateway') && res.status === 200 ? jsonObjectOf(res) : undefined
+        if (!body || clock.ms === 0) return undefined
+        body.consultedAt = earlier(body.consultedAt, clock.ms)
+        return res
+      },
+    })
+  })(),
+]
