@@ -197,7 +197,6 @@ const transactions: Fault[] = [
     id: 'ob2-listing-bank-codes-as-numbers',
     area: 'transactions',
     clauses: ['2.2.counterpart-bank'],
-    escapes: 'caught on the wrong clause: the listing check fails 2.2.counterpart-name for a counterpart whose bank.bankCode and bank.accountBranch are numbers (the whole counterpart schema is filed under counterpart-name), not 2.2.counterpart-bank',
     description: 'counterpart.bank.bankCode and accountBranch are numbers in the listing (260, 1): numeric columns serialised as they are',
     onResponse(req, res) {
       if (!isAccountListing(req) && !isPixKeyListing(req)) return
