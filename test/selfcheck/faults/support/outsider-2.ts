@@ -593,7 +593,6 @@ const returns: Fault[] = [
     id: 'ob2-return-failed-return-still-counts',
     area: 'returns',
     clauses: ['4.11.partial-returns-up-to-original', '3.3.fail-nao-realizado'],
-    escapes: 'never sent: no check requests a return of a payment after one of its returns failed (NAO_REALIZADO); the failure check and the partial-returns check both passed',
     description: 'the returned total is raised when a return is requested and not lowered when it fails: after a NAO_REALIZADO return, a new return of the payment is refused 400 as exceeding the refundable amount',
     onRequest(req) {
       const failed = /^\/control\/returns\/([^/]+)\/[^/]+\/fail$/.exec(req.path)
