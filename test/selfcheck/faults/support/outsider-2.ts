@@ -125,7 +125,6 @@ const transactions: Fault[] = [
     id: 'ob2-view-processed-at-empty-string',
     area: 'transactions',
     clauses: ['2.1.processed-at'],
-    escapes: 'never sent: the only check naming 2.1.processed-at views a received payment, which is processed (processedAt set); no unprocessed transaction\'s view is judged on it',
     description: 'an unprocessed transaction shows processedAt "" (an empty string) instead of null or no field',
     onResponse(req, res) {
       const b = okAnswerOf(req, res, 'getTransaction')
