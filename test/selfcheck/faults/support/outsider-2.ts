@@ -836,7 +836,6 @@ const webhooks: Fault[] = [
     id: 'ob2-receive-posted-as-text-plain',
     area: 'webhooks',
     clauses: ['6.http-post-json'],
-    escapes: 'not judged: the webhooks checks naming 6.http-post-json look only at resend (V1) deliveries; RECEIVE and REFUND posted as text/plain pass both',
     description: 'V2 notifications are posted with a pre-serialised string body, so the HTTP client labels them text/plain',
     onWebhook(d) {
       const j = jsonObjectOf(d)
