@@ -145,7 +145,6 @@ const transactions: Fault[] = [
     id: 'ob2-view-updated-at-not-touched',
     area: 'transactions',
     clauses: ['2.1.updated-at'],
-    escapes: 'sent, not told apart: "updatedAt is the time of the last change … at or after the settlement" passed with updatedAt = createdAt, 13 ms before the settlement; with no clock move between creation and settlement the two are within the check\'s tolerance',
     description: 'status changes are written by a raw UPDATE that does not touch updatedAt: a settled or failed transaction keeps updatedAt = createdAt',
     onResponse(req, res) {
       const b = okAnswerOf(req, res, 'getTransaction')
@@ -402,7 +401,6 @@ const cash: Fault[] = [
     id: 'ob2-cash-in-times-on-host-clock',
     area: 'cash',
     clauses: ['4.6.generate-time'],
-    escapes: 'never sent: no check naming 4.6.generate-time moves the target clock before a cash-in, so the host clock and the target clock agree; both checks passed',
     description: 'the cash-in service stamps generateTime (and expirationDate from it) with its own host clock, not the platform clock the other services use: equal until the clock moves',
     onResponse(req, res) {
       const b = okAnswerOf(req, res, 'createCashIn')
@@ -662,7 +660,6 @@ const bankSlip: Fault[] = [
     id: 'ob2-slip-paid-note-processed-at-of-creation',
     area: 'bank-slip',
     clauses: ['6.3.common-fields'],
-    escapes: 'sent, not told apart: "processedAt is the moment of the event they report" passed; the slip is created, registered and paid within ~20 ms of target time with no clock move between, so its creation time passes for the payment\'s moment',
     description: 'the PAID notification carries processedAt = the slip\'s createdAt (the record\'s timestamp), not the moment of payment',
     onResponse(req, res) {
       const b = okAnswerOf(req, res, 'createBankSlip')
