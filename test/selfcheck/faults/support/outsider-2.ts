@@ -4,6 +4,7 @@
 // Grouped per area; faults/index.ts spreads each group. Where a fault keeps state, it is keyed by
 // something unique to one check (a txid, an e2e id, a record's id with its creation time) or lives
 // a few seconds of real time, since the target is reset between checks without the proxy seeing it.
+// This file is long because it is one batch, written and measured as one (its kill rate is the batch's).
 import { jsonObjectOf, jsonResponse, matches, type Fault, type ProxyRequest, type WebhookDelivery } from '../../fault.ts'
 import { asFirstAccount, noteFirstAccount, swapped } from './isolation.ts'
 import {
