@@ -22,6 +22,14 @@ export interface ClockReader {
 /** Without the target's own clock, the kit's and the target's are compared: this much skew is tolerated. */
 export const CLOCK_SKEW_MS = 5 * 60_000
 
+/**
+ * How far a check declared `alone: ALONE.clock` moves the target's clock between two events whose
+ * times it tells apart (a change and the record's creation, a payment and a registration, the
+ * target's clock and a host's): far beyond a timestamp cut to the second or a tolerated skew, and no
+ * round number, so a time of the wrong event or of another clock cannot pass for the right one.
+ */
+export const EVENTS_APART_S = 7 * 60 + 13
+
 export interface TargetTime {
   nowMs: number
   /** 0 when read from the target's own clock; CLOCK_SKEW_MS when its Date header or the kit's clock stands in. */

@@ -1,7 +1,10 @@
 // What a credential and a token's scope mean (interface §4.1, §4.2, §5): a key or a secret is the
 // whole of it, not its start (one character longer, shorter or changed at its end, or the same start
-// and another end, is a wrong one: refused); a token's scope names what its client may do, so a
-// client refused what another may do does not carry the same scope.
+// and another end, is a wrong one: refused), and each of its characters as given (its letters with
+// their case changed are another key: the interface gives no equivalence between keys); a token's
+// scope names what its client may do, so a client refused what another may do does not carry the
+// same scope. Whitespace around a header's value is not part of it (RFC 9110 §5.5: a recipient
+// excludes it), so a key with spaces around it is the same key and is not sent as a wrong one.
 import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
@@ -16,7 +19,9 @@ function changed(c: string): string {
   return c === 'x' ? 'y' : 'x'
 }
 
-/** Keys (or secrets) one edit away from `key` at its end, and one that shares only its first half. */
+const swapCase = (key: string): string => [...key].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('')
+
+/** Keys (or secrets) one edit away from `key` at its end, one that shares only its first half, and `key` with its case changed. */
 export function nearMissKeys(key: string): { what: string; key: string }[] {
   const half = Math.ceil(key.length / 2)
   const rest = [...key.slice(half)].map(changed).join('')
@@ -25,10 +30,11 @@ export function nearMissKeys(key: string): { what: string; key: string }[] {
     { what: 'one character shorter', key: key.slice(0, -1) },
     { what: 'its last character changed', key: `${key.slice(0, -1)}${changed(key.at(-1) ?? 'a')}` },
     { what: 'another key with the same first half', key: `${key.slice(0, half)}${rest}` },
+    { what: 'in the other letter case', key: swapCase(key) },
   ].filter((k) => k.key !== key && k.key !== '')
 }
 
-check('an API key near the configured one (one character longer, shorter, changed at the end, the same start) answers 401', {
+check('an API key near the configured one (one character longer, shorter, changed at the end, the same start, its case changed) answers 401', {
   clauses: ['5.api-key-invalid-401', ...ERROR_BODY],
 }, async (t) => {
   const key = t.config.apiKey ?? t.skip('no API key (PIX_API_KEY)')

@@ -6,7 +6,8 @@
 import { show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
-import { targetTime } from '../../harness/target-clock.ts'
+import { ALONE } from '../../harness/schedule.ts'
+import { EVENTS_APART_S, targetTime } from '../../harness/target-clock.ts'
 import { givenCashOut, postCashIn, expectAccepted, type Json } from './fixtures.ts'
 
 /** A timestamp may be cut to the second. */
@@ -60,4 +61,28 @@ check("cash-out answer: transactionId is the new transaction's id (not the calle
   const end = (await targetTime(t)).nowMs
   expectMomentOfRequest(t, '4.7.generate-time', 'generateTime', out.body.generateTime, start, end, skew, out.ex)
   await expectNamesTheTransaction(t, '4.7.transaction-id', out.body, out.externalId, out.ex)
+})
+
+check("cash-in and cash-out answers once the target's clock moved: generateTime is the moment of the request on the target's clock, not a host's", {
+  alone: ALONE.clock,
+  clauses: ['4.6.generate-time', '4.7.generate-time'],
+  needs: ['control', 'mutating'],
+}, async (t) => {
+  await t.control.advance(EVENTS_APART_S)
+  await t.case('cash-in', async () => {
+    const { nowMs: start, skewMs: skew } = await targetTime(t)
+    const { ex } = await t.given('a cash-in (POST /api/pix/cash-in)', async () => {
+      const made = await postCashIn(t, { generateQrCode: false })
+      expectAccepted(t, '4.6.full-request-accepted', made.ex, 'a cash-in with every documented field is accepted')
+      return made
+    })
+    const end = (await targetTime(t)).nowMs
+    expectMomentOfRequest(t, '4.6.generate-time', 'generateTime', t.json('4.6.generate-time', ex).generateTime, start, end, skew, ex)
+  }, { clauses: ['4.6.generate-time'] })
+  await t.case('cash-out', async () => {
+    const { nowMs: start, skewMs: skew } = await targetTime(t)
+    const out = await givenCashOut(t, CASH_OUT_CENTS, { description: 'conformance kit: cash-out answer after a clock move' })
+    const end = (await targetTime(t)).nowMs
+    expectMomentOfRequest(t, '4.7.generate-time', 'generateTime', out.body.generateTime, start, end, skew, out.ex)
+  }, { clauses: ['4.7.generate-time'] })
 })

@@ -73,8 +73,13 @@ check('a settled return posts a REFUND event whose refunds hold the return, LIQU
   t.expectThat('6.2.refund-items', 'REFUND refunds[] item fields', missing.length === 0, 'payment.currency, endToEndId, eventDate and information strings', `${missing.join(', ')} not a string in ${show(matching)}`)
 })
 
-// motivo "may explain" a failure (§3.3): observed when present, never required.
-check('a return whose processing fails becomes NAO_REALIZADO, without horario.liquidacao', { clauses: ['3.3.fail-nao-realizado'], needs: ['mutating', 'control'] }, async (t) => {
+// motivo "may explain" a failure (§3.3): observed when present, never required. A return NAO_REALIZADO
+// returned nothing, so it does not count in the sum of returns (§4.11; §7: "the amount still refundable"):
+// the whole payment can still be returned after it.
+check('a return whose processing fails becomes NAO_REALIZADO, without horario.liquidacao; the whole payment can still be returned after it', {
+  clauses: ['3.3.fail-nao-realizado', '4.11.partial-returns-up-to-original'],
+  needs: ['mutating', 'control'],
+}, async (t) => {
   const e2eid = await receivedE2eId(t, 2_000)
   const { id } = await givenReturn(t, e2eid, returnRequest(2_000))
   await t.control.failReturn(e2eid, id, 'conta do pagador encerrada')
@@ -83,6 +88,9 @@ check('a return whose processing fails becomes NAO_REALIZADO, without horario.li
   t.expectEqual(clause, 'a failed return is NAO_REALIZADO', failed.status, 'NAO_REALIZADO')
   t.expectThat(clause, 'motivo explains the failure', failed.motivo === undefined || typeof failed.motivo === 'string', 'absent or a string', show(failed.motivo))
   t.expectThat(clause, 'no liquidacao unless DEVOLVIDO', horario(failed).liquidacao === undefined, 'no horario.liquidacao', show(horario(failed).liquidacao))
+  const again = await putReturn(t, e2eid, newReturnId(), returnRequest(2_000))
+  t.expectThat('4.11.partial-returns-up-to-original', 'a return NAO_REALIZADO returned nothing: the whole original is still refundable', again.response.status === 201,
+    'HTTP 201 for a return of 20.00 after a return of 20.00 of 20.00 failed', again.response.error ?? `HTTP ${again.response.status}`, again)
 })
 
 check('final return states stay final: settle and fail are refused with 409 and change nothing', { clauses: ['3.3.final-states'], needs: ['mutating', 'control'] }, async (t) => {

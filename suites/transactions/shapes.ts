@@ -6,7 +6,7 @@
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { show } from '../../harness/assertions.ts'
-import { formatPointer, valueAt as schemaValueAt } from '../../generators/json-pointer.ts'
+import { formatPointer, parsePointer, valueAt as schemaValueAt } from '../../generators/json-pointer.ts'
 import { OPENAPI_ID, loadOpenApi, validator } from '../../generators/openapi.ts'
 
 type Json = Record<string, unknown>
@@ -74,6 +74,13 @@ function valueAt(obj: Json, path: string[]): { present: boolean; value: unknown 
   return { present: true, value: node }
 }
 
+/** Whether a schema error at `instancePath` inside the value at `path` lies in a member that `fields` lists on its own. */
+function ownedByAnother(fields: Field[], path: string[], instancePath: string): boolean {
+  const inner = parsePointer(instancePath)
+  return fields.some((g) => g.path.length > path.length && g.path.length <= path.length + inner.length
+    && g.path.every((part, i) => (i < path.length ? part === path[i] : part === inner[i - path.length])))
+}
+
 /** Every field of `obj` whose clause the check names, against its own schema. */
 function expectFields(t: CheckContext, obj: Json, schema: string, fields: Field[], where: string, ex: Exchange): void {
   for (const f of fields) {
@@ -86,10 +93,12 @@ function expectFields(t: CheckContext, obj: Json, schema: string, fields: Field[
       continue
     }
     const validate = validator({ $ref: `${OPENAPI_ID}#${pointerOf(schema, f.path)}` })
-    if (validate(value) !== true) {
-      const why = (validate.errors ?? []).map((e) => `${e.instancePath || ''} ${e.message ?? e.keyword}`.trim()).join('; ')
-      t.fail(f.clause, `${name} (schema of specs/openapi.yaml)`, why ? `a value that conforms (${why})` : 'a value that conforms', show(value), ex)
-    }
+    if (validate(value) === true) continue
+    // an error inside a member listed as a field of its own is that field's (its clause), not the holder's
+    const errors = (validate.errors ?? []).filter((e) => !ownedByAnother(fields, f.path, e.instancePath))
+    if (errors.length === 0) continue
+    const why = errors.map((e) => `${e.instancePath || ''} ${e.message ?? e.keyword}`.trim()).join('; ')
+    t.fail(f.clause, `${name} (schema of specs/openapi.yaml)`, `a value that conforms (${why})`, show(value), ex)
   }
 }
 

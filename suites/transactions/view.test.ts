@@ -43,8 +43,9 @@ check('single view by externalId: 200 with the same transaction as by its intern
   }
 })
 
-check('single view of a cash-out and of a cash-in: found by the transactionId and externalId they were answered with', {
-  clauses: ['4.3.get-by-id', '4.3.get-by-external-id', '2.1.external-id'],
+// Both are still unprocessed (PENDING) when viewed: their processedAt, unlike a received payment's, has no time to show.
+check('single view of a cash-out and of a cash-in: found by the transactionId and externalId they were answered with; processedAt before processing absent, null or a time', {
+  clauses: ['4.3.get-by-id', '4.3.get-by-external-id', '2.1.external-id', '2.1.processed-at'],
   needs: ['mutating'],
 }, async (t) => {
   for (const [kind, make] of [['cash-out', cashOut], ['cash-in', cashIn]] as const) {

@@ -9,6 +9,7 @@ import { centsOf } from '../../generators/amounts.ts'
 import { isMaskOf, randomCpf } from '../../generators/documents.ts'
 import { CLAIM_CLAUSES, expectTrueClaims } from '../../harness/notification-claims.ts'
 import { givenCashOut } from '../cash/fixtures.ts'
+import { POST_JSON, expectJsonNotification } from '../conventions/fixtures.ts'
 import { eventIfAny, eventOf, isEvent, type Json } from '../events.ts'
 import { paidCharge, readAfter, shapeOf, txIdAgreesWithCharge } from './fixtures.ts'
 
@@ -17,7 +18,7 @@ import { paidCharge, readAfter, shapeOf, txIdAgreesWithCharge } from './fixtures
 
 check('RECEIVE: a paid charge posts RECEIVE LIQUIDATED with the txid, amount, end-to-end id and masked debtor', {
   alone: ALONE.accountEvents,
-  clauses: ['6.2.receive-emitted', '6.2.receive-fields', '6.2.receive-txid-of-charge', '6.2.receive-debtor-masked', CLAIM_CLAUSES.receive],
+  clauses: ['6.2.receive-emitted', '6.2.receive-fields', '6.2.receive-txid-of-charge', '6.2.receive-debtor-masked', CLAIM_CLAUSES.receive, POST_JSON],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
   await t.hooks.useForAccount()
@@ -32,6 +33,8 @@ check('RECEIVE: a paid charge posts RECEIVE LIQUIDATED with the txid, amount, en
   const document = data.debtorAccount.document
   const masked = typeof document === 'string' && isMaskOf(document, charge.payer.document)
   t.expectThat('6.2.receive-debtor-masked', 'RECEIVE debtorAccount.document is masked as in 2.2', masked, `the mask of ${charge.payer.document.slice(0, 3)}…`, show(document))
+  // the V2 notification as it came over HTTP (§6): POST, Content-Type application/json, a JSON body
+  expectJsonNotification(t, 'RECEIVE', event)
   // every notification of the check, the expected one or not, against the charge as read
   const read = await readAfter(() => t.control.getCob(charge.txid), undefined)
   expectTrueClaims(t, t.hooks.events(), { charges: [{ txid: charge.txid, status: read.status }] })
@@ -59,7 +62,7 @@ check('RECEIVE: a payment received without a charge also posts RECEIVE LIQUIDATE
 
 check('REFUND: a settled return posts REFUND REFUNDED, linked to the original charge and payment, with the return as a LIQUIDATED item', {
   alone: ALONE.accountEvents,
-  clauses: ['6.2.refund-emitted', '6.2.refund-fields', '6.2.refund-items', '6.2.refund-links-original', CLAIM_CLAUSES.refund],
+  clauses: ['6.2.refund-emitted', '6.2.refund-fields', '6.2.refund-items', '6.2.refund-links-original', CLAIM_CLAUSES.refund, POST_JSON],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
   await t.hooks.useForAccount()
@@ -80,6 +83,7 @@ check('REFUND: a settled return posts REFUND REFUNDED, linked to the original ch
   t.expectThat('6.2.refund-items', 'REFUND refunds carry the return by its end-to-end id', item !== undefined, `an item with endToEndId ${show(rtrId)}`, show(data.refunds))
   const amount = item!.payment.amount
   t.expectThat('6.2.refund-items', 'REFUND item payment.amount', typeof amount === 'number' && centsOf(amount) === 3000, 'the number 30', show(amount))
+  expectJsonNotification(t, 'REFUND', event)
   // every notification of the check, the expected one or not, against the return as read
   const read = await readAfter(() => t.control.getReturn(charge.e2eId, returnId), settled)
   expectTrueClaims(t, t.hooks.events(), { returns: [{ original: charge.e2eId, id: returnId, rtrId: typeof rtrId === 'string' ? rtrId : undefined, status: read.status }] })

@@ -4,6 +4,7 @@
 // Grouped per area; faults/index.ts spreads each group. Where a fault keeps state, it is keyed by
 // something unique to one check (a txid, an e2e id, a record's id with its creation time) or lives
 // a few seconds of real time, since the target is reset between checks without the proxy seeing it.
+// This file is long because it is one batch, written and measured as one (its kill rate is the batch's).
 import { jsonObjectOf, jsonResponse, matches, type Fault, type ProxyRequest, type WebhookDelivery } from '../../fault.ts'
 import { asFirstAccount, noteFirstAccount, swapped } from './isolation.ts'
 import {
@@ -125,7 +126,6 @@ const transactions: Fault[] = [
     id: 'ob2-view-processed-at-empty-string',
     area: 'transactions',
     clauses: ['2.1.processed-at'],
-    escapes: 'never sent: the only check naming 2.1.processed-at views a received payment, which is processed (processedAt set); no unprocessed transaction\'s view is judged on it',
     description: 'an unprocessed transaction shows processedAt "" (an empty string) instead of null or no field',
     onResponse(req, res) {
       const b = okAnswerOf(req, res, 'getTransaction')
@@ -146,7 +146,6 @@ const transactions: Fault[] = [
     id: 'ob2-view-updated-at-not-touched',
     area: 'transactions',
     clauses: ['2.1.updated-at'],
-    escapes: 'sent, not told apart: "updatedAt is the time of the last change … at or after the settlement" passed with updatedAt = createdAt, 13 ms before the settlement; with no clock move between creation and settlement the two are within the check\'s tolerance',
     description: 'status changes are written by a raw UPDATE that does not touch updatedAt: a settled or failed transaction keeps updatedAt = createdAt',
     onResponse(req, res) {
       const b = okAnswerOf(req, res, 'getTransaction')
@@ -197,7 +196,6 @@ const transactions: Fault[] = [
     id: 'ob2-listing-bank-codes-as-numbers',
     area: 'transactions',
     clauses: ['2.2.counterpart-bank'],
-    escapes: 'caught on the wrong clause: the listing check fails 2.2.counterpart-name for a counterpart whose bank.bankCode and bank.accountBranch are numbers (the whole counterpart schema is filed under counterpart-name), not 2.2.counterpart-bank',
     description: 'counterpart.bank.bankCode and accountBranch are numbers in the listing (260, 1): numeric columns serialised as they are',
     onResponse(req, res) {
       if (!isAccountListing(req) && !isPixKeyListing(req)) return
@@ -404,7 +402,6 @@ const cash: Fault[] = [
     id: 'ob2-cash-in-times-on-host-clock',
     area: 'cash',
     clauses: ['4.6.generate-time'],
-    escapes: 'never sent: no check naming 4.6.generate-time moves the target clock before a cash-in, so the host clock and the target clock agree; both checks passed',
     description: 'the cash-in service stamps generateTime (and expirationDate from it) with its own host clock, not the platform clock the other services use: equal until the clock moves',
     onResponse(req, res) {
       const b = okAnswerOf(req, res, 'createCashIn')
@@ -594,7 +591,6 @@ const returns: Fault[] = [
     id: 'ob2-return-failed-return-still-counts',
     area: 'returns',
     clauses: ['4.11.partial-returns-up-to-original', '3.3.fail-nao-realizado'],
-    escapes: 'never sent: no check requests a return of a payment after one of its returns failed (NAO_REALIZADO); the failure check and the partial-returns check both passed',
     description: 'the returned total is raised when a return is requested and not lowered when it fails: after a NAO_REALIZADO return, a new return of the payment is refused 400 as exceeding the refundable amount',
     onRequest(req) {
       const failed = /^\/control\/returns\/([^/]+)\/[^/]+\/fail$/.exec(req.path)
@@ -665,7 +661,6 @@ const bankSlip: Fault[] = [
     id: 'ob2-slip-paid-note-processed-at-of-creation',
     area: 'bank-slip',
     clauses: ['6.3.common-fields'],
-    escapes: 'sent, not told apart: "processedAt is the moment of the event they report" passed; the slip is created, registered and paid within ~20 ms of target time with no clock move between, so its creation time passes for the payment\'s moment',
     description: 'the PAID notification carries processedAt = the slip\'s createdAt (the record\'s timestamp), not the moment of payment',
     onResponse(req, res) {
       const b = okAnswerOf(req, res, 'createBankSlip')
@@ -778,7 +773,6 @@ const auth: Fault[] = [
     id: 'ob2-api-key-case-and-space-insensitive',
     area: 'auth',
     clauses: ['5.api-key-invalid-401'],
-    escapes: 'never sent: the near-key check tries keys one character longer, shorter, changed at the end and of the same start, never the key with its case changed or a space around it; both 5.api-key-invalid-401 checks passed',
     description: 'API keys are looked up case-insensitively and trimmed: a key with its case changed or a space added is accepted as the real one',
     onRequest(req) {
       const key = req.headers['x-api-key']
@@ -840,7 +834,6 @@ const webhooks: Fault[] = [
     id: 'ob2-receive-posted-as-text-plain',
     area: 'webhooks',
     clauses: ['6.http-post-json'],
-    escapes: 'not judged: the webhooks checks naming 6.http-post-json look only at resend (V1) deliveries; RECEIVE and REFUND posted as text/plain pass both',
     description: 'V2 notifications are posted with a pre-serialised string body, so the HTTP client labels them text/plain',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -921,7 +914,6 @@ const model: Fault[] = [
     id: 'ob2-view-amount-is-net',
     area: 'model',
     clauses: ['2.1.view-current'],
-    escapes: 'blocked, not failed: the ledger model takes its amounts from the view and, finding finalAmount = originalAmount there, reports "the transaction view the model takes its amounts from failed" and blocks instead of failing 2.1.view-current',
     description: 'the single view shows the net amount as originalAmount (originalAmount = finalAmount), so the view and the listings give the payment different amounts',
     onResponse(req, res) {
       const b = okAnswerOf(req, res, 'getTransaction')
