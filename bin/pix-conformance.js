@@ -22,7 +22,7 @@ if (answer) {
   if (answer.stderr) process.stderr.write(`${answer.stderr}\n`)
   process.exit(answer.exitCode)
 }
-const { main } = await tsx.import('../cli/conformance.ts', import.meta.url)
+const { main } = await tsx.import('../cli/certify/run.ts', import.meta.url)
 try {
   process.exit(await main(argv, { loadVitestNode: () => import('vitest/node') }))
 } catch (e) {

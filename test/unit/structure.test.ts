@@ -190,7 +190,7 @@ describe('the cycle finder', () => {
 
   it('reads type-only, re-exported and on-demand imports as imports', () => {
     expect(importsOf('harness/redact.ts')).toContain('harness/exchange.ts') // import type
-    expect(importsOf('cli/conformance.ts')).toContain('generators/clauses.ts') // await import(…)
+    expect(importsOf('cli/certify/run.ts')).toContain('generators/clauses.ts') // await import(…)
     expect(importsOf('reference/model/fields.ts')).toContain('generators/formats.ts') // export … from
   })
 })

@@ -2,9 +2,9 @@ import { join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { CHECK_DRIVER_USAGE, DIFF_USAGE, INIT_USAGE, SUBCOMMAND_FLAGS, USAGE, VERIFY_USAGE, answerWithoutRunning, flagEnv, mergeEnv, parseArgs, parseCommand, pixOnly, selectionEnv } from '../../../cli/args.ts'
 import { ArgsError, FLAGS } from '../../../cli/flags.ts'
-import { listText } from '../../../cli/list.ts'
+import { listText } from '../../../cli/certify/list.ts'
 import { kitVersion, specHash } from '../../../cli/reporting/run-info.ts'
-import { checkTags } from '../../../cli/tag-names.ts'
+import { checkTags } from '../../../cli/certify/tag-names.ts'
 import { REPO_ROOT } from './fixtures.ts'
 
 describe('parseArgs', () => {

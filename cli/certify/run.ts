@@ -15,39 +15,39 @@ import { request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { CHECK_TIMEOUT_MS, ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usableBalanceAccounts, workerCountFor, type TargetConfig } from '../harness/config.ts'
-import { CHECK_DRIVER_USAGE, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, selectionEnv, shardText, type Command, type Env } from './args.ts'
-import { ArgsError, DEFAULT_RETRIES, type CliArgs } from './flags.ts'
+import { CHECK_TIMEOUT_MS, ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usableBalanceAccounts, workerCountFor, type TargetConfig } from '../../harness/config.ts'
+import { CHECK_DRIVER_USAGE, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, selectionEnv, shardText, type Command, type Env } from '../args.ts'
+import { ArgsError, DEFAULT_RETRIES, type CliArgs } from '../flags.ts'
 import { guardAccountUrls, type AccountUrlsGuard } from './account-urls.ts'
 import { watchSandboxClock } from './sandbox-clock.ts'
 import { loadExtension, type Extension } from './extension.ts'
-import { BALANCE_ACCOUNT_REASONS, suiteFilesDeclaringAlone } from '../harness/suite-files.ts'
-import { writeEnvTemplate } from './init.ts'
+import { BALANCE_ACCOUNT_REASONS, suiteFilesDeclaringAlone } from '../../harness/suite-files.ts'
+import { writeEnvTemplate } from '../init.ts'
 import { closestIds, listChecks, listText, selectChecks } from './list.ts'
 import { loadVitestNode, useVitestNodeLoader } from './vitest-node.ts'
 import { PreflightError, preflight } from './preflight.ts'
-import { versionText } from './version.ts'
+import { versionText } from '../version.ts'
 import { checkTags } from './tag-names.ts'
-import { checkSettingNames } from './setting-names.ts'
-import { describeNetworkError } from '../harness/http.ts'
-import { CertificateError, makeCertificate, verifyCertificate, verifyText } from './reporting/certificate.ts'
-import { conformanceCommand } from './reporting/command.ts'
-import { DiffError, addDiffToReport, diffResults, diffText, readResultsFile, runDiff } from './reporting/diff.ts'
-import { toHar } from './reporting/har.ts'
-import { MergeError, mergeResults, readResults } from './reporting/merge.ts'
-import { colourWanted, paint, summaryText } from './reporting/progress.ts'
-import { ConformanceReporter } from './reporting/reporter.ts'
-import { kitVersion, makeRunId, specHash } from './reporting/run-info.ts'
-import { Scrubber } from './reporting/scrub.ts'
-import type { ClauseInfo, Results } from './reporting/types.ts'
-import { WaiverError, applyWaivers, draftWaivers, loadWaivers, utcDay, waiverLines, type Waiver } from './reporting/waivers.ts'
-import { prepareRunDir, removeIfEmpty, writeReport } from './reporting/write.ts'
+import { checkSettingNames } from '../setting-names.ts'
+import { describeNetworkError } from '../../harness/http.ts'
+import { CertificateError, makeCertificate, verifyCertificate, verifyText } from '../reporting/certificate.ts'
+import { conformanceCommand } from '../reporting/command.ts'
+import { DiffError, addDiffToReport, diffResults, diffText, readResultsFile, runDiff } from '../reporting/diff.ts'
+import { toHar } from '../reporting/har.ts'
+import { MergeError, mergeResults, readResults } from '../reporting/merge.ts'
+import { colourWanted, paint, summaryText } from '../reporting/progress.ts'
+import { ConformanceReporter } from '../reporting/reporter.ts'
+import { kitVersion, makeRunId, specHash } from '../reporting/run-info.ts'
+import { Scrubber } from '../reporting/scrub.ts'
+import type { ClauseInfo, Results } from '../reporting/types.ts'
+import { WaiverError, applyWaivers, draftWaivers, loadWaivers, utcDay, waiverLines, type Waiver } from '../reporting/waivers.ts'
+import { prepareRunDir, removeIfEmpty, writeReport } from '../reporting/write.ts'
 import { afterRun, gateSettingsOf } from './run-extras.ts'
-import { EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE } from './exit-codes.ts'
-import { claimsDirOf } from '../harness/run-claims.ts'
-import { t } from './reporting/i18n.ts'
+import { EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE } from '../exit-codes.ts'
+import { claimsDirOf } from '../../harness/run-claims.ts'
+import { t } from '../reporting/i18n.ts'
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const SUITES_DIR = join(REPO_ROOT, 'suites')
 const PROBE_TIMEOUT_MS = 3_000
 
@@ -82,8 +82,8 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
 }
 
 async function command(argv: readonly string[]): Promise<number> {
-  if (argv[0] === 'monitor' || argv[0] === 'history') return (await import('./monitor/main.ts')).monitorMain(argv)
-  if (argv[0] === 'observe') return (await import('./observe/main.ts')).observeMain(argv.slice(1))
+  if (argv[0] === 'monitor' || argv[0] === 'history') return (await import('../monitor/main.ts')).monitorMain(argv)
+  if (argv[0] === 'observe') return (await import('../observe/main.ts')).observeMain(argv.slice(1))
   let command: Command
   try {
     command = parseCommand(argv)
@@ -92,7 +92,7 @@ async function command(argv: readonly string[]): Promise<number> {
   }
   if (command.name === 'check-driver') return checkDriverCommand(command)
   if (command.name === 'init') return initCommand(command)
-  if (command.name === 'receiver') return (await import('./receiver.ts')).receiverMain(command.argv)
+  if (command.name === 'receiver') return (await import('../receiver.ts')).receiverMain(command.argv)
   if (command.name === 'repro') return (await import('./repro.ts')).reproMain(command.argv, say, complain)
   if (command.name === 'diff') return diffCommand(command)
   if (command.name === 'verify') return verifyCommand(command)
@@ -233,7 +233,7 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
     urls = await guardAccountUrls(config)
     const [checked, collectorDown] = await Promise.all([
       preflight(config, { driveBalanceAccounts: selectsBalanceAccountChecks(args) }),
-      args.otlpEndpoint ? import('./reporting/otlp.ts').then((m) => m.probeCollector(args.otlpEndpoint!)) : undefined,
+      args.otlpEndpoint ? import('../reporting/otlp.ts').then((m) => m.probeCollector(args.otlpEndpoint!)) : undefined,
     ])
     for (const warning of checked.warnings) complain(`warning: ${warning}`)
     if (collectorDown) complain(`warning: --otlp-endpoint ${args.otlpEndpoint}: the collector cannot be reached (${collectorDown}); the run goes on, and its spans are sent at the end only if it answers then`)
@@ -409,7 +409,7 @@ async function checkDriverCommand(command: Extract<Command, { name: 'check-drive
     const config = loadConfig(env)
     for (const s of secretValues(config)) scrubber.add(s.name, s.value)
     if (!config.controlUrl) throw new ConfigError('PIX_CONTROL_URL', 'is required by check-driver but not set')
-    const { checkDriver, driverComplete, formatDriverReport } = await import('../harness/driver-check.ts')
+    const { checkDriver, driverComplete, formatDriverReport } = await import('../../harness/driver-check.ts')
     say(`Checking the sandbox driver at ${config.controlUrl} against specs/control.yaml (this resets the sandbox)`)
     const report = await checkDriver(config.controlUrl, {
       baseUrl: config.baseUrl, gatewayUrl: config.gatewayUrl, clientId: config.clientId, clientSecret: config.clientSecret, apiKey: config.apiKey, timeoutMs: config.timeoutMs,
@@ -558,7 +558,7 @@ async function startEmbeddedReference(): Promise<
 > {
   const outDir = mkdtempSync(join(tmpdir(), 'pix-embedded-'))
   try {
-    const { startReference } = await import('../reference/index.ts')
+    const { startReference } = await import('../../reference/index.ts')
     const running = await startReference({ quiet: true, outDir })
     const close = async () => {
       await running.close()
@@ -574,7 +574,7 @@ async function startEmbeddedReference(): Promise<
 /** The interface's clauses, then the extension's (--clauses) when given. */
 async function loadCatalogue(args: CliArgs): Promise<{ catalogue: ClauseInfo[]; catalogueError?: string }> {
   try {
-    const { loadClauses, loadExtensionClauses } = await import('../generators/clauses.ts')
+    const { loadClauses, loadExtensionClauses } = await import('../../generators/clauses.ts')
     return { catalogue: [...loadClauses(), ...(args.clauses ? loadExtensionClauses(args.clauses).clauses : [])] }
   } catch (e) {
     return { catalogue: [], catalogueError: `the clause catalogue could not be loaded: ${(e as Error).message}` }

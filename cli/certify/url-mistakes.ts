@@ -8,9 +8,9 @@
 //   route anywhere it is a partial implementation (no gateway yet), which the checks report;
 // - both 404, and each route answering at the other URL, is the two URLs swapped.
 // Each is a PreflightError: one line naming the setting, exit 2, before any report.
-import type { TargetConfig } from '../harness/config.ts'
-import type { Exchange } from '../harness/exchange.ts'
-import { createClients } from '../harness/http.ts'
+import type { TargetConfig } from '../../harness/config.ts'
+import type { Exchange } from '../../harness/exchange.ts'
+import { createClients } from '../../harness/http.ts'
 
 /** How an answer stands to this interface's route. */
 export type RouteAnswer = 'route' | 'absent' | 'unknown'
