@@ -3,7 +3,7 @@
 // modules only (a namespace). --help and a bad argument are answered from cli/args.ts alone,
 // before the rest of the kit loads. vitest (several hundred plain-JS modules) is loaded by the
 // import below, made from this plain file where tsx does not resolve each module: through tsx it
-// cost about 1.4 s of CPU more. It is loaded only when a run starts it (cli/vitest-node.ts), so a
+// cost about 1.4 s of CPU more. It is loaded only when a run starts it (cli/certify/vitest-node.ts), so a
 // bad config or an unreachable target is reported without it.
 import { setFlagsFromString } from 'node:v8'
 import { register } from 'tsx/esm/api'

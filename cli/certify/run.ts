@@ -60,7 +60,7 @@ const say = (line = '') => process.stdout.write(`${line}\n`)
 const complain = (line: string) => process.stderr.write(`${line}\n`)
 
 export interface MainOptions {
-  /** How to load vitest/node (cli/vitest-node.ts); by default a plain import. */
+  /** How to load vitest/node (cli/certify/vitest-node.ts); by default a plain import. */
   loadVitestNode?: () => Promise<typeof import('vitest/node')>
 }
 

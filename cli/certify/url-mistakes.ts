@@ -1,4 +1,4 @@
-// Which URL setting is wrong, judged on each URL's own answers (cli/preflight.ts asks the token
+// Which URL setting is wrong, judged on each URL's own answers (cli/certify/preflight.ts asks the token
 // endpoint at PIX_BASE_URL and the balance at PIX_GATEWAY_URL). A path prefix added or left out is
 // the commonest setup mistake; run anyway, it became target failures on the clauses of whichever
 // API the URL was for. So:
