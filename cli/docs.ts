@@ -93,7 +93,7 @@ const REFERENCE_ROW = '| `pix-reference [--port N] [--env-out FILE]` (`npm run r
 
 /** The README's command table: a row per subcommand of the table, then the reference target's. */
 export function renderCommandTable(table: readonly Subcommand[]): string {
-  return [COMMANDS_START, '| command | what it does |', '|---|---|', ...table.map((c) => `| ${c.readme.command} | ${c.readme.what} |`), REFERENCE_ROW, COMMANDS_END].join('\n')
+  return [COMMANDS_START, '| command | what it does |', '|---|---|', ...table.map((c) => `| ${c.readme.command} | ${c.readme.what}${c.readme.doc ? ` ([${c.readme.doc}](${c.readme.doc}))` : ''} |`), REFERENCE_ROW, COMMANDS_END].join('\n')
 }
 
 /** The README with its generated blocks (the defaults, the command list, the flag table) made afresh. */

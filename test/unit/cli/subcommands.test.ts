@@ -43,7 +43,7 @@ async function consumers(rows: readonly Subcommand[]): Promise<Record<string, st
   })()
   return {
     help: rows.filter((c) => help.includes(`pix-conformance ${c.synopsis}`)).map((c) => c.name),
-    readme: rows.filter((c) => readme.includes(`| ${c.readme.command} | ${c.readme.what} |`)).map((c) => c.name),
+    readme: rows.filter((c) => readme.includes(`| ${c.readme.command} | ${c.readme.what}`)).map((c) => c.name),
     dispatcher: rows.filter((c) => pickCommand([c.name], rows).command === c).map((c) => c.name),
     didYouMean: rows.filter((c) => new RegExp(`\\(the commands: .*\\b${c.name}\\b`).test(unknown)).map((c) => c.name),
     ci: rows.filter((c) => ci.has(c.name)).map((c) => c.name),
