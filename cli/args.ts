@@ -104,7 +104,8 @@ function wrap(text: string, width: number): string[] {
   return lines
 }
 
-function flagLines(r: FlagRow): string[] {
+/** A flag's lines of a --help text: its syntax, then its help (and setting) wrapped at one column. */
+export function flagLines(r: FlagRow): string[] {
   const head = `  ${flagSyntax(r)}`
   const body = wrap(`${flagHelp(r)}${r.env ? ` [${r.env}]` : ''}`, HELP_WIDTH - HELP_INDENT)
   const first = head.length < HELP_INDENT - 1 ? [`${head.padEnd(HELP_INDENT)}${body.shift() ?? ''}`] : [head]

@@ -1,6 +1,6 @@
 // `pix-conformance check-driver`: a sandbox's control API against specs/control.yaml (harness/driver-check.ts).
 import { ConfigError, MAX_TIMEOUT_MS, loadConfig, loadDotenv, secretValues } from '../../harness/config.ts'
-import { mergeEnv } from '../args.ts'
+import { flagLines, mergeEnv } from '../args.ts'
 import { say, scrubber, unusable } from '../console.ts'
 import { EXIT_FAILED, EXIT_PASSED } from '../exit-codes.ts'
 import { integer, nonEmpty } from '../flags.ts'
@@ -20,9 +20,7 @@ provided, refused (501, 404, 405: the driver does not offer it), wrong (an answe
 match the contract) or unchecked (its setup failed). It changes the sandbox: it resets it first
 and last, and makes payments, charges and slips on the primary account.
 
-  --env FILE          dotenv file with PIX_CONTROL_URL and the target's PIX_* settings
-  --timeout MS        time limit of each request (1..${MAX_TIMEOUT_MS})
-  --help              this text
+${FLAG_ROWS.flatMap(flagLines).join('\n')}
 
 Exit codes: 0 every route a vendor must provide is provided, 1 otherwise, 2 bad config.`
 

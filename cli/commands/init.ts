@@ -1,5 +1,6 @@
 // `pix-conformance init`: a commented env file with every setting (cli/init.ts writes it).
 import { resolve } from 'node:path'
+import { flagLines } from '../args.ts'
 import { say, unusable } from '../console.ts'
 import { EXIT_PASSED } from '../exit-codes.ts'
 import { nonEmpty } from '../flags.ts'
@@ -17,9 +18,7 @@ const USAGE = `Usage: pix-conformance init [--file target.env] [--force]
 Writes a commented dotenv file with every PIX_* setting, the required ones first, and says which
 checks each optional setting enables. It never overwrites a file unless --force is given.
 
-  --file FILE         where to write (default target.env)
-  --force             overwrite an existing file
-  --help              this text`
+${FLAG_ROWS.flatMap(flagLines).join('\n')}`
 
 interface Init {
   file: string

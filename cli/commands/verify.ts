@@ -1,4 +1,5 @@
 // `pix-conformance verify FILE`: a certificate checked offline (cli/reporting/certificate.ts).
+import { flagLines } from '../args.ts'
 import { say } from '../console.ts'
 import { EXIT_FAILED, EXIT_PASSED } from '../exit-codes.ts'
 import { ArgsError, nonEmpty } from '../flags.ts'
@@ -16,9 +17,7 @@ Checks a certificate offline and prints what it claims: its Ed25519 signature (w
 key it embeds, or the one given), and with --results the verdicts and evidence digests against
 that run's results.json.
 
-  --key PUBKEY        PEM file of the public key the certificate must be signed with
-  --results DIR       the run's report folder (or its results.json)
-  --help              this text
+${FLAG_ROWS.flatMap(flagLines).join('\n')}
 
 Exit codes: 0 verified, 1 a problem was found (each is listed), 2 bad usage.`
 
