@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The installed command: the kit is TypeScript, run by tsx, registered here for the kit's own
-// modules only (a namespace). --help and a bad argument are answered from cli/args.ts alone,
-// before the rest of the kit loads. vitest (several hundred plain-JS modules) is loaded by the
+// modules only (a namespace). --help and a bad argument are answered from the subcommand table
+// (cli/main.ts, cli/commands/) alone, before the rest of the kit loads. vitest (several hundred plain-JS modules) is loaded by the
 // import below, made from this plain file where tsx does not resolve each module: through tsx it
-// cost about 1.4 s of CPU more. It is loaded only when a run starts it (cli/vitest-node.ts), so a
+// cost about 1.4 s of CPU more. It is loaded only when a run starts it (cli/certify/vitest-node.ts), so a
 // bad config or an unreachable target is reported without it.
 import { setFlagsFromString } from 'node:v8'
 import { register } from 'tsx/esm/api'
@@ -15,14 +15,13 @@ setFlagsFromString("--max-semi-space-size=2")
 
 const tsx = register({ namespace: 'pix-conformance' })
 const argv = process.argv.slice(2)
-const { answerWithoutRunning } = await tsx.import('../cli/args.ts', import.meta.url)
-const answer = answerWithoutRunning(argv)
+const { answerWithoutRunning, main } = await tsx.import('../cli/main.ts', import.meta.url)
+const answer = await answerWithoutRunning(argv)
 if (answer) {
   if (answer.stdout) process.stdout.write(`${answer.stdout}\n`)
   if (answer.stderr) process.stderr.write(`${answer.stderr}\n`)
   process.exit(answer.exitCode)
 }
-const { main } = await tsx.import('../cli/conformance.ts', import.meta.url)
 try {
   process.exit(await main(argv, { loadVitestNode: () => import('vitest/node') }))
 } catch (e) {

@@ -1,7 +1,8 @@
 // The programmatic API (package.json "exports", typed by index.d.ts): certify a target from a
 // script or a test runner. Each call is one command run as the bin runs it; it leaves the host
 // process as it found it (process.env, process.exitCode, the console), so it can run many times.
-import { lastRun, main } from './conformance.ts'
+import { lastRun } from './certify/last-run.ts'
+import { main } from './main.ts'
 import { keepProcessEnv } from './host-env.ts'
 import type { Certification, CertifyOptions } from '../index.js'
 

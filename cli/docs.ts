@@ -1,13 +1,14 @@
 // The documents made from the kit's own definitions, so that they cannot drift from it:
-// docs/CLAUSES.md (what is certified: specs/clauses.yaml by section) and the defaults and flag
-// table of the README (cli/flags.ts DEFAULTS and FLAGS). `npm run docs` writes both; test/unit/cli/docs.test.ts fails when
-// either is out of step.
+// docs/CLAUSES.md (what is certified: specs/clauses.yaml by section) and the defaults, command
+// list and flag table of the README (cli/flags.ts DEFAULTS and FLAGS, the subcommand table of
+// cli/commands/). `npm run docs` writes them; test/unit/cli/docs.test.ts fails when one is out of step.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
 import { FLAGS, defaultsLines, flagDefault, flagSyntax } from './flags.ts'
 import { sectionTitle } from './reporting/html.ts'
+import { subcommands, type Subcommand } from './subcommand.ts'
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 export const CLAUSES_MD = join(REPO_ROOT, 'docs', 'CLAUSES.md')
@@ -85,9 +86,20 @@ export function renderDefaults(): string {
   return [DEFAULTS_START, ...defaultsLines('- '), DEFAULTS_END].join('\n')
 }
 
-/** The README with its generated blocks (the defaults, the flag table) made afresh. */
-export function readmeWithGenerated(readme: string): string {
-  return replaceBlock(replaceBlock(readme, DEFAULTS_START, DEFAULTS_END, renderDefaults()), FLAGS_START, FLAGS_END, renderFlagTable())
+export const COMMANDS_START = '<!-- commands: made by `npm run docs` from cli/commands/, one file per subcommand -->'
+export const COMMANDS_END = '<!-- /commands -->'
+/** The reference target alone: a command of its own (bin/pix-reference.js), not a subcommand. */
+const REFERENCE_ROW = '| `pix-reference [--port N] [--env-out FILE]` (`npm run reference -- …`) | the reference target alone, as a local sandbox; stops on Ctrl+C or SIGTERM and removes its env file and its certificates (a temporary folder; `--out-dir DIR` keeps them there) |'
+
+/** The README's command table: a row per subcommand of the table, then the reference target's. */
+export function renderCommandTable(table: readonly Subcommand[]): string {
+  return [COMMANDS_START, '| command | what it does |', '|---|---|', ...table.map((c) => `| ${c.readme.command} | ${c.readme.what}${c.readme.doc ? ` ([${c.readme.doc}](${c.readme.doc}))` : ''} |`), REFERENCE_ROW, COMMANDS_END].join('\n')
+}
+
+/** The README with its generated blocks (the defaults, the command list, the flag table) made afresh. */
+export function readmeWithGenerated(readme: string, table: readonly Subcommand[]): string {
+  const blocks: [string, string, string][] = [[DEFAULTS_START, DEFAULTS_END, renderDefaults()], [COMMANDS_START, COMMANDS_END, renderCommandTable(table)], [FLAGS_START, FLAGS_END, renderFlagTable()]]
+  return blocks.reduce((text, [start, end, block]) => replaceBlock(text, start, end, block), readme)
 }
 
 function replaceBlock(text: string, startMarker: string, endMarker: string, block: string): string {
@@ -100,6 +112,6 @@ function replaceBlock(text: string, startMarker: string, endMarker: string, bloc
 const invokedDirectly = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)
 if (invokedDirectly) {
   writeFileSync(CLAUSES_MD, renderClauses(readFileSync(join(REPO_ROOT, 'specs', 'clauses.yaml'), 'utf8')))
-  writeFileSync(README, readmeWithGenerated(readFileSync(README, 'utf8')))
-  process.stdout.write(`wrote ${CLAUSES_MD} and the flag table of ${README}\n`)
+  writeFileSync(README, readmeWithGenerated(readFileSync(README, 'utf8'), await subcommands()))
+  process.stdout.write(`wrote ${CLAUSES_MD} and the generated blocks of ${README}\n`)
 }

@@ -7,7 +7,7 @@ import { didYouMean } from './did-you-mean.ts'
 import { FLAGS } from './flags.ts'
 import { INTERNAL_SETTINGS, templateSettings } from './init.ts'
 
-/** What the CLI sets for its workers' scheduling (harness/pacing-store.ts, cli/conformance.ts). */
+/** What the CLI sets for its workers' scheduling (harness/pacing-store.ts, cli/certify/run.ts). */
 const WORKER_SETTINGS = ['PIX_RUN_ID', 'PIX_PACING_SHARED', 'PIX_PACING_DIR']
 
 /** An extension's own settings (docs/EXTENDING.md: PIX_X_ACME_URL). */

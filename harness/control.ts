@@ -271,7 +271,7 @@ export class ControlClient {
  * its own account), as the check found them. What a worker found first is kept for the worker's
  * life: every check puts the URLs back, so the next one finds them the same, and a distant target
  * is spared a round trip per check. A failed putting back changes nothing of that: the next check
- * puts back what was found, as the run does at its end (cli/account-urls.ts).
+ * puts back what was found, as the run does at its end (cli/certify/account-urls.ts).
  */
 export class AccountUrlsKeeper {
   private readonly changed = new Set<string>()

@@ -10,7 +10,7 @@ let finished = false
 process.once('disconnect', () => finished || process.kill(process.pid, 'SIGINT'))
 
 const tsx = register({ namespace: 'pix-monitor-run' })
-const { useVitestNodeLoader } = await tsx.import('../vitest-node.ts', import.meta.url)
+const { useVitestNodeLoader } = await tsx.import('../certify/vitest-node.ts', import.meta.url)
 useVitestNodeLoader(() => import('vitest/node'))
 const { certify } = await tsx.import('../api.ts', import.meta.url)
 try {

@@ -1,7 +1,7 @@
 // Which failed check has a reproducer, and its plan: the failing request, the chain of requests
 // before it and the rule it broke, read from the check's redacted evidence. The report links each
-// reproducer (repro-html.ts); cli/repro.ts (the `repro` subcommand) and cli/run-extras.ts write them
-// with the script of cli/repro-script.ts.
+// reproducer (repro-html.ts); cli/certify/repro.ts (the `repro` subcommand) and cli/certify/run-extras.ts write them
+// with the script of cli/certify/repro-script.ts.
 import { checkHash } from '../../harness/trace.ts'
 import type { CheckResult, EvidenceExchange, Results } from './types.ts'
 

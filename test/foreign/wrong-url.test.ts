@@ -5,7 +5,7 @@
 // and a target with no gateway route at all (charges-only), still pass the preflight.
 // Run: npx vitest run --project robustness test/foreign/wrong-url.test.ts
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { PreflightError, preflight } from '../../cli/preflight.ts'
+import { PreflightError, preflight } from '../../cli/certify/preflight.ts'
 import { loadConfig } from '../../harness/config.ts'
 import { startReference, type RunningReference } from '../../reference/index.ts'
 import { certify, resultsOf, type Certification } from './run.ts'

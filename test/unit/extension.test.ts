@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { ClauseCatalogueError, parseExtensionClauses } from '../../generators/clauses.ts'
-import { unknownClauseNames } from '../../cli/extension.ts'
+import { unknownClauseNames } from '../../cli/certify/extension.ts'
 import { parseArgs, selectionEnv } from '../../cli/args.ts'
 import { selectedByTags } from '../../harness/tags.ts'
 

@@ -71,14 +71,15 @@ interface Layer {
 
 /**
  * The import table of docs/CONTRACTS.md ("Import rules"): one row per folder, the folders it may
- * import named in the row's second cell ("nothing", "everything", or names before any "never").
+ * import named in the row's second cell ("nothing", "everything", or names before any "never";
+ * `cli` names the shared modules at cli/'s top, `cli/reporting` a sub-layer with a row of its own).
  */
 export function layerTable(markdown: string): Layer[] {
   const section = markdown.split(/^## /m).find((s) => s.startsWith('Import rules')) ?? ''
   const layers: Layer[] = []
   for (const [, folder, cell] of section.matchAll(/^\|\s*`([\w/-]+\/)`\s*\|([^|\n]*)\|/gm)) {
     const allowed = cell!.split(/\bnever\b|\bnothing else\b/)[0]!
-    const names = [...allowed.matchAll(/\b(specs|generators|harness|suites|reference|cli|test)\b/g)].map((m) => `${m[1]}/`)
+    const names = [...allowed.matchAll(/\b((?:specs|generators|harness|suites|reference|cli|test)(?:\/[\w-]+)*)\b/g)].map((m) => `${m[1]}/`)
     layers.push({ folder: folder!, mayImport: /\beverything\b/.test(allowed) ? 'everything' : names })
   }
   return layers
@@ -89,7 +90,7 @@ function layerOf(file: string, layers: readonly Layer[]): Layer | undefined {
   return layers.filter((l) => file.startsWith(l.folder)).sort((a, b) => b.folder.length - a.folder.length)[0]
 }
 
-/** Each import of `files` that its layer does not allow, as `from → to`. */
+/** Each import of `files` that its layer does not allow, as `from → to`: a layer allows the rows it names, not their sub-layers. */
 export function layerBreaches(files: readonly string[], layers: readonly Layer[], importsOfFile: (file: string) => string[]): string[] {
   const breaches: string[] = []
   for (const file of files) {
@@ -98,7 +99,7 @@ export function layerBreaches(files: readonly string[], layers: readonly Layer[]
     for (const target of importsOfFile(file)) {
       const to = layerOf(target, layers)
       if (to === own) continue
-      const allowed = to !== undefined && own.mayImport.some((folder) => to.folder.startsWith(folder))
+      const allowed = to !== undefined && own.mayImport.includes(to.folder)
       if (!allowed) breaches.push(`${file} → ${target}`)
     }
   }
@@ -125,7 +126,7 @@ describe('the source', () => {
 
   it('imports only what the layer table of docs/CONTRACTS.md allows', () => {
     const layers = layerTable(readFileSync(join(ROOT, 'docs/CONTRACTS.md'), 'utf8'))
-    expect(layers.map((l) => l.folder)).toEqual(expect.arrayContaining(['specs/', 'generators/', 'harness/', 'suites/', 'reference/', 'cli/', 'cli/reporting/']))
+    expect(layers.map((l) => l.folder)).toEqual(expect.arrayContaining(['specs/', 'generators/', 'harness/', 'suites/', 'reference/', 'cli/', 'cli/reporting/', 'cli/commands/', 'cli/certify/', 'cli/receiver/', 'cli/monitor/', 'cli/observe/']))
     expect(layerBreaches(sourceFiles, layers, importsOf)).toEqual([])
   })
 
@@ -152,6 +153,9 @@ describe('the layer rule', () => {
 | \`suites/\` | harness, generators — **never** \`reference/\` |
 | \`cli/\` | everything |
 | \`cli/reporting/\` | specs, harness, suites — nothing else of \`cli/\` |
+| \`cli/certify/\` | harness, cli, cli/reporting — no other product, never \`cli/commands/\` |
+| \`cli/monitor/\` | harness, cli |
+| \`cli/commands/\` | everything |
 
 ## 1. Next
 | \`x/\` | everything |
@@ -164,6 +168,9 @@ describe('the layer rule', () => {
       { folder: 'suites/', mayImport: ['harness/', 'generators/'] },
       { folder: 'cli/', mayImport: 'everything' },
       { folder: 'cli/reporting/', mayImport: ['specs/', 'harness/', 'suites/'] },
+      { folder: 'cli/certify/', mayImport: ['harness/', 'cli/', 'cli/reporting/'] },
+      { folder: 'cli/monitor/', mayImport: ['harness/', 'cli/'] },
+      { folder: 'cli/commands/', mayImport: 'everything' },
     ])
   })
 
@@ -173,11 +180,14 @@ describe('the layer rule', () => {
       'harness/b.ts': ['cli/e.ts'],
       'cli/reporting/f.ts': ['cli/reporting/g.ts', 'harness/b.ts', 'cli/args.ts'],
       'cli/h.ts': ['cli/reporting/f.ts', 'reference/d.ts'],
+      'cli/certify/i.ts': ['cli/args.ts', 'cli/reporting/f.ts', 'harness/b.ts', 'cli/certify/j.ts', 'cli/monitor/k.ts', 'cli/commands/l.ts'],
     }
     expect(layerBreaches(Object.keys(edges), layers, (f) => edges[f] ?? [])).toEqual([
       'suites/a.ts → reference/d.ts',
       'harness/b.ts → cli/e.ts',
       'cli/reporting/f.ts → cli/args.ts',
+      'cli/certify/i.ts → cli/monitor/k.ts',
+      'cli/certify/i.ts → cli/commands/l.ts',
     ])
   })
 })
@@ -190,7 +200,7 @@ describe('the cycle finder', () => {
 
   it('reads type-only, re-exported and on-demand imports as imports', () => {
     expect(importsOf('harness/redact.ts')).toContain('harness/exchange.ts') // import type
-    expect(importsOf('cli/conformance.ts')).toContain('generators/clauses.ts') // await import(…)
+    expect(importsOf('cli/certify/run.ts')).toContain('generators/clauses.ts') // await import(…)
     expect(importsOf('reference/model/fields.ts')).toContain('generators/formats.ts') // export … from
   })
 })

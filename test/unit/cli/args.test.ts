@@ -1,11 +1,21 @@
 import { join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { CHECK_DRIVER_USAGE, DIFF_USAGE, INIT_USAGE, SUBCOMMAND_FLAGS, USAGE, VERIFY_USAGE, answerWithoutRunning, flagEnv, mergeEnv, parseArgs, parseCommand, pixOnly, selectionEnv } from '../../../cli/args.ts'
+import { flagEnv, mergeEnv, parseArgs, pixOnly, selectionEnv, usageText } from '../../../cli/args.ts'
+import { answerWithoutRunning } from '../../../cli/main.ts'
+import { pickCommand, subcommands } from '../../../cli/subcommand.ts'
 import { ArgsError, FLAGS } from '../../../cli/flags.ts'
-import { listText } from '../../../cli/list.ts'
+import { listText } from '../../../cli/certify/list.ts'
 import { kitVersion, specHash } from '../../../cli/reporting/run-info.ts'
-import { checkTags } from '../../../cli/tag-names.ts'
+import { checkTags } from '../../../cli/certify/tag-names.ts'
 import { REPO_ROOT } from './fixtures.ts'
+
+const table = await subcommands()
+const USAGE = usageText(table)
+/** What the dispatcher makes of `argv` before anything runs (throws ArgsError: exit 2). */
+const parseCommand = (argv: readonly string[]): unknown => {
+  const { command, rest } = pickCommand(argv, table)
+  return command.parse(rest)
+}
 
 describe('parseArgs', () => {
   test('no flags: defaults', () => {
@@ -113,18 +123,18 @@ describe('precedence: flags > dotenv file > process environment', () => {
 })
 
 describe('answerWithoutRunning: what the launcher answers before it loads the rest of the kit', () => {
-  test('--help of the command and of each subcommand, exit 0', () => {
-    expect(answerWithoutRunning(['--help'])).toEqual({ exitCode: 0, stdout: USAGE })
-    for (const name of ['init', 'check-driver', 'diff', 'verify']) expect(answerWithoutRunning([name, '--help'])?.stdout, name).toMatch(new RegExp(`^Usage: pix-conformance ${name}`))
+  test('--help of the command and of each subcommand, exit 0', async () => {
+    expect(await answerWithoutRunning(['--help'])).toEqual({ exitCode: 0, stdout: USAGE })
+    for (const name of ['init', 'check-driver', 'diff', 'verify']) expect((await answerWithoutRunning([name, '--help']))?.stdout, name).toMatch(new RegExp(`^Usage: pix-conformance ${name}`))
   })
 
-  test('a bad argument, exit 2, naming it', () => {
-    expect(answerWithoutRunning(['--workers', 'many'])).toEqual({ exitCode: 2, stderr: 'conformance: --workers: "many" is not a whole number' })
+  test('a bad argument, exit 2, naming it', async () => {
+    expect(await answerWithoutRunning(['--workers', 'many'])).toEqual({ exitCode: 2, stderr: 'conformance: --workers: "many" is not a whole number' })
   })
 
-  test('a run, and the receiver (which reads its own flags), go on', () => {
-    expect(answerWithoutRunning(['--env', 'target.env'])).toBeUndefined()
-    expect(answerWithoutRunning(['receiver', '--help'])).toBeUndefined()
+  test('a run, and the products that read their own flags, go on', async () => {
+    expect(await answerWithoutRunning(['--env', 'target.env'])).toBeUndefined()
+    for (const name of ['receiver', 'repro', 'observe', 'monitor', 'history']) expect(await answerWithoutRunning([name, '--help']), name).toBeUndefined()
   })
 
   test('--help states every flag, its setting and the defaults', () => {
@@ -134,12 +144,12 @@ describe('answerWithoutRunning: what the launcher answers before it loads the re
 })
 
 describe('the subcommands: each usage text names exactly the flags its parser takes', () => {
-  const usages = { 'check-driver': CHECK_DRIVER_USAGE, init: INIT_USAGE, diff: DIFF_USAGE, verify: VERIFY_USAGE } as const
   const flagsIn = (text: string): string[] => [...new Set([...text.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)].map((m) => m[1]!))].sort()
 
-  for (const [name, usage] of Object.entries(usages)) {
-    test(name, () => {
-      const parsed = Object.keys(SUBCOMMAND_FLAGS[name as keyof typeof SUBCOMMAND_FLAGS]).filter((f) => f !== 'help').sort()
+  for (const command of table.filter((c) => c.name !== 'certify' && c.flags)) {
+    test(command.name, () => {
+      const usage = command.answer!(command.parse(['--help']), table)!
+      const parsed = command.flags!.map((r) => r.flag.slice(2)).filter((f) => f !== 'help').sort()
       expect(flagsIn(usage).filter((f) => f !== 'help')).toEqual(parsed)
     })
   }
@@ -179,9 +189,9 @@ describe('a word the kit does not know is named with the nearest it does (exit 2
     expect(refusal(() => parseCommand(['init', '--forse']))).toMatch(/^--forse: unknown flag of init; did you mean --force\?/)
   })
 
-  test('as the bin answers them: exit 2, one line on stderr', () => {
-    expect(answerWithoutRunning(['moniter'])).toEqual({ exitCode: 2, stderr: expect.stringMatching(/^conformance: moniter: unknown command; did you mean monitor\?/) })
-    expect(answerWithoutRunning(['--profle'])).toEqual({ exitCode: 2, stderr: expect.stringMatching(/did you mean --profile\?/) })
+  test('as the bin answers them: exit 2, one line on stderr', async () => {
+    expect(await answerWithoutRunning(['moniter'])).toEqual({ exitCode: 2, stderr: expect.stringMatching(/^conformance: moniter: unknown command; did you mean monitor\?/) })
+    expect(await answerWithoutRunning(['--profle'])).toEqual({ exitCode: 2, stderr: expect.stringMatching(/did you mean --profile\?/) })
   })
 
   test.each([
@@ -198,8 +208,8 @@ describe('a word the kit does not know is named with the nearest it does (exit 2
   })
 })
 
-test('--version prints the kit\'s version and the spec hash results.json carries, and runs nothing', () => {
-  const answer = answerWithoutRunning(['--version'])
+test('--version prints the kit\'s version and the spec hash results.json carries, and runs nothing', async () => {
+  const answer = await answerWithoutRunning(['--version'])
   expect(answer?.exitCode).toBe(0)
   expect(answer?.stdout).toBe(`pix-conformance-kit ${kitVersion(REPO_ROOT)}\nspecs ${specHash(REPO_ROOT)} (sha256 of specs/openapi.yaml + specs/clauses.yaml: results.json "specHash")`)
   expect(kitVersion(REPO_ROOT)).toMatch(/^\d+\.\d+\.\d+/)

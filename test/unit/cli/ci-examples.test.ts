@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
-import { KNOWN_FLAGS, KNOWN_SUBCOMMANDS, type KnownSubcommand } from '../../../cli/ci-commands.ts'
+import { ciCommands } from '../../../cli/ci-commands.ts'
 import { REPO_ROOT } from './fixtures.ts'
 
 interface Invocation {
@@ -48,6 +48,8 @@ function gitlabShell(doc: Record<string, unknown>): string[] {
   })
 }
 
+const KNOWN = await ciCommands()
+
 const EXAMPLES = [
   { file: 'docs/ci/github-actions.yml', shell: (doc: unknown) => githubShell(doc as Parameters<typeof githubShell>[0]) },
   { file: 'docs/ci/gitlab-ci.yml', shell: (doc: unknown) => gitlabShell(doc as Record<string, unknown>) },
@@ -55,8 +57,8 @@ const EXAMPLES = [
 
 /** Problems of one command against the known CLI surface. */
 function problemsOf(inv: Invocation): string[] {
-  if (!(KNOWN_SUBCOMMANDS as readonly string[]).includes(inv.subcommand)) return [`unknown subcommand "${inv.subcommand}" in: ${inv.line}`]
-  const known = KNOWN_FLAGS[inv.subcommand as KnownSubcommand]
+  const known = KNOWN.get(inv.subcommand)
+  if (!known) return [`unknown subcommand "${inv.subcommand}" in: ${inv.line}`]
   return inv.flags.filter((f) => !known.includes(f)).map((f) => `unknown flag ${f} of ${inv.subcommand} in: ${inv.line}`)
 }
 

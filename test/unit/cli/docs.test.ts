@@ -3,12 +3,15 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { SUBCOMMANDS, USAGE } from '../../../cli/args.ts'
+import { usageText } from '../../../cli/args.ts'
 import { DEFAULTS, defaultsLines } from '../../../cli/flags.ts'
 import { CLAUSES_MD, README, REPO_ROOT, readmeWithGenerated, renderClauses } from '../../../cli/docs.ts'
 import { envTemplate } from '../../../cli/init.ts'
+import { subcommands } from '../../../cli/subcommand.ts'
 
 const readme = readFileSync(README, 'utf8')
+const table = await subcommands()
+const USAGE = usageText(table)
 
 describe('docs/CLAUSES.md', () => {
   test('is specs/clauses.yaml rendered by section (npm run docs)', () => {
@@ -28,8 +31,8 @@ describe('docs/CLAUSES.md', () => {
 })
 
 describe('README.md', () => {
-  test('its defaults and flag table are the ones cli/flags.ts defines (npm run docs)', () => {
-    expect(readmeWithGenerated(readme)).toBe(readme)
+  test('its defaults, command list and flag table are the ones cli/flags.ts and cli/commands/ define (npm run docs)', () => {
+    expect(readmeWithGenerated(readme, table)).toBe(readme)
   })
 
   test('states each default as --help and init do', () => {
@@ -46,7 +49,7 @@ describe('README.md', () => {
     expect(readme).toContain('npm ci && npm run conformance')
     expect(readme).toContain('npm ci && npm test ')
     expect(readme).toMatch(/pix-conformance init[\s\S]*--env target\.env/)
-    for (const name of SUBCOMMANDS) expect(readme, name).toMatch(new RegExp(`pix-conformance (\\[)?${name}\\b`))
+    for (const { name } of table) expect(readme, name).toMatch(new RegExp(`pix-conformance (\\[)?${name}\\b`))
     expect(readme).toContain("import { certify } from 'pix-conformance-kit'")
   })
 

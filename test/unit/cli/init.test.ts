@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
-import { USAGE } from '../../../cli/args.ts'
+import { usageText } from '../../../cli/args.ts'
+import { subcommands } from '../../../cli/subcommand.ts'
 import { defaultsLines } from '../../../cli/flags.ts'
 import { INTERNAL_SETTINGS, envTemplate, templateSettings } from '../../../cli/init.ts'
 import { BALANCE_ACCOUNT_SETTINGS, TARGET_SETTINGS } from '../../../harness/config.ts'
@@ -30,8 +31,9 @@ test('init writes every setting loadConfig reads (and the signing key and the la
   for (const name of written) expect(template.match(new RegExp(`^(# )?${name}=$`, 'gm')), name).toHaveLength(1)
 })
 
-test('the template states the defaults as --help does', () => {
+test('the template states the defaults as --help does', async () => {
   const template = envTemplate()
+  const USAGE = usageText(await subcommands())
   for (const line of defaultsLines()) expect(template).toContain(`#   ${line}`)
   for (const line of defaultsLines()) expect(USAGE.replace(/\n\s+/g, ' ')).toContain(line)
 })

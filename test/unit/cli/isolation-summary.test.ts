@@ -8,7 +8,7 @@ import { isolationLines, isolationSummary } from '../../../cli/reporting/isolati
 import { paint, summaryText } from '../../../cli/reporting/progress.ts'
 import { buildResults } from '../../../cli/reporting/results.ts'
 import type { ClauseInfo } from '../../../cli/reporting/types.ts'
-import { gateSettingsOf } from '../../../cli/run-extras.ts'
+import { gateSettingsOf } from '../../../cli/certify/run-extras.ts'
 import { clauseById } from '../../../generators/clauses.ts'
 import { ISOLATION_TABLE, KIND_WORDS } from '../../../suites/isolation/operations.ts'
 import { check, runInfo } from './fixtures.ts'

@@ -1,7 +1,7 @@
 // Preflight: each configuration mistake is one line naming the setting; optional credentials that
 // fail only make their checks unavailable; a partial implementation is not a config mistake.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { PreflightError, preflight } from '../../../cli/preflight.ts'
+import { PreflightError, preflight } from '../../../cli/certify/preflight.ts'
 import { loadConfig } from '../../../harness/config.ts'
 import { fakeServer, json, type FakeServer } from '../harness/fake-server.ts'
 

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
-import { receiverMain } from '../../../cli/receiver.ts'
+import { receiverMain } from '../../../cli/receiver/main.ts'
 import { parseProbeBody } from '../../../cli/receiver/probe.ts'
 import { loadReceiverClauses } from '../../../generators/clauses.ts'
 import { createCa, createLeaf } from '../../../generators/certificates.ts'

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { loadConfig } from '../../../harness/config.ts'
 import { ControlClient } from '../../../harness/control.ts'
 import { HttpClient } from '../../../harness/http.ts'
-import { watchSandboxClock } from '../../../cli/sandbox-clock.ts'
+import { watchSandboxClock } from '../../../cli/certify/sandbox-clock.ts'
 import { startReference, type RunningReference } from '../../../reference/index.ts'
 
 let ref: RunningReference

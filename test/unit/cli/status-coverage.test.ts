@@ -7,7 +7,7 @@ import { coverageLine, documentedOutcomes, SECTION_7, selectedOperations, status
 import { renderHtml } from '../../../cli/reporting/html.ts'
 import { buildResults } from '../../../cli/reporting/results.ts'
 import { gateOutcomes } from '../../../cli/reporting/verdict.ts'
-import { gateSettingsOf } from '../../../cli/run-extras.ts'
+import { gateSettingsOf } from '../../../cli/certify/run-extras.ts'
 import { loadOpenApi, operations } from '../../../generators/openapi.ts'
 import { CLAUSES, check, runInfo } from './fixtures.ts'
 

@@ -15,7 +15,7 @@ import { Scrubber } from '../../../cli/reporting/scrub.ts'
 import type { CheckResult, ClauseInfo, Results } from '../../../cli/reporting/types.ts'
 import { applyWaivers, parseWaivers } from '../../../cli/reporting/waivers.ts'
 import { writeReport } from '../../../cli/reporting/write.ts'
-import { gateSettingsOf } from '../../../cli/run-extras.ts'
+import { gateSettingsOf } from '../../../cli/certify/run-extras.ts'
 // @ts-expect-error: a plain .mjs module of the action, without types
 import { actionOutputs, stepSummary } from '../../../scripts/action-outputs.mjs'
 import { check, runInfo } from './fixtures.ts'

@@ -2,8 +2,8 @@
 // answered, else the Date header of the target's answers. "Now" is the target's in every judgement
 // (harness/target-clock.ts); a difference beyond the skew the judgements allow is said at start,
 // so that a report's times that look far off are not taken for a fault of the kit or the target.
-import type { Exchange } from '../harness/exchange.ts'
-import { CLOCK_SKEW_MS, dateHeaderOffset } from '../harness/target-clock.ts'
+import type { Exchange } from '../../harness/exchange.ts'
+import { CLOCK_SKEW_MS, dateHeaderOffset } from '../../harness/target-clock.ts'
 
 /** How far the target's clock is ahead of this machine's (negative: behind), and where it was read. */
 export function targetClockOffset(clock: Exchange | undefined, answers: readonly Exchange[], atMs: number): { offsetMs: number; source: string } | undefined {

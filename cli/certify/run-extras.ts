@@ -2,12 +2,12 @@
 // coverage and --fail-on lines, --otlp-endpoint (the run as spans); and the gate settings of its
 // flags, which the verdict decides with (cli/reporting/verdict.ts).
 import { join } from 'node:path'
-import type { CliArgs } from './flags.ts'
+import type { CliArgs } from '../flags.ts'
 import { writeReproducers } from './repro.ts'
-import { coverageLine, neverSeen } from './reporting/coverage.ts'
-import { failOnLine } from './reporting/severity.ts'
-import type { GateSettings, Results } from './reporting/types.ts'
-import { currentLang, t } from './reporting/i18n.ts'
+import { coverageLine, neverSeen } from '../reporting/coverage.ts'
+import { failOnLine } from '../reporting/severity.ts'
+import type { GateSettings, Results } from '../reporting/types.ts'
+import { currentLang, t } from '../reporting/i18n.ts'
 
 const SHOWN_GAPS = 12
 
@@ -37,7 +37,7 @@ export async function afterRun(args: CliArgs, results: Results, say: (line: stri
   }
   if (args.otlpEndpoint) {
     try {
-      const { exportRunAsSpans } = await import('./reporting/otlp.ts')
+      const { exportRunAsSpans } = await import('../reporting/otlp.ts')
       const sent = await exportRunAsSpans(results, { endpoint: args.otlpEndpoint })
       say(`OpenTelemetry: ${sent.spans} spans sent to ${args.otlpEndpoint}`)
     } catch (e) {

@@ -2,9 +2,9 @@
 // and needs, in the id form the reports and --check use (`charges/errors::create charge …`).
 import { existsSync, readdirSync } from 'node:fs'
 import { join, sep } from 'node:path'
-import { escapeRegExp } from '../harness/redact.ts'
-import { ArgsError } from './flags.ts'
-import { SEVERITY_ORDER } from './reporting/severity.ts'
+import { escapeRegExp } from '../../harness/redact.ts'
+import { ArgsError } from '../flags.ts'
+import { SEVERITY_ORDER } from '../reporting/severity.ts'
 import { loadVitestNode } from './vitest-node.ts'
 
 export interface ListedCheck {

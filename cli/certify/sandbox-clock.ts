@@ -1,9 +1,9 @@
 // A sandbox's simulated clock only moves forward: the checks that advance it (expiries, token
 // lifetimes, rate windows) leave it ahead of real time, and only a reset puts it back. A run reads
 // the clock before and after and says by how much it moved beyond the run's own duration.
-import type { TargetConfig } from '../harness/config.ts'
-import { ControlClient } from '../harness/control.ts'
-import { HttpClient } from '../harness/http.ts'
+import type { TargetConfig } from '../../harness/config.ts'
+import { ControlClient } from '../../harness/control.ts'
+import { HttpClient } from '../../harness/http.ts'
 
 /** Less than this beyond the run's duration is the time the two readings took, not a move. */
 const NOISE_MS = 5_000

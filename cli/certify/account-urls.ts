@@ -1,9 +1,9 @@
 // Leave the target as found: the account's notification URLs (which webhook checks point at the
 // capture server) are read before the run and put back after it, also when it fails or is
 // interrupted. Each check already puts them back when it ends; this is the run's safety net.
-import type { TargetConfig } from '../harness/config.ts'
-import { ControlClient, type AccountView } from '../harness/control.ts'
-import { HttpClient } from '../harness/http.ts'
+import type { TargetConfig } from '../../harness/config.ts'
+import { ControlClient, type AccountView } from '../../harness/control.ts'
+import { HttpClient } from '../../harness/http.ts'
 
 export interface AccountUrlsGuard {
   restore(): Promise<void>

@@ -5,11 +5,11 @@
 // profile, PIX_BALANCE_*, _2_*, _3_*), for one cent paid through the sandbox driver to each, to learn
 // that the driver credits the account it names, and, when the run may reset (--reset) and has two
 // or more, a reset of each account alone, to learn whether the driver can.
-import { flushPacingLogs } from '../harness/pacing.ts'
-import { unavailableKeyOf, usableBalanceAccounts, type BalanceAccount, type TargetConfig } from '../harness/config.ts'
-import type { Exchange } from '../harness/exchange.ts'
-import { ControlClient, ControlError } from '../harness/control.ts'
-import { createClients, HttpClient, type AccountClients, type BearerClient } from '../harness/http.ts'
+import { flushPacingLogs } from '../../harness/pacing.ts'
+import { unavailableKeyOf, usableBalanceAccounts, type BalanceAccount, type TargetConfig } from '../../harness/config.ts'
+import type { Exchange } from '../../harness/exchange.ts'
+import { ControlClient, ControlError } from '../../harness/control.ts'
+import { createClients, HttpClient, type AccountClients, type BearerClient } from '../../harness/http.ts'
 import { randomUUID } from 'node:crypto'
 import { urlMistake } from './url-mistakes.ts'
 import { clockSkewLine } from './clock-skew.ts'

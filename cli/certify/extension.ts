@@ -3,8 +3,8 @@
 // catalogue is refused with its file and line, not found by a worker halfway through the run.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { ClauseCatalogueError, clauseById, loadExtensionClauses, type ExtensionCatalogue } from '../generators/clauses.ts'
-import { ArgsError } from './flags.ts'
+import { ClauseCatalogueError, clauseById, loadExtensionClauses, type ExtensionCatalogue } from '../../generators/clauses.ts'
+import { ArgsError } from '../flags.ts'
 
 export interface Extension {
   catalogue: ExtensionCatalogue

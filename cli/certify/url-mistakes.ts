@@ -1,4 +1,4 @@
-// Which URL setting is wrong, judged on each URL's own answers (cli/preflight.ts asks the token
+// Which URL setting is wrong, judged on each URL's own answers (cli/certify/preflight.ts asks the token
 // endpoint at PIX_BASE_URL and the balance at PIX_GATEWAY_URL). A path prefix added or left out is
 // the commonest setup mistake; run anyway, it became target failures on the clauses of whichever
 // API the URL was for. So:
@@ -8,9 +8,9 @@
 //   route anywhere it is a partial implementation (no gateway yet), which the checks report;
 // - both 404, and each route answering at the other URL, is the two URLs swapped.
 // Each is a PreflightError: one line naming the setting, exit 2, before any report.
-import type { TargetConfig } from '../harness/config.ts'
-import type { Exchange } from '../harness/exchange.ts'
-import { createClients } from '../harness/http.ts'
+import type { TargetConfig } from '../../harness/config.ts'
+import type { Exchange } from '../../harness/exchange.ts'
+import { createClients } from '../../harness/http.ts'
 
 /** How an answer stands to this interface's route. */
 export type RouteAnswer = 'route' | 'absent' | 'unknown'

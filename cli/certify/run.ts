@@ -1,110 +1,48 @@
-// `npm run conformance` (docs/ARCHITECTURE.md "Commands", "Target config", "Reports"): certifies the
-// target a config describes, or the embedded reference when there is none, and writes
+// `pix-conformance [certify]` (docs/ARCHITECTURE.md "A run", "Target config", "Reports"): certifies
+// the target a config describes, or the embedded reference when there is none, and writes
 // reports/<run-id>/. Exit codes: 0 every applicable check passed, 1 a check failed, 2 the target
 // could not be reached or the config is wrong.
 //
 // This file is long because it is the certify command end to end, in the order a run takes:
 // flags and config, the embedded reference or the preflight, the vitest run and its reporter,
-// the gates and reports after it; the process-wide state a run holds (the console scrubber,
-// process.env for the workers, lastRun) is set and put back here alone. The other subcommands
-// (checkDriverCommand … initCommand) are short dispatchers to the modules that do their work.
+// the gates and reports after it; the process-wide state a run holds (process.env for the
+// workers, the last run) is set and put back here alone. What it runs is chosen by selection.ts,
+// whether the target answers at all by reachability.ts, its replay line by replay.ts.
 
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { request as httpRequest } from 'node:http'
-import { request as httpsRequest } from 'node:https'
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join, relative, resolve, sep } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
-import { CHECK_TIMEOUT_MS, ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usableBalanceAccounts, workerCountFor, type TargetConfig } from '../harness/config.ts'
-import { CHECK_DRIVER_USAGE, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, flagEnv, mergeEnv, parseCommand, pixOnly, selectionEnv, shardText, type Command, type Env } from './args.ts'
-import { ArgsError, DEFAULT_RETRIES, type CliArgs } from './flags.ts'
+import { join, resolve } from 'node:path'
+import { CHECK_TIMEOUT_MS, ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usableBalanceAccounts, workerCountFor, type TargetConfig } from '../../harness/config.ts'
+import { flagEnv, mergeEnv, pixOnly, selectionEnv, shardText, type Env } from '../args.ts'
+import { complain, say, scrubber, unusable } from '../console.ts'
+import { ArgsError, DEFAULT_RETRIES, type CliArgs } from '../flags.ts'
 import { guardAccountUrls, type AccountUrlsGuard } from './account-urls.ts'
-import { watchSandboxClock } from './sandbox-clock.ts'
-import { loadExtension, type Extension } from './extension.ts'
-import { BALANCE_ACCOUNT_REASONS, suiteFilesDeclaringAlone } from '../harness/suite-files.ts'
-import { writeEnvTemplate } from './init.ts'
-import { closestIds, listChecks, listText, selectChecks } from './list.ts'
-import { loadVitestNode, useVitestNodeLoader } from './vitest-node.ts'
+import { rememberRun } from './last-run.ts'
+import { listChecks, listText } from './list.ts'
 import { PreflightError, preflight } from './preflight.ts'
-import { versionText } from './version.ts'
-import { checkTags } from './tag-names.ts'
-import { checkSettingNames } from './setting-names.ts'
-import { describeNetworkError } from '../harness/http.ts'
-import { CertificateError, makeCertificate, verifyCertificate, verifyText } from './reporting/certificate.ts'
-import { conformanceCommand } from './reporting/command.ts'
-import { DiffError, addDiffToReport, diffResults, diffText, readResultsFile, runDiff } from './reporting/diff.ts'
-import { toHar } from './reporting/har.ts'
-import { MergeError, mergeResults, readResults } from './reporting/merge.ts'
-import { colourWanted, paint, summaryText } from './reporting/progress.ts'
-import { ConformanceReporter } from './reporting/reporter.ts'
-import { kitVersion, makeRunId, specHash } from './reporting/run-info.ts'
-import { Scrubber } from './reporting/scrub.ts'
-import type { ClauseInfo, Results } from './reporting/types.ts'
-import { WaiverError, applyWaivers, draftWaivers, loadWaivers, utcDay, waiverLines, type Waiver } from './reporting/waivers.ts'
-import { prepareRunDir, removeIfEmpty, writeReport } from './reporting/write.ts'
+import { firstUnreachable } from './reachability.ts'
+import { extensionReplay, replayCommand } from './replay.ts'
 import { afterRun, gateSettingsOf } from './run-extras.ts'
-import { EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE } from './exit-codes.ts'
-import { claimsDirOf } from '../harness/run-claims.ts'
-import { t } from './reporting/i18n.ts'
+import { watchSandboxClock } from './sandbox-clock.ts'
+import { REPO_ROOT, selectRun, selectsBalanceAccountChecks, suiteFilters } from './selection.ts'
+import { loadVitestNode } from './vitest-node.ts'
+import { checkSettingNames } from '../setting-names.ts'
+import { CertificateError, makeCertificate } from '../reporting/certificate.ts'
+import { DiffError, addDiffToReport, diffResults, diffText, readResultsFile } from '../reporting/diff.ts'
+import { toHar } from '../reporting/har.ts'
+import { MergeError, mergeResults, readResults } from '../reporting/merge.ts'
+import { colourWanted, paint, summaryText } from '../reporting/progress.ts'
+import { ConformanceReporter } from '../reporting/reporter.ts'
+import { kitVersion, makeRunId, specHash } from '../reporting/run-info.ts'
+import type { ClauseInfo, Results } from '../reporting/types.ts'
+import { WaiverError, applyWaivers, draftWaivers, loadWaivers, utcDay, waiverLines, type Waiver } from '../reporting/waivers.ts'
+import { prepareRunDir, removeIfEmpty, writeReport } from '../reporting/write.ts'
+import { EXIT_FAILED, EXIT_PASSED } from '../exit-codes.ts'
+import { claimsDirOf } from '../../harness/run-claims.ts'
+import { t } from '../reporting/i18n.ts'
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const SUITES_DIR = join(REPO_ROOT, 'suites')
-const PROBE_TIMEOUT_MS = 3_000
-
-/** The results of the last certification main() ran in this process (the programmatic API reads it). */
-export let lastRun: { results: Results; runDir: string } | undefined
-
-/** Every line the CLI prints goes through here, scrubbed. */
-const scrubber = new Scrubber()
-const say = (line = '') => process.stdout.write(`${line}\n`)
-const complain = (line: string) => process.stderr.write(`${line}\n`)
-
-export interface MainOptions {
-  /** How to load vitest/node (cli/vitest-node.ts); by default a plain import. */
-  loadVitestNode?: () => Promise<typeof import('vitest/node')>
-}
-
-/**
- * One command, as the bin and the programmatic API run it. It leaves the process as it found it:
- * the console's scrubbing, process.env and process.exitCode are put back when it returns.
- */
-export async function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
-  if (options.loadVitestNode) useVitestNodeLoader(options.loadVitestNode)
-  lastRun = undefined
-  const restoreConsole = scrubConsole(scrubber)
-  const exitCodeBefore = process.exitCode
-  try {
-    return await command(argv)
-  } finally {
-    process.exitCode = exitCodeBefore
-    restoreConsole()
-  }
-}
-
-async function command(argv: readonly string[]): Promise<number> {
-  if (argv[0] === 'monitor' || argv[0] === 'history') return (await import('./monitor/main.ts')).monitorMain(argv)
-  if (argv[0] === 'observe') return (await import('./observe/main.ts')).observeMain(argv.slice(1))
-  let command: Command
-  try {
-    command = parseCommand(argv)
-  } catch (e) {
-    return unusable(e)
-  }
-  if (command.name === 'check-driver') return checkDriverCommand(command)
-  if (command.name === 'init') return initCommand(command)
-  if (command.name === 'receiver') return (await import('./receiver.ts')).receiverMain(command.argv)
-  if (command.name === 'repro') return (await import('./repro.ts')).reproMain(command.argv, say, complain)
-  if (command.name === 'diff') return diffCommand(command)
-  if (command.name === 'verify') return verifyCommand(command)
-  const args = command.args
-  if (args.help) {
-    say(USAGE)
-    return EXIT_PASSED
-  }
-  if (args.version) {
-    say(versionText())
-    return EXIT_PASSED
-  }
+/** A certification, or a merge of shard runs (--merge); a bad flag, config or file is exit 2. */
+export async function certifyCommand(args: CliArgs): Promise<number> {
   try {
     return args.merge ? await merge(args, args.merge) : await certify(args)
   } catch (e) {
@@ -115,13 +53,7 @@ async function command(argv: readonly string[]): Promise<number> {
 }
 
 async function certify(args: CliArgs): Promise<number> {
-  const extension = loadExtension(args.clauses, args.suites)
-  checkAreas(args.areas.filter((a) => !extension?.suitesDir || a !== extension.catalogue.namespace))
-  checkFiles(args.files, args.areas)
-  // an extension's checks may carry tags of their own, known only once collected
-  if (!args.suites) checkTags([{ flag: '--tag', values: args.tags }, { flag: '--exclude-tag', values: args.excludeTags }], SUITES_DIR)
-  const selection = args.check ? (extensionCheck(args, extension) ?? await selectChecks(REPO_ROOT, args.check, suiteFilters(args))) : undefined
-  if (selection) args.files = selection.files
+  const selection = await selectRun(args)
   if (args.list) {
     const restoreEnv = setProcessEnv(selectionEnv(args))
     const { checks, errors } = await listChecks(REPO_ROOT, suiteFilters(args), selection?.namePattern).finally(restoreEnv)
@@ -233,7 +165,7 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
     urls = await guardAccountUrls(config)
     const [checked, collectorDown] = await Promise.all([
       preflight(config, { driveBalanceAccounts: selectsBalanceAccountChecks(args) }),
-      args.otlpEndpoint ? import('./reporting/otlp.ts').then((m) => m.probeCollector(args.otlpEndpoint!)) : undefined,
+      args.otlpEndpoint ? import('../reporting/otlp.ts').then((m) => m.probeCollector(args.otlpEndpoint!)) : undefined,
     ])
     for (const warning of checked.warnings) complain(`warning: ${warning}`)
     if (collectorDown) complain(`warning: --otlp-endpoint ${args.otlpEndpoint}: the collector cannot be reached (${collectorDown}); the run goes on, and its spans are sent at the end only if it answers then`)
@@ -310,7 +242,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
       numRuns: config.numRuns,
       kitVersion: kitVersion(REPO_ROOT),
       specHash: specHash(REPO_ROOT),
-      command: conformanceCommand({ ...replay, seed: config.seed, areas: args.areas, files: args.files, ...(shard ? { shard } : {}) }),
+      command: replayCommand({ ...replay, seed: config.seed, areas: args.areas, files: args.files, ...(shard ? { shard } : {}) }),
       ...(shard ? { shard } : {}),
       ...(args.areas.length > 0 || args.files.length > 0 ? { scope: args.files.length > 0 ? args.files : args.areas } : {}),
       ...(args.areas.length > 0 || args.files.length > 0 || args.check || args.tags.length > 0 || args.excludeTags.length > 0 ? { narrowed: true } : {}),
@@ -320,7 +252,7 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
     },
     clauses: () => catalogue,
     scrubber,
-    replayCommand: (checkId, seed) => conformanceCommand({ ...replay, seed, check: checkId }),
+    replayCommand: (checkId, seed) => replayCommand({ ...replay, seed, check: checkId }),
     out: say,
     colour,
   })
@@ -378,7 +310,7 @@ async function runVitest(args: CliArgs, config: TargetConfig, place: RunPlace, r
   }
   const results = gateOutputs(args, reporter.results, runDir, place.gate, env)
   say(summaryText(results, runDir, paint(colour)))
-  lastRun = { results, runDir }
+  rememberRun({ results, runDir })
   await afterRun(args, results, say, complain, runDir)
   return results.verdict.exitCode
 }
@@ -395,70 +327,6 @@ function workersFor(config: TargetConfig, picked?: string): { count: number; lin
   const balances = accounts > 0 ? `; the checks on balances and account URLs${resetsBalanceAccount(config) ? ', and the ledger model,' : ''} on ${accounts === 1 ? 'the balance account, one at a time' : `${accounts} balance accounts, one at a time on each`}, beside them` : ''
   const limits = [config.maxRps !== undefined ? `${config.maxRps} requests/s` : '', config.maxInFlight !== undefined ? `${config.maxInFlight} requests in flight` : ''].filter(Boolean).join(' and ')
   return { count, line: `scheduling: ${count} worker${count === 1 ? '' : 's'}${why} × ${config.concurrency} checks in flight${balances}; checks declared alone run after, one at a time (those that take only their own notifications from the account's channel, side by side)${limits ? `; at most ${limits} to the target, all workers together (--max-rps, --max-in-flight)` : ''}` }
-}
-
-async function checkDriverCommand(command: Extract<Command, { name: 'check-driver' }>): Promise<number> {
-  if (command.help) {
-    say(CHECK_DRIVER_USAGE)
-    return EXIT_PASSED
-  }
-  try {
-    const fileEnv = command.envFile ? loadDotenv(command.envFile) : {}
-    if (command.envFile) checkSettingNames(fileEnv, command.envFile)
-    const env = mergeEnv(process.env, fileEnv, command.timeoutMs ? { PIX_TIMEOUT_MS: String(command.timeoutMs) } : {})
-    const config = loadConfig(env)
-    for (const s of secretValues(config)) scrubber.add(s.name, s.value)
-    if (!config.controlUrl) throw new ConfigError('PIX_CONTROL_URL', 'is required by check-driver but not set')
-    const { checkDriver, driverComplete, formatDriverReport } = await import('../harness/driver-check.ts')
-    say(`Checking the sandbox driver at ${config.controlUrl} against specs/control.yaml (this resets the sandbox)`)
-    const report = await checkDriver(config.controlUrl, {
-      baseUrl: config.baseUrl, gatewayUrl: config.gatewayUrl, clientId: config.clientId, clientSecret: config.clientSecret, apiKey: config.apiKey, timeoutMs: config.timeoutMs,
-    })
-    say(formatDriverReport(report))
-    return driverComplete(report) ? EXIT_PASSED : EXIT_FAILED
-  } catch (e) {
-    if (e instanceof ConfigError) return unusable(e)
-    throw e
-  }
-}
-
-function diffCommand(command: Extract<Command, { name: 'diff' }>): number {
-  if (command.help) {
-    say(DIFF_USAGE)
-    return EXIT_PASSED
-  }
-  try {
-    const { text, exitCode } = runDiff(command.oldFile, command.newFile)
-    say(text)
-    return exitCode
-  } catch (e) {
-    if (e instanceof DiffError) return unusable(e)
-    throw e
-  }
-}
-
-function verifyCommand(command: Extract<Command, { name: 'verify' }>): number {
-  if (command.help) {
-    say(VERIFY_USAGE)
-    return EXIT_PASSED
-  }
-  const outcome = verifyCertificate(command.file, { ...(command.key ? { key: command.key } : {}), ...(command.results ? { resultsDir: command.results } : {}) })
-  say(verifyText(command.file, outcome))
-  return outcome.ok ? EXIT_PASSED : EXIT_FAILED
-}
-
-function initCommand(command: Extract<Command, { name: 'init' }>): number {
-  if (command.help) {
-    say(INIT_USAGE)
-    return EXIT_PASSED
-  }
-  try {
-    writeEnvTemplate(resolve(command.file), command.force)
-  } catch (e) {
-    return unusable(e)
-  }
-  say(`Wrote ${command.file}: fill in the required settings, then run pix-conformance --env ${command.file}`)
-  return EXIT_PASSED
 }
 
 /** Where the target's notifications must go, when the user set any of it (a loopback target needs none). */
@@ -495,70 +363,13 @@ function reportRoot(args: CliArgs): string {
   return resolve(args.reportDir ?? 'reports')
 }
 
-/** Every --area must name a folder under suites/. */
-function checkAreas(areas: string[]): void {
-  const known = existsSync(SUITES_DIR)
-    ? readdirSync(SUITES_DIR).filter((name) => statSync(join(SUITES_DIR, name)).isDirectory()).sort()
-    : []
-  for (const area of areas) {
-    if (!known.includes(area)) throw new ArgsError('--area', `unknown area "${area}" (known: ${known.join(', ') || 'none'})`)
-  }
-}
-
-/** Every --file must exist under suites/, and lie in one of the --area folders when both are given. */
-function checkFiles(files: string[], areas: string[]): void {
-  for (const file of files) {
-    if (!existsSync(join(SUITES_DIR, file))) {
-      const closest = closestIds(file, suiteFilesUnder(SUITES_DIR))
-      throw new ArgsError('--file', `no suite file suites/${file}${closest.length > 0 ? `; the closest: ${closest.join(', ')}` : ''}`)
-    }
-    const area = file.split('/')[0] ?? ''
-    if (areas.length > 0 && !areas.includes(area)) throw new ArgsError('--file', `${file} is not in the areas given by --area (${areas.join(', ')})`)
-  }
-}
-
-/** Every suite file, relative to suites/ (area/name.test.ts). */
-function suiteFilesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return []
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts')).map((f) => f.split(sep).join('/')).sort()
-}
-
-/** vitest file filters: the files when given (narrower), else the area folders, else everything. */
-function suiteFilters(args: CliArgs): string[] {
-  const extensionArea = (a: string) => args.suites !== undefined && a.startsWith('x-')
-  // --file narrows the kit's suites, and the extension's run beside them; --area x-<vendor> names the extension's
-  if (args.files.length > 0) return [...args.files.map((f) => `suites/${f}`), ...(args.suites ? [args.suites] : [])]
-  return args.areas.map((a) => (extensionArea(a) ? args.suites! : `suites/${a}/`))
-}
-
-/** --suites and --clauses relative to the working folder, for a replay command. */
-function extensionReplay(args: CliArgs): { suites?: string; clauses?: string } {
-  const here = (path: string) => relative(process.cwd(), path) || '.'
-  return { ...(args.suites ? { suites: here(args.suites) } : {}), ...(args.clauses ? { clauses: here(args.clauses) } : {}) }
-}
-
-/** --check of an extension's check (`x-acme/<path>::<title>`): its title among the extension's suites, no kit suite. */
-function extensionCheck(args: CliArgs, extension: Extension | undefined): { files: string[]; namePattern: string } | undefined {
-  const namespace = extension?.suitesDir ? extension.catalogue.namespace : undefined
-  const at = args.check!.indexOf('::')
-  if (!namespace || !args.check!.startsWith(`${namespace}/`) || at < 0) return undefined
-  args.areas = [namespace]
-  return { files: [], namePattern: `^${args.check!.slice(at + 2).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` }
-}
-
-/** Whether the selected files hold a check meant for a balance account (a --check pattern may pick any of theirs). */
-function selectsBalanceAccountChecks(args: CliArgs): boolean {
-  const filters = suiteFilters(args)
-  return filters.length === 0 || suiteFilesDeclaringAlone(BALANCE_ACCOUNT_REASONS).some((file) => filters.some((filter) => file.includes(filter)))
-}
-
 /** The reference on free loopback ports; its certificate files live in a temporary folder removed on close. */
 async function startEmbeddedReference(): Promise<
   { ok: true; reference: { env: Record<string, string>; close(): Promise<void> } } | { ok: false; reason: string }
 > {
   const outDir = mkdtempSync(join(tmpdir(), 'pix-embedded-'))
   try {
-    const { startReference } = await import('../reference/index.ts')
+    const { startReference } = await import('../../reference/index.ts')
     const running = await startReference({ quiet: true, outDir })
     const close = async () => {
       await running.close()
@@ -574,72 +385,10 @@ async function startEmbeddedReference(): Promise<
 /** The interface's clauses, then the extension's (--clauses) when given. */
 async function loadCatalogue(args: CliArgs): Promise<{ catalogue: ClauseInfo[]; catalogueError?: string }> {
   try {
-    const { loadClauses, loadExtensionClauses } = await import('../generators/clauses.ts')
+    const { loadClauses, loadExtensionClauses } = await import('../../generators/clauses.ts')
     return { catalogue: [...loadClauses(), ...(args.clauses ? loadExtensionClauses(args.clauses).clauses : [])] }
   } catch (e) {
     return { catalogue: [], catalogueError: `the clause catalogue could not be loaded: ${(e as Error).message}` }
   }
 }
 
-/**
- * Preflight: any HTTP answer counts as reachable; a refused connection, a name that does not
- * resolve or no answer within PROBE_TIMEOUT_MS does not.
- */
-async function firstUnreachable(targets: { setting: string; url: string }[]): Promise<{ setting: string; url: string; reason: string } | undefined> {
-  const probes = await Promise.all(targets.map(async (t) => ({ ...t, reason: await probe(t.url) })))
-  return probes.find((p) => p.reason !== undefined) as { setting: string; url: string; reason: string } | undefined
-}
-
-/** GETs the URL; resolves with why it could not, or undefined once any HTTP answer arrives. */
-function probe(url: string): Promise<string | undefined> {
-  return new Promise((settle) => {
-    const target = new URL(url)
-    // The probe sends nothing secret and asks only "does an HTTP server answer?", so certificate
-    // trust is not its business (the suites' clients decide that).
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest
-    const req = send(target, { method: 'GET', rejectUnauthorized: false }, (res) => {
-      res.resume()
-      finish(undefined)
-    })
-    const timer = setTimeout(() => finish(`no answer within ${PROBE_TIMEOUT_MS / 1000} s`), PROBE_TIMEOUT_MS)
-    function finish(reason: string | undefined): void {
-      clearTimeout(timer)
-      req.destroy()
-      settle(reason)
-    }
-    req.on('error', (e) => finish(describeNetworkError(e)))
-    req.end()
-  })
-}
-
-function unusable(e: unknown): number {
-  complain(`conformance: ${(e as Error).message}`)
-  return EXIT_UNUSABLE
-}
-
-/** Whatever reaches stdout or stderr, from us or from vitest, goes out scrubbed; the function returned puts the streams back. */
-function scrubConsole(s: Scrubber): () => void {
-  const restores = [process.stdout, process.stderr].map((stream) => {
-    const original = stream.write
-    const write = original.bind(stream) as (chunk: string, ...rest: unknown[]) => boolean
-    stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')
-      return write(s.text(text), ...rest)
-    }) as typeof stream.write
-    return () => {
-      stream.write = original
-    }
-  })
-  return () => restores.forEach((restore) => restore())
-}
-
-const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href
-if (invokedDirectly) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e: unknown) => {
-      complain(`conformance: internal error: ${(e as Error)?.stack ?? String(e)}`)
-      process.exit(EXIT_FAILED)
-    },
-  )
-}

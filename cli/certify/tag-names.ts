@@ -4,10 +4,10 @@
 // the nearest tag, as --area and --check are.
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { SEVERITY_ORDER } from './reporting/severity.ts'
-import { NEEDS } from '../harness/need-names.ts'
-import { didYouMean } from './did-you-mean.ts'
-import { ArgsError } from './flags.ts'
+import { SEVERITY_ORDER } from '../reporting/severity.ts'
+import { NEEDS } from '../../harness/need-names.ts'
+import { didYouMean } from '../did-you-mean.ts'
+import { ArgsError } from '../flags.ts'
 
 /** The tags every kit check may carry: areas (the folders under suites/), severities, needs. */
 export function kitTags(suitesDir: string): string[] {

@@ -6,9 +6,9 @@
 // from the file: the evidence it is built from holds only «redacted:NAME» placeholders.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { checkHash } from '../harness/trace.ts'
-import type { CheckResult, Results } from './reporting/types.ts'
-import { ReproError, planOf } from './reporting/repro-plan.ts'
+import { checkHash } from '../../harness/trace.ts'
+import type { CheckResult, Results } from '../reporting/types.ts'
+import { ReproError, planOf } from '../reporting/repro-plan.ts'
 import { reproScript } from './repro-script.ts'
 
 export function readRun(from: string): Results {

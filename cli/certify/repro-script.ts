@@ -2,7 +2,7 @@
 // by cli/reporting/repro-plan.ts from a run's evidence) against the target and says whether the rule it records
 // still breaks. The script's code is a template, not a module of the kit: it runs where the kit is
 // not installed.
-import type { ReproPlan } from './reporting/repro-plan.ts'
+import type { ReproPlan } from '../reporting/repro-plan.ts'
 
 /** The reproducer of `plan`, ready to be written as an executable `.mjs` file. */
 export function reproScript(plan: ReproPlan): string {
