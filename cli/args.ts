@@ -6,6 +6,8 @@ import { parseArgs as tokenize } from 'node:util'
 import { MAX_TIMEOUT_MS } from '../harness/config.ts'
 import { didYouMean } from './did-you-mean.ts'
 import { versionText } from './version.ts'
+import { helpIn, langOfArgv } from './help-pt-BR.ts'
+import { consoleMessageIn } from './console-messages-pt-BR.ts'
 import { ArgsError, FLAGS, defaultsLines, flagHelp, flagSyntax, integer, nonEmpty, type CliArgs, type FlagRow, type Shard } from './flags.ts'
 
 /** node:util's tokenizer for every flag; the values are checked here, each error naming its flag. */
@@ -317,11 +319,11 @@ export function answerWithoutRunning(argv: readonly string[]): { exitCode: numbe
   try {
     command = parseCommand(argv)
   } catch (e) {
-    if (e instanceof ArgsError) return { exitCode: 2, stderr: `conformance: ${e.message}` }
+    if (e instanceof ArgsError) return { exitCode: 2, stderr: `conformance: ${consoleMessageIn(langOfArgv(argv), e.message)}` }
     throw e
   }
   if (command.name === 'certify' && command.args.version && !command.args.help) return { exitCode: 0, stdout: versionText() }
   if (command.name === 'receiver' || command.name === 'repro' || !('help' in command ? command.help : command.args.help)) return undefined
   const usage = { certify: USAGE, 'check-driver': CHECK_DRIVER_USAGE, init: INIT_USAGE, diff: DIFF_USAGE, verify: VERIFY_USAGE }[command.name]
-  return { exitCode: 0, stdout: usage }
+  return { exitCode: 0, stdout: helpIn(langOfArgv(argv), command.name, usage) }
 }

@@ -1,0 +1,76 @@
+// What a certification prints while it runs — its opening lines (target, profile, scheduling,
+// webhook capture), a line per finished suite file, the warnings and the lines after the summary —
+// in the language of the run (cli/reporting/i18n.ts: `--lang`, PIX_LANG). English is the default.
+import { texts, type Pair } from './i18n-tables.ts'
+
+export const PROGRESS = {
+  // a line per finished suite file (progress.ts fileLine)
+  'file.passed': ['{n} passed', '{n} aprovadas'],
+  'file.passed.1': ['1 passed', '1 aprovada'],
+  'file.failed': ['{n} failed', '{n} reprovadas'],
+  'file.failed.1': ['1 failed', '1 reprovada'],
+  'file.blocked': ['{n} blocked', '{n} bloqueadas'],
+  'file.blocked.1': ['1 blocked', '1 bloqueada'],
+  'file.inconclusive': ['{n} inconclusive', '{n} inconclusivas'],
+  'file.inconclusive.1': ['1 inconclusive', '1 inconclusiva'],
+  'file.skipped': ['{n} skipped', '{n} puladas'],
+  'file.skipped.1': ['1 skipped', '1 pulada'],
+  'file.none': ['no checks', 'nenhuma verificação'],
+  'file.totals': ['{passed} passed, {failed} failed, {skipped} skipped', '{passed} aprov., {failed} reprov., {skipped} puladas'],
+  'file.withoutVerdict': [', {n} without verdict', ', {n} sem veredito'],
+
+  // what the summary says in its own words beside the checks' messages (progress.ts summaryText)
+  'summary.firstAttempt': ['first attempt:', 'primeira tentativa:'],
+  'summary.noReason': ['no reason given', 'nenhum motivo informado'],
+  'summary.noMessage': ['failed', 'reprovada'],
+
+  // the opening lines (cli/conformance.ts runSuites)
+  'run.certifying': ['Certifying {url} (gateway {gateway})', 'Certificando {url} (gateway {gateway})'],
+  'run.embedded': [', the embedded reference', ', a referência embutida'],
+  'run.line': ['profile {profile} · seed {seed} · run {run}', 'perfil {profile} · semente {seed} · execução {run}'],
+  'run.shard': [' · shard {shard}', ' · fração {shard}'],
+  'capture.line': ['webhook capture: listens on {listen}, {tls}; public URL {public}{mtls}', 'captura de webhooks: escuta em {listen}, {tls}; URL pública {public}{mtls}'],
+  'capture.freePort': ['a free loopback port', 'uma porta livre de loopback'],
+  'capture.tlsWith': ['TLS with {file}', 'TLS com {file}'],
+  'capture.plain': ['plain HTTP (TLS ends at the public URL)', 'HTTP simples (o TLS termina na URL pública)'],
+  'capture.ownCa': ['TLS with a CA of its own', 'TLS com uma CA própria'],
+  'capture.none': ['(none)', '(nenhuma)'],
+  'capture.mtls': ['; senders must present a certificate of {file}', '; os remetentes devem apresentar um certificado de {file}'],
+  'sched.line': [
+    'scheduling: {workers} × {concurrency} checks in flight{balances}; checks declared alone run after, one at a time (those that take only their own notifications from the account\'s channel, side by side){limits}',
+    'agendamento: {workers} × {concurrency} verificações em andamento{balances}; as verificações declaradas isoladas rodam depois, uma de cada vez (as que só consomem as próprias notificações do canal da conta, lado a lado){limits}',
+  ],
+  'sched.workers': ['{n} workers', '{n} workers'],
+  'sched.worker': ['1 worker', '1 worker'],
+  'sched.fixed': [' (not {n}: {setting} reaches one capture server)', ' (não {n}: {setting} alcança um só servidor de captura)'],
+  'sched.balances': ['; the checks on balances and account URLs{ledger} on {accounts}, beside them', '; as verificações de saldos e URLs de conta{ledger} em {accounts}, ao lado delas'],
+  'sched.ledger': [', and the ledger model,', ', e o modelo do extrato,'],
+  'sched.oneAccount': ['the balance account, one at a time', 'a conta de saldo, uma de cada vez'],
+  'sched.accounts': ['{n} balance accounts, one at a time on each', '{n} contas de saldo, uma de cada vez em cada'],
+  'sched.limits': ['; at most {limits} to the target, all workers together (--max-rps, --max-in-flight)', '; no máximo {limits} ao alvo, todos os workers juntos (--max-rps, --max-in-flight)'],
+  'sched.rps': ['{n} requests/s', '{n} requisições/s'],
+  'sched.inFlight': ['{n} requests in flight', '{n} requisições em andamento'],
+  'sched.and': [' and ', ' e '],
+
+  // beside the run
+  'run.warning': ['warning: {text}', 'aviso: {text}'],
+  'run.error': ['error: {text}', 'erro: {text}'],
+  'run.collectorDown': [
+    'warning: --otlp-endpoint {url}: the collector cannot be reached ({why}); the run goes on, and its spans are sent at the end only if it answers then',
+    'aviso: --otlp-endpoint {url}: o coletor não pode ser alcançado ({why}); a execução continua, e os seus spans são enviados no fim só se ele responder então',
+  ],
+  'run.noReport': ['the report could not be written: {why}', 'o relatório não pôde ser escrito: {why}'],
+  'run.notFinished': ['the run did not finish', 'a execução não terminou'],
+  'run.draftedWaivers': ['Drafted waivers for {n} failed clauses: {file} (fill in reason, owner and expires)', 'Dispensas esboçadas para {n} cláusulas reprovadas: {file} (preencha reason, owner e expires)'],
+  'run.merged': ['Merged {n} results ({runs})', '{n} resultados combinados ({runs})'],
+  'run.checkingDriver': ['Checking the sandbox driver at {url} against specs/control.yaml (this resets the sandbox)', 'Conferindo o driver de sandbox em {url} contra specs/control.yaml (isto reinicia o sandbox)'],
+  'run.wrote': ['Wrote {file}: fill in the required settings, then run pix-conformance --env {file}', '{file} escrito: preencha as configurações obrigatórias e execute pix-conformance --env {file}'],
+} as const satisfies Record<string, Pair>
+
+/** A progress text in the current language. */
+export const progress = texts(PROGRESS)
+
+/** `3 passed` / `1 aprovada`: a count with the word of its status. */
+export function countText(status: 'passed' | 'failed' | 'blocked' | 'inconclusive' | 'skipped', n: number): string {
+  return n === 1 ? progress(`file.${status}.1`) : progress(`file.${status}`, { n })
+}
