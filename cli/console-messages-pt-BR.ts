@@ -8,7 +8,7 @@ import type { Lang } from './reporting/i18n.ts'
 
 const V = String.raw`("[^"]*"|\S+)`  // a value as the messages quote it
 
-const PHRASES: readonly (readonly [RegExp, string])[] = [
+const PHRASES: readonly (readonly [RegExp, string | ((...m: string[]) => string)])[] = [
   // did-you-mean and the flags' parsers
   [/; did you mean (\S+)\?/g, '; você quis dizer $1?'],
   [/unknown flag of (\S+)/g, 'flag desconhecida de $1'],
@@ -56,7 +56,7 @@ const PHRASES: readonly (readonly [RegExp, string])[] = [
   [/is the same as (\S+): a balance account must be one that no other check uses/g, 'é igual a $1: uma conta de saldo deve ser uma que nenhuma outra verificação usa'],
   [/is required with PIX_CERT_MODE=transport \(the certificate and key the kit presents at the socket\)/g, 'é exigido com PIX_CERT_MODE=transport (o certificado e a chave que o kit apresenta no socket)'],
   [/must be an https:\/\/ URL \(resend delivers only to HTTPS, §4\.12\), got (\S+)/g, 'deve ser uma URL https:// (o reenvio entrega só por HTTPS, §4.12), recebido $1'],
-  [new RegExp(`must be (.+?), got ${V}`, 'g'), 'deve ser $1, recebido $2'],
+  [new RegExp(`must be (.+?), got ${V}`, 'g'), (_, choices: string, got: string) => `deve ser ${choices.replace(/ or /g, ' ou ')}, recebido ${got}`],
   [/must be a JSON object of reasons by need \(the CLI writes it\)/g, 'deve ser um objeto JSON de motivos por necessidade (a CLI o escreve)'],
   [new RegExp(`${V} must be 1/true or 0/false`, 'g'), '$1 deve ser 1/true ou 0/false'],
   [/file (\S+) does not exist/g, 'o arquivo $1 não existe'],
@@ -75,7 +75,8 @@ const PHRASES: readonly (readonly [RegExp, string])[] = [
   [/target unreachable/g, 'alvo inalcançável'],
 
   // the preflight (cli/preflight.ts, cli/url-mistakes.ts)
-  [/\((with \S+)\) is refused by/g, '(com $1) é recusado por'],
+  [/\(with (\S+)\) is refused by/g, '(com $1) é recusado por'],
+  [/ answer(?:ed|s) (\S+(?: \([^)]*\))?) and (GET|POST) /g, (w: string, status: string, method: string) => `${w.startsWith(' answered') ? ' respondeu' : ' responde'} ${status} e ${method} `],
   [/ is refused by /g, ' é recusado por '],
   [/ \(the route is there: without credentials it answers (\S+)\)/g, ' (a rota existe: sem credenciais ela responde $1)'],
   [/(\S+) and (\S+) are swapped: /g, '$1 e $2 estão trocados: '],
@@ -120,7 +121,7 @@ const PHRASES: readonly (readonly [RegExp, string])[] = [
 export function consoleMessageIn(lang: Lang, text: string): string {
   if (lang === 'en') return text
   let out = text
-  for (const [pattern, pt] of PHRASES) out = out.replace(pattern, pt)
+  for (const [pattern, pt] of PHRASES) out = out.replace(pattern, pt as string)
   return out
 }
 

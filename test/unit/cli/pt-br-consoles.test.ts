@@ -1,0 +1,163 @@
+// --lang pt-BR (PIX_LANG) beyond the report and the certificate: --help, the lines a run prints
+// while it goes, the config and preflight messages, the monitor's history page and `history`
+// output, the receiver's console and report, observe's console. Each is rendered in pt-BR and read
+// by a detector of English function words (./english-words.ts) outside values; English stays the
+// default. The report.html and certificate detector is test/unit/cli/lang-pt-br.test.ts's.
+import { describe, expect, test } from 'vitest'
+import { ConfigError, loadConfig } from '../../../harness/config.ts'
+import { CHECK_DRIVER_USAGE, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, answerWithoutRunning, parseArgs, parseCommand } from '../../../cli/args.ts'
+import { ArgsError, DEFAULTS, FLAGS } from '../../../cli/flags.ts'
+import { DEFAULTS_PT, FLAG_HELP_PT } from '../../../cli/flags.pt-BR.ts'
+import { helpIn, langOfArgv } from '../../../cli/help-pt-BR.ts'
+import { consoleMessageIn } from '../../../cli/console-messages-pt-BR.ts'
+import { inLang } from '../../../cli/reporting/i18n.ts'
+import { fileLine, paint } from '../../../cli/reporting/progress.ts'
+import { PROGRESS, progress } from '../../../cli/reporting/progress-i18n.ts'
+import { englishLines } from './english-words.ts'
+
+const flagsIn = (text: string): string[] => [...new Set([...text.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)].map((m) => m[1]!))].sort()
+
+describe('the detector', () => {
+  test('finds an English sentence, not the values around Portuguese', () => {
+    expect(englishLines('the target was not reached')).toHaveLength(1)
+    expect(englishLines('PIX_BASE_URL: "http://x/y" não é uma URL (veja --help); 4.10.txid-length, R.ack-200, suites/auth/tokens.test.ts, POST /oauth/token respondeu 401')).toEqual([])
+  })
+})
+
+describe('--help in pt-BR', () => {
+  test('every flag of FLAGS has its Portuguese description, and a worded default its Portuguese default', () => {
+    for (const row of FLAGS) {
+      const pt = FLAG_HELP_PT[row.flag]
+      expect(pt?.help, row.flag).toMatch(/\S/)
+      const worded = 'default' in row && row.default !== undefined && !(Object.values(DEFAULTS) as string[]).includes(row.default) && /[a-z]{3}/.test(row.default.replace(/\bms\b/, ''))
+      if (worded) expect(pt?.default, `${row.flag} default`).toMatch(/\S/)
+    }
+    expect(Object.keys(FLAG_HELP_PT).sort()).toEqual(FLAGS.map((r) => r.flag).sort())
+    expect(Object.keys(DEFAULTS_PT).sort()).toEqual(Object.keys(DEFAULTS).sort())
+  })
+
+  const usages = { certify: USAGE, 'check-driver': CHECK_DRIVER_USAGE, diff: DIFF_USAGE, verify: VERIFY_USAGE, init: INIT_USAGE } as const
+  for (const [name, english] of Object.entries(usages)) {
+    test(`${name}: no English sentence; the same flags and settings as the English text`, () => {
+      const pt = helpIn('pt-BR', name as keyof typeof usages, english)
+      expect(englishLines(pt)).toEqual([])
+      expect(flagsIn(pt)).toEqual(flagsIn(english))
+      expect([...pt.matchAll(/\[(PIX_\w+)\]/g)].map((m) => m[1])).toEqual([...english.matchAll(/\[(PIX_\w+)\]/g)].map((m) => m[1]))
+      expect(helpIn('en', name as keyof typeof usages, english)).toBe(english)
+    })
+  }
+
+  test('--help --lang pt-BR and PIX_LANG=pt-BR print it; English stays the default', () => {
+    const pt = helpIn('pt-BR', 'certify', USAGE)
+    expect(answerWithoutRunning(['--help', '--lang', 'pt-BR'])?.stdout).toBe(pt)
+    expect(answerWithoutRunning(['--lang=pt-BR', '--help'])?.stdout).toBe(pt)
+    expect(langOfArgv(['--help'], 'pt-BR')).toBe('pt-BR')
+    expect(langOfArgv(['--help'], undefined)).toBe('en')
+    expect(answerWithoutRunning(['init', '--help'])?.stdout).toBe(INIT_USAGE)
+    expect(pt).toMatch(/^Uso: pix-conformance/)
+    expect(pt).toContain('Padrões:')
+  })
+})
+
+/** What the kit's parsers and config answer to bad input: real messages, each translated. */
+function errorsOf(attempts: (() => unknown)[]): string[] {
+  return attempts.map((attempt) => {
+    try {
+      attempt()
+    } catch (e) {
+      if (e instanceof ArgsError || e instanceof ConfigError) return e.message
+      throw e
+    }
+    throw new Error(`no error from ${attempt.toString()}`)
+  })
+}
+
+const TARGET = { PIX_BASE_URL: 'http://127.0.0.1:1', PIX_GATEWAY_URL: 'http://127.0.0.1:2', PIX_CLIENT_ID: 'id', PIX_CLIENT_SECRET: 'secret-value-long', PIX_API_KEY: 'key-value-long' }
+
+describe('config and flag errors in pt-BR', () => {
+  const messages = errorsOf([
+    () => parseArgs(['--workers', 'many']),
+    () => parseArgs(['--workers', '999']),
+    () => parseArgs(['--profle', 'x']),
+    () => parseArgs(['--profile', 'prod']),
+    () => parseArgs(['--slow=1']),
+    () => parseArgs(['--env']),
+    () => parseArgs(['stray']),
+    () => parseArgs(['--area', 'Bad Name']),
+    () => parseArgs(['--file', 'nope.ts']),
+    () => parseArgs(['--shard', '4/3']),
+    () => parseArgs(['--otlp-endpoint', 'ftp://x']),
+    () => parseArgs(['--otlp-endpoint', 'not a url']),
+    () => parseArgs(['--lang', 'fr']),
+    () => parseCommand(['moniter']),
+    () => parseCommand(['diff', 'one']),
+    () => parseCommand(['init', '--forse']),
+    () => loadConfig({}),
+    () => loadConfig({ ...TARGET, PIX_BASE_URL: 'nope' }),
+    () => loadConfig({ ...TARGET, PIX_PROFILE: 'prod' }),
+    () => loadConfig({ ...TARGET, PIX_TIMEOUT_MS: 'x' }),
+    () => loadConfig({ ...TARGET, PIX_CERT_FILE: '/no/such/file.pem' }),
+    () => loadConfig({ ...TARGET, PIX_DEPTH: 'huge' }),
+  ])
+
+  test('each reads as Portuguese, its values kept', () => {
+    const pt = messages.map((m) => consoleMessageIn('pt-BR', m))
+    expect(pt.flatMap((m) => englishLines(m))).toEqual([])
+    expect(pt[0]).toBe('--workers: "many" não é um número inteiro')
+    expect(pt[2]).toMatch(/^--profle: flag desconhecida; você quis dizer --profile\? \(veja --help\)$/)
+    expect(messages.map((m) => consoleMessageIn('en', m))).toEqual(messages)
+  })
+
+  test('the launcher answers a bad flag in the language asked', () => {
+    expect(answerWithoutRunning(['--workers', 'many', '--lang', 'pt-BR'])).toEqual({ exitCode: 2, stderr: 'conformance: --workers: "many" não é um número inteiro' })
+    expect(answerWithoutRunning(['--workers', 'many'])).toEqual({ exitCode: 2, stderr: 'conformance: --workers: "many" is not a whole number' })
+  })
+})
+
+describe('the preflight and the run\'s warnings in pt-BR', () => {
+  // as cli/preflight.ts, cli/url-mistakes.ts, cli/clock-skew.ts and cli/sandbox-clock.ts word them
+  const warnings = [
+    'PIX_CLIENT_SECRET: PIX_CLIENT_SECRET (with PIX_CLIENT_ID) is refused by POST /oauth/token: 401',
+    'PIX_BASE_URL: PIX_BASE_URL does not serve this interface: POST /oauth/token answered 200 (text/html) without an access_token',
+    'PIX_BASE_URL: PIX_BASE_URL and PIX_GATEWAY_URL are swapped: POST http://h:1/oauth/token answered 404 and GET http://h:2/v1/account/balance answered 404, while POST http://h:2/oauth/token answers 200 and GET http://h:1/v1/account/balance answers 200',
+    'PIX_BASE_URL: PIX_BASE_URL and PIX_GATEWAY_URL do not serve this interface: POST http://h:1/oauth/token answered 404 and GET http://h:2/v1/account/balance answered 404; is a path prefix missing or extra (the routes start at /oauth/token and /v1/account/balance)?',
+    'PIX_BASE_URL: PIX_BASE_URL does not serve this interface: POST http://h:1/v1/oauth/token answered 404; the path prefix /v1 is extra: POST http://h:1/oauth/token answers 200 (PIX_BASE_URL=http://h:1)',
+    'PIX_CLIENT_ID: PIX_CLIENT_ID (with PIX_CLIENT_SECRET) is refused by POST /oauth/token: 401 (the route is there: without credentials it answers 400)',
+    'POST http://h:1/oauth/token answered 500: every check that needs a bearer token will be blocked',
+    'GET http://h:2/v1/account/balance answered 503: the checks of the gateway will show it',
+    'PIX_CONTROL_URL does not serve the sandbox driver of specs/control.yaml: GET /control/clock answered 404 (the contract: 200 with the simulated time, or 501 when not provided); it is the driver\'s base (its routes start /control/), not the API\'s: times are judged on the target\'s Date header instead',
+    'PIX_CERT_FILE is refused by POST /api/auth/token: 401: the checks that need it are skipped',
+    'the sandbox driver does not reset one account (POST /control/accounts/{id}/reset answered 501): the ledger model resets the whole sandbox, alone after the other checks',
+    'the target\'s clock is 5 min 3 s ahead of this machine\'s (the Date header of its answers; more than the 2 min allowed): every time is judged on the target\'s clock',
+    'the sandbox clock was advanced by 1 h; it cannot be moved back (only a reset of the sandbox, --reset, returns it to real time)',
+  ]
+  test('each reads as Portuguese, its values kept', () => {
+    const pt = warnings.map((w) => consoleMessageIn('pt-BR', w))
+    expect(pt.flatMap((m) => englishLines(m))).toEqual([])
+    expect(pt[5]).toContain('POST /oauth/token: 401')
+  })
+})
+
+describe('the progress lines in pt-BR', () => {
+  const counts = (passed: number, failed: number, skipped: number, blocked = 0, inconclusive = 0) => ({ passed, failed, skipped, blocked, inconclusive, total: passed + failed + skipped + blocked + inconclusive })
+
+  test('a finished suite file: no English word', () => {
+    const lines = inLang('pt-BR', () => [
+      fileLine('auth/tokens.test.ts', counts(3, 1, 2, 1, 1), counts(10, 1, 2, 1, 1), 1234, paint(false)),
+      fileLine('auth/tokens.test.ts', counts(1, 1, 1, 1, 1), counts(1, 1, 1), 10, paint(true)),
+      fileLine('auth/none.test.ts', counts(0, 0, 0), counts(0, 0, 0), 10, paint(false)),
+    ])
+    expect(englishLines(lines.join('\n'))).toEqual([])
+    expect(lines[0]).toContain('3 aprovadas, 1 reprovada, 1 bloqueada, 1 inconclusiva, 2 puladas')
+    expect(lines[2]).toContain('nenhuma verificação')
+    expect(fileLine('auth/x.test.ts', counts(3, 0, 0), counts(3, 0, 0), 10, paint(false))).toContain('3 passed  [3 passed, 0 failed, 0 skipped')
+  })
+
+  test('every line of the run (opening, scheduling, capture, warnings): no English word in pt-BR', () => {
+    const vars = { n: 2, url: 'http://h:1', gateway: 'http://h:2', profile: 'readonly', seed: 7, run: '20261129-x', shard: '1/2', listen: '127.0.0.1:8080', tls: 'x', public: 'https://p', mtls: '', file: 'ca.pem', workers: 'w', concurrency: 8, balances: '', limits: '', setting: 'PIX_WEBHOOK_LISTEN', ledger: '', accounts: '', why: 'ECONNREFUSED', text: 'ok', runs: 'a, b', passed: 1, failed: 0, skipped: 0 }
+    for (const id of Object.keys(PROGRESS) as (keyof typeof PROGRESS)[]) {
+      expect(englishLines(progress(id, vars, 'pt-BR')), id).toEqual([])
+      expect(progress(id, vars, 'en'), id).toBe(progress(id, vars))  // English unless asked
+    }
+  })
+})
