@@ -264,7 +264,7 @@ export class Monitor {
   private writePage(): void {
     try {
       const tmp = `${this.options.pageFile}.${process.pid}.tmp`
-      writeFileSync(tmp, historyPage(this.history!, { pageFile: this.options.pageFile }))
+      writeFileSync(tmp, historyPage(this.history!, { pageFile: this.options.pageFile, lang: alertLang(this.options.certifyArgv) }))
       renameSync(tmp, this.options.pageFile)
     } catch (e) {
       this.out(`monitor: the history page could not be written (${(e as Error).message})`)

@@ -37,7 +37,8 @@ export function proseOf(text: string, values: readonly string[] = []): string {
 export function englishLines(text: string, values: readonly string[] = []): { line: string; words: string[] }[] {
   const found: { line: string; words: string[] }[] = []
   for (const line of text.split('\n')) {
-    const words = proseOf(line, values).toLowerCase().match(/[a-zà-ÿ']+/g) ?? []
+    // a token joined to digits or hyphens (run-3, x-vendor) is an id, not a word
+    const words = proseOf(line, values).toLowerCase().split(/[\s,;:()[\]{}·…!?.«»"'“”—–=+*|<>]+/).filter((w) => /^[a-zà-ÿ]+$/.test(w))
     const english = words.filter((w) => ENGLISH.includes(w))
     if (english.length > 0) found.push({ line: line.trim(), words: [...new Set(english)] })
   }

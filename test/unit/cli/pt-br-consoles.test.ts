@@ -3,7 +3,10 @@
 // output, the receiver's console and report, observe's console. Each is rendered in pt-BR and read
 // by a detector of English function words (./english-words.ts) outside values; English stays the
 // default. The report.html and certificate detector is test/unit/cli/lang-pt-br.test.ts's.
-import { describe, expect, test } from 'vitest'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, test, vi } from 'vitest'
 import { ConfigError, loadConfig } from '../../../harness/config.ts'
 import { CHECK_DRIVER_USAGE, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, answerWithoutRunning, parseArgs, parseCommand } from '../../../cli/args.ts'
 import { ArgsError, DEFAULTS, FLAGS } from '../../../cli/flags.ts'
@@ -13,7 +16,37 @@ import { consoleMessageIn } from '../../../cli/console-messages-pt-BR.ts'
 import { inLang } from '../../../cli/reporting/i18n.ts'
 import { fileLine, paint } from '../../../cli/reporting/progress.ts'
 import { PROGRESS, progress } from '../../../cli/reporting/progress-i18n.ts'
+import { buildResults } from '../../../cli/reporting/results.ts'
+import { factsOf } from '../../../cli/monitor/extract.ts'
+import { History } from '../../../cli/monitor/history.ts'
+import { monitorMain } from '../../../cli/monitor/main.ts'
+import { historyPage } from '../../../cli/monitor/page.ts'
+import { CLAUSES, check, runInfo } from './fixtures.ts'
 import { englishLines } from './english-words.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'pix-ptbr-consoles-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** What a person reads of a page: the text between tags (no style, no script) and the title attributes. */
+function readable(html: string): string {
+  const body = html.replace(/<(style|script)\b[\s\S]*?<\/\1>/g, '')
+  return [...body.split(/<[^>]*>/), ...[...body.matchAll(/\btitle="([^"]*)"/g)].map((m) => m[1]!)]
+    .map((s) => s.replace(/&[a-z#0-9]+;/g, ' ').trim()).filter(Boolean).join('\n')
+}
+
+/** Captures what `run` writes to stdout and stderr. */
+async function captured(run: () => Promise<number>): Promise<{ code: number; out: string }> {
+  const chunks: string[] = []
+  const spies = [process.stdout, process.stderr].map((stream) => vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    chunks.push(String(chunk))
+    return true
+  }))
+  try {
+    return { code: await run(), out: chunks.join('') }
+  } finally {
+    for (const spy of spies) spy.mockRestore()
+  }
+}
 
 const flagsIn = (text: string): string[] => [...new Set([...text.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)].map((m) => m[1]!))].sort()
 
@@ -158,6 +191,70 @@ describe('the progress lines in pt-BR', () => {
     for (const id of Object.keys(PROGRESS) as (keyof typeof PROGRESS)[]) {
       expect(englishLines(progress(id, vars, 'pt-BR')), id).toEqual([])
       expect(progress(id, vars, 'en'), id).toBe(progress(id, vars))  // English unless asked
+    }
+  })
+})
+
+describe('the monitor\'s history page and `history` in pt-BR', () => {
+  // check titles, statements and messages are values here: Portuguese titles, and the check's own
+  // English message (it stays in English, as the report says) ignored by the detector
+  const MESSAGE = '4.10.txid-length — status: expected 400, got 201'
+  const results = (failing: boolean) => buildResults(runInfo(), [
+    check({ id: 'a', title: 'emissão de token', clauses: ['4.2.token-type'] }),
+    check({ id: 'b', title: 'tamanho do txid', area: 'charges', clauses: ['4.10.txid-length'], ...(failing ? { status: 'failed' as const, failedClause: '4.10.txid-length', severity: 'data' as const, message: MESSAGE } : {}) }),
+  ], CLAUSES)
+  const dbFile = join(dir, 'history.db')
+  const pageFile = join(dir, 'history.html')
+  const t0 = Date.parse('2026-11-28T05:00:00Z')
+  const h = History.open(dbFile)
+  for (let i = 0; i < 4; i++) {
+    const r = results(i === 2)
+    const run = h.startRun('scheduled', i + 1, t0 + i * 3_600_000, ['pix-conformance'])
+    h.recordRun(run, { runId: `run-${i}`, outcome: i === 2 ? 'failed' : 'passed', exitCode: i === 2 ? 1 : 0, finishedAt: t0 + i * 3_600_000 + 60_000, reportDir: join(dir, `r${i}`), verdict: r.verdict.label ?? r.verdict.result, target: 'http://127.0.0.1:4000', profile: 'readonly', counts: r.summary },
+      factsOf(r), [{ operation: 'createCob', count: 4, p50: 40 + i, p95: 80 + i }])
+    if (i === 2) h.recordAlert(run, t0 + i * 3_600_000, { kind: 'clause-failed', clause: '4.10.txid-length', summary: '4.10.txid-length failed (passed before; confirmed by a second run)' }, { severity: 'data', statement: 'o txid tem de 26 a 35 caracteres alfanuméricos', message: MESSAGE, traceId: 'a'.repeat(32) })
+  }
+  const confirm = h.startRun('confirm', 5, t0 + 5 * 3_600_000, ['pix-conformance'])
+  h.endRunWithout(confirm, 'timed-out', null, t0 + 5 * 3_600_000 + 1_000)
+  h.close()
+
+  test('the page: no English sentence; English stays the default', () => {
+    const h2 = History.open(dbFile)
+    try {
+      const pt = historyPage(h2, { pageFile, now: t0 + 86_400_000, lang: 'pt-BR' })
+      expect(pt).toContain('<html lang="pt-BR">')
+      expect(englishLines(readable(pt), [MESSAGE])).toEqual([])
+      expect(readable(pt)).toContain('Histórico de conformidade')
+      expect(readable(pt)).toContain('cláusula reprovada')
+      const en = historyPage(h2, { pageFile, now: t0 + 86_400_000 })
+      expect(en).toContain('<html lang="en">')
+      expect(en).toContain('<h1>Conformance history</h1>')
+    } finally {
+      h2.close()
+    }
+  })
+
+  for (const args of [[], ['--clause', '4.10.txid-length'], ['--latency']]) {
+    test(`history ${args.join(' ')} --lang pt-BR: no English sentence`, async () => {
+      const { code, out } = await captured(() => monitorMain(['history', '--db', dbFile, ...args, '--lang', 'pt-BR']))
+      expect(code).toBe(0)
+      expect(out.length).toBeGreaterThan(20)
+      expect(englishLines(out, [MESSAGE, 'status: expected 400, got 201'])).toEqual([])
+      const en = await captured(() => monitorMain(['history', '--db', dbFile, ...args]))
+      expect(englishLines(en.out).length).toBeGreaterThan(0)  // the detector sees English in the default
+    })
+  }
+
+  test('history --html with PIX_LANG=pt-BR writes the page in Portuguese', async () => {
+    vi.stubEnv('PIX_LANG', 'pt-BR')
+    try {
+      const file = join(dir, 'page-pt.html')
+      const { code, out } = await captured(() => monitorMain(['history', '--db', dbFile, '--html', file]))
+      expect(code).toBe(0)
+      expect(out).toContain('history: página escrita em')
+      expect(readFileSync(file, 'utf8')).toContain('<html lang="pt-BR">')
+    } finally {
+      vi.unstubAllEnvs()
     }
   })
 })
