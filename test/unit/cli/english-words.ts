@@ -1,10 +1,10 @@
 // A small detector of English left in a Portuguese text: function words English sentences cannot
 // do without, looked for outside what is a value (URLs, paths and file names, flags, PIX_* and
 // other settings, clause and check ids, quoted and code spans, HTTP methods with their routes).
-// None of these words is a Portuguese word ("no", "a", "as", "do" are, and are not listed), so a
+// None of these words is a Portuguese word ("no", "a", "as", "do", "for" are, and are not listed), so a
 // hit is English the kit wrote.
 
-const ENGLISH = ['the', 'is', 'was', 'not', 'expected', 'got', 'should', 'with', 'when', 'which', 'of', 'and', 'are', 'to', 'for', 'this', 'that', 'from', 'has', 'have', 'its', 'it', 'by', 'each', 'every', 'only', 'than', 'after', 'before', 'run', 'runs', 'checks', 'failed', 'passed', 'skipped', 'blocked', 'none', 'or', 'at', 'on', 'in', 'be', 'will', 'cannot', 'answered', 'answers']
+const ENGLISH = ['the', 'is', 'was', 'not', 'expected', 'got', 'should', 'with', 'when', 'which', 'of', 'and', 'are', 'to', 'this', 'that', 'from', 'has', 'have', 'its', 'it', 'by', 'each', 'every', 'only', 'than', 'after', 'before', 'run', 'runs', 'checks', 'failed', 'passed', 'skipped', 'blocked', 'none', 'or', 'at', 'on', 'in', 'be', 'will', 'cannot', 'answered', 'answers']
 
 const VALUE_PATTERNS: RegExp[] = [
   /\bhttps?:\/\/\S+/g,                        // URLs

@@ -3,7 +3,7 @@
 // output, the receiver's console and report, observe's console. Each is rendered in pt-BR and read
 // by a detector of English function words (./english-words.ts) outside values; English stays the
 // default. The report.html and certificate detector is test/unit/cli/lang-pt-br.test.ts's.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test, vi } from 'vitest'
@@ -23,13 +23,20 @@ import { monitorMain } from '../../../cli/monitor/main.ts'
 import { historyPage } from '../../../cli/monitor/page.ts'
 import { CLAUSES, check, runInfo } from './fixtures.ts'
 import { englishLines } from './english-words.ts'
+import { receiverMain } from '../../../cli/receiver.ts'
+import { RECEIVER_USAGE } from '../../../cli/receiver/options.ts'
+import { receiverUsageIn } from '../../../cli/receiver/usage-pt-BR.ts'
+import { startReceiver } from '../../receivers/receiver.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'pix-ptbr-consoles-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-/** What a person reads of a page: the text between tags (no style, no script) and the title attributes. */
+/**
+ * What a person reads of a page as the kit's words: the text between tags and the title
+ * attributes; no style or script, and no evidence (<pre>, <code>: HTTP exchanges, commands).
+ */
 function readable(html: string): string {
-  const body = html.replace(/<(style|script)\b[\s\S]*?<\/\1>/g, '')
+  const body = html.replace(/<(style|script|pre|code)\b[\s\S]*?<\/\1>/g, '')
   return [...body.split(/<[^>]*>/), ...[...body.matchAll(/\btitle="([^"]*)"/g)].map((m) => m[1]!)]
     .map((s) => s.replace(/&[a-z#0-9]+;/g, ' ').trim()).filter(Boolean).join('\n')
 }
@@ -256,5 +263,51 @@ describe('the monitor\'s history page and `history` in pt-BR', () => {
     } finally {
       vi.unstubAllEnvs()
     }
+  })
+})
+
+describe('the receiver in pt-BR', () => {
+  /** A run against a trusting receiver that refuses unknown fields, without a probe for one run: failures, skips and passes. */
+  async function receiverRun(argv: string[]): Promise<{ code: number; out: string; html: string; json: string }> {
+    const receiver = await startReceiver({ unknownFields: 'reject-400', duplicate: 'answer-500' })
+    const reportDir = join(dir, `receiver-${Math.random().toString(36).slice(2)}`)
+    const out: string[] = []
+    try {
+      const code = await receiverMain(['--url', receiver.url, '--probe-url', receiver.probeUrl, '--report-dir', reportDir, '--seed', '20', ...argv], { out: (l) => out.push(l), err: (l) => out.push(l), slowReadMs: 150, colour: false })
+      const [runDir] = readdirSync(reportDir)
+      return { code, out: out.join('\n'), html: readFileSync(join(reportDir, runDir!, 'report.html'), 'utf8'), json: readFileSync(join(reportDir, runDir!, 'results.json'), 'utf8') }
+    } finally {
+      await receiver.close()
+    }
+  }
+
+  test('its console and report.html: no English sentence; results.json keeps the kit\'s words', async () => {
+    const run = await receiverRun(['--lang', 'pt-BR'])
+    expect(run.code).toBe(1)
+    expect(englishLines(run.out)).toEqual([])
+    expect(run.out).toContain('Falhas (')
+    expect(run.out).toMatch(/^REPROVADO — receptor que confia/m)
+    expect(englishLines(readable(run.html))).toEqual([])
+    expect(run.html).toContain('<html lang="pt-BR">')
+    expect(run.html).toContain('a mesma notificação V1 PAID duas vezes')
+    expect(run.json).toContain('"title": "the same V1 PAID notification twice"')
+  }, 60_000)
+
+  test('English stays the default', async () => {
+    const run = await receiverRun([])
+    expect(run.out).toMatch(/^FAILED — trusting receiver/m)
+    expect(run.html).toContain('<html lang="en">')
+  }, 60_000)
+
+  test('--help and a bad flag in pt-BR', async () => {
+    const pt = receiverUsageIn('pt-BR', RECEIVER_USAGE)
+    expect(englishLines(pt)).toEqual([])
+    expect(flagsIn(pt)).toEqual(flagsIn(RECEIVER_USAGE))
+    const out: string[] = []
+    expect(await receiverMain(['--help', '--lang', 'pt-BR'], { out: (l) => out.push(l) })).toBe(0)
+    expect(out.join('\n')).toBe(pt)
+    const err: string[] = []
+    expect(await receiverMain(['--lang', 'pt-BR', '--tiemout', '5'], { err: (l) => err.push(l) })).toBe(2)
+    expect(englishLines(err.join('\n'))).toEqual([])
   })
 })
