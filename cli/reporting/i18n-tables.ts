@@ -16,10 +16,12 @@ export function texts<T extends Record<string, Pair>>(table: T): (id: keyof T & 
 }
 
 /** A message translated by the first pattern it matches; `$1`… keep what the pattern captured (values). */
-export function byPattern(rules: readonly (readonly [RegExp, string])[]): (text: string, lang?: Lang) => string {
+export type Replacement = string | ((whole: string, ...groups: string[]) => string)
+
+export function byPattern(rules: readonly (readonly [RegExp, Replacement])[]): (text: string, lang?: Lang) => string {
   return (text, lang = currentLang()) => {
     if (lang === 'en') return text
-    for (const [pattern, pt] of rules) if (pattern.test(text)) return text.replace(pattern, pt)
+    for (const [pattern, pt] of rules) if (pattern.test(text)) return text.replace(pattern, pt as string)
     return text
   }
 }

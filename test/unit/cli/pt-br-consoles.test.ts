@@ -3,7 +3,7 @@
 // output, the receiver's console and report, observe's console. Each is rendered in pt-BR and read
 // by a detector of English function words (./english-words.ts) outside values; English stays the
 // default. The report.html and certificate detector is test/unit/cli/lang-pt-br.test.ts's.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test, vi } from 'vitest'
@@ -27,6 +27,11 @@ import { receiverMain } from '../../../cli/receiver.ts'
 import { RECEIVER_USAGE } from '../../../cli/receiver/options.ts'
 import { receiverUsageIn } from '../../../cli/receiver/usage-pt-BR.ts'
 import { startReceiver } from '../../receivers/receiver.ts'
+import { observeMain } from '../../../cli/observe/main.ts'
+import { OBSERVE_USAGE } from '../../../cli/observe/options.ts'
+import { observeUsageIn } from '../../../cli/observe/usage-pt-BR.ts'
+import { toHar } from '../../../cli/observe/har.ts'
+import { BASE, ex, item, page } from '../../observe/exchanges.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'pix-ptbr-consoles-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -309,5 +314,48 @@ describe('the receiver in pt-BR', () => {
     const err: string[] = []
     expect(await receiverMain(['--lang', 'pt-BR', '--tiemout', '5'], { err: (l) => err.push(l) })).toBe(2)
     expect(englishLines(err.join('\n'))).toEqual([])
+  })
+})
+
+describe('observe in pt-BR', () => {
+  async function observeHar(entries: ReturnType<typeof ex>[], argv: string[]): Promise<{ code: number; out: string }> {
+    const runDir = mkdtempSync(join(dir, 'observe-'))
+    const file = join(runDir, 'in.har')
+    writeFileSync(file, JSON.stringify(toHar(entries, 'test', 'test')))
+    const out: string[] = []
+    const code = await observeMain(['--har', file, '--report-dir', runDir, ...argv], { out: (l) => out.push(l), err: (l) => out.push(l) })
+    return { code, out: out.join('\n') }
+  }
+  const leaky = item('Confirmado', { counterpart: { ...(item('x').counterpart as object), document: '529.982.***-**' } })
+
+  test('its console: no English sentence of the kit (what a rule saw stays as it wrote it, and is said to)', async () => {
+    const failing = await observeHar([ex('GET', `${BASE}/api/transactions`, 200, page([leaky]))], ['--lang', 'pt-BR'])
+    expect(failing.code).toBe(1)
+    const rulesSaw = failing.out.split('\n').filter((l) => /^ {6}/.test(l))
+    expect(rulesSaw.length).toBeGreaterThan(0)
+    expect(englishLines(failing.out, rulesSaw.map((l) => l.trim()))).toEqual([])
+    expect(failing.out).toMatch(/^OBSERVADO — \d+ cláusulas julgadas em 1 troca, 1 reprovada \(\d+ não observadas\)$/m)
+    expect(failing.out).toContain('fica em inglês')
+    const passing = await observeHar([ex('GET', `${BASE}/api/transactions`, 200, page([item('Confirmado')]))], ['--lang', 'pt-BR'])
+    expect(englishLines(passing.out)).toEqual([])
+    expect(passing.out).toMatch(/^OBSERVADO — /m)
+    const english = await observeHar([ex('GET', `${BASE}/api/transactions`, 200, page([item('Confirmado')]))], [])
+    expect(english.out).toMatch(/^OBSERVED — /m)
+  })
+
+  test('--help and bad options in pt-BR', async () => {
+    const pt = observeUsageIn('pt-BR', OBSERVE_USAGE)
+    expect(englishLines(pt)).toEqual([])
+    expect(flagsIn(pt)).toEqual(flagsIn(OBSERVE_USAGE))
+    const out: string[] = []
+    const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l) }
+    expect(await observeMain(['--help', '--lang', 'pt-BR'], io)).toBe(0)
+    expect(out.join('\n')).toBe(pt)
+    out.length = 0
+    for (const argv of [['--listen', '8090'], ['--listen', 'host:port'], ['--har', 'x.har', '--listen', '8090'], ['--bogus'], ['--har', 'x', '--window', '1s']]) {
+      expect(await observeMain([...argv, '--lang', 'pt-BR'], io)).toBe(2)
+    }
+    expect(out).toHaveLength(5)
+    expect(englishLines(out.join('\n'))).toEqual([])
   })
 })
