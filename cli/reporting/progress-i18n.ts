@@ -16,7 +16,7 @@ export const PROGRESS = {
   'file.skipped': ['{n} skipped', '{n} puladas'],
   'file.skipped.1': ['1 skipped', '1 pulada'],
   'file.none': ['no checks', 'nenhuma verificação'],
-  'file.totals': ['{passed} passed, {failed} failed, {skipped} skipped', '{passed} aprov., {failed} reprov., {skipped} puladas'],
+  'file.totals': ['{passed} passed, {failed} failed, {skipped} skipped', '{passed} aprov., {failed} reprov., {skipped} pul.'],
   'file.withoutVerdict': [', {n} without verdict', ', {n} sem veredito'],
 
   // what the summary says in its own words beside the checks' messages (progress.ts summaryText)
