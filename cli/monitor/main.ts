@@ -7,7 +7,9 @@ import { History, percentile, type TimelineEntry } from './history.ts'
 import { Monitor } from './loop.ts'
 import { HISTORY_USAGE, MONITOR_USAGE, MonitorArgsError, parseHistoryArgs, parseMonitorArgs, type HistoryOptions } from './options.ts'
 import { historyPage } from './page.ts'
-import { kindIn, summaryIn } from './alerts-i18n.ts'
+import { alertLang, kindIn, summaryIn } from './alerts-i18n.ts'
+import { monitorUsageIn } from './usage-pt-BR.ts'
+import { monitorText } from './console-i18n.ts'
 import { historyText as h$, runResult } from './page-i18n.ts'
 import { currentLang, inLang, statementIn, word } from '../reporting/i18n.ts'
 
@@ -25,11 +27,11 @@ export async function monitorMain(argv: readonly string[]): Promise<number> {
     }
     const options = parseMonitorArgs(rest)
     if (options.help) {
-      say(MONITOR_USAGE)
+      say(monitorUsageIn(alertLang(options.certifyArgv), 'monitor', MONITOR_USAGE))
       return 0
     }
     const monitor = new Monitor(options)
-    const onSignal = (signal: NodeJS.Signals) => monitor.stop(`${signal} received`)
+    const onSignal = (signal: NodeJS.Signals) => monitor.stop(monitorText('signal', { signal }, alertLang(options.certifyArgv)))
     process.on('SIGTERM', onSignal)
     process.on('SIGINT', onSignal)
     try {
@@ -50,7 +52,7 @@ export async function monitorMain(argv: readonly string[]): Promise<number> {
 
 function historyCommand(o: HistoryOptions): number {
   if (o.help) {
-    say(HISTORY_USAGE)
+    say(monitorUsageIn(currentLang(), 'history', HISTORY_USAGE))
     return 0
   }
   if (!existsSync(o.dbFile)) {

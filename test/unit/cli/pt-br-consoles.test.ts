@@ -21,6 +21,9 @@ import { factsOf } from '../../../cli/monitor/extract.ts'
 import { History } from '../../../cli/monitor/history.ts'
 import { monitorMain } from '../../../cli/monitor/main.ts'
 import { historyPage } from '../../../cli/monitor/page.ts'
+import { HISTORY_USAGE, MONITOR_USAGE } from '../../../cli/monitor/options.ts'
+import { monitorUsageIn } from '../../../cli/monitor/usage-pt-BR.ts'
+import { MONITOR_TEXTS, monitorText } from '../../../cli/monitor/console-i18n.ts'
 import { CLAUSES, check, runInfo } from './fixtures.ts'
 import { englishLines } from './english-words.ts'
 import { receiverMain } from '../../../cli/receiver.ts'
@@ -256,6 +259,19 @@ describe('the monitor\'s history page and `history` in pt-BR', () => {
       expect(englishLines(en.out).length).toBeGreaterThan(0)  // the detector sees English in the default
     })
   }
+
+  test('monitor --help, history --help and the monitor\'s own lines: no English sentence', async () => {
+    for (const [name, english] of [['monitor', MONITOR_USAGE], ['history', HISTORY_USAGE]] as const) {
+      const pt = monitorUsageIn('pt-BR', name, english)
+      expect(englishLines(pt), name).toEqual([])
+      expect(flagsIn(pt).filter((f) => f !== 'lang'), name).toEqual(flagsIn(english).filter((f) => f !== 'lang'))
+      expect(monitorUsageIn('en', name, english)).toBe(english)
+    }
+    expect((await captured(() => monitorMain(['history', '--help', '--lang', 'pt-BR']))).out).toContain('Uso: pix-conformance history')
+    expect((await captured(() => monitorMain(['monitor', '--help', '--lang', 'pt-BR']))).out).toContain('Uso: pix-conformance monitor')
+    const vars = { why: 'x', current: '', url: 'http://h/m', every: '15m', timeout: '10m', db: 'h.db', keep: '30d', page: 'h.html', seq: 3, how: 'x', run: 'r', result: 'APROVADO', duration: '3 s', headline: 'h', failing: 1, verified: 2, clauses: 'R.x', checks: 'a::b', clause: 'R.x', n: 2, summary: 's', detail: 'd', code: 2, signal: 'SIGTERM' }
+    for (const id of Object.keys(MONITOR_TEXTS) as (keyof typeof MONITOR_TEXTS)[]) expect(englishLines(monitorText(id, vars, 'pt-BR')), id).toEqual([])
+  })
 
   test('history --html with PIX_LANG=pt-BR writes the page in Portuguese', async () => {
     vi.stubEnv('PIX_LANG', 'pt-BR')
