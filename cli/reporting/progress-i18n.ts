@@ -1,7 +1,7 @@
 // What a certification prints while it runs — its opening lines (target, profile, scheduling,
 // webhook capture), a line per finished suite file, the warnings and the lines after the summary —
 // in the language of the run (cli/reporting/i18n.ts: `--lang`, PIX_LANG). English is the default.
-import { texts, type Pair } from './i18n-tables.ts'
+import { byPattern, texts, type Pair } from './i18n-tables.ts'
 
 export const PROGRESS = {
   // a line per finished suite file (progress.ts fileLine)
@@ -64,6 +64,14 @@ export const PROGRESS = {
   'run.draftedWaivers': ['Drafted waivers for {n} failed clauses: {file} (fill in reason, owner and expires)', 'Dispensas esboçadas para {n} cláusulas reprovadas: {file} (preencha reason, owner e expires)'],
   'run.merged': ['Merged {n} results ({runs})', '{n} resultados combinados ({runs})'],
   'run.checkingDriver': ['Checking the sandbox driver at {url} against specs/control.yaml (this resets the sandbox)', 'Conferindo o driver de sandbox em {url} contra specs/control.yaml (isto reinicia o sandbox)'],
+  'after.noRepro': ['  no reproducer for {n} failures:', '  nenhum reprodutor para {n} falhas:'],
+  'after.noRepro.1': ['  no reproducer for 1 failure:', '  nenhum reprodutor para 1 falha:'],
+  'after.more': ['    … {n} more', '    … mais {n}'],
+  'after.reproFailed': ['warning: the reproducers could not be written: {why}', 'aviso: os reprodutores não puderam ser escritos: {why}'],
+  'after.otlp': ['OpenTelemetry: {n} spans sent to {url}', 'OpenTelemetry: {n} spans enviados a {url}'],
+  'after.failOn': ['--fail-on {list}: {n} failures block the run{reported}', '--fail-on {list}: {n} falhas bloqueiam a execução{reported}'],
+  'after.reportedOnly': [', {n} reported only ({severities})', ', {n} apenas relatadas ({severities})'],
+  'after.failOn.1': ['--fail-on {list}: 1 failure blocks the run{reported}', '--fail-on {list}: 1 falha bloqueia a execução{reported}'],
   'run.wrote': ['Wrote {file}: fill in the required settings, then run pix-conformance --env {file}', '{file} escrito: preencha as configurações obrigatórias e execute pix-conformance --env {file}'],
 } as const satisfies Record<string, Pair>
 
@@ -74,3 +82,14 @@ export const progress = texts(PROGRESS)
 export function countText(status: 'passed' | 'failed' | 'blocked' | 'inconclusive' | 'skipped', n: number): string {
   return n === 1 ? progress(`file.${status}.1`) : progress(`file.${status}`, { n })
 }
+
+// why a failure got no reproducer (cli/reporting/repro-plan.ts words it)
+const NO_REPRO_PT: readonly (readonly [RegExp, string])[] = [
+  [/^failed without a clause \(a kit failure\): nothing of the target to reproduce$/, 'reprovou sem cláusula (uma falha do kit): nada do alvo a reproduzir'],
+  [/^no recorded exchange to replay$/, 'nenhuma troca registrada para repetir'],
+  [/^its message names no "<rule>: expected …, got …" line to assert$/, 'a sua mensagem não tem uma linha "<rule>: expected …, got …" a afirmar'],
+  [/^the rule (".*") names no status or body value the reproducer can assert$/, 'a regra $1 não indica nenhum status ou valor de corpo que o reprodutor possa afirmar'],
+]
+
+/** Why a failed check has no reproducer, in the current language. */
+export const noReproWhy = byPattern(NO_REPRO_PT)
