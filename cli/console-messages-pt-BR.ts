@@ -71,6 +71,16 @@ const PHRASES: readonly (readonly [RegExp, string | ((...m: string[]) => string)
   // harness/config.ts workerCountFor: why the run has the workers it has
   [/^no more than --max-in-flight (\S+)$/g, 'não mais que --max-in-flight $1'],
   [/^the target's fastest answer took (\S+) ms$/g, 'a resposta mais rápida do alvo levou $1 ms'],
+  // harness/http.ts describeNetworkError: why a request got no answer
+  [/\bconnection refused\b/g, 'conexão recusada'],
+  [/\bconnection reset by the target\b/g, 'conexão reiniciada pelo alvo'],
+  [/\bhost not found\b/g, 'host não encontrado'],
+  [/\bhost lookup failed\b/g, 'falha ao resolver o host'],
+  [/\bconnection timed out\b/g, 'tempo de conexão esgotado'],
+  [/\bhost unreachable\b/g, 'host inalcançável'],
+  [/\bconnection closed by the target\b/g, 'conexão fechada pelo alvo'],
+  [/\bno response headers in time\b/g, 'nenhum cabeçalho de resposta a tempo'],
+  [/\bresponse body stalled\b/g, 'corpo da resposta parado'],
   [/embedded reference did not start/g, 'a referência embutida não iniciou'],
   [/target unreachable/g, 'alvo inalcançável'],
 

@@ -4,6 +4,7 @@
 // them translated phrase by phrase here. Values — notification labels (V1 PAID), statuses, payment
 // ids, URLs, flags — stay as they are. The clause statements come from specs/clauses.pt-BR.yaml.
 import { statementIn } from '../../generators/clauses.ts'
+import { consoleMessageIn } from '../console-messages-pt-BR.ts'
 import { texts, type Pair } from '../reporting/i18n-tables.ts'
 import { currentLang, labelIn, type Lang } from '../reporting/i18n.ts'
 import type { Results } from '../reporting/types.ts'
@@ -121,7 +122,7 @@ export function receiverIn(lang: Lang, text: string): string {
   if (lang === 'en') return text
   let out = text
   for (const [pattern, pt] of PHRASES) out = out.replace(pattern, pt)
-  return out
+  return consoleMessageIn(lang, out)  // a network error (harness/http.ts), a flag's value
 }
 
 /** The headline: its verdict word as i18n.ts words it, the rest phrase by phrase. */

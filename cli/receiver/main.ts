@@ -71,7 +71,7 @@ export async function receiverMain(argv: string[], io: ReceiverIo = {}): Promise
     return await run(options, { runId, runDir, say, complain, scrubber, io, lang })
   } catch (e) {
     if (e instanceof ArgsError) {
-      complain(`receiver: ${consoleMessageIn(lang, receiverIn(lang, e.message))}`)
+      complain(`receiver: ${receiverIn(lang, e.message)}`)
       return EXIT_UNUSABLE
     }
     throw e

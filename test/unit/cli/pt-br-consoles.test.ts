@@ -177,6 +177,8 @@ describe('the preflight and the run\'s warnings in pt-BR', () => {
     'PIX_CERT_FILE is refused by POST /api/auth/token: 401: the checks that need it are skipped',
     'the sandbox driver does not reset one account (POST /control/accounts/{id}/reset answered 501): the ledger model resets the whole sandbox, alone after the other checks',
     'the target\'s clock is 5 min 3 s ahead of this machine\'s (the Date header of its answers; more than the 2 min allowed): every time is judged on the target\'s clock',
+    'PIX_BASE_URL: target unreachable: http://127.0.0.1:9 (connection refused)',
+    'PIX_GATEWAY_URL: target unreachable: http://h:2 (host not found)',
     'the sandbox clock was advanced by 1 h; it cannot be moved back (only a reset of the sandbox, --reset, returns it to real time)',
   ]
   test('each reads as Portuguese, its values kept', () => {
