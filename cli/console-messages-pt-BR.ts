@@ -45,6 +45,18 @@ const PHRASES: readonly (readonly [RegExp, string | ((...m: string[]) => string)
   [/cannot write reports under (\S+) \(it is not a folder\)/g, 'não é possível escrever relatórios em $1 (não é uma pasta)'],
   [/cannot write reports under (\S+)/g, 'não é possível escrever relatórios em $1'],
 
+  // the selection flags (cli/conformance.ts, cli/list.ts, cli/extension.ts)
+  [/unknown area ("[^"]*") \(known: ([^)]*)\)/g, 'área desconhecida $1 (as conhecidas: $2)'],
+  [/no suite file (\S+?)(?:; the closest: (.+))?$/gm, (_, file: string, closest?: string) => `nenhum arquivo de suíte ${file}${closest ? `; os mais próximos: ${closest}` : ''}`],
+  [/(\S+) is not in the areas given by --area \(([^)]*)\)/g, '$1 não está nas áreas dadas por --area ($2)'],
+  [/("[^"]*") matches no check id: there is no (\S+); the closest ids: (.+) \(--list prints them all\)/g, '$1 não corresponde a nenhum id de verificação: não existe $2; os ids mais próximos: $3 (--list imprime todos)'],
+  [/("[^"]*") matches no check id or title; the closest ids: (.+) \(--list prints them all\)/g, '$1 não corresponde a nenhum id ou título de verificação; os ids mais próximos: $2 (--list imprime todos)'],
+  [/("[^"]*") matches no check id or title \(--list prints them all\)/g, '$1 não corresponde a nenhum id ou título de verificação (--list imprime todos)'],
+  [/needs --clauses FILE: the catalogue of the clauses its checks name/g, 'exige --clauses FILE: o catálogo das cláusulas que as suas verificações citam'],
+  [/(\S+) is not a folder/g, '$1 não é uma pasta'],
+  [/no \*\.test\.ts file under (\S+)/g, 'nenhum arquivo *.test.ts em $1'],
+  [/: clause (\S+) is in neither specs\/clauses\.yaml nor (\S+)/g, ': a cláusula $1 não está nem em specs/clauses.yaml nem em $2'],
+
   // harness/config.ts and the setting names
   [/is required but not set \(the --env file (\S+) does not set it\)/g, 'é obrigatório, mas não está definido (o arquivo --env $1 não o define)'],
   [/is required but not set \((.+?) (?:is|are) set, so a target is meant\)/g, 'é obrigatório, mas não está definido ($1 definido(s): um alvo é pretendido)'],

@@ -179,6 +179,12 @@ describe('the preflight and the run\'s warnings in pt-BR', () => {
     'the target\'s clock is 5 min 3 s ahead of this machine\'s (the Date header of its answers; more than the 2 min allowed): every time is judged on the target\'s clock',
     'PIX_BASE_URL: target unreachable: http://127.0.0.1:9 (connection refused)',
     'PIX_GATEWAY_URL: target unreachable: http://h:2 (host not found)',
+    '--area: unknown area "balanse" (known: auth, balance)',
+    '--file: no suite file suites/auth/x.test.ts; the closest: auth/tokens.test.ts',
+    '--file: auth/tokens.test.ts is not in the areas given by --area (balance)',
+    '--check: "auth/x.test.ts::y" matches no check id: there is no auth/x.test.ts; the closest ids: a | b (--list prints them all)',
+    '--check: "zzz" matches no check id or title (--list prints them all)',
+    '--suites: needs --clauses FILE: the catalogue of the clauses its checks name',
     'the sandbox clock was advanced by 1 h; it cannot be moved back (only a reset of the sandbox, --reset, returns it to real time)',
   ]
   test('each reads as Portuguese, its values kept', () => {
