@@ -45,7 +45,7 @@ import { prepareRunDir, removeIfEmpty, writeReport } from './reporting/write.ts'
 import { afterRun, gateSettingsOf } from './run-extras.ts'
 import { EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE } from './exit-codes.ts'
 import { claimsDirOf } from '../harness/run-claims.ts'
-import { currentLang, t } from './reporting/i18n.ts'
+import { currentLang, inLang, t } from './reporting/i18n.ts'
 import { progress } from './reporting/progress-i18n.ts'
 import { helpIn, langOfArgv } from './help-pt-BR.ts'
 import { consoleMessageIn } from './console-messages-pt-BR.ts'
@@ -132,7 +132,7 @@ async function certify(args: CliArgs): Promise<number> {
   if (args.list) {
     const restoreEnv = setProcessEnv(selectionEnv(args))
     const { checks, errors } = await listChecks(REPO_ROOT, suiteFilters(args), selection?.namePattern).finally(restoreEnv)
-    say(listText(checks))
+    say(inLang(langOfArgv(runArgv), () => listText(checks)))
     for (const e of errors) complain(progress('run.error', { text: e }))
     return errors.length > 0 ? EXIT_FAILED : EXIT_PASSED
   }

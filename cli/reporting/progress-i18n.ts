@@ -72,6 +72,13 @@ export const PROGRESS = {
   'after.failOn': ['--fail-on {list}: {n} failures block the run{reported}', '--fail-on {list}: {n} falhas bloqueiam a execução{reported}'],
   'after.reportedOnly': [', {n} reported only ({severities})', ', {n} apenas relatadas ({severities})'],
   'after.failOn.1': ['--fail-on {list}: 1 failure blocks the run{reported}', '--fail-on {list}: 1 falha bloqueia a execução{reported}'],
+  // --list (cli/list.ts): the labels padded alike in each language
+  'list.clauses': ['clauses: ', 'cláusulas:'],
+  'list.needs': ['needs:   ', 'exige:    '],
+  'list.tags': ['tags:    ', 'tags:     '],
+  'list.severity': ['severity:', 'gravidade:'],
+  'list.count': ['{n} checks', '{n} verificações'],
+  'list.count.1': ['1 checks', '1 verificação'],
   'run.wrote': ['Wrote {file}: fill in the required settings, then run pix-conformance --env {file}', '{file} escrito: preencha as configurações obrigatórias e execute pix-conformance --env {file}'],
 } as const satisfies Record<string, Pair>
 

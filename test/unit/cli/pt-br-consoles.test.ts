@@ -16,6 +16,7 @@ import { consoleMessageIn } from '../../../cli/console-messages-pt-BR.ts'
 import { inLang } from '../../../cli/reporting/i18n.ts'
 import { fileLine, paint } from '../../../cli/reporting/progress.ts'
 import { PROGRESS, progress } from '../../../cli/reporting/progress-i18n.ts'
+import { listText } from '../../../cli/list.ts'
 import { buildResults } from '../../../cli/reporting/results.ts'
 import { factsOf } from '../../../cli/monitor/extract.ts'
 import { History } from '../../../cli/monitor/history.ts'
@@ -207,6 +208,14 @@ describe('the progress lines in pt-BR', () => {
     expect(lines[0]).toContain('3 aprovadas, 1 reprovada, 1 bloqueada, 1 inconclusiva, 2 puladas')
     expect(lines[2]).toContain('nenhuma verificação')
     expect(fileLine('auth/x.test.ts', counts(3, 0, 0), counts(3, 0, 0), 10, paint(false))).toContain('3 passed  [3 passed, 0 failed, 0 skipped')
+  })
+
+  test('--list in pt-BR: its labels', () => {
+    const listed = [{ id: 'auth/tokens::emissão de token', clauses: ['4.2.token-type'], needs: ['control'], tags: ['auth', 'security'] }]
+    const pt = inLang('pt-BR', () => listText(listed))
+    expect(englishLines(pt, ['emissão de token'])).toEqual([])
+    expect(pt).toContain('\n1 verificação')
+    expect(listText(listed)).toContain('    clauses:  4.2.token-type')
   })
 
   test('every line of the run (opening, scheduling, capture, warnings): no English word in pt-BR', () => {
