@@ -3,7 +3,8 @@
 // `why` under each failed clause) is a check's message and stays in English, as the
 // certification's do; the console says so in Portuguese.
 import { byPattern, texts, type Pair, type Replacement } from '../reporting/i18n-tables.ts'
-import { labelIn, type Lang } from '../reporting/i18n.ts'
+import { labelIn, statementIn, type Lang } from '../reporting/i18n.ts'
+import type { Results } from '../reporting/types.ts'
 
 export const OBSERVE_TEXTS = {
   'listening': ['Observing: point the application\'s base URL at {base} and its gateway URL at {gateway}', 'Observando: aponte a URL base da aplicação para {base} e a URL do gateway para {gateway}'],
@@ -73,4 +74,27 @@ export function observeLineIn(lang: Lang, line: string): string {
   if (lang === 'en') return line
   const flag = /^(--[\w-]+|-h): (.*)$/.exec(line)
   return flag ? `${flag[1]}: ${phrase(flag[2]!, lang)}` : phrase(line, lang)
+}
+
+/**
+ * The results as report.html shows them in `lang`: each check's title (`<clause>: <statement>`)
+ * with the translated statement, the head of its message translated; what a rule saw stays.
+ */
+export function observeResultsIn<R extends Results>(lang: Lang, r: R): R {
+  if (lang === 'en') return r
+  return {
+    ...r,
+    checks: r.checks.map((c) => {
+      const clause = c.clauses[0]
+      const statement = clause && c.title.startsWith(`${clause}: `) ? c.title.slice(clause.length + 2) : undefined
+      const [head = '', ...rest] = (c.message ?? '').split('\n')
+      return {
+        ...c,
+        ...(clause && statement !== undefined ? { title: `${clause}: ${statementIn(lang, { id: clause, statement })}` } : {}),
+        ...(c.message !== undefined ? { message: [observeLineIn(lang, head), ...rest.map((l) => observeLineIn(lang, l))].join('\n') } : {}),
+      }
+    }),
+    errors: r.errors.map((e) => observeLineIn(lang, e)),
+    verdict: { ...r.verdict, headline: observeHeadlineIn(lang, r.verdict.headline) },
+  }
 }

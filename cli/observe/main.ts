@@ -74,7 +74,7 @@ export async function observeMain(argv: readonly string[], io: ObserveIo = {}): 
     const results = options.har
       ? judgeHar(options.har, target, { runId, command })
       : await live(options.listen!, options.relayWebhooks, options.verifyReads ? options.maxRps : undefined, target!, { runId, command, runDir, lang }, say, complain, io, history && options.windowMs ? { history, everyMs: options.windowMs, argv, reportDir: dirname(runDir) } : undefined)
-    const written = writeObserveReport(runDir, results, target?.secrets ?? [])
+    const written = writeObserveReport(runDir, results, target?.secrets ?? [], lang)
     // with --window the windows were recorded as they ended; the report here is the whole session's
     if (history && !(options.listen && options.windowMs)) {
       try {
@@ -180,7 +180,7 @@ async function live(listen: ListenAddress, relay: URL | undefined, verifyRps: nu
       const results = writeObserveReport(dir, buildObserveResults(tally, {
         runId, ...window, command: run.command, baseUrl: target.config.baseUrl, gatewayUrl: target.config.gatewayUrl,
         source: `proxy ${listen.host}:${listen.ports.join(',')}`, judged: old.judged, unmatched: old.unmatched, errors: old.errors,
-      }, REPO_ROOT, target.secrets), target.secrets)
+      }, REPO_ROOT, target.secrets), target.secrets, lang)
       await recordWindow(windows!.history, results, dir, ['observe', ...windows!.argv], Date.parse(window.startedAt))
       say(observeText('windowEnded', { headline: observeHeadlineIn(lang, results.verdict.headline), dir }, lang))
     }).catch((e) => complain(observeText('windowNotRecorded', { why: (e as Error).message }, lang)))

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test, vi } from 'vitest'
 import { ConfigError, loadConfig } from '../../../harness/config.ts'
+import { loadTranslation } from '../../../generators/clauses.ts'
 import { CHECK_DRIVER_USAGE, DIFF_USAGE, INIT_USAGE, USAGE, VERIFY_USAGE, answerWithoutRunning, parseArgs, parseCommand } from '../../../cli/args.ts'
 import { ArgsError, DEFAULTS, FLAGS } from '../../../cli/flags.ts'
 import { DEFAULTS_PT, FLAG_HELP_PT } from '../../../cli/flags.pt-BR.ts'
@@ -351,13 +352,14 @@ describe('the receiver in pt-BR', () => {
 })
 
 describe('observe in pt-BR', () => {
-  async function observeHar(entries: ReturnType<typeof ex>[], argv: string[]): Promise<{ code: number; out: string }> {
+  async function observeHar(entries: ReturnType<typeof ex>[], argv: string[]): Promise<{ code: number; out: string; html: string }> {
     const runDir = mkdtempSync(join(dir, 'observe-'))
     const file = join(runDir, 'in.har')
     writeFileSync(file, JSON.stringify(toHar(entries, 'test', 'test')))
     const out: string[] = []
     const code = await observeMain(['--har', file, '--report-dir', runDir, ...argv], { out: (l) => out.push(l), err: (l) => out.push(l) })
-    return { code, out: out.join('\n') }
+    const run = readdirSync(runDir).find((d) => d.includes('observe'))!
+    return { code, out: out.join('\n'), html: readFileSync(join(runDir, run, 'report.html'), 'utf8') }
   }
   const leaky = item('Confirmado', { counterpart: { ...(item('x').counterpart as object), document: '529.982.***-**' } })
 
@@ -369,11 +371,16 @@ describe('observe in pt-BR', () => {
     expect(englishLines(failing.out, rulesSaw.map((l) => l.trim()))).toEqual([])
     expect(failing.out).toMatch(/^OBSERVADO — \d+ cláusulas julgadas em 1 troca, 1 reprovada \(\d+ não observadas\)$/m)
     expect(failing.out).toContain('fica em inglês')
+    // the clause statements are specs/clauses.pt-BR.yaml's (test/unit/specs/clauses-pt-br.test.ts), naming fields such as `blocked`
+    const statements = [...loadTranslation('pt-BR').values()].sort((a, b) => b.length - a.length)
+    expect(englishLines(readable(failing.html), [...rulesSaw.map((l) => l.trim()), ...statements])).toEqual([])
+    expect(failing.html).toContain('<html lang="pt-BR">')
     const passing = await observeHar([ex('GET', `${BASE}/api/transactions`, 200, page([item('Confirmado')]))], ['--lang', 'pt-BR'])
     expect(englishLines(passing.out)).toEqual([])
     expect(passing.out).toMatch(/^OBSERVADO — /m)
     const english = await observeHar([ex('GET', `${BASE}/api/transactions`, 200, page([item('Confirmado')]))], [])
     expect(english.out).toMatch(/^OBSERVED — /m)
+    expect(english.html).toContain('<html lang="en">')
   })
 
   test('--help and bad options in pt-BR', async () => {
