@@ -19,6 +19,9 @@ export const OBSERVE_TEXTS = {
   'notRecorded': ['observe: --db: the verdicts were reported but not recorded in the history ({why})', 'observe: --db: os vereditos foram relatados, mas não registrados no histórico ({why})'],
   'reportDir': ['observe: --report-dir: cannot write reports under {dir} ({why})', 'observe: --report-dir: não é possível escrever relatórios em {dir} ({why})'],
   'messagesNote': ['', '  (o que cada regra viu quebrado fica em inglês, como a escreveu: esperado/obtido)'],
+  'baseline': ['observe: window {seq} is the history\'s baseline; changes from here on are alerted', 'observe: a janela {seq} é a referência do histórico; as mudanças a partir daqui são alertadas'],
+  'confirmNext': ['observe: {clauses} failed after passing; the next window confirms it before an alert', 'observe: {clauses} reprovou depois de aprovar; a próxima janela confirma antes de um alerta'],
+  'notSent': ['observe: the alert could not be sent to {url}: {detail}', 'observe: o alerta não pôde ser enviado a {url}: {detail}'],
   'report': ['Report: {dir}  (report.html, results.json, junit.xml{har})', 'Relatório: {dir}  (report.html, results.json, junit.xml{har})'],
 } as const satisfies Record<string, Pair>
 

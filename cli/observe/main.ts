@@ -67,7 +67,7 @@ export async function observeMain(argv: readonly string[], io: ObserveIo = {}): 
   }
   const command = `pix-conformance observe ${argv.map(shellQuote).join(' ')}`
   const history: ObserveHistoryOptions | undefined = options.db
-    ? { dbFile: resolve(options.db), pageFile: resolve(options.page ?? join(dirname(resolve(options.db)), 'history.html')), ...(options.alertUrl ? { alertUrl: options.alertUrl } : {}), out: say }
+    ? { dbFile: resolve(options.db), pageFile: resolve(options.page ?? join(dirname(resolve(options.db)), 'history.html')), ...(options.alertUrl ? { alertUrl: options.alertUrl } : {}), out: say, lang }
     : undefined
   const startedAt = Date.now()
   try {
