@@ -26,6 +26,9 @@ import { historyPage } from '../../../cli/monitor/page.ts'
 import { HISTORY_USAGE, MONITOR_USAGE } from '../../../cli/monitor/options.ts'
 import { monitorUsageIn } from '../../../cli/monitor/usage-pt-BR.ts'
 import { MONITOR_TEXTS, monitorText } from '../../../cli/monitor/console-i18n.ts'
+import { HISTORY_TEXTS, historyText } from '../../../cli/monitor/page-i18n.ts'
+import { RECEIVER_TEXTS, receiverText } from '../../../cli/receiver/i18n.ts'
+import { OBSERVE_TEXTS, observeText } from '../../../cli/observe/i18n.ts'
 import { CLAUSES, check, runInfo } from './fixtures.ts'
 import { englishLines } from './english-words.ts'
 import { receiverMain } from '../../../cli/receiver.ts'
@@ -398,4 +401,17 @@ describe('observe in pt-BR', () => {
     expect(out).toHaveLength(5)
     expect(englishLines(out.join('\n'))).toEqual([])
   })
+})
+
+describe('every entry of the tables, in pt-BR', () => {
+  // what a run may not show in a test: each Portuguese entry, its placeholders filled with values
+  const tables = { progress: [PROGRESS, progress], monitor: [MONITOR_TEXTS, monitorText], history: [HISTORY_TEXTS, historyText], receiver: [RECEIVER_TEXTS, receiverText], observe: [OBSERVE_TEXTS, observeText] } as const
+  for (const [name, [table, say]] of Object.entries(tables)) {
+    test(name, () => {
+      for (const id of Object.keys(table)) {
+        const pt = (say as (id: string, vars: Record<string, string>, lang: 'pt-BR') => string)(id, new Proxy({}, { get: () => 'v1', has: () => true }), 'pt-BR')
+        expect(englishLines(pt), `${name} ${id}`).toEqual([])
+      }
+    })
+  }
 })
