@@ -72,6 +72,16 @@ export const PROGRESS = {
   'after.failOn': ['--fail-on {list}: {n} failures block the run{reported}', '--fail-on {list}: {n} falhas bloqueiam a execução{reported}'],
   'after.reportedOnly': [', {n} reported only ({severities})', ', {n} apenas relatadas ({severities})'],
   'after.failOn.1': ['--fail-on {list}: 1 failure blocks the run{reported}', '--fail-on {list}: 1 falha bloqueia a execução{reported}'],
+  // --waivers (waivers.ts waiverLines)
+  'waiver.applied': ['Waived{source}: {n} failed checks excused until their date', 'Dispensadas{source}: {n} verificações reprovadas relevadas até a data delas'],
+  'waiver.applied.1': ['Waived{source}: 1 failed check excused until their date', 'Dispensada{source}: 1 verificação reprovada relevada até a data dela'],
+  'waiver.until': ['{owner}, until {expires}', '{owner}, até {expires}'],
+  'waiver.expired': ['Expired waivers{source} (these failures fail the run):', 'Dispensas vencidas{source} (estas falhas reprovam a execução):'],
+  'waiver.expiredOn': ['expired {expires}', 'venceu em {expires}'],
+  'waiver.line': [', line {n}', ', linha {n}'],
+  'waiver.noLongerNeeded': ['Waivers no longer needed (their clause passed; delete them):', 'Dispensas não mais necessárias (a cláusula passou; apague-as):'],
+  'waiver.unused': ['Waivers that matched no failure (their clause did not run or had no verdict):', 'Dispensas que não corresponderam a nenhuma falha (a cláusula não rodou ou ficou sem veredito):'],
+
   // --list (cli/list.ts): the labels padded alike in each language
   'list.clauses': ['clauses: ', 'cláusulas:'],
   'list.needs': ['needs:   ', 'exige:    '],

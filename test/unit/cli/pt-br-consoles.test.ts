@@ -18,6 +18,7 @@ import { inLang } from '../../../cli/reporting/i18n.ts'
 import { fileLine, paint } from '../../../cli/reporting/progress.ts'
 import { PROGRESS, progress } from '../../../cli/reporting/progress-i18n.ts'
 import { listText } from '../../../cli/list.ts'
+import { waiverLines } from '../../../cli/reporting/waivers.ts'
 import { buildResults } from '../../../cli/reporting/results.ts'
 import { factsOf } from '../../../cli/monitor/extract.ts'
 import { History } from '../../../cli/monitor/history.ts'
@@ -220,6 +221,14 @@ describe('the progress lines in pt-BR', () => {
     expect(englishLines(pt, ['emissão de token'])).toEqual([])
     expect(pt).toContain('\n1 verificação')
     expect(listText(listed)).toContain('    clauses:  4.2.token-type')
+  })
+
+  test('--waivers\' lines in pt-BR', () => {
+    const waiver = { clause: '4.10.txid-length', check: 'charges/txid::tamanho', reason: 'r', owner: 'time-pix', expires: '2026-12-31', ticket: 'PIX-12', line: 3 }
+    const outcome = { file: 'waivers.yaml', applied: [{ check: 'charges/txid::tamanho', clause: '4.10.txid-length', waiver: { ...waiver, expired: false } }], expired: [{ check: 'charges/txid::tamanho', clause: '4.10.txid-length', waiver: { ...waiver, expired: true } }], noLongerNeeded: [waiver], unused: [waiver] }
+    const pt = inLang('pt-BR', () => waiverLines(outcome)).join('\n')
+    expect(englishLines(pt)).toEqual([])
+    expect(waiverLines(outcome)[0]).toBe('Waived (waivers.yaml): 1 failed check excused until their date')
   })
 
   test('every line of the run (opening, scheduling, capture, warnings): no English word in pt-BR', () => {
