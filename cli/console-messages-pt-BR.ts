@@ -59,7 +59,7 @@ const PHRASES: readonly (readonly [RegExp, string | ((...m: string[]) => string)
 
   // harness/config.ts and the setting names
   [/is required but not set \(the --env file (\S+) does not set it\)/g, 'é obrigatório, mas não está definido (o arquivo --env $1 não o define)'],
-  [/is required but not set \((.+?) (?:is|are) set, so a target is meant\)/g, 'é obrigatório, mas não está definido ($1 definido(s): um alvo é pretendido)'],
+  [/is required but not set \((.+?) (is|are) set, so a target is meant\)/g, (_, names: string, verb: string) => `é obrigatório, mas não está definido (${names} ${verb === 'is' ? 'está definido' : 'estão definidos'}, então se pretende certificar um alvo)`],
   [/; the embedded reference is certified only without --env and without any target setting/g, '; a referência embutida só é certificada sem --env e sem nenhuma configuração de alvo'],
   [/is required but not set/g, 'é obrigatório, mas não está definido'],
   [/is required by check-driver but not set/g, 'é exigido por check-driver, mas não está definido'],

@@ -54,7 +54,7 @@ export const HISTORY_TEXTS = {
   'cli.lastChanged': ['last changed: {at}, run {run} ({status})', 'última mudança: {at}, execução {run} ({status})'],
   'cli.unchanged': ['unchanged since the first run of the history ({status})', 'sem mudança desde a primeira execução do histórico ({status})'],
   'cli.confirm': ['confirm  ', 'confirma '],
-  'cli.scheduled': ['scheduled', 'agendada'],
+  'cli.scheduled': ['scheduled', 'agendada '],
   'cli.traceId': ['(trace id {id})', '(id de rastreio {id})'],
   'cli.alert': ['alert {at} {kind}: {summary}', 'alerta {at} {kind}: {summary}'],
   'cli.broke': ['broke {message}', 'quebrou {message}'],

@@ -191,6 +191,8 @@ describe('the preflight and the run\'s warnings in pt-BR', () => {
     '--check: "auth/x.test.ts::y" matches no check id: there is no auth/x.test.ts; the closest ids: a | b (--list prints them all)',
     '--check: "zzz" matches no check id or title (--list prints them all)',
     '--suites: needs --clauses FILE: the catalogue of the clauses its checks name',
+    'PIX_BASE_URL: is required but not set (PIX_CLIENT_ID, PIX_API_KEY are set, so a target is meant); the embedded reference is certified only without --env and without any target setting',
+    'PIX_BASE_URL: is required but not set (the --env file x.env does not set it); the embedded reference is certified only without --env and without any target setting',
     'the sandbox clock was advanced by 1 h; it cannot be moved back (only a reset of the sandbox, --reset, returns it to real time)',
   ]
   test('each reads as Portuguese, its values kept', () => {
