@@ -135,12 +135,29 @@ que --force seja informado.
   --force             sobrescreve um arquivo existente
   --help              este texto`
 
+const REPRO_PT = `Uso: pix-conformance repro <check-id> --from <run-dir> [--out FILE]
+     (no repositório: npm run conformance -- repro <check-id> --from reports/<run-id>)
+
+Escreve um script Node independente (nenhum pacote necessário) que repete as requisições da
+verificação reprovada contra o alvo e afirma a regra que ela quebrou: sai com 1 enquanto o alvo
+ainda a quebra, 0 quando ela vale, 2 quando não conseguiu chegar até lá. Lê PIX_BASE_URL,
+PIX_GATEWAY_URL, PIX_CLIENT_ID, PIX_CLIENT_SECRET, PIX_API_KEY (…) do ambiente; o arquivo não
+guarda nenhum segredo.
+
+  <check-id>          o id da verificação como o relatório o indica (área/arquivo::título), o seu
+                      hash, ou uma parte dele que indique uma só verificação reprovada
+  --from DIR          a pasta de relatório da execução (ou o seu results.json)
+  --out FILE          onde escrever (padrão <run-dir>/repro/<hash>.mjs)
+  --help              este texto
+
+Códigos de saída: 0 escrito, 2 uso incorreto ou verificação reprovada inexistente.`
+
 /** The subcommands whose usage this file translates. */
-export type HelpName = 'certify' | 'check-driver' | 'diff' | 'verify' | 'init'
+export type HelpName = 'certify' | 'check-driver' | 'diff' | 'verify' | 'init' | 'repro'
 
 /** A command's --help in `lang`; `english` is returned as it is for English. */
 export function helpIn(lang: Lang, name: HelpName, english: string): string {
   if (lang === 'en') return english
   if (name === 'certify') return certifyUsagePt()
-  return { 'check-driver': CHECK_DRIVER_PT, diff: DIFF_PT, verify: VERIFY_PT, init: INIT_PT }[name]
+  return { 'check-driver': CHECK_DRIVER_PT, diff: DIFF_PT, verify: VERIFY_PT, init: INIT_PT, repro: REPRO_PT }[name]
 }

@@ -1,7 +1,7 @@
 // What a certification prints while it runs — its opening lines (target, profile, scheduling,
 // webhook capture), a line per finished suite file, the warnings and the lines after the summary —
 // in the language of the run (cli/reporting/i18n.ts: `--lang`, PIX_LANG). English is the default.
-import { byPattern, texts, type Pair } from './i18n-tables.ts'
+import { byPattern, texts, type Pair, type Replacement } from './i18n-tables.ts'
 
 export const PROGRESS = {
   // a line per finished suite file (progress.ts fileLine)
@@ -82,6 +82,13 @@ export const PROGRESS = {
   'waiver.noLongerNeeded': ['Waivers no longer needed (their clause passed; delete them):', 'Dispensas não mais necessárias (a cláusula passou; apague-as):'],
   'waiver.unused': ['Waivers that matched no failure (their clause did not run or had no verdict):', 'Dispensas que não corresponderam a nenhuma falha (a cláusula não rodou ou ficou sem veredito):'],
 
+  // `repro` (cli/repro.ts)
+  'repro.needsValue': ['{flag} needs a value', '{flag} exige um valor'],
+  'repro.unexpected': ['unexpected argument {word}', 'argumento inesperado {word}'],
+  'repro.needs': ['needs a check id and --from <run-dir>', 'exige um id de verificação e --from <run-dir>'],
+  'repro.written': ['Reproducer of {id} ({clause}): {file}', 'Reprodutor de {id} ({clause}): {file}'],
+  'repro.runIt': ['Run it with the target\'s settings in the environment: node {file}   (exit 1 while broken, 0 once fixed)', 'Execute-o com as configurações do alvo no ambiente: node {file}   (sai com 1 enquanto houver defeito, 0 depois de corrigido)'],
+
   // --list (cli/list.ts): the labels padded alike in each language
   'list.clauses': ['clauses: ', 'cláusulas:'],
   'list.needs': ['needs:   ', 'exige:    '],
@@ -101,11 +108,17 @@ export function countText(status: 'passed' | 'failed' | 'blocked' | 'inconclusiv
 }
 
 // why a failure got no reproducer (cli/reporting/repro-plan.ts words it)
-const NO_REPRO_PT: readonly (readonly [RegExp, string])[] = [
+const NO_REPRO_PT: readonly (readonly [RegExp, Replacement])[] = [
   [/^failed without a clause \(a kit failure\): nothing of the target to reproduce$/, 'reprovou sem cláusula (uma falha do kit): nada do alvo a reproduzir'],
   [/^no recorded exchange to replay$/, 'nenhuma troca registrada para repetir'],
   [/^its message names no "<rule>: expected …, got …" line to assert$/, 'a sua mensagem não tem uma linha "<rule>: expected …, got …" a afirmar'],
   [/^the rule (".*") names no status or body value the reproducer can assert$/, 'a regra $1 não indica nenhum status ou valor de corpo que o reprodutor possa afirmar'],
+  [/^(\S+) failed without a clause \(a kit failure\): nothing of the target to reproduce$/, '$1 reprovou sem cláusula (uma falha do kit): nada do alvo a reproduzir'],
+  [/^--from (\S+): no results\.json there$/, '--from $1: nenhum results.json ali'],
+  [/^(".*") matches (\d+) failed checks: (.+)$/, '$1 corresponde a $2 verificações reprovadas: $3'],
+  [/^no failed check (".*") in run (\S+) \(failed: (.*)\)$/, 'nenhuma verificação reprovada $1 na execução $2 (reprovadas: $3)'],
+  // `<check id>: <why>`, as repro-plan.ts prefixes them (a check id holds no ": ")
+  [/^(\S+?::[^:]*|\S+): (.+)$/, (_: string, id: string, why: string) => `${id}: ${noReproWhy(why, 'pt-BR')}`],
 ]
 
 /** Why a failed check has no reproducer, in the current language. */

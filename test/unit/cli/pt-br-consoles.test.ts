@@ -18,6 +18,8 @@ import { inLang } from '../../../cli/reporting/i18n.ts'
 import { fileLine, paint } from '../../../cli/reporting/progress.ts'
 import { PROGRESS, progress } from '../../../cli/reporting/progress-i18n.ts'
 import { listText } from '../../../cli/list.ts'
+import { REPRO_USAGE, reproMain } from '../../../cli/repro.ts'
+import { noReproWhy } from '../../../cli/reporting/progress-i18n.ts'
 import { waiverLines } from '../../../cli/reporting/waivers.ts'
 import { buildResults } from '../../../cli/reporting/results.ts'
 import { factsOf } from '../../../cli/monitor/extract.ts'
@@ -100,6 +102,20 @@ describe('--help in pt-BR', () => {
       expect(helpIn('en', name as keyof typeof usages, english)).toBe(english)
     })
   }
+
+  test('repro: --help, its errors and why a failure has no reproducer', () => {
+    const pt = helpIn('pt-BR', 'repro', REPRO_USAGE)
+    expect(englishLines(pt)).toEqual([])
+    expect(flagsIn(pt)).toEqual(flagsIn(REPRO_USAGE))
+    const out: string[] = []
+    expect(reproMain(['--help', '--lang', 'pt-BR'], (l) => out.push(l), (l) => out.push(l))).toBe(0)
+    expect(out.pop()).toBe(pt)
+    expect(reproMain(['a::b', '--lang', 'pt-BR'], (l) => out.push(l), (l) => out.push(l))).toBe(2)
+    expect(reproMain(['a::b', '--from', join(dir, 'nowhere'), '--lang', 'pt-BR'], (l) => out.push(l), (l) => out.push(l))).toBe(2)
+    expect(out).toHaveLength(2)
+    const whys = ['auth/tokens::emissão: no recorded exchange to replay', 'auth/tokens::emissão: its message names no "<rule>: expected …, got …" line to assert', 'auth/tokens::emissão failed without a clause (a kit failure): nothing of the target to reproduce']
+    expect(englishLines([...out, ...whys.map((w) => noReproWhy(w, 'pt-BR'))].join('\n'), ['"<rule>: expected …, got …"'])).toEqual([])
+  })
 
   test('--help --lang pt-BR and PIX_LANG=pt-BR print it; English stays the default', () => {
     const pt = helpIn('pt-BR', 'certify', USAGE)
