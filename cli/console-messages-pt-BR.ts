@@ -57,6 +57,14 @@ const PHRASES: readonly (readonly [RegExp, string | ((...m: string[]) => string)
   [/no \*\.test\.ts file under (\S+)/g, 'nenhum arquivo *.test.ts em $1'],
   [/: clause (\S+) is in neither specs\/clauses\.yaml nor (\S+)/g, ': a cláusula $1 não está nem em specs/clauses.yaml nem em $2'],
 
+  // the monitor's and history's own flags (cli/monitor/options.ts)
+  [/("[^"]*") is not a duration \(for example 30s, 15m, 1h, 30d\)/g, '$1 não é uma duração (por exemplo 30s, 15m, 1h, 30d)'],
+  [/("[^"]*") is not a port or HOST:PORT/g, '$1 não é uma porta nem HOST:PORT'],
+  [/is not for a monitor \(each run is a whole certification of its own\)/g, 'não é para um monitor (cada execução é uma certificação completa)'],
+  [/("[^"]*") is not a positive integer/g, '$1 não é um número inteiro positivo'],
+  [/("[^"]*") is not an http\(s\) URL/g, '$1 não é uma URL http(s)'],
+  [/no history at (\S+) \(a monitor writes it; --db names another\)/g, 'nenhum histórico em $1 (um monitor o escreve; --db indica outro)'],
+
   // harness/config.ts and the setting names
   [/is required but not set \(the --env file (\S+) does not set it\)/g, 'é obrigatório, mas não está definido (o arquivo --env $1 não o define)'],
   [/is required but not set \((.+?) (is|are) set, so a target is meant\)/g, (_, names: string, verb: string) => `é obrigatório, mas não está definido (${names} ${verb === 'is' ? 'está definido' : 'estão definidos'}, então se pretende certificar um alvo)`],

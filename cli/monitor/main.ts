@@ -10,6 +10,8 @@ import { historyPage } from './page.ts'
 import { alertLang, kindIn, summaryIn } from './alerts-i18n.ts'
 import { monitorUsageIn } from './usage-pt-BR.ts'
 import { monitorText } from './console-i18n.ts'
+import { consoleMessageIn } from '../console-messages-pt-BR.ts'
+import { langOfArgv } from '../help-pt-BR.ts'
 import { historyText as h$, runResult } from './page-i18n.ts'
 import { currentLang, inLang, statementIn, word } from '../reporting/i18n.ts'
 
@@ -42,7 +44,7 @@ export async function monitorMain(argv: readonly string[]): Promise<number> {
     }
   } catch (e) {
     if (e instanceof MonitorArgsError) {
-      complain(`${name}: ${e.message}`)
+      complain(`${name}: ${consoleMessageIn(langOfArgv(argv), e.message)}`)
       return 2
     }
     complain(`${name}: ${(e as Error).message}`)

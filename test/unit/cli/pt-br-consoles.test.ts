@@ -319,6 +319,13 @@ describe('the monitor\'s history page and `history` in pt-BR', () => {
     expect((await captured(() => monitorMain(['monitor', '--help', '--lang', 'pt-BR']))).out).toContain('Uso: pix-conformance monitor')
     const vars = { why: 'x', current: '', url: 'http://h/m', every: '15m', timeout: '10m', db: 'h.db', keep: '30d', page: 'h.html', seq: 3, how: 'x', run: 'r', result: 'APROVADO', duration: '3 s', headline: 'h', failing: 1, verified: 2, clauses: 'R.x', checks: 'a::b', clause: 'R.x', n: 2, summary: 's', detail: 'd', code: 2, signal: 'SIGTERM' }
     for (const id of Object.keys(MONITOR_TEXTS) as (keyof typeof MONITOR_TEXTS)[]) expect(englishLines(monitorText(id, vars, 'pt-BR')), id).toEqual([])
+    const errors: string[] = []
+    for (const argv of [['monitor', '--every', 'often'], ['monitor', '--merge', 'x'], ['monitor', '--runs', '0'], ['monitor', '--confirm', 'never'], ['monitor', '--profle', 'x'], ['history', '--limit', '0'], ['history', '--bogus'], ['monitor', '--metrics-port', 'x']]) {
+      const { code, out } = await captured(() => monitorMain([...argv, '--lang', 'pt-BR']))
+      expect(code, argv.join(' ')).toBe(2)
+      errors.push(out)
+    }
+    expect(englishLines(errors.join('\n'))).toEqual([])
   })
 
   test('history --html with PIX_LANG=pt-BR writes the page in Portuguese', async () => {
