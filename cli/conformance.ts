@@ -45,10 +45,11 @@ import { prepareRunDir, removeIfEmpty, writeReport } from './reporting/write.ts'
 import { afterRun, gateSettingsOf } from './run-extras.ts'
 import { EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE } from './exit-codes.ts'
 import { claimsDirOf } from '../harness/run-claims.ts'
-import { currentLang, inLang, t } from './reporting/i18n.ts'
+import { currentLang, inLang, langOf, t } from './reporting/i18n.ts'
 import { progress } from './reporting/progress-i18n.ts'
 import { helpIn, langOfArgv } from './help-pt-BR.ts'
 import { consoleMessageIn } from './console-messages-pt-BR.ts'
+import { driverReportPt } from './driver-report-pt-BR.ts'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const SUITES_DIR = join(REPO_ROOT, 'suites')
@@ -418,11 +419,12 @@ async function checkDriverCommand(command: Extract<Command, { name: 'check-drive
     for (const s of secretValues(config)) scrubber.add(s.name, s.value)
     if (!config.controlUrl) throw new ConfigError('PIX_CONTROL_URL', 'is required by check-driver but not set')
     const { checkDriver, driverComplete, formatDriverReport } = await import('../harness/driver-check.ts')
-    say(progress('run.checkingDriver', { url: config.controlUrl }))
+    const lang = langOf(env.PIX_LANG)  // the --env file's PIX_LANG too
+    say(progress('run.checkingDriver', { url: config.controlUrl }, lang))
     const report = await checkDriver(config.controlUrl, {
       baseUrl: config.baseUrl, gatewayUrl: config.gatewayUrl, clientId: config.clientId, clientSecret: config.clientSecret, apiKey: config.apiKey, timeoutMs: config.timeoutMs,
     })
-    say(formatDriverReport(report))
+    say(lang === 'en' ? formatDriverReport(report) : driverReportPt(report, lang))
     return driverComplete(report) ? EXIT_PASSED : EXIT_FAILED
   } catch (e) {
     if (e instanceof ConfigError) return unusable(e)

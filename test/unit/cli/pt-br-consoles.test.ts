@@ -18,6 +18,7 @@ import { inLang } from '../../../cli/reporting/i18n.ts'
 import { fileLine, paint } from '../../../cli/reporting/progress.ts'
 import { PROGRESS, progress } from '../../../cli/reporting/progress-i18n.ts'
 import { listText } from '../../../cli/list.ts'
+import { driverReportPt } from '../../../cli/driver-report-pt-BR.ts'
 import { REPRO_USAGE, reproMain } from '../../../cli/repro.ts'
 import { noReproWhy } from '../../../cli/reporting/progress-i18n.ts'
 import { waiverLines } from '../../../cli/reporting/waivers.ts'
@@ -215,6 +216,18 @@ describe('the preflight and the run\'s warnings in pt-BR', () => {
     const pt = warnings.map((w) => consoleMessageIn('pt-BR', w))
     expect(pt.flatMap((m) => englishLines(m))).toEqual([])
     expect(pt[5]).toContain('POST /oauth/token: 401')
+  })
+})
+
+describe('check-driver\'s report in pt-BR', () => {
+  test('each verdict and detail, as harness/driver-check.ts words them: no English sentence', () => {
+    const details = ['no usable answer: connection refused', '404 {"message":"x"} to a valid request', '201 is not an answer specs/control.yaml gives (200, 501)', '200 without a JSON body (empty)', '200, body does not match specs/control.yaml: /now must be string', '200, body matches', 'not called', '501',
+      'needs an incoming payment: POST /control/incoming-payments did not work', 'needs a registered slip: POST /control/bank-slips/{id}/register did not work', 'POST /api/pix/cash-in failed (500)', 'PUT /cob/abc did not work']
+    const verdicts = ['provided', 'refused', 'wrong', 'unchecked'] as const
+    const report = { routes: details.map((detail, i) => ({ route: `POST /control/r${i}`, operationId: `op${i}`, verdict: verdicts[i % 4]!, detail, optional: i % 3 === 0, extra: i === 4 })) }
+    const pt = driverReportPt(report, 'pt-BR')
+    expect(englishLines(pt, ['/now must be string'])).toEqual([])
+    expect(pt.split('\n')).toHaveLength(details.length + 2)
   })
 })
 
