@@ -1,12 +1,12 @@
 // `--list`: the checks a run would run, as vitest collects them (no request is sent): id, clauses
 // and needs, in the id form the reports and --check use (`charges/errors::create charge …`).
-import { progress } from './reporting/progress-i18n.ts'
 import { existsSync, readdirSync } from 'node:fs'
 import { join, sep } from 'node:path'
 import { escapeRegExp } from '../harness/redact.ts'
 import { ArgsError } from './flags.ts'
 import { SEVERITY_ORDER } from './reporting/severity.ts'
 import { loadVitestNode } from './vitest-node.ts'
+import { progress } from './reporting/progress-i18n.ts'
 
 export interface ListedCheck {
   id: string

@@ -4,14 +4,14 @@
 // and asserts the rule that failed, as recorded: exit 1 while the target still breaks it, 0 once
 // fixed, 2 when it could not get that far. Secrets come from the environment (PIX_* names), never
 // from the file: the evidence it is built from holds only «redacted:NAME» placeholders.
-import { helpIn, langOfArgv } from './help-pt-BR.ts'
-import { noReproWhy, progress } from './reporting/progress-i18n.ts'
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { checkHash } from '../harness/trace.ts'
 import type { CheckResult, Results } from './reporting/types.ts'
 import { ReproError, planOf } from './reporting/repro-plan.ts'
 import { reproScript } from './repro-script.ts'
+import { helpIn, langOfArgv } from './help-pt-BR.ts'
+import { noReproWhy, progress } from './reporting/progress-i18n.ts'
 
 export function readRun(from: string): Results {
   const file = existsSync(from) && statSync(from).isDirectory() ? join(from, 'results.json') : from

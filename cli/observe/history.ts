@@ -9,10 +9,10 @@ import { clauseStep, latencyByOperation } from '../monitor/changes.ts'
 import { factsOf } from '../monitor/extract.ts'
 import { History } from '../monitor/history.ts'
 import { outcomeOf } from '../monitor/loop.ts'
-import type { Lang } from '../reporting/i18n.ts'
-import { observeText } from './i18n.ts'
 import { historyPage } from '../monitor/page.ts'
 import type { ObserveResults } from './report.ts'
+import type { Lang } from '../reporting/i18n.ts'
+import { observeText } from './i18n.ts'
 
 export interface ObserveHistoryOptions {
   dbFile: string

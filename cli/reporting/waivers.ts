@@ -4,7 +4,6 @@
 // waived, an expired waiver excuses nothing (the run fails and lists it), and a waiver whose
 // clause passed is reported as no longer needed.
 
-import { progress } from './progress-i18n.ts'
 import { readFileSync } from 'node:fs'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ErrorObject } from 'ajv'
@@ -12,6 +11,7 @@ import { LineCounter, parseDocument, stringify, type Document } from 'yaml'
 import { parsePointer } from '../../generators/json-pointer.ts'
 import { recomputeVerdict } from './results.ts'
 import type { AppliedWaiver, CheckResult, ClauseResult, Results, Waiver, WaiverOutcome } from './types.ts'
+import { progress } from './progress-i18n.ts'
 
 export class WaiverError extends Error {
   override name = 'WaiverError'
