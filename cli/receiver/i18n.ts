@@ -5,12 +5,12 @@
 // ids, URLs, flags — stay as they are. The clause statements come from specs/clauses.pt-BR.yaml.
 import { statementIn } from '../../generators/clauses.ts'
 import { consoleMessageIn } from '../console-messages-pt-BR.ts'
-import { texts, type Pair } from '../reporting/i18n-tables.ts'
+import { texts, type Pair, type Replacement } from '../reporting/i18n-tables.ts'
 import { currentLang, labelIn, type Lang } from '../reporting/i18n.ts'
 import type { Results } from '../reporting/types.ts'
 
 export const RECEIVER_TEXTS = {
-  'start': ['Making payments at {provider} and delivering its notifications to {url} as a provider would', 'Fazendo pagamentos em {provider} e entregando as suas notificações a {url} como um provedor faria'],
+  'start': ['Making payments at {provider} and delivering its notifications to {url} as a provider would', 'Fazendo pagamentos {provider} e entregando as suas notificações a {url} como um provedor faria'],
   'line': ['seed {seed} · answer within {ms} ms · {retries} redeliveries · probe {probe} · run {run}', 'semente {seed} · resposta em até {ms} ms · {retries} reentregas · sonda {probe} · execução {run}'],
   'noProbe': ['(none: recorded-once and forgeries not checked)', '(nenhuma: registro único e falsificações não conferidos)'],
   'envOut': ['the provider\'s API and credentials for your receiver: {file}', 'a API e as credenciais do provedor para o seu receptor: {file}'],
@@ -25,7 +25,9 @@ export const RECEIVER_TEXTS = {
 
 export const receiverText = texts(RECEIVER_TEXTS)
 
-type Rule = readonly [RegExp, string]
+type Rule = readonly [RegExp, Replacement]
+
+const times = (n: string): string => (n === '1' ? '1 vez' : `${n} vezes`)
 
 // longest and most particular first: a case title, then the parts messages are made of
 const PHRASES: readonly Rule[] = [
@@ -73,8 +75,8 @@ const PHRASES: readonly Rule[] = [
   [/no answer within (\d+) ms of the first byte \(the body could not be sent\)/g, 'nenhuma resposta em até $1 ms do primeiro byte (o corpo não pôde ser enviado)'],
   [/no answer within (\d+) ms/g, 'nenhuma resposta em até $1 ms'],
   [/the kit stopped waiting (\d+) ms after sending, as a provider whose timeout ran out/g, 'o kit deixou de esperar $1 ms após o envio, como um provedor cujo tempo limite se esgotou'],
-  [/the probe reports payment (\S+) recorded (\d+) times? after (\d+) deliver(?:y|ies) of it; expected exactly once/g, 'a sonda informa o pagamento $1 registrado $2 vez(es) após $3 entrega(s) dele; esperado exatamente uma vez'],
-  [/the probe reports payment (\S+) recorded (\d+) times?, but the provider never sent this notification: /g, 'a sonda informa o pagamento $1 registrado $2 vez(es), mas o provedor nunca enviou esta notificação: '],
+  [/the probe reports payment (\S+) recorded (\d+) times? after (\d+) deliver(?:y|ies) of it; expected exactly once/g, (_: string, id: string, n: string, d: string) => `a sonda informa o pagamento ${id} registrado ${times(n)} após ${d} ${d === '1' ? 'entrega' : 'entregas'} dele; esperado exatamente uma vez`],
+  [/the probe reports payment (\S+) recorded (\d+) times?, but the provider never sent this notification: /g, (_: string, id: string, n: string) => `a sonda informa o pagamento ${id} registrado ${times(n)}, mas o provedor nunca enviou esta notificação: `],
   [/; a receiver that checks with the provider records nothing/g, '; um receptor que confere com o provedor não registra nada'],
   [/the probe \(--probe-url\) answered (\d+), not 200/g, 'a sonda (--probe-url) respondeu $1, não 200'],
   [/the probe \(--probe-url\) /g, 'a sonda (--probe-url) '],
@@ -100,8 +102,9 @@ const PHRASES: readonly Rule[] = [
   [/(\d+) need --probe-url/g, '$1 exigem --probe-url'],
   [/(\d+) without a check/g, '$1 sem verificação'],
   // the provider and its setup (provider.ts)
-  [/^the embedded reference$/g, 'a referência embutida'],
-  [/^the sandbox of (.+)$/g, 'o sandbox de $1'],
+  // the provider where payments are made (the start line says "at" in English: "na", "no" here)
+  [/^the embedded reference$/g, 'na referência embutida'],
+  [/^the sandbox of (.+)$/g, 'no sandbox de $1'],
   [/cannot write (\S+) \(([^)]*)\)/g, 'não é possível escrever $1 ($2)'],
   [/PIX_CONTROL_URL is not set: the kit makes its payments through the sandbox control API \(specs\/control\.yaml\)/g, 'PIX_CONTROL_URL não está definido: o kit faz os seus pagamentos pela API de controle do sandbox (specs/control.yaml)'],
   [/; the provider's notifications come to the kit first/g, '; as notificações do provedor chegam primeiro ao kit'],
@@ -121,7 +124,7 @@ const PHRASES: readonly Rule[] = [
 export function receiverIn(lang: Lang, text: string): string {
   if (lang === 'en') return text
   let out = text
-  for (const [pattern, pt] of PHRASES) out = out.replace(pattern, pt)
+  for (const [pattern, pt] of PHRASES) out = out.replace(pattern, pt as string)
   return consoleMessageIn(lang, out)  // a network error (harness/http.ts), a flag's value
 }
 
