@@ -95,11 +95,11 @@ const PHRASES: readonly Rule[] = [
   [/trusting receiver \(it recorded a notification the provider never sent\)/g, 'receptor que confia (registrou uma notificação que o provedor nunca enviou)'],
   [/profile undetermined \(the forged notifications, or the recording of the genuine ones, were not judged\)/g, 'perfil indeterminado (as notificações forjadas, ou o registro das genuínas, não foram julgados)'],
   [/(\d+) of (\d+) receiver clauses verified/g, '$1 de $2 cláusulas do receptor verificadas'],
-  [/(\S+) failed(?=;|\))/g, '$1 reprovada(s)'],
-  [/(\d+) not reached/g, '$1 não alcançada(s)'],
-  [/(\d+) inconclusive/g, '$1 inconclusiva(s)'],
-  [/(\d+) blocked/g, '$1 bloqueada(s)'],
-  [/(\d+) need --probe-url/g, '$1 exigem --probe-url'],
+  [/(R\.[\w-]+(?:, R\.[\w-]+)*) failed(?=;|\))/g, (_: string, ids: string) => `${ids} ${ids.includes(',') ? 'reprovadas' : 'reprovada'}`],
+  [/(\d+) not reached/g, (_: string, n: string) => `${n} ${n === '1' ? 'não alcançada' : 'não alcançadas'}`],
+  [/(\d+) inconclusive/g, (_: string, n: string) => `${n} ${n === '1' ? 'inconclusiva' : 'inconclusivas'}`],
+  [/(\d+) blocked/g, (_: string, n: string) => `${n} ${n === '1' ? 'bloqueada' : 'bloqueadas'}`],
+  [/(\d+) need --probe-url/g, (_: string, n: string) => `${n} ${n === '1' ? 'exige' : 'exigem'} --probe-url`],
   [/(\d+) without a check/g, '$1 sem verificação'],
   // the provider and its setup (provider.ts)
   // the provider where payments are made (the start line says "at" in English: "na", "no" here)

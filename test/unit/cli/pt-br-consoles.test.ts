@@ -38,6 +38,7 @@ import { englishLines } from './english-words.ts'
 import { receiverMain } from '../../../cli/receiver.ts'
 import { RECEIVER_USAGE } from '../../../cli/receiver/options.ts'
 import { receiverUsageIn } from '../../../cli/receiver/usage-pt-BR.ts'
+import { receiverHeadlineIn } from '../../../cli/receiver/i18n.ts'
 import { startReceiver } from '../../receivers/receiver.ts'
 import { observeMain } from '../../../cli/observe/main.ts'
 import { OBSERVE_USAGE } from '../../../cli/observe/options.ts'
@@ -381,6 +382,16 @@ describe('the receiver in pt-BR', () => {
     expect(run.html).toContain('a mesma notificação V1 PAID duas vezes')
     expect(run.json).toContain('"title": "the same V1 PAID notification twice"')
   }, 60_000)
+
+  test('every shape of the verdict\'s headline', () => {
+    const headlines = [
+      'FAILED — trusting receiver (it recorded a notification the provider never sent) — 4 of 9 receiver clauses verified (R.a-b, R.c failed; 1 not reached; 1 inconclusive; 2 blocked; 2 need --probe-url; 1 without a check)',
+      'INCOMPLETE — profile undetermined (the forged notifications, or the recording of the genuine ones, were not judged) — 7 of 9 receiver clauses verified (2 need --probe-url)',
+      'PASSED — verifying receiver (it refused every forged notification) — 9 of 9 receiver clauses verified',
+      'NO CHECKS RAN — profile undetermined (the forged notifications, or the recording of the genuine ones, were not judged) — 0 of 9 receiver clauses verified',
+    ]
+    for (const h of headlines) expect(englishLines(receiverHeadlineIn('pt-BR', h)), h).toEqual([])
+  })
 
   test('English stays the default', async () => {
     const run = await receiverRun([])
