@@ -2,6 +2,7 @@
 // webhook capture), a line per finished suite file, the warnings and the lines after the summary —
 // in the language of the run (cli/reporting/i18n.ts: `--lang`, PIX_LANG). English is the default.
 import { byPattern, texts, type Pair, type Replacement } from './i18n-tables.ts'
+import { currentLang, type Lang } from './i18n.ts'
 
 export const PROGRESS = {
   // a line per finished suite file (progress.ts fileLine)
@@ -89,6 +90,19 @@ export const PROGRESS = {
   'repro.written': ['Reproducer of {id} ({clause}): {file}', 'Reprodutor de {id} ({clause}): {file}'],
   'repro.runIt': ['Run it with the target\'s settings in the environment: node {file}   (exit 1 while broken, 0 once fixed)', 'Execute-o com as configurações do alvo no ambiente: node {file}   (sai com 1 enquanto houver defeito, 0 depois de corrigido)'],
 
+  // --compare and `diff` (diff.ts diffText)
+  'diff.since': ['Changes since {run} ({at}):', 'Mudanças desde {run} ({at}):'],
+  'diff.warning': ['WARNING: {text}', 'AVISO: {text}'],
+  'diff.none': ['  no clause changed its verdict', '  nenhuma cláusula mudou de veredito'],
+  'diff.extension': ['  the extension\'s clauses ({namespaces}):', '  as cláusulas da extensão ({namespaces}):'],
+  'diff.observations': ['  observations changed ({n}; information, not regressions):', '  observações mudaram ({n}; informação, não regressões):'],
+  'diff.added': ['newly observed {value}', 'observado agora {value}'],
+  'diff.removed': ['no longer observed (was {value})', 'não observado mais (era {value})'],
+  'diff.waived': [' (waived)', ' (dispensada)'],
+  'diff.was': ['was: {reason}', 'antes: {reason}'],
+  'diff.now': ['now: {reason}', 'agora: {reason}'],
+  'diff.noReason': ['(none)', '(nenhum)'],
+
   // --list (cli/list.ts): the labels padded alike in each language
   'list.clauses': ['clauses: ', 'cláusulas:'],
   'list.needs': ['needs:   ', 'exige:    '],
@@ -123,3 +137,28 @@ const NO_REPRO_PT: readonly (readonly [RegExp, Replacement])[] = [
 
 /** Why a failed check has no reproducer, in the current language. */
 export const noReproWhy = byPattern(NO_REPRO_PT)
+
+// the kinds of change between two runs (diff.ts words them in English)
+const DIFF_KINDS_PT: Record<string, string> = {
+  'newly-failed': 'passaram a reprovar',
+  'changed-reason': 'reprovadas ou sem veredito por outro motivo',
+  'newly-blocked': 'passaram a bloqueadas',
+  'newly-inconclusive': 'passaram a inconclusivas',
+  'newly-skipped': 'passaram a puladas',
+  other: 'outras mudanças de veredito',
+  'newly-passing': 'passaram a aprovar',
+}
+
+/** A kind of change's title in the current language; `english` as diff.ts words it. */
+export function diffKindIn(kind: string, english: string, lang: Lang = currentLang()): string {
+  return lang === 'en' ? english : (DIFF_KINDS_PT[kind] ?? english)
+}
+
+const DIFF_WARNINGS_PT: readonly (readonly [RegExp, Replacement])[] = [
+  [/^specs differ \(interface hash (\S+) then (\S+)\): clause verdicts may not mean the same thing$/, 'as specs diferem (hash da interface $1, depois $2): os vereditos das cláusulas podem não significar o mesmo'],
+  [/^target differs: (\S+) then (\S+)$/, 'o alvo difere: $1, depois $2'],
+  [/^(kit version|profile|depth|scope \(--area\/--file\)) differs: (.+) then (.+)$/, (_: string, what: string, a: string, b: string) => `${{ 'kit version': 'a versão do kit', profile: 'o perfil', depth: 'a profundidade', 'scope (--area/--file)': 'o escopo (--area/--file)' }[what] ?? what} difere: ${a}, depois ${b}`],
+]
+
+/** A warning that two runs are not alike (diff.ts comparabilityWarnings), in the current language. */
+export const diffWarningIn = byPattern(DIFF_WARNINGS_PT)

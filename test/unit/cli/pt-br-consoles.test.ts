@@ -22,6 +22,7 @@ import { driverReportPt } from '../../../cli/driver-report-pt-BR.ts'
 import { REPRO_USAGE, reproMain } from '../../../cli/repro.ts'
 import { noReproWhy } from '../../../cli/reporting/progress-i18n.ts'
 import { waiverLines } from '../../../cli/reporting/waivers.ts'
+import { diffResults, diffText } from '../../../cli/reporting/diff.ts'
 import { buildResults } from '../../../cli/reporting/results.ts'
 import { factsOf } from '../../../cli/monitor/extract.ts'
 import { History } from '../../../cli/monitor/history.ts'
@@ -263,8 +264,27 @@ describe('the progress lines in pt-BR', () => {
     expect(waiverLines(outcome)[0]).toBe('Waived (waivers.yaml): 1 failed check excused until their date')
   })
 
+  test('--compare and `diff` in pt-BR: what changed per clause', () => {
+    const before = buildResults(runInfo({ runId: 'run-a', kitVersion: '0.0.9', profile: 'readonly' }), [
+      check({ id: 'a', title: 'emissão de token', clauses: ['4.2.token-type'] }),
+      check({ id: 'b', title: 'tamanho do txid', clauses: ['4.10.txid-length'], status: 'failed', failedClause: '4.10.txid-length', message: '4.10.txid-length — x\nstatus: expected 400, got 201' }),
+      check({ id: 'c', title: 'saldo', clauses: ['2.3.gross'], status: 'skipped', skipReason: 'sem PIX_CONTROL_URL' }),
+    ], CLAUSES)
+    const after = buildResults(runInfo({ runId: 'run-b', target: { baseUrl: 'http://127.0.0.1:5000', gatewayUrl: 'http://127.0.0.1:5001', embedded: false } }), [
+      check({ id: 'a', title: 'emissão de token', clauses: ['4.2.token-type'], status: 'failed', failedClause: '4.2.token-type', message: '4.2.token-type — x\ntoken_type: expected "Bearer", got "bearer"' }),
+      check({ id: 'b', title: 'tamanho do txid', clauses: ['4.10.txid-length'], status: 'failed', failedClause: '4.10.txid-length', message: '4.10.txid-length — x\nstatus: expected 400, got 500' }),
+      check({ id: 'c', title: 'saldo', clauses: ['2.3.gross'] }),
+    ], CLAUSES)
+    const diff = diffResults(before, after)
+    const pt = inLang('pt-BR', () => diffText(diff))
+    const reasons = ['status: expected 400, got 201', 'status: expected 400, got 500', 'token_type: expected "Bearer", got "bearer"', ...CLAUSES.map((c) => c.statement)]
+    expect(englishLines(pt, reasons)).toEqual([])
+    expect(pt).toContain('passaram a reprovar')
+    expect(diffText(diff)).toMatch(/^Changes since run-a/)
+  })
+
   test('every line of the run (opening, scheduling, capture, warnings): no English word in pt-BR', () => {
-    const vars = { n: 2, url: 'http://h:1', gateway: 'http://h:2', profile: 'readonly', seed: 7, run: '20261129-x', shard: '1/2', listen: '127.0.0.1:8080', tls: 'x', public: 'https://p', mtls: '', file: 'ca.pem', workers: 'w', concurrency: 8, balances: '', limits: '', setting: 'PIX_WEBHOOK_LISTEN', ledger: '', accounts: '', why: 'ECONNREFUSED', text: 'ok', runs: 'a, b', passed: 1, failed: 0, skipped: 0 }
+    const vars = { at: '2026-11-29T08:00:00Z', namespaces: 'x-acme', value: '"v"', reason: 'r1', n: 2, url: 'http://h:1', gateway: 'http://h:2', profile: 'readonly', seed: 7, run: '20261129-x', shard: '1/2', listen: '127.0.0.1:8080', tls: 'x', public: 'https://p', mtls: '', file: 'ca.pem', workers: 'w', concurrency: 8, balances: '', limits: '', setting: 'PIX_WEBHOOK_LISTEN', ledger: '', accounts: '', why: 'ECONNREFUSED', text: 'ok', runs: 'a, b', passed: 1, failed: 0, skipped: 0 }
     for (const id of Object.keys(PROGRESS) as (keyof typeof PROGRESS)[]) {
       expect(englishLines(progress(id, vars, 'pt-BR')), id).toEqual([])
       expect(progress(id, vars, 'en'), id).toBe(progress(id, vars))  // English unless asked
