@@ -57,6 +57,19 @@ const PHRASES: readonly (readonly [RegExp, string | ((...m: string[]) => string)
   [/no \*\.test\.ts file under (\S+)/g, 'nenhum arquivo *.test.ts em $1'],
   [/: clause (\S+) is in neither specs\/clauses\.yaml nor (\S+)/g, ': a cláusula $1 não está nem em specs/clauses.yaml nem em $2'],
 
+  // report folders given to --compare, diff, --merge, --waivers (cli/reporting/diff.ts, merge.ts, waivers.ts)
+  [/no results\.json (?:at|in) (\S+)/g, 'nenhum results.json em $1'],
+  [/(\S+) is not readable JSON \((.*)\)$/gm, '$1 não é um JSON legível ($2)'],
+  [/(\S+) is not valid JSON \((.*)\)$/gm, '$1 não é um JSON válido ($2)'],
+  [/(\S+) is not a conformance results\.json/g, '$1 não é um results.json de conformidade'],
+  [/give at least one report folder/g, 'informe ao menos uma pasta de relatório'],
+  [/(\S+) certified (\S+), (\S+) certified (\S+)/g, '$1 certificou $2, $3 certificou $4'],
+  [/(\S+) ran profile (\S+), (\S+) ran (\S+)$/gm, '$1 executou o perfil $2, $3 executou $4'],
+  [/(\S+) ran seed (\S+), (\S+) ran seed (\S+): shards of one run share a seed/g, '$1 executou a semente $2, $3 executou a semente $4: as frações de uma execução compartilham a semente'],
+  [/(\S+) ran kit (\S+) \(specs (\S+)\), (\S+) ran kit (\S+) \(specs (\S+)\)/g, '$1 executou o kit $2 (specs $3), $4 executou o kit $5 (specs $6)'],
+  [/the shards split the run differently \(([^)]*)\)/g, 'as frações dividem a execução de modos diferentes ($1)'],
+  [/cannot read (\S+) \(([^)]*)\)/g, 'não é possível ler $1 ($2)'],
+
   // the monitor's and history's own flags (cli/monitor/options.ts)
   [/("[^"]*") is not a duration \(for example 30s, 15m, 1h, 30d\)/g, '$1 não é uma duração (por exemplo 30s, 15m, 1h, 30d)'],
   [/("[^"]*") is not a port or HOST:PORT/g, '$1 não é uma porta nem HOST:PORT'],

@@ -212,6 +212,12 @@ describe('the preflight and the run\'s warnings in pt-BR', () => {
     '--suites: needs --clauses FILE: the catalogue of the clauses its checks name',
     'PIX_BASE_URL: is required but not set (PIX_CLIENT_ID, PIX_API_KEY are set, so a target is meant); the embedded reference is certified only without --env and without any target setting',
     'PIX_BASE_URL: is required but not set (the --env file x.env does not set it); the embedded reference is certified only without --env and without any target setting',
+    '--compare: no results.json at reports/x',
+    '--compare: reports/x/results.json is not readable JSON (Unexpected token)',
+    'diff: a.json is not a conformance results.json',
+    '--merge: r1 ran seed 1, r2 ran seed 2: shards of one run share a seed',
+    '--merge: the shards split the run differently (1/2, 1/3)',
+    '--waivers: cannot read w.yaml (ENOENT)',
     'the sandbox clock was advanced by 1 h; it cannot be moved back (only a reset of the sandbox, --reset, returns it to real time)',
   ]
   test('each reads as Portuguese, its values kept', () => {
