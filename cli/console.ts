@@ -3,15 +3,24 @@
 // streams, the kit's lines and vitest's alike, pass through it.
 import { EXIT_UNUSABLE } from './exit-codes.ts'
 import { Scrubber } from './reporting/scrub.ts'
+import { consoleMessageIn } from './console-messages-pt-BR.ts'
+import { langOf, type Lang } from './reporting/i18n.ts'
 
 /** The secrets of this process's commands; every line the CLI prints goes through it. */
 export const scrubber = new Scrubber()
 export const say = (line = ''): void => void process.stdout.write(`${line}\n`)
 export const complain = (line: string): void => void process.stderr.write(`${line}\n`)
 
+/** The language of the command running: its --lang words the console before the config is read (cli/main.ts sets it). */
+let commandLang: Lang = langOf()
+export function setCommandLang(lang: Lang): void {
+  commandLang = lang
+}
+export const commandLanguage = (): Lang => commandLang
+
 /** A command that cannot go on (bad flag, bad config, target unreachable): one line, exit 2. */
 export function unusable(e: unknown): number {
-  complain(`conformance: ${(e as Error).message}`)
+  complain(`conformance: ${consoleMessageIn(commandLang, (e as Error).message)}`)
   return EXIT_UNUSABLE
 }
 

@@ -7,9 +7,11 @@ import { pathToFileURL } from 'node:url'
 import { ArgsError } from './flags.ts'
 import { rememberRun } from './certify/last-run.ts'
 import { useVitestNodeLoader } from './certify/vitest-node.ts'
-import { complain, say, scrubConsole, scrubber, unusable } from './console.ts'
+import { complain, say, scrubConsole, scrubber, setCommandLang, unusable } from './console.ts'
+import { consoleMessageIn } from './console-messages-pt-BR.ts'
+import { HELP_NAMES, helpIn, langOfArgv, type HelpName } from './help-pt-BR.ts'
 import { EXIT_FAILED, EXIT_PASSED } from './exit-codes.ts'
-import { pickCommand, subcommands } from './subcommand.ts'
+import { pickCommand, subcommands, type Subcommand } from './subcommand.ts'
 
 export interface MainOptions {
   /** How to load vitest/node (cli/certify/vitest-node.ts); by default a plain import. */
@@ -23,6 +25,7 @@ export interface MainOptions {
 export async function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
   if (options.loadVitestNode) useVitestNodeLoader(options.loadVitestNode)
   rememberRun(undefined)
+  setCommandLang(langOfArgv(argv))
   const restoreConsole = scrubConsole(scrubber)
   const exitCodeBefore = process.exitCode
   try {
@@ -39,7 +42,7 @@ async function dispatch(argv: readonly string[]): Promise<number> {
   try {
     const { command, rest } = pickCommand(argv, table)
     const parsed = command.parse(rest)
-    picked = { run: () => command.run(parsed), answer: command.answer?.(parsed, table) }
+    picked = { run: () => command.run(parsed), answer: answerIn(argv, command, parsed, table) }
   } catch (e) {
     return unusable(e)
   }
@@ -59,12 +62,21 @@ export async function answerWithoutRunning(argv: readonly string[]): Promise<{ e
   const table = await subcommands()
   try {
     const { command, rest } = pickCommand(argv, table)
-    const answer = command.answer?.(command.parse(rest), table)
+    const answer = answerIn(argv, command, command.parse(rest), table)
     return answer === undefined ? undefined : { exitCode: EXIT_PASSED, stdout: answer }
   } catch (e) {
-    if (e instanceof ArgsError) return { exitCode: 2, stderr: `conformance: ${e.message}` }
+    if (e instanceof ArgsError) return { exitCode: 2, stderr: `conformance: ${consoleMessageIn(langOfArgv(argv), e.message)}` }
     throw e
   }
+}
+
+/** The command's answer (its --help, --version) in the language the command line asks for. */
+function answerIn(argv: readonly string[], command: Subcommand, parsed: unknown, table: readonly Subcommand[]): string | undefined {
+  const english = command.answer?.(parsed, table)
+  const lang = langOfArgv(argv)
+  if (english === undefined || lang === 'en' || !(HELP_NAMES as readonly string[]).includes(command.name)) return english
+  const help = parsed !== null && typeof parsed === 'object' && (parsed as { help?: unknown }).help === true
+  return help ? helpIn(lang, command.name as HelpName, english, table) : english
 }
 
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href

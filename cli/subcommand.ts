@@ -20,6 +20,8 @@ export interface Subcommand<P = unknown> {
   /** --help's line: the words after `pix-conformance`, then what it does. */
   synopsis: string
   summary: string
+  /** `summary` in Portuguese (--lang pt-BR; cli/help-pt-BR.ts). */
+  summaryPt: string
   /** Its row of the README's command table (`npm run docs`), in Markdown, and the document that says more. */
   readme: { command: string; what: string; doc?: string }
   /** The flags it takes, on the shape of cli/flags.ts; parsed here by `readFlags`. */

@@ -6,6 +6,7 @@ import { escapeRegExp } from '../../harness/redact.ts'
 import { ArgsError } from '../flags.ts'
 import { SEVERITY_ORDER } from '../reporting/severity.ts'
 import { loadVitestNode } from './vitest-node.ts'
+import { progress } from '../reporting/progress-i18n.ts'
 
 export interface ListedCheck {
   id: string
@@ -53,13 +54,13 @@ export function listText(checks: readonly ListedCheck[]): string {
     const severity = severityOf(c)
     return [
       c.id,
-      `    clauses:  ${c.clauses.join(', ')}`,
-      ...(c.needs.length ? [`    needs:    ${c.needs.join(', ')}`] : []),
-      `    tags:     ${c.tags.join(', ')}`,
-      ...(severity ? [`    severity: ${severity}`] : []),
+      `    ${progress('list.clauses')} ${c.clauses.join(', ')}`,
+      ...(c.needs.length ? [`    ${progress('list.needs')} ${c.needs.join(', ')}`] : []),
+      `    ${progress('list.tags')} ${c.tags.join(', ')}`,
+      ...(severity ? [`    ${progress('list.severity')} ${severity}`] : []),
     ].join('\n')
   })
-  return [...lines, '', `${checks.length} checks`].join('\n')
+  return [...lines, '', (checks.length === 1 ? progress('list.count.1') : progress('list.count', { n: checks.length }))].join('\n')
 }
 
 /** The costliest severity among a check's clauses' (its tags carry them): what a failure of it may cost. */

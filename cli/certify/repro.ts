@@ -10,6 +10,8 @@ import { checkHash } from '../../harness/trace.ts'
 import type { CheckResult, Results } from '../reporting/types.ts'
 import { ReproError, planOf } from '../reporting/repro-plan.ts'
 import { reproScript } from './repro-script.ts'
+import { helpIn, langOfArgv } from '../help-pt-BR.ts'
+import { noReproWhy, progress } from '../reporting/progress-i18n.ts'
 
 export function readRun(from: string): Results {
   const file = existsSync(from) && statSync(from).isDirectory() ? join(from, 'results.json') : from
@@ -64,28 +66,33 @@ export function reproMain(argv: readonly string[], say: (line: string) => void, 
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!
     if (word === '--help' || word === '-h') {
-      say(REPRO_USAGE)
+      say(helpIn(langOfArgv(argv), 'repro', REPRO_USAGE))
       return 0
+    }
+    if (word === '--lang' || word.startsWith('--lang=')) {
+      if (word === '--lang') i++
+      continue
     }
     const [flag, inline] = word.startsWith('--') ? word.split(/=(.*)/s, 2) : [word, undefined]
     if (flag === '--from' || flag === '--out') {
       const value = inline ?? argv[++i]
-      if (!value) return usage(complain, `${flag} needs a value`)
+      if (!value) return usage(complain, progress('repro.needsValue', { flag }, langOfArgv(argv)))
       if (flag === '--from') from = value
       else out = value
     } else if (!word.startsWith('-') && id === undefined) id = word
-    else return usage(complain, `unexpected argument ${word}`)
+    else return usage(complain, progress('repro.unexpected', { word }, langOfArgv(argv)))
   }
-  if (!id || !from) return usage(complain, 'needs a check id and --from <run-dir>')
+  const lang = langOfArgv(argv)
+  if (!id || !from) return usage(complain, progress('repro.needs', {}, lang))
   try {
     const results = readRun(from)
     const failed = findFailedCheck(results, id)
     const file = writeReproducer(results, failed, out ?? defaultReproPath(from, failed))
-    say(`Reproducer of ${failed.id} (${failed.failedClause}): ${file}`)
-    say(`Run it with the target's settings in the environment: node ${file}   (exit 1 while broken, 0 once fixed)`)
+    say(progress('repro.written', { id: failed.id, clause: failed.failedClause ?? '', file }, lang))
+    say(progress('repro.runIt', { file }, lang))
     return 0
   } catch (e) {
-    if (e instanceof ReproError || e instanceof SyntaxError) return usage(complain, (e as Error).message)
+    if (e instanceof ReproError || e instanceof SyntaxError) return usage(complain, noReproWhy((e as Error).message, lang))
     throw e
   }
 }

@@ -8,6 +8,7 @@ import { coverageLine, neverSeen } from '../reporting/coverage.ts'
 import { failOnLine } from '../reporting/severity.ts'
 import type { GateSettings, Results } from '../reporting/types.ts'
 import { currentLang, t } from '../reporting/i18n.ts'
+import { noReproWhy, progress } from '../reporting/progress-i18n.ts'
 
 const SHOWN_GAPS = 12
 
@@ -17,11 +18,11 @@ export async function afterRun(args: CliArgs, results: Results, say: (line: stri
     try {
       const { written: n, without } = writeReproducers(results, runDir)
       if (n > 0) say(currentLang() === 'en' ? `  reproducers: ${n} standalone script${n === 1 ? '' : 's'} in ${join(runDir, 'repro')} (node <file>: exit 1 while broken, 0 once fixed)` : `  ${t('console.reproducers', { n, dir: join(runDir, 'repro') })}`)
-      if (without.length > 0) say(`  no reproducer for ${without.length} failure${without.length === 1 ? '' : 's'}:`)
-      for (const w of without.slice(0, SHOWN_GAPS)) say(`    ${w.check}: ${w.why}`)
-      if (without.length > SHOWN_GAPS) say(`    … ${without.length - SHOWN_GAPS} more`)
+      if (without.length > 0) say(without.length === 1 ? progress('after.noRepro.1') : progress('after.noRepro', { n: without.length }))
+      for (const w of without.slice(0, SHOWN_GAPS)) say(`    ${w.check}: ${noReproWhy(w.why)}`)
+      if (without.length > SHOWN_GAPS) say(progress('after.more', { n: without.length - SHOWN_GAPS }))
     } catch (e) {
-      complain(`warning: the reproducers could not be written: ${(e as Error).message}`)
+      complain(progress('after.reproFailed', { why: (e as Error).message }))
     }
   }
   const coverage = results.statusCoverage
@@ -39,10 +40,10 @@ export async function afterRun(args: CliArgs, results: Results, say: (line: stri
     try {
       const { exportRunAsSpans } = await import('../reporting/otlp.ts')
       const sent = await exportRunAsSpans(results, { endpoint: args.otlpEndpoint })
-      say(`OpenTelemetry: ${sent.spans} spans sent to ${args.otlpEndpoint}`)
+      say(progress('after.otlp', { n: sent.spans, url: args.otlpEndpoint }))
     } catch (e) {
       // the export is a copy of the report for the provider's tracing: its failure changes no verdict
-      complain(`warning: ${(e as Error).message}`)
+      complain(progress('run.warning', { text: (e as Error).message }))
     }
   }
 }

@@ -14,7 +14,9 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { CHECK_TIMEOUT_MS, ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usableBalanceAccounts, workerCountFor, type TargetConfig } from '../../harness/config.ts'
 import { flagEnv, mergeEnv, pixOnly, selectionEnv, shardText, type Env } from '../args.ts'
-import { complain, say, scrubber, unusable } from '../console.ts'
+import { commandLanguage, complain, say, scrubber, unusable } from '../console.ts'
+import { consoleMessageIn } from '../console-messages-pt-BR.ts'
+import { progress } from '../reporting/progress-i18n.ts'
 import { ArgsError, DEFAULT_RETRIES, type CliArgs } from '../flags.ts'
 import { guardAccountUrls, type AccountUrlsGuard } from './account-urls.ts'
 import { rememberRun } from './last-run.ts'
@@ -39,7 +41,7 @@ import { WaiverError, applyWaivers, draftWaivers, loadWaivers, utcDay, waiverLin
 import { prepareRunDir, removeIfEmpty, writeReport } from '../reporting/write.ts'
 import { EXIT_FAILED, EXIT_PASSED } from '../exit-codes.ts'
 import { claimsDirOf } from '../../harness/run-claims.ts'
-import { t } from '../reporting/i18n.ts'
+import { currentLang, inLang, t } from '../reporting/i18n.ts'
 
 /** A certification, or a merge of shard runs (--merge); a bad flag, config or file is exit 2. */
 export async function certifyCommand(args: CliArgs): Promise<number> {
@@ -57,8 +59,8 @@ async function certify(args: CliArgs): Promise<number> {
   if (args.list) {
     const restoreEnv = setProcessEnv(selectionEnv(args))
     const { checks, errors } = await listChecks(REPO_ROOT, suiteFilters(args), selection?.namePattern).finally(restoreEnv)
-    say(listText(checks))
-    for (const e of errors) complain(`error: ${e}`)
+    say(inLang(commandLanguage(), () => listText(checks)))
+    for (const e of errors) complain(progress('run.error', { text: e }))
     return errors.length > 0 ? EXIT_FAILED : EXIT_PASSED
   }
   const gate = await loadGateInputs(args)
@@ -113,7 +115,7 @@ function gateOutputs(args: CliArgs, built: Results, runDir: string, gate: GateIn
   }
   if (args.writeWaivers) {
     writeFileSync(resolve(args.writeWaivers), scrubber.text(draftWaivers(results)))
-    say(`Drafted waivers for ${results.clauses.filter((c) => c.status === 'failed').length} failed clauses: ${args.writeWaivers} (fill in reason, owner and expires)`)
+    say(progress('run.draftedWaivers', { n: results.clauses.filter((c) => c.status === 'failed').length, file: args.writeWaivers }))
   }
   if (args.har) writeFileSync(resolve(args.har), scrubber.text(`${JSON.stringify(toHar(results), null, 2)}\n`))
   if (args.certificate) {
@@ -167,8 +169,8 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
       preflight(config, { driveBalanceAccounts: selectsBalanceAccountChecks(args) }),
       args.otlpEndpoint ? import('../reporting/otlp.ts').then((m) => m.probeCollector(args.otlpEndpoint!)) : undefined,
     ])
-    for (const warning of checked.warnings) complain(`warning: ${warning}`)
-    if (collectorDown) complain(`warning: --otlp-endpoint ${args.otlpEndpoint}: the collector cannot be reached (${collectorDown}); the run goes on, and its spans are sent at the end only if it answers then`)
+    for (const warning of checked.warnings) complain(progress('run.warning', { text: consoleMessageIn(currentLang(), warning) }))
+    if (collectorDown) complain(progress('run.collectorDown', { url: args.otlpEndpoint!, why: collectorDown }))
     if (Object.keys(checked.unavailable).length > 0) env = { ...env, PIX_UNAVAILABLE: JSON.stringify(checked.unavailable) }
     env = { ...env, PIX_BALANCE_ACCOUNT_RESETS: checked.balanceAccountResets ? '1' : '0' }  // what the preflight saw, never the user's word
 
@@ -176,7 +178,7 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
     const clock = await watchSandboxClock(config)
     const code = await runSuites(args, { ...config, unavailable: { ...config.unavailable, ...checked.unavailable }, balanceAccountResets: checked.balanceAccountResets, workers: workers.count }, env, place, workers.why)
     const moved = await clock.moved()
-    if (moved) say(moved)
+    if (moved) say(consoleMessageIn(currentLang(), moved))
     return code
   } finally {
     process.off('SIGINT', stopOnSignal)
@@ -224,8 +226,8 @@ async function runSuites(args: CliArgs, config: TargetConfig, env: Env, place: R
   const replay = { envFile: args.envFile, profile: config.profile, numRuns: args.numRuns, timeoutMs: args.timeoutMs, slow: args.slow, ...extensionReplay(args) }
   const colour = colourWanted(process.stdout)
 
-  say(`Certifying ${config.baseUrl} (gateway ${config.gatewayUrl})${config.embedded ? ', the embedded reference' : ''}`)
-  say(paint(colour).dim(`profile ${config.profile} · seed ${config.seed} · run ${runId}${shard ? ` · shard ${shard}` : ''}`))
+  say(`${progress('run.certifying', { url: config.baseUrl, gateway: config.gatewayUrl })}${config.embedded ? progress('run.embedded') : ''}`)
+  say(paint(colour).dim(`${progress('run.line', { profile: config.profile, seed: config.seed, run: runId })}${shard ? progress('run.shard', { shard }) : ''}`))
   const capture = captureLine(config)
   if (capture) say(paint(colour).dim(capture))
   const workers = workersFor(config, workersWhy)
@@ -305,7 +307,7 @@ async function runVitest(args: CliArgs, config: TargetConfig, place: RunPlace, r
   process.exitCode = undefined  // vitest sets it; the exit code is ours to decide
 
   if (!reporter.results) {
-    complain(`the report could not be written: ${reporter.writeError?.message ?? 'the run did not finish'}`)
+    complain(progress('run.noReport', { why: reporter.writeError?.message ?? progress('run.notFinished') }))
     return EXIT_FAILED
   }
   const results = gateOutputs(args, reporter.results, runDir, place.gate, env)
@@ -322,20 +324,21 @@ async function runVitest(args: CliArgs, config: TargetConfig, place: RunPlace, r
 function workersFor(config: TargetConfig, picked?: string): { count: number; line: string } {
   const fixed = config.webhookPublicUrl ? 'PIX_WEBHOOK_PUBLIC_URL' : config.webhookListen ? 'PIX_WEBHOOK_LISTEN' : undefined
   const count = fixed ? 1 : config.workers
-  const why = fixed && config.workers > 1 ? ` (not ${config.workers}: ${fixed} reaches one capture server)` : picked ? ` (${picked})` : ''
+  const why = fixed && config.workers > 1 ? progress('sched.fixed', { n: config.workers, setting: fixed }) : picked ? ` (${consoleMessageIn(currentLang(), picked)})` : ''
   const accounts = usableBalanceAccounts(config).length
-  const balances = accounts > 0 ? `; the checks on balances and account URLs${resetsBalanceAccount(config) ? ', and the ledger model,' : ''} on ${accounts === 1 ? 'the balance account, one at a time' : `${accounts} balance accounts, one at a time on each`}, beside them` : ''
-  const limits = [config.maxRps !== undefined ? `${config.maxRps} requests/s` : '', config.maxInFlight !== undefined ? `${config.maxInFlight} requests in flight` : ''].filter(Boolean).join(' and ')
-  return { count, line: `scheduling: ${count} worker${count === 1 ? '' : 's'}${why} × ${config.concurrency} checks in flight${balances}; checks declared alone run after, one at a time (those that take only their own notifications from the account's channel, side by side)${limits ? `; at most ${limits} to the target, all workers together (--max-rps, --max-in-flight)` : ''}` }
+  const balances = accounts > 0 ? progress('sched.balances', { ledger: resetsBalanceAccount(config) ? progress('sched.ledger') : '', accounts: accounts === 1 ? progress('sched.oneAccount') : progress('sched.accounts', { n: accounts }) }) : ''
+  const limits = [config.maxRps !== undefined ? progress('sched.rps', { n: config.maxRps }) : '', config.maxInFlight !== undefined ? progress('sched.inFlight', { n: config.maxInFlight }) : ''].filter(Boolean).join(progress('sched.and'))
+  const workers = `${count === 1 ? progress('sched.worker') : progress('sched.workers', { n: count })}${why}`
+  return { count, line: progress('sched.line', { workers, concurrency: config.concurrency, balances, limits: limits ? progress('sched.limits', { limits }) : '' }) }
 }
 
 /** Where the target's notifications must go, when the user set any of it (a loopback target needs none). */
 function captureLine(config: TargetConfig): string | undefined {
   if (!config.webhookPublicUrl && !config.webhookListen && !config.webhookTls && !config.webhookClientCaFile) return undefined
-  const listen = config.webhookListen ? `${config.webhookListen.host}:${config.webhookListen.port}` : 'a free loopback port'
-  const tls = config.webhookTls ? `TLS with ${config.webhookTls.certFile}` : config.webhookPublicUrl ? 'plain HTTP (TLS ends at the public URL)' : 'TLS with a CA of its own'
-  const mtls = config.webhookClientCaFile ? `; senders must present a certificate of ${config.webhookClientCaFile}` : ''
-  return `webhook capture: listens on ${listen}, ${tls}; public URL ${config.webhookPublicUrl ?? '(none)'}${mtls}`
+  const listen = config.webhookListen ? `${config.webhookListen.host}:${config.webhookListen.port}` : progress('capture.freePort')
+  const tls = config.webhookTls ? progress('capture.tlsWith', { file: config.webhookTls.certFile }) : config.webhookPublicUrl ? progress('capture.plain') : progress('capture.ownCa')
+  const mtls = config.webhookClientCaFile ? progress('capture.mtls', { file: config.webhookClientCaFile }) : ''
+  return progress('capture.line', { listen, tls, public: config.webhookPublicUrl ?? progress('capture.none'), mtls })
 }
 
 function testTimeoutFor(config: TargetConfig): { testTimeout?: number } {
@@ -349,7 +352,7 @@ async function merge(args: CliArgs, dirs: string[]): Promise<number> {
   const runId = makeRunId(new Date(), 'merged')
   const merged = mergeResults(parts, runId, gateSettingsOf(args).gateSettings)
   const runDir = runFolder(args, runId)
-  say(`Merged ${parts.length} results (${parts.map((p) => p.runId).join(', ')})`)
+  say(progress('run.merged', { n: parts.length, runs: parts.map((p) => p.runId).join(', ') }))
   const env = mergeEnv(process.env, args.envFile ? loadDotenv(args.envFile) : {}, {})
   const written = gateOutputs(args, writeReport(runDir, merged, scrubber), runDir, gate, env)
   const colour = colourWanted(process.stdout)

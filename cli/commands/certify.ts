@@ -9,6 +9,7 @@ export const command: Subcommand<CliArgs> = {
   order: 0,
   synopsis: '[certify] [flags]',
   summary: '(in the repository: npm run conformance -- [flags])',
+  summaryPt: '(no repositório: npm run conformance -- [flags])',
   readme: { command: '`pix-conformance [certify] [flags]`', what: 'certify a target (the flags below); `npm run conformance -- [flags]` in this repository' },
   flags: FLAGS,
   parse: parseArgs,

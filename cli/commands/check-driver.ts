@@ -2,6 +2,9 @@
 import { ConfigError, MAX_TIMEOUT_MS, loadConfig, loadDotenv, secretValues } from '../../harness/config.ts'
 import { flagLines, mergeEnv } from '../args.ts'
 import { say, scrubber, unusable } from '../console.ts'
+import { driverReportPt } from '../driver-report-pt-BR.ts'
+import { langOf } from '../reporting/i18n.ts'
+import { progress } from '../reporting/progress-i18n.ts'
 import { EXIT_FAILED, EXIT_PASSED } from '../exit-codes.ts'
 import { integer, nonEmpty } from '../flags.ts'
 import { checkSettingNames } from '../setting-names.ts'
@@ -35,6 +38,7 @@ export const command: Subcommand<CheckDriver> = {
   order: 1,
   synopsis: 'check-driver --env FILE',
   summary: 'the sandbox driver against specs/control.yaml',
+  summaryPt: 'o driver de sandbox contra specs/control.yaml',
   readme: { command: '`pix-conformance check-driver --env FILE`', what: "check a sandbox's control API against `specs/control.yaml` (it resets the sandbox)" },
   flags: FLAG_ROWS,
   parse(argv) {
@@ -53,11 +57,12 @@ export const command: Subcommand<CheckDriver> = {
       for (const s of secretValues(config)) scrubber.add(s.name, s.value)
       if (!config.controlUrl) throw new ConfigError('PIX_CONTROL_URL', 'is required by check-driver but not set')
       const { checkDriver, driverComplete, formatDriverReport } = await import('../../harness/driver-check.ts')
-      say(`Checking the sandbox driver at ${config.controlUrl} against specs/control.yaml (this resets the sandbox)`)
+      const lang = langOf(env.PIX_LANG)  // the --env file's PIX_LANG too
+      say(progress('run.checkingDriver', { url: config.controlUrl }, lang))
       const report = await checkDriver(config.controlUrl, {
         baseUrl: config.baseUrl, gatewayUrl: config.gatewayUrl, clientId: config.clientId, clientSecret: config.clientSecret, apiKey: config.apiKey, timeoutMs: config.timeoutMs,
       })
-      say(formatDriverReport(report))
+      say(lang === 'en' ? formatDriverReport(report) : driverReportPt(report, lang))
       return driverComplete(report) ? EXIT_PASSED : EXIT_FAILED
     } catch (e) {
       if (e instanceof ConfigError) return unusable(e)

@@ -25,6 +25,7 @@ export const command: Subcommand<Diff> = {
   order: 5,
   synopsis: 'diff OLD NEW',
   summary: 'what changed per clause between two results.json',
+  summaryPt: 'o que mudou por cláusula entre dois results.json',
   readme: { command: '`pix-conformance diff OLD NEW`', what: 'what changed per clause between two runs' },
   flags: FLAG_ROWS,
   parse(argv) {

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path'
 import { flagLines } from '../args.ts'
 import { say, unusable } from '../console.ts'
+import { progress } from '../reporting/progress-i18n.ts'
 import { EXIT_PASSED } from '../exit-codes.ts'
 import { nonEmpty } from '../flags.ts'
 import { writeEnvTemplate } from '../init.ts'
@@ -31,6 +32,7 @@ export const command: Subcommand<Init> = {
   order: 2,
   synopsis: 'init [--file target.env]',
   summary: 'a commented env file with every setting',
+  summaryPt: 'um arquivo env comentado com todas as configurações',
   readme: { command: '`pix-conformance init [--file target.env] [--force]`', what: 'write a commented env file with every setting' },
   flags: FLAG_ROWS,
   parse(argv) {
@@ -44,7 +46,7 @@ export const command: Subcommand<Init> = {
     } catch (e) {
       return unusable(e)
     }
-    say(`Wrote ${c.file}: fill in the required settings, then run pix-conformance --env ${c.file}`)
+    say(progress('run.wrote', { file: c.file }))
     return EXIT_PASSED
   },
 }

@@ -33,6 +33,7 @@ export const command: Subcommand<Verify> = {
   order: 6,
   synopsis: 'verify FILE [--key PUBKEY] [--results DIR]',
   summary: 'check a certificate offline',
+  summaryPt: 'confere um certificado offline',
   readme: { command: '`pix-conformance verify FILE [--key PUBKEY] [--results DIR]`', what: 'check a certificate offline' },
   flags: FLAG_ROWS,
   parse(argv) {

@@ -10,6 +10,9 @@ import { exitCodeOfVerdict } from '../reporting/verdict.ts'
 import { alertBody, alertLine, runMessage, sendAlert, type AlertBody, type AlertContext } from './alerts.ts'
 import { clauseStep, confirmStep, LATENCY_SLOW_RUNS, latencyByOperation, latencyChanges, observationChanges, type Change } from './changes.ts'
 import { alertLang } from './alerts-i18n.ts'
+import { monitorText } from './console-i18n.ts'
+import type { Vars } from '../reporting/i18n-tables.ts'
+import { headlineIn, word } from '../reporting/i18n.ts'
 import { factsOf, type CheckRow, type RunFacts } from './extract.ts'
 import { History, type RunKind, type RunOutcome } from './history.ts'
 import { MonitorMetrics, serveMetrics, type MetricsServer } from './metrics.ts'
@@ -50,6 +53,11 @@ export class Monitor {
     this.out = hooks.out ?? ((line) => process.stdout.write(`${line}\n`))
   }
 
+  /** A line of the monitor's own, in its certifications' language. */
+  private say(id: Parameters<typeof monitorText>[0], vars: Vars = {}): string {
+    return monitorText(id, vars, alertLang(this.options.certifyArgv))
+  }
+
   /** A line that --quiet leaves out (it prints one line per run). */
   private note(line: string): void {
     if (!this.options.quiet) this.out(line)
@@ -61,10 +69,10 @@ export class Monitor {
   }
 
   /** Stops the loop: the run in progress is stopped (it restores what it changed), then everything closes. */
-  stop(why = 'stop requested'): void {
+  stop(why = this.say('stopRequested')): void {
     if (this.stopping) return
     this.stopping = true
-    this.out(`monitor: ${why}: stopping${this.current ? ' the run in progress' : ''}`)
+    this.out(this.say('stopping', { why, current: this.current ? this.say('stopping.current') : '' }))
     this.current?.abort()
     this.wake?.()
   }
@@ -76,9 +84,9 @@ export class Monitor {
       this.metrics = new MonitorMetrics(this.history.lastPassingRunAt())
       if (o.metrics) {
         this.server = await serveMetrics(this.metrics, o.metrics)
-        this.out(`monitor: metrics at ${this.server.url}`)
+        this.out(this.say('metrics', { url: this.server.url }))
       }
-      this.out(`monitor: a run every ${seconds(o.everyMs)}, each stopped after ${seconds(o.runTimeoutMs)}; history ${o.dbFile} (kept ${seconds(o.keepMs)}); page ${o.pageFile}`)
+      this.out(this.say('plan', { every: seconds(o.everyMs), timeout: seconds(o.runTimeoutMs), db: o.dbFile, keep: seconds(o.keepMs), page: o.pageFile }))
       let seq = this.history.scheduledCount()
       for (let done = 0; !this.stopping && (o.maxRuns === undefined || done < o.maxRuns); done++) {
         const startedAt = Date.now()
@@ -86,7 +94,7 @@ export class Monitor {
         if (this.stopping) break
         const usable = await this.scheduledRun(++seq, startedAt)
         if (!usable && done === 0) {
-          this.out('monitor: the first run could not certify the target (exit 2, above): fix the config or the target and start again')
+          this.out(this.say('firstUnusable'))
           return EXIT_UNUSABLE
         }
         await this.hooks.afterRun?.(seq)
@@ -98,7 +106,7 @@ export class Monitor {
       await this.server?.close()
       if (this.history.isOpen) {
         this.history.close()
-        this.out('monitor: stopped; history closed')
+        this.out(this.say('stopped'))
       }
     }
   }
@@ -124,11 +132,11 @@ export class Monitor {
     const h = this.history!
     const argv = this.options.certifyArgv
     const row = h.startRun('scheduled', seq, startedAt, argv)
-    this.note(`monitor: run ${seq} started`)
+    this.note(this.say('started', { seq }))
     const got = await this.certify(argv)
     if (!got.results) {
       this.endWithout(row, 'scheduled', got.end)
-      this.out(`monitor: run ${seq} ${describeEnd(got.end)}`)
+      this.out(this.say('ended', { seq, how: describeEnd(got.end, (id, vars) => this.say(id, vars)) }))
       return got.end.exitCode !== EXIT_UNUSABLE
     }
     const { results, runDir } = got
@@ -138,7 +146,8 @@ export class Monitor {
     h.recordRun(row, recordOf(results, outcome, got.end, runDir), facts, latency)
     this.metrics!.runEnded('scheduled', outcome)
     this.metrics!.latencies(facts.latencies)
-    const runLine = `monitor: run ${seq} (${results.runId}) ${results.verdict.result} in ${seconds(got.end.durationMs)}: ${results.verdict.headline}`
+    const lang = alertLang(this.options.certifyArgv)
+    const runLine = this.say('runLine', { seq, run: results.runId, result: word('verdict', results.verdict.result, lang), duration: seconds(got.end.durationMs), headline: headlineIn(lang, results.verdict.headline) })
     this.note(runLine)
 
     const ctx = (clause?: string): AlertContext => ({
@@ -149,7 +158,7 @@ export class Monitor {
     const states = h.clauseStates()
     const step = clauseStep(states, facts, row)
     h.saveClauseStates(step.states)
-    if (states.size === 0) this.note(`monitor: run ${seq} is the baseline: ${facts.clauses.filter((c) => c.status === 'failed').length} clauses failing, ${facts.verified} verified; changes from here on are alerted`)
+    if (states.size === 0) this.note(this.say('baseline', { seq, failing: facts.clauses.filter((c) => c.status === 'failed').length, verified: facts.verified }))
     const observed = observationChanges(facts, h.lastObservations(row))
     const slow = latencyChanges(latency, h.recentP95(row, LATENCY_BASELINE_RUNS), h.latencyStates())
     for (const [operation, isSlow] of slow.states) h.saveLatencyState(operation, isSlow, row)
@@ -158,7 +167,7 @@ export class Monitor {
 
     if (step.pending.size > 0) await this.confirm(seq, row, step.pending, ctx)
     await this.sendAlerts()
-    if (this.options.quiet) this.out(`${runLine}${this.alerts.length ? ` · ${this.alerts.map(({ body: a }) => `${a.kind} ${a.clause ?? a.operation ?? ''}`.trim()).join('; ')}` : ' · no change'}`)
+    if (this.options.quiet) this.out(`${runLine}${this.alerts.length ? ` · ${this.alerts.map(({ body: a }) => `${a.kind} ${a.clause ?? a.operation ?? ''}`.trim()).join('; ')}` : this.say('noChange')}`)
 
     this.metrics!.scheduledRun({ finishedAt: Date.now(), passed: outcome === 'passed', verified: facts.verified, testable: facts.testable, counts: h.clauseCounts(row) })
     this.writePage()
@@ -175,11 +184,11 @@ export class Monitor {
     const h = this.history!
     const clauses = [...pending.keys()].join(', ')
     if (this.options.confirm === 'next-run' || this.stopping) {
-      this.note(`monitor: ${clauses} failed after passing; the next run confirms it before an alert`)
+      this.note(this.say('confirmNext', { clauses }))
       return
     }
     const checks = [...new Set([...pending.values()].flat().map((c) => c.check))]
-    this.note(`monitor: ${clauses} failed after passing; re-running ${checks.slice(0, MAX_CONFIRM_CHECKS).join(', ')} to confirm`)
+    this.note(this.say('confirmNow', { clauses, checks: checks.slice(0, MAX_CONFIRM_CHECKS).join(', ') }))
     const confirmed: { facts: RunFacts; results: Results; runDir: string }[] = []
     for (const check of checks.slice(0, MAX_CONFIRM_CHECKS)) {
       if (this.stopping) break
@@ -200,7 +209,7 @@ export class Monitor {
     const merged = mergeFacts(confirmed.map((c) => c.facts))
     const step = confirmStep(h.clauseStates(), pending, merged)
     h.saveClauseStates(step.states)
-    for (const clause of step.cleared) this.note(`monitor: ${clause} passed on the re-run: not confirmed, no alert`)
+    for (const clause of step.cleared) this.note(this.say('cleared', { clause }))
     for (const change of step.changes) {
       const by = confirmed.find((c) => c.facts.clauses.some((v) => v.clause === change.clause && v.status === 'failed'))
       this.alert(scheduledRow, change, { ...ctx(change.clause), ...(by ? { confirmedBy: { runId: by.results.runId, reportDir: by.runDir } } : {}) })
@@ -223,12 +232,12 @@ export class Monitor {
     const all = this.alerts
     if (all.length === 0) return
     const paging = all.filter(({ body }) => body.kind !== 'host-or-network-slower')
-    if (paging.length > 1) this.note(`ALERTS of run ${paging[0]!.body.run.number}: ${paging.length} changes`)
-    for (const { body } of all) this.note(body.kind === 'host-or-network-slower' ? `NOTICE ${body.summary}` : alertLine(body))
+    if (paging.length > 1) this.note(this.say('alerts', { seq: paging[0]!.body.run.number, n: paging.length }))
+    for (const { body } of all) this.note(body.kind === 'host-or-network-slower' ? this.say('notice', { summary: body.summary }) : alertLine(body))
     if (!this.options.alertUrl || paging.length === 0) return
     const sent = await sendAlert(this.options.alertUrl, runMessage(paging.map(({ body }) => body)))
     for (const { id } of paging) this.history!.markDelivered(id, sent.ok ? `sent (${sent.detail})` : `not sent (${sent.detail})`)
-    if (!sent.ok) this.out(`monitor: the alert could not be sent to ${this.options.alertUrl}: ${sent.detail}`)
+    if (!sent.ok) this.out(this.say('notSent', { url: this.options.alertUrl, detail: sent.detail }))
   }
 
   private async certify(argv: string[]): Promise<{ end: RunEnd; results?: undefined } | { end: RunEnd; results: Results; runDir: string }> {
@@ -247,7 +256,7 @@ export class Monitor {
         const results = JSON.parse(readFileSync(join(end.runDir, 'results.json'), 'utf8')) as Results
         return { end, results, runDir: end.runDir }
       } catch (e) {
-        this.out(`monitor: the run's results.json could not be read (${(e as Error).message})`)
+        this.out(this.say('noResults', { why: (e as Error).message }))
         return { end: { ...end, ended: 'died' } }
       }
     } finally {
@@ -264,10 +273,10 @@ export class Monitor {
   private writePage(): void {
     try {
       const tmp = `${this.options.pageFile}.${process.pid}.tmp`
-      writeFileSync(tmp, historyPage(this.history!, { pageFile: this.options.pageFile }))
+      writeFileSync(tmp, historyPage(this.history!, { pageFile: this.options.pageFile, lang: alertLang(this.options.certifyArgv) }))
       renameSync(tmp, this.options.pageFile)
     } catch (e) {
-      this.out(`monitor: the history page could not be written (${(e as Error).message})`)
+      this.out(this.say('noPage', { why: (e as Error).message }))
     }
   }
 
@@ -278,7 +287,7 @@ export class Monitor {
       const rel = relative(this.options.reportDir, dir)
       if (rel && !rel.startsWith('..') && !isAbsolute(rel)) rmSync(dir, { recursive: true, force: true })
     }
-    if (dirs.length > 0) this.out(`monitor: deleted ${dirs.length} runs older than ${seconds(this.options.keepMs)}`)
+    if (dirs.length > 0) this.out(this.say('pruned', { n: dirs.length, keep: seconds(this.options.keepMs) }))
   }
 }
 
@@ -319,16 +328,16 @@ export function withoutSelection(argv: readonly string[]): string[] {
   return out
 }
 
-function describeEnd(end: RunEnd): string {
+function describeEnd(end: RunEnd, say: (id: Parameters<typeof monitorText>[0], vars?: Vars) => string): string {
   switch (end.ended) {
     case 'timed-out':
-      return `was stopped after ${seconds(end.durationMs)}: over the time allowed a run (--run-timeout)`
+      return say('end.timedOut', { duration: seconds(end.durationMs) })
     case 'aborted':
-      return 'was stopped: the monitor is stopping'
+      return say('end.aborted')
     case 'died':
-      return `ended without a report (exit ${end.exitCode})`
+      return say('end.noReport', { code: String(end.exitCode) })
     default:
-      return end.exitCode === EXIT_UNUSABLE ? 'could not certify the target (exit 2)' : `ended without a report (exit ${end.exitCode})`
+      return end.exitCode === EXIT_UNUSABLE ? say('end.unusable') : say('end.noReport', { code: String(end.exitCode) })
   }
 }
 

@@ -7,6 +7,13 @@ import { History, percentile, type TimelineEntry } from './history.ts'
 import { Monitor } from './loop.ts'
 import { HISTORY_USAGE, MONITOR_USAGE, MonitorArgsError, parseHistoryArgs, parseMonitorArgs, type HistoryOptions } from './options.ts'
 import { historyPage } from './page.ts'
+import { alertLang, kindIn, summaryIn } from './alerts-i18n.ts'
+import { monitorUsageIn } from './usage-pt-BR.ts'
+import { monitorText } from './console-i18n.ts'
+import { consoleMessageIn } from '../console-messages-pt-BR.ts'
+import { langOfArgv } from '../help-pt-BR.ts'
+import { historyText as h$, runResult } from './page-i18n.ts'
+import { currentLang, inLang, statementIn, word } from '../reporting/i18n.ts'
 
 const say = (line = '') => process.stdout.write(`${line}\n`)
 const complain = (line: string) => process.stderr.write(`${line}\n`)
@@ -16,14 +23,17 @@ export const SUBCOMMANDS = ['monitor', 'history'] as const
 export async function monitorMain(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv
   try {
-    if (name === 'history') return historyCommand(parseHistoryArgs(rest))
+    if (name === 'history') {
+      const options = parseHistoryArgs(rest)
+      return inLang(options.lang ?? currentLang(), () => historyCommand(options))
+    }
     const options = parseMonitorArgs(rest)
     if (options.help) {
-      say(MONITOR_USAGE)
+      say(monitorUsageIn(alertLang(options.certifyArgv), 'monitor', MONITOR_USAGE))
       return 0
     }
     const monitor = new Monitor(options)
-    const onSignal = (signal: NodeJS.Signals) => monitor.stop(`${signal} received`)
+    const onSignal = (signal: NodeJS.Signals) => monitor.stop(monitorText('signal', { signal }, alertLang(options.certifyArgv)))
     process.on('SIGTERM', onSignal)
     process.on('SIGINT', onSignal)
     try {
@@ -34,7 +44,7 @@ export async function monitorMain(argv: readonly string[]): Promise<number> {
     }
   } catch (e) {
     if (e instanceof MonitorArgsError) {
-      complain(`${name}: ${e.message}`)
+      complain(`${name}: ${consoleMessageIn(langOfArgv(argv), e.message)}`)
       return 2
     }
     complain(`${name}: ${(e as Error).message}`)
@@ -44,18 +54,18 @@ export async function monitorMain(argv: readonly string[]): Promise<number> {
 
 function historyCommand(o: HistoryOptions): number {
   if (o.help) {
-    say(HISTORY_USAGE)
+    say(monitorUsageIn(currentLang(), 'history', HISTORY_USAGE))
     return 0
   }
   if (!existsSync(o.dbFile)) {
-    complain(`history: no history at ${o.dbFile} (a monitor writes it; --db names another)`)
+    complain(h$('cli.noHistory', { file: o.dbFile }))
     return 2
   }
   const h = History.open(o.dbFile)
   try {
     if (o.html) {
       writeFileSync(o.html, historyPage(h, { pageFile: o.html }))
-      say(`history: page written to ${o.html}`)
+      say(h$('cli.written', { file: o.html }))
     }
     if (o.clause) return clauseAnswer(h, o)
     if (o.latency) return latencyAnswer(h, o)
@@ -78,17 +88,18 @@ function clauseAnswer(h: History, o: HistoryOptions): number {
     return timeline.length ? 0 : 1
   }
   if (timeline.length === 0) {
-    say(`${clause}: no run of the history has a verdict on it`)
+    say(h$('cli.noVerdict', { clause }))
     return 1
   }
-  say(`${clause}${info ? ` (${info.severity}): ${info.statement}` : ''}`)
-  say(changed ? `last changed: ${iso(changed.startedAt)}, run ${changed.runId} (${changed.status})` : `unchanged since the first run of the history (${timeline[0]!.status})`)
-  for (const e of timeline.slice(-o.limit)) say(`  ${iso(e.startedAt)}  ${e.kind === 'confirm' ? 'confirm  ' : 'scheduled'}  ${e.status.padEnd(12)} ${e.runId ?? ''}${e.message ? `  ${ruleOf(e.message)}` : ''}${e.traceId ? `  (trace id ${e.traceId})` : ''}`)
+  const lang = currentLang()
+  say(`${clause}${info ? ` (${info.severity === 'unknown' ? h$('cli.severityUnknown') : word('severity', info.severity)}): ${statementIn(lang, { id: clause, statement: info.statement })}` : ''}`)
+  say(changed ? h$('cli.lastChanged', { at: iso(changed.startedAt), run: changed.runId ?? '', status: word('status', changed.status) }) : h$('cli.unchanged', { status: word('status', timeline[0]!.status) }))
+  for (const e of timeline.slice(-o.limit)) say(`  ${iso(e.startedAt)}  ${e.kind === 'confirm' ? h$('cli.confirm') : h$('cli.scheduled')}  ${word('status', e.status).padEnd(12)} ${e.runId ?? ''}${e.message ? `  ${ruleOf(e.message)}` : ''}${e.traceId ? `  ${h$('cli.traceId', { id: e.traceId })}` : ''}`)
   for (const a of alerts) {
     const body = JSON.parse(a.body) as AlertBody
-    say(`  alert ${iso(a.at)} ${a.kind}: ${a.summary}`)
-    if (body.message) say(`    broke ${body.message}${body.check ? ` (check ${body.check})` : ''}`)
-    if (body.traceId) say(`    trace id ${body.traceId}`)
+    say(`  ${h$('cli.alert', { at: iso(a.at), kind: kindIn(lang, a.kind), summary: summaryIn(lang, a.summary) })}`)
+    if (body.message) say(`    ${h$('cli.broke', { message: body.message })}${body.check ? h$('cli.check', { check: body.check }) : ''}`)
+    if (body.traceId) say(`    ${h$('changes.trace', { id: body.traceId })}`)
   }
   return 0
 }
@@ -114,11 +125,11 @@ function latencyAnswer(h: History, o: HistoryOptions): number {
     return 0
   }
   if (rows.length === 0) {
-    say('no latency recorded in that time')
+    say(h$('cli.noLatency'))
     return 0
   }
   const w = Math.max(9, ...rows.map((r) => r.operation.length))
-  say(`${'operation'.padEnd(w)}  ${['answers', 'p50 ms', 'p90 ms', 'p95 ms', 'p99 ms'].map((s) => s.padStart(8)).join('')}`)
+  say(`${h$('cli.operation').padEnd(w)}  ${[h$('cli.answers'), 'p50 ms', 'p90 ms', 'p95 ms', 'p99 ms'].map((s) => s.padStart(8)).join('')}`)
   for (const r of rows) say(`${r.operation.padEnd(w)}  ${[String(r.count), ...[r.p50, r.p90, r.p95, r.p99].map((v) => v.toFixed(1))].map((s) => s.padStart(8)).join('')}`)
   return 0
 }
@@ -130,10 +141,11 @@ function overview(h: History, o: HistoryOptions): void {
     say(JSON.stringify({ runs, alerts: alerts.map((a) => ({ ...a, body: JSON.parse(a.body) })) }, null, 2))
     return
   }
-  say(`last ${runs.length} runs:`)
-  for (const r of runs) say(`  ${iso(r.startedAt)}  #${r.seq} ${r.kind.padEnd(9)} ${(r.verdict ?? r.outcome ?? 'running').padEnd(16)} ${r.verified ?? '-'}/${r.testable ?? '-'} verified  ${r.runId ?? ''}`)
-  say(`last ${alerts.length} changes:`)
-  for (const a of alerts) say(`  ${iso(a.at)}  ${a.kind}: ${a.summary}`)
+  const lang = currentLang()
+  say(h$('cli.lastRuns', { n: runs.length }))
+  for (const r of runs) say(`  ${iso(r.startedAt)}  #${r.seq} ${h$(`cli.kind.${r.kind}`).padEnd(9)} ${runResult(r).padEnd(16)} ${r.verified ?? '-'}/${r.testable ?? '-'} ${h$('cli.verified')}  ${r.runId ?? ''}`)
+  say(h$('cli.lastChanges', { n: alerts.length }))
+  for (const a of alerts) say(`  ${iso(a.at)}  ${kindIn(lang, a.kind)}: ${summaryIn(lang, a.summary)}`)
 }
 
 const iso = (t: number) => new Date(t).toISOString()

@@ -52,6 +52,8 @@ export interface HistoryOptions {
   html?: string
   json: boolean
   limit: number
+  /** The answers' and the page's language (--lang; default PIX_LANG, else English). */
+  lang?: 'en' | 'pt-BR'
 }
 
 const MINUTE = 60_000
@@ -220,6 +222,12 @@ export function parseHistoryArgs(argv: readonly string[]): HistoryOptions {
       case '--json':
         out.json = true
         break
+      case '--lang': {
+        const v = value()
+        if (v !== 'en' && v !== 'pt-BR') throw new MonitorArgsError('--lang', `"${v}" must be en or pt-BR`)
+        out.lang = v
+        break
+      }
       case '--limit': {
         const v = value()
         if (!/^[1-9]\d*$/.test(v)) throw new MonitorArgsError('--limit', `"${v}" is not a positive integer`)
@@ -262,4 +270,5 @@ Answers from a monitor's history (default reports/history.db):
   --latency        latency percentiles (p50, p90, p95, p99) per operation; --since limits the runs
   --html FILE      writes the history page (one self-contained HTML file)
   --json           the same answers as JSON
-  --limit N        how many runs or changes to list (default 20)`
+  --limit N        how many runs or changes to list (default 20)
+  --lang LANG      en or pt-BR: the language of the answers and the page (default PIX_LANG, else en)`

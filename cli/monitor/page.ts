@@ -4,11 +4,16 @@
 import { dirname, relative, sep } from 'node:path'
 import { esc } from '../reporting/text.ts'
 import type { AlertRow, History, RunRow } from './history.ts'
+import { inLang, currentLang, word, type Lang } from '../reporting/i18n.ts'
+import { kindIn, summaryIn } from './alerts-i18n.ts'
+import { historyText as h$, runResult } from './page-i18n.ts'
 
 export interface PageOptions {
   /** Where the page is written: links to the runs' reports are relative to it. */
   pageFile: string
   now?: number
+  /** The page's language (default: the current one, PIX_LANG). */
+  lang?: Lang
 }
 
 interface Point {
@@ -39,55 +44,60 @@ const SEVERITY_COLOURS: Record<string, string> = { critical: '#7f1d1d', high: '#
 const PALETTE = ['#2563eb', '#16a34a', '#9333ea', '#d97706', '#0891b2', '#db2777', '#65a30d', '#b91c1c']
 
 export function historyPage(h: History, opts: PageOptions): string {
+  return inLang(opts.lang ?? currentLang(), () => renderPage(h, opts))
+}
+
+function renderPage(h: History, opts: PageOptions): string {
+  const lang = currentLang()
   const runs = h.scheduledRuns()
   const alerts = h.alerts(500)
   const hrefOf = (run: Pick<RunRow, 'reportDir'>) => (run.reportDir ? reportHref(opts.pageFile, run.reportDir) : undefined)
   const runById = new Map(runs.map((r) => [r.id, r]))
   const markers: Marker[] = alerts.flatMap((a) => {
     const run = runById.get(a.run)
-    return run ? [{ t: run.startedAt, ...(hrefOf(run) ? { href: hrefOf(run)! } : {}), title: `${a.kind}: ${a.summary}` }] : []
+    return run ? [{ t: run.startedAt, ...(hrefOf(run) ? { href: hrefOf(run)! } : {}), title: `${kindIn(lang, a.kind)}: ${summaryIn(lang, a.summary)}` }] : []
   })
   const finished = runs.filter((r) => r.verified !== null)
   const verified: Series[] = [
-    { name: 'verified', colour: '#16a34a', points: finished.map((r) => point(r, r.verified!, `run ${r.seq}: ${r.verified} of ${r.testable} verified`, hrefOf(r))) },
-    { name: 'testable must', colour: '#9ca3af', points: finished.map((r) => point(r, r.testable!, `run ${r.seq}: ${r.testable} testable must clauses in scope`, hrefOf(r))) },
+    { name: h$('series.verified'), colour: '#16a34a', points: finished.map((r) => point(r, r.verified!, h$('point.verified', { seq: r.seq, verified: r.verified!, testable: r.testable ?? '' }), hrefOf(r))) },
+    { name: h$('series.testable'), colour: '#9ca3af', points: finished.map((r) => point(r, r.testable!, h$('point.testable', { seq: r.seq, testable: r.testable! }), hrefOf(r))) },
   ]
   const bySeverity = h.failuresBySeverity()
   const severities = [...new Set([...bySeverity.values()].flatMap((m) => [...m.keys()]))].sort()
   const failures: Series[] = (severities.length ? severities : ['unknown']).map((sev, i) => ({
-    name: sev,
+    name: word('severity', sev),
     colour: SEVERITY_COLOURS[sev] ?? PALETTE[i % PALETTE.length]!,
-    points: finished.map((r) => point(r, bySeverity.get(r.id)?.get(sev) ?? 0, `run ${r.seq}: ${bySeverity.get(r.id)?.get(sev) ?? 0} failed (${sev})`, hrefOf(r))),
+    points: finished.map((r) => point(r, bySeverity.get(r.id)?.get(sev) ?? 0, h$('point.failed', { seq: r.seq, n: bySeverity.get(r.id)?.get(sev) ?? 0, severity: word('severity', sev) }), hrefOf(r))),
   }))
   const latency = new Map<string, { p50: Point[]; p95: Point[] }>()
   for (const l of h.runLatencies()) {
     const run = runById.get(l.run)
     if (!run) continue
     const s = latency.get(l.operation) ?? { p50: [], p95: [] }
-    s.p50.push(point(run, l.p50, `run ${run.seq}: p50 ${l.p50.toFixed(1)} ms`, hrefOf(run)))
-    s.p95.push(point(run, l.p95, `run ${run.seq}: p95 ${l.p95.toFixed(1)} ms (${l.count} answers)`, hrefOf(run)))
+    s.p50.push(point(run, l.p50, h$('point.p50', { seq: run.seq, ms: l.p50.toFixed(1) }), hrefOf(run)))
+    s.p95.push(point(run, l.p95, h$('point.p95', { seq: run.seq, ms: l.p95.toFixed(1), n: l.count }), hrefOf(run)))
     latency.set(l.operation, s)
   }
   const span = timeSpan(runs, opts.now)
   const last = runs[runs.length - 1]
   return `<!doctype html>
-<html lang="en">
+<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(`Conformance history${last ? ` (${runs.length} runs, last ${last.verdict ?? last.outcome ?? 'running'})` : ''}`)}</title>
+<title>${esc(last ? h$('page.titleRuns', { n: runs.length, verdict: runResult(last) }) : h$('page.title'))}</title>
 <style>${CSS}</style>
 </head>
 <body>
-<h1>Conformance history</h1>
-<p class="meta">${runs.length} runs${last ? `, from ${esc(iso(runs[0]!.startedAt))} to ${esc(iso(last.startedAt))}; last run: <strong>${esc(last.verdict ?? last.outcome ?? 'running')}</strong>` : ''}. Generated ${esc(iso(opts.now ?? Date.now()))}.</p>
-<section id="verified"><h2>Verified clauses</h2>${plot(verified, markers, span, { width: WIDTH, height: HEIGHT, unit: '' })}</section>
-<section id="failures"><h2>Failed clauses by severity</h2>${plot(failures, markers, span, { width: WIDTH, height: HEIGHT, unit: '' })}</section>
-<section id="latency"><h2>Latency per operation (p95, and p50 lighter; ms)</h2>
-<div class="ops">${[...latency].sort(([a], [b]) => a.localeCompare(b)).map(([op, s]) => `<figure class="op"><figcaption>${esc(op)}</figcaption>${plot([{ name: 'p95', colour: '#2563eb', points: s.p95 }, { name: 'p50', colour: '#93c5fd', points: s.p50 }], markers, span, { ...SMALL, unit: ' ms' })}</figure>`).join('\n') || '<p>No latency recorded yet.</p>'}</div>
+<h1>${esc(h$('page.title'))}</h1>
+<p class="meta">${esc(h$('page.meta', { n: runs.length }))}${last ? `${esc(h$('page.metaSpan', { from: iso(runs[0]!.startedAt), to: iso(last.startedAt) }))}<strong>${esc(runResult(last))}</strong>` : ''}. ${esc(h$('page.generated', { at: iso(opts.now ?? Date.now()) }))}</p>
+<section id="verified"><h2>${esc(h$('page.verified'))}</h2>${plot(verified, markers, span, { width: WIDTH, height: HEIGHT, unit: '' })}</section>
+<section id="failures"><h2>${esc(h$('page.failures'))}</h2>${plot(failures, markers, span, { width: WIDTH, height: HEIGHT, unit: '' })}</section>
+<section id="latency"><h2>${esc(h$('page.latency'))}</h2>
+<div class="ops">${[...latency].sort(([a], [b]) => a.localeCompare(b)).map(([op, s]) => `<figure class="op"><figcaption>${esc(op)}</figcaption>${plot([{ name: 'p95', colour: '#2563eb', points: s.p95 }, { name: 'p50', colour: '#93c5fd', points: s.p50 }], markers, span, { ...SMALL, unit: ' ms' })}</figure>`).join('\n') || `<p>${esc(h$('page.noLatency'))}</p>`}</div>
 </section>
-<section id="changes"><h2>Changes</h2>${changesTable(alerts, runById, hrefOf)}</section>
-<section id="runs"><h2>Runs</h2>${runsTable(runs.slice(-100).reverse(), hrefOf)}</section>
+<section id="changes"><h2>${esc(h$('page.changes'))}</h2>${changesTable(alerts, runById, hrefOf)}</section>
+<section id="runs"><h2>${esc(h$('page.runs'))}</h2>${runsTable(runs.slice(-100).reverse(), hrefOf)}</section>
 <script>${SCRIPT}</script>
 </body>
 </html>
@@ -164,20 +174,23 @@ function link(href: string | undefined, inner: string): string {
 }
 
 function changesTable(alerts: AlertRow[], runs: Map<number, RunRow>, hrefOf: (r: RunRow) => string | undefined): string {
-  if (alerts.length === 0) return '<p>No change seen yet.</p>'
+  if (alerts.length === 0) return `<p>${esc(h$('page.noChange'))}</p>`
+  const lang = currentLang()
   const rows = alerts.map((a) => {
     const run = runs.get(a.run)
     const href = run ? hrefOf(run) : undefined
     const body = JSON.parse(a.body) as { severity?: string; statement?: string; message?: string; traceId?: string }
-    return `<tr class="change ${esc(a.kind)}" data-clause="${esc(a.clause ?? '')}"><td>${esc(iso(a.at))}</td><td>${esc(a.kind)}</td><td>${esc(a.clause ?? a.operation ?? '')}${body.severity && body.severity !== 'unknown' ? ` <span class="sev">${esc(body.severity)}</span>` : ''}</td><td>${esc(a.summary)}${body.statement ? `<div class="statement">${esc(body.statement)}</div>` : ''}${body.message ? `<div class="statement">broke ${esc(body.message)}</div>` : ''}${body.traceId ? `<div class="statement">trace id ${esc(body.traceId)}</div>` : ''}</td><td>${run ? link(href, `run ${run.seq}${run.runId ? ` (${esc(run.runId)})` : ''}`) : ''}</td></tr>`
+    return `<tr class="change ${esc(a.kind)}" data-clause="${esc(a.clause ?? '')}"><td>${esc(iso(a.at))}</td><td>${esc(kindIn(lang, a.kind))}</td><td>${esc(a.clause ?? a.operation ?? '')}${body.severity && body.severity !== 'unknown' ? ` <span class="sev">${esc(word('severity', body.severity))}</span>` : ''}</td><td>${esc(summaryIn(lang, a.summary))}${body.statement ? `<div class="statement">${esc(body.statement)}</div>` : ''}${body.message ? `<div class="statement">${esc(h$('changes.broke', { message: body.message }))}</div>` : ''}${body.traceId ? `<div class="statement">${esc(h$('changes.trace', { id: body.traceId }))}</div>` : ''}</td><td>${run ? link(href, `${esc(h$('changes.run', { seq: run.seq }))}${run.runId ? ` (${esc(run.runId)})` : ''}`) : ''}</td></tr>`
   })
-  return `<table><thead><tr><th>When</th><th>Change</th><th>Clause or operation</th><th>What</th><th>Seen by</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`
+  const head = (['changes.when', 'changes.change', 'changes.subject', 'changes.what', 'changes.seenBy'] as const).map((id) => `<th>${esc(h$(id))}</th>`).join('')
+  return `<table><thead><tr>${head}</tr></thead><tbody>${rows.join('\n')}</tbody></table>`
 }
 
 function runsTable(runs: RunRow[], hrefOf: (r: RunRow) => string | undefined): string {
-  if (runs.length === 0) return '<p>No run yet.</p>'
-  const rows = runs.map((r) => `<tr><td>${r.seq}</td><td>${esc(iso(r.startedAt))}</td><td class="${esc(r.outcome ?? '')}">${esc(r.verdict ?? r.outcome ?? 'running')}</td><td>${r.verified ?? ''}${r.testable !== null ? ` / ${r.testable}` : ''}</td><td>${r.failed ?? ''}</td><td>${link(hrefOf(r), esc(r.runId ?? ''))}</td></tr>`)
-  return `<table><thead><tr><th>#</th><th>Started</th><th>Result</th><th>Verified</th><th>Failed checks</th><th>Report</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`
+  if (runs.length === 0) return `<p>${esc(h$('page.noRun'))}</p>`
+  const rows = runs.map((r) => `<tr><td>${r.seq}</td><td>${esc(iso(r.startedAt))}</td><td class="${esc(r.outcome ?? '')}">${esc(runResult(r))}</td><td>${r.verified ?? ''}${r.testable !== null ? ` / ${r.testable}` : ''}</td><td>${r.failed ?? ''}</td><td>${link(hrefOf(r), esc(r.runId ?? ''))}</td></tr>`)
+  const head = (['runs.started', 'runs.result', 'runs.verified', 'runs.failed', 'runs.report'] as const).map((id) => `<th>${esc(h$(id))}</th>`).join('')
+  return `<table><thead><tr><th>#</th>${head}</tr></thead><tbody>${rows.join('\n')}</tbody></table>`
 }
 
 /** The report.html of a run, relative to the page (a URL path). */

@@ -11,6 +11,8 @@ import { History } from '../monitor/history.ts'
 import { outcomeOf } from '../monitor/loop.ts'
 import { historyPage } from '../monitor/page.ts'
 import type { ObserveResults } from './report.ts'
+import type { Lang } from '../reporting/i18n.ts'
+import { observeText } from './i18n.ts'
 
 export interface ObserveHistoryOptions {
   dbFile: string
@@ -19,6 +21,8 @@ export interface ObserveHistoryOptions {
   /** Where each alert is POSTed (the monitor's --alert-url sink). */
   alertUrl?: string
   out: (line: string) => void
+  /** The language of the alerts, the page and these lines (observe's --lang). */
+  lang?: Lang
 }
 
 /** Records one window's results as a run of the history; returns the alerts it raised (their summaries). */
@@ -38,24 +42,24 @@ export async function recordWindow(o: ObserveHistoryOptions, results: ObserveRes
     const states = h.clauseStates()
     const step = clauseStep(states, facts, row)
     h.saveClauseStates(step.states)
-    if (states.size === 0) o.out(`observe: window ${seq} is the history's baseline; changes from here on are alerted`)
-    if (step.pending.size > 0) o.out(`observe: ${[...step.pending.keys()].join(', ')} failed after passing; the next window confirms it before an alert`)
+    if (states.size === 0) o.out(observeText('baseline', { seq }, o.lang))
+    if (step.pending.size > 0) o.out(observeText('confirmNext', { clauses: [...step.pending.keys()].join(', ') }, o.lang))
     const raised: string[] = []
     for (const change of step.changes) {
       const clause = change.clause ? h.catalogue(change.clause) : undefined
       const ctx: AlertContext = { target: results.target.baseUrl, run: { runId: results.runId, seq, startedAt, reportDir: runDir }, ...(clause ? { clause } : {}) }
-      const body = alertBody(change, ctx)
+      const body = alertBody(change, ctx, o.lang)
       const id = h.recordAlert(row, Date.now(), change, body)
       o.out(alertLine(body))
       raised.push(body.summary)
       if (!o.alertUrl) continue
       const sent = await sendAlert(o.alertUrl, body)
       h.markDelivered(id, sent.ok ? `sent (${sent.detail})` : `not sent (${sent.detail})`)
-      if (!sent.ok) o.out(`observe: the alert could not be sent to ${o.alertUrl}: ${sent.detail}`)
+      if (!sent.ok) o.out(observeText('notSent', { url: o.alertUrl, detail: sent.detail }, o.lang))
     }
     if (o.pageFile) {
       const tmp = `${o.pageFile}.${process.pid}.tmp`
-      writeFileSync(tmp, historyPage(h, { pageFile: o.pageFile }))
+      writeFileSync(tmp, historyPage(h, { pageFile: o.pageFile, ...(o.lang ? { lang: o.lang } : {}) }))
       renameSync(tmp, o.pageFile)
     }
     return raised

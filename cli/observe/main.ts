@@ -18,6 +18,11 @@ import { Judge } from './judge.ts'
 import { OBSERVE_USAGE, parseObserveArgs, type ListenAddress, type ObserveOptions } from './options.ts'
 import { ObserveProxy, type Upstream } from './proxy.ts'
 import { buildObserveResults, exitCodeOfObserve, writeObserveReport, type ObserveResults } from './report.ts'
+import { consoleMessageIn } from '../console-messages-pt-BR.ts'
+import { langOfArgv } from '../help-pt-BR.ts'
+import { langOf, type Lang } from '../reporting/i18n.ts'
+import { observeHeadlineIn, observeLineIn, observeText } from './i18n.ts'
+import { observeUsageIn } from './usage-pt-BR.ts'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
@@ -36,16 +41,18 @@ export async function observeMain(argv: readonly string[], io: ObserveIo = {}): 
   const complain = io.err ?? ((l: string) => process.stderr.write(`${l}\n`))
   let options: ObserveOptions
   let target: Target | undefined
+  let lang = langOfArgv(argv)
   try {
     options = parseObserveArgs(argv)
+    lang = options.lang ?? langOf()
     if (options.help) {
-      say(OBSERVE_USAGE)
+      say(observeUsageIn(lang, OBSERVE_USAGE))
       return EXIT_PASSED
     }
     target = options.envFile ? loadTarget(options.envFile) : undefined
   } catch (e) {
     if (e instanceof ArgsError || e instanceof ConfigError) {
-      complain(`observe: ${e.message}`)
+      complain(`observe: ${consoleMessageIn(lang, observeLineIn(lang, e.message))}`)
       return EXIT_UNUSABLE
     }
     throw e
@@ -55,34 +62,34 @@ export async function observeMain(argv: readonly string[], io: ObserveIo = {}): 
   try {
     prepareRunDir(runDir)
   } catch (e) {
-    complain(`observe: --report-dir: cannot write reports under ${dirname(runDir)} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`)
+    complain(observeText('reportDir', { dir: dirname(runDir), why: (e as NodeJS.ErrnoException).code ?? (e as Error).message }, lang))
     return EXIT_UNUSABLE
   }
   const command = `pix-conformance observe ${argv.map(shellQuote).join(' ')}`
   const history: ObserveHistoryOptions | undefined = options.db
-    ? { dbFile: resolve(options.db), pageFile: resolve(options.page ?? join(dirname(resolve(options.db)), 'history.html')), ...(options.alertUrl ? { alertUrl: options.alertUrl } : {}), out: say }
+    ? { dbFile: resolve(options.db), pageFile: resolve(options.page ?? join(dirname(resolve(options.db)), 'history.html')), ...(options.alertUrl ? { alertUrl: options.alertUrl } : {}), out: say, lang }
     : undefined
   const startedAt = Date.now()
   try {
     const results = options.har
       ? judgeHar(options.har, target, { runId, command })
-      : await live(options.listen!, options.relayWebhooks, options.verifyReads ? options.maxRps : undefined, target!, { runId, command, runDir }, say, complain, io, history && options.windowMs ? { history, everyMs: options.windowMs, argv, reportDir: dirname(runDir) } : undefined)
-    const written = writeObserveReport(runDir, results, target?.secrets ?? [])
+      : await live(options.listen!, options.relayWebhooks, options.verifyReads ? options.maxRps : undefined, target!, { runId, command, runDir, lang }, say, complain, io, history && options.windowMs ? { history, everyMs: options.windowMs, argv, reportDir: dirname(runDir) } : undefined)
+    const written = writeObserveReport(runDir, results, target?.secrets ?? [], lang)
     // with --window the windows were recorded as they ended; the report here is the whole session's
     if (history && !(options.listen && options.windowMs)) {
       try {
         await recordWindow(history, written, runDir, ['observe', ...argv], options.har ? startedAt : Date.parse(results.startedAt) || startedAt)
       } catch (e) {
-        say(summary(written, runDir))
-        complain(`observe: --db: the verdicts were reported but not recorded in the history (${(e as Error).message})`)
+        say(summary(written, runDir, lang))
+        complain(observeText('notRecorded', { why: (e as Error).message }, lang))
         return EXIT_UNUSABLE
       }
     }
-    say(summary(written, runDir))
+    say(summary(written, runDir, lang))
     return exitCodeOfObserve(written)
   } catch (e) {
     if (e instanceof HarError || e instanceof ArgsError) {
-      complain(`observe: ${e.message}`)
+      complain(`observe: ${consoleMessageIn(lang, observeLineIn(lang, e.message))}`)
       return EXIT_UNUSABLE
     }
     throw e
@@ -138,7 +145,7 @@ interface Windows {
   reportDir: string
 }
 
-async function live(listen: ListenAddress, relay: URL | undefined, verifyRps: number | undefined, target: Target, run: { runId: string; command: string; runDir: string }, say: (l: string) => void, complain: (l: string) => void, io: ObserveIo, windows?: Windows): Promise<ObserveResults> {
+async function live(listen: ListenAddress, relay: URL | undefined, verifyRps: number | undefined, target: Target, run: { runId: string; command: string; runDir: string; lang: Lang }, say: (l: string) => void, complain: (l: string) => void, io: ObserveIo, windows?: Windows): Promise<ObserveResults> {
   let startedAt = new Date().toISOString()
   const judge = new Judge(basePaths(target), accountsOf(target.config))
   let proxy: ObserveProxy
@@ -147,12 +154,13 @@ async function live(listen: ListenAddress, relay: URL | undefined, verifyRps: nu
   } catch (e) {
     throw new ArgsError('--listen', `cannot listen on ${listen.host}:${listen.ports.join(',')} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`)
   }
-  say(`Observing: point the application's base URL at ${proxy.baseUrl} and its gateway URL at ${proxy.gatewayUrl}`)
-  say(`  forwarding to ${target.config.baseUrl} and ${target.config.gatewayUrl}; SIGTERM or Ctrl-C writes the report to ${run.runDir}`)
-  if (proxy.relayUrl) say(`  have the provider deliver notifications to ${proxy.relayUrl} (the relay forwards them to ${relay!.href})`)
+  const { lang } = run
+  say(observeText('listening', { base: proxy.baseUrl, gateway: proxy.gatewayUrl }, lang))
+  say(observeText('forwarding', { base: target.config.baseUrl, gateway: target.config.gatewayUrl, dir: run.runDir }, lang))
+  if (proxy.relayUrl) say(observeText('relay', { relay: proxy.relayUrl, url: relay!.href }, lang))
   if (verifyRps !== undefined) {
     proxy.verifyReads({ clientId: target.config.clientId, clientSecret: target.config.clientSecret }, verifyRps)
-    say(`  with read-only look-ups of its own (GET, as ${target.config.clientId}), at most ${verifyRps} a second`)
+    say(observeText('verifyReads', { client: target.config.clientId, rps: verifyRps }, lang))
   }
   io.onListening?.({ baseUrl: proxy.baseUrl, gatewayUrl: proxy.gatewayUrl })
   // a window's end never overlaps the next one's: they are recorded in order, one at a time
@@ -163,7 +171,7 @@ async function live(listen: ListenAddress, relay: URL | undefined, verifyRps: nu
     const window = { startedAt, finishedAt: new Date().toISOString() }
     startedAt = window.finishedAt
     // an idle window judged nothing: a run of it would read as a failure ("nothing judged") in the history
-    if (old.judged === 0 && old.notifications === 0) return say('observe: window ended with no exchange of the interface: not recorded')
+    if (old.judged === 0 && old.notifications === 0) return say(observeText('idleWindow', {}, lang))
     recording = recording.then(async () => {
       const runId = makeRunId(new Date(), 'observe')
       const dir = join(windows!.reportDir, runId)
@@ -172,10 +180,10 @@ async function live(listen: ListenAddress, relay: URL | undefined, verifyRps: nu
       const results = writeObserveReport(dir, buildObserveResults(tally, {
         runId, ...window, command: run.command, baseUrl: target.config.baseUrl, gatewayUrl: target.config.gatewayUrl,
         source: `proxy ${listen.host}:${listen.ports.join(',')}`, judged: old.judged, unmatched: old.unmatched, errors: old.errors,
-      }, REPO_ROOT, target.secrets), target.secrets)
+      }, REPO_ROOT, target.secrets), target.secrets, lang)
       await recordWindow(windows!.history, results, dir, ['observe', ...windows!.argv], Date.parse(window.startedAt))
-      say(`observe: window ended: ${results.verdict.headline}  (${dir})`)
-    }).catch((e) => complain(`observe: the window could not be recorded (${(e as Error).message})`))
+      say(observeText('windowEnded', { headline: observeHeadlineIn(lang, results.verdict.headline), dir }, lang))
+    }).catch((e) => complain(observeText('windowNotRecorded', { why: (e as Error).message }, lang)))
   }
   const timer = windows ? setInterval(endWindow, windows.everyMs) : undefined
   await stopped(io.signal)
@@ -184,7 +192,7 @@ async function live(listen: ListenAddress, relay: URL | undefined, verifyRps: nu
   if (windows) endWindow(true)
   await recording
   const tally = judge.finish()
-  if (proxy.errors.length) complain(`observe: ${proxy.errors.length} request${proxy.errors.length === 1 ? '' : 's'} could not reach the provider (answered 502, not judged)`)
+  if (proxy.errors.length) complain(proxy.errors.length === 1 ? observeText('unreachable.1', {}, lang) : observeText('unreachable', { n: proxy.errors.length }, lang))
   // the session's own recording, redacted: `observe --har exchanges.har` judges it again offline
   const comment = `observe session ${run.runId}: ${proxy.forwarded} exchanges forwarded (the newest ${proxy.recorded.length} kept); secrets are «redacted:NAME» placeholders`
   writeFileSync(join(run.runDir, 'exchanges.har'), `${JSON.stringify(toHar(proxy.recorded, kitVersion(REPO_ROOT), comment), null, 1)}\n`)
@@ -221,15 +229,17 @@ function stopped(signal: AbortSignal | undefined): Promise<void> {
   })
 }
 
-function summary(r: ObserveResults, runDir: string): string {
+/** The end of a session in `lang`: each failed clause with what its rule saw (in English, as the rule wrote it), the headline. */
+export function summary(r: ObserveResults, runDir: string, lang: Lang = 'en'): string {
   const lines = ['']
   const failed = r.checks.filter((c) => c.status === 'failed')
+  if (failed.length && observeText('messagesNote', {}, lang)) lines.push(observeText('messagesNote', {}, lang))
   for (const c of failed) {
     const [head, ...rest] = (c.message ?? '').split('\n')
-    lines.push(`  ✗ ${head}`, ...rest.slice(0, 2).map((l) => `      ${l.slice(0, 300)}`))
+    lines.push(`  ✗ ${observeLineIn(lang, head ?? '')}`, ...rest.slice(0, 2).map((l) => `      ${observeLineIn(lang, l).slice(0, 300)}`))
   }
-  for (const e of r.errors) lines.push(`  ! ${e.split('\n')[0]}`)
+  for (const e of r.errors) lines.push(`  ! ${observeLineIn(lang, e.split('\n')[0]!)}`)
   if (failed.length || r.errors.length) lines.push('')
-  lines.push(r.verdict.headline, `Report: ${runDir}  (report.html, results.json, junit.xml${r.observe.source.startsWith('proxy') ? ', exchanges.har' : ''})`, '')
+  lines.push(observeHeadlineIn(lang, r.verdict.headline), observeText('report', { dir: runDir, har: r.observe.source.startsWith('proxy') ? ', exchanges.har' : '' }, lang), '')
   return lines.join('\n')
 }

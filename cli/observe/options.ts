@@ -27,6 +27,8 @@ export interface ObserveOptions {
   verifyReads: boolean
   /** Cap on those look-ups, per second. */
   maxRps: number
+  /** The console's language (--lang; default PIX_LANG, else English). */
+  lang?: 'en' | 'pt-BR'
 }
 
 export const OBSERVE_USAGE = `Usage: pix-conformance observe --har FILE [--env FILE] [--report-dir DIR]
@@ -55,6 +57,7 @@ Judges an application's own traffic with the provider against the clauses (docs/
                       one window, ended by SIGTERM
   --alert-url URL     with --db: POST each alert there (the monitor's webhook body)
   --page FILE         with --db: the history page to rewrite after each window (default beside --db)
+  --lang LANG         en or pt-BR: the language of the console (default PIX_LANG, else en)
   -h, --help          this text
 
 Exit codes: 0 no observed clause failed, 1 a clause failed (or nothing was judged), 2 unusable options.`
@@ -63,7 +66,7 @@ Exit codes: 0 no observed clause failed, 1 a clause failed (or nothing was judge
 /** --max-rps unless given: look-ups a second, small enough for any provider's rate limits. */
 export const DEFAULT_MAX_RPS = 2
 
-export const OBSERVE_FLAGS = ['--verify-reads', '--max-rps', '--har', '--env', '--listen', '--relay-webhooks', '--report-dir', '--db', '--window', '--alert-url', '--page', '--help'] as const
+export const OBSERVE_FLAGS = ['--verify-reads', '--max-rps', '--har', '--env', '--listen', '--relay-webhooks', '--report-dir', '--db', '--window', '--alert-url', '--page', '--lang', '--help'] as const
 
 export function parseObserveArgs(argv: readonly string[]): ObserveOptions {
   const o: ObserveOptions = { help: false, verifyReads: false, maxRps: DEFAULT_MAX_RPS }
@@ -89,6 +92,12 @@ export function parseObserveArgs(argv: readonly string[]): ObserveOptions {
       case '--alert-url': o.alertUrl = parseUrl(value(), flag).href; break
       case '--page': o.page = value(); break
       case '--verify-reads': o.verifyReads = true; break
+      case '--lang': {
+        const v = value()
+        if (v !== 'en' && v !== 'pt-BR') throw new ArgsError('--lang', `"${v}" must be en or pt-BR`)
+        o.lang = v
+        break
+      }
       case '--max-rps': {
         const v = value()
         o.maxRps = Number(v)

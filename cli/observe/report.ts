@@ -11,6 +11,11 @@ import { kitVersion, specHash } from '../reporting/run-info.ts'
 import { Scrubber } from '../reporting/scrub.ts'
 import type { CheckResult, ClauseInfo, EvidenceExchange, Results, RunVerdict } from '../reporting/types.ts'
 import { writeReport } from '../reporting/write.ts'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { renderHtml } from '../reporting/html.ts'
+import { inLang, type Lang } from '../reporting/i18n.ts'
+import { observeResultsIn } from './i18n.ts'
 import type { Tally } from './verdicts.ts'
 
 export interface SessionInfo {
@@ -98,8 +103,12 @@ export function exitCodeOfObserve(r: Results): 0 | 1 {
   return r.verdict.exitCode
 }
 
-export function writeObserveReport(dir: string, results: ObserveResults, secrets: SecretValue[] = []): ObserveResults {
-  return writeReport(dir, results, new Scrubber(secrets)) as ObserveResults
+/** results.json keeps the kit's English words (check ids, the headline); report.html is read in `lang`. */
+export function writeObserveReport(dir: string, results: ObserveResults, secrets: SecretValue[] = [], lang: Lang = 'en'): ObserveResults {
+  const scrubber = new Scrubber(secrets)
+  const written = writeReport(dir, results, scrubber) as ObserveResults
+  if (lang !== 'en') inLang(lang, () => writeFileSync(join(dir, 'report.html'), scrubber.text(renderHtml(observeResultsIn(lang, written), lang))))
+  return written
 }
 
 function evidence(ex: Exchange, redactor: Redactor): EvidenceExchange {

@@ -4,7 +4,7 @@
 // specs/receiver-clauses.yaml, and the report is the certification's (results.json, junit.xml,
 // report.html). Exit codes: cli/exit-codes.ts.
 import { createHash, randomInt } from 'node:crypto'
-import { readFileSync, rmSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { MIN_SECRET_LENGTH } from '../../harness/redact.ts'
@@ -15,6 +15,7 @@ import { EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE } from '../exit-codes.ts'
 import { kitCommand, shellQuote } from '../reporting/command.ts'
 import { colourWanted, paint } from '../reporting/progress.ts'
 import { buildResults } from '../reporting/results.ts'
+import { renderHtml } from '../reporting/html.ts'
 import { kitVersion, makeRunId } from '../reporting/run-info.ts'
 import { Scrubber } from '../reporting/scrub.ts'
 import type { ClauseInfo, Results } from '../reporting/types.ts'
@@ -26,6 +27,11 @@ import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, deliveryUrl, parseReceiverArgs, RE
 import { Draw, Payments } from './payments.ts'
 import { readProbe, settledProbe } from './probe.ts'
 import { startProvider, writeCredentials, type Provider } from './provider.ts'
+import { receiverIn, receiverResultsIn, receiverText } from './i18n.ts'
+import { receiverUsageIn } from './usage-pt-BR.ts'
+import { consoleMessageIn } from '../console-messages-pt-BR.ts'
+import { langOfArgv } from '../help-pt-BR.ts'
+import { inLang, langOf, type Lang } from '../reporting/i18n.ts'
 import { acknowledgedPayments, askedCheck, checksOf, probeSkippedCheck, receiverVerdict, type CheckContext } from './verdicts.ts'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -50,21 +56,22 @@ export async function receiverMain(argv: string[], io: ReceiverIo = {}): Promise
   try {
     options = parseReceiverArgs(argv)
   } catch (e) {
-    complain(`receiver: ${(e as Error).message}`)
+    complain(`receiver: ${consoleMessageIn(langOfArgv(argv), (e as Error).message)}`)
     return EXIT_UNUSABLE
   }
+  const lang = options.lang ?? langOf()
   if (options.help) {
-    say(RECEIVER_USAGE)
+    say(receiverUsageIn(lang, RECEIVER_USAGE))
     return EXIT_PASSED
   }
   for (const url of [options.url, options.probeUrl]) if (url) for (const s of urlSecrets(url)) scrubber.add(s.name, s.value)
   const runId = makeRunId(new Date(), 'receiver')
   const runDir = join(resolve(options.reportDir ?? 'reports'), runId)
   try {
-    return await run(options, { runId, runDir, say, complain, scrubber, io })
+    return await run(options, { runId, runDir, say, complain, scrubber, io, lang })
   } catch (e) {
     if (e instanceof ArgsError) {
-      complain(`receiver: ${e.message}`)
+      complain(`receiver: ${receiverIn(lang, e.message)}`)
       return EXIT_UNUSABLE
     }
     throw e
@@ -80,6 +87,7 @@ interface RunContext {
   complain: (line: string) => void
   scrubber: Scrubber
   io: ReceiverIo
+  lang: Lang
 }
 
 async function run(options: ReceiverOptions, ctx: RunContext): Promise<number> {
@@ -121,13 +129,14 @@ async function certify(options: ReceiverOptions, transport: Transport, provider:
   const p = paint(ctx.io.colour ?? colourWanted(process.stdout))
   const url = deliveryUrl(options)
 
-  say(`Making payments at ${provider.name} and delivering its notifications to ${url.href} as a provider would`)
-  say(p.dim(`seed ${seed} · answer within ${options.timeoutMs} ms · ${options.retries} redeliveries · probe ${options.probeUrl?.href ?? '(none: recorded-once and forgeries not checked)'} · run ${ctx.runId}`))
-  say(p.dim(credentialsLine(options)))
+  const { lang } = ctx
+  say(receiverText('start', { provider: receiverIn(lang, provider.name), url: url.href }, lang))
+  say(p.dim(receiverText('line', { seed, ms: options.timeoutMs, retries: options.retries, probe: options.probeUrl?.href ?? receiverText('noProbe', {}, lang), run: ctx.runId }, lang)))
+  say(p.dim(credentialsLine(options, lang)))
 
   const cases = await buildCases(new Payments(provider, new Draw(seed)), new Draw(seed + 1))
   const log = { mark: () => provider.requestMark(), after: (mark: number) => provider.requestsAfter(mark) }
-  const runs = await deliverAll(url, cases, transport, log, (r) => say(caseLine(r, p)))
+  const runs = await deliverAll(url, cases, transport, log, (r) => say(caseLine(r, p, lang)))
   const probe = options.probeUrl ? await settledProbe(options.probeUrl, runs.flatMap(acknowledgedPayments), transport) : undefined
 
   const command = replayCommand(options, seed)
@@ -142,15 +151,17 @@ async function certify(options: ReceiverOptions, transport: Transport, provider:
     profile: 'sandbox', seed, kitVersion: kitVersion(REPO_ROOT), specHash: receiverSpecHash(), command,
   }, checks, catalogue)
   const results: Results = { ...built, verdict: receiverVerdict(built) }
+  // results.json keeps the kit's English words (check ids are made of them); report.html is read in `lang`
   const written = writeReport(ctx.runDir, results, ctx.scrubber)
-  say(summary(written, ctx.runDir, p))
+  if (lang !== 'en') inLang(lang, () => writeFileSync(join(ctx.runDir, 'report.html'), ctx.scrubber.text(renderHtml(receiverResultsIn(lang, written), lang))))
+  say(summary(written, ctx.runDir, p, lang))
   return written.verdict.exitCode === 1 ? EXIT_FAILED : EXIT_PASSED
 }
 
-function credentialsLine(o: ReceiverOptions): string {
-  if (o.envOut) return `the provider's API and credentials for your receiver: ${o.envOut}`
-  if (o.envFile) return `your receiver checks notifications with the sandbox of ${o.envFile}, as its primary account (PIX_CLIENT_ID)`
-  return "no --env-out: your receiver is not told the provider's API, so it cannot check a notification with it"
+function credentialsLine(o: ReceiverOptions, lang: Lang): string {
+  if (o.envOut) return receiverText('envOut', { file: o.envOut }, lang)
+  if (o.envFile) return receiverText('envFile', { file: o.envFile }, lang)
+  return receiverText('noEnvOut', {}, lang)
 }
 
 function tlsFiles(o: ReceiverOptions): Transport['tls'] {

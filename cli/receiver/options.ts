@@ -25,6 +25,8 @@ export interface ReceiverOptions {
   clientKeyFile?: string
   reportDir?: string
   seed?: number
+  /** The console's and report.html's language (--lang; default PIX_LANG, else English). */
+  lang?: 'en' | 'pt-BR'
   help: boolean
 }
 
@@ -47,6 +49,7 @@ const FLAGS: readonly Flag[] = [
   { name: 'client-key', value: 'FILE', help: 'its private key (PEM); given together with --client-cert' },
   { name: 'report-dir', value: 'DIR', help: 'where reports/<run-id>/ goes (default: reports/)' },
   { name: 'seed', value: 'N', help: `seed of the amounts and names of the payments (0..${MAX_SEED}); ids are new every run` },
+  { name: 'lang', value: 'LANG', help: 'en or pt-BR: the language of the console and report.html (default: PIX_LANG, else en)' },
 ]
 
 /** Every flag of the receiver subcommand (the CI examples may use only these). */
@@ -91,7 +94,7 @@ export function parseReceiverArgs(argv: readonly string[]): ReceiverOptions {
     if (token.value === undefined || token.value.trim() === '' || (!token.inlineValue && token.value.startsWith('--'))) throw new ArgsError(flag, 'needs a value')
     given[token.name] = token.value
   }
-  if (help) return { url: new URL('http://unused.invalid'), timeoutMs: DEFAULT_TIMEOUT_MS, retries: DEFAULT_RETRIES, help }
+  if (help) return { url: new URL('http://unused.invalid'), timeoutMs: DEFAULT_TIMEOUT_MS, retries: DEFAULT_RETRIES, help, ...(given.lang ? { lang: langValue(given.lang) } : {}) }
   if (!given.url) throw new ArgsError('--url', "is required: the receiver's webhook endpoint")
   if (Boolean(given['client-cert']) !== Boolean(given['client-key'])) {
     throw new ArgsError(given['client-cert'] ? '--client-key' : '--client-cert', 'is needed with the other: a certificate is presented with its key')
@@ -110,8 +113,14 @@ export function parseReceiverArgs(argv: readonly string[]): ReceiverOptions {
     ...(given['client-cert'] ? { clientCertFile: given['client-cert'], clientKeyFile: given['client-key'] } : {}),
     ...(given['report-dir'] ? { reportDir: given['report-dir'] } : {}),
     ...(given.seed ? { seed: integer('--seed', given.seed, 0, MAX_SEED) } : {}),
+    ...(given.lang ? { lang: langValue(given.lang) } : {}),
     help,
   }
+}
+
+function langValue(value: string): 'en' | 'pt-BR' {
+  if (value !== 'en' && value !== 'pt-BR') throw new ArgsError('--lang', `"${value}" must be en or pt-BR`)
+  return value
 }
 
 /** The URL deliveries go to: --url with --path-suffix appended to its path (its query kept). */

@@ -11,6 +11,8 @@ import { isDeepStrictEqual } from 'node:util'
 import { esc } from './text.ts'
 import type { CheckResult, ClauseResult, ClauseStatus, Results } from './types.ts'
 import { firstReason } from './waivers.ts'
+import { currentLang, statementIn, word } from './i18n.ts'
+import { diffKindIn, diffWarningIn, progress } from './progress-i18n.ts'
 
 export class DiffError extends Error {
   override name = 'DiffError'
@@ -200,18 +202,18 @@ const changesOf = (diff: RunDiff, kind: ChangeKind) => diff.changes.filter((c) =
 
 /** The console text, printed before the run's own summary. */
 export function diffText(diff: RunDiff): string {
-  const lines = [`Changes since ${diff.old.runId} (${diff.old.startedAt}):`]
-  for (const w of diff.warnings) lines.push(`  ⚠ WARNING: ${w}`)
-  if (diff.changes.length === 0) lines.push('  no clause changed its verdict')
+  const lines = [progress('diff.since', { run: diff.old.runId, at: diff.old.startedAt })]
+  for (const w of diff.warnings) lines.push(`  ⚠ ${progress('diff.warning', { text: diffWarningIn(w) })}`)
+  if (diff.changes.length === 0) lines.push(progress('diff.none'))
   const extension = (c: ClauseChange) => c.clause.startsWith('x-')
   lines.push(...kindGroups(diff.changes.filter((c) => !extension(c))))
   const extensionChanges = diff.changes.filter(extension)
   if (extensionChanges.length > 0) {
-    lines.push(`  the extension's clauses (${[...new Set(extensionChanges.map((c) => c.clause.split('.')[0]))].join(', ')}):`)
+    lines.push(progress('diff.extension', { namespaces: [...new Set(extensionChanges.map((c) => c.clause.split('.')[0]))].join(', ') }))
     lines.push(...kindGroups(extensionChanges))
   }
   if (diff.observations.length > 0) {
-    lines.push(`  observations changed (${diff.observations.length}; information, not regressions):`)
+    lines.push(progress('diff.observations', { n: diff.observations.length }))
     for (const o of diff.observations) lines.push(`    · ${o.clause} ${o.key}: ${observationText(o)}`)
   }
   return lines.join('\n')
@@ -221,22 +223,22 @@ export function diffText(diff: RunDiff): string {
 function kindGroups(changes: readonly ClauseChange[]): string[] {
   return CHANGE_KINDS.flatMap((kind) => {
     const group = changes.filter((c) => c.kind === kind)
-    return group.length === 0 ? [] : [`  ${KIND_TITLES[kind]} (${group.length}):`, ...group.flatMap(changeLines)]
+    return group.length === 0 ? [] : [`  ${diffKindIn(kind, KIND_TITLES[kind])} (${group.length}):`, ...group.flatMap(changeLines)]
   })
 }
 
 function observationText(o: ObservationChange): string {
   const show = (v: unknown) => clip(JSON.stringify(v) ?? 'undefined', 120)
-  if (o.change === 'added') return `newly observed ${show(o.after)}`
-  if (o.change === 'removed') return `no longer observed (was ${show(o.before)})`
+  if (o.change === 'added') return progress('diff.added', { value: show(o.after) })
+  if (o.change === 'removed') return progress('diff.removed', { value: show(o.before) })
   return `${show(o.before)} → ${show(o.after)}`
 }
 
 function changeLines(c: ClauseChange): string[] {
   const mark = c.kind === 'newly-passing' ? '✓' : c.kind === 'newly-failed' ? '✗' : '~'
-  const lines = [`    ${mark} ${c.clause}  ${c.before} → ${c.after}${c.waived ? ' (waived)' : ''} · ${clip(c.statement, 100)}`]
+  const lines = [`    ${mark} ${c.clause}  ${word('status', c.before)} → ${word('status', c.after)}${c.waived ? progress('diff.waived') : ''} · ${clip(statementIn(currentLang(), { id: c.clause, statement: c.statement }), 100)}`]
   if (c.kind === 'changed-reason') {
-    lines.push(`        was: ${clip(c.beforeReason ?? '(none)', 200)}`, `        now: ${clip(c.afterReason ?? '(none)', 200)}`)
+    lines.push(`        ${progress('diff.was', { reason: clip(c.beforeReason ?? progress('diff.noReason'), 200) })}`, `        ${progress('diff.now', { reason: clip(c.afterReason ?? progress('diff.noReason'), 200) })}`)
   } else if (c.afterReason) {
     lines.push(`        ${clip(c.afterReason, 200)}`)
   }

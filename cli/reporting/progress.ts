@@ -6,6 +6,7 @@ import { traceHint } from './trace.ts'
 import { bySeverity, severityLabel } from './severity.ts'
 import { isolationLines } from './isolation.ts'
 import { headline, t, word } from './i18n.ts'
+import { countText, progress } from './progress-i18n.ts'
 
 export interface Paint {
   pass(s: string): string
@@ -28,14 +29,14 @@ export function colourWanted(stream: NodeJS.WriteStream): boolean {
 export function fileLine(file: string, own: Counts, soFar: Counts, elapsedMs: number, p: Paint): string {
   const mark = own.failed > 0 ? p.fail('✗') : own.blocked + own.inconclusive > 0 ? p.skip('?') : own.passed > 0 ? p.pass('✓') : p.skip('↷')
   const counts = [
-    own.passed ? p.pass(`${own.passed} passed`) : '',
-    own.failed ? p.fail(`${own.failed} failed`) : '',
-    own.blocked ? p.skip(`${own.blocked} blocked`) : '',
-    own.inconclusive ? p.skip(`${own.inconclusive} inconclusive`) : '',
-    own.skipped ? p.skip(`${own.skipped} skipped`) : '',
-  ].filter(Boolean).join(', ') || 'no checks'
+    own.passed ? p.pass(countText('passed', own.passed)) : '',
+    own.failed ? p.fail(countText('failed', own.failed)) : '',
+    own.blocked ? p.skip(countText('blocked', own.blocked)) : '',
+    own.inconclusive ? p.skip(countText('inconclusive', own.inconclusive)) : '',
+    own.skipped ? p.skip(countText('skipped', own.skipped)) : '',
+  ].filter(Boolean).join(', ') || progress('file.none')
   const others = soFar.blocked + soFar.inconclusive
-  const totals = p.dim(`[${soFar.passed} passed, ${soFar.failed} failed, ${soFar.skipped} skipped${others ? `, ${others} without verdict` : ''} · ${(elapsedMs / 1000).toFixed(1)}s]`)
+  const totals = p.dim(`[${progress('file.totals', { passed: soFar.passed, failed: soFar.failed, skipped: soFar.skipped })}${others ? progress('file.withoutVerdict', { n: others }) : ''} · ${(elapsedMs / 1000).toFixed(1)}s]`)
   return ` ${mark} ${file.padEnd(40)} ${counts}  ${totals}`
 }
 
@@ -60,7 +61,7 @@ export function summaryText(r: Results, reportDir: string, p: Paint): string {
   const flaky = r.checks.filter((c) => c.flaky)
   if (flaky.length > 0) {
     lines.push('', p.skip(p.bold(t('console.flaky', { n: flaky.length }))))
-    for (const c of flaky) lines.push(`  ${p.skip('~')} ${c.area} › ${c.title}`, `      first attempt: ${oneLine(c.attempts?.[0]?.message ?? '', 300)}`)
+    for (const c of flaky) lines.push(`  ${p.skip('~')} ${c.area} › ${c.title}`, `      ${progress('summary.firstAttempt')} ${oneLine(c.attempts?.[0]?.message ?? '', 300)}`)
   }
   const unverdicted = r.checks.filter((c) => c.status === 'blocked' || c.status === 'inconclusive')
   if (unverdicted.length > 0) {
@@ -74,8 +75,8 @@ export function summaryText(r: Results, reportDir: string, p: Paint): string {
   const skipped = r.checks.filter((c) => c.status === 'skipped')
   if (skipped.length > 0) {
     lines.push('', p.skip(p.bold(t('console.skipped', { n: skipped.length }))))
-    for (const group of groupByCause(skipped, (c) => c.skipReason ?? 'no reason given')) {
-      lines.push(`  ${p.skip('↷')} ${group.length} ${p.dim('·')} ${oneLine(group[0]!.skipReason ?? 'no reason given', 300)}`)
+    for (const group of groupByCause(skipped, (c) => c.skipReason ?? '')) {
+      lines.push(`  ${p.skip('↷')} ${group.length} ${p.dim('·')} ${oneLine(group[0]!.skipReason ?? progress('summary.noReason'), 300)}`)
     }
   }
   if (r.excludedByProfile.length > 0) lines.push('', p.dim(t('console.excluded', { n: r.excludedByProfile.length, profile: r.profile })))
@@ -108,7 +109,7 @@ function failureLines(group: CheckResult[], p: Paint): string[] {
   const first = group[0]!
   const head = group.length > 1 ? t('console.sameWay', { n: group.length }) : `${first.area} › ${first.title}`
   const lines = [`  ${p.fail('✗')} ${first.failedClause ?? t('console.kitBug')} ${p.dim('·')} ${head}${severityLabel(first)}`]
-  lines.push(`      ${oneLine(first.message ?? 'failed', 300)}`)
+  lines.push(`      ${oneLine(first.message ?? progress('summary.noMessage'), 300)}`)
   const detail = (first.message ?? '').split('\n')[1]
   if (detail) lines.push(`      ${oneLine(detail, 300)}`)
   if (group.length > 1) {

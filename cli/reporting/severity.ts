@@ -1,6 +1,8 @@
 // Severity of a failure (specs/clauses.yaml `severity:`, scripts/assign-severity.ts): what breaking
 // the clause costs. The report lists failures by it, and `--fail-on <severity,…>` gates on it.
 import type { CheckResult, ClauseInfo, Results, Severity } from './types.ts'
+import { word } from './i18n.ts'
+import { progress } from './progress-i18n.ts'
 
 /** Most costly first: the order failures are listed in. */
 export const SEVERITY_ORDER: readonly Severity[] = ['money', 'security', 'data', 'protocol']
@@ -62,5 +64,6 @@ export function failOnLine(r: Results, failOn: readonly Severity[]): string | un
   const blocking = blockingFailures(r, failOn).length
   const reported = unexcused.length - blocking
   if (unexcused.length === 0) return undefined
-  return `--fail-on ${failOn.join(',')}: ${blocking} failure${blocking === 1 ? '' : 's'} block the run${reported ? `, ${reported} reported only (${[...new Set(unexcused.filter((c) => !blockingFailures(r, failOn).includes(c)).map((c) => c.severity))].join(', ')})` : ''}`
+  const others = reported ? progress('after.reportedOnly', { n: reported, severities: [...new Set(unexcused.filter((c) => !blockingFailures(r, failOn).includes(c)).map((c) => (c.severity ? word('severity', c.severity) : c.severity)))].join(', ') }) : ''
+  return progress(blocking === 1 ? 'after.failOn.1' : 'after.failOn', { list: failOn.join(','), n: blocking, reported: others })
 }

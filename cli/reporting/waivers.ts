@@ -11,6 +11,7 @@ import { LineCounter, parseDocument, stringify, type Document } from 'yaml'
 import { parsePointer } from '../../generators/json-pointer.ts'
 import { recomputeVerdict } from './results.ts'
 import type { AppliedWaiver, CheckResult, ClauseResult, Results, Waiver, WaiverOutcome } from './types.ts'
+import { progress } from './progress-i18n.ts'
 
 export class WaiverError extends Error {
   override name = 'WaiverError'
@@ -185,18 +186,18 @@ function outcomeOf(waivers: readonly Waiver[], used: ReadonlySet<Waiver>, checks
 export function waiverLines(outcome: WaiverOutcome): string[] {
   const lines: string[] = []
   const source = outcome.file ? ` (${outcome.file})` : ''
-  if (outcome.applied.length > 0) lines.push(`Waived${source}: ${outcome.applied.length} failed check${plural(outcome.applied.length)} excused until their date`)
-  for (const a of outcome.applied) lines.push(`  ~ ${a.clause} · ${a.check} — ${a.waiver.owner}, until ${a.waiver.expires}${a.waiver.ticket ? `, ${a.waiver.ticket}` : ''}`)
-  if (outcome.expired.length > 0) lines.push(`Expired waivers${source} (these failures fail the run):`)
-  for (const e of outcome.expired) lines.push(`  ✗ ${e.clause} · ${e.check} — expired ${e.waiver.expires} (${e.waiver.owner}${e.waiver.line ? `, line ${e.waiver.line}` : ''})`)
-  if (outcome.noLongerNeeded.length > 0) lines.push(`Waivers no longer needed (their clause passed; delete them):`)
-  for (const w of outcome.noLongerNeeded) lines.push(`  - ${w.clause}${w.check ? ` (${w.check})` : ''}${w.line ? `, line ${w.line}` : ''}`)
-  if (outcome.unused.length > 0) lines.push(`Waivers that matched no failure (their clause did not run or had no verdict):`)
-  for (const w of outcome.unused) lines.push(`  · ${w.clause}${w.check ? ` (${w.check})` : ''}${w.line ? `, line ${w.line}` : ''}`)
+  const line = (n?: number) => (n ? progress('waiver.line', { n }) : '')
+  if (outcome.applied.length > 0) lines.push(progress(outcome.applied.length === 1 ? 'waiver.applied.1' : 'waiver.applied', { source, n: outcome.applied.length }))
+  for (const a of outcome.applied) lines.push(`  ~ ${a.clause} · ${a.check} — ${progress('waiver.until', { owner: a.waiver.owner, expires: a.waiver.expires })}${a.waiver.ticket ? `, ${a.waiver.ticket}` : ''}`)
+  if (outcome.expired.length > 0) lines.push(progress('waiver.expired', { source }))
+  for (const e of outcome.expired) lines.push(`  ✗ ${e.clause} · ${e.check} — ${progress('waiver.expiredOn', { expires: e.waiver.expires })} (${e.waiver.owner}${line(e.waiver.line)})`)
+  if (outcome.noLongerNeeded.length > 0) lines.push(progress('waiver.noLongerNeeded'))
+  for (const w of outcome.noLongerNeeded) lines.push(`  - ${w.clause}${w.check ? ` (${w.check})` : ''}${line(w.line)}`)
+  if (outcome.unused.length > 0) lines.push(progress('waiver.unused'))
+  for (const w of outcome.unused) lines.push(`  · ${w.clause}${w.check ? ` (${w.check})` : ''}${line(w.line)}`)
   return lines
 }
 
-const plural = (n: number) => (n === 1 ? '' : 's')
 
 /**
  * A waivers file for every failed clause of a run (`--write-waivers FILE`): reason, owner and

@@ -18,6 +18,7 @@ const echo: Subcommand<{ words: string[]; help: boolean }> = {
   order: 100,
   synopsis: 'echo WORD...',
   summary: 'says its words back',
+  summaryPt: 'repete as suas palavras',
   readme: { command: '`pix-conformance echo WORD...`', what: 'says its words back' },
   flags: [helpRow],
   parse(argv) {
