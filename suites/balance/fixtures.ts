@@ -5,7 +5,8 @@ import { show } from '../../harness/assertions.ts'
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { isIsoDateTime } from '../../generators/formats.ts'
-import { cents as reaisCents, readBalances, viewOfMade, type Balances, type Made } from '../transactions/seed.ts'
+import { readAmount } from '../../generators/amounts.ts'
+import { readBalances, viewOfMade, type Balances, type Made } from '../transactions/seed.ts'
 
 export type Json = Record<string, unknown>
 
@@ -21,13 +22,6 @@ export function givenBalance(t: CheckContext, clause: string, read: () => Promis
     t.expectStatus(clause, ex, 200)
     return { ex, body: t.json(clause, ex) }
   })
-}
-
-/** Exact integer cents of a reais number (§2.3 amounts are numbers); undefined when it is not a number or has more than two decimals. */
-export function numberCents(value: unknown): number | undefined {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return undefined
-  const c = Math.round(value * 100)
-  return Math.abs(value * 100 - c) < 1e-6 ? c : undefined
 }
 
 /** data[0] of GET /accounts/balances with its balanceAmount object, or a failure of `clause`. */
@@ -100,7 +94,7 @@ export function expectRules(t: CheckContext, b: Balances, rules: Rule[]): void {
 export async function finalCents(t: CheckContext, made: Made): Promise<number> {
   return t.given('the finalAmount of the transaction (GET /api/pix/transaction/{id})', async () => {
     const { view, ex } = await viewOfMade(t, made)
-    const c = reaisCents(view.finalAmount)
+    const c = readAmount(view.finalAmount)
     t.expectThat('2.1.final-amount', 'finalAmount', c !== undefined && typeof view.finalAmount === 'string', 'reais with two decimals, a string like "10.50"', show(view.finalAmount), ex)
     return c as number
   })

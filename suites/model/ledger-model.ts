@@ -35,7 +35,7 @@ import { isBalanceAccount } from '../../harness/config.ts'
 import { show } from '../../harness/assertions.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
-import { centsOf, fromCents, hasAtMostTwoDecimals } from '../../generators/amounts.ts'
+import { centsOf, fromCents, readAmount } from '../../generators/amounts.ts'
 import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
 
 const EVENT_WAIT_MS = 5_000
@@ -106,10 +106,8 @@ export type Command = fc.AsyncCommand<Model, Real>
 // ---------------------------------------------------------------------------------------------
 // Reading the target
 
-/** Exact cents of a reais number, or undefined when it is not one. */
-function cents(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) && hasAtMostTwoDecimals(value) ? centsOf(value) : undefined
-}
+/** Exact cents of a reais number (§2.2, §2.3 give amounts as numbers), or undefined when it is not one. */
+const cents = (value: unknown): number | undefined => readAmount(value, { numberOnly: true })
 
 const VIEW_AMOUNT_CLAUSE = { originalAmount: '2.1.original-amount', feeAmount: '2.1.fee-amount', finalAmount: '2.1.final-amount' }
 

@@ -4,7 +4,8 @@
 import { check } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import { arbCnpj, arbCpf, maskDocument } from '../../generators/documents.ts'
-import { ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, cents, incomingPayment, pixKeyListing, singleView, type Json, type ListedType, type Status } from './seed.ts'
+import { ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, incomingPayment, pixKeyListing, singleView, type Json, type ListedType, type Status } from './seed.ts'
+import { readAmount } from '../../generators/amounts.ts'
 import { listedItem, quietestPixKey } from './listing.ts'
 import { expectListingShape } from './shapes.ts'
 import { AMOUNT_CLAUSE, ITEM_PRESENCE, madeAndListed, maskDifference, presenceOf, sorted } from './fixtures.ts'
@@ -66,7 +67,7 @@ check('listing: items of every type match the list item of 2.2, ids and amounts 
         t.expectEqual('2.2.end-to-end-id', 'endToEndId is the end-to-end id of the transaction', item.endToEndId, view.e2eId, ex)
       }
       for (const [field, clause] of Object.entries(AMOUNT_CLAUSE)) {
-        const same = item[field] === undefined || cents(item[field]) === cents(view[field])
+        const same = item[field] === undefined || readAmount(item[field]) === readAmount(view[field])
         t.expectThat(clause, `${field} is the transaction's, as a number of reais`, same, `${show(view[field])} as a number`, show(item[field]), ex)
       }
     })
@@ -80,7 +81,7 @@ check('listing: finalAmount is originalAmount plus or minus feeAmount, to the ce
   for (const row of TYPE_ROWS) {
     await t.case(row.type, async () => {
       const { item, ex } = await madeAndListed(t, '2.2.final-amount', row.type, row.status)
-      const [original, fee, final] = [cents(item.originalAmount), cents(item.feeAmount), cents(item.finalAmount)]
+      const [original, fee, final] = [readAmount(item.originalAmount), readAmount(item.feeAmount), readAmount(item.finalAmount)]
       const adds = original !== undefined && fee !== undefined && final !== undefined && (final === original + fee || final === original - fee)
       t.expectThat('2.2.final-amount', `finalAmount = originalAmount ± feeAmount for a ${row.type}`, adds, 'original + fee or original − fee',
         `originalAmount ${show(item.originalAmount)}, feeAmount ${show(item.feeAmount)}, finalAmount ${show(item.finalAmount)}`, ex)

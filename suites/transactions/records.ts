@@ -7,11 +7,11 @@ import { show } from '../../harness/assertions.ts'
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { targetTime, type TargetTime } from '../../harness/target-clock.ts'
-import { centsOf } from '../../generators/amounts.ts'
+import { centsOf, readAmount } from '../../generators/amounts.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { newUuid } from '../../generators/ids.ts'
-import { ACCOUNT_LISTING, TYPE_LABEL, cashOut, cents, incomingPayment, transactionIdOf, type Json, type ListedType, type Made, type Status } from './seed.ts'
+import { ACCOUNT_LISTING, TYPE_LABEL, cashOut, incomingPayment, transactionIdOf, type Json, type ListedType, type Made, type Status } from './seed.ts'
 
 /** A settled cash-out sent back by its receiver (control `reverse`): a REFUND_OUT credit. */
 export async function refundOut(t: CheckContext): Promise<Made> {
@@ -95,7 +95,7 @@ export async function newListedRecord(
   const label = TYPE_LABEL[want.type]
   const amount = centsOf(want.amount)
   const inTime = (i: Json) => typeof i.createdAt === 'string' && Date.parse(i.createdAt) >= from && Date.parse(i.createdAt) <= to
-  const ofAmount = (i: Json) => cents(i.originalAmount) === amount
+  const ofAmount = (i: Json) => readAmount(i.originalAmount) === amount
   const ofType = (i: Json) => i.operationType === label.operationType && i.movementType === label.movementType
   const notOthers = (i: Json) => ![i.transactionId, i.endToEndId, i.externalId].some((v) => typeof v === 'string' && want.not.includes(v))
   const typed = await windowItems(t, { ...window, type: want.type })

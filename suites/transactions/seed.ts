@@ -6,7 +6,7 @@ import { show } from '../../harness/assertions.ts'
 import type { CheckContext } from '../../harness/check.ts'
 import type { Party } from '../../harness/control.ts'
 import type { Exchange } from '../../harness/exchange.ts'
-import { centsOf, fromCents } from '../../generators/amounts.ts'
+import { fromCents, readAmount } from '../../generators/amounts.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { cashInBody } from '../../generators/requests.ts'
@@ -185,21 +185,6 @@ export async function listAll(t: CheckContext, clause: string, path: string, que
   return { items: pages.flatMap((p) => p.data), pages }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Amounts
-
-/** Exact cents of a reais value (number or two-decimal string); undefined when it is neither. */
-export function cents(value: unknown): number | undefined {
-  if (typeof value !== 'number' && typeof value !== 'string') return undefined
-  if (typeof value === 'number' && !Number.isFinite(value)) return undefined
-  try {
-    const c = centsOf(value)
-    return Math.abs(Number(value) * 100 - c) < 1e-6 ? c : undefined
-  } catch {
-    return undefined
-  }
-}
-
 /** A PIX key of the account under test: PIX_PIX_KEY, else the first key the control driver knows. */
 export async function ourPixKey(t: CheckContext): Promise<string> {
   if (t.config.pixKey) return t.config.pixKey
@@ -223,7 +208,7 @@ export interface Balances {
 function centsField(t: CheckContext, clause: string, body: Json, field: string, ex: Exchange, where: string): number {
   const value = body[field]
   if (typeof value !== 'number') t.fail(clause, `${where} ${field}`, 'a number', show(value), ex)
-  const c = cents(value)
+  const c = readAmount(value)
   if (c === undefined) t.fail('2.3.amounts-in-reais', `${where} ${field}`, 'a number of reais with at most two decimals', show(value), ex)
   return c
 }
