@@ -54,7 +54,7 @@ export function givenCashIn(t: CheckContext, transaction: Json = {}): Promise<Ca
 }
 
 /** Cash-in amounts kept modest: they are charges, no money moves, but the BR Code field 54 has 13 characters. */
-export const arbCashInValue = () => arbAmountNumber().filter((v) => v <= 99_999.99)
+export const arbCashInValue = () => arbAmountNumber({ maxCents: 9_999_999 })
 
 /** The MIME type and bytes of a base64 data URI, or undefined when it is not one. */
 export function decodeDataUri(uri: string): { mime: string; bytes: Buffer } | undefined {
