@@ -3,7 +3,6 @@
 // codes of §7. Not a suite file: it declares no check.
 import { show } from '../../harness/assertions.ts'
 import type { CheckContext } from '../../harness/check.ts'
-import { ControlError } from '../../harness/control.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { targetNow } from '../../harness/target-clock.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
@@ -56,11 +55,8 @@ export function givenSlip(t: CheckContext, request?: SlipRequest): Promise<Slip>
  * when it got there first (the driver then answers 409: the slip is no longer PENDING).
  */
 export async function registerSlip(t: CheckContext, id: string): Promise<void> {
-  try {
-    await t.control.registerSlip(id)
-  } catch (err) {
-    if (!(err instanceof ControlError && err.exchange.response.status === 409)) throw err
-  }
+  const registered = await t.control.attempt(() => t.control.registerSlip(id))
+  if (!registered.accepted && registered.status !== 409) throw registered.error
 }
 
 /** The slip's status as the control driver reads it. */

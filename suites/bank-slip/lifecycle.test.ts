@@ -7,7 +7,6 @@ import fc from 'fast-check'
 import { QUIET_PERIOD_MS, check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { ERROR_BODY_CLAUSES, show } from '../../harness/assertions.ts'
-import { ControlError } from '../../harness/control.ts'
 import { CLAIM_CLAUSES, expectTrueClaims } from '../../harness/notification-claims.ts'
 import { centsOf } from '../../generators/amounts.ts'
 import { lineToBarcode, parseBarcode, parseLine } from '../../generators/boleto.ts'
@@ -164,13 +163,12 @@ check('bank slip: a registered slip can still be paid after its due date', {
     const targetToday = (await t.control.clock()).now.slice(0, 10)
     const { slip } = await registeredSlip(t, slipRequest({ dueDate: targetToday }))
     await t.control.advance(86_400) // the next day: just after the due date
-    try {
-      await t.control.paySlip(slip.id)
-    } catch (err) {
+    const paid = await t.control.attempt(() => t.control.paySlip(slip.id))
+    if (!paid.accepted) {
       // the driver refusing to pay is the target's answer; a driver without the route is no verdict
-      if (!(err instanceof ControlError) || err.exchange.response.status === 501) throw err
+      if (paid.status === 501) throw paid.error
       const status = await observedStatus(t, slip).catch(() => 'unknown')
-      t.fail('2.6.pay-after-due-date', 'a slip may be paid after its due date', 'the payment accepted', `the payment refused (HTTP ${err.exchange.response.status}); the slip is ${show(status)}`, err.exchange)
+      t.fail('2.6.pay-after-due-date', 'a slip may be paid after its due date', 'the payment accepted', `the payment refused (HTTP ${paid.status}); the slip is ${show(status)}`, paid.error.exchange)
     }
     t.expectEqual('2.6.pay-after-due-date', 'a slip paid after its due date is PAID', await observedStatus(t, slip), 'PAID')
   } finally {

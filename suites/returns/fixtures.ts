@@ -4,7 +4,6 @@
 // small readers of the return object. Not a suite file: it declares no check.
 import { show } from '../../harness/assertions.ts'
 import type { CheckContext } from '../../harness/check.ts'
-import { ControlError } from '../../harness/control.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { centsOf, fromCents, reaisOf } from '../../generators/amounts.ts'
 import { randomCpf } from '../../generators/documents.ts'
@@ -114,12 +113,10 @@ export function expectCreated(t: CheckContext, clause: string, ex: Exchange): Js
 
 /** The control view of a return: undefined when the target holds no such return (404). */
 export async function storedReturn(t: CheckContext, e2eid: string, id: string): Promise<Json | undefined> {
-  try {
-    return await t.control.getReturn(e2eid, id)
-  } catch (err) {
-    if (err instanceof ControlError && err.exchange.response.status === 404) return undefined
-    throw err
-  }
+  const stored = await t.control.attempt(() => t.control.getReturn(e2eid, id))
+  if (stored.accepted) return stored.value
+  if (stored.status === 404) return undefined
+  throw stored.error
 }
 
 /** The return as the sandbox driver holds it, in `status` (the state the check needs: a precondition). */

@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto'
 import { show } from '../../harness/assertions.ts'
 import { QUIET_PERIOD_MS, EVENT_DEADLINE_MS, type CheckContext } from '../../harness/check.ts'
-import { ControlError } from '../../harness/control.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { RecordIds } from '../../harness/record-ids.ts'
 import type { Captured, DeliveryStep, Listener } from '../../harness/webhook-capture.ts'
@@ -205,15 +204,10 @@ export type BankAct = 'settle' | 'fail'
 
 /** The bank's act through the control API: accepted, or the status the target's driver refused it with. */
 export async function bank(t: CheckContext, act: BankAct, id: string): Promise<{ accepted: boolean; refusedWith?: number }> {
-  try {
-    await (act === 'settle' ? t.control.settleTransaction(id) : t.control.failTransaction(id, 'kit: the bank refuses'))
-    return { accepted: true }
-  } catch (err) {
-    if (err instanceof ControlError && err.exchange.response.status >= 400 && err.exchange.response.status < 500 && err.exchange.response.status !== 404) {
-      return { accepted: false, refusedWith: err.exchange.response.status }
-    }
-    throw err
-  }
+  const done = await t.control.attempt(() => (act === 'settle' ? t.control.settleTransaction(id) : t.control.failTransaction(id, 'kit: the bank refuses')))
+  if (done.accepted) return { accepted: true }
+  if (done.status >= 400 && done.status < 500 && done.status !== 404) return { accepted: false, refusedWith: done.status }
+  throw done.error
 }
 
 /** A cash-out of `cents` whose notifications come to this check's channel `callback`; its transaction id. */
