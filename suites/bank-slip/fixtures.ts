@@ -10,7 +10,7 @@ import { addDays, isoDate } from '../../generators/dates.ts'
 import { isHttpUrl } from '../../generators/formats.ts'
 import { acceptedSuccessStatuses } from '../../generators/openapi.ts'
 import { slipBody } from '../../generators/requests.ts'
-import { slipEvent, type Json } from '../events.ts'
+import { slipEvent, type Json } from '../common/events.ts'
 
 export interface SlipRequest {
   amount: number

@@ -10,7 +10,7 @@ import { targetTime } from '../../harness/target-clock.ts'
 import { newUuid } from '../../generators/ids.ts'
 import { acceptedSuccessStatuses } from '../../generators/openapi.ts'
 import { createSlip, registerSlip, slipDueSoon, waitForSlipEvent, type Slip } from './fixtures.ts'
-import type { Json } from '../events.ts'
+import type { Json } from '../common/events.ts'
 
 /** A timestamp may be cut to the second. */
 const TRUNCATION_MS = 1_000

@@ -8,7 +8,7 @@ import type { Captured } from '../../harness/webhook-capture.ts'
 import { dateTimeMs } from '../../generators/formats.ts'
 import { newTxid } from '../../generators/ids.ts'
 import { randomCpf } from '../../generators/documents.ts'
-import { eventData } from '../events.ts'
+import { eventData } from '../common/events.ts'
 
 export type Json = Record<string, unknown>
 

@@ -11,8 +11,8 @@ import { parsePixCode } from '../../generators/emv.ts'
 import { arbAmountString } from '../../generators/amounts.ts'
 import { arbCnpj, arbCpf, maskDocument, randomCpf } from '../../generators/documents.ts'
 import { dateTimeMs } from '../../generators/formats.ts'
-import { eventData } from '../events.ts'
-import { expectControlRefusal } from '../refusals.ts'
+import { eventData } from '../common/events.ts'
+import { expectControlRefusal } from '../common/refusals.ts'
 import { FINAL_STATES, availableBalance, chargeIn, chargeStatus, createCharge, givenCharge, isReceive, isReceiveOf, objectAt, serviceNow } from './fixtures.ts'
 
 /** A service clock read before and after a request brackets the time it stamped, within this slack. */

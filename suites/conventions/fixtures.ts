@@ -10,7 +10,7 @@ import type { Captured } from '../../harness/webhook-capture.ts'
 import { LOOKS_LIKE_DATE_TIME, isUtcDateTime } from '../../generators/formats.ts'
 import { duplicateNames, isJsonContentType, strictJsonProblem } from '../../generators/strict-json.ts'
 import { createSlip, registerSlip, slipRequest } from '../bank-slip/fixtures.ts'
-import { eventIfAny, eventOf, isEvent, resend, slipEvent } from '../events.ts'
+import { eventIfAny, eventOf, isEvent, resend, slipEvent } from '../common/events.ts'
 import { targetNow } from '../../harness/target-clock.ts'
 
 // ---- JSON bodies ------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import { buildPixCode } from '../../generators/emv.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { newTxid, newUuid } from '../../generators/ids.ts'
 import { cashInBody } from '../../generators/requests.ts'
-import { resend } from '../events.ts'
+import { resend } from '../common/events.ts'
 import { slipRequest } from '../bank-slip/fixtures.ts'
 import { expectJsonBodies, expectJsonNotification, judgeEveryNotificationKind } from './fixtures.ts'
 

@@ -12,7 +12,7 @@ import { addDays, isoDate } from '../../generators/dates.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newTxid, newUuid } from '../../generators/ids.ts'
 import { cashInBody, slipBody } from '../../generators/requests.ts'
-import { resend, v1For, type ResendVersion } from '../events.ts'
+import { resend, v1For, type ResendVersion } from '../common/events.ts'
 import { READ_REFUSALS, RESEND_REFUSALS, isolationExternalId, needsOf, otherCaller, someReais, type Caller, type Json, type OtherKind } from './accounts.ts'
 import { KIND_WORDS, isolationRow, type IsolationRow } from './operations.ts'
 

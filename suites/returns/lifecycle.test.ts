@@ -9,8 +9,8 @@ import { ALONE } from '../../harness/schedule.ts'
 import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
 import { centsOf, fromCents } from '../../generators/amounts.ts'
 import { newE2eId } from '../../generators/ids.ts'
-import { eventData } from '../events.ts'
-import { expectControlRefusal } from '../refusals.ts'
+import { eventData } from '../common/events.ts'
+import { expectControlRefusal } from '../common/refusals.ts'
 import { cashOutE2eId, createReturn, givenReturn, horario, isIsoDateTime, newReturnId, putReturn, receivedE2eId, returnRequest } from './fixtures.ts'
 
 const RETURN_DEADLINE_DAYS = 89

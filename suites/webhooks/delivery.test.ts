@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { show } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
 import type { DeliveryStep } from '../../harness/webhook-capture.ts'
-import { eventIfAny } from '../events.ts'
+import { eventIfAny } from '../common/events.ts'
 import { compareWithDeclared, parseDeclaredPolicy, type ObservedDelivery } from './delivery-policy.ts'
 import { afterOneFailure, endedOn200, notificationTo, observed, undeliveredPolicy } from './fixtures.ts'
 

@@ -1,7 +1,7 @@
 // Shared fixtures of the webhook suites: payments the account receives (a paid charge, a payment
 // without a charge, a cash-in), the resends that post their V1 notifications, the transitions whose
 // notifications are observed, and the delivery audit's scripted receivers. What reads a
-// notification whatever the area is in suites/events.ts. Not a suite file: it declares no check.
+// notification whatever the area is in suites/common/events.ts. Not a suite file: it declares no check.
 import { randomUUID } from 'node:crypto'
 import { show } from '../../harness/assertions.ts'
 import { QUIET_PERIOD_MS, EVENT_DEADLINE_MS, type CheckContext } from '../../harness/check.ts'
@@ -12,10 +12,10 @@ import { randomCpf } from '../../generators/documents.ts'
 import { isResendTransactionId } from '../../generators/formats.ts'
 import { givenCashIn, givenCashOut } from '../cash/fixtures.ts'
 import { givenCharge } from '../charges/fixtures.ts'
-import { eventIfAny, eventOf, isV1, kindOf, resend, v1For, type Json, type ResendVersion } from '../events.ts'
+import { eventIfAny, eventOf, isV1, kindOf, resend, v1For, type Json, type ResendVersion } from '../common/events.ts'
 import { describeDelivery, repeated, watchAttempts, type ObservedDelivery } from './delivery-policy.ts'
 
-export type { Json } from '../events.ts'
+export type { Json } from '../common/events.ts'
 export type Payer = { name: string; document: string }
 
 // ---- payments and the records they leave ----------------------------------------------------------

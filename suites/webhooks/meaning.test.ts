@@ -4,7 +4,7 @@
 // only waits for the notification where it must arrive.
 import { check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import { resend, v1For } from '../events.ts'
+import { resend, v1For } from '../common/events.ts'
 import { VERSIONS, clausesFor, expectResent, receivedPayment } from './fixtures.ts'
 
 for (const version of VERSIONS) {

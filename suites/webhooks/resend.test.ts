@@ -15,7 +15,7 @@ import { whichId } from '../../harness/record-ids.ts'
 import { isHttpsUrl, isIsoDateTime } from '../../generators/formats.ts'
 import { isJsonContentType, strictJsonProblem } from '../../generators/strict-json.ts'
 import { givenCashOut } from '../cash/fixtures.ts'
-import { resend, v1For, type Json } from '../events.ts'
+import { resend, v1For, type Json } from '../common/events.ts'
 import { VERSIONS, cashInTransactionId, clausesFor, eventsOnceThere, expectResent, givenResentV1, receivedPayment, resendableIdOf, resendablePayment } from './fixtures.ts'
 
 const RESENDABLE_STATUSES = ['PAID', 'PENDING', 'CANCELED', 'REFUND', 'REFUND_IN', 'REFUND_OUT']

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import { EVENT_DEADLINE_MS, check } from '../../harness/check.ts'
 import { isResendTransactionId } from '../../generators/formats.ts'
-import { eventOf, kindOf } from '../events.ts'
+import { eventOf, kindOf } from '../common/events.ts'
 import { bank, cashInTransactionId, resentStatus, viewStatus, watchedCashOut, type BankAct } from './fixtures.ts'
 
 const TRANSACTION = '3.1.transitions-not-shown'

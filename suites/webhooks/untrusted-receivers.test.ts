@@ -9,7 +9,7 @@ import { show } from '../../harness/assertions.ts'
 import { EVENT_DEADLINE_MS, check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import type { Listener } from '../../harness/webhook-capture.ts'
-import { resend } from '../events.ts'
+import { resend } from '../common/events.ts'
 import { arrival, receivedPayment, refusedOn } from './fixtures.ts'
 
 const CERTIFICATE = '4.12.untrusted-receiver-certificate'

@@ -11,7 +11,7 @@ import { whichId } from '../../harness/record-ids.ts'
 import { targetNow } from '../../harness/target-clock.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { isResendTransactionId } from '../../generators/formats.ts'
-import { eventIfAny, v1For, type Json } from '../events.ts'
+import { eventIfAny, v1For, type Json } from '../common/events.ts'
 import { cashInTransactionId, givenResentV1, type Received } from './fixtures.ts'
 
 /** A timestamp may be cut to the second. */

@@ -9,7 +9,7 @@ import { centsOf } from '../../generators/amounts.ts'
 import { isMaskOf, randomCpf } from '../../generators/documents.ts'
 import { CLAIM_CLAUSES, expectTrueClaims } from '../../harness/notification-claims.ts'
 import { givenCashOut } from '../cash/fixtures.ts'
-import { eventIfAny, eventOf, isEvent, type Json } from '../events.ts'
+import { eventIfAny, eventOf, isEvent, type Json } from '../common/events.ts'
 import { paidCharge, readAfter, shapeOf, txIdAgreesWithCharge } from './fixtures.ts'
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // Refusals of the control driver, shared by the areas whose checks drive the outside world through
 // it (a payer, the provider, the bank) and hold a final state to its refusal of another move.
 // Not a suite file: it declares no check.
-import type { CheckContext } from '../harness/check.ts'
+import type { CheckContext } from '../../harness/check.ts'
 
 /** The HTTP status a control call was refused with, or 'accepted' when it went through. */
 export async function refusalStatus(t: CheckContext, call: () => Promise<unknown>): Promise<number | 'accepted'> {
