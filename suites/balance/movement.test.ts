@@ -6,7 +6,7 @@
 import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { addDays } from '../../generators/dates.ts'
-import { cashOut, incomingPayment, targetToday, uniqueExternalId } from '../transactions/seed.ts'
+import { cashOut, receivedRecord, targetToday, uniqueExternalId } from '../transactions/seed.ts'
 import { givenSlip, registerSlip, slipRequest } from '../bank-slip/fixtures.ts'
 import { expectMoved, finalCents, givenBalances, signed } from './fixtures.ts'
 
@@ -56,7 +56,7 @@ check('an incoming payment raises available by its finalAmount at once, in all t
   needs: ['control', 'mutating'],
 }, async (t) => {
   const before = await givenBalances(t, 'before')
-  const paid = await incomingPayment(t)
+  const paid = await receivedRecord(t)
   const after = await givenBalances(t, 'after')
   const amount = await finalCents(t, paid)
   expectMoved(t, '3.6.incoming-raises-available', before, after, { available: amount, blocked: 0 }, '2.3.release-pix-immediate')

@@ -11,7 +11,7 @@ import { parameterSchema, requestBodySchema, validator } from '../../generators/
 import { E2EID_PATH_RE, newUuid } from '../../generators/ids.ts'
 import { NEAR_MISSES } from '../../generators/near-miss.ts'
 import { optionalAbsences } from '../../generators/combinations.ts'
-import { expectCreated, putReturn, receivedE2eId, receivedPayment, refund as refundOf, returnIdOfLength, storedReturn } from './fixtures.ts'
+import { expectCreated, putReturn, paidGatewayId, receivedE2eId, refund as refundOf, returnIdOfLength, storedReturn } from './fixtures.ts'
 
 const DEVOLUCAO_REQUEST = requestBodySchema('putDevolucao') as object
 const NEEDS = ['control', 'mutating'] as const
@@ -120,11 +120,11 @@ check('gateway refund value: 0.01 and 0.02 are accepted; 0, 0.001 and just under
   clauses: ['4.14.value-min'],
   needs: [...NEEDS],
 }, async (t) => {
-  const payment = await receivedPayment(t, 1_000)
+  const gatewayId = await paidGatewayId(t, 1_000)
   const schema = requestBodySchema('refundPayment') as object
   const judge = validator(schema)
   const belowFromSchema = boundaryCases(schema).filter((c) => c.keyword === 'minimum' && !c.valid).map((c) => (c.value as { value: number }).value)
-  const refund = (value: number) => refundOf(t, payment.gatewayId, { value, description: `kit bound ${newUuid().slice(0, 8)}` })
+  const refund = (value: number) => refundOf(t, gatewayId, { value, description: `kit bound ${newUuid().slice(0, 8)}` })
   const clause = '4.14.value-min'
   for (const value of [0, 0.001, ...belowFromSchema]) {
     if (judge({ value }) === true) throw new Error(`kit bug: the refund value ${value} is valid in specs/openapi.yaml`)

@@ -5,30 +5,26 @@
 import { show } from '../../harness/assertions.ts'
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
-import { centsOf, fromCents, reaisOf } from '../../generators/amounts.ts'
-import { randomCpf } from '../../generators/documents.ts'
+import { centsOf, fromCents } from '../../generators/amounts.ts'
 import { newTxid } from '../../generators/ids.ts'
 import { givenCashOut } from '../cash/fixtures.ts'
+import { receivedPayment, type Received } from '../common/payments.ts'
 
 export type Json = Record<string, unknown>
 
-/**
- * A payment of `cents` received `ageDays` ago from a fresh payer: its end-to-end id (what a return
- * names) and its gatewayId (what a gateway refund names, CONTRACTS §4).
- */
-export async function receivedPayment(t: CheckContext, cents: number, ageDays = 0): Promise<{ e2eId: string; gatewayId: string }> {
-  const payment = await t.control.incomingPayment({ amount: reaisOf(cents), ageDays, payer: { name: 'Conformance Payer', document: randomCpf() } })
-  return { e2eId: payment.e2eId, gatewayId: payment.gatewayId }
+/** A payment of `cents` received `ageDays` ago from a fresh payer, with no caller id: what a return or a refund names. */
+function paymentToReturn(t: CheckContext, cents: number, ageDays: number): Promise<Received> {
+  return receivedPayment(t, cents, { ageDays, externalId: null })
 }
 
 /** The end-to-end id of a payment of `cents` received `ageDays` ago: what a return names. */
 export async function receivedE2eId(t: CheckContext, cents: number, ageDays = 0): Promise<string> {
-  return (await receivedPayment(t, cents, ageDays)).e2eId
+  return (await paymentToReturn(t, cents, ageDays)).e2eId
 }
 
-/** The gatewayId of a payment of `cents` received (PAID) `ageDays` ago: what a gateway refund names. */
+/** The gatewayId of a payment of `cents` received (PAID) `ageDays` ago: what a gateway refund names (CONTRACTS §4). */
 export async function paidGatewayId(t: CheckContext, cents: number, ageDays = 0): Promise<string> {
-  return (await receivedPayment(t, cents, ageDays)).gatewayId
+  return (await paymentToReturn(t, cents, ageDays)).gatewayId
 }
 
 /**

@@ -7,7 +7,7 @@ import { show } from '../../harness/assertions.ts'
 import { randomCnpj, randomCpf } from '../../generators/documents.ts'
 import { newUuid } from '../../generators/ids.ts'
 import {
-  ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, incomingPayment, listPage, pixKeyListing, singleView, targetToday, uniqueExternalId, type ListedType, type Made, type Status,
+  ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, receivedRecord, listPage, pixKeyListing, singleView, targetToday, uniqueExternalId, type ListedType, type Made, type Status,
 } from './seed.ts'
 import { transactionOf } from './records.ts'
 import { daysAround, pixKeysQuietestFirst, quietestPixKey, withListings } from './listing.ts'
@@ -69,7 +69,7 @@ check('pix-key listing: status and type filters keep a received payment to the k
 }, withListings(async (t, lists) => {
   const key = await quietestPixKey(t)
   const path = pixKeyListing(key)
-  const paid = await incomingPayment(t, { pixKey: key })
+  const paid = await receivedRecord(t, { pixKey: key })
   const narrowings = narrowingsFor(path, await targetToday(t), paid)
   for (const s of STATUSES) {
     const clause = '4.5.status-filter'
@@ -95,8 +95,8 @@ check('account listing: externalId=X lists exactly the transaction whose externa
   needs: ['control', 'mutating'],
 }, async (t) => {
   const x = uniqueExternalId('exact')
-  const target = await incomingPayment(t, { externalId: x })
-  const longer = await incomingPayment(t, { externalId: `${x}-2` })
+  const target = await receivedRecord(t, { externalId: x })
+  const longer = await receivedRecord(t, { externalId: `${x}-2` })
   const p = await listPage(t, '4.4.external-id-filter', ACCOUNT_LISTING, { externalId: x, size: 100 })
   const ids = p.data.map((i) => i.transactionId)
   t.expectThat('4.4.external-id-filter', 'externalId filters exactly', ids.length === 1 && ids[0] === target.id, `only transaction ${target.id}`,
@@ -107,8 +107,8 @@ check('account listing: endToEndId=E lists only the transaction with that end-to
   clauses: ['4.4.end-to-end-id-filter'],
   needs: ['control', 'mutating'],
 }, withListings(async (t, lists) => {
-  const target = await incomingPayment(t)
-  const other = await incomingPayment(t)
+  const target = await receivedRecord(t)
+  const other = await receivedRecord(t)
   const e2e = (await singleView(t, target.id)).view.e2eId
   const e2eId = typeof e2e === 'string' ? e2e : (target.e2eId ?? t.skip('the payment has no end-to-end id to filter on'))
   const clause = '4.4.end-to-end-id-filter'
@@ -131,7 +131,7 @@ check('account listing: filters combine: every item satisfies all of them at onc
   const failed = await t.case('a WITHDRAW in ERROR made', () => transactionOf(t, 'WITHDRAW', 'ERROR'), { clauses: [STATUS, TYPE, EXTERNAL] })
   const pending = await t.case('a WITHDRAW PENDING made', () => transactionOf(t, 'WITHDRAW', 'PENDING'), { clauses: [STATUS, TYPE] })
   const viewed = await t.case('a PAYMENT CONFIRMED made and viewed', async () => {
-    const made = await incomingPayment(t)
+    const made = await receivedRecord(t)
     return { made, e2eId: (await singleView(t, made.id)).view.e2eId }
   }, { clauses: [STATUS, TYPE, EXTERNAL, E2E] })
   const [paid, paidE2e] = [viewed?.made, viewed?.e2eId]
@@ -182,8 +182,8 @@ check('pix-key listing: lists the payments received to that key and not those re
   // The listing that must leave a payment out is the quietest key's: on a busy account it is the one complete.
   const [a, b] = await pixKeysQuietestFirst(t)
   if (!a || !b) return t.skip('the account has fewer than two PIX keys (control account view)')
-  const toA = await incomingPayment(t, { pixKey: a })
-  const toB = await incomingPayment(t, { pixKey: b })
+  const toA = await receivedRecord(t, { pixKey: a })
+  const toB = await receivedRecord(t, { pixKey: b })
   const window = [daysAround(await targetToday(t))]
   const clause = '4.5.filters-by-key'
   for (const [m, listedHere] of [[toA, true], [toB, false]] as const) {

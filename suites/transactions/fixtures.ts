@@ -9,7 +9,7 @@ import { boundaryCases } from '../../generators/schema-arb.ts'
 import { parameterSchema, validator } from '../../generators/openapi.ts'
 import { isoDate, today } from '../../generators/dates.ts'
 import {
-  ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, daysBefore, incomingPayment, listPage, ourPixKey, pixKeyListing, singleView, viewOfMade, targetNow, targetToday,
+  ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, daysBefore, receivedRecord, listPage, ourPixKey, pixKeyListing, singleView, viewOfMade, targetNow, targetToday,
   type Json, type ListedType, type Made, type Page, type Status,
 } from './seed.ts'
 import { transactionOf } from './records.ts'
@@ -129,7 +129,7 @@ export function unmatchedFilter(facts: Facts | undefined, q: Record<string, stri
 
 /** Received payments aged `ages` days (to `key`), by age. */
 export async function aged(t: CheckContext, key: string, ages: number[]): Promise<Map<number, Made>> {
-  const made = await Promise.all(ages.map((ageDays) => incomingPayment(t, { ageDays, pixKey: key })))
+  const made = await Promise.all(ages.map((ageDays) => receivedRecord(t, { ageDays, pixKey: key })))
   return new Map(ages.map((age, i) => [age, made[i] as Made]))
 }
 
@@ -258,7 +258,7 @@ export const PAGINATED_LISTINGS: PaginatedListing[] = [
 /** `count` received payments to the account's key, all `ageDays` old; the query of their day. */
 export async function seedDay(t: CheckContext, ageDays: number, count: number): Promise<{ ids: string[]; query: { startDate: string; endDate: string } }> {
   const pixKey = await ourPixKey(t)
-  const made = await Promise.all(Array.from({ length: count }, () => incomingPayment(t, { ageDays, pixKey })))
+  const made = await Promise.all(Array.from({ length: count }, () => receivedRecord(t, { ageDays, pixKey })))
   const day = isoDate(new Date((await targetNow(t)).getTime() - ageDays * DAY_MS))
   return { ids: made.map((m) => m.id), query: { startDate: day, endDate: day } }
 }

@@ -4,7 +4,7 @@
 import { check } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import { arbCnpj, arbCpf, maskDocument } from '../../generators/documents.ts'
-import { ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, incomingPayment, pixKeyListing, singleView, type Json, type ListedType, type Status } from './seed.ts'
+import { ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, receivedRecord, pixKeyListing, singleView, type Json, type ListedType, type Status } from './seed.ts'
 import { readAmount } from '../../generators/amounts.ts'
 import { listedItem, quietestPixKey } from './listing.ts'
 import { expectListingShape } from './shapes.ts'
@@ -99,7 +99,7 @@ for (const kind of [{ name: 'CPF', arb: arbCpf, clause: '2.2.mask-cpf', shape: '
     const key = await quietestPixKey(t)
     // A payment, its view and a narrow lookup in each listing: about five requests a case.
     await t.property([kind.arb()], async (document) => {
-      const paid = await incomingPayment(t, { payer: { name: 'Kit Masked Payer', document }, pixKey: key })
+      const paid = await receivedRecord(t, { payer: { name: 'Kit Masked Payer', document }, pixKey: key })
       const { view } = await singleView(t, paid.id)
       const unmasked = typeof view.counterpartDocument === 'string' && /^\d+$/.test(view.counterpartDocument) ? view.counterpartDocument : document
       const expected = maskDocument(unmasked)
@@ -122,7 +122,7 @@ check('the same received payment is listed with the same fields in the account l
   needs: ['control', 'mutating'],
 }, async (t) => {
   const key = await quietestPixKey(t)
-  const paid = await incomingPayment(t, { pixKey: key, payer: { name: 'Kit Both Listings', document: '52998224725' } })
+  const paid = await receivedRecord(t, { pixKey: key, payer: { name: 'Kit Both Listings', document: '52998224725' } })
   const { view } = await singleView(t, paid.id)
   const clause = '2.2.same-view-both-listings'
   const inAccount = await listedItem(t, clause, ACCOUNT_LISTING, view)

@@ -11,7 +11,7 @@ import { centsOf, readAmount } from '../../generators/amounts.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { newUuid } from '../../generators/ids.ts'
-import { ACCOUNT_LISTING, TYPE_LABEL, cashOut, incomingPayment, transactionIdOf, type Json, type ListedType, type Made, type Status } from './seed.ts'
+import { ACCOUNT_LISTING, TYPE_LABEL, cashOut, receivedRecord, transactionIdOf, type Json, type ListedType, type Made, type Status } from './seed.ts'
 
 /** A settled cash-out sent back by its receiver (control `reverse`): a REFUND_OUT credit. */
 export async function refundOut(t: CheckContext): Promise<Made> {
@@ -31,7 +31,7 @@ export async function refundOut(t: CheckContext): Promise<Made> {
 export async function refundIn(t: CheckContext): Promise<Made> {
   // A payer of its own: a listing that shows the refund's counterpart tells it from other refunds of its time.
   const payer = { name: `Kit Refund ${newUuid().slice(0, 8)}`, document: randomCpf() }
-  const paid = await incomingPayment(t, { payer })
+  const paid = await receivedRecord(t, { payer })
   const since = await targetTime(t)
   const id = await t.given('a gateway refund (POST /pix/v2/payment/refund/{id})', async () => {
     const ex = await t.gateway.post(`/pix/v2/payment/refund/${encodeURIComponent(paid.gatewayId ?? paid.id)}`, { description: 'conformance kit' })
@@ -134,7 +134,7 @@ async function windowItems(t: CheckContext, query: Record<string, string>): Prom
 
 /** One transaction of the given internal type and status, made the way the world makes it. */
 export async function transactionOf(t: CheckContext, type: ListedType, status: Status): Promise<Made> {
-  if (type === 'PAYMENT' && status === 'CONFIRMED') return incomingPayment(t)
+  if (type === 'PAYMENT' && status === 'CONFIRMED') return receivedRecord(t)
   if (type === 'WITHDRAW') {
     const out = await cashOut(t)
     if (status === 'CONFIRMED') await t.control.settleTransaction(out.id)

@@ -3,7 +3,7 @@
 import { check } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import { isoDate } from '../../generators/dates.ts'
-import { ACCOUNT_LISTING, incomingPayment, listAll, listPage, ourPixKey, pixKeyListing, targetNow, targetToday, type Made } from './seed.ts'
+import { ACCOUNT_LISTING, receivedRecord, listAll, listPage, ourPixKey, pixKeyListing, targetNow, targetToday, type Made } from './seed.ts'
 import { daysAround, withListings } from './listing.ts'
 
 const DAY_MS = 86_400_000
@@ -42,7 +42,7 @@ check("another account's transactions appear in neither listing of the account u
 }, withListings(async (t, lists) => {
   const other = t.config.otherClientId ?? t.skip('no client id of the second account (PIX_OTHER_CLIENT_ID) to name it to the control driver')
   const theirKey = (await t.control.account(other)).pixKeys[0] ?? t.skip('the second account has no PIX key (control account view)')
-  const theirs: Made = await incomingPayment(t, { account: other, pixKey: theirKey })
+  const theirs: Made = await receivedRecord(t, { account: other, pixKey: theirKey })
   const query = { externalId: theirs.externalId as string }
 
   // The payment exists, for its own account: without this the check could not fail.

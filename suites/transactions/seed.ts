@@ -12,6 +12,7 @@ import { buildPixCode } from '../../generators/emv.ts'
 import { cashInBody } from '../../generators/requests.ts'
 import { newUuid } from '../../generators/ids.ts'
 import { targetNow } from '../../harness/target-clock.ts'
+import { receivedPayment } from '../common/payments.ts'
 import { listingEnvelope } from './shapes.ts'
 
 export type Json = Record<string, unknown>
@@ -37,9 +38,14 @@ export function uniqueExternalId(label: string): string {
   return `kit-${label}-${Date.now().toString(36)}-${counter}-${newUuid().slice(0, 8)}`
 }
 
-/** A two-decimal amount between 1.00 and 99.99 that differs from one check to the next. */
-export function someAmount(): string {
-  return fromCents(100 + Math.floor(Math.random() * 9_900))
+/** An amount between 1.00 and 99.99, in cents, that differs from one check to the next. */
+function someCents(): number {
+  return 100 + Math.floor(Math.random() * 9_900)
+}
+
+/** someCents() as a two-decimal string. */
+function someAmount(): string {
+  return fromCents(someCents())
 }
 
 /** The target's "now" (its control clock), so date windows follow a simulated clock. */
@@ -77,22 +83,24 @@ export interface Made {
   unlinked?: string
 }
 
-/** A received PAYMENT, CONFIRMED, credited (control `incomingPayment`). */
-export async function incomingPayment(
+/**
+ * A received payment (common/payments.ts) as a record the transaction checks look for: PAYMENT,
+ * CONFIRMED, credited, of `cents` (default: some amount from 1.00 to 99.99), under a kit-unique
+ * externalId unless one is given (null: none), paid by the driver's payer unless one is named.
+ */
+export async function receivedRecord(
   t: CheckContext,
-  opts: { amount?: string; payer?: Party; ageDays?: number; pixKey?: string; externalId?: string | null; account?: string } = {},
+  opts: { cents?: number; payer?: Party; ageDays?: number; pixKey?: string; externalId?: string | null; account?: string } = {},
 ): Promise<Made> {
-  const amount = opts.amount ?? someAmount()
-  const externalId = opts.externalId === null ? undefined : (opts.externalId ?? uniqueExternalId('in'))
-  const made = await t.control.incomingPayment({
-    amount: Number(amount),
-    ...(opts.payer ? { payer: opts.payer } : {}),
+  const cents = opts.cents ?? someCents()
+  const paid = await receivedPayment(t, cents, {
+    payer: opts.payer ?? null,
+    externalId: opts.externalId === null ? null : (opts.externalId ?? uniqueExternalId('in')),
     ...(opts.ageDays !== undefined ? { ageDays: opts.ageDays } : {}),
     ...(opts.pixKey ? { pixKey: opts.pixKey } : {}),
-    ...(externalId ? { externalId } : {}),
     ...(opts.account ? { account: opts.account } : {}),
   })
-  return { id: made.transactionId, ...(externalId ? { externalId } : {}), e2eId: made.e2eId, gatewayId: made.gatewayId, amount }
+  return { id: paid.transactionId, ...(paid.externalId ? { externalId: paid.externalId } : {}), e2eId: paid.e2eId, gatewayId: paid.gatewayId, amount: fromCents(cents) }
 }
 
 /** A BR Code paying `amount` to a fresh random (EVP) key. */

@@ -12,6 +12,7 @@ import { randomCpf } from '../../generators/documents.ts'
 import { isResendTransactionId } from '../../generators/formats.ts'
 import { givenCashIn, givenCashOut } from '../cash/fixtures.ts'
 import { givenCharge } from '../charges/fixtures.ts'
+import { freshPayer, receivedPayment, type Received as Payment } from '../common/payments.ts'
 import { eventIfAny, eventOf, isV1, kindOf, resend, v1For, type Json, type ResendVersion } from '../common/events.ts'
 import { describeDelivery, repeated, watchAttempts, type ObservedDelivery } from './delivery-policy.ts'
 
@@ -20,27 +21,26 @@ export type Payer = { name: string; document: string }
 
 // ---- payments and the records they leave ----------------------------------------------------------
 
-export interface Received {
-  transactionId: string
-  gatewayId: string
-  e2eId: string
-  externalId: string
-  amount: number
-  payer: Payer
-}
+/** A payment the notifications describe: from a payer the kit names, under its caller id, paid to its key. */
+export type Received = Required<Payment>
 
-/** A payment received by the account (control), with a caller id the kit chose. */
-export async function receivedPayment(t: CheckContext, amount = 73.19): Promise<Received> {
-  const payer = { name: 'Joao Pereira', document: randomCpf() }
-  const externalId = `kit-hook-${randomUUID()}`
+/**
+ * A payment of `cents` received by the account (common/payments.ts) from a fresh payer, under
+ * a caller id the kit chose, to PIX_PIX_KEY when set (the key a notification names).
+ */
+export async function paymentToOurKey(t: CheckContext, cents = 7_319, options: { payer?: Payer; externalId?: string; ageDays?: number } = {}): Promise<Received> {
   const pixKey = t.config.pixKey
-  const paid = await t.control.incomingPayment({ amount, payer, externalId, ...(pixKey ? { pixKey } : {}) })
-  return { ...paid, externalId, amount, payer }
+  return await receivedPayment(t, cents, {
+    payer: options.payer ?? freshPayer('Joao Pereira'),
+    externalId: options.externalId ?? `kit-hook-${randomUUID()}`,
+    ...(options.ageDays ? { ageDays: options.ageDays } : {}),
+    ...(pixKey ? { pixKey } : {}),
+  }) as Received
 }
 
 /** A received payment whose gatewayId a resend takes (§4.12: a UUID or an object id); setting the check up only. */
 export async function resendablePayment(t: CheckContext): Promise<Received> {
-  const tx = await receivedPayment(t)
+  const tx = await paymentToOurKey(t)
   await t.given('a payment with a resendable id (POST /control/incoming-payments)', () => {
     t.expectThat('4.12.transaction-id-forms', 'gatewayId', isResendTransactionId(tx.gatewayId), 'a UUID or an object id', tx.gatewayId)
   })
@@ -247,7 +247,7 @@ const ALWAYS = 200
  * account received, resent (§4.12) to that channel. Its attempts, as they arrive.
  */
 export async function notificationTo(t: CheckContext, name: string, steps: DeliveryStep[]): Promise<() => Captured[]> {
-  const tx = await receivedPayment(t, 12.34)
+  const tx = await paymentToOurKey(t, 1_234)
   t.hooks.capture.script(t.hooks.channel(name), steps)
   await t.given(`a resend to a scripted receiver (POST /pix/v1/webhooks/resend/{id})`, async () => {
     t.expectStatus('4.12.url-https', await resend(t.gateway, tx.gatewayId, { url: t.hooks.url(name) }), 200)

@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
 import { EVENT_DEADLINE_MS, check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import { centsOf } from '../../generators/amounts.ts'
+import { centsOf, fromCents } from '../../generators/amounts.ts'
 import { formatCpf, isMaskOf } from '../../generators/documents.ts'
 import { newObjectId } from '../../generators/ids.ts'
 import { whichId } from '../../harness/record-ids.ts'
@@ -16,7 +16,7 @@ import { isHttpsUrl, isIsoDateTime } from '../../generators/formats.ts'
 import { isJsonContentType, strictJsonProblem } from '../../generators/strict-json.ts'
 import { givenCashOut } from '../cash/fixtures.ts'
 import { resend, v1For, type Json } from '../common/events.ts'
-import { VERSIONS, cashInTransactionId, clausesFor, eventsOnceThere, expectResent, givenResentV1, receivedPayment, resendableIdOf, resendablePayment } from './fixtures.ts'
+import { VERSIONS, cashInTransactionId, clausesFor, eventsOnceThere, expectResent, givenResentV1, paymentToOurKey, resendableIdOf, resendablePayment } from './fixtures.ts'
 
 const RESENDABLE_STATUSES = ['PAID', 'PENDING', 'CANCELED', 'REFUND', 'REFUND_IN', 'REFUND_OUT']
 
@@ -56,11 +56,11 @@ for (const version of VERSIONS) {
       '6.1.end-to-end-id', '6.1.pix-key', '6.1.created-date', '6.1.payer-block', '6.1.receiver-block', '3.5.statuses']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
-    const tx = await receivedPayment(t, 128.4)
+    const tx = await paymentToOurKey(t, 12_840)
     const v1 = (await givenResentV1(t, version, tx.gatewayId, tx)).body as Json
     t.observe('6.1.transaction-id', 'transactionNamedBy', whichId(v1.transactionId, tx))
     t.expectEqual('6.1.business-transaction-id', 'businessTransactionId is the caller id', v1.businessTransactionId, tx.externalId)
-    t.expectThat('6.1.value-number', 'value is the amount in reais', typeof v1.value === 'number' && centsOf(v1.value) === centsOf(tx.amount), String(tx.amount), show(v1.value))
+    t.expectThat('6.1.value-number', 'value is the amount in reais', typeof v1.value === 'number' && centsOf(v1.value) === tx.cents, fromCents(tx.cents), show(v1.value))
     t.expectEqual('6.1.movement-type', 'movementType of an incoming payment', v1.movementType, 'IN')
     t.expectEqual('6.1.end-to-end-id', 'endToEndId of the payment', v1.endToEndId, tx.e2eId)
     if (t.config.pixKey) t.expectEqual('6.1.pix-key', 'pixKey of the transaction', v1.pixKey, t.config.pixKey)
@@ -91,7 +91,7 @@ for (const version of VERSIONS) {
     clauses: clausesFor(version, ['6.1.status-refund-normalised']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
-    const tx = await receivedPayment(t, 40)
+    const tx = await paymentToOurKey(t, 4_000)
     await t.hooks.useForAccount('account')
     const refundId = await t.given('a gateway refund (POST /pix/v2/payment/refund/{id})', async () => {
       const ex = await t.gateway.post(`/pix/v2/payment/refund/${encodeURIComponent(tx.gatewayId)}`, { value: 10, description: 'kit refund' })
@@ -128,7 +128,7 @@ for (const version of VERSIONS) {
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
     const clause = '4.12.repeat-safe'
-    const tx = await receivedPayment(t, 55.55)
+    const tx = await paymentToOurKey(t, 5_555)
     const readState = (when: string) => t.given(`the transaction and the balance ${when} (GET /api/pix/transaction/{id}, GET /v1/account/balance)`, async () => {
       const [view, balance] = await Promise.all([t.base.get(`/api/pix/transaction/${encodeURIComponent(tx.transactionId)}`), t.gateway.get('/v1/account/balance')])
       t.expectStatus('4.3.get-by-id', view, 200)
@@ -157,7 +157,7 @@ for (const version of VERSIONS) {
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
     const clause = '4.12.destination-body-url'
-    const tx = await receivedPayment(t)
+    const tx = await paymentToOurKey(t)
     await t.control.setCallbackUrl(tx.transactionId, t.hooks.url('callback'))
     await t.control.setWebhookUrls({ pixWebhookUrl: t.hooks.url('pix'), webhookUrl: t.hooks.url('global') })
     expectResent(t, clause, await resend(t.gateway, tx.gatewayId, { url: t.hooks.url('body') }, { version }))
@@ -169,7 +169,7 @@ for (const version of VERSIONS) {
     clauses: clausesFor(version, ['4.12.destination-callback', '4.12.body-optional']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
-    const tx = await receivedPayment(t)
+    const tx = await paymentToOurKey(t)
     await t.control.setCallbackUrl(tx.transactionId, t.hooks.url('callback'))
     await t.control.setWebhookUrls({ pixWebhookUrl: t.hooks.url('pix'), webhookUrl: t.hooks.url('global') })
     expectResent(t, '4.12.body-optional', await resend(t.gateway, tx.gatewayId, undefined, { version }))
@@ -181,7 +181,7 @@ for (const version of VERSIONS) {
     clauses: clausesFor(version, ['4.12.destination-pix-webhook', '4.12.body-optional']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
-    const tx = await receivedPayment(t)
+    const tx = await paymentToOurKey(t)
     await t.control.setWebhookUrls({ pixWebhookUrl: t.hooks.url('pix'), webhookUrl: t.hooks.url('global') })
     expectResent(t, '4.12.body-optional', await resend(t.gateway, tx.gatewayId, undefined, { version }))
     await t.awaitEvent('4.12.destination-pix-webhook', "the V1 notification at the account's pixWebhookUrl", v1For(tx), { channel: 'pix' })
@@ -192,7 +192,7 @@ for (const version of VERSIONS) {
     clauses: clausesFor(version, ['4.12.destination-webhook-url', '4.12.body-optional']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
-    const tx = await receivedPayment(t)
+    const tx = await paymentToOurKey(t)
     await t.control.setWebhookUrls({ pixWebhookUrl: null, webhookUrl: t.hooks.url('global') })
     expectResent(t, '4.12.body-optional', await resend(t.gateway, tx.gatewayId, undefined, { version }))
     await t.awaitEvent('4.12.destination-webhook-url', "the V1 notification at the account's webhookUrl", v1For(tx), { channel: 'global' })
@@ -203,7 +203,7 @@ for (const version of VERSIONS) {
     clauses: clausesFor(version, ['7.resend-no-webhook-url-400', ...ERROR_BODY]),
     needs: ['control', 'mutating'],
   }, async (t: CheckContext) => {
-    const tx = await receivedPayment(t)
+    const tx = await paymentToOurKey(t)
     await t.control.setWebhookUrls({ pixWebhookUrl: null, webhookUrl: null })
     t.expectErrorBody('7.resend-no-webhook-url-400', await resend(t.gateway, tx.gatewayId, undefined, { version }), 400)
   })
@@ -251,7 +251,7 @@ for (const version of VERSIONS) {
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
     const clause = '7.resend-url-not-https-400'
-    const tx = await receivedPayment(t)
+    const tx = await paymentToOurKey(t)
     const https = new URL(t.hooks.url('body'))
     const plainHttp = `http://${https.host}${https.pathname}`
     for (const url of [plainHttp, 'not a url']) t.expectErrorBody(clause, await resend(t.gateway, tx.gatewayId, { url }, { version }), 400)
@@ -268,7 +268,7 @@ for (const version of VERSIONS) {
     const clause = '4.12.url-http-not-delivered'
     const plain = await t.hooks.urlVia('plain-http', 'plain')
     if (!plain) return t.skip('the target does not reach this machine directly (PIX_WEBHOOK_PUBLIC_URL): the capture can offer it no plain HTTP receiver')
-    const tx = await receivedPayment(t)
+    const tx = await paymentToOurKey(t)
     await resend(t.gateway, tx.gatewayId, { url: plain }, { version }) // its status is 7.resend-url-not-https-400's
     await t.expectNoEvent(clause, 'nothing is posted to a plain http url', () => true, { channel: 'plain' })
   })

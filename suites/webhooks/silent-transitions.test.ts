@@ -14,7 +14,7 @@ import { CLAIM_CLAUSES, expectTrueClaims } from '../../harness/notification-clai
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { targetNow } from '../../harness/target-clock.ts'
 import { createSlip, registerSlip, slipRequest } from '../bank-slip/fixtures.ts'
-import { arrivedDuring, chargeOf, naming, observation, readAfter, receivedPayment } from './fixtures.ts'
+import { arrivedDuring, chargeOf, naming, observation, readAfter, paymentToOurKey } from './fixtures.ts'
 
 const NEEDS = ['control', 'mutating', 'webhooks'] as const
 const CHARGE = '3.2.removal-event-not-named'
@@ -41,7 +41,7 @@ check('a failed return (§3.3 NAO_REALIZADO, no event named): notifications, obs
   clauses: [RETURN, CLAIM_CLAUSES.refund],
   needs: [...NEEDS],
 }, async (t) => {
-  const paid = await receivedPayment(t, 30)
+  const paid = await paymentToOurKey(t, 3_000)
   const id = `kit${randomUUID().replace(/-/g, '').slice(0, 20)}`
   const rtrId = await t.given('a return (PUT /pix/{e2eid}/devolucao/{id})', async () => {
     const ex = await t.base.put(`/pix/${encodeURIComponent(paid.e2eId)}/devolucao/${id}`, { valor: '5.00' })

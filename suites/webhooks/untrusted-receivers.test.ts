@@ -10,7 +10,7 @@ import { EVENT_DEADLINE_MS, check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import type { Listener } from '../../harness/webhook-capture.ts'
 import { resend } from '../common/events.ts'
-import { arrival, receivedPayment, refusedOn } from './fixtures.ts'
+import { arrival, paymentToOurKey, refusedOn } from './fixtures.ts'
 
 const CERTIFICATE = '4.12.untrusted-receiver-certificate'
 const REGISTRATION = '4.18.plain-http-url'
@@ -30,7 +30,7 @@ for (const { kind, key, what } of UNTRUSTWORTHY) {
   }, async (t) => {
     const url = await t.hooks.urlVia(kind, kind)
     if (!url) return t.skip(kind === 'expired' ? `${REMOTE}, or it serves a certificate of the user's (no capture CA to sign an expired one)` : REMOTE)
-    const tx = await receivedPayment(t, 17.25)
+    const tx = await paymentToOurKey(t, 1_725)
     // Silence at the untrustworthy receiver means a refusal only if the same notification reaches a trusted one.
     await t.given('the same notification resent to the trusted capture receiver', async () => {
       const ex = await resend(t.gateway, tx.gatewayId, { url: t.hooks.url('trusted') })
@@ -64,7 +64,7 @@ check('POST /v1/account/webhook with a plain http pixWebhookUrl: accepted or ref
   const accepted = status >= 200 && status < 300
   let delivered: boolean | null = null
   if (accepted) {
-    const tx = await receivedPayment(t, 18.5)
+    const tx = await paymentToOurKey(t, 1_850)
     delivered = (await arrival(t, tx, 'account')) !== undefined
   }
   t.observe(REGISTRATION, 'plainHttpPixWebhookUrl', {
