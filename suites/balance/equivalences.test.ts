@@ -7,7 +7,8 @@ import { check } from '../../harness/check.ts'
 import { targetTime } from '../../harness/target-clock.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { cashOut } from '../transactions/seed.ts'
-import { expectRules, gatewayRules, givenBalances, shapeRules } from './fixtures.ts'
+import { expectRules, gatewayRules, shapeRules } from './fixtures.ts'
+import { givenBalances } from '../common/balances.ts'
 
 /** A timestamp may be cut to the second. */
 const TRUNCATION_MS = 1_000

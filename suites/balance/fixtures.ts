@@ -6,14 +6,10 @@ import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { isIsoDateTime } from '../../generators/formats.ts'
 import { readAmount } from '../../generators/amounts.ts'
-import { readBalances, viewOfMade, type Balances, type Made } from '../transactions/seed.ts'
+import { viewOfMade, type Made } from '../transactions/seed.ts'
+import type { Balances } from '../common/balances.ts'
 
 export type Json = Record<string, unknown>
-
-/** The three balances read as the input of a rule (a clock, a before/after pair): a precondition. */
-export function givenBalances(t: CheckContext, when = ''): Promise<Balances> {
-  return t.given(`the three balances${when ? ` ${when}` : ''} (GET /api/balance, /accounts/balances, /v1/account/balance)`, () => readBalances(t))
-}
 
 /** One balance answer read as the input of a rule: 200 and its JSON object, a precondition. */
 export function givenBalance(t: CheckContext, clause: string, read: () => Promise<Exchange>, what: string): Promise<{ ex: Exchange; body: Json }> {

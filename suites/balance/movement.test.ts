@@ -8,7 +8,8 @@ import { ALONE } from '../../harness/schedule.ts'
 import { addDays } from '../../generators/dates.ts'
 import { cashOut, receivedRecord, targetToday, uniqueExternalId } from '../transactions/seed.ts'
 import { givenSlip, registerSlip, slipRequest } from '../bank-slip/fixtures.ts'
-import { expectMoved, finalCents, givenBalances, signed } from './fixtures.ts'
+import { expectMoved, finalCents, signed } from './fixtures.ts'
+import { givenBalances } from '../common/balances.ts'
 
 check('an accepted cash-out moves its finalAmount from available to blocked, in all three shapes', {
   alone: ALONE.balances,

@@ -36,6 +36,7 @@ import { show } from '../../harness/assertions.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
 import { centsOf, fromCents, readAmount } from '../../generators/amounts.ts'
+import { givenBalanceAnswers, type BalanceAnswers } from '../common/balances.ts'
 import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
 
 const EVENT_WAIT_MS = 5_000
@@ -179,35 +180,15 @@ function keyListing(t: CheckContext, key: string): Promise<Listing> {
 // ---------------------------------------------------------------------------------------------
 // What is compared after every command
 
-interface Reading {
-  pub: Record<string, unknown>
-  bcb: Record<string, unknown>
-  gw: Record<string, unknown>
-  pubEx: Exchange
-  bcbEx: Exchange
-  gwEx: Exchange
-}
-
-/** The three balance shapes, read at once (a precondition: their shapes are the balance area's checks). */
-function readBalances(t: CheckContext): Promise<Reading> {
-  return t.given('the three balances (GET /api/balance, /accounts/balances, /v1/account/balance)', async () => {
-    const [pubEx, bcbEx, gwEx] = await Promise.all([t.base.get('/api/balance'), t.base.get('/accounts/balances'), t.gateway.get('/v1/account/balance')])
-    t.expectStatus('2.3.public-net-balance', pubEx, 200)
-    t.expectStatus('2.3.bcb-available', bcbEx, 200)
-    t.expectStatus('2.3.gateway-available-balance', gwEx, 200)
-    const data = t.json('2.3.bcb-data-array', bcbEx).data as Record<string, any>[] | undefined
-    const bcb = (data?.[0]?.balanceAmount ?? {}) as Record<string, unknown>
-    return { pub: t.json('2.3.public-net-balance', pubEx), bcb, gw: t.json('2.3.gateway-available-balance', gwEx), pubEx, bcbEx, gwEx }
-  })
-}
+type Reading = BalanceAnswers
 
 /** The §2.3 equalities between the shapes of one reading (no movement in between). */
 function expectShapesAgree(t: CheckContext, b: Reading): void {
   const rows: [string, string, number | undefined, number | undefined, Exchange][] = [
-    ['2.3.gross-equals-available-plus-blocked', 'public grossBalance = central-bank-style available + blocked', cents(b.pub.grossBalance), sum(cents(b.bcb.available), cents(b.bcb.blocked)), b.pubEx],
-    ['2.3.blocked-equals-blocked', 'public blockedBalance = central-bank-style blocked', cents(b.pub.blockedBalance), cents(b.bcb.blocked), b.pubEx],
-    ['2.3.net-equals-available', 'public netBalance = central-bank-style available', cents(b.pub.netBalance), cents(b.bcb.available), b.pubEx],
-    ['2.3.gateway-total-equals-available-plus-blocked', 'gateway totalBalance = availableBalance + blockedBalance', cents(b.gw.totalBalance), sum(cents(b.gw.availableBalance), cents(b.gw.blockedBalance)), b.gwEx],
+    ['2.3.gross-equals-available-plus-blocked', 'public grossBalance = central-bank-style available + blocked', cents(b.pub.grossBalance), sum(cents(b.bcb.available), cents(b.bcb.blocked)), b.publicEx],
+    ['2.3.blocked-equals-blocked', 'public blockedBalance = central-bank-style blocked', cents(b.pub.blockedBalance), cents(b.bcb.blocked), b.publicEx],
+    ['2.3.net-equals-available', 'public netBalance = central-bank-style available', cents(b.pub.netBalance), cents(b.bcb.available), b.publicEx],
+    ['2.3.gateway-total-equals-available-plus-blocked', 'gateway totalBalance = availableBalance + blockedBalance', cents(b.gw.totalBalance), sum(cents(b.gw.availableBalance), cents(b.gw.blockedBalance)), b.gatewayEx],
   ]
   for (const [clause, rule, got, want, ex] of rows) {
     if (got === undefined || want === undefined) continue
@@ -223,14 +204,14 @@ function sum(a: number | undefined, b: number | undefined): number | undefined {
 function expectModelBalances(m: Model, t: CheckContext, b: Reading, moved: Movement | undefined, command: string): void {
   const expected = `available ${fromCents(m.available)}, blocked ${fromCents(m.blocked)}`
   const rows: [string, unknown, number, Exchange, string?][] = [
-    ['public netBalance', b.pub.netBalance, m.available, b.pubEx],
-    ['public blockedBalance', b.pub.blockedBalance, m.blocked, b.pubEx],
-    ['public grossBalance', b.pub.grossBalance, m.available + m.blocked, b.pubEx],
+    ['public netBalance', b.pub.netBalance, m.available, b.publicEx],
+    ['public blockedBalance', b.pub.blockedBalance, m.blocked, b.publicEx],
+    ['public grossBalance', b.pub.grossBalance, m.available + m.blocked, b.publicEx],
     ['central-bank-style available', b.bcb.available, m.available, b.bcbEx],
     ['central-bank-style blocked', b.bcb.blocked, m.blocked, b.bcbEx],
-    ['gateway availableBalance', b.gw.availableBalance, m.available, b.gwEx, moved?.gatewayAvailable],
-    ['gateway blockedBalance', b.gw.blockedBalance, m.blocked, b.gwEx],
-    ['gateway totalBalance', b.gw.totalBalance, m.available + m.blocked, b.gwEx],
+    ['gateway availableBalance', b.gw.availableBalance, m.available, b.gatewayEx, moved?.gatewayAvailable],
+    ['gateway blockedBalance', b.gw.blockedBalance, m.blocked, b.gatewayEx],
+    ['gateway totalBalance', b.gw.totalBalance, m.available + m.blocked, b.gatewayEx],
   ]
   for (const [field, got, want, ex, own] of rows) {
     if (cents(got) === want) continue
@@ -389,7 +370,7 @@ export async function verify(
   const listing = m.listed.size > 0 || view
   // read together (one round trip, not five: a distant target makes every one count), compared in order
   const [amounts, reading, listed, byKey, current] = await Promise.all([
-    view?.read, readBalances(r.t), listing ? listedTransactions(r.t) : undefined,
+    view?.read, givenBalanceAnswers(r.t), listing ? listedTransactions(r.t) : undefined,
     listing && m.pixKey ? keyListing(r.t, m.pixKey) : undefined,
     subject ? singleView(r.t, subject) : undefined,
   ])

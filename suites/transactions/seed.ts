@@ -6,7 +6,7 @@ import { show } from '../../harness/assertions.ts'
 import type { CheckContext } from '../../harness/check.ts'
 import type { Party } from '../../harness/control.ts'
 import type { Exchange } from '../../harness/exchange.ts'
-import { fromCents, readAmount } from '../../generators/amounts.ts'
+import { fromCents } from '../../generators/amounts.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { cashInBody } from '../../generators/requests.ts'
@@ -198,70 +198,4 @@ export async function ourPixKey(t: CheckContext): Promise<string> {
   if (t.config.pixKey) return t.config.pixKey
   const key = (await t.control.account()).pixKeys[0]
   return key ?? t.skip('no PIX key of the account (PIX_PIX_KEY) and the control driver lists none')
-}
-
-// ---------------------------------------------------------------------------------------------
-// Balances (§2.3): one reading of the three shapes, in cents
-
-export interface Balances {
-  public: { gross: number; blocked: number; net: number; consultedAt: unknown }
-  bcb: { available: number; blocked: number; eventDate: unknown }
-  gateway: { total: number; blocked: number; available: number }
-  publicEx: Exchange
-  bcbEx: Exchange
-  gatewayEx: Exchange
-}
-
-/** A balance value: a number (its field's clause) of reais with at most two decimals (2.3.amounts-in-reais). */
-function centsField(t: CheckContext, clause: string, body: Json, field: string, ex: Exchange, where: string): number {
-  const value = body[field]
-  if (typeof value !== 'number') t.fail(clause, `${where} ${field}`, 'a number', show(value), ex)
-  const c = readAmount(value)
-  if (c === undefined) t.fail('2.3.amounts-in-reais', `${where} ${field}`, 'a number of reais with at most two decimals', show(value), ex)
-  return c
-}
-
-/**
- * GET /api/balance, GET /accounts/balances and GET {gateway}/v1/account/balance, one after the
- * other. Every caller reads them as the input of a rule between readings (a movement, an
- * equivalence), so the reading is a precondition; a value that is not a number of reais blocks
- * the check, naming its own 2.3 clause (the shapes are the balance shape checks' business).
- */
-export function readBalances(t: CheckContext): Promise<Balances> {
-  return t.given('the three balances (GET /api/balance, /accounts/balances, /v1/account/balance)', () => balancesOf(t))
-}
-
-async function balancesOf(t: CheckContext): Promise<Balances> {
-  const publicEx = await t.base.get('/api/balance')
-  const bcbEx = await t.base.get('/accounts/balances')
-  const gatewayEx = await t.gateway.get('/v1/account/balance')
-  t.expectStatus('2.3.public-net-balance', publicEx, 200)
-  t.expectStatus('2.3.bcb-data-array', bcbEx, 200)
-  t.expectStatus('2.3.gateway-available-balance', gatewayEx, 200)
-  const pub = t.json('2.3.public-net-balance', publicEx)
-  const data = t.json('2.3.bcb-data-array', bcbEx).data
-  if (!Array.isArray(data) || data.length === 0) t.fail('2.3.bcb-data-array', 'data', 'an array with one item', show(data), bcbEx)
-  const item = data[0] as Json | undefined
-  const amount = item?.balanceAmount as Json | undefined
-  if (!item || amount === null || typeof amount !== 'object') t.fail('2.3.bcb-available', 'data[0].balanceAmount', 'an object', show(data), bcbEx)
-  const gw = t.json('2.3.gateway-available-balance', gatewayEx)
-  return {
-    public: {
-      gross: centsField(t, '2.3.public-gross-balance', pub, 'grossBalance', publicEx, 'public'),
-      blocked: centsField(t, '2.3.public-blocked-balance', pub, 'blockedBalance', publicEx, 'public'),
-      net: centsField(t, '2.3.public-net-balance', pub, 'netBalance', publicEx, 'public'),
-      consultedAt: pub.consultedAt,
-    },
-    bcb: {
-      available: centsField(t, '2.3.bcb-available', amount, 'available', bcbEx, 'central-bank-style'),
-      blocked: centsField(t, '2.3.bcb-blocked', amount, 'blocked', bcbEx, 'central-bank-style'),
-      eventDate: item.eventDate,
-    },
-    gateway: {
-      total: centsField(t, '2.3.gateway-total-balance', gw, 'totalBalance', gatewayEx, 'gateway'),
-      blocked: centsField(t, '2.3.gateway-blocked-balance', gw, 'blockedBalance', gatewayEx, 'gateway'),
-      available: centsField(t, '2.3.gateway-available-balance', gw, 'availableBalance', gatewayEx, 'gateway'),
-    },
-    publicEx, bcbEx, gatewayEx,
-  }
 }
