@@ -13,7 +13,7 @@ import { buildPixCode, buildTlv, type Tlv } from '../../generators/emv.ts'
 import { boundaryCases } from '../../generators/schema-arb.ts'
 import {
   CASH_OUT_REQUEST, PAYEE, bareCashOut, ensureFunds, expectCashOutRefused, expectCodec, expectPaymentInitiated,
-  pixCodeOfLength, recheck, shortestPixCode, withCrc, withoutCrc,
+  pixCodeOfLength, recheckCashOut, shortestPixCode, withCrc, withoutCrc,
 } from './fixtures.ts'
 
 check('cash-out qrCode: complete codes of 499 and 500 characters and the shortest one are accepted; 49 and 501 characters are refused', {
@@ -27,7 +27,7 @@ check('cash-out qrCode: complete codes of 499 and 500 characters and the shortes
   for (const { length, valid } of upper) {
     const code = pixCodeOfLength(length, '0.01')
     expectCodec(code, length, '0.01')
-    recheck({ value: 0.01, qrCode: code }, valid, `a code of ${length} characters`)
+    recheckCashOut({ value: 0.01, qrCode: code }, valid, `a code of ${length} characters`)
     const ex = await bareCashOut(t, 0.01, code)
     if (valid) expectPaymentInitiated(t, clause, ex, `a code of ${length} characters`)
     else expectCashOutRefused(t, clause, ex, `a code of ${length} characters`)
@@ -37,7 +37,7 @@ check('cash-out qrCode: complete codes of 499 and 500 characters and the shortes
   expectPaymentInitiated(t, clause, await bareCashOut(t, 0.01, shortest), `the shortest complete code (${shortest.length} characters)`)
   const tooShort = withCrc([{ id: '00', value: '01' }, { id: '26', value: buildTlv([{ id: '00', value: 'br.gov.bcb.pix' }, { id: '01', value: 'a@b.co.br' }]) }])
   if (tooShort.length !== 49) throw new Error(`kit bug: the short case has ${tooShort.length} characters, not 49`)
-  recheck({ value: 0.01, qrCode: tooShort }, false, 'a code of 49 characters')
+  recheckCashOut({ value: 0.01, qrCode: tooShort }, false, 'a code of 49 characters')
   expectCashOutRefused(t, clause, await bareCashOut(t, 0.01, tooShort), 'a code of 49 characters')
 })
 
@@ -51,7 +51,7 @@ check('cash-out qrCode that does not start with 000201 is refused', {
   const indicatorNotFirst = withCrc([...rest.slice(0, 1), indicator as Tlv, ...rest.slice(1)])
   for (const [what, code] of [['payload format indicator 02', notVersion01], ['payload format indicator not first', indicatorNotFirst]] as const) {
     if (code.startsWith('000201')) throw new Error(`kit bug: the case ${what} starts with 000201`)
-    recheck({ value: 0.01, qrCode: code }, false, `a code with ${what}`)
+    recheckCashOut({ value: 0.01, qrCode: code }, false, `a code with ${what}`)
     expectCashOutRefused(t, '4.7.qr-prefix', await bareCashOut(t, 0.01, code), `${what} (starts ${code.slice(0, 6)})`)
   }
 })
@@ -68,7 +68,7 @@ check('cash-out value: two decimals are accepted; three decimals are refused', {
   // the clause asks only for the refusals; a valid value accepted first shows they are about the value
   await t.given('a cash-out of a two-decimal value (POST /api/pix/cash-out-qrcode)', async () => expectPaymentInitiated(t, '4.7.transaction-id', await bareCashOut(t, 0.01, code), 'value 0.01'))
   for (const value of [...fromSchema, 1.001, 0.999]) {
-    recheck({ value, qrCode: code }, false, `value ${value}`)
+    recheckCashOut({ value, qrCode: code }, false, `value ${value}`)
     expectCashOutRefused(t, clause, await bareCashOut(t, value, code), `value ${value}`)
   }
 })

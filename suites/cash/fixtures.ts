@@ -189,7 +189,7 @@ export function expectCodec(code: string, length: number, amount: string | undef
 }
 
 /** The case is what it claims by the createCashOutQrCode request schema: a generator that disagrees is a kit bug. */
-export function recheck(body: unknown, valid: boolean, what: string): void {
+export function recheckCashOut(body: unknown, valid: boolean, what: string): void {
   if ((validator(CASH_OUT_REQUEST)(body) === true) !== valid) throw new Error(`kit bug: ${what} should be ${valid ? 'valid' : 'invalid'} by the createCashOutQrCode request schema`)
 }
 

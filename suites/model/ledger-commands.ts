@@ -14,7 +14,7 @@ import { newListedRecord } from '../transactions/records.ts'
 import { transactionIdOf } from '../transactions/seed.ts'
 import { targetTime } from '../../harness/target-clock.ts'
 import {
-  ACCEPTED, CONFIRMED, FAILED, INCOMING, amountsOf, expectEvent, expectEventCount, listedTransactions, singleView, verify,
+  ACCEPTED, CONFIRMED, FAILED, INCOMING, amountsOf, expectEvent, expectEventCount, listedTransactions, viewAmounts, verify,
   VIEW_STATUS, type Command, type Listed, type Model, type Real,
 } from './ledger-model.ts'
 
@@ -64,7 +64,7 @@ class PayCharge implements Command {
         r.t.fail('6.2.receive-txid-of-charge', `RECEIVE payment.amount of the charge ${charge.txid}`, show(fromCents(charge.cents)), show(amount))
       }
     }
-    const read = singleView(r.t, paid.transactionId, (v) => {
+    const read = viewAmounts(r.t, paid.transactionId, (v) => {
       if (v.originalCents !== charge.cents) r.t.fail('2.1.original-amount', 'the payment of a charge is for its valor.original', fromCents(charge.cents), fromCents(v.originalCents), v.ex)
     })
     await verify(m, r, INCOMING, this.toString(), { id: paid.transactionId, read, apply: (view) => {
@@ -82,7 +82,7 @@ class IncomingPayment implements Command {
   async run(m: Model, r: Real): Promise<void> {
     const paid = await r.t.control.incomingPayment({ amount: this.amountCents / 100, payer: payer(), externalId: `kit-model-${randomUUID()}`, ...(m.pixKey ? { pixKey: m.pixKey } : {}) })
     await expectEvent(r, '6.2.receive-emitted', 'an incoming payment posts RECEIVE', isEvent('RECEIVE', (d) => d.endToEndId === paid.e2eId))
-    const read = singleView(r.t, paid.transactionId, (v) => {
+    const read = viewAmounts(r.t, paid.transactionId, (v) => {
       if (v.originalCents !== this.amountCents) r.t.fail('2.1.original-amount', 'an incoming payment is recorded at its amount', fromCents(this.amountCents), fromCents(v.originalCents), v.ex)
     })
     await verify(m, r, INCOMING, this.toString(), { id: paid.transactionId, read, apply: (view) => {
@@ -108,7 +108,7 @@ class CashOut implements Command {
       const ex = await r.t.base.post('/api/pix/cash-out-qrcode', { value: this.amountCents / 100, qrCode, externalId })
       return transactionIdOf(r.t, '4.7.transaction-id', ex)
     })
-    await verify(m, r, ACCEPTED, this.toString(), { id: transactionId, read: singleView(r.t, transactionId), apply: (view) => {
+    await verify(m, r, ACCEPTED, this.toString(), { id: transactionId, read: viewAmounts(r.t, transactionId), apply: (view) => {
       m.available -= view.finalCents
       m.blocked += view.finalCents
       m.cashOuts.push({ transactionId, finalCents: view.finalCents })
@@ -174,7 +174,7 @@ class ReturnPayment implements Command {
       if ('absent' in made) return r.t.fail('2.2.type-map-refund-in', 'the listing shows the return transaction', `a Refund in of ${fromCents(valorCents)}`, made.absent, made.ex)
       return r.t.inconclusive(`the return's transaction is not found: ${made.unlinked}`)
     })
-    const view = await singleView(r.t, transactionId, (v) => {
+    const view = await viewAmounts(r.t, transactionId, (v) => {
       if (v.originalCents !== valorCents) r.t.fail('2.1.original-amount', 'the return transaction is for valor', fromCents(valorCents), fromCents(v.originalCents), v.ex)
     })
     original.refundableCents -= valorCents

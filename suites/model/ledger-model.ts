@@ -119,7 +119,7 @@ interface ViewAmounts { originalCents: number; feeCents: number; finalCents: num
  * model takes its fee from there, so the view is a precondition; `expect` checks what the command
  * made (its amount) on the way.
  */
-export function singleView(t: CheckContext, transactionId: string, expect?: (v: ViewAmounts) => void): Promise<ViewAmounts> {
+export function viewAmounts(t: CheckContext, transactionId: string, expect?: (v: ViewAmounts) => void): Promise<ViewAmounts> {
   return t.given('the transaction view the model takes its amounts from (GET /api/pix/transaction/{id})', async () => {
     const ex = await t.base.get(`/api/pix/transaction/${encodeURIComponent(transactionId)}`)
     t.expectStatus('4.3.get-by-id', ex, 200)
@@ -372,7 +372,7 @@ export async function verify(
   const [amounts, reading, listed, byKey, current] = await Promise.all([
     view?.read, givenBalanceAnswers(r.t), listing ? listedTransactions(r.t) : undefined,
     listing && m.pixKey ? keyListing(r.t, m.pixKey) : undefined,
-    subject ? singleView(r.t, subject) : undefined,
+    subject ? viewAmounts(r.t, subject) : undefined,
   ])
   if (view && amounts) view.apply(amounts)
   expectBalances(m, r.t, reading, moved, command)

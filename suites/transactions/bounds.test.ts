@@ -5,13 +5,13 @@
 import { check } from '../../harness/check.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { targetNow } from '../../harness/target-clock.ts'
-import { BOUNDED_LISTINGS, expectListingRefused, expectServed, numericCases } from './fixtures.ts'
+import { BOUNDED_LISTINGS, expectListingRefused, expectListingServed, numericCases } from './fixtures.ts'
 
 for (const listing of BOUNDED_LISTINGS) {
   check(`${listing.name}: page 1 and 2 are served, page 0 is refused`, { clauses: [listing.clauses.page] }, async (t) => {
     for (const c of numericCases(listing.operationId, 'page')) {
       const ex = await t.base.get(listing.path(t), { query: { page: c.value } })
-      if (c.valid) expectServed(t, listing.clauses.page, ex)
+      if (c.valid) expectListingServed(t, listing.clauses.page, ex)
       else expectListingRefused(t, listing.clauses.page, ex, listing)
     }
   })
@@ -19,7 +19,7 @@ for (const listing of BOUNDED_LISTINGS) {
   check(`${listing.name}: size at each end of its range is served, one beyond either end is refused`, { clauses: [...new Set([listing.clauses.size, listing.clauses.sizeCap])] }, async (t) => {
     for (const c of numericCases(listing.operationId, 'size')) {
       const ex = await t.base.get(listing.path(t), { query: { size: c.value } })
-      if (c.valid) expectServed(t, listing.clauses.size, ex, { value: c.value, capClause: listing.clauses.sizeCap })
+      if (c.valid) expectListingServed(t, listing.clauses.size, ex, { value: c.value, capClause: listing.clauses.sizeCap })
       else expectListingRefused(t, listing.clauses.size, ex, listing)
     }
   })
@@ -28,7 +28,7 @@ for (const listing of BOUNDED_LISTINGS) {
     const endDate = isoDate(await targetNow(t))
     for (const days of [30, 31, 32]) {
       const ex = await t.base.get(listing.path(t), { query: { startDate: addDays(endDate, -days), endDate } })
-      if (days <= 31) expectServed(t, listing.clauses.interval, ex)
+      if (days <= 31) expectListingServed(t, listing.clauses.interval, ex)
       else expectListingRefused(t, listing.clauses.intervalOver, ex, listing)
     }
   })

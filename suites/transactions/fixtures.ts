@@ -9,7 +9,7 @@ import { boundaryCases } from '../../generators/schema-arb.ts'
 import { parameterSchema, validator } from '../../generators/openapi.ts'
 import { isoDate, today } from '../../generators/dates.ts'
 import {
-  ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, daysBefore, receivedRecord, listPage, ourPixKey, pixKeyListing, singleView, viewOfMade, targetNow, targetToday,
+  ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, daysBefore, receivedRecord, listPage, ourPixKey, pixKeyListing, viewOfMade, targetNow, targetToday,
   type Json, type ListedType, type Made, type Page, type Status,
 } from './seed.ts'
 import { transactionOf } from './records.ts'
@@ -40,7 +40,7 @@ export const BOUNDED_LISTINGS: BoundedListing[] = [
 ]
 
 /** Served: 200 with data an array (of at most `size` items when given, which fails `capClause`). */
-export function expectServed(t: CheckContext, clause: string, ex: Exchange, size?: { value: number; capClause: string }): void {
+export function expectListingServed(t: CheckContext, clause: string, ex: Exchange, size?: { value: number; capClause: string }): void {
   t.expectStatus(clause, ex, 200)
   const data = t.json(clause, ex).data
   if (!Array.isArray(data)) t.fail(clause, 'listing data', 'an array', show(data), ex)
