@@ -14,7 +14,7 @@ import { addDays, isoDate } from '../../generators/dates.ts'
 import { parsePixCode } from '../../generators/emv.ts'
 import { isIsoDateTime } from '../../generators/formats.ts'
 import { targetNow } from '../../harness/target-clock.ts'
-import { givenCashIn } from '../cash/fixtures.ts'
+import { givenCashIn } from '../common/cash.ts'
 import {
   PDF_CODE_STATUS, additionalInfo, createSlip, expectRefusedWithCode, generatePdf, givenSlip, observePdfRefusal, observedStatus, pdfAccessUrl, registerSlip, registeredSlip, slipDueSoon, slipRequest, waitForSlipEvent,
 } from './fixtures.ts'

@@ -7,7 +7,8 @@ import { show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { targetTime } from '../../harness/target-clock.ts'
-import { givenCashOut, postCashIn, expectAccepted, type Json } from './fixtures.ts'
+import { type Json } from './fixtures.ts'
+import { givenCashOut, postCashIn, expectAccepted } from '../common/cash.ts'
 
 /** A timestamp may be cut to the second. */
 const TRUNCATION_MS = 1_000

@@ -4,7 +4,8 @@ import { check } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import { parsePixCode } from '../../generators/emv.ts'
 import { centsOf, fromCents } from '../../generators/amounts.ts'
-import { arbCashInValue, decodeDataUri, givenCashIn, imageProblem, postCashIn } from './fixtures.ts'
+import { arbCashInValue, decodeDataUri, imageProblem } from './fixtures.ts'
+import { givenCashIn, postCashIn } from '../common/cash.ts'
 
 check('new cash-in: status PENDING', { clauses: ['3.1.new-results-pending'], needs: ['mutating'] }, async (t) => {
   const { ex, body } = await givenCashIn(t)

@@ -7,7 +7,8 @@ import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { show } from '../../harness/assertions.ts'
 import { fromCents, reaisOf } from '../../generators/amounts.ts'
-import { balance, eventStatus, givenCashOut, isAccepted, isTransfer, movableAmounts, payeeQr, postCashOut } from './fixtures.ts'
+import { balance, eventStatus, isTransfer, movableAmounts } from './fixtures.ts'
+import { givenCashOut, isAccepted, payeeQr, postCashOut } from '../common/cash.ts'
 
 const asReais = (cents: number) => fromCents(cents)
 

@@ -2,7 +2,7 @@
 // answer's expirationDate is its generateTime plus that many seconds, whatever the value asked.
 import { show } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
-import { givenCashIn } from './fixtures.ts'
+import { givenCashIn } from '../common/cash.ts'
 
 const CLAUSE = '4.6.expiration-date-from-expiration-time'
 /** generateTime and expirationDate may be taken a moment apart, and either rounded to the second. */

@@ -7,7 +7,7 @@ import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { centsOf, fromCents } from '../../generators/amounts.ts'
 import { newTxid } from '../../generators/ids.ts'
-import { givenCashOut } from '../cash/fixtures.ts'
+import { givenCashOut } from '../common/cash.ts'
 import { receivedPayment, type Received } from '../common/payments.ts'
 
 export type Json = Record<string, unknown>

@@ -8,7 +8,7 @@ import { ALONE } from '../../harness/schedule.ts'
 import { fromCents } from '../../generators/amounts.ts'
 import { newUuid } from '../../generators/ids.ts'
 import { cashInBody } from '../../generators/requests.ts'
-import { givenCashOut } from '../cash/fixtures.ts'
+import { givenCashOut } from '../common/cash.ts'
 import { REFUND_CODE_STATUS, availableCents, expectRefundDocumented as expectAccepted, expectRefundRefused, paidGatewayId, refund } from './fixtures.ts'
 
 const REFUND_DEADLINE_DAYS = 90

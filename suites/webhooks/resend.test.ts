@@ -14,7 +14,7 @@ import { newObjectId } from '../../generators/ids.ts'
 import { whichId } from '../../harness/record-ids.ts'
 import { isHttpsUrl, isIsoDateTime } from '../../generators/formats.ts'
 import { isJsonContentType, strictJsonProblem } from '../../generators/strict-json.ts'
-import { givenCashOut } from '../cash/fixtures.ts'
+import { givenCashOut } from '../common/cash.ts'
 import { resend, v1For, type Json } from '../common/events.ts'
 import { VERSIONS, cashInTransactionId, clausesFor, eventsOnceThere, expectResent, givenResentV1, paymentToOurKey, resendableIdOf, resendablePayment } from './fixtures.ts'
 

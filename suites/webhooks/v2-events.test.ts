@@ -8,7 +8,7 @@ import { show } from '../../harness/assertions.ts'
 import { centsOf } from '../../generators/amounts.ts'
 import { isMaskOf, randomCpf } from '../../generators/documents.ts'
 import { CLAIM_CLAUSES, expectTrueClaims } from '../../harness/notification-claims.ts'
-import { givenCashOut } from '../cash/fixtures.ts'
+import { givenCashOut } from '../common/cash.ts'
 import { eventIfAny, eventOf, isEvent, type Json } from '../common/events.ts'
 import { paidCharge, readAfter, shapeOf, txIdAgreesWithCharge } from './fixtures.ts'
 
