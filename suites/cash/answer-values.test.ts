@@ -7,7 +7,6 @@ import { show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { targetTime } from '../../harness/target-clock.ts'
-import { type Json } from './fixtures.ts'
 import { givenCashOut, postCashIn, expectAccepted } from '../common/cash.ts'
 
 /** A timestamp may be cut to the second. */
@@ -62,3 +61,5 @@ check("cash-out answer: transactionId is the new transaction's id (not the calle
   expectMomentOfRequest(t, '4.7.generate-time', 'generateTime', out.body.generateTime, start, end, skew, out.ex)
   await expectNamesTheTransaction(t, '4.7.transaction-id', out.body, out.externalId, out.ex)
 })
+
+type Json = Record<string, unknown>
