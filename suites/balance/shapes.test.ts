@@ -4,7 +4,7 @@ import { show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import type { Exchange } from '../../harness/exchange.ts'
-import { expectDateTime, expectNumber, fieldsOf, firstItem, givenBalance } from './fixtures.ts'
+import { expectDateTime, type Json } from './fixtures.ts'
 import { readAmount } from '../../generators/amounts.ts'
 
 const publicBalance = (t: CheckContext) => givenBalance(t, '4.8.status-200', () => t.base.get('/api/balance'), 'the public balance (GET /api/balance)')
@@ -101,3 +101,32 @@ check('every balance value of the three shapes is reais with at most two decimal
     t.expectThat('2.3.amounts-in-reais', `${field} in reais`, readAmount(value, { numberOnly: true }) !== undefined, 'a number with at most two decimals', show(value), ex)
   }
 })
+
+/** One balance answer read as the input of a rule: 200 and its JSON object, a precondition. */
+function givenBalance(t: CheckContext, clause: string, read: () => Promise<Exchange>, what: string): Promise<{ ex: Exchange; body: Json }> {
+  return t.given(what, async () => {
+    const ex = await read()
+    t.expectStatus(clause, ex, 200)
+    return { ex, body: t.json(clause, ex) }
+  })
+}
+
+/** data[0] of GET /accounts/balances with its balanceAmount object, or a failure of `clause`. */
+function firstItem(t: CheckContext, clause: string, body: Json, ex: Exchange): Json & { balanceAmount: Json } {
+  const data = body.data
+  const item = Array.isArray(data) ? (data[0] as Json | undefined) : undefined
+  const amount = item?.balanceAmount
+  const isObject = amount !== null && typeof amount === 'object' && !Array.isArray(amount)
+  t.expectThat(clause, 'data[0].balanceAmount', item !== undefined && isObject, 'an object', show(data), ex)
+  return item as Json & { balanceAmount: Json }
+}
+
+/** `field` of `obj` is present and a number, or `clause` fails. */
+function expectNumber(t: CheckContext, clause: string, obj: Json, field: string, ex: Exchange, where = ''): void {
+  t.expectThat(clause, `${where}${field}`, typeof obj[field] === 'number', 'a number', show(obj[field]), ex)
+}
+
+/** `[name, value, answer]` of each of `fields` of `obj`, the name prefixed. */
+function fieldsOf(obj: Json, fields: string[], ex: Exchange, prefix = ''): [string, unknown, Exchange][] {
+  return fields.map((f) => [`${prefix}${f}`, obj[f], ex])
+}

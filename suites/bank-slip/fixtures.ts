@@ -7,10 +7,9 @@ import type { Exchange } from '../../harness/exchange.ts'
 import { targetNow } from '../../harness/target-clock.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
-import { isHttpUrl } from '../../generators/formats.ts'
 import { acceptedSuccessStatuses } from '../../generators/openapi.ts'
 import { slipBody } from '../../generators/requests.ts'
-import { slipEvent, type Json } from '../common/events.ts'
+import { slipEvent } from '../common/events.ts'
 
 export interface SlipRequest {
   amount: number
@@ -59,11 +58,6 @@ export async function registerSlip(t: CheckContext, id: string): Promise<void> {
   if (!registered.accepted && registered.status !== 409) throw registered.error
 }
 
-/** The slip's status as the control driver reads it. */
-export async function observedStatus(t: CheckContext, slip: Slip): Promise<unknown> {
-  return (await t.control.getSlip(slip.id)).status
-}
-
 // ---- notifications (§6.3) -------------------------------------------------------------------------
 
 /** §3.4 says registration typically takes 5 to 10 seconds; the kit waits a little longer. */
@@ -82,55 +76,7 @@ export async function waitForSlipEvent(t: CheckContext, clause: string, slip: Sl
   }
 }
 
-/**
- * A registered slip, the account's notifications pointed at this check: a precondition of the
- * checks about what comes after registration (the registration check itself proves it).
- */
-export async function registeredSlip(t: CheckContext, request?: SlipRequest): Promise<{ slip: Slip; notification: Json }> {
-  return t.given('a registered bank slip and its WAITING_PAYMENT notification', async () => {
-    await t.hooks.useForAccount()
-    const slip = await createSlip(t, request)
-    await registerSlip(t, slip.id)
-    const event = await waitForSlipEvent(t, '6.3.waiting-payment-emitted', slip, 'WAITING_PAYMENT')
-    return { slip, notification: event.body as Json }
-  })
-}
-
-/** The notification's additionalInfo object, or a failure of `clause`. */
-export function additionalInfo(t: CheckContext, clause: string, event: Json): Json {
-  const info = event.additionalInfo
-  t.expectThat(clause, 'additionalInfo (6.3)', info !== null && typeof info === 'object' && !Array.isArray(info), 'an object', show(info))
-  return info as Json
-}
-
 // ---- the PDF (§4.16) and its refusals (§7) ----------------------------------------------------------
 
 /** §7: "Bank slip PDF error codes … HTTP status of each: not shown." */
 export const PDF_CODE_STATUS = '7.pdf-code-status-not-shown'
-
-export function generatePdf(t: CheckContext, idOrExternalId: string): Promise<Exchange> {
-  return t.gateway.post(`/bank-slip/v1/payment/${encodeURIComponent(idOrExternalId)}/generate-pdf`)
-}
-
-/** The pdfAccessUrl of a generate-pdf answer, or a failure of `clause`. */
-export function pdfAccessUrl(t: CheckContext, clause: string, ex: Exchange): string {
-  t.expectStatus(clause, ex, acceptedSuccessStatuses('generateBankSlipPdf'))
-  t.expectSchema(clause, ex, 'generateBankSlipPdf')
-  const url = t.json(clause, ex).pdfAccessUrl
-  t.expectThat(clause, 'pdfAccessUrl (4.16)', isHttpUrl(url), 'an absolute http(s) URI', show(url), ex)
-  return url as string
-}
-
-/** A 4xx error body naming `code`; the status of each PDF code is not shown (§7), so any 4xx. */
-export function expectRefusedWithCode(t: CheckContext, clause: string, ex: Exchange, code: string): void {
-  if (t.clauses.includes(PDF_CODE_STATUS)) observePdfRefusal(t, ex)
-  t.expectRefused(clause, ex, { code })
-  t.expectErrorBody(clause, ex, ex.response.status, { code })
-}
-
-/** The status a PDF refusal's code came with, observed (never judged); keyed by the code. */
-export function observePdfRefusal(t: CheckContext, ex: Exchange, key?: string): void {
-  const code = (ex.response.json as { code?: unknown } | undefined)?.code
-  if (key) t.observe(PDF_CODE_STATUS, key, { status: ex.response.status, code: typeof code === 'string' ? code : null })
-  else if (typeof code === 'string' && ex.response.status >= 400) t.observe(PDF_CODE_STATUS, code, ex.response.status)
-}

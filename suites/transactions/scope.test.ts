@@ -1,9 +1,9 @@
 // What a listing may hold at all (interface §1, §4.4, §4.5): at most 1000 results from the pix-key
 // listing, and never a transaction of another account.
-import { check } from '../../harness/check.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import { isoDate } from '../../generators/dates.ts'
-import { ACCOUNT_LISTING, receivedRecord, listAll, listPage, ourPixKey, pixKeyListing, targetNow, targetToday, type Made } from './seed.ts'
+import { ACCOUNT_LISTING, receivedRecord, listPage, ourPixKey, pixKeyListing, targetNow, targetToday, type Made, type Json, type Page } from './seed.ts'
 import { daysAround, withListings } from './listing.ts'
 
 const DAY_MS = 86_400_000
@@ -61,3 +61,14 @@ check("another account's transactions appear in neither listing of the account u
   lists.expectNotListed(clause, await lists.narrowest(clause, ACCOUNT_LISTING, {}, window), theirs, "the account listing holds only the caller's transactions")
   lists.expectNotListed(clause, await lists.narrowest(clause, pixKeyListing(theirKey), {}, window), theirs, "the pix-key listing holds only the caller's transactions")
 }))
+
+/** Every item of a listing, walking pages of `size` until the last (bounded by `maxPages`). */
+async function listAll(t: CheckContext, clause: string, path: string, query: Record<string, string | number | undefined>, size: number, maxPages = 50): Promise<{ items: Json[]; pages: Page[] }> {
+  const pages: Page[] = []
+  for (let page = 1; page <= maxPages; page++) {
+    const p = await listPage(t, clause, path, { ...query, page, size })
+    pages.push(p)
+    if (p.data.length === 0 || p.metadata.hasNext !== true) break
+  }
+  return { items: pages.flatMap((p) => p.data), pages }
+}

@@ -7,9 +7,8 @@ import type { CheckContext } from '../../harness/check.ts'
 import type { Party } from '../../harness/control.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { fromCents } from '../../generators/amounts.ts'
-import { addDays, isoDate } from '../../generators/dates.ts'
+import { isoDate } from '../../generators/dates.ts'
 import { buildPixCode } from '../../generators/emv.ts'
-import { cashInBody } from '../../generators/requests.ts'
 import { newUuid } from '../../generators/ids.ts'
 import { targetNow } from '../../harness/target-clock.ts'
 import { receivedPayment } from '../common/payments.ts'
@@ -44,7 +43,7 @@ function someCents(): number {
 }
 
 /** someCents() as a two-decimal string. */
-function someAmount(): string {
+export function someAmount(): string {
   return fromCents(someCents())
 }
 
@@ -53,10 +52,6 @@ export { targetNow } from '../../harness/target-clock.ts'
 
 export async function targetToday(t: CheckContext): Promise<string> {
   return isoDate(await targetNow(t))
-}
-
-export function daysBefore(today: string, days: number): string {
-  return addDays(today, -days)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -118,16 +113,6 @@ export async function cashOut(t: CheckContext, opts: { amount?: string; external
   })
 }
 
-/** POST /api/pix/cash-in: a charge the payer has not paid yet (a precondition). */
-export async function cashIn(t: CheckContext, opts: { amount?: string; externalId?: string } = {}): Promise<Made & { ex: Exchange }> {
-  return t.given('a cash-in (POST /api/pix/cash-in)', async () => {
-    const amount = opts.amount ?? someAmount()
-    const externalId = opts.externalId ?? uniqueExternalId('cashin')
-    const ex = await t.base.post('/api/pix/cash-in', cashInBody({ value: Number(amount), externalId }))
-    return { id: transactionIdOf(t, '4.6.transaction-id', ex), externalId, amount, ex }
-  })
-}
-
 /** The transactionId of an accepted (200 or 201) creation answer. */
 export function transactionIdOf(t: CheckContext, clause: string, ex: Exchange): string {
   t.expectStatus(clause, ex, [200, 201])
@@ -180,17 +165,6 @@ export async function listPage(t: CheckContext, clause: string, path: string, qu
   const ex = await t.base.get(path, { query })
   t.expectStatus(clause, ex, 200)
   return { ...listingEnvelope(t, clause, ex), ex }
-}
-
-/** Every item of a listing, walking pages of `size` until the last (bounded by `maxPages`). */
-export async function listAll(t: CheckContext, clause: string, path: string, query: Record<string, string | number | undefined>, size: number, maxPages = 50): Promise<{ items: Json[]; pages: Page[] }> {
-  const pages: Page[] = []
-  for (let page = 1; page <= maxPages; page++) {
-    const p = await listPage(t, clause, path, { ...query, page, size })
-    pages.push(p)
-    if (p.data.length === 0 || p.metadata.hasNext !== true) break
-  }
-  return { items: pages.flatMap((p) => p.data), pages }
 }
 
 /** A PIX key of the account under test: PIX_PIX_KEY, else the first key the control driver knows. */

@@ -12,11 +12,12 @@ import { centsOf, fromCents } from '../../generators/amounts.ts'
 import { formatCpf, isMaskOf } from '../../generators/documents.ts'
 import { newObjectId } from '../../generators/ids.ts'
 import { whichId } from '../../harness/record-ids.ts'
-import { isHttpsUrl, isIsoDateTime } from '../../generators/formats.ts'
+import { isHttpsUrl, isIsoDateTime, isResendTransactionId } from '../../generators/formats.ts'
 import { isJsonContentType, strictJsonProblem } from '../../generators/strict-json.ts'
 import { givenCashOut } from '../common/cash.ts'
-import { resend, v1For, type Json } from '../common/events.ts'
-import { VERSIONS, cashInTransactionId, clausesFor, eventsOnceThere, expectResent, givenResentV1, paymentToOurKey, resendableIdOf, resendablePayment } from './fixtures.ts'
+import { resend, v1For, type Json, eventIfAny, eventOf } from '../common/events.ts'
+import { VERSIONS, cashInTransactionId, clausesFor, expectResent, givenResentV1, paymentToOurKey, type Received } from './fixtures.ts'
+import { type Captured } from '../../harness/webhook-capture.ts'
 
 const RESENDABLE_STATUSES = ['PAID', 'PENDING', 'CANCELED', 'REFUND', 'REFUND_IN', 'REFUND_OUT']
 
@@ -284,4 +285,43 @@ for (const version of VERSIONS) {
     t.expectErrorBody(clause, await resend(t.gateway, theirs.gatewayId, { url: t.hooks.url('body') }, { version }), 400)
     await t.expectNoEvent(clause, "another account's transaction is not resent", v1For(theirs), { channel: 'body' })
   })
+}
+
+/** A received payment whose gatewayId a resend takes (§4.12: a UUID or an object id); setting the check up only. */
+async function resendablePayment(t: CheckContext): Promise<Received> {
+  const tx = await paymentToOurKey(t)
+  await t.given('a payment with a resendable id (POST /control/incoming-payments)', () => {
+    t.expectThat('4.12.transaction-id-forms', 'gatewayId', isResendTransactionId(tx.gatewayId), 'a UUID or an object id', tx.gatewayId)
+  })
+  return tx
+}
+
+/**
+ * Resend takes a UUID or object id (§4.12), and a gateway refund (§4.14) answers only "the unique
+ * id of the refund". When that id is not of the resendable form, the V1 notification the account
+ * received for the refund names the id to resend: found by the end-to-end id its §4.3 view gives,
+ * or, when the view does not know the id (§4.3 finds the numeric id or the caller's externalId), as
+ * the one refund notification of its `value` on the account channel (a check that has the account's
+ * URLs to itself). Without one the interface offers no way to learn it, and the check is skipped.
+ */
+async function resendableIdOf(t: CheckContext, refundId: string, value: number): Promise<string> {
+  if (isResendTransactionId(refundId)) return refundId
+  const view = await t.base.get(`/api/pix/transaction/${encodeURIComponent(refundId)}`)
+  const e2eId = view.response.status === 200 ? (view.response.json as Json | undefined)?.e2eId : undefined
+  const byE2e = (c: Captured) => eventOf(c)?.endToEndId === e2eId
+  const byValue = (c: Captured) => /^REFUND/.test(String(eventOf(c)?.status)) && Number(eventOf(c)?.value) === value
+  const pred = typeof e2eId === 'string' && e2eId !== '' ? byE2e : byValue
+  await eventIfAny(t, pred, { channel: 'account', deadlineMs: 3_000 })
+  const notified = t.hooks.events('account').filter(pred)
+  const id = notified.length === 1 ? eventOf(notified[0]!)?.transactionId : undefined
+  if (isResendTransactionId(id)) return id
+  const how = pred === byE2e ? `its end-to-end id ${show(e2eId)}` : `status REFUND and value ${value} (its view answered HTTP ${view.response.status}; ${notified.length} such notifications)`
+  return t.skip(`the refund id ${show(refundId)} of §4.14 is not a UUID or object id, and no one notification of the refund (by ${how}) named its resendable id`)
+}
+
+/** The notifications matching `pred` on `channel` once there are `count` of them, or at the event deadline. */
+async function eventsOnceThere(t: CheckContext, pred: (c: Captured) => boolean, count: number, channel: string): Promise<Captured[]> {
+  const deadline = Date.now() + EVENT_DEADLINE_MS
+  while (t.hooks.events(channel).filter(pred).length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  return t.hooks.events(channel).filter(pred)
 }
