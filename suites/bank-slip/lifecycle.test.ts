@@ -15,9 +15,8 @@ import { parsePixCode } from '../../generators/emv.ts'
 import { isIsoDateTime, isHttpUrl } from '../../generators/formats.ts'
 import { targetNow } from '../../harness/target-clock.ts'
 import { givenCashIn } from '../common/cash.ts'
-import {
-  PDF_CODE_STATUS, createSlip, givenSlip, registerSlip, slipDueSoon, slipRequest, waitForSlipEvent, type SlipRequest, type Slip,
-} from './fixtures.ts'
+import { PDF_CODE_STATUS, waitForSlipEvent } from './fixtures.ts'
+import { createSlip, givenSlip, registerSlip, slipDueSoon, slipRequest, type SlipRequest, type Slip } from '../common/slips.ts'
 import { type Exchange } from '../../harness/exchange.ts'
 import { acceptedSuccessStatuses } from '../../generators/openapi.ts'
 import { type Json } from '../common/events.ts'

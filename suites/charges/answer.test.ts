@@ -5,7 +5,8 @@ import { show } from '../../harness/assertions.ts'
 import { newTxid } from '../../generators/ids.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
-import { accountKeys, createCharge, givenCharge, objectAt } from './fixtures.ts'
+import { accountKeys, objectAt } from './fixtures.ts'
+import { createCharge, givenCharge } from '../common/charges.ts'
 
 const CHARGE_STATUSES = ['ATIVA', 'CONCLUIDA', 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP']
 const DEFAULT_MODALIDADE = 0

@@ -1,38 +1,9 @@
-// What the charge check files share (and webhooks, for givenCharge): creating a charge as the
-// action of a check or only to set it up, an object part of its answer, and the account's PIX keys.
-// Helpers of one file sit below that file's checks.
+// What the charge check files share beyond the charges other areas make too (suites/common/charges.ts):
+// an object part of an answer and the account's PIX keys. Helpers of one file sit below that
+// file's checks. Not a suite file: it declares no check.
 import type { CheckContext } from '../../harness/check.ts'
-import type { Exchange } from '../../harness/exchange.ts'
-import { newTxid } from '../../generators/ids.ts'
 
 export type Json = Record<string, unknown>
-
-export interface CreatedCharge {
-  txid: string
-  ex: Exchange
-  body: Json
-}
-
-/** A valid charge body; `request`'s top-level fields replace the defaults. */
-export function chargeRequest(request: Json = {}): Json {
-  return { calendario: {}, valor: { original: '10.00' }, ...request }
-}
-
-/**
- * PUT /cob/{fresh txid}: the charge must be created (201); `clause` is what that proves. A check
- * that only needs a charge to exist uses givenCharge().
- */
-export async function createCharge(t: CheckContext, clause: string, request: Json = {}): Promise<CreatedCharge> {
-  const txid = newTxid()
-  const ex = await t.base.put(`/cob/${txid}`, chargeRequest(request))
-  t.expectStatus(clause, ex, 201)
-  return { txid, ex, body: t.json(clause, ex) }
-}
-
-/** A charge that only sets the check up: its creation failing blocks the check. */
-export function givenCharge(t: CheckContext, request: Json = {}): Promise<CreatedCharge> {
-  return t.given('a charge (PUT /cob/{txid})', () => createCharge(t, '4.10.status-201', request))
-}
 
 export function objectAt(body: Json, key: string): Json {
   const value = body[key]

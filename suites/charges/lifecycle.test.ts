@@ -13,7 +13,8 @@ import { arbCnpj, arbCpf, maskDocument, randomCpf } from '../../generators/docum
 import { dateTimeMs } from '../../generators/formats.ts'
 import { eventData } from '../common/events.ts'
 import { expectControlRefusal } from '../common/refusals.ts'
-import { createCharge, givenCharge, objectAt } from './fixtures.ts'
+import { objectAt } from './fixtures.ts'
+import { createCharge, givenCharge } from '../common/charges.ts'
 import { type Captured } from '../../harness/webhook-capture.ts'
 
 /** A service clock read before and after a request brackets the time it stamped, within this slack. */

@@ -9,7 +9,7 @@ import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
 import { LOOKS_LIKE_DATE_TIME, isUtcDateTime } from '../../generators/formats.ts'
-import { createSlip, registerSlip, slipRequest } from '../bank-slip/fixtures.ts'
+import { createSlip, registerSlip, slipRequest } from '../common/slips.ts'
 import { eventIfAny, eventOf, isEvent, resend, slipEvent } from '../common/events.ts'
 import { targetNow } from '../../harness/target-clock.ts'
 

@@ -10,7 +10,7 @@ import type { Exchange } from '../../harness/exchange.ts'
 import type { RecordIds } from '../../harness/record-ids.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
 import { givenCashIn } from '../common/cash.ts'
-import { givenCharge } from '../charges/fixtures.ts'
+import { givenCharge } from '../common/charges.ts'
 import { freshPayer, receivedPayment, type Received as Payment } from '../common/payments.ts'
 import { isV1, resend, v1For, type Json, type ResendVersion } from '../common/events.ts'
 
