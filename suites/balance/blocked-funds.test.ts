@@ -8,7 +8,7 @@ import { show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import { cashOut, receivedRecord } from '../transactions/seed.ts'
+import { cashOut, receivedRecord } from '../common/records.ts'
 import { finalCents, signed, type Json } from './fixtures.ts'
 
 /** A timestamp may be cut to the second. */

@@ -6,7 +6,7 @@ import { show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
 import { targetTime } from '../../harness/target-clock.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import { cashOut } from '../transactions/seed.ts'
+import { cashOut } from '../common/records.ts'
 import { givenBalances, type Balances } from '../common/balances.ts'
 import { type Exchange } from '../../harness/exchange.ts'
 

@@ -7,7 +7,7 @@ import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { isIsoDateTime } from '../../generators/formats.ts'
 import { readAmount } from '../../generators/amounts.ts'
-import { viewOfMade, type Made } from '../transactions/seed.ts'
+import { viewOfMade, type Made } from '../common/records.ts'
 
 export type Json = Record<string, unknown>
 

@@ -6,7 +6,7 @@
 import { check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { addDays } from '../../generators/dates.ts'
-import { cashOut, receivedRecord, targetToday, uniqueExternalId } from '../transactions/seed.ts'
+import { cashOut, receivedRecord, targetToday, uniqueExternalId } from '../common/records.ts'
 import { givenSlip, registerSlip, slipRequest } from '../common/slips.ts'
 import { finalCents, signed } from './fixtures.ts'
 import { givenBalances, type Balances } from '../common/balances.ts'

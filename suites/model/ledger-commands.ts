@@ -11,7 +11,7 @@ import { buildPixCode } from '../../generators/emv.ts'
 import { newTxid } from '../../generators/ids.ts'
 import { eventData, isEvent } from '../common/events.ts'
 import { newListedRecord } from '../transactions/records.ts'
-import { transactionIdOf } from '../transactions/seed.ts'
+import { transactionIdOf } from '../common/records.ts'
 import { targetTime } from '../../harness/target-clock.ts'
 import {
   ACCEPTED, CONFIRMED, FAILED, INCOMING, amountsOf, expectEvent, expectEventCount, listedTransactions, viewAmounts, verify,

@@ -6,9 +6,8 @@ import { check, type CheckContext } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import { randomCnpj, randomCpf } from '../../generators/documents.ts'
 import { newUuid } from '../../generators/ids.ts'
-import {
-  ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, receivedRecord, listPage, pixKeyListing, singleView, targetToday, uniqueExternalId, type ListedType, type Made, type Status, type Json,
-} from './seed.ts'
+import { ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, listPage, pixKeyListing, type ListedType, type Status, type Json } from './seed.ts'
+import { receivedRecord, singleView, targetToday, uniqueExternalId, type Made } from '../common/records.ts'
 import { transactionOf } from './records.ts'
 import { daysAround, pixKeysQuietestFirst, quietestPixKey, withListings, type Lister, type Query } from './listing.ts'
 import { expectListingShape } from './shapes.ts'

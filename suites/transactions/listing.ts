@@ -10,7 +10,8 @@ import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { centsOf, readAmount } from '../../generators/amounts.ts'
-import { ACCOUNT_LISTING, listPage, pixKeyListing, type Json, type Made, type Page } from './seed.ts'
+import { ACCOUNT_LISTING, listPage, pixKeyListing, type Json, type Page } from './seed.ts'
+import { type Made } from '../common/records.ts'
 
 export type Query = Record<string, string | number | undefined>
 

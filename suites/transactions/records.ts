@@ -11,7 +11,8 @@ import { centsOf, readAmount } from '../../generators/amounts.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { newUuid } from '../../generators/ids.ts'
-import { ACCOUNT_LISTING, TYPE_LABEL, cashOut, receivedRecord, transactionIdOf, type Json, type ListedType, type Made, type Status } from './seed.ts'
+import { ACCOUNT_LISTING, TYPE_LABEL, type Json, type ListedType, type Status } from './seed.ts'
+import { cashOut, receivedRecord, transactionIdOf, type Made } from '../common/records.ts'
 
 /** A settled cash-out sent back by its receiver (control `reverse`): a REFUND_OUT credit. */
 export async function refundOut(t: CheckContext): Promise<Made> {

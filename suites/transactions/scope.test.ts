@@ -3,7 +3,8 @@
 import { check, type CheckContext } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import { isoDate } from '../../generators/dates.ts'
-import { ACCOUNT_LISTING, receivedRecord, listPage, ourPixKey, pixKeyListing, targetNow, targetToday, type Made, type Json, type Page } from './seed.ts'
+import { ACCOUNT_LISTING, listPage, ourPixKey, pixKeyListing, targetNow, type Json, type Page } from './seed.ts'
+import { receivedRecord, targetToday, type Made } from '../common/records.ts'
 import { daysAround, withListings } from './listing.ts'
 
 const DAY_MS = 86_400_000

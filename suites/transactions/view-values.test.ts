@@ -9,7 +9,7 @@ import { targetTime } from '../../harness/target-clock.ts'
 import { newUuid } from '../../generators/ids.ts'
 import { arbCpf } from '../../generators/documents.ts'
 import fc from 'fast-check'
-import { cashOut, receivedRecord, singleView, viewOf } from './seed.ts'
+import { cashOut, receivedRecord, singleView, viewOf } from '../common/records.ts'
 
 const ON_CONTROL = ['control', 'mutating'] as const
 /** A timestamp may be cut to the second. */

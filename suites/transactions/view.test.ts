@@ -6,7 +6,7 @@ import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions
 import { arbCnpj, arbCpf } from '../../generators/documents.ts'
 import { arbAmountString, centsOf } from '../../generators/amounts.ts'
 import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
-import { cashOut, receivedRecord, singleView, uniqueExternalId, viewOf, someAmount, type Made, transactionIdOf } from './seed.ts'
+import { cashOut, receivedRecord, singleView, uniqueExternalId, viewOf, someAmount, type Made, transactionIdOf } from '../common/records.ts'
 import { expectViewShape } from './shapes.ts'
 import { type Exchange } from '../../harness/exchange.ts'
 import { cashInBody } from '../../generators/requests.ts'
