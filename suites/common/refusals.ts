@@ -4,7 +4,7 @@
 import type { CheckContext } from '../../harness/check.ts'
 
 /** The HTTP status a control call was refused with, or 'accepted' when it went through. */
-export async function refusalStatus(t: CheckContext, call: () => Promise<unknown>): Promise<number | 'accepted'> {
+async function refusalStatus(t: CheckContext, call: () => Promise<unknown>): Promise<number | 'accepted'> {
   const answer = await t.control.attempt(call)
   return answer.accepted ? 'accepted' : answer.status
 }
