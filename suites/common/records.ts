@@ -84,10 +84,10 @@ export function qrCodeFor(amount: string): string {
   return buildPixCode({ key: newUuid(), amount, merchantName: 'KIT RECEIVER', merchantCity: 'SAO PAULO' })
 }
 
-/** POST /api/pix/cash-out-qrcode: a WITHDRAW, PENDING until the bank settles or refuses it (a precondition). */
-export async function cashOut(t: CheckContext, opts: { amount?: string; externalId?: string } = {}): Promise<Made & { ex: Exchange }> {
+/** POST /api/pix/cash-out-qrcode of `cents` (default: some amount): a WITHDRAW, PENDING until the bank settles or refuses it (a precondition). */
+export async function cashOut(t: CheckContext, opts: { cents?: number; externalId?: string } = {}): Promise<Made & { ex: Exchange }> {
   return t.given('a cash-out (POST /api/pix/cash-out-qrcode)', async () => {
-    const amount = opts.amount ?? someAmount()
+    const amount = opts.cents === undefined ? someAmount() : fromCents(opts.cents)
     const externalId = opts.externalId ?? uniqueExternalId('out')
     const ex = await t.base.post('/api/pix/cash-out-qrcode', { value: Number(amount), qrCode: qrCodeFor(amount), externalId, description: 'conformance kit' })
     return { id: transactionIdOf(t, '4.7.transaction-id', ex), externalId, amount, ex }

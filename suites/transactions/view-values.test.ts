@@ -55,7 +55,7 @@ check('single view: updatedAt is the time of the last change, on the target cloc
   needs: [...ON_CONTROL],
 }, async (t) => {
   await t.given('funds for the cash-out (control incoming payment)', () => receivedRecord(t, { cents: 500 }))
-  const out = await cashOut(t, { amount: '1.23' })
+  const out = await cashOut(t, { cents: 123 })
   const { nowMs: settledFrom, skewMs: skew } = await targetTime(t)
   await t.control.settleTransaction(out.id)
   const { view, ex } = await viewOf(t, '2.1.updated-at', out.id)
