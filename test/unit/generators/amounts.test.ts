@@ -96,7 +96,8 @@ describe('readAmount: the one exact reader', () => {
 
   it('has no tolerance: a digit beyond the second decimal makes it no amount', () => {
     // the old readers took these for 100.00, 10.50 and 0.30 (|x·100 − round| < 1e-6)
-    for (const value of [100.000000001, 10.500000001, 0.1 + 0.2, 10.505, '10.505', '10.5000000001']) expect(readAmount(value), String(value)).toBeUndefined()
+    // 10.100000000000001: the next double after 10.1, what fault mn-listing-amount-float-noise serves
+    for (const value of [100.000000001, 10.500000001, 0.1 + 0.2, 10.100000000000001, 10.505, '10.505', '10.5000000001']) expect(readAmount(value), String(value)).toBeUndefined()
   })
 
   it('is undefined for what is not an amount', () => {
