@@ -63,6 +63,40 @@ export function hasAtMostTwoDecimals(x: number | string): boolean {
   return centsOfAny(x).exact
 }
 
+/**
+ * The one reader of an amount a target sent: its exact integer cents, or undefined when the value is
+ * not an amount of reais with at most two decimals. Every check that reads an amount reads it here.
+ *
+ * Exact, for the two ways the interface carries an amount:
+ * - a decimal string is read as written: "10.50", "10.5" and "10.500" are 1050; "10.505" and
+ *   "10.5000000001" are not amounts (a digit beyond the second decimal would be dropped). Whether the
+ *   string has the interface's form (exactly two decimals, AMOUNT_TWO_DECIMALS) is not this reader's
+ *   question: isTwoDecimalString asks it, under the field's own clause.
+ * - a JSON number is read as the kit received it: the double JSON.parse made of the target's digits,
+ *   through its shortest decimal form (String(x)), the only text of it that is left. 10.5 is 1050;
+ *   100.000000001 and 0.30000000000000004 (floating-point noise a target printed) are not amounts.
+ *   Digits a target wrote beyond what a double holds (10.500000000000000001) are gone before any
+ *   reader sees them: no reader of parsed JSON can judge them.
+ * No tolerance: a value is an amount to the cent or it is not one.
+ *
+ * `numberOnly`: only a JSON number is an amount (the fields the interface gives as numbers of reais:
+ * §2.3 balances, §6.1 `value`, the §2.2 listing's amounts as the model reads them); a string, even
+ * "10.50", gives undefined.
+ */
+export function readAmount(value: unknown, options: { numberOnly?: boolean } = {}): number | undefined {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return undefined
+  } else if (typeof value !== 'string' || options.numberOnly) {
+    return undefined
+  }
+  try {
+    const { cents, exact } = centsOfAny(value)
+    return exact ? cents : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** "12.34" from 1234 cents; "-0.05" from -5. */
 export function fromCents(cents: number): string {
   if (!Number.isSafeInteger(cents)) throw new RangeError(`cents must be a safe integer, got ${cents}`)
@@ -92,16 +126,28 @@ export function sumReais(amounts: readonly (number | string)[]): number {
   return reaisOf(amounts.reduce<number>((sum, a) => sum + centsOf(a), 0))
 }
 
-const arbCents = (): Arbitrary<number> => fc.integer({ min: 1, max: MAX_ARB_CENTS })
-
-/** Two-decimal strings from "0.01" to "1000000.00". */
-export function arbAmountString(): Arbitrary<string> {
-  return arbCents().map(fromCents)
+/** Bounds of an amount arbitrary, in cents (both included): 0.01 to 1,000,000.00 unless narrowed. */
+export interface AmountBounds {
+  minCents?: number
+  maxCents?: number
 }
 
-/** Numbers of reais with at most two decimals, 0.01 to 1,000,000.00. */
-export function arbAmountNumber(): Arbitrary<number> {
-  return arbCents().map(reaisOf)
+/** Cents within `bounds`: drawn inside them, never drawn wide and filtered (a filter wastes runs and shrinks badly). */
+function arbCents({ minCents = 1, maxCents = MAX_ARB_CENTS }: AmountBounds = {}): Arbitrary<number> {
+  if (!Number.isSafeInteger(minCents) || !Number.isSafeInteger(maxCents) || minCents > maxCents) {
+    throw new RangeError(`amount bounds must be whole cents with min <= max, got ${minCents}..${maxCents}`)
+  }
+  return fc.integer({ min: minCents, max: maxCents })
+}
+
+/** Two-decimal strings from "0.01" to "1000000.00", or within `bounds`. */
+export function arbAmountString(bounds?: AmountBounds): Arbitrary<string> {
+  return arbCents(bounds).map(fromCents)
+}
+
+/** Numbers of reais with at most two decimals, 0.01 to 1,000,000.00, or within `bounds`. */
+export function arbAmountNumber(bounds?: AmountBounds): Arbitrary<number> {
+  return arbCents(bounds).map(reaisOf)
 }
 
 /**

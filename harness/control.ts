@@ -71,6 +71,9 @@ export class ControlError extends Error {
   }
 }
 
+/** A control call the target may refuse: its answer, or the status it was refused with (CheckContext.control.attempt). */
+export type Attempt<T> = { accepted: true; value: T } | { accepted: false; status: number; error: ControlError }
+
 const p = encodeURIComponent
 
 /** Most payments one bulk seeding call may ask for (specs/control.yaml `count`). */
@@ -108,6 +111,21 @@ export class ControlClient {
     this.keeper = options.keeper
     this.namesAccount = options.namesAccount ?? false
     this.onClockMove = options.onClockMove
+  }
+
+  /**
+   * A control call whose refusal is an answer of the target's (a state that forbids the move, a
+   * record it does not hold), not a failure: the call's value, or the HTTP status it was refused
+   * with and the ControlError (to rethrow when the status is not the one the caller reads). Any
+   * other error (the driver unreachable, a bug) is thrown.
+   */
+  async attempt<T>(call: () => Promise<T>): Promise<Attempt<T>> {
+    try {
+      return { accepted: true, value: await call() }
+    } catch (err) {
+      if (err instanceof ControlError) return { accepted: false, status: err.exchange.response.status, error: err }
+      throw err
+    }
   }
 
   // --- whole simulator
@@ -179,13 +197,12 @@ export class ControlClient {
 
   /** One call with `count`; undefined when the target refuses `count` (400). */
   private async bulkIncomingPayments(count: number, payment: Omit<IncomingPayment, 'externalId'>): Promise<{ made: Seeded[]; tookCount: boolean } | undefined> {
-    let answer: unknown
-    try {
-      answer = await this.call('POST', '/control/incoming-payments', this.named({ ...payment, count }))
-    } catch (err) {
-      if (err instanceof ControlError && err.exchange.response.status === 400) return undefined
-      throw err
+    const sent = await this.attempt(() => this.call('POST', '/control/incoming-payments', this.named({ ...payment, count })))
+    if (!sent.accepted) {
+      if (sent.status === 400) return undefined
+      throw sent.error
     }
+    const answer = sent.value
     if (!Array.isArray(answer)) return { made: [answer as Seeded], tookCount: false }
     if (answer.length !== count) throw new Error(`control POST /control/incoming-payments with count ${count} answered ${answer.length} payments`)
     return { made: answer as Seeded[], tookCount: true }

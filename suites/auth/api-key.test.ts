@@ -3,8 +3,14 @@
 // each endpoint needs is not shown, so the limited key (PIX_API_KEY_LIMITED) is only required to be
 // refused somewhere with 403 and never treated as an invalid key.
 import { ERROR_BODY_CLAUSES as ERROR_BODY } from '../../harness/assertions.ts'
-import { check } from '../../harness/check.ts'
-import { expectGatewayUnauthorized, expectNotInvalid, gatewayProbes, sendGateway, unknownKeys } from './fixtures.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
+import { expectNotInvalid } from './fixtures.ts'
+import { randomBytes } from 'node:crypto'
+import { type Exchange } from '../../harness/exchange.ts'
+import { type GatewayClient } from '../../harness/http.ts'
+import { targetNow } from '../../harness/target-clock.ts'
+import { isoDate } from '../../generators/dates.ts'
+import { GATEWAY_IN_ERROR_TABLE, gatewayRequests, type EndpointRequest } from './endpoints.ts'
 
 check('every gateway endpoint called without x-api-key answers 401', {
   clauses: ['5.api-key-required', ...ERROR_BODY],
@@ -51,3 +57,24 @@ check('a valid API key lacking a permission is refused with 403, never with 401'
   t.expectThat(clause, 'key without permission answers 403', refused.length > 0, `the limited key (PIX_API_KEY_LIMITED) refused with 403 by at least one of ${probes.map((p) => p.operationId).join(', ')}`,
     'no 403 at all (is the limited key really limited on this target?)')
 })
+
+/** Keys of plausible shapes that no account holds (never derived from the configured secrets). */
+function unknownKeys(): string[] {
+  return [`pk_live_${randomBytes(18).toString('base64url')}`, randomBytes(24).toString('hex'), 'x']
+}
+
+function sendGateway(client: GatewayClient, r: EndpointRequest, auth: string): Promise<Exchange> {
+  return client.request(r.method, r.path, r.body, { auth })
+}
+
+/** 401; on the buyer the code UNAUTHORIZED (§7); the error body where the operation is in the §7 table. */
+function expectGatewayUnauthorized(t: CheckContext, clause: string, r: EndpointRequest, ex: Exchange): void {
+  if (r.operationId === 'getBuyer') t.expectErrorBody(clause, ex, 401, { code: 'UNAUTHORIZED' })
+  else if (GATEWAY_IN_ERROR_TABLE.has(r.operationId)) t.expectErrorBody(clause, ex, 401)
+  else t.expectStatus(clause, ex, 401)
+}
+
+/** The gateway requests of endpoints.ts, a slip among them due ten days after the target's today. */
+async function gatewayProbes(t: CheckContext): Promise<EndpointRequest[]> {
+  return gatewayRequests(t.config, isoDate(await targetNow(t)))
+}

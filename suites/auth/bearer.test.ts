@@ -2,11 +2,12 @@
 // wrongly signed or expired is refused with 401; a token lacking permission on the
 // central-bank-style family with 403. Every endpoint of §4 rows 3–11 is probed with a request that
 // would otherwise be valid. Under the readonly profile only the GET endpoints are probed.
-import { ERROR_BODY_CLAUSES as ERROR_BODY } from '../../harness/assertions.ts'
-import { check } from '../../harness/check.ts'
+import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import { CENTRAL_BANK_STYLE, bearerRequests } from './endpoints.ts'
-import { b64url, everyEndpointRefuses, expectTokenAccepted, expectExpired, expectNotInvalid, issuedToken, sentToEvery, unsigned, withAlteredPayload, withForgedSignature } from './fixtures.ts'
+import { CENTRAL_BANK_STYLE, bearerRequests, type EndpointRequest, BEARER_ERROR_BODY_NOT_SHOWN } from './endpoints.ts'
+import { expectNotInvalid } from './fixtures.ts'
+import { type Exchange } from '../../harness/exchange.ts'
 
 /** Seconds of slack on either side of a lifetime: requests and the clock do not move in one instant. */
 const SLACK_S = 10
@@ -133,3 +134,102 @@ check('a token lacking permission is refused by the public API with 403, never 4
     t.inconclusive(`the limited client (PIX_LIMITED_CLIENT_ID) was refused none of ${probes.map((p) => p.operationId).join(', ')}: which scope each needs is not shown (§5), so no 403 could be provoked`)
   }
 })
+
+const isSuccess = (ex: Exchange): boolean => !ex.response.error && ex.response.status >= 200 && ex.response.status <= 299
+
+async function everyEndpointRefuses(t: CheckContext, clause: string, auth: string): Promise<void> {
+  for (const [r, ex] of await sentToEvery(t, auth)) expectBearerUnauthorized(t, clause, r, ex)
+}
+
+/**
+ * Every bearer endpoint called with `auth`: the reads at once (one round trip, not one per
+ * endpoint), then the writes one at a time, none after one is accepted (a target that takes the
+ * token would act on each). Answers in the endpoints' order, to be judged in it.
+ */
+async function sentToEvery(t: CheckContext, auth: string, headers?: Record<string, string>): Promise<[EndpointRequest, Exchange][]> {
+  const requests = bearerRequests(t.config)
+  const answers = new Map<EndpointRequest, Exchange>()
+  await Promise.all(requests.filter((r) => !r.writes).map(async (r) => answers.set(r, await sendBearer(t, r, auth, headers))))
+  for (const r of requests.filter((r) => r.writes)) {
+    const ex = await sendBearer(t, r, auth, headers)
+    answers.set(r, ex)
+    if (isSuccess(ex)) break
+  }
+  return requests.flatMap((r) => {
+    const ex = answers.get(r)
+    return ex ? [[r, ex] as [EndpointRequest, Exchange]] : []
+  })
+}
+
+const b64url = (s: string | Buffer): string => Buffer.from(s).toString('base64url')
+
+function jwtParts(token: string): { header: string; payload: string; signature: string } {
+  const [header = '', payload = '', signature = ''] = token.split('.')
+  return { header, payload, signature }
+}
+
+/** The same token with its signature bytes changed. */
+function withForgedSignature(token: string): string {
+  const { header, payload, signature } = jwtParts(token)
+  const bytes = Buffer.from(signature, 'base64url')
+  const forged = bytes.length > 0 ? Buffer.from(bytes.map((b, i) => (i === 0 ? b ^ 0xff : b))) : Buffer.from('forged')
+  return `${header}.${payload}.${b64url(forged)}`
+}
+
+/** The same token with one claim changed and the original signature kept. */
+function withAlteredPayload(token: string): string {
+  const { header, payload, signature } = jwtParts(token)
+  let claims: Record<string, unknown>
+  try {
+    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>
+  } catch {
+    claims = {}
+  }
+  const exp = typeof claims.exp === 'number' ? claims.exp + 86_400 : Math.floor(Date.now() / 1000) + 86_400
+  return `${header}.${b64url(JSON.stringify({ ...claims, exp }))}.${signature}`
+}
+
+/** The token's claims under `alg: none` with no signature: an unsigned token. */
+function unsigned(token: string): string {
+  const { payload } = jwtParts(token)
+  return `${b64url(JSON.stringify({ alg: 'none', typ: 'JWT' }))}.${payload}.`
+}
+
+/** A fresh access token and its lifetime from a token endpoint: set-up, not what these checks prove. */
+function issuedToken(t: CheckContext, what: string, clause: string, issue: () => Promise<Exchange>): Promise<{ token: string; expiresIn: number }> {
+  return t.given(what, async () => {
+    const ex = await issue()
+    t.expectStatus(clause, ex, [200, 201])
+    const body = t.json(clause, ex)
+    t.expectThat(clause, 'access_token', typeof body.access_token === 'string', 'a string', show(body.access_token), ex)
+    const expiresIn = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600
+    return { token: body.access_token as string, expiresIn }
+  })
+}
+
+/** Within its lifetime the token reads both balances of the base API. */
+async function expectTokenAccepted(t: CheckContext, lifetime: string, token: string): Promise<void> {
+  const answers = await Promise.all(['/api/balance', '/accounts/balances'].map((path) => t.base.get(path, { auth: token })))
+  for (const ex of answers) t.expectStatus(lifetime, ex, 200)
+}
+
+/**
+ * After its lifetime the token is refused by every bearer endpoint: an answer it is accepted with
+ * breaks the lifetime; a refusal other than 401 with the error body breaks the expired-token row.
+ */
+async function expectExpired(t: CheckContext, lifetime: string, token: string): Promise<void> {
+  for (const [r, ex] of await sentToEvery(t, token)) {
+    t.expectThat(lifetime, 'a token past its lifetime', !isSuccess(ex), 'refused', `HTTP ${ex.response.status}`, ex)
+    expectBearerUnauthorized(t, '7.bearer-expired-token-401', r, ex)
+  }
+}
+
+function sendBearer(t: CheckContext, r: EndpointRequest, auth: string, headers?: Record<string, string>): Promise<Exchange> {
+  return t.base.request(r.method, r.path, r.body, { auth, ...(headers ? { headers } : {}) })
+}
+
+/** 401, with the §7 error body where the interface shows it for that operation. */
+function expectBearerUnauthorized(t: CheckContext, clause: string, r: EndpointRequest, ex: Exchange): void {
+  if (BEARER_ERROR_BODY_NOT_SHOWN.has(r.operationId)) t.expectStatus(clause, ex, 401)
+  else t.expectErrorBody(clause, ex, 401)
+}

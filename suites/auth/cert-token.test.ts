@@ -6,7 +6,7 @@ import { createSelfSigned } from '../../generators/certificates.ts'
 import { ERROR_BODY_CLAUSES as ERROR_BODY } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
 import { readCertificate } from '../../harness/config.ts'
-import { corruptedPem, expectCertTokenRefusal as expectRefusal } from './fixtures.ts'
+import { expectCertTokenRefusal as expectRefusal } from './fixtures.ts'
 
 check('certificate token without the X-SSL-Client-Cert header answers 400', {
   clauses: ['7.cert-token-header-absent-400', ...ERROR_BODY],
@@ -67,3 +67,11 @@ check("certificate token with another account's certificate answers 403", {
   const pem = readCertificate(t.config.certOtherAccountFile as string)
   expectRefusal(t, '7.cert-token-not-linked-403', await t.certToken.issue({ certPem: pem }), 403, "another account's certificate")
 })
+
+/** The configured certificate's PEM with characters of its base64 body replaced: still PEM-armoured, not a certificate. */
+function corruptedPem(pem: string): string {
+  const lines = pem.trim().split('\n')
+  const middle = Math.floor(lines.length / 2)
+  lines[middle] = (lines[middle] ?? '').replace(/[A-Za-z0-9+/]/g, (c) => (c === 'A' ? 'B' : 'A'))
+  return lines.join('\n') + '\n'
+}

@@ -1,8 +1,9 @@
 // Tokens (interface §4.1, §4.2, §5): what the two token endpoints hand out.
 import fc from 'fast-check'
 import { show } from '../../harness/assertions.ts'
-import { check } from '../../harness/check.ts'
-import { credentialToken, expectJwt, expectRefusedWithoutToken } from './fixtures.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
+import { expectJwt, expectRefusedWithoutToken } from './fixtures.ts'
+import { type Exchange } from '../../harness/exchange.ts'
 
 /** Space-separated permission scopes: one or more non-blank words. */
 const SCOPE_LIST = /^[^\s]+( [^\s]+)*$/
@@ -61,3 +62,12 @@ check('both token kinds are accepted by a bearer endpoint', { clauses: ['5.both-
   })
   for (const token of tokens) t.expectStatus('5.both-tokens-usable', await t.base.get('/api/balance', { auth: token }), 200)
 })
+
+/** The answer of POST /oauth/token to the configured credentials: set-up for the checks of one of its fields. */
+function credentialToken(t: CheckContext): Promise<{ ex: Exchange; body: Record<string, unknown> }> {
+  return t.given('a credential token (POST /oauth/token)', async () => {
+    const ex = await t.base.requestToken()
+    t.expectStatus('4.2.access-token-jwt', ex, [200, 201])
+    return { ex, body: t.json('4.2.access-token-jwt', ex) }
+  })
+}

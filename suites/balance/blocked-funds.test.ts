@@ -8,7 +8,7 @@ import { show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import { cashOut, incomingPayment } from '../transactions/seed.ts'
+import { cashOut, receivedRecord } from '../common/records.ts'
 import { finalCents, signed, type Json } from './fixtures.ts'
 
 /** A timestamp may be cut to the second. */
@@ -93,7 +93,7 @@ check('a credit of R$ 12.34 raises every balance shape by 12.34 reais: the value
   needs: ['control', 'mutating'],
 }, async (t) => {
   const before = await givenReading(t, 'before the credit')
-  const paid = await incomingPayment(t, { amount: '12.34' })
+  const paid = await receivedRecord(t, { cents: 1_234 })
   const amount = await finalCents(t, paid)
   const after = await givenReading(t, 'after the credit')
   const moved: [string, unknown, unknown, Exchange][] = [

@@ -3,11 +3,12 @@
 // rest blocked is often 0, which hides a shape that ignores it), and consultedAt / eventDate give
 // the moment of the query.
 import { show } from '../../harness/assertions.ts'
-import { check } from '../../harness/check.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import { targetTime } from '../../harness/target-clock.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import { cashOut } from '../transactions/seed.ts'
-import { expectRules, gatewayRules, givenBalances, shapeRules } from './fixtures.ts'
+import { cashOut } from '../common/records.ts'
+import { givenBalances, type Balances } from '../common/balances.ts'
+import { type Exchange } from '../../harness/exchange.ts'
 
 /** A timestamp may be cut to the second. */
 const TRUNCATION_MS = 1_000
@@ -49,3 +50,35 @@ check('while a cash-out holds funds blocked, the three shapes still agree: gross
     await t.control.settleTransaction(out.id)
   }
 })
+
+/** A rule between fields of one reading, and the answer that shows it best (the shape it is about). */
+type Rule = [clause: string, rule: string, got: number, expected: number, shown: Exchange]
+
+/** §1 item 6: the gateway's available and blocked are the other shapes' (one balance, three shapes). */
+function gatewayRules(b: Balances): Rule[] {
+  const clause = '1.balance-shapes-one-balance'
+  return [
+    [clause, 'gateway availableBalance = central-bank-style available', b.gateway.available, b.bcb.available, b.gatewayEx],
+    [clause, 'gateway availableBalance = public netBalance', b.gateway.available, b.public.net, b.gatewayEx],
+    [clause, 'gateway blockedBalance = central-bank-style blocked', b.gateway.blocked, b.bcb.blocked, b.gatewayEx],
+    [clause, 'gateway blockedBalance = public blockedBalance', b.gateway.blocked, b.public.blocked, b.gatewayEx],
+  ]
+}
+
+/** The §2.3 equivalences within and between the public and central-bank-style shapes. */
+function shapeRules(b: Balances): Rule[] {
+  return [
+    ['2.3.gross-equals-available-plus-blocked', 'public grossBalance = available + blocked', b.public.gross, b.bcb.available + b.bcb.blocked, b.publicEx],
+    ['2.3.blocked-equals-blocked', 'public blockedBalance = central-bank-style blocked', b.public.blocked, b.bcb.blocked, b.publicEx],
+    ['2.3.net-equals-available', 'public netBalance = central-bank-style available', b.public.net, b.bcb.available, b.publicEx],
+    ['2.3.gateway-total-equals-available-plus-blocked', 'gateway totalBalance = availableBalance + blockedBalance', b.gateway.total, b.gateway.available + b.gateway.blocked, b.gatewayEx],
+  ]
+}
+
+/** Every rule holds to the cent; the failure shows the three answers side by side. */
+function expectRules(t: CheckContext, b: Balances, rules: Rule[]): void {
+  const answers = `public ${show(b.publicEx.response.json)}, central-bank-style ${show(b.bcbEx.response.json)}, gateway ${show(b.gatewayEx.response.json)}`
+  for (const [clause, rule, got, expected, shown] of rules) {
+    t.expectThat(clause, rule, got === expected, (expected / 100).toFixed(2), `${(got / 100).toFixed(2)} (${answers})`, shown)
+  }
+}

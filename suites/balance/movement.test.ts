@@ -3,13 +3,15 @@
 // it, a failure returns it to available, an incoming payment raises available. Nothing assumes a
 // known balance: each check compares two readings, and the amount expected to move is the
 // transaction's finalAmount from its single view (fees are the target's business).
-import { check } from '../../harness/check.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { addDays } from '../../generators/dates.ts'
-import { cashOut, incomingPayment, targetToday, uniqueExternalId } from '../transactions/seed.ts'
-import { givenSlip, registerSlip, slipRequest } from '../bank-slip/fixtures.ts'
-import { expectMoved, finalCents, givenBalances, signed } from './fixtures.ts'
-import { BALANCE_SHAPE_CLAUSES, CHANGE_TIME_CLAUSE, RECORD_SURFACE_CLAUSES, during, expectShapesAgree, pixKeyOf, readBalances, surfacesAfter } from '../common/surfaces.ts'
+import { cashOut, receivedRecord, targetToday, uniqueExternalId } from '../common/records.ts'
+import { givenSlip, registerSlip, slipRequest } from '../common/slips.ts'
+import { finalCents, signed } from './fixtures.ts'
+import { givenBalanceAnswers, givenBalances, type Balances } from '../common/balances.ts'
+import { type Exchange } from '../../harness/exchange.ts'
+import { BALANCE_SHAPE_CLAUSES, CHANGE_TIME_CLAUSE, RECORD_SURFACE_CLAUSES, during, expectShapesAgree, pixKeyOf, surfacesAfter } from '../common/surfaces.ts'
 
 /** After each change, every surface that shows the transaction is read again and held to the others (suites/common/surfaces.ts). */
 const SURFACES = [...RECORD_SURFACE_CLAUSES, CHANGE_TIME_CLAUSE]
@@ -62,7 +64,7 @@ check('an incoming payment raises available by its finalAmount at once, in all t
   needs: ['control', 'mutating'],
 }, async (t) => {
   const before = await givenBalances(t, 'before')
-  const { value: paid, span } = await during(t, () => incomingPayment(t))
+  const { value: paid, span } = await during(t, () => receivedRecord(t))
   const after = await givenBalances(t, 'after')
   const amount = await finalCents(t, paid)
   expectMoved(t, '3.6.incoming-raises-available', before, after, { available: amount, blocked: 0 }, '2.3.release-pix-immediate')
@@ -85,5 +87,31 @@ check('a paid bank slip does not raise the gateway availableBalance on the day i
   const moved = after.gateway.available - before.gateway.available
   t.expectThat('2.3.release-bank-slip-d1', 'gateway availableBalance on the day of payment', moved === 0, 'unchanged', `a change of ${signed(moved)}`, after.gatewayEx)
   // how a paid slip moves the public and central-bank-style balances is not shown; that they move together is
-  expectShapesAgree(t, await readBalances(t), 'a slip payment')
+  expectShapesAgree(t, await givenBalanceAnswers(t), 'a slip payment')
 })
+
+/**
+ * Every shape moved by `expected` (cents) between `before` and `after`, or `clause` fails (the
+ * gateway's available and total fail `gatewayClause` when the rule has one for that shape).
+ */
+function expectMoved(t: CheckContext, clause: string, before: Balances, after: Balances, expected: Expected, gatewayClause = clause): void {
+  const moves: [string, number, number, Exchange][] = [
+    ['public netBalance', after.public.net - before.public.net, expected.available, after.publicEx],
+    ['public blockedBalance', after.public.blocked - before.public.blocked, expected.blocked, after.publicEx],
+    ['public grossBalance', after.public.gross - before.public.gross, expected.available + expected.blocked, after.publicEx],
+    ['central-bank-style available', after.bcb.available - before.bcb.available, expected.available, after.bcbEx],
+    ['central-bank-style blocked', after.bcb.blocked - before.bcb.blocked, expected.blocked, after.bcbEx],
+    ['gateway availableBalance', after.gateway.available - before.gateway.available, expected.available, after.gatewayEx],
+    ['gateway blockedBalance', after.gateway.blocked - before.gateway.blocked, expected.blocked, after.gatewayEx],
+    ['gateway totalBalance', after.gateway.total - before.gateway.total, expected.available + expected.blocked, after.gatewayEx],
+  ]
+  for (const [field, got, want, ex] of moves) {
+    const own = /^gateway (available|total)/.test(field) ? gatewayClause : clause
+    t.expectThat(own, field, got === want, `a change of ${signed(want)}`, `a change of ${signed(got)}`, ex)
+  }
+}
+
+interface Expected {
+  available: number
+  blocked: number
+}

@@ -4,7 +4,8 @@ import { show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import type { Exchange } from '../../harness/exchange.ts'
-import { expectDateTime, expectNumber, fieldsOf, firstItem, givenBalance, numberCents } from './fixtures.ts'
+import { expectDateTime, type Json } from './fixtures.ts'
+import { readAmount } from '../../generators/amounts.ts'
 
 const publicBalance = (t: CheckContext) => givenBalance(t, '4.8.status-200', () => t.base.get('/api/balance'), 'the public balance (GET /api/balance)')
 const bcbBalance = (t: CheckContext) => givenBalance(t, '4.9.status-200', () => t.base.get('/accounts/balances'), 'the central-bank-style balance (GET /accounts/balances)')
@@ -62,7 +63,7 @@ check('public and central-bank-style balances agree: gross = available + blocked
   const amount = await t.given('central-bank-style available and blocked in reais (GET /accounts/balances)', () => {
     t.expectSchema('4.9.status-200', bcb.ex, 'getAccountBalances')
     const { balanceAmount } = firstItem(t, '2.3.bcb-available', bcb.body, bcb.ex)
-    const [available, blocked] = [numberCents(balanceAmount.available), numberCents(balanceAmount.blocked)]
+    const [available, blocked] = [readAmount(balanceAmount.available, { numberOnly: true }), readAmount(balanceAmount.blocked, { numberOnly: true })]
     t.expectThat('2.3.amounts-in-reais', 'available and blocked', available !== undefined && blocked !== undefined, 'numbers of reais', show(balanceAmount), bcb.ex)
     return { available: available!, blocked: blocked!, shown: balanceAmount }
   })
@@ -72,7 +73,7 @@ check('public and central-bank-style balances agree: gross = available + blocked
     ['2.3.net-equals-available', 'netBalance = available', pub.body.netBalance, amount.available],
   ]
   for (const [clause, rule, got, expectedCents] of pairs) {
-    t.expectThat(clause, rule, numberCents(got) === expectedCents, (expectedCents / 100).toFixed(2), `${show(got)} (central-bank-style: ${show(amount.shown)})`, pub.ex)
+    t.expectThat(clause, rule, readAmount(got, { numberOnly: true }) === expectedCents, (expectedCents / 100).toFixed(2), `${show(got)} (central-bank-style: ${show(amount.shown)})`, pub.ex)
   }
 })
 
@@ -80,7 +81,7 @@ check('gateway balance: totalBalance = availableBalance + blockedBalance', {
   clauses: ['2.3.gateway-total-equals-available-plus-blocked'],
 }, async (t) => {
   const { ex, body } = await gatewayBalance(t)
-  const [total, available, blocked] = [numberCents(body.totalBalance), numberCents(body.availableBalance), numberCents(body.blockedBalance)]
+  const [total, available, blocked] = [readAmount(body.totalBalance, { numberOnly: true }), readAmount(body.availableBalance, { numberOnly: true }), readAmount(body.blockedBalance, { numberOnly: true })]
   const adds = total !== undefined && available !== undefined && blocked !== undefined && total === available + blocked
   t.expectThat('2.3.gateway-total-equals-available-plus-blocked', 'totalBalance = availableBalance + blockedBalance', adds, 'equal to the cent',
     `total ${show(body.totalBalance)}, available ${show(body.availableBalance)}, blocked ${show(body.blockedBalance)}`, ex)
@@ -97,6 +98,35 @@ check('every balance value of the three shapes is reais with at most two decimal
     ...fieldsOf(gw.body, ['totalBalance', 'availableBalance', 'blockedBalance'], gw.ex, 'gateway '),
   ]
   for (const [field, value, ex] of values) {
-    t.expectThat('2.3.amounts-in-reais', `${field} in reais`, numberCents(value) !== undefined, 'a number with at most two decimals', show(value), ex)
+    t.expectThat('2.3.amounts-in-reais', `${field} in reais`, readAmount(value, { numberOnly: true }) !== undefined, 'a number with at most two decimals', show(value), ex)
   }
 })
+
+/** One balance answer read as the input of a rule: 200 and its JSON object, a precondition. */
+function givenBalance(t: CheckContext, clause: string, read: () => Promise<Exchange>, what: string): Promise<{ ex: Exchange; body: Json }> {
+  return t.given(what, async () => {
+    const ex = await read()
+    t.expectStatus(clause, ex, 200)
+    return { ex, body: t.json(clause, ex) }
+  })
+}
+
+/** data[0] of GET /accounts/balances with its balanceAmount object, or a failure of `clause`. */
+function firstItem(t: CheckContext, clause: string, body: Json, ex: Exchange): Json & { balanceAmount: Json } {
+  const data = body.data
+  const item = Array.isArray(data) ? (data[0] as Json | undefined) : undefined
+  const amount = item?.balanceAmount
+  const isObject = amount !== null && typeof amount === 'object' && !Array.isArray(amount)
+  t.expectThat(clause, 'data[0].balanceAmount', item !== undefined && isObject, 'an object', show(data), ex)
+  return item as Json & { balanceAmount: Json }
+}
+
+/** `field` of `obj` is present and a number, or `clause` fails. */
+function expectNumber(t: CheckContext, clause: string, obj: Json, field: string, ex: Exchange, where = ''): void {
+  t.expectThat(clause, `${where}${field}`, typeof obj[field] === 'number', 'a number', show(obj[field]), ex)
+}
+
+/** `[name, value, answer]` of each of `fields` of `obj`, the name prefixed. */
+function fieldsOf(obj: Json, fields: string[], ex: Exchange, prefix = ''): [string, unknown, Exchange][] {
+  return fields.map((f) => [`${prefix}${f}`, obj[f], ex])
+}

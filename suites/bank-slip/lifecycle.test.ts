@@ -7,18 +7,19 @@ import fc from 'fast-check'
 import { QUIET_PERIOD_MS, check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { ERROR_BODY_CLAUSES, show } from '../../harness/assertions.ts'
-import { ControlError } from '../../harness/control.ts'
 import { CLAIM_CLAUSES, expectTrueClaims } from '../../harness/notification-claims.ts'
 import { centsOf } from '../../generators/amounts.ts'
 import { lineToBarcode, parseBarcode, parseLine } from '../../generators/boleto.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { parsePixCode } from '../../generators/emv.ts'
-import { isIsoDateTime } from '../../generators/formats.ts'
+import { isIsoDateTime, isHttpUrl } from '../../generators/formats.ts'
 import { targetNow } from '../../harness/target-clock.ts'
-import { givenCashIn } from '../cash/fixtures.ts'
-import {
-  PDF_CODE_STATUS, additionalInfo, createSlip, expectRefusedWithCode, generatePdf, givenSlip, observePdfRefusal, observedStatus, pdfAccessUrl, registerSlip, registeredSlip, slipDueSoon, slipRequest, waitForSlipEvent,
-} from './fixtures.ts'
+import { givenCashIn } from '../common/cash.ts'
+import { PDF_CODE_STATUS, waitForSlipEvent } from './fixtures.ts'
+import { createSlip, givenSlip, registerSlip, slipDueSoon, slipRequest, type SlipRequest, type Slip } from '../common/slips.ts'
+import { type Exchange } from '../../harness/exchange.ts'
+import { acceptedSuccessStatuses } from '../../generators/openapi.ts'
+import { type Json } from '../common/events.ts'
 
 // ---------------------------------------------------------------------------------------------
 // Creation (§3.4, §4.15, §2.6)
@@ -164,13 +165,12 @@ check('bank slip: a registered slip can still be paid after its due date', {
     const targetToday = (await t.control.clock()).now.slice(0, 10)
     const { slip } = await registeredSlip(t, slipRequest({ dueDate: targetToday }))
     await t.control.advance(86_400) // the next day: just after the due date
-    try {
-      await t.control.paySlip(slip.id)
-    } catch (err) {
+    const paid = await t.control.attempt(() => t.control.paySlip(slip.id))
+    if (!paid.accepted) {
       // the driver refusing to pay is the target's answer; a driver without the route is no verdict
-      if (!(err instanceof ControlError) || err.exchange.response.status === 501) throw err
+      if (paid.status === 501) throw paid.error
       const status = await observedStatus(t, slip).catch(() => 'unknown')
-      t.fail('2.6.pay-after-due-date', 'a slip may be paid after its due date', 'the payment accepted', `the payment refused (HTTP ${err.exchange.response.status}); the slip is ${show(status)}`, err.exchange)
+      t.fail('2.6.pay-after-due-date', 'a slip may be paid after its due date', 'the payment accepted', `the payment refused (HTTP ${paid.status}); the slip is ${show(status)}`, paid.error.exchange)
     }
     t.expectEqual('2.6.pay-after-due-date', 'a slip paid after its due date is PAID', await observedStatus(t, slip), 'PAID')
   } finally {
@@ -244,3 +244,56 @@ check('generate-pdf of an instant-payment transaction id (not a slip): the answe
   })
   observePdfRefusal(t, await generatePdf(t, transactionId), 'instantPaymentTransactionId')
 })
+
+/** The slip's status as the control driver reads it. */
+async function observedStatus(t: CheckContext, slip: Slip): Promise<unknown> {
+  return (await t.control.getSlip(slip.id)).status
+}
+
+/**
+ * A registered slip, the account's notifications pointed at this check: a precondition of the
+ * checks about what comes after registration (the registration check itself proves it).
+ */
+async function registeredSlip(t: CheckContext, request?: SlipRequest): Promise<{ slip: Slip; notification: Json }> {
+  return t.given('a registered bank slip and its WAITING_PAYMENT notification', async () => {
+    await t.hooks.useForAccount()
+    const slip = await createSlip(t, request)
+    await registerSlip(t, slip.id)
+    const event = await waitForSlipEvent(t, '6.3.waiting-payment-emitted', slip, 'WAITING_PAYMENT')
+    return { slip, notification: event.body as Json }
+  })
+}
+
+/** The notification's additionalInfo object, or a failure of `clause`. */
+function additionalInfo(t: CheckContext, clause: string, event: Json): Json {
+  const info = event.additionalInfo
+  t.expectThat(clause, 'additionalInfo (6.3)', info !== null && typeof info === 'object' && !Array.isArray(info), 'an object', show(info))
+  return info as Json
+}
+
+function generatePdf(t: CheckContext, idOrExternalId: string): Promise<Exchange> {
+  return t.gateway.post(`/bank-slip/v1/payment/${encodeURIComponent(idOrExternalId)}/generate-pdf`)
+}
+
+/** The pdfAccessUrl of a generate-pdf answer, or a failure of `clause`. */
+function pdfAccessUrl(t: CheckContext, clause: string, ex: Exchange): string {
+  t.expectStatus(clause, ex, acceptedSuccessStatuses('generateBankSlipPdf'))
+  t.expectSchema(clause, ex, 'generateBankSlipPdf')
+  const url = t.json(clause, ex).pdfAccessUrl
+  t.expectThat(clause, 'pdfAccessUrl (4.16)', isHttpUrl(url), 'an absolute http(s) URI', show(url), ex)
+  return url as string
+}
+
+/** A 4xx error body naming `code`; the status of each PDF code is not shown (§7), so any 4xx. */
+function expectRefusedWithCode(t: CheckContext, clause: string, ex: Exchange, code: string): void {
+  if (t.clauses.includes(PDF_CODE_STATUS)) observePdfRefusal(t, ex)
+  t.expectRefused(clause, ex, { code })
+  t.expectErrorBody(clause, ex, ex.response.status, { code })
+}
+
+/** The status a PDF refusal's code came with, observed (never judged); keyed by the code. */
+function observePdfRefusal(t: CheckContext, ex: Exchange, key?: string): void {
+  const code = (ex.response.json as { code?: unknown } | undefined)?.code
+  if (key) t.observe(PDF_CODE_STATUS, key, { status: ex.response.status, code: typeof code === 'string' ? code : null })
+  else if (typeof code === 'string' && ex.response.status >= 400) t.observe(PDF_CODE_STATUS, code, ex.response.status)
+}

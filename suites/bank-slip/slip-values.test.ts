@@ -9,8 +9,9 @@ import { ALONE } from '../../harness/schedule.ts'
 import { EVENTS_APART_S, targetTime } from '../../harness/target-clock.ts'
 import { newUuid } from '../../generators/ids.ts'
 import { acceptedSuccessStatuses } from '../../generators/openapi.ts'
-import { createSlip, registerSlip, slipDueSoon, waitForSlipEvent, type Slip } from './fixtures.ts'
-import type { Json } from '../events.ts'
+import { waitForSlipEvent } from './fixtures.ts'
+import { createSlip, registerSlip, slipDueSoon, type Slip } from '../common/slips.ts'
+import type { Json } from '../common/events.ts'
 
 /** A timestamp may be cut to the second. */
 const TRUNCATION_MS = 1_000

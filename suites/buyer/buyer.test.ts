@@ -2,9 +2,10 @@
 // (PIX_BUYER_UUID) answers 200 with the Buyer object. Each field fails its own clause; the schema
 // of specs/openapi.yaml then checks what is left of the object.
 import { show } from '../../harness/assertions.ts'
-import { check } from '../../harness/check.ts'
-import { expectDateTime } from '../balance/fixtures.ts'
-import { ADDRESS_FIELDS, DOCUMENT_FIELDS, buyerUuid, expectString, expectStringFields, fetchBuyer, givenBuyer } from './fixtures.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
+import { expectDateTime, type Json } from '../balance/fixtures.ts'
+import { buyerPath } from './fixtures.ts'
+import { type Exchange } from '../../harness/exchange.ts'
 
 check('buyer: a stored buyer answers 200 with the Buyer object', {
   clauses: ['4.17.status-200', '2.7.name', '2.7.email', '2.7.document', '2.7.alternative-email', '2.7.address', '2.7.created-at', '2.7.updated-at'],
@@ -37,3 +38,38 @@ check('buyer: countryCode starts with a plus sign', { clauses: ['2.7.country-cod
   const { ex, body } = await givenBuyer(t)
   t.expectThat('2.7.country-code', 'countryCode', typeof body.countryCode === 'string' && /^\+\d/.test(body.countryCode), 'a string like "+55"', show(body.countryCode), ex)
 })
+
+const ADDRESS_FIELDS = ['street', 'number', 'complement', 'district', 'city', 'state', 'country', 'zipCode']
+
+const DOCUMENT_FIELDS = ['documentNumber', 'documentType', 'documentNation']
+
+/** The configured buyer's UUID, or the check is skipped. */
+function buyerUuid(t: CheckContext): string {
+  return t.config.buyerUuid ?? t.skip('no stored buyer configured (PIX_BUYER_UUID)')
+}
+
+function fetchBuyer(t: CheckContext, uuid: string): Promise<Exchange> {
+  return t.gateway.get(buyerPath(uuid))
+}
+
+/** The stored buyer read for a check of one of its fields: a precondition. */
+async function givenBuyer(t: CheckContext): Promise<{ ex: Exchange; body: Json; uuid: string }> {
+  const uuid = buyerUuid(t)
+  return t.given('the stored buyer (GET /credit-card/v1/buyer/{buyerUuid})', async () => {
+    const ex = await fetchBuyer(t, uuid)
+    t.expectStatus('4.17.status-200', ex, 200)
+    return { ex, body: t.json('4.17.status-200', ex), uuid }
+  })
+}
+
+function expectString(t: CheckContext, clause: string, obj: Json, field: string, ex: Exchange, where = ''): void {
+  t.expectThat(clause, `${where}${field}`, typeof obj[field] === 'string', 'a string', show(obj[field]), ex)
+}
+
+/** An object whose `fields` are strings, or `clause` fails. */
+function expectStringFields(t: CheckContext, clause: string, obj: Json, field: string, fields: string[], ex: Exchange, opts: { optional: boolean }): void {
+  const value = obj[field]
+  if (value === undefined && opts.optional) return
+  t.expectThat(clause, field, value !== null && typeof value === 'object' && !Array.isArray(value), 'an object', show(value), ex)
+  for (const f of fields) if ((value as Json)[f] !== undefined || !opts.optional) expectString(t, clause, value as Json, f, ex, `${field}.`)
+}

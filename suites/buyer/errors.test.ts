@@ -8,7 +8,7 @@ import { check, type CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { UUID_RE, arbUuid, newUuid } from '../../generators/ids.ts'
 import { nearMissExamples } from '../../generators/near-miss.ts'
-import { NEAR_MISSES, arbMalformedUuid, buyerPath } from './fixtures.ts'
+import { buyerPath } from './fixtures.ts'
 
 const ERROR_BODY = [...ERROR_BODY_CLAUSES, '7.gateway-error-codes']
 
@@ -54,3 +54,22 @@ check('buyer with a well-formed UUID of no buyer answers 404 with code BUYER_NOT
     expectBuyerError(t, '7.buyer-not-found-404', await t.gateway.get(buyerPath(uuid)), 404, 'BUYER_NOT_FOUND')
   }, { examples: [[newUuid().toUpperCase()]] })
 })
+
+const SOME_UUID = '123e4567-e89b-42d3-a456-426614174000'
+
+/** The near misses that decide the row, one edit from a UUID. */
+const NEAR_MISSES = { short: SOME_UUID.slice(0, -1), long: `${SOME_UUID}0`, nonHex: `g${SOME_UUID.slice(1)}` }
+
+/** Near misses of a UUID: one character too few or too many, a non-hex digit, free text. */
+function arbMalformedUuid(): fc.Arbitrary<string> {
+  return fc.oneof(
+    arbUuid().map((u) => u.slice(0, -1)),
+    arbUuid().map((u) => `${u}0`),
+    fc.tuple(arbUuid(), fc.nat(), fc.constantFrom('g', 'z', 'x', '_')).map(([u, at, ch]) => {
+      const positions = [...u].flatMap((c, i) => (c === '-' ? [] : [i]))
+      const i = positions[at % positions.length] as number
+      return u.slice(0, i) + ch + u.slice(i + 1)
+    }),
+    fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'), minLength: 1, maxLength: 20 }),
+  ).filter((s) => !UUID_RE.test(s))
+}

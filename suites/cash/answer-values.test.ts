@@ -8,7 +8,7 @@ import { check, type CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { EVENTS_APART_S, targetTime } from '../../harness/target-clock.ts'
-import { givenCashOut, postCashIn, expectAccepted, type Json } from './fixtures.ts'
+import { givenCashOut, postCashIn, expectAccepted } from '../common/cash.ts'
 
 /** A timestamp may be cut to the second. */
 const TRUNCATION_MS = 1_000
@@ -86,3 +86,4 @@ check("cash-in and cash-out answers once the target's clock moved: generateTime 
     expectMomentOfRequest(t, '4.7.generate-time', 'generateTime', out.body.generateTime, start, end, skew, out.ex)
   }, { clauses: ['4.7.generate-time'] })
 })
+type Json = Record<string, unknown>

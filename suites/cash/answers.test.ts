@@ -6,7 +6,7 @@ import { show } from '../../harness/assertions.ts'
 import { reaisOf } from '../../generators/amounts.ts'
 import { UUID, isIsoDateTime } from '../../generators/formats.ts'
 import { newUuid } from '../../generators/ids.ts'
-import { expectAccepted, givenCashIn, givenCashOut, isAccepted, payeeQr, postCashIn, postCashOut } from './fixtures.ts'
+import { expectAccepted, givenCashIn, givenCashOut, isAccepted, payeeQr, postCashIn, postCashOut } from '../common/cash.ts'
 
 const TRANSACTION_STATUSES = ['PENDING', 'CONFIRMED', 'ERROR']
 const CASH_OUT_CENTS = 100

@@ -3,8 +3,9 @@
 import { check } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import { parsePixCode } from '../../generators/emv.ts'
-import { centsOf, fromCents } from '../../generators/amounts.ts'
-import { arbCashInValue, decodeDataUri, givenCashIn, imageProblem, postCashIn } from './fixtures.ts'
+import { centsOf, fromCents, arbAmountNumber } from '../../generators/amounts.ts'
+import { givenCashIn, postCashIn } from '../common/cash.ts'
+import { PNG } from 'pngjs'
 
 check('new cash-in: status PENDING', { clauses: ['3.1.new-results-pending'], needs: ['mutating'] }, async (t) => {
   const { ex, body } = await givenCashIn(t)
@@ -48,3 +49,37 @@ check('cash-in without generateQrCode true: no qrCodeImage', { clauses: ['4.6.qr
     t.expectThat('4.6.qr-image-absent', 'qrCodeImage only when asked for', !('qrCodeImage' in body), `no qrCodeImage with generateQrCode ${show(generateQrCode)}`, `qrCodeImage ${show(String(body.qrCodeImage).slice(0, 40))}`, ex)
   }
 })
+
+/** Cash-in amounts kept modest: they are charges, no money moves, but the BR Code field 54 has 13 characters. */
+const arbCashInValue = () => arbAmountNumber({ maxCents: 9_999_999 })
+
+/** The MIME type and bytes of a base64 data URI, or undefined when it is not one. */
+function decodeDataUri(uri: string): { mime: string; bytes: Buffer } | undefined {
+  const match = /^data:(image\/[a-z0-9.+-]+);base64,([A-Za-z0-9+/]+={0,2})$/i.exec(uri)
+  if (!match?.[1] || !match[2]) return undefined
+  return { mime: match[1].toLowerCase(), bytes: Buffer.from(match[2], 'base64') }
+}
+
+/**
+ * Why the bytes are not a real image of their MIME type, or undefined when they are. A PNG is
+ * decoded whole; other formats (the interface names none) are recognised by their signature.
+ */
+function imageProblem(mime: string, bytes: Buffer): string | undefined {
+  if (mime === 'image/png') {
+    try {
+      const png = PNG.sync.read(bytes)
+      return png.width > 0 && png.height > 0 ? undefined : `a PNG of ${png.width}x${png.height} pixels`
+    } catch (err) {
+      return `a PNG that does not decode (${(err as Error).message})`
+    }
+  }
+  const signatures: Record<string, (b: Buffer) => boolean> = {
+    'image/jpeg': (b) => b.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])),
+    'image/gif': (b) => b.subarray(0, 4).toString('latin1') === 'GIF8',
+    'image/webp': (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+    'image/svg+xml': (b) => /<svg[\s>]/.test(b.toString('utf8')),
+  }
+  const recognise = signatures[mime]
+  if (!recognise) return `an image type the kit cannot decode (${mime})`
+  return recognise(bytes) ? undefined : `bytes that are not ${mime}`
+}

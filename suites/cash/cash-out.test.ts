@@ -3,11 +3,13 @@
 // it the blocked amount is released and a TRANSFER event with status LIQUIDATED is posted.
 // The bank's confirmation is driven through the control API (POST /control/transactions/{id}/settle).
 import fc from 'fast-check'
-import { check } from '../../harness/check.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { show } from '../../harness/assertions.ts'
-import { fromCents, reaisOf } from '../../generators/amounts.ts'
-import { balance, eventStatus, givenCashOut, isAccepted, isTransfer, movableAmounts, payeeQr, postCashOut } from './fixtures.ts'
+import { fromCents, reaisOf, centsOf } from '../../generators/amounts.ts'
+import { givenCashOut, isAccepted, payeeQr, postCashOut } from '../common/cash.ts'
+import { type Exchange } from '../../harness/exchange.ts'
+import { type Captured } from '../../harness/webhook-capture.ts'
 
 const asReais = (cents: number) => fromCents(cents)
 
@@ -71,3 +73,54 @@ check('a settled cash-out posts a TRANSFER event with status LIQUIDATED', { alon
   const event = await t.awaitEvent('6.2.transfer-emitted', 'a TRANSFER event for the settled cash-out', isTransfer)
   t.expectThat('6.2.transfer-emitted', 'TRANSFER status', eventStatus(event) === 'LIQUIDATED', '"LIQUIDATED" (data.status or status)', show(eventStatus(event)))
 })
+
+/**
+ * The amounts a cash-out can be said to move (§2.1 view): its originalAmount and its finalAmount
+ * (the original plus the fee). Which of the two §3.6 means by "its amount" is not shown.
+ */
+function movableAmounts(t: CheckContext, transactionId: string): Promise<number[]> {
+  return t.given('the cash-out as a transaction (GET /api/pix/transaction/{id})', async () => {
+    const ex = await t.base.get(`/api/pix/transaction/${encodeURIComponent(transactionId)}`)
+    t.expectStatus('4.3.get-by-id', ex, 200)
+    const body = t.json('4.3.get-by-id', ex)
+    const amounts = [body.originalAmount, body.finalAmount].filter((a): a is string => typeof a === 'string').map(centsOf)
+    t.expectThat('2.1.original-amount', 'transaction amounts', amounts.length > 0, 'originalAmount and finalAmount strings', show(body), ex)
+    return amounts
+  })
+}
+
+const isTransfer = (c: Captured): boolean => (c.body as { type?: unknown } | undefined)?.type === 'TRANSFER'
+
+/** The event's status: the TRANSFER payload is not shown, so `data.status` or a top-level `status`. */
+function eventStatus(c: Captured): unknown {
+  const body = (c.body ?? {}) as { status?: unknown; data?: { status?: unknown } }
+  return body.data?.status ?? body.status
+}
+
+interface Balance {
+  available: number
+  blocked: number
+  total: number
+  ex: Exchange
+}
+
+const BALANCE_CLAUSES: Record<string, string> = {
+  availableBalance: '2.3.gateway-available-balance',
+  blockedBalance: '2.3.gateway-blocked-balance',
+  totalBalance: '2.3.gateway-total-balance',
+}
+
+/** The gateway balance (§2.3) in exact cents, read to compute an expectation: a precondition. */
+function balance(t: CheckContext): Promise<Balance> {
+  return t.given('the gateway balance (GET /v1/account/balance)', async () => {
+    const ex = await t.gateway.get('/v1/account/balance')
+    t.expectStatus('2.3.gateway-available-balance', ex, 200)
+    const body = t.json('2.3.gateway-available-balance', ex)
+    const inCents = (field: string): number => {
+      const v = body[field]
+      if (typeof v !== 'number') return t.fail(BALANCE_CLAUSES[field]!, `gateway balance ${field}`, 'a number', show(v), ex)
+      return centsOf(v)
+    }
+    return { available: inCents('availableBalance'), blocked: inCents('blockedBalance'), total: inCents('totalBalance'), ex }
+  })
+}

@@ -5,7 +5,7 @@ import { show } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { CHANGE_TIME_CLAUSE, RECORD_SURFACE_CLAUSES, during, pixKeyOf, surfacesAfter } from '../common/surfaces.ts'
-import { givenCashIn } from './fixtures.ts'
+import { givenCashIn } from '../common/cash.ts'
 
 const CLAUSE = '4.6.expiration-date-from-expiration-time'
 /** generateTime and expirationDate may be taken a moment apart, and either rounded to the second. */

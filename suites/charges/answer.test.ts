@@ -5,7 +5,8 @@ import { show } from '../../harness/assertions.ts'
 import { newTxid } from '../../generators/ids.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
-import { accountKeys, createCharge, echoesSent, givenCharge, objectAt } from './fixtures.ts'
+import { accountKeys, objectAt } from './fixtures.ts'
+import { createCharge, givenCharge } from '../common/charges.ts'
 
 const CHARGE_STATUSES = ['ATIVA', 'CONCLUIDA', 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP']
 const DEFAULT_MODALIDADE = 0
@@ -71,3 +72,13 @@ check('a charge created without valor.modalidadeAlteracao has modalidadeAlteraca
   const modalidade = objectAt(body, 'valor').modalidadeAlteracao
   t.expectEqual('4.10.modalidade-default', 'modalidadeAlteracao defaults to 0', modalidade, DEFAULT_MODALIDADE, ex)
 })
+
+/** `got` echoes `sent`: every value sent comes back; objects may carry more fields (shapes are open). */
+function echoesSent(sent: unknown, got: unknown): boolean {
+  if (sent === got) return true
+  if (Array.isArray(sent) || Array.isArray(got)) {
+    return Array.isArray(sent) && Array.isArray(got) && sent.length === got.length && sent.every((item, i) => echoesSent(item, got[i]))
+  }
+  if (sent === null || got === null || typeof sent !== 'object' || typeof got !== 'object') return false
+  return Object.keys(sent).every((k) => echoesSent((sent as Record<string, unknown>)[k], (got as Record<string, unknown>)[k]))
+}

@@ -65,7 +65,7 @@ export function describeCase(body: Json, pointer: string): string {
 }
 
 /** The bound case is what the schema says it is: a generator that disagrees is a kit bug. */
-export function recheck(body: unknown, valid: boolean, what: string): void {
+export function recheckCob(body: unknown, valid: boolean, what: string): void {
   if (isValidCobRequest(body) !== valid) throw new Error(`kit bug: the case ${what} should be ${valid ? 'valid' : 'invalid'} by the putCob request schema`)
 }
 

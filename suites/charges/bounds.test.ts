@@ -14,7 +14,7 @@ import { TXID_RE, newTxid } from '../../generators/ids.ts'
 import { isValidCnpj, isValidCpf, randomCnpj, randomCpf } from '../../generators/documents.ts'
 import { CNPJ_DIGITS, CPF_DIGITS } from '../../generators/formats.ts'
 import { memberSubsets, optionalAbsences } from '../../generators/combinations.ts'
-import { COB_REQUEST, MULTI_BYTE_WORDS, arbWord, charCount, describeCase, expectBadRequest, expectCreatedEchoing, isValidCobRequest, maxLengthCases, putCob, recheck, textOfLength, validCharge } from './bound-cases.ts'
+import { COB_REQUEST, MULTI_BYTE_WORDS, arbWord, charCount, describeCase, expectBadRequest, expectCreatedEchoing, isValidCobRequest, maxLengthCases, putCob, recheckCob, textOfLength, validCharge } from './bound-cases.ts'
 import { accountKeys, type Json } from './fixtures.ts'
 
 const LIMITS: { pointer: string; clause: string; limit: string }[] = [
@@ -30,7 +30,7 @@ for (const { pointer, clause, limit } of LIMITS) {
     await t.property([arbWord], async (word) => {
       for (const c of cases) {
         const body = withValueAt(validCharge(), c.edit.pointer, textOfLength(word, charCount(c.edit.value as string)))
-        recheck(body, c.valid, describeCase(body, pointer))
+        recheckCob(body, c.valid, describeCase(body, pointer))
         if (c.valid) await expectCreatedEchoing(t, clause, body, pointer)
         else await expectBadRequest(t, clause, body, describeCase(body, pointer))
       }
@@ -57,11 +57,11 @@ check('charge chave max 77: the longest key of the account is accepted and echoe
   if (keys.length === 0) t.skip(`no PIX key of the account is within ${CHAVE_MAX} characters`)
   const longest = keys.reduce((a, b) => (charCount(b) > charCount(a) ? b : a))
   const accepted = withValueAt(validCharge(), '/chave', longest)
-  recheck(accepted, true, `chave of ${charCount(longest)} characters`)
+  recheckCob(accepted, true, `chave of ${charCount(longest)} characters`)
   await expectCreatedEchoing(t, clause, accepted, '/chave')
   const tooLong = emailKeyOfLength(CHAVE_MAX + 1)
   const refused = withValueAt(validCharge(), '/chave', tooLong)
-  recheck(refused, false, `chave of ${charCount(tooLong)} characters`)
+  recheckCob(refused, false, `chave of ${charCount(tooLong)} characters`)
   const ex = await putCob(t, newTxid(), refused)
   if (ex.response.status >= 200 && ex.response.status <= 299) t.fail(clause, `refused: chave ${show(tooLong)} of ${charCount(tooLong)} characters`, 'a 4xx', `HTTP ${ex.response.status}`, ex)
   t.expectRefused(clause, ex)
@@ -109,7 +109,7 @@ check('charge valor.modalidadeAlteracao: 0 and 1 are accepted and echoed, 2 is r
   const cases = boundaryCases(COB_REQUEST).filter((c) => c.path === pointer && c.keyword === 'enum')
   for (const c of cases) {
     const body = withValueAt(validCharge(), c.edit.pointer, c.edit.value)
-    recheck(body, c.valid, describeCase(body, pointer))
+    recheckCob(body, c.valid, describeCase(body, pointer))
     if (c.valid) await expectCreatedEchoing(t, '4.10.modalidade-values', body, pointer)
     else await expectBadRequest(t, '4.10.modalidade-values', body, describeCase(body, pointer))
   }
@@ -136,7 +136,7 @@ check('charge without a required field (calendario, valor, valor.original, deved
     const edit = missing.get(pointer)
     if (!edit) throw new Error(`kit bug: the putCob request schema states no required field at ${pointer}`)
     const body = withValueAt(validCharge(), edit.pointer, edit.value)
-    recheck(body, false, `a charge without ${pointer}`)
+    recheckCob(body, false, `a charge without ${pointer}`)
     await expectBadRequest(t, clause, body, `a charge without ${pointer}`)
   }
 })

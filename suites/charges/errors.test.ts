@@ -5,13 +5,13 @@
 // belongs to the charge state-machine suite.)
 import fc from 'fast-check'
 import { ERROR_BODY_CLAUSES as ERROR_BODY } from '../../harness/assertions.ts'
-import { check } from '../../harness/check.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import { TXID_RE, arbInvalidTxid, newTxid } from '../../generators/ids.ts'
-import { arbInvalidCnpj, arbInvalidCpf, arbMalformedCpf, isValidCnpj, isValidCpf } from '../../generators/documents.ts'
+import { arbInvalidCnpj, arbInvalidCpf, arbMalformedCpf, isValidCnpj, isValidCpf, randomCpf } from '../../generators/documents.ts'
 import { arbInvalidAmountString, isTwoDecimalString } from '../../generators/amounts.ts'
 import { CPF_DIGITS } from '../../generators/formats.ts'
 import { NEAR_MISSES, nearMissExamples } from '../../generators/near-miss.ts'
-import { chargeWith, expectCreateRefused } from './fixtures.ts'
+import { type Json } from './fixtures.ts'
 
 check('create charge with a txid outside 26 to 35 alphanumerics answers 400 with the error body', {
   clauses: ['7.create-charge-txid-400', ...ERROR_BODY],
@@ -65,3 +65,20 @@ check('create charge with valor.original not a two-decimal string answers 400 wi
     await expectCreateRefused(t, '7.create-charge-value-format-400', newTxid(), chargeWith({ original }))
   }, { examples })
 })
+
+/**
+ * A charge of the error cases (§7 "Create charge"): a CPF debtor and 25.00 unless `overrides` say
+ * otherwise; `original` may be any value, even absent.
+ */
+function chargeWith(overrides: { devedor?: Json; original?: unknown } = {}): Json {
+  return {
+    calendario: { expiracao: 3600 },
+    devedor: overrides.devedor ?? { cpf: randomCpf(), nome: 'Maria da Silva' },
+    valor: { original: 'original' in overrides ? overrides.original : '25.00' },
+  }
+}
+
+/** PUT /cob/{txid} with `body`: 400 with the §7 error body, or a failure of `clause`. */
+async function expectCreateRefused(t: CheckContext, clause: string, txid: string, body: Json): Promise<void> {
+  t.expectErrorBody(clause, await t.base.put(`/cob/${encodeURIComponent(txid)}`, body), 400)
+}

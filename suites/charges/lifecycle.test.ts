@@ -5,16 +5,18 @@
 // since the interface has no read of a charge.
 import fc from 'fast-check'
 import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
-import { check } from '../../harness/check.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { parsePixCode } from '../../generators/emv.ts'
 import { arbAmountString } from '../../generators/amounts.ts'
 import { arbCnpj, arbCpf, maskDocument, randomCpf } from '../../generators/documents.ts'
 import { dateTimeMs } from '../../generators/formats.ts'
-import { eventData } from '../events.ts'
+import { eventData } from '../common/events.ts'
 import { CHANGE_TIME_CLAUSE, RECORD_SURFACE_CLAUSES, during, pixKeyOf, surfacesAfter } from '../common/surfaces.ts'
-import { expectControlRefusal } from '../refusals.ts'
-import { FINAL_STATES, availableBalance, chargeIn, chargeStatus, createCharge, givenCharge, isReceive, isReceiveOf, objectAt, serviceNow } from './fixtures.ts'
+import { expectControlRefusal } from '../common/refusals.ts'
+import { objectAt } from './fixtures.ts'
+import { createCharge, givenCharge } from '../common/charges.ts'
+import { type Captured } from '../../harness/webhook-capture.ts'
 
 /** A service clock read before and after a request brackets the time it stamped, within this slack. */
 const CLOCK_SLACK_MS = 2_000
@@ -112,7 +114,7 @@ check('RECEIVE carries the charge txid and valor.original as payment.amount', {
   needs: ['mutating', 'control', 'webhooks'],
 }, async (t) => {
   await t.hooks.useForAccount()
-  await t.property([arbAmountString().filter((a) => a.length <= 10)], async (original) => {
+  await t.property([arbAmountString()], async (original) => {
     const { txid } = await givenCharge(t, { valor: { original } })
     await t.control.payCob(txid)
     const data = eventData(await t.awaitEvent('6.2.receive-txid-of-charge', `a RECEIVE event for txid ${txid}`, isReceiveOf(txid)))
@@ -182,3 +184,45 @@ check('final charge states stay final: pay and remove are refused with 409 and c
     })
   }
 })
+
+/** The charge's status as the control driver holds it (GET /control/cob/{txid}). */
+async function chargeStatus(t: CheckContext, txid: string): Promise<unknown> {
+  return (await t.control.getCob(txid)).status
+}
+
+/** Drives a fresh ATIVA charge into `state` through the control driver. */
+async function chargeIn(t: CheckContext, state: FinalState): Promise<string> {
+  const { txid } = await givenCharge(t)
+  if (state === 'CONCLUIDA') await t.control.payCob(txid, { payer: { name: 'Final State Payer', document: randomCpf() } })
+  else await t.control.removeCob(txid, state === 'REMOVIDA_PELO_PSP' ? 'psp' : 'receiver')
+  return txid
+}
+
+/** The gateway's available balance, read to compare before and after: a precondition. */
+function availableBalance(t: CheckContext): Promise<unknown> {
+  return t.given('the available balance (GET /v1/account/balance)', async () => {
+    const ex = await t.gateway.get('/v1/account/balance')
+    t.expectStatus('2.3.gateway-available-balance', ex, 200)
+    return t.json('2.3.gateway-available-balance', ex).availableBalance
+  })
+}
+
+/** The service's own clock, as the public balance stamps it (§2.3 consultedAt): a precondition. */
+function serviceNow(t: CheckContext): Promise<number> {
+  return t.given('the service clock (GET /api/balance consultedAt)', async () => {
+    const ex = await t.base.get('/api/balance')
+    t.expectStatus('4.8.status-200', ex, 200)
+    const consultedAt = t.json('4.8.status-200', ex).consultedAt
+    const at = dateTimeMs(consultedAt)
+    t.expectThat('4.8.status-200', 'service clock (2.3 consultedAt)', !Number.isNaN(at), 'an ISO 8601 date-time', show(consultedAt), ex)
+    return at
+  })
+}
+
+const isReceive = (c: Captured): boolean => (c.body as { type?: unknown } | undefined)?.type === 'RECEIVE'
+
+const isReceiveOf = (txid: string) => (c: Captured): boolean => isReceive(c) && eventData(c).txId === txid
+
+const FINAL_STATES = ['CONCLUIDA', 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP'] as const
+
+type FinalState = (typeof FINAL_STATES)[number]

@@ -17,10 +17,13 @@ import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { idsOf, matchesAnyId, type RecordIds } from '../../harness/record-ids.ts'
 import { targetTime, type TargetTime } from '../../harness/target-clock.ts'
-import { centsOf, fromCents, hasAtMostTwoDecimals } from '../../generators/amounts.ts'
+import { centsOf, fromCents, readAmount } from '../../generators/amounts.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
 import { newListedRecord } from '../transactions/records.ts'
+import type { BalanceAnswers, Span } from './balances.ts'
+
+export type { Span }
 
 type Json = Record<string, unknown>
 export type ViewStatus = 'PENDING' | 'CONFIRMED' | 'ERROR'
@@ -37,7 +40,6 @@ export const BALANCE_SHAPE_CLAUSES = ['2.3.gross-equals-available-plus-blocked',
 export const BALANCE_TIME_CLAUSES = ['2.3.consulted-at-is-event-date', '2.3.gateway-consulted-at'] as const
 
 /** A stretch of the target's clock: before and after what it bounds. */
-export interface Span { since: TargetTime; until: TargetTime }
 
 /** A time rendered to the second, or read a moment apart from the clock that bounds it. */
 const TIME_SLACK_MS = 1_000
@@ -57,7 +59,7 @@ const spanText = (span: Span) => `${new Date(span.since.nowMs).toISOString()} โ€
 
 /** Exact cents of a reais number, or undefined when it is not one. */
 export function cents(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) && hasAtMostTwoDecimals(value) ? centsOf(value) : undefined
+  return readAmount(value, { numberOnly: true })
 }
 
 const viewCents = (value: unknown): number | undefined => (typeof value === 'string' && AMOUNT_TWO_DECIMALS.test(value) ? centsOf(value) : undefined)
@@ -252,34 +254,8 @@ export async function pixKeyOf(t: CheckContext): Promise<string | undefined> {
 // ---------------------------------------------------------------------------------------------
 // The balances
 
-export interface BalanceReading {
-  pub: Json
-  bcb: Json
-  gw: Json
-  pubEx: Exchange
-  bcbEx: Exchange
-  gwEx: Exchange
-  /** With a timed read: the target's clock before and after the three requests. */
-  span?: Span
-}
-
-/**
- * The three balance shapes, read at once (a precondition: their shapes are the balance area's
- * checks). `timed`: between two readings of the target's clock, so their times can be judged.
- */
-export function readBalances(t: CheckContext, timed = false): Promise<BalanceReading> {
-  return t.given('the three balances (GET /api/balance, /accounts/balances, /v1/account/balance)', async () => {
-    const since = timed ? await targetTime(t) : undefined
-    const [pubEx, bcbEx, gwEx] = await Promise.all([t.base.get('/api/balance'), t.base.get('/accounts/balances'), t.gateway.get('/v1/account/balance')])
-    const until = timed ? await targetTime(t) : undefined
-    t.expectStatus('2.3.public-net-balance', pubEx, 200)
-    t.expectStatus('2.3.bcb-available', bcbEx, 200)
-    t.expectStatus('2.3.gateway-available-balance', gwEx, 200)
-    const data = t.json('2.3.bcb-data-array', bcbEx).data as Record<string, any>[] | undefined
-    const bcb = { ...(data?.[0]?.balanceAmount ?? {}), eventDate: data?.[0]?.eventDate } as Json
-    return { pub: t.json('2.3.public-net-balance', pubEx), bcb, gw: t.json('2.3.gateway-available-balance', gwEx), pubEx, bcbEx, gwEx, ...(since && until ? { span: { since, until } } : {}) }
-  })
-}
+/** The three balance answers (suites/common/balances.ts givenBalanceAnswers), timed when their times are judged. */
+export type BalanceReading = BalanceAnswers
 
 function sum(a: number | undefined, b: number | undefined): number | undefined {
   return a === undefined || b === undefined ? undefined : a + b
@@ -288,10 +264,10 @@ function sum(a: number | undefined, b: number | undefined): number | undefined {
 /** The ยง2.3 equalities between the shapes of one reading (no movement in between: the caller runs alone, or on its own account). */
 export function expectShapesAgree(t: CheckContext, b: BalanceReading, after?: string): void {
   const rows: [string, string, number | undefined, number | undefined, Exchange][] = [
-    ['2.3.gross-equals-available-plus-blocked', 'public grossBalance = central-bank-style available + blocked', cents(b.pub.grossBalance), sum(cents(b.bcb.available), cents(b.bcb.blocked)), b.pubEx],
-    ['2.3.blocked-equals-blocked', 'public blockedBalance = central-bank-style blocked', cents(b.pub.blockedBalance), cents(b.bcb.blocked), b.pubEx],
-    ['2.3.net-equals-available', 'public netBalance = central-bank-style available', cents(b.pub.netBalance), cents(b.bcb.available), b.pubEx],
-    ['2.3.gateway-total-equals-available-plus-blocked', 'gateway totalBalance = availableBalance + blockedBalance', cents(b.gw.totalBalance), sum(cents(b.gw.availableBalance), cents(b.gw.blockedBalance)), b.gwEx],
+    ['2.3.gross-equals-available-plus-blocked', 'public grossBalance = central-bank-style available + blocked', cents(b.pub.grossBalance), sum(cents(b.bcb.available), cents(b.bcb.blocked)), b.publicEx],
+    ['2.3.blocked-equals-blocked', 'public blockedBalance = central-bank-style blocked', cents(b.pub.blockedBalance), cents(b.bcb.blocked), b.publicEx],
+    ['2.3.net-equals-available', 'public netBalance = central-bank-style available', cents(b.pub.netBalance), cents(b.bcb.available), b.publicEx],
+    ['2.3.gateway-total-equals-available-plus-blocked', 'gateway totalBalance = availableBalance + blockedBalance', cents(b.gw.totalBalance), sum(cents(b.gw.availableBalance), cents(b.gw.blockedBalance)), b.gatewayEx],
   ]
   for (const [clause, rule, got, want, ex] of rows) {
     if (got === undefined || want === undefined) continue
@@ -307,9 +283,9 @@ export function expectShapesAgree(t: CheckContext, b: BalanceReading, after?: st
 export function expectBalanceTimes(t: CheckContext, b: BalanceReading, after: string): void {
   if (!b.span) return
   const rows: [string, string, unknown, Exchange][] = [
-    ['2.3.consulted-at-is-event-date', 'public consultedAt', b.pub.consultedAt, b.pubEx],
-    ['2.3.consulted-at-is-event-date', 'central-bank-style eventDate', b.bcb.eventDate, b.bcbEx],
-    ['2.3.gateway-consulted-at', 'gateway consultedAt', b.gw.consultedAt, b.gwEx],
+    ['2.3.consulted-at-is-event-date', 'public consultedAt', b.pub.consultedAt, b.publicEx],
+    ['2.3.consulted-at-is-event-date', 'central-bank-style eventDate', b.eventDate, b.bcbEx],
+    ['2.3.gateway-consulted-at', 'gateway consultedAt', b.gw.consultedAt, b.gatewayEx],
   ]
   for (const [clause, field, value, ex] of rows) {
     const at = typeof value === 'string' ? Date.parse(value) : Number.NaN

@@ -1,6 +1,7 @@
-// Shared fixtures of the conventions suites: what makes an answer JSON, where the timestamps of an
-// answer or a notification are and how each is written, and the sampled answers that must be
-// successes to carry them. Not a suite file: it declares no check.
+// What the conventions check files share: where the timestamps of an answer or a notification are
+// and how each is written, the sampled answers that must be successes to carry them, and a slip
+// registered and paid for its notifications. Helpers of one file sit below that file's checks.
+// Not a suite file: it declares no check.
 import { randomUUID } from 'node:crypto'
 import { randomCpf } from '../../generators/documents.ts'
 import { show } from '../../harness/assertions.ts'
@@ -8,49 +9,9 @@ import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
 import { LOOKS_LIKE_DATE_TIME, isUtcDateTime } from '../../generators/formats.ts'
-import { duplicateNames, isJsonContentType, strictJsonProblem } from '../../generators/strict-json.ts'
-import { createSlip, registerSlip, slipRequest } from '../bank-slip/fixtures.ts'
-import { eventIfAny, eventOf, isEvent, resend, slipEvent } from '../events.ts'
+import { createSlip, registerSlip, slipRequest } from '../common/slips.ts'
+import { eventIfAny, eventOf, isEvent, resend, slipEvent } from '../common/events.ts'
 import { targetNow } from '../../harness/target-clock.ts'
-
-// ---- JSON bodies ------------------------------------------------------------------------------------
-
-export const JSON_BODIES = '0.json-bodies'
-
-/** Fails on the first answer with a body that is not labelled JSON or does not parse. */
-export function expectJsonBodies(t: CheckContext, exchanges: Exchange[]): void {
-  for (const ex of exchanges) {
-    if (ex.response.error) t.fail(JSON_BODIES, 'the answer', 'a response', ex.response.error, ex)
-    if (ex.response.body === '') continue
-    const type = ex.response.headers['content-type']
-    t.expectThat(JSON_BODIES, 'Content-Type', isJsonContentType(type), 'application/json (charset allowed)', show(type ?? '(none)'), ex)
-    const problem = strictJsonProblem(ex.response.body)
-    if (problem) t.fail(JSON_BODIES, 'the body', 'one JSON value as RFC 8259 writes it', problem, ex)
-    observeDuplicateNames(t, JSON_BODIES, ex.response.body)
-  }
-}
-
-export const POST_JSON = '6.http-post-json'
-
-/**
- * A notification as §6 and the conventions send it: HTTP POST, Content-Type application/json (a
- * charset parameter allowed), a body that is JSON as RFC 8259 writes it. The capture server reads
- * bodies leniently (a byte order mark stripped) so the notification is found; this judges its text.
- */
-export function expectJsonNotification(t: CheckContext, kind: string, c: Captured): void {
-  t.expectThat(POST_JSON, `${kind} notification method`, c.method === 'POST', 'POST', c.method)
-  const type = c.headers['content-type']
-  t.expectThat(POST_JSON, `${kind} notification Content-Type`, isJsonContentType(type), 'application/json (charset allowed)', show(type ?? '(none)'))
-  const problem = strictJsonProblem(c.raw)
-  if (problem) t.fail(POST_JSON, `${kind} notification body`, 'one JSON value as RFC 8259 writes it', `${problem}: ${show(c.raw.slice(0, 80))}`)
-  observeDuplicateNames(t, POST_JSON, c.raw)
-}
-
-/** RFC 8259 §4: member names SHOULD be unique; one written twice is still JSON, so it is observed, not failed. */
-function observeDuplicateNames(t: CheckContext, clause: string, text: string): void {
-  const twice = duplicateNames(text)
-  if (twice.length > 0) t.observe(clause, 'memberNamesTwice', twice)
-}
 
 // ---- UTC timestamps ---------------------------------------------------------------------------------
 
@@ -62,7 +23,7 @@ interface Stamp {
 }
 
 /** Every date-time-shaped string in a JSON value, with its JSON path. */
-function dateTimesIn(value: unknown, path = '$'): Stamp[] {
+export function dateTimesIn(value: unknown, path = '$'): Stamp[] {
   if (typeof value === 'string') return LOOKS_LIKE_DATE_TIME.test(value) ? [{ path, value }] : []
   if (Array.isArray(value)) return value.flatMap((item, i) => dateTimesIn(item, `${path}[${i}]`))
   if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => dateTimesIn(v, `${path}.${k}`))
@@ -82,7 +43,7 @@ function notationOf(value: string): string {
   return [basic ? 'basic' : 'extended', `zone ${zone}`, seconds ? 'seconds' : 'no seconds', fraction ? `fraction of ${fraction[1]!.length} digits (${time[time.length - fraction[1]!.length - 1]})` : 'no fraction'].join(', ')
 }
 
-const UTC = 'an ISO 8601 date-time in UTC (Z, +00:00)'
+export const UTC = 'an ISO 8601 date-time in UTC (Z, +00:00)'
 
 /** Fails on the first non-UTC timestamp of the answers; also when the sample held no timestamp at all. Observes their notations. */
 export function expectUtcAnswers(t: CheckContext, exchanges: Exchange[]): void {
@@ -97,12 +58,6 @@ export function expectUtcAnswers(t: CheckContext, exchanges: Exchange[]): void {
   }
   t.expectThat(TIMESTAMPS_UTC, 'the sampled answers', seen > 0, 'answers carrying their documented timestamps', 'no date-time in any answer', exchanges[0])
   t.observe(TIMESTAMPS_UTC, 'notation', [...notations].sort())
-}
-
-export function expectUtcNotification(t: CheckContext, kind: string, c: Captured): void {
-  for (const stamp of dateTimesIn(c.body)) {
-    t.expectThat(TIMESTAMPS_UTC, `${kind} notification ${stamp.path}`, isUtcDateTime(stamp.value), UTC, `${show(stamp.value)} in ${show(c.body)}`)
-  }
 }
 
 /**

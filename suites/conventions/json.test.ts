@@ -4,15 +4,20 @@
 // writes it (generators/strict-json.ts: no byte order mark, nothing after it, no member name twice).
 // PDF downloads (§4.16) are the stated exception and are not sampled. Notifications, last, likewise.
 import { randomUUID } from 'node:crypto'
-import { check } from '../../harness/check.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { newTxid, newUuid } from '../../generators/ids.ts'
 import { cashInBody } from '../../generators/requests.ts'
-import { resend } from '../events.ts'
-import { slipRequest } from '../bank-slip/fixtures.ts'
-import { expectJsonBodies, expectJsonNotification, judgeEveryNotificationKind } from './fixtures.ts'
+import { resend } from '../common/events.ts'
+import { slipRequest } from '../common/slips.ts'
+import { judgeEveryNotificationKind } from './fixtures.ts'
+import { show } from '../../harness/assertions.ts'
+import { type Exchange } from '../../harness/exchange.ts'
+import { type Captured } from '../../harness/webhook-capture.ts'
+import { isJsonContentType, strictJsonProblem } from '../../generators/strict-json.ts'
+import { POST_JSON, expectJsonNotification, observeDuplicateNames } from '../common/json-notifications.ts'
 
 check('answers of the read operations, successes and errors, are JSON', { clauses: ['0.json-bodies'] }, async (t) => {
   expectJsonBodies(t, [
@@ -63,3 +68,19 @@ check('the V1, V2 and bank slip notifications are HTTP POST with Content-Type ap
 }, async (t) => {
   await judgeEveryNotificationKind(t, 'Json Notified Payer', 'kitjson', (kind, c) => expectJsonNotification(t, kind, c))
 })
+
+/** Fails on the first answer with a body that is not labelled JSON or does not parse. */
+function expectJsonBodies(t: CheckContext, exchanges: Exchange[]): void {
+  for (const ex of exchanges) {
+    if (ex.response.error) t.fail(JSON_BODIES, 'the answer', 'a response', ex.response.error, ex)
+    if (ex.response.body === '') continue
+    const type = ex.response.headers['content-type']
+    t.expectThat(JSON_BODIES, 'Content-Type', isJsonContentType(type), 'application/json (charset allowed)', show(type ?? '(none)'), ex)
+    const problem = strictJsonProblem(ex.response.body)
+    if (problem) t.fail(JSON_BODIES, 'the body', 'one JSON value as RFC 8259 writes it', problem, ex)
+    observeDuplicateNames(t, JSON_BODIES, ex.response.body)
+  }
+}
+
+const JSON_BODIES = '0.json-bodies'
+

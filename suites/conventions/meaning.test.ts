@@ -7,7 +7,8 @@ import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { newTxid } from '../../generators/ids.ts'
 import { accepted, expectUtcAnswers } from './fixtures.ts'
-import { BALANCE_TIME_CLAUSES, expectBalanceTimes, readBalances } from '../common/surfaces.ts'
+import { BALANCE_TIME_CLAUSES, expectBalanceTimes } from '../common/surfaces.ts'
+import { givenBalanceAnswers } from '../common/balances.ts'
 
 /** A day and a few hours: past midnight in any zone, so a local rendering differs in its date as well. */
 const MOVE_S = 27 * 3600 + 17 * 60
@@ -19,7 +20,7 @@ check('timestamps are UTC after the sandbox clock has moved (balances, charge)',
 }, async (t) => {
   await t.control.advance(MOVE_S)
   // every balance surface after the move: each time the moment of its query on the moved clock
-  expectBalanceTimes(t, await readBalances(t, true), `a clock move of ${MOVE_S} s`)
+  expectBalanceTimes(t, await givenBalanceAnswers(t, '', true), `a clock move of ${MOVE_S} s`)
   expectUtcAnswers(t, [
     await accepted(t, '4.9.status-200', 'the central-bank-style balance (GET /accounts/balances)', await t.base.get('/accounts/balances')),
     await accepted(t, '4.8.status-200', 'the public balance (GET /api/balance)', await t.base.get('/api/balance')),

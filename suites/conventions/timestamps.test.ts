@@ -3,13 +3,16 @@
 // kit can cheaply cause, must be in UTC (generators/formats.ts DATE_TIME_UTC: Z, +00:00 or +00). A
 // date-time is recognised by its shape (a date and an hour, LOOKS_LIKE_DATE_TIME), so a field that is one is checked whatever its name; plain dates (a slip's
 // dueDate) are not timestamps and are left alone.
-import { check } from '../../harness/check.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newTxid, newUuid } from '../../generators/ids.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { cashInBody } from '../../generators/requests.ts'
-import { accepted, expectUtcAnswers, expectUtcNotification, judgeEveryNotificationKind } from './fixtures.ts'
+import { accepted, expectUtcAnswers, judgeEveryNotificationKind, TIMESTAMPS_UTC, dateTimesIn, UTC } from './fixtures.ts'
+import { show } from '../../harness/assertions.ts'
+import { type Captured } from '../../harness/webhook-capture.ts'
+import { isUtcDateTime } from '../../generators/formats.ts'
 
 check('timestamps of the balance answers are UTC', { clauses: ['0.timestamps-utc'] }, async (t) => {
   expectUtcAnswers(t, [
@@ -48,3 +51,9 @@ check('timestamps of the V1, V2 and bank slip notifications are UTC', {
 }, async (t) => {
   await judgeEveryNotificationKind(t, 'Utc Notified Payer', 'kitutc', (kind, c) => expectUtcNotification(t, kind, c))
 })
+
+function expectUtcNotification(t: CheckContext, kind: string, c: Captured): void {
+  for (const stamp of dateTimesIn(c.body)) {
+    t.expectThat(TIMESTAMPS_UTC, `${kind} notification ${stamp.path}`, isUtcDateTime(stamp.value), UTC, `${show(stamp.value)} in ${show(c.body)}`)
+  }
+}

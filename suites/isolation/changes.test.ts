@@ -8,12 +8,11 @@ import { check, type CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { targetNow } from '../../harness/target-clock.ts'
-import { ControlError } from '../../harness/control.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newTxid, newUuid } from '../../generators/ids.ts'
 import { cashInBody, slipBody } from '../../generators/requests.ts'
-import { resend, v1For, type ResendVersion } from '../events.ts'
+import { resend, v1For, type ResendVersion } from '../common/events.ts'
 import { READ_REFUSALS, RESEND_REFUSALS, isolationExternalId, needsOf, otherCaller, someReais, type Caller, type Json, type OtherKind } from './accounts.ts'
 import { KIND_WORDS, isolationRow, type IsolationRow } from './operations.ts'
 
@@ -154,11 +153,8 @@ async function registeredSlip(t: CheckContext, post: (body: unknown) => Promise<
     t.expectStatus('4.15.request-accepted', ex, [200, 201])
     const id = t.json('4.15.request-accepted', ex).id
     if (typeof id !== 'string') t.fail('4.15.request-accepted', 'slip id', 'a string', show(id), ex)
-    try {
-      await t.control.registerSlip(id)
-    } catch (err) {
-      if (!(err instanceof ControlError && err.exchange.response.status === 409)) throw err
-    }
+    const registered = await t.control.attempt(() => t.control.registerSlip(id))
+    if (!registered.accepted && registered.status !== 409) throw registered.error
     return { id, externalId: body.externalId }
   })
 }

@@ -116,10 +116,11 @@ interface Reading {
   id?: unknown
 }
 
-const cents = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v * 100) : undefined)
+/** Cents of a balance value, rounded: whose balance an answer shows is told by its amounts, their decimals are the balance checks' business. */
+const roundedCents = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v * 100) : undefined)
 const pair = (a: unknown, b: unknown): [number, number] | undefined => {
-  const x = cents(a)
-  const y = cents(b)
+  const x = roundedCents(a)
+  const y = roundedCents(b)
   return x === undefined || y === undefined ? undefined : [x, y]
 }
 

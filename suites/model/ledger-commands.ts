@@ -8,14 +8,14 @@ import { fromCents } from '../../generators/amounts.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newTxid } from '../../generators/ids.ts'
-import { eventData, isEvent } from '../events.ts'
+import { eventData, isEvent } from '../common/events.ts'
 import { newListedRecord } from '../transactions/records.ts'
-import { transactionIdOf } from '../transactions/seed.ts'
+import { transactionIdOf } from '../common/records.ts'
 import { targetTime } from '../../harness/target-clock.ts'
 import { cashInBody } from '../../generators/requests.ts'
 import { during, expectNotifiedAmount, expectRecordSurfacesAgree, readRecordSurfaces } from '../common/surfaces.ts'
 import {
-  ACCEPTED, CONFIRMED, FAILED, INCOMING, amountsOf, expectEvent, expectEventCount, listedTransactions, singleView, verify,
+  ACCEPTED, CONFIRMED, FAILED, INCOMING, amountsOf, expectEvent, expectEventCount, listedTransactions, viewAmounts, verify,
   VIEW_STATUS, type Command, type Listed, type Model, type Real,
 } from './ledger-model.ts'
 
@@ -66,7 +66,7 @@ class PayCharge implements Command {
     for (const c of r.t.hooks.events(r.channel).filter(receive)) {
       expectNotifiedAmount(r.t, '6.2.receive-txid-of-charge', `RECEIVE payment.amount of the charge ${charge.txid}`, (eventData(c).payment as { amount?: unknown } | undefined)?.amount, charge.cents, 'string')
     }
-    const read = singleView(r.t, paid.transactionId, (v) => {
+    const read = viewAmounts(r.t, paid.transactionId, (v) => {
       if (v.originalCents !== charge.cents) r.t.fail('2.1.original-amount', 'the payment of a charge is for its valor.original', fromCents(charge.cents), fromCents(v.originalCents), v.ex)
     })
     await verify(m, r, INCOMING, this.toString(), { id: paid.transactionId, read, apply: (view) => {
@@ -84,7 +84,7 @@ class IncomingPayment implements Command {
   async run(m: Model, r: Real): Promise<void> {
     const paid = await r.t.control.incomingPayment({ amount: this.amountCents / 100, payer: payer(), externalId: `kit-model-${randomUUID()}`, ...(m.pixKey ? { pixKey: m.pixKey } : {}) })
     await expectEvent(r, '6.2.receive-emitted', 'an incoming payment posts RECEIVE', isEvent('RECEIVE', (d) => d.endToEndId === paid.e2eId))
-    const read = singleView(r.t, paid.transactionId, (v) => {
+    const read = viewAmounts(r.t, paid.transactionId, (v) => {
       if (v.originalCents !== this.amountCents) r.t.fail('2.1.original-amount', 'an incoming payment is recorded at its amount', fromCents(this.amountCents), fromCents(v.originalCents), v.ex)
     })
     await verify(m, r, INCOMING, this.toString(), { id: paid.transactionId, read, apply: (view) => {
@@ -110,7 +110,7 @@ class CashOut implements Command {
       const ex = await r.t.base.post('/api/pix/cash-out-qrcode', { value: this.amountCents / 100, qrCode, externalId })
       return transactionIdOf(r.t, '4.7.transaction-id', ex)
     })
-    await verify(m, r, ACCEPTED, this.toString(), { id: transactionId, read: singleView(r.t, transactionId), apply: (view) => {
+    await verify(m, r, ACCEPTED, this.toString(), { id: transactionId, read: viewAmounts(r.t, transactionId), apply: (view) => {
       m.available -= view.finalCents
       m.blocked += view.finalCents
       m.cashOuts.push({ transactionId, finalCents: view.finalCents })
@@ -176,7 +176,7 @@ class ReturnPayment implements Command {
       if ('absent' in made) return r.t.fail('2.2.type-map-refund-in', 'the listing shows the return transaction', `a Refund in of ${fromCents(valorCents)}`, made.absent, made.ex)
       return r.t.inconclusive(`the return's transaction is not found: ${made.unlinked}`)
     })
-    const view = await singleView(r.t, transactionId, (v) => {
+    const view = await viewAmounts(r.t, transactionId, (v) => {
       if (v.originalCents !== valorCents) r.t.fail('2.1.original-amount', 'the return transaction is for valor', fromCents(valorCents), fromCents(v.originalCents), v.ex)
     })
     original.refundableCents -= valorCents

@@ -40,7 +40,8 @@ import { show } from '../../harness/assertions.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
 import { centsOf, fromCents } from '../../generators/amounts.ts'
-import { cents, expectBalanceTimes, expectShapesAgree, readBalances, type BalanceReading } from '../common/surfaces.ts'
+import { cents, expectBalanceTimes, expectShapesAgree, type BalanceReading } from '../common/surfaces.ts'
+import { givenBalanceAnswers } from '../common/balances.ts'
 import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
 
 const EVENT_WAIT_MS = 5_000
@@ -126,7 +127,7 @@ interface ViewAmounts { originalCents: number; feeCents: number; finalCents: num
  * model takes its fee from there, so the view is a precondition; `expect` checks what the command
  * made (its amount) on the way.
  */
-export async function singleView(t: CheckContext, transactionId: string, expect?: (v: ViewAmounts) => void): Promise<ViewAmounts> {
+export async function viewAmounts(t: CheckContext, transactionId: string, expect?: (v: ViewAmounts) => void): Promise<ViewAmounts> {
   const what = 'the transaction view the model takes its amounts from (GET /api/pix/transaction/{id})'
   const amounts = await t.given(what, async () => {
     const ex = await t.base.get(`/api/pix/transaction/${encodeURIComponent(transactionId)}`)
@@ -210,14 +211,14 @@ function keyListing(t: CheckContext, key: string): Promise<Listing> {
 function expectModelBalances(m: Model, t: CheckContext, b: BalanceReading, moved: Movement | undefined, command: string): void {
   const expected = `available ${fromCents(m.available)}, blocked ${fromCents(m.blocked)}`
   const rows: [string, unknown, number, Exchange, string?][] = [
-    ['public netBalance', b.pub.netBalance, m.available, b.pubEx],
-    ['public blockedBalance', b.pub.blockedBalance, m.blocked, b.pubEx],
-    ['public grossBalance', b.pub.grossBalance, m.available + m.blocked, b.pubEx],
+    ['public netBalance', b.pub.netBalance, m.available, b.publicEx],
+    ['public blockedBalance', b.pub.blockedBalance, m.blocked, b.publicEx],
+    ['public grossBalance', b.pub.grossBalance, m.available + m.blocked, b.publicEx],
     ['central-bank-style available', b.bcb.available, m.available, b.bcbEx],
     ['central-bank-style blocked', b.bcb.blocked, m.blocked, b.bcbEx],
-    ['gateway availableBalance', b.gw.availableBalance, m.available, b.gwEx, moved?.gatewayAvailable],
-    ['gateway blockedBalance', b.gw.blockedBalance, m.blocked, b.gwEx],
-    ['gateway totalBalance', b.gw.totalBalance, m.available + m.blocked, b.gwEx],
+    ['gateway availableBalance', b.gw.availableBalance, m.available, b.gatewayEx, moved?.gatewayAvailable],
+    ['gateway blockedBalance', b.gw.blockedBalance, m.blocked, b.gatewayEx],
+    ['gateway totalBalance', b.gw.totalBalance, m.available + m.blocked, b.gatewayEx],
   ]
   for (const [field, got, want, ex, own] of rows) {
     if (cents(got) === want) continue
@@ -378,9 +379,9 @@ export async function verify(
   const listing = m.listed.size > 0 || view
   // read together (one round trip, not five: a distant target makes every one count), compared in order
   const [amounts, reading, listed, byKey, current] = await Promise.all([
-    view?.read, readBalances(r.t, timed), listing ? listedTransactions(r.t) : undefined,
+    view?.read, givenBalanceAnswers(r.t, '', timed), listing ? listedTransactions(r.t) : undefined,
     listing && m.pixKey ? keyListing(r.t, m.pixKey) : undefined,
-    subject ? singleView(r.t, subject) : undefined,
+    subject ? viewAmounts(r.t, subject) : undefined,
   ])
   if (view && amounts) view.apply(amounts)
   expectBalances(m, r.t, reading, moved, command)

@@ -9,7 +9,7 @@ import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { GatewayClient } from '../../harness/http.ts'
 import { flushPacingLogs, pacerFor, type Slot } from '../../harness/pacing.ts'
-import { resend, resendPath } from '../events.ts'
+import { resend, resendPath } from '../common/events.ts'
 
 export const LIMIT = 60
 export const WINDOW_S = 60

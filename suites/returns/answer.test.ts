@@ -2,9 +2,9 @@
 // the natureza a request may carry or leave out. Received payments come from the control API
 // (POST /control/incoming-payments); the state after processing is read through
 // GET /control/returns/{e2eid}/{id}, since the interface has no read of a return.
-import { check } from '../../harness/check.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
-import { givenStoredIn, horario, isIsoDateTime, returnOfFreshPayment } from './fixtures.ts'
+import { horario, isIsoDateTime, type Json, receivedE2eId, type CreatedReturn, createReturn, givenReturn } from './fixtures.ts'
 
 const RETURN_STATUSES = ['EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO']
 const NATUREZAS = ['ORIGINAL', 'RETIRADA', 'MED_OPERACIONAL', 'MED_FRAUDE']
@@ -64,3 +64,21 @@ check('a return requested with natureza RETIRADA is accepted and keeps RETIRADA'
   const { ex, body } = await returnOfFreshPayment(t, { valor: '4.00', natureza: 'RETIRADA' }, clause)
   t.expectEqual(clause, 'natureza RETIRADA kept', body.natureza, 'RETIRADA', ex)
 })
+
+/**
+ * A return of `request` against a fresh payment of 50.00, accepted (201). Its acceptance fails
+ * `clause` when the check is about it; otherwise it only sets the check up (a precondition).
+ */
+async function returnOfFreshPayment(t: CheckContext, request: Json, clause?: string): Promise<CreatedReturn> {
+  const e2eid = await receivedE2eId(t, 5_000)
+  return clause ? createReturn(t, clause, e2eid, request) : givenReturn(t, e2eid, request)
+}
+
+/** The return as the sandbox driver holds it, in `status` (the state the check needs: a precondition). */
+function givenStoredIn(t: CheckContext, r: CreatedReturn, status: string, clause: string): Promise<Json> {
+  return t.given(`the return ${status} (GET /control/returns/{e2eid}/{id})`, async () => {
+    const stored = await t.control.getReturn(r.e2eid, r.id)
+    t.expectEqual(clause, `the return is ${status}`, stored.status, status)
+    return stored
+  })
+}

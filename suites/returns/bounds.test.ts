@@ -4,14 +4,15 @@
 // come from the schemas of specs/openapi.yaml (boundaryCases) and are re-judged by ajv or the
 // codec before they are sent. Received payments to return come from the control API, so every
 // accepted case has a real original; ids are fresh for every attempt.
-import { check } from '../../harness/check.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import { boundaryCases } from '../../generators/schema-arb.ts'
 import { parameterSchema, requestBodySchema, validator } from '../../generators/openapi.ts'
-import { E2EID_PATH_RE, newUuid } from '../../generators/ids.ts'
+import { E2EID_PATH_RE, newUuid, newTxid } from '../../generators/ids.ts'
 import { NEAR_MISSES } from '../../generators/near-miss.ts'
 import { optionalAbsences } from '../../generators/combinations.ts'
-import { expectCreated, putReturn, receivedE2eId, receivedPayment, refund as refundOf, returnIdOfLength, storedReturn } from './fixtures.ts'
+import { putReturn, paidGatewayId, receivedE2eId, refund as refundOf, type Json } from './fixtures.ts'
+import { type Exchange } from '../../harness/exchange.ts'
 
 const DEVOLUCAO_REQUEST = requestBodySchema('putDevolucao') as object
 const NEEDS = ['control', 'mutating'] as const
@@ -120,11 +121,11 @@ check('gateway refund value: 0.01 and 0.02 are accepted; 0, 0.001 and just under
   clauses: ['4.14.value-min'],
   needs: [...NEEDS],
 }, async (t) => {
-  const payment = await receivedPayment(t, 1_000)
+  const gatewayId = await paidGatewayId(t, 1_000)
   const schema = requestBodySchema('refundPayment') as object
   const judge = validator(schema)
   const belowFromSchema = boundaryCases(schema).filter((c) => c.keyword === 'minimum' && !c.valid).map((c) => (c.value as { value: number }).value)
-  const refund = (value: number) => refundOf(t, payment.gatewayId, { value, description: `kit bound ${newUuid().slice(0, 8)}` })
+  const refund = (value: number) => refundOf(t, gatewayId, { value, description: `kit bound ${newUuid().slice(0, 8)}` })
   const clause = '4.14.value-min'
   for (const value of [0, 0.001, ...belowFromSchema]) {
     if (judge({ value }) === true) throw new Error(`kit bug: the refund value ${value} is valid in specs/openapi.yaml`)
@@ -151,3 +152,22 @@ check('return optional members (natureza, descricao): present and absent, one at
     expectCreated(t, '4.11.status-201', ex)
   }
 })
+
+/** A fresh alphanumeric return id of exactly `length` characters. */
+function returnIdOfLength(length: number): string {
+  return `${newTxid()}${newTxid()}`.slice(0, length)
+}
+
+/** 201 and the return object, or a failure of `clause`. */
+function expectCreated(t: CheckContext, clause: string, ex: Exchange): Json {
+  t.expectStatus(clause, ex, 201)
+  return t.json(clause, ex)
+}
+
+/** The control view of a return: undefined when the target holds no such return (404). */
+async function storedReturn(t: CheckContext, e2eid: string, id: string): Promise<Json | undefined> {
+  const stored = await t.control.attempt(() => t.control.getReturn(e2eid, id))
+  if (stored.accepted) return stored.value
+  if (stored.status === 404) return undefined
+  throw stored.error
+}

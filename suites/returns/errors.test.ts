@@ -7,13 +7,13 @@ import { ERROR_BODY_CLAUSES as ERROR_BODY } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
 import { arbInvalidAmountString, isTwoDecimalString } from '../../generators/amounts.ts'
 import { newTxid } from '../../generators/ids.ts'
-import { putReturn as put, receivedPayment } from './fixtures.ts'
+import { putReturn as put, receivedE2eId } from './fixtures.ts'
 
 check('return with a valor that is not a two-decimal string answers 400 with the error body', {
   clauses: ['7.return-value-format-400', ...ERROR_BODY],
   needs: ['control', 'mutating'],
 }, async (t) => {
-  const { e2eId } = await receivedPayment(t, 10_000)
+  const e2eId = await receivedE2eId(t, 10_000)
   const arbValor = fc.oneof(
     { arbitrary: arbInvalidAmountString() as fc.Arbitrary<unknown>, weight: 4 },
     { arbitrary: fc.constantFrom<unknown>(1, 1.5, 0.01, true), weight: 1 },

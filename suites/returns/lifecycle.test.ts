@@ -4,15 +4,16 @@
 // Received payments come from the control API (POST /control/incoming-payments, aged with ageDays);
 // the processing result is driven and observed through /control/returns/{e2eid}/{id}.
 import fc from 'fast-check'
-import { check } from '../../harness/check.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
 import { centsOf, fromCents } from '../../generators/amounts.ts'
 import { newE2eId } from '../../generators/ids.ts'
-import { eventData } from '../events.ts'
-import { expectControlRefusal } from '../refusals.ts'
+import { eventData } from '../common/events.ts'
+import { expectControlRefusal } from '../common/refusals.ts'
 import { RECORD_SURFACE_CLAUSES, during, pixKeyOf, surfacesAfter } from '../common/surfaces.ts'
-import { cashOutE2eId, createReturn, givenReturn, horario, isIsoDateTime, newReturnId, putReturn, receivedE2eId, returnRequest } from './fixtures.ts'
+import { createReturn, givenReturn, horario, isIsoDateTime, newReturnId, putReturn, receivedE2eId, type Json } from './fixtures.ts'
+import { givenCashOut } from '../common/cash.ts'
 
 const RETURN_DEADLINE_DAYS = 89
 
@@ -168,3 +169,30 @@ check('a return naming the e2eid of a cash-out (not a received payment): 404 wit
   const e2eid = await cashOutE2eId(t)
   t.expectErrorBody('7.return-not-received-payment-404', await putReturn(t, e2eid, newReturnId(), { valor: '1.00' }), 404)
 })
+
+/**
+ * The end-to-end id of a fresh cash-out (settled first when the target assigns it only then): a
+ * precondition.
+ */
+function cashOutE2eId(t: CheckContext): Promise<string> {
+  return t.given('the end-to-end id of a cash-out (POST /api/pix/cash-out-qrcode, GET /api/pix/transaction/{id})', async () => {
+    const { transactionId } = await givenCashOut(t, 300, {})
+    const read = async () => {
+      const ex = await t.base.get(`/api/pix/transaction/${encodeURIComponent(transactionId)}`)
+      t.expectStatus('4.3.get-by-id', ex, 200)
+      return { e2eId: t.json('4.3.get-by-id', ex).e2eId, ex }
+    }
+    let view = await read()
+    if (typeof view.e2eId !== 'string') {
+      await t.control.settleTransaction(transactionId)
+      view = await read()
+    }
+    if (typeof view.e2eId !== 'string') t.fail('2.1.e2e-id', 'cash-out e2eId', 'an end-to-end id once settled', show(view.e2eId), view.ex)
+    return view.e2eId
+  })
+}
+
+/** The body of a return of `cents`, with a message to the payer. */
+function returnRequest(cents: number): Json {
+  return { valor: fromCents(cents), descricao: 'conformance kit return' }
+}

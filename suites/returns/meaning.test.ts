@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import { eventData, isEvent } from '../events.ts'
+import { eventData, isEvent } from '../common/events.ts'
 import { receivedE2eId } from './fixtures.ts'
 
 type Json = Record<string, unknown>

@@ -3,11 +3,11 @@
 // Paid payments come from the control API (POST /control/incoming-payments); the gateway path takes
 // their gatewayId (CONTRACTS §4). Whether a refund was total is observed through the eligibility
 // rules of §4.14: after a total refund, one more cent is refused.
-import { check } from '../../harness/check.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import { reaisOf } from '../../generators/amounts.ts'
 import { RECORD_SURFACE_CLAUSES, during, pixKeyOf, surfacesAfter, type Span } from '../common/surfaces.ts'
-import { REFUND_CODE_STATUS, expectNothingLeft, expectRefundAccepted as expectAccepted, paidGatewayId, refund } from './fixtures.ts'
+import { REFUND_CODE_STATUS, expectRefundAccepted as expectAccepted, paidGatewayId, refund, expectRefundRefused } from './fixtures.ts'
 
 const ORIGINAL_CENTS = 1_000
 
@@ -54,3 +54,21 @@ check('an accepted gateway refund answers transactionId, a string unique to that
     pixKey: await pixKeyOf(t), ...(span ? { find: { type: 'REFUND_IN', amount: '1.50', since: span.since, until: span.until, not: [id] } } : {}),
   })
 })
+
+/**
+ * After a total refund nothing is left: a further refund of one cent is refused, for the sum rule
+ * (REFUND_VALUE_EXCEEDS_ORIGINAL) or because a wholly refunded payment is no longer PAID
+ * (TRANSACTION_NOT_REFUNDABLE); which of the two comes first is not shown.
+ */
+const NOTHING_LEFT_CODES = ['REFUND_VALUE_EXCEEDS_ORIGINAL', 'TRANSACTION_NOT_REFUNDABLE']
+
+/** A further refund of 0.01 of payment `id` is refused for nothing being left, or a failure of `clause`. */
+async function expectNothingLeft(t: CheckContext, clause: string, id: string): Promise<void> {
+  const ex = await refund(t, id, { value: 0.01 })
+  expectRefundRefused(t, clause, ex)
+  const code = (ex.response.json as { code?: unknown } | undefined)?.code
+  // a refusal without a code (an error body of another shape) cannot say why it refused: no verdict here
+  if (code === undefined) t.inconclusive(`a further 0.01 was refused (HTTP ${ex.response.status}) without a code: whether for the amount left cannot be told`)
+  t.expectThat(clause, 'after a total refund nothing is left', typeof code === 'string' && NOTHING_LEFT_CODES.includes(code),
+    `a further 0.01 refused with code ${NOTHING_LEFT_CODES.join(' or ')}`, `HTTP ${ex.response.status} code ${show(code)}`, ex)
+}

@@ -3,13 +3,13 @@
 // the status each code came with is recorded (7.refund-code-status-not-shown, observed).
 // Payments to refund come from the control API (POST /control/incoming-payments, aged with
 // ageDays); the gateway path takes their gatewayId (CONTRACTS §4).
-import { check } from '../../harness/check.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import { fromCents } from '../../generators/amounts.ts'
+import { fromCents, centsOf } from '../../generators/amounts.ts'
 import { newUuid } from '../../generators/ids.ts'
 import { cashInBody } from '../../generators/requests.ts'
-import { givenCashOut } from '../cash/fixtures.ts'
-import { REFUND_CODE_STATUS, availableCents, expectRefundDocumented as expectAccepted, expectRefundRefused, paidGatewayId, refund } from './fixtures.ts'
+import { givenCashOut } from '../common/cash.ts'
+import { REFUND_CODE_STATUS, expectRefundDocumented as expectAccepted, expectRefundRefused, paidGatewayId, refund } from './fixtures.ts'
 
 const REFUND_DEADLINE_DAYS = 90
 /** Drain cash-outs leave a tenth of the available balance each; a dozen rounds empty any sandbox. */
@@ -69,3 +69,17 @@ check('gateway refund larger than the available balance: INSUFFICIENT_BALANCE', 
     for (const drain of drains) await t.control.failTransaction(drain, 'conformance kit: undo the drain').catch(() => {})
   }
 })
+
+/**
+ * The available balance, read from the public balance (netBalance = available, §2.3): the gateway's
+ * shape is limited to 60 reads a minute, and a drain reads it again and again.
+ */
+async function availableCents(t: CheckContext): Promise<number> {
+  return t.given('the available balance (GET /api/balance netBalance)', async () => {
+    const ex = await t.base.get('/api/balance')
+    t.expectStatus('2.3.public-net-balance', ex, 200)
+    const available = t.json('2.3.public-net-balance', ex).netBalance
+    if (typeof available !== 'number') throw new Error(`netBalance is ${JSON.stringify(available)}, not a number`)
+    return centsOf(available)
+  })
+}

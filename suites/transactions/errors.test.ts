@@ -6,7 +6,8 @@
 import { ERROR_BODY_CLAUSES as ERROR_BODY } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
 import { arbOverlongDateWindow, daysBetween, today, addDays, type DateWindow } from '../../generators/dates.ts'
-import { invalidValues } from './fixtures.ts'
+import { boundaryCases } from '../../generators/schema-arb.ts'
+import { parameterSchema, validator } from '../../generators/openapi.ts'
 
 const LISTING = '/api/transactions'
 const MAX_INTERVAL_DAYS = 31
@@ -38,3 +39,18 @@ check('account listing with startDate and endDate more than 31 days apart answer
     t.expectErrorBody('7.list-interval-over-31-days-400', await t.base.get(LISTING, { query: { ...window } }), 400)
   }, { examples, cost: 1 })
 })
+
+/** Values a parameter's schema refuses: wrong types, enum near misses, malformed formats. */
+function invalidValues(name: string): unknown[] {
+  const schema = parameterSchema('listTransactions', name)
+  const judge = validator(schema)
+  const fromSchema = boundaryCases(schema).filter((c) => !c.valid && ['type', 'enum'].includes(c.keyword)).map((c) => c.value)
+  return [...fromSchema, ...(name.endsWith('Date') ? malformedDatesNearToday() : [])].filter((v) => judge(v) !== true && judge(String(v)) !== true)
+}
+
+/** Not YYYY-MM-DD dates, all near today so that no reading of them makes the interval the reason. */
+function malformedDatesNearToday(): string[] {
+  const d = today()
+  const [year, month, day] = [d.slice(0, 4), d.slice(5, 7), d.slice(8, 10)]
+  return [`${year}-${month}-32`, `${year}-${month}-00`, `${day}/${month}/${year}`, 'yesterday']
+}

@@ -2,19 +2,17 @@
 // date window, each alone and in combination: every item returned satisfies the filter, and the
 // transactions the check made for it are (or are not) among them. Dates are UTC days of the
 // target's clock (the control clock), since the interface writes its timestamps in UTC.
-import { check } from '../../harness/check.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import { randomCnpj, randomCpf } from '../../generators/documents.ts'
 import { newUuid } from '../../generators/ids.ts'
-import {
-  ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, incomingPayment, listPage, pixKeyListing, singleView, targetToday, uniqueExternalId, type ListedType, type Made, type Status,
-} from './seed.ts'
+import { ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, listPage, pixKeyListing, type ListedType, type Status, type Json } from './seed.ts'
+import { receivedRecord, singleView, targetToday, uniqueExternalId, type Made } from '../common/records.ts'
 import { transactionOf } from './records.ts'
-import { daysAround, pixKeysQuietestFirst, quietestPixKey, withListings } from './listing.ts'
+import { daysAround, pixKeysQuietestFirst, quietestPixKey, withListings, type Lister, type Query } from './listing.ts'
 import { expectListingShape } from './shapes.ts'
-import {
-  FILTER_CLAUSE, RECIPE, STATUSES, STATUS_OF, TYPES, aged, brokenFilter, expectWindow, narrowingsFor, unmatchedFilter, type Facts, type Filter,
-} from './fixtures.ts'
+import { DAY_MS } from './fixtures.ts'
+import { addDays } from '../../generators/dates.ts'
 
 // ---- status and type, alone -----------------------------------------------------------------
 
@@ -69,7 +67,7 @@ check('pix-key listing: status and type filters keep a received payment to the k
 }, withListings(async (t, lists) => {
   const key = await quietestPixKey(t)
   const path = pixKeyListing(key)
-  const paid = await incomingPayment(t, { pixKey: key })
+  const paid = await receivedRecord(t, { pixKey: key })
   const narrowings = narrowingsFor(path, await targetToday(t), paid)
   for (const s of STATUSES) {
     const clause = '4.5.status-filter'
@@ -95,8 +93,8 @@ check('account listing: externalId=X lists exactly the transaction whose externa
   needs: ['control', 'mutating'],
 }, async (t) => {
   const x = uniqueExternalId('exact')
-  const target = await incomingPayment(t, { externalId: x })
-  const longer = await incomingPayment(t, { externalId: `${x}-2` })
+  const target = await receivedRecord(t, { externalId: x })
+  const longer = await receivedRecord(t, { externalId: `${x}-2` })
   const p = await listPage(t, '4.4.external-id-filter', ACCOUNT_LISTING, { externalId: x, size: 100 })
   const ids = p.data.map((i) => i.transactionId)
   t.expectThat('4.4.external-id-filter', 'externalId filters exactly', ids.length === 1 && ids[0] === target.id, `only transaction ${target.id}`,
@@ -107,8 +105,8 @@ check('account listing: endToEndId=E lists only the transaction with that end-to
   clauses: ['4.4.end-to-end-id-filter'],
   needs: ['control', 'mutating'],
 }, withListings(async (t, lists) => {
-  const target = await incomingPayment(t)
-  const other = await incomingPayment(t)
+  const target = await receivedRecord(t)
+  const other = await receivedRecord(t)
   const e2e = (await singleView(t, target.id)).view.e2eId
   const e2eId = typeof e2e === 'string' ? e2e : (target.e2eId ?? t.skip('the payment has no end-to-end id to filter on'))
   const clause = '4.4.end-to-end-id-filter'
@@ -131,7 +129,7 @@ check('account listing: filters combine: every item satisfies all of them at onc
   const failed = await t.case('a WITHDRAW in ERROR made', () => transactionOf(t, 'WITHDRAW', 'ERROR'), { clauses: [STATUS, TYPE, EXTERNAL] })
   const pending = await t.case('a WITHDRAW PENDING made', () => transactionOf(t, 'WITHDRAW', 'PENDING'), { clauses: [STATUS, TYPE] })
   const viewed = await t.case('a PAYMENT CONFIRMED made and viewed', async () => {
-    const made = await incomingPayment(t)
+    const made = await receivedRecord(t)
     return { made, e2eId: (await singleView(t, made.id)).view.e2eId }
   }, { clauses: [STATUS, TYPE, EXTERNAL, E2E] })
   const [paid, paidE2e] = [viewed?.made, viewed?.e2eId]
@@ -182,8 +180,8 @@ check('pix-key listing: lists the payments received to that key and not those re
   // The listing that must leave a payment out is the quietest key's: on a busy account it is the one complete.
   const [a, b] = await pixKeysQuietestFirst(t)
   if (!a || !b) return t.skip('the account has fewer than two PIX keys (control account view)')
-  const toA = await incomingPayment(t, { pixKey: a })
-  const toB = await incomingPayment(t, { pixKey: b })
+  const toA = await receivedRecord(t, { pixKey: a })
+  const toB = await receivedRecord(t, { pixKey: b })
   const window = [daysAround(await targetToday(t))]
   const clause = '4.5.filters-by-key'
   for (const [m, listedHere] of [[toA, true], [toB, false]] as const) {
@@ -270,3 +268,95 @@ check('pix-key listing: without dates it covers the last 30 days: payments 0 and
     else lists.expectNotListed(clause, l, m, `without startDate a payment ${age} days old is not listed`)
   }
 }))
+
+const STATUSES: Status[] = ['PENDING', 'CONFIRMED', 'ERROR']
+
+const TYPES: ListedType[] = ['PAYMENT', 'WITHDRAW', 'REFUND_IN', 'REFUND_OUT']
+
+const STATUS_OF: Record<ListedType, Status> = { PAYMENT: 'CONFIRMED', WITHDRAW: 'PENDING', REFUND_IN: 'PENDING', REFUND_OUT: 'CONFIRMED' }
+
+const RECIPE: Record<Status, ListedType> = { PENDING: 'WITHDRAW', CONFIRMED: 'PAYMENT', ERROR: 'WITHDRAW' }
+
+/**
+ * How a filter's listing narrows to decide about a record made today (a busy account lists
+ * thousands under one status): the days around today, then the record's own id where the account
+ * listing filters on one. Neither defeats a status, type or key filter: a target that ignores that
+ * filter still lists what it should not.
+ */
+function narrowingsFor(path: string, today: string, m: Made): Query[] {
+  const window = daysAround(today)
+  if (path !== ACCOUNT_LISTING) return [window]
+  const id = m.externalId !== undefined ? { externalId: m.externalId } : m.e2eId !== undefined ? { endToEndId: m.e2eId } : undefined
+  return id ? [window, id] : [window]
+}
+
+type Filter = 'status' | 'type' | 'externalId' | 'endToEndId'
+
+const FILTER_CLAUSE: Record<Filter, string> = {
+  status: '4.4.status-filter', type: '4.4.type-filter', externalId: '4.4.external-id-filter', endToEndId: '4.4.end-to-end-id-filter',
+}
+
+/** The first filter of `q` the item does not satisfy. */
+function brokenFilter(i: Json, q: Query): Filter | undefined {
+  if (q.status && i.status !== STATUS_LABEL[q.status as Status]) return 'status'
+  if (q.type && i.operationType !== TYPE_LABEL[q.type as ListedType].operationType) return 'type'
+  if (q.externalId && i.externalId !== q.externalId) return 'externalId'
+  if (q.endToEndId && i.endToEndId !== q.endToEndId) return 'endToEndId'
+  return undefined
+}
+
+type Facts = Partial<Record<Filter, string>>
+
+/** The filter that must leave a transaction with `facts` out: the first of `q` whose value it does not have. */
+function unmatchedFilter(facts: Facts | undefined, q: Record<string, string>): Filter {
+  const keys = Object.keys(q) as Filter[]
+  return keys.find((k) => facts?.[k] !== q[k]) ?? keys[0]!
+}
+
+/** Received payments aged `ages` days (to `key`), by age. */
+async function aged(t: CheckContext, key: string, ages: number[]): Promise<Map<number, Made>> {
+  const made = await Promise.all(ages.map((ageDays) => receivedRecord(t, { ageDays, pixKey: key })))
+  return new Map(ages.map((age, i) => [age, made[i] as Made]))
+}
+
+function inWindow(i: Json, startDate: string, endDate: string): boolean {
+  const at = typeof i.createdAt === 'string' ? Date.parse(i.createdAt) : Number.NaN
+  return at >= Date.parse(`${startDate}T00:00:00Z`) - ZONE_SLACK_MS && at < Date.parse(`${endDate}T00:00:00Z`) + DAY_MS + ZONE_SLACK_MS
+}
+
+/**
+ * Lists `path` through the window [`startDays` … `endDays`] back from today and expects the
+ * payment aged `inside` days listed, those aged `after` (newer than endDate) and `before` (older
+ * than startDate) not, and every item's createdAt within the window. The window is the clause
+ * under test, so it is never narrowed by dates: the account listing narrows by each payment's
+ * externalId (a target that ignores the dates still lists the one it should not), the pix-key
+ * listing by taking the account's quietest key; past the cap the verdict waits.
+ */
+async function expectWindow(t: CheckContext, lists: Lister, account: boolean, clauses: { filter: string; accepted: string }, w: { startDays: number; endDays: number; after: number; inside: number; before: number }): Promise<void> {
+  const key = await quietestPixKey(t)
+  const path = account ? ACCOUNT_LISTING : pixKeyListing(key)
+  const made = await aged(t, key, [w.after, w.inside, w.before])
+  const today = await targetToday(t)
+  const query = { startDate: daysBefore(today, w.startDays), endDate: daysBefore(today, w.endDays) }
+  const clause = clauses.filter
+  const whole = await lists.read(clauses.accepted, path, query, 1)
+  const inside = (i: Json) => inWindow(i, query.startDate, query.endDate)
+  const bounded = ['startDate and endDate bound createdAt', `createdAt within ${query.startDate} … ${query.endDate}`] as const
+  lists.expectEvery(clause, whole, inside, ...bounded)
+  const cases = [[w.inside, true, 'a window lists a payment created inside it'], [w.after, false, 'a window leaves out a payment created after endDate'],
+    [w.before, false, 'a window leaves out a payment created before startDate']] as const
+  for (const [age, listedHere, rule] of cases) {
+    const m = made.get(age) as Made
+    const l = await lists.narrowest(clauses.accepted, path, query, account && m.externalId ? [{ externalId: m.externalId }] : [])
+    lists.expectEvery(clause, l, inside, ...bounded)
+    if (listedHere) lists.expectListed(clause, l, m, rule)
+    else lists.expectNotListed(clause, l, m, rule)
+  }
+}
+
+/** A date bound read in any time zone moves at most this far from the UTC day (UTC−12 … UTC+14). */
+const ZONE_SLACK_MS = 14 * 3_600_000
+
+function daysBefore(today: string, days: number): string {
+  return addDays(today, -days)
+}

@@ -9,8 +9,9 @@ import { show } from '../../harness/assertions.ts'
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
-import { centsOf } from '../../generators/amounts.ts'
-import { ACCOUNT_LISTING, cents, listPage, pixKeyListing, type Json, type Made, type Page } from './seed.ts'
+import { centsOf, readAmount } from '../../generators/amounts.ts'
+import { ACCOUNT_LISTING, listPage, pixKeyListing, type Json, type Page } from './seed.ts'
+import { type Made } from '../common/records.ts'
 
 export type Query = Record<string, string | number | undefined>
 
@@ -237,7 +238,7 @@ function idsText(m: Made): string {
 
 /** The item's originalAmount is the record's amount (to the cent). */
 function sameAmount(i: Json, m: Made): boolean {
-  const c = cents(i.originalAmount)
+  const c = readAmount(i.originalAmount)
   try {
     return c !== undefined && c === centsOf(m.amount)
   } catch {

@@ -1,13 +1,17 @@
 // Transaction list items (interface §2.2): the status and type mapping tables, finalAmount against
 // originalAmount and feeAmount, document masking against the unmasked single view (§2.1), and the
 // same item in both listings (§4.4, §4.5).
-import { check } from '../../harness/check.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import { arbCnpj, arbCpf, maskDocument } from '../../generators/documents.ts'
-import { ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, cents, incomingPayment, pixKeyListing, singleView, type Json, type ListedType, type Status } from './seed.ts'
+import { ACCOUNT_LISTING, STATUS_LABEL, TYPE_LABEL, pixKeyListing, type Json, type ListedType, type Status } from './seed.ts'
+import { receivedRecord, singleView, viewOfMade } from '../common/records.ts'
+import { readAmount } from '../../generators/amounts.ts'
 import { listedItem, quietestPixKey } from './listing.ts'
 import { expectListingShape } from './shapes.ts'
-import { AMOUNT_CLAUSE, ITEM_PRESENCE, madeAndListed, maskDifference, presenceOf, sorted } from './fixtures.ts'
+import { AMOUNT_CLAUSE, ITEM_PRESENCE } from './fixtures.ts'
+import { type Exchange } from '../../harness/exchange.ts'
+import { transactionOf } from './records.ts'
 
 // ---- status mapping table ------------------------------------------------------------------
 
@@ -66,7 +70,7 @@ check('listing: items of every type match the list item of 2.2, ids and amounts 
         t.expectEqual('2.2.end-to-end-id', 'endToEndId is the end-to-end id of the transaction', item.endToEndId, view.e2eId, ex)
       }
       for (const [field, clause] of Object.entries(AMOUNT_CLAUSE)) {
-        const same = item[field] === undefined || cents(item[field]) === cents(view[field])
+        const same = item[field] === undefined || readAmount(item[field]) === readAmount(view[field])
         t.expectThat(clause, `${field} is the transaction's, as a number of reais`, same, `${show(view[field])} as a number`, show(item[field]), ex)
       }
     })
@@ -80,7 +84,7 @@ check('listing: finalAmount is originalAmount plus or minus feeAmount, to the ce
   for (const row of TYPE_ROWS) {
     await t.case(row.type, async () => {
       const { item, ex } = await madeAndListed(t, '2.2.final-amount', row.type, row.status)
-      const [original, fee, final] = [cents(item.originalAmount), cents(item.feeAmount), cents(item.finalAmount)]
+      const [original, fee, final] = [readAmount(item.originalAmount), readAmount(item.feeAmount), readAmount(item.finalAmount)]
       const adds = original !== undefined && fee !== undefined && final !== undefined && (final === original + fee || final === original - fee)
       t.expectThat('2.2.final-amount', `finalAmount = originalAmount ± feeAmount for a ${row.type}`, adds, 'original + fee or original − fee',
         `originalAmount ${show(item.originalAmount)}, feeAmount ${show(item.feeAmount)}, finalAmount ${show(item.finalAmount)}`, ex)
@@ -98,7 +102,7 @@ for (const kind of [{ name: 'CPF', arb: arbCpf, clause: '2.2.mask-cpf', shape: '
     const key = await quietestPixKey(t)
     // A payment, its view and a narrow lookup in each listing: about five requests a case.
     await t.property([kind.arb()], async (document) => {
-      const paid = await incomingPayment(t, { payer: { name: 'Kit Masked Payer', document }, pixKey: key })
+      const paid = await receivedRecord(t, { payer: { name: 'Kit Masked Payer', document }, pixKey: key })
       const { view } = await singleView(t, paid.id)
       const unmasked = typeof view.counterpartDocument === 'string' && /^\d+$/.test(view.counterpartDocument) ? view.counterpartDocument : document
       const expected = maskDocument(unmasked)
@@ -121,7 +125,7 @@ check('the same received payment is listed with the same fields in the account l
   needs: ['control', 'mutating'],
 }, async (t) => {
   const key = await quietestPixKey(t)
-  const paid = await incomingPayment(t, { pixKey: key, payer: { name: 'Kit Both Listings', document: '52998224725' } })
+  const paid = await receivedRecord(t, { pixKey: key, payer: { name: 'Kit Both Listings', document: '52998224725' } })
   const { view } = await singleView(t, paid.id)
   const clause = '2.2.same-view-both-listings'
   const inAccount = await listedItem(t, clause, ACCOUNT_LISTING, view)
@@ -131,3 +135,71 @@ check('the same received payment is listed with the same fields in the account l
   const k = JSON.stringify(sorted(inKey.item))
   t.expectThat(clause, 'the same list item in both listings', a === k, `as in ${ACCOUNT_LISTING}: ${a}`, k, inKey.ex)
 })
+
+/**
+ * Makes a transaction of `type` in `status` and reads it back: its §2.1 view (a precondition), by
+ * the id a surface gave it (the listing's, when the view does not know the id its creation
+ * answered), and its list item (not listed fails `clause`). A record no surface links to ends the
+ * case inconclusive, observed; one the complete listing shows nowhere fails `clause`.
+ */
+async function madeAndListed(t: CheckContext, clause: string, type: ListedType, status: Status): Promise<{ view: Json; item: Json; ex: Exchange }> {
+  const made = await transactionOf(t, type, status)
+  const namedBy = `a listed ${type} is named by`
+  if (made.unlinked) {
+    t.observe(clause, namedBy, `none of the ids the kit holds (${made.id}): ${made.unlinked}`)
+    t.inconclusive(`no surface links the ${type} made to a list item: ${made.unlinked}`)
+  }
+  if (made.absent) t.fail(clause, `the ${type} made is listed`, `an item of ${show(made.amount)} naming ${made.id}, or one of its amount, type and time`, made.absent, made.absentIn)
+  const { view } = await t.given(`a ${type} ${status} (GET /api/pix/transaction/{id})`, async () => {
+    const read = await viewOfMade(t, made)
+    // The single view tells which internal type and status the target gave it: the mapping's input.
+    t.expectThat('2.1.status-enum', `the transaction made is a ${type} ${status}`, read.view.type === type && read.view.status === status,
+      `type ${type}, status ${status}`, `type ${show(read.view.type)}, status ${show(read.view.status)}`, read.ex)
+    return read
+  })
+  const { item, ex } = await listedItem(t, clause, ACCOUNT_LISTING, view)
+  if (made.linkedBy) t.observe(clause, namedBy, `an id only the listing shows (found by ${made.linkedBy}); the view does not know the id its creation answered`)
+  return { view, item, ex }
+}
+
+const ITEM_FIELD_NAMES = ['transactionId', 'externalId', 'status', 'operationType', 'movementType', 'originalAmount', 'feeAmount', 'finalAmount',
+  'endToEndId', 'createdAt', 'processedAt', 'counterpart']
+
+const COUNTERPART_FIELDS = ['name', 'document', 'bank']
+
+const BANK_FIELDS = ['bankISPB', 'bankName', 'bankCode', 'accountBranch', 'accountNumber']
+
+/** The §2.2 fields an item omits, sets to null or to an empty string, by dotted path (values are not recorded: they may be personal data). */
+function presenceOf(item: Json): { absent: string[]; null: string[]; empty: string[] } {
+  const seen = { absent: [] as string[], null: [] as string[], empty: [] as string[] }
+  const visit = (obj: unknown, names: string[], prefix: string) => {
+    for (const name of names) {
+      const value = obj !== null && typeof obj === 'object' ? (obj as Json)[name] : undefined
+      const path = `${prefix}${name}`
+      if (value === undefined) seen.absent.push(path)
+      else if (value === null) seen.null.push(path)
+      else if (value === '') seen.empty.push(path)
+    }
+  }
+  visit(item, ITEM_FIELD_NAMES, '')
+  if (item.counterpart !== null && typeof item.counterpart === 'object') {
+    visit(item.counterpart, COUNTERPART_FIELDS, 'counterpart.')
+    const bank = (item.counterpart as Json).bank
+    if (bank !== null && typeof bank === 'object') visit(bank, BANK_FIELDS, 'counterpart.bank.')
+  }
+  return seen
+}
+
+/** Where the listed mask and the mask of the view's document differ, digit by digit. */
+function maskDifference(listed: unknown, expected: string): string {
+  if (typeof listed !== 'string') return show(listed)
+  const positions = [...expected].flatMap((c, i) => (listed[i] === c ? [] : [i + 1]))
+  return `${show(listed)}${positions.length ? ` (differs at character ${positions.join(', ')})` : ''}${listed.length !== expected.length ? ` (length ${listed.length})` : ''}`
+}
+
+/** `value` with every object's keys in order: two list items compared field by field, whatever order each listing wrote. */
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted)
+  if (value === null || typeof value !== 'object') return value
+  return Object.fromEntries(Object.entries(value as Json).sort(([x], [y]) => x.localeCompare(y)).map(([k, v]) => [k, sorted(v)]))
+}

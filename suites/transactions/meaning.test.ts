@@ -7,7 +7,9 @@ import { check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { show } from '../../harness/assertions.ts'
 import { isoDate } from '../../generators/dates.ts'
-import { ACCOUNT_LISTING, incomingPayment, listPage, ourPixKey, pixKeyListing, targetNow, type Json, type Page } from './seed.ts'
+import { centsOf } from '../../generators/amounts.ts'
+import { ACCOUNT_LISTING, listPage, ourPixKey, pixKeyListing, targetNow, type Json, type Page } from './seed.ts'
+import { receivedRecord } from '../common/records.ts'
 import { AMOUNT_CLAUSE, DAY_MS } from './fixtures.ts'
 import { PIX_KEY_CAP, quietestPixKey } from './listing.ts'
 import { blank } from '../model/ledger-model.ts'
@@ -37,7 +39,7 @@ check('listed amounts are the values paid, with two decimals as written: no floa
 }, async (t) => {
   const key = await ourPixKey(t)
   for (const amount of AMOUNTS) {
-    const made = await t.given(`a received payment of ${amount} (POST /control/incoming-payments)`, () => incomingPayment(t, { amount, pixKey: key }))
+    const made = await t.given(`a received payment of ${amount} (POST /control/incoming-payments)`, () => receivedRecord(t, { cents: centsOf(amount), pixKey: key }))
     for (const [where, path] of [['account listing', ACCOUNT_LISTING], ['pix-key listing', pixKeyListing(key)]] as const) {
       const query = path === ACCOUNT_LISTING ? { externalId: made.externalId, size: 5 } : { size: 100 }
       const page = await listPage(t, '2.2.original-amount', path, query)
@@ -75,7 +77,7 @@ const CAP_CLAUSE = '4.5.cap-after-filters'
 
 /** A return of `valor` of a fresh payment to `key`: a REFUND_IN of the key's, PENDING until processed. */
 async function pendingReturnOn(t: CheckContext, key: string, valor: string): Promise<string> {
-  const paid = await t.given(`a received payment to the key (POST /control/incoming-payments)`, () => incomingPayment(t, { amount: '5.00', pixKey: key }))
+  const paid = await t.given(`a received payment to the key (POST /control/incoming-payments)`, () => receivedRecord(t, { cents: 500, pixKey: key }))
   return t.given(`a return of ${valor} (PUT /pix/{e2eid}/devolucao/{id})`, async () => {
     const ex = await t.base.put(`/pix/${encodeURIComponent(paid.e2eId as string)}/devolucao/kitcap${randomUUID().replace(/-/g, '').slice(0, 20)}`, { valor })
     t.expectStatus('4.11.status-201', ex, 201)

@@ -2,11 +2,13 @@
 // received payments on one past day and lists that day only, so the data stays put while it walks
 // the pages; other transactions on the same day are welcome (nothing assumes a clean account).
 import fc from 'fast-check'
-import { check } from '../../harness/check.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
-import { listPage } from './seed.ts'
+import { listPage, ourPixKey, targetNow, type Json, type Page } from './seed.ts'
+import { receivedRecord } from '../common/records.ts'
 import { PIX_KEY_CAP } from './listing.ts'
-import { PAGINATED_LISTINGS, expectMetadata, seedDay, totalOf, walk } from './fixtures.ts'
+import { PAGINATED_LISTINGS, DAY_MS, type PaginatedListing } from './fixtures.ts'
+import { isoDate } from '../../generators/dates.ts'
 
 for (const [n, listing] of PAGINATED_LISTINGS.entries()) {
   const age = (k: number) => 40 + n * 10 + k
@@ -94,4 +96,63 @@ for (const [n, listing] of PAGINATED_LISTINGS.entries()) {
       t.expectThat(sizeDefault, 'without size, a page holds 20 items when more exist', p.data.length === 20, '20 items (21 or more were seeded)', `${p.data.length} items`, p.ex)
     }
   })
+}
+
+/** `count` received payments to the account's key, all `ageDays` old; the query of their day. */
+async function seedDay(t: CheckContext, ageDays: number, count: number): Promise<{ ids: string[]; query: { startDate: string; endDate: string } }> {
+  const pixKey = await ourPixKey(t)
+  const made = await Promise.all(Array.from({ length: count }, () => receivedRecord(t, { ageDays, pixKey })))
+  const day = isoDate(new Date((await targetNow(t)).getTime() - ageDays * DAY_MS))
+  return { ids: made.map((m) => m.id), query: { startDate: day, endDate: day } }
+}
+
+/** metadata.total of a page: a non-negative integer, or a failure of 2.2.pagination-total. */
+function totalOf(t: CheckContext, p: Page): number {
+  const n = p.metadata.total
+  t.expectThat('2.2.pagination-total', 'metadata.total is the count of records found', typeof n === 'number' && Number.isInteger(n) && n >= 0, 'a non-negative integer', show(n), p.ex)
+  return n as number
+}
+
+/** The §2.2 metadata rules for page `page` of `size`, given the total the first page gave. */
+function expectMetadata(t: CheckContext, p: Page, page: number, size: number, expectedTotal: number): void {
+  const m = p.metadata
+  const totalPages = Math.ceil(expectedTotal / size)
+  const rules: [string, string, unknown, unknown][] = [
+    ['2.2.pagination-page', 'metadata.page is the page served', page, m.page],
+    ['2.2.pagination-size', 'metadata.size is the size asked for', size, m.size],
+    ['2.2.pagination-total', 'metadata.total is the same on every page of a stable result', expectedTotal, m.total],
+    ['2.2.pagination-total-pages', 'metadata.totalPages = ceil(total / size)', totalPages, m.totalPages],
+    ['2.2.pagination-has-next', 'metadata.hasNext is true exactly when page < totalPages', page < totalPages, m.hasNext],
+    ['2.2.pagination-has-previous', 'metadata.hasPrevious is true exactly when page > 1', page > 1, m.hasPrevious],
+  ]
+  for (const [clause, rule, expected, got] of rules) {
+    t.expectThat(clause, rule, got === expected, show(expected), `${show(got)} (page ${page}, size ${size}, total ${expectedTotal})`, p.ex)
+  }
+}
+
+/**
+ * Walks every page of `size`; fails on an oversized page (4.4.data-at-most-size where the check
+ * names it), a repeated item or a lost one (2.2.pagination-total: total counts what the pages hold).
+ */
+async function walk(t: CheckContext, listing: PaginatedListing, path: string, query: Json, size: number): Promise<{ ids: string[]; total: number }> {
+  const first = await listPage(t, listing.shape, path, { ...query, page: 1, size })
+  const expectedTotal = totalOf(t, first)
+  const pages = Math.ceil(expectedTotal / size)
+  const ids: string[] = []
+  const seen = new Set<string>()
+  const cap = t.clauses.includes('4.4.data-at-most-size') ? '4.4.data-at-most-size' : '2.2.pagination-total'
+  for (let page = 1; page <= Math.max(pages, 1); page++) {
+    const p = page === 1 ? first : await listPage(t, listing.shape, path, { ...query, page, size })
+    const expectedLength = Math.max(0, Math.min(size, expectedTotal - (page - 1) * size))
+    t.expectThat(cap, 'a page holds at most size items', p.data.length <= size, `at most ${size}`, `${p.data.length} items`, p.ex)
+    t.expectThat('2.2.pagination-total', 'pages hold every record found: page p has min(size, total − (p−1)·size) items', p.data.length === expectedLength,
+      `${expectedLength} items (total ${expectedTotal}, size ${size}, page ${page})`, `${p.data.length} items`, p.ex)
+    for (const item of p.data) {
+      const id = String(item.transactionId)
+      t.expectThat('2.2.pagination-total', 'no item is repeated across the pages of a stable result', !seen.has(id), `transactionId ${id} once`, `again on page ${page} (size ${size})`, p.ex)
+      seen.add(id)
+      ids.push(id)
+    }
+  }
+  return { ids, total: expectedTotal }
 }

@@ -7,11 +7,12 @@ import { show } from '../../harness/assertions.ts'
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { targetTime, type TargetTime } from '../../harness/target-clock.ts'
-import { centsOf } from '../../generators/amounts.ts'
+import { centsOf, readAmount } from '../../generators/amounts.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { newUuid } from '../../generators/ids.ts'
-import { ACCOUNT_LISTING, TYPE_LABEL, cashOut, cents, incomingPayment, transactionIdOf, type Json, type ListedType, type Made, type Status } from './seed.ts'
+import { ACCOUNT_LISTING, TYPE_LABEL, type Json, type ListedType, type Status } from './seed.ts'
+import { cashOut, receivedRecord, transactionIdOf, type Made } from '../common/records.ts'
 
 /** A settled cash-out sent back by its receiver (control `reverse`): a REFUND_OUT credit. */
 export async function refundOut(t: CheckContext): Promise<Made> {
@@ -31,7 +32,7 @@ export async function refundOut(t: CheckContext): Promise<Made> {
 export async function refundIn(t: CheckContext): Promise<Made> {
   // A payer of its own: a listing that shows the refund's counterpart tells it from other refunds of its time.
   const payer = { name: `Kit Refund ${newUuid().slice(0, 8)}`, document: randomCpf() }
-  const paid = await incomingPayment(t, { payer })
+  const paid = await receivedRecord(t, { payer })
   const since = await targetTime(t)
   const id = await t.given('a gateway refund (POST /pix/v2/payment/refund/{id})', async () => {
     const ex = await t.gateway.post(`/pix/v2/payment/refund/${encodeURIComponent(paid.gatewayId ?? paid.id)}`, { description: 'conformance kit' })
@@ -95,7 +96,7 @@ export async function newListedRecord(
   const label = TYPE_LABEL[want.type]
   const amount = centsOf(want.amount)
   const inTime = (i: Json) => typeof i.createdAt === 'string' && Date.parse(i.createdAt) >= from && Date.parse(i.createdAt) <= to
-  const ofAmount = (i: Json) => cents(i.originalAmount) === amount
+  const ofAmount = (i: Json) => readAmount(i.originalAmount) === amount
   const ofType = (i: Json) => i.operationType === label.operationType && i.movementType === label.movementType
   const notOthers = (i: Json) => ![i.transactionId, i.endToEndId, i.externalId].some((v) => typeof v === 'string' && want.not.includes(v))
   const typed = await windowItems(t, { ...window, type: want.type })
@@ -134,7 +135,7 @@ async function windowItems(t: CheckContext, query: Record<string, string>): Prom
 
 /** One transaction of the given internal type and status, made the way the world makes it. */
 export async function transactionOf(t: CheckContext, type: ListedType, status: Status): Promise<Made> {
-  if (type === 'PAYMENT' && status === 'CONFIRMED') return incomingPayment(t)
+  if (type === 'PAYMENT' && status === 'CONFIRMED') return receivedRecord(t)
   if (type === 'WITHDRAW') {
     const out = await cashOut(t)
     if (status === 'CONFIRMED') await t.control.settleTransaction(out.id)

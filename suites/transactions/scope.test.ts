@@ -1,9 +1,10 @@
 // What a listing may hold at all (interface §1, §4.4, §4.5): at most 1000 results from the pix-key
 // listing, and never a transaction of another account.
-import { check } from '../../harness/check.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import { isoDate } from '../../generators/dates.ts'
-import { ACCOUNT_LISTING, incomingPayment, listAll, listPage, ourPixKey, pixKeyListing, targetNow, targetToday, type Made } from './seed.ts'
+import { ACCOUNT_LISTING, listPage, ourPixKey, pixKeyListing, targetNow, type Json, type Page } from './seed.ts'
+import { receivedRecord, targetToday, type Made } from '../common/records.ts'
 import { daysAround, withListings } from './listing.ts'
 
 const DAY_MS = 86_400_000
@@ -42,7 +43,7 @@ check("another account's transactions appear in neither listing of the account u
 }, withListings(async (t, lists) => {
   const other = t.config.otherClientId ?? t.skip('no client id of the second account (PIX_OTHER_CLIENT_ID) to name it to the control driver')
   const theirKey = (await t.control.account(other)).pixKeys[0] ?? t.skip('the second account has no PIX key (control account view)')
-  const theirs: Made = await incomingPayment(t, { account: other, pixKey: theirKey })
+  const theirs: Made = await receivedRecord(t, { account: other, pixKey: theirKey })
   const query = { externalId: theirs.externalId as string }
 
   // The payment exists, for its own account: without this the check could not fail.
@@ -61,3 +62,14 @@ check("another account's transactions appear in neither listing of the account u
   lists.expectNotListed(clause, await lists.narrowest(clause, ACCOUNT_LISTING, {}, window), theirs, "the account listing holds only the caller's transactions")
   lists.expectNotListed(clause, await lists.narrowest(clause, pixKeyListing(theirKey), {}, window), theirs, "the pix-key listing holds only the caller's transactions")
 }))
+
+/** Every item of a listing, walking pages of `size` until the last (bounded by `maxPages`). */
+async function listAll(t: CheckContext, clause: string, path: string, query: Record<string, string | number | undefined>, size: number, maxPages = 50): Promise<{ items: Json[]; pages: Page[] }> {
+  const pages: Page[] = []
+  for (let page = 1; page <= maxPages; page++) {
+    const p = await listPage(t, clause, path, { ...query, page, size })
+    pages.push(p)
+    if (p.data.length === 0 || p.metadata.hasNext !== true) break
+  }
+  return { items: pages.flatMap((p) => p.data), pages }
+}

@@ -1,17 +1,9 @@
-// Shared by the transaction and balance suites: how a check makes the transactions it looks at
-// (through the API and the control driver) and how it reads them back (§2.1 view, §2.2 listings).
-// Making transactions only sets a check up, so those helpers are preconditions (t.given); the
-// readers take the clause their caller proves. Not a suite file: it declares no check.
-import { show } from '../../harness/assertions.ts'
+// What the transaction check files share to read listings (§2.2): the two listing paths, the §2.2
+// mapping tables, a page and the account's PIX key. Making records and reading their view, which
+// the balance and model checks do too, is in suites/common/records.ts. Not a suite file: it
+// declares no check.
 import type { CheckContext } from '../../harness/check.ts'
-import type { Party } from '../../harness/control.ts'
 import type { Exchange } from '../../harness/exchange.ts'
-import { centsOf, fromCents } from '../../generators/amounts.ts'
-import { addDays, isoDate } from '../../generators/dates.ts'
-import { buildPixCode } from '../../generators/emv.ts'
-import { cashInBody } from '../../generators/requests.ts'
-import { newUuid } from '../../generators/ids.ts'
-import { targetNow } from '../../harness/target-clock.ts'
 import { listingEnvelope } from './shapes.ts'
 
 export type Json = Record<string, unknown>
@@ -30,133 +22,11 @@ export const TYPE_LABEL = {
 export type Status = keyof typeof STATUS_LABEL
 export type ListedType = keyof typeof TYPE_LABEL
 
-let counter = 0
-/** An externalId no other check (or earlier run) uses: the kit's own, so filters isolate it. */
-export function uniqueExternalId(label: string): string {
-  counter += 1
-  return `kit-${label}-${Date.now().toString(36)}-${counter}-${newUuid().slice(0, 8)}`
-}
-
-/** A two-decimal amount between 1.00 and 99.99 that differs from one check to the next. */
-export function someAmount(): string {
-  return fromCents(100 + Math.floor(Math.random() * 9_900))
-}
-
 /** The target's "now" (its control clock), so date windows follow a simulated clock. */
 export { targetNow } from '../../harness/target-clock.ts'
 
-export async function targetToday(t: CheckContext): Promise<string> {
-  return isoDate(await targetNow(t))
-}
-
-export function daysBefore(today: string, days: number): string {
-  return addDays(today, -days)
-}
-
 // ---------------------------------------------------------------------------------------------
-// Making transactions
-
-export interface Made {
-  /** The id its creation answered (the cash-out / cash-in / refund `transactionId`, the control `transactionId`). */
-  id: string
-  externalId?: string
-  e2eId?: string
-  gatewayId?: string
-  /** The id of its §2.1 view where that differs from `id` (a gateway refund's view may carry its numeric id). */
-  viewId?: string
-  /** What it is, for observations ("REFUND_IN"): a listing names each kind by the id it chose. */
-  kind?: string
-  amount: string
-  /** Found in the listing by what (`amount, type and time`), when no id the kit was answered names it anywhere. */
-  linkedBy?: string
-  /** Found nowhere: the view knows none of its ids, and the complete listing has no item of its amount, type and time. */
-  absent?: string
-  /** The last page of that listing, the evidence of `absent`. */
-  absentIn?: Exchange
-  /** Not linked to any surface (several items match, or the listing was cut): checks judge what they can without it. */
-  unlinked?: string
-}
-
-/** A received PAYMENT, CONFIRMED, credited (control `incomingPayment`). */
-export async function incomingPayment(
-  t: CheckContext,
-  opts: { amount?: string; payer?: Party; ageDays?: number; pixKey?: string; externalId?: string | null; account?: string } = {},
-): Promise<Made> {
-  const amount = opts.amount ?? someAmount()
-  const externalId = opts.externalId === null ? undefined : (opts.externalId ?? uniqueExternalId('in'))
-  const made = await t.control.incomingPayment({
-    amount: Number(amount),
-    ...(opts.payer ? { payer: opts.payer } : {}),
-    ...(opts.ageDays !== undefined ? { ageDays: opts.ageDays } : {}),
-    ...(opts.pixKey ? { pixKey: opts.pixKey } : {}),
-    ...(externalId ? { externalId } : {}),
-    ...(opts.account ? { account: opts.account } : {}),
-  })
-  return { id: made.transactionId, ...(externalId ? { externalId } : {}), e2eId: made.e2eId, gatewayId: made.gatewayId, amount }
-}
-
-/** A BR Code paying `amount` to a fresh random (EVP) key. */
-export function qrCodeFor(amount: string): string {
-  return buildPixCode({ key: newUuid(), amount, merchantName: 'KIT RECEIVER', merchantCity: 'SAO PAULO' })
-}
-
-/** POST /api/pix/cash-out-qrcode: a WITHDRAW, PENDING until the bank settles or refuses it (a precondition). */
-export async function cashOut(t: CheckContext, opts: { amount?: string; externalId?: string } = {}): Promise<Made & { ex: Exchange }> {
-  return t.given('a cash-out (POST /api/pix/cash-out-qrcode)', async () => {
-    const amount = opts.amount ?? someAmount()
-    const externalId = opts.externalId ?? uniqueExternalId('out')
-    const ex = await t.base.post('/api/pix/cash-out-qrcode', { value: Number(amount), qrCode: qrCodeFor(amount), externalId, description: 'conformance kit' })
-    return { id: transactionIdOf(t, '4.7.transaction-id', ex), externalId, amount, ex }
-  })
-}
-
-/** POST /api/pix/cash-in: a charge the payer has not paid yet (a precondition). */
-export async function cashIn(t: CheckContext, opts: { amount?: string; externalId?: string } = {}): Promise<Made & { ex: Exchange }> {
-  return t.given('a cash-in (POST /api/pix/cash-in)', async () => {
-    const amount = opts.amount ?? someAmount()
-    const externalId = opts.externalId ?? uniqueExternalId('cashin')
-    const ex = await t.base.post('/api/pix/cash-in', cashInBody({ value: Number(amount), externalId }))
-    return { id: transactionIdOf(t, '4.6.transaction-id', ex), externalId, amount, ex }
-  })
-}
-
-/** The transactionId of an accepted (200 or 201) creation answer. */
-export function transactionIdOf(t: CheckContext, clause: string, ex: Exchange): string {
-  t.expectStatus(clause, ex, [200, 201])
-  const id = t.json(clause, ex).transactionId
-  if (typeof id !== 'string') t.fail(clause, 'transactionId', 'a string', show(id), ex)
-  return id
-}
-
-// ---------------------------------------------------------------------------------------------
-// Reading them back
-
-/** GET /api/pix/transaction/{id}: 200 and a JSON object, or a failure of `clause`. */
-export async function viewOf(t: CheckContext, clause: string, id: string): Promise<{ view: Json; ex: Exchange }> {
-  const ex = await t.base.get(`/api/pix/transaction/${encodeURIComponent(id)}`)
-  t.expectStatus(clause, ex, 200)
-  return { view: t.json(clause, ex), ex }
-}
-
-/** The §2.1 view read only to set a check up (what the target made, its amounts): a precondition. */
-export async function singleView(t: CheckContext, id: string): Promise<{ view: Json; ex: Exchange }> {
-  return t.given('the transaction view (GET /api/pix/transaction/{id})', () => viewOf(t, '4.3.get-by-id', id))
-}
-
-/**
- * The §2.1 view of a record the kit made, by the first of its ids the view finds (§4.3: the numeric
- * id or the caller's externalId; which of the ids its answers gave is the numeric one is not said):
- * a precondition, blocked by the last answer when none is found.
- */
-export async function viewOfMade(t: CheckContext, m: Made): Promise<{ view: Json; ex: Exchange }> {
-  const ids = [...new Set([m.viewId, m.id, m.externalId].filter((id): id is string => typeof id === 'string' && id !== ''))]
-  for (const id of ids.slice(0, -1)) {
-    const ex = await t.base.get(`/api/pix/transaction/${encodeURIComponent(id)}`)
-    const view = ex.response.status === 200 ? ex.response.json : undefined
-    if (view !== null && typeof view === 'object' && !Array.isArray(view)) return { view: view as Json, ex }
-  }
-  return singleView(t, ids[ids.length - 1] ?? m.id)
-}
+// Reading listings
 
 export interface Page {
   data: Json[]
@@ -174,101 +44,9 @@ export async function listPage(t: CheckContext, clause: string, path: string, qu
   return { ...listingEnvelope(t, clause, ex), ex }
 }
 
-/** Every item of a listing, walking pages of `size` until the last (bounded by `maxPages`). */
-export async function listAll(t: CheckContext, clause: string, path: string, query: Record<string, string | number | undefined>, size: number, maxPages = 50): Promise<{ items: Json[]; pages: Page[] }> {
-  const pages: Page[] = []
-  for (let page = 1; page <= maxPages; page++) {
-    const p = await listPage(t, clause, path, { ...query, page, size })
-    pages.push(p)
-    if (p.data.length === 0 || p.metadata.hasNext !== true) break
-  }
-  return { items: pages.flatMap((p) => p.data), pages }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Amounts
-
-/** Exact cents of a reais value (number or two-decimal string); undefined when it is neither. */
-export function cents(value: unknown): number | undefined {
-  if (typeof value !== 'number' && typeof value !== 'string') return undefined
-  if (typeof value === 'number' && !Number.isFinite(value)) return undefined
-  try {
-    const c = centsOf(value)
-    return Math.abs(Number(value) * 100 - c) < 1e-6 ? c : undefined
-  } catch {
-    return undefined
-  }
-}
-
 /** A PIX key of the account under test: PIX_PIX_KEY, else the first key the control driver knows. */
 export async function ourPixKey(t: CheckContext): Promise<string> {
   if (t.config.pixKey) return t.config.pixKey
   const key = (await t.control.account()).pixKeys[0]
   return key ?? t.skip('no PIX key of the account (PIX_PIX_KEY) and the control driver lists none')
-}
-
-// ---------------------------------------------------------------------------------------------
-// Balances (§2.3): one reading of the three shapes, in cents
-
-export interface Balances {
-  public: { gross: number; blocked: number; net: number; consultedAt: unknown }
-  bcb: { available: number; blocked: number; eventDate: unknown }
-  gateway: { total: number; blocked: number; available: number }
-  publicEx: Exchange
-  bcbEx: Exchange
-  gatewayEx: Exchange
-}
-
-/** A balance value: a number (its field's clause) of reais with at most two decimals (2.3.amounts-in-reais). */
-function centsField(t: CheckContext, clause: string, body: Json, field: string, ex: Exchange, where: string): number {
-  const value = body[field]
-  if (typeof value !== 'number') t.fail(clause, `${where} ${field}`, 'a number', show(value), ex)
-  const c = cents(value)
-  if (c === undefined) t.fail('2.3.amounts-in-reais', `${where} ${field}`, 'a number of reais with at most two decimals', show(value), ex)
-  return c
-}
-
-/**
- * GET /api/balance, GET /accounts/balances and GET {gateway}/v1/account/balance, one after the
- * other. Every caller reads them as the input of a rule between readings (a movement, an
- * equivalence), so the reading is a precondition; a value that is not a number of reais blocks
- * the check, naming its own 2.3 clause (the shapes are the balance shape checks' business).
- */
-export function readBalances(t: CheckContext): Promise<Balances> {
-  return t.given('the three balances (GET /api/balance, /accounts/balances, /v1/account/balance)', () => balancesOf(t))
-}
-
-async function balancesOf(t: CheckContext): Promise<Balances> {
-  const publicEx = await t.base.get('/api/balance')
-  const bcbEx = await t.base.get('/accounts/balances')
-  const gatewayEx = await t.gateway.get('/v1/account/balance')
-  t.expectStatus('2.3.public-net-balance', publicEx, 200)
-  t.expectStatus('2.3.bcb-data-array', bcbEx, 200)
-  t.expectStatus('2.3.gateway-available-balance', gatewayEx, 200)
-  const pub = t.json('2.3.public-net-balance', publicEx)
-  const data = t.json('2.3.bcb-data-array', bcbEx).data
-  if (!Array.isArray(data) || data.length === 0) t.fail('2.3.bcb-data-array', 'data', 'an array with one item', show(data), bcbEx)
-  const item = data[0] as Json | undefined
-  const amount = item?.balanceAmount as Json | undefined
-  if (!item || amount === null || typeof amount !== 'object') t.fail('2.3.bcb-available', 'data[0].balanceAmount', 'an object', show(data), bcbEx)
-  const gw = t.json('2.3.gateway-available-balance', gatewayEx)
-  return {
-    public: {
-      gross: centsField(t, '2.3.public-gross-balance', pub, 'grossBalance', publicEx, 'public'),
-      blocked: centsField(t, '2.3.public-blocked-balance', pub, 'blockedBalance', publicEx, 'public'),
-      net: centsField(t, '2.3.public-net-balance', pub, 'netBalance', publicEx, 'public'),
-      consultedAt: pub.consultedAt,
-    },
-    bcb: {
-      available: centsField(t, '2.3.bcb-available', amount, 'available', bcbEx, 'central-bank-style'),
-      blocked: centsField(t, '2.3.bcb-blocked', amount, 'blocked', bcbEx, 'central-bank-style'),
-      eventDate: item.eventDate,
-    },
-    gateway: {
-      total: centsField(t, '2.3.gateway-total-balance', gw, 'totalBalance', gatewayEx, 'gateway'),
-      blocked: centsField(t, '2.3.gateway-blocked-balance', gw, 'blockedBalance', gatewayEx, 'gateway'),
-      available: centsField(t, '2.3.gateway-available-balance', gw, 'availableBalance', gatewayEx, 'gateway'),
-    },
-    publicEx, bcbEx, gatewayEx,
-  }
 }

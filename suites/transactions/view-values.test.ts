@@ -11,7 +11,7 @@ import { EVENTS_APART_S, targetTime } from '../../harness/target-clock.ts'
 import { newUuid } from '../../generators/ids.ts'
 import { arbCpf } from '../../generators/documents.ts'
 import fc from 'fast-check'
-import { cashOut, incomingPayment, singleView, viewOf } from './seed.ts'
+import { cashOut, receivedRecord, singleView, viewOf } from '../common/records.ts'
 
 const ON_CONTROL = ['control', 'mutating'] as const
 /** A timestamp may be cut to the second. */
@@ -23,7 +23,7 @@ check('single view by externalId: id is the internal id, the one the view by int
   clauses: ['2.1.id'],
   needs: [...ON_CONTROL],
 }, async (t) => {
-  const paid = await incomingPayment(t)
+  const paid = await receivedRecord(t)
   const internal = (await singleView(t, paid.id)).view.id
   const { view, ex } = await viewOf(t, '2.1.id', paid.externalId as string)
   t.expectThat('2.1.id', 'id is the internal id, not the path value', view.id === internal && view.id !== paid.externalId, `id ${show(internal)} (as by internal id)`, `id ${show(view.id)}`, ex)
@@ -34,7 +34,7 @@ check("single view of a received payment: counterpartName is the payer's name", 
   needs: [...ON_CONTROL],
 }, async (t) => {
   const payer = somePayer()
-  const paid = await incomingPayment(t, { payer })
+  const paid = await receivedRecord(t, { payer })
   const { view, ex } = await viewOf(t, '2.1.counterpart-name', paid.id)
   if (view.counterpartName === null || view.counterpartName === undefined) t.inconclusive('the view shows no counterpartName (nullable in §2.1): nothing to compare with the payer')
   t.expectEqual('2.1.counterpart-name', "counterpartName is the counterpart's (the payer's) name", view.counterpartName, payer.name, ex)
@@ -44,7 +44,7 @@ check("single view of a received payment: counterpartAccountIspb is a bank's ISP
   clauses: ['2.1.counterpart-ispb'],
   needs: [...ON_CONTROL],
 }, async (t) => {
-  const paid = await incomingPayment(t, { payer: somePayer() })
+  const paid = await receivedRecord(t, { payer: somePayer() })
   const { view, ex } = await viewOf(t, '2.1.counterpart-ispb', paid.id)
   const ispb = view.counterpartAccountIspb
   if (ispb === null || ispb === undefined) t.inconclusive('the view shows no counterpartAccountIspb (nullable in §2.1): nothing to judge')
@@ -58,8 +58,8 @@ check('single view: updatedAt is the time of the last change, on the target cloc
   clauses: ['2.1.updated-at'],
   needs: [...ON_CONTROL],
 }, async (t) => {
-  await t.given('funds for the cash-out (control incoming payment)', () => incomingPayment(t, { amount: '5.00' }))
-  const out = await cashOut(t, { amount: '1.23' })
+  await t.given('funds for the cash-out (control incoming payment)', () => receivedRecord(t, { cents: 500 }))
+  const out = await cashOut(t, { cents: 123 })
   await t.control.advance(EVENTS_APART_S)
   const { nowMs: settledFrom, skewMs: skew } = await targetTime(t)
   await t.control.settleTransaction(out.id)

@@ -1,13 +1,15 @@
 // Single transaction view (interface §2.1, §4.3): GET /api/pix/transaction/{id}, by internal id and
 // by the caller's externalId; amounts are two-decimal strings, the counterpart document plain digits.
 import fc from 'fast-check'
-import { check } from '../../harness/check.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
 import { arbCnpj, arbCpf } from '../../generators/documents.ts'
-import { arbAmountString } from '../../generators/amounts.ts'
+import { arbAmountString, centsOf } from '../../generators/amounts.ts'
 import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
-import { cashIn, cashOut, incomingPayment, singleView, uniqueExternalId, viewOf } from './seed.ts'
+import { cashOut, receivedRecord, singleView, uniqueExternalId, viewOf, someAmount, type Made, transactionIdOf } from '../common/records.ts'
 import { expectViewShape } from './shapes.ts'
+import { type Exchange } from '../../harness/exchange.ts'
+import { cashInBody } from '../../generators/requests.ts'
 
 const VIEW = (id: string) => `/api/pix/transaction/${encodeURIComponent(id)}`
 const ON_CONTROL = ['control', 'mutating'] as const
@@ -17,7 +19,7 @@ check('single view by internal id: 200 with the Transaction of 2.1 for a receive
     '2.1.counterpart-name', '2.1.counterpart-bank-code', '2.1.counterpart-branch', '2.1.counterpart-account-number', '2.1.counterpart-ispb', '2.1.counterpart-bank-name'],
   needs: [...ON_CONTROL],
 }, async (t) => {
-  const paid = await incomingPayment(t)
+  const paid = await receivedRecord(t)
   const { view, ex } = await viewOf(t, '4.3.get-by-id', paid.id)
   expectViewShape(t, '4.3.get-by-id', ex)
   t.expectEqual('4.3.get-by-id', 'id is the internal id asked for', view.id, paid.id, ex)
@@ -30,7 +32,7 @@ check('single view by externalId: 200 with the same transaction as by its intern
   clauses: ['4.3.get-by-external-id', '2.1.external-id'],
   needs: [...ON_CONTROL],
 }, async (t) => {
-  const paid = await incomingPayment(t)
+  const paid = await receivedRecord(t)
   const byId = await singleView(t, paid.id)
   const clause = '4.3.get-by-external-id'
   const byExternal = await viewOf(t, clause, paid.externalId as string)
@@ -84,8 +86,8 @@ check('single view amounts: two-decimal strings, originalAmount the amount paid'
   const clauses = { originalAmount: '2.1.original-amount', feeAmount: '2.1.fee-amount', finalAmount: '2.1.final-amount' }
   // The smallest amount, whole reais, and amounts whose cents a float reading loses or rounds.
   const examples: [string][] = [['0.01'], ['10.00'], ['0.10'], ['1.10'], ['99999.99'], ['0.29']]
-  await t.property<[string]>([arbAmountString().filter((a) => Number(a) <= 100_000)], async (amount) => {
-    const paid = await incomingPayment(t, { amount })
+  await t.property<[string]>([arbAmountString({ maxCents: 10_000_000 })], async (amount) => {
+    const paid = await receivedRecord(t, { cents: centsOf(amount) })
     const { view, ex } = await viewOf(t, '2.1.original-amount', paid.id)
     for (const [field, clause] of Object.entries(clauses)) {
       const value = view[field]
@@ -99,7 +101,7 @@ check('single view: e2eId is the end-to-end id of the received payment', {
   clauses: ['2.1.e2e-id'],
   needs: [...ON_CONTROL],
 }, async (t) => {
-  const paid = await incomingPayment(t)
+  const paid = await receivedRecord(t)
   const { view, ex } = await viewOf(t, '2.1.e2e-id', paid.id)
   // Optional and nullable in §2.1: when the view gives one, it is the payment's own.
   if (view.e2eId !== undefined && view.e2eId !== null) t.expectEqual('2.1.e2e-id', 'e2eId is the end-to-end id of the instant payment', view.e2eId, paid.e2eId, ex)
@@ -114,7 +116,7 @@ check('single view: the payer CPF or CNPJ is counterpartDocument in plain digits
   // A CPF and a CNPJ with leading zeros: the digits a number-typed or trimmed field would lose.
   const examples: [{ name: string; document: string }][] = [[{ name: 'Kit Payer', document: '01234567890' }], [{ name: 'Kit Payer', document: '00623904000173' }]]
   await t.property<[{ name: string; document: string }]>([payer], async (p) => {
-    const paid = await incomingPayment(t, { payer: p })
+    const paid = await receivedRecord(t, { payer: p })
     const { view, ex } = await viewOf(t, clause, paid.id)
     t.expectEqual(clause, 'counterpartDocument is the payer document, digits, unmasked', view.counterpartDocument, p.document, ex)
   }, { examples, cost: 2 })
@@ -134,6 +136,16 @@ check("single view of another account's transaction: 404, as for no transaction 
   needs: ['control', 'mutating', 'otherAccount'],
 }, async (t) => {
   const other = t.config.otherClientId ?? t.skip('no client id of the second account (PIX_OTHER_CLIENT_ID) to name it to the control driver')
-  const theirs = await incomingPayment(t, { account: other })
+  const theirs = await receivedRecord(t, { account: other })
   for (const id of [theirs.id, theirs.externalId as string]) t.expectErrorBody('7.transaction-not-found-404', await t.base.get(VIEW(id)), 404)
 })
+
+/** POST /api/pix/cash-in: a charge the payer has not paid yet (a precondition). */
+async function cashIn(t: CheckContext, opts: { amount?: string; externalId?: string } = {}): Promise<Made & { ex: Exchange }> {
+  return t.given('a cash-in (POST /api/pix/cash-in)', async () => {
+    const amount = opts.amount ?? someAmount()
+    const externalId = opts.externalId ?? uniqueExternalId('cashin')
+    const ex = await t.base.post('/api/pix/cash-in', cashInBody({ value: Number(amount), externalId }))
+    return { id: transactionIdOf(t, '4.6.transaction-id', ex), externalId, amount, ex }
+  })
+}

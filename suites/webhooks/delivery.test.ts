@@ -7,11 +7,12 @@
 // Each notification is a §4.12 resend to a channel of the check's own: nothing else posts there.
 import { readFileSync } from 'node:fs'
 import { show } from '../../harness/assertions.ts'
-import { check } from '../../harness/check.ts'
+import { check, type CheckContext } from '../../harness/check.ts'
 import type { DeliveryStep } from '../../harness/webhook-capture.ts'
-import { eventIfAny } from '../events.ts'
-import { compareWithDeclared, parseDeclaredPolicy, type ObservedDelivery } from './delivery-policy.ts'
-import { afterOneFailure, endedOn200, notificationTo, observed, undeliveredPolicy } from './fixtures.ts'
+import { eventIfAny, resend, v1For } from '../common/events.ts'
+import { compareWithDeclared, parseDeclaredPolicy, type ObservedDelivery, describeDelivery, repeated, watchAttempts } from './delivery-policy.ts'
+import { paymentToOurKey } from './fixtures.ts'
+import { type Captured } from '../../harness/webhook-capture.ts'
 
 const POLICY = '6.3.retry-policy-not-shown'
 const DECLARED = '6.declared-delivery-policy'
@@ -110,3 +111,57 @@ check('to a receiver that demands a client certificate (PIX_WEBHOOK_CLIENT_CA_FI
   t.expectThat(clause, "the sender's certificate names the sender", /\b(CN|O)=\S/.test(certificate.subject), 'a subject with CN or O', show(certificate.subject))
   t.observe(clause, 'certificate', { subject: certificate.subject, issuer: certificate.issuer })
 })
+
+/** More failures than any sender is likely to try within the observation window. */
+const ALWAYS = 200
+
+/**
+ * One notification to the check's channel `name`, which answers as `steps` say: a payment the
+ * account received, resent (§4.12) to that channel. Its attempts, as they arrive.
+ */
+async function notificationTo(t: CheckContext, name: string, steps: DeliveryStep[]): Promise<() => Captured[]> {
+  const tx = await paymentToOurKey(t, 1_234)
+  t.hooks.capture.script(t.hooks.channel(name), steps)
+  await t.given(`a resend to a scripted receiver (POST /pix/v1/webhooks/resend/{id})`, async () => {
+    t.expectStatus('4.12.url-https', await resend(t.gateway, tx.gatewayId, { url: t.hooks.url(name) }), 200)
+  })
+  const mine = v1For(tx)
+  return () => t.hooks.events(name).filter(mine)
+}
+
+/**
+ * The attempts of one notification, until the sender stops. Its first attempt must come: when it
+ * does not, the audit cannot tell how the sender retries (whether it delivers is other clauses').
+ */
+async function observed(t: CheckContext, name: string, steps: DeliveryStep[]): Promise<ObservedDelivery> {
+  const read = await notificationTo(t, name, steps)
+  const watched = await watchAttempts(read)
+  if (watched.attempts.length === 0) {
+    t.inconclusive(`the resend was answered 200 but no notification reached the capture server within the observation window (${watched.observedForMs} ms)`)
+  }
+  return describeDelivery(watched)
+}
+
+// One measurement of the always-failing receiver per worker: the declaration check reuses it.
+let undelivered: Promise<ObservedDelivery> | undefined
+
+function undeliveredPolicy(t: CheckContext): Promise<ObservedDelivery> {
+  undelivered ??= observed(t, 'failing', repeated({ status: 500 }, ALWAYS))
+  undelivered.catch(() => (undelivered = undefined))
+  return undelivered
+}
+
+let endsOn200: Promise<ObservedDelivery> | undefined
+
+function afterOneFailure(t: CheckContext): Promise<ObservedDelivery> {
+  endsOn200 ??= observed(t, 'recovering', [{ status: 500 }])
+  endsOn200.catch(() => (endsOn200 = undefined))
+  return endsOn200
+}
+
+/** Whether the retries ended at the first 200; undefined when no 200 was reached. */
+function endedOn200(o: ObservedDelivery): boolean | undefined {
+  const first200 = o.answers.indexOf('200')
+  if (first200 < 0) return undefined
+  return o.stopped && first200 === o.attempts - 1
+}

@@ -4,8 +4,8 @@
 // only waits for the notification where it must arrive.
 import { check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import { resend, v1For } from '../events.ts'
-import { VERSIONS, clausesFor, expectResent, receivedPayment } from './fixtures.ts'
+import { resend, v1For } from '../common/events.ts'
+import { VERSIONS, clausesFor, expectResent, paymentToOurKey } from './fixtures.ts'
 
 for (const version of VERSIONS) {
   check(`POST /pix/${version}/webhooks/resend/{id} with a body url: only the body url receives the notification, not the account's URLs`, {
@@ -14,7 +14,7 @@ for (const version of VERSIONS) {
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
     const clause = '4.12.destination-body-url'
-    const tx = await receivedPayment(t)
+    const tx = await paymentToOurKey(t)
     await t.control.setWebhookUrls({ pixWebhookUrl: t.hooks.url('pix'), webhookUrl: t.hooks.url('global') })
     expectResent(t, clause, await resend(t.gateway, tx.gatewayId, { url: t.hooks.url('body') }, { version }))
     await t.awaitEvent(clause, 'the V1 notification at the body url', v1For(tx), { channel: 'body' })

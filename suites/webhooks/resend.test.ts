@@ -8,15 +8,16 @@ import { isDeepStrictEqual } from 'node:util'
 import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
 import { EVENT_DEADLINE_MS, check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import { centsOf } from '../../generators/amounts.ts'
+import { centsOf, fromCents } from '../../generators/amounts.ts'
 import { formatCpf, isMaskOf } from '../../generators/documents.ts'
 import { newObjectId } from '../../generators/ids.ts'
 import { whichId } from '../../harness/record-ids.ts'
-import { isHttpsUrl, isIsoDateTime } from '../../generators/formats.ts'
+import { isHttpsUrl, isIsoDateTime, isResendTransactionId } from '../../generators/formats.ts'
 import { isJsonContentType, strictJsonProblem } from '../../generators/strict-json.ts'
-import { givenCashOut } from '../cash/fixtures.ts'
-import { resend, v1For, type Json } from '../events.ts'
-import { VERSIONS, cashInTransactionId, clausesFor, eventsOnceThere, expectResent, givenResentV1, receivedPayment, resendableIdOf, resendablePayment } from './fixtures.ts'
+import { givenCashOut } from '../common/cash.ts'
+import { resend, v1For, type Json, eventIfAny, eventOf } from '../common/events.ts'
+import { VERSIONS, cashInTransactionId, clausesFor, expectResent, givenResentV1, paymentToOurKey, type Received } from './fixtures.ts'
+import { type Captured } from '../../harness/webhook-capture.ts'
 
 const RESENDABLE_STATUSES = ['PAID', 'PENDING', 'CANCELED', 'REFUND', 'REFUND_IN', 'REFUND_OUT']
 
@@ -56,11 +57,11 @@ for (const version of VERSIONS) {
       '6.1.end-to-end-id', '6.1.pix-key', '6.1.created-date', '6.1.payer-block', '6.1.receiver-block', '3.5.statuses']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
-    const tx = await receivedPayment(t, 128.4)
+    const tx = await paymentToOurKey(t, 12_840)
     const v1 = (await givenResentV1(t, version, tx.gatewayId, tx)).body as Json
     t.observe('6.1.transaction-id', 'transactionNamedBy', whichId(v1.transactionId, tx))
     t.expectEqual('6.1.business-transaction-id', 'businessTransactionId is the caller id', v1.businessTransactionId, tx.externalId)
-    t.expectThat('6.1.value-number', 'value is the amount in reais', typeof v1.value === 'number' && centsOf(v1.value) === centsOf(tx.amount), String(tx.amount), show(v1.value))
+    t.expectThat('6.1.value-number', 'value is the amount in reais', typeof v1.value === 'number' && centsOf(v1.value) === tx.cents, fromCents(tx.cents), show(v1.value))
     t.expectEqual('6.1.movement-type', 'movementType of an incoming payment', v1.movementType, 'IN')
     t.expectEqual('6.1.end-to-end-id', 'endToEndId of the payment', v1.endToEndId, tx.e2eId)
     if (t.config.pixKey) t.expectEqual('6.1.pix-key', 'pixKey of the transaction', v1.pixKey, t.config.pixKey)
@@ -91,7 +92,7 @@ for (const version of VERSIONS) {
     clauses: clausesFor(version, ['6.1.status-refund-normalised']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
-    const tx = await receivedPayment(t, 40)
+    const tx = await paymentToOurKey(t, 4_000)
     await t.hooks.useForAccount('account')
     const refundId = await t.given('a gateway refund (POST /pix/v2/payment/refund/{id})', async () => {
       const ex = await t.gateway.post(`/pix/v2/payment/refund/${encodeURIComponent(tx.gatewayId)}`, { value: 10, description: 'kit refund' })
@@ -128,7 +129,7 @@ for (const version of VERSIONS) {
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
     const clause = '4.12.repeat-safe'
-    const tx = await receivedPayment(t, 55.55)
+    const tx = await paymentToOurKey(t, 5_555)
     const readState = (when: string) => t.given(`the transaction and the balance ${when} (GET /api/pix/transaction/{id}, GET /v1/account/balance)`, async () => {
       const [view, balance] = await Promise.all([t.base.get(`/api/pix/transaction/${encodeURIComponent(tx.transactionId)}`), t.gateway.get('/v1/account/balance')])
       t.expectStatus('4.3.get-by-id', view, 200)
@@ -157,7 +158,7 @@ for (const version of VERSIONS) {
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
     const clause = '4.12.destination-body-url'
-    const tx = await receivedPayment(t)
+    const tx = await paymentToOurKey(t)
     await t.control.setCallbackUrl(tx.transactionId, t.hooks.url('callback'))
     await t.control.setWebhookUrls({ pixWebhookUrl: t.hooks.url('pix'), webhookUrl: t.hooks.url('global') })
     expectResent(t, clause, await resend(t.gateway, tx.gatewayId, { url: t.hooks.url('body') }, { version }))
@@ -169,7 +170,7 @@ for (const version of VERSIONS) {
     clauses: clausesFor(version, ['4.12.destination-callback', '4.12.body-optional']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
-    const tx = await receivedPayment(t)
+    const tx = await paymentToOurKey(t)
     await t.control.setCallbackUrl(tx.transactionId, t.hooks.url('callback'))
     await t.control.setWebhookUrls({ pixWebhookUrl: t.hooks.url('pix'), webhookUrl: t.hooks.url('global') })
     expectResent(t, '4.12.body-optional', await resend(t.gateway, tx.gatewayId, undefined, { version }))
@@ -181,7 +182,7 @@ for (const version of VERSIONS) {
     clauses: clausesFor(version, ['4.12.destination-pix-webhook', '4.12.body-optional']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
-    const tx = await receivedPayment(t)
+    const tx = await paymentToOurKey(t)
     await t.control.setWebhookUrls({ pixWebhookUrl: t.hooks.url('pix'), webhookUrl: t.hooks.url('global') })
     expectResent(t, '4.12.body-optional', await resend(t.gateway, tx.gatewayId, undefined, { version }))
     await t.awaitEvent('4.12.destination-pix-webhook', "the V1 notification at the account's pixWebhookUrl", v1For(tx), { channel: 'pix' })
@@ -192,7 +193,7 @@ for (const version of VERSIONS) {
     clauses: clausesFor(version, ['4.12.destination-webhook-url', '4.12.body-optional']),
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
-    const tx = await receivedPayment(t)
+    const tx = await paymentToOurKey(t)
     await t.control.setWebhookUrls({ pixWebhookUrl: null, webhookUrl: t.hooks.url('global') })
     expectResent(t, '4.12.body-optional', await resend(t.gateway, tx.gatewayId, undefined, { version }))
     await t.awaitEvent('4.12.destination-webhook-url', "the V1 notification at the account's webhookUrl", v1For(tx), { channel: 'global' })
@@ -203,7 +204,7 @@ for (const version of VERSIONS) {
     clauses: clausesFor(version, ['7.resend-no-webhook-url-400', ...ERROR_BODY]),
     needs: ['control', 'mutating'],
   }, async (t: CheckContext) => {
-    const tx = await receivedPayment(t)
+    const tx = await paymentToOurKey(t)
     await t.control.setWebhookUrls({ pixWebhookUrl: null, webhookUrl: null })
     t.expectErrorBody('7.resend-no-webhook-url-400', await resend(t.gateway, tx.gatewayId, undefined, { version }), 400)
   })
@@ -251,7 +252,7 @@ for (const version of VERSIONS) {
     needs: ['control', 'mutating', 'webhooks'],
   }, async (t: CheckContext) => {
     const clause = '7.resend-url-not-https-400'
-    const tx = await receivedPayment(t)
+    const tx = await paymentToOurKey(t)
     const https = new URL(t.hooks.url('body'))
     const plainHttp = `http://${https.host}${https.pathname}`
     for (const url of [plainHttp, 'not a url']) t.expectErrorBody(clause, await resend(t.gateway, tx.gatewayId, { url }, { version }), 400)
@@ -268,7 +269,7 @@ for (const version of VERSIONS) {
     const clause = '4.12.url-http-not-delivered'
     const plain = await t.hooks.urlVia('plain-http', 'plain')
     if (!plain) return t.skip('the target does not reach this machine directly (PIX_WEBHOOK_PUBLIC_URL): the capture can offer it no plain HTTP receiver')
-    const tx = await receivedPayment(t)
+    const tx = await paymentToOurKey(t)
     await resend(t.gateway, tx.gatewayId, { url: plain }, { version }) // its status is 7.resend-url-not-https-400's
     await t.expectNoEvent(clause, 'nothing is posted to a plain http url', () => true, { channel: 'plain' })
   })
@@ -284,4 +285,43 @@ for (const version of VERSIONS) {
     t.expectErrorBody(clause, await resend(t.gateway, theirs.gatewayId, { url: t.hooks.url('body') }, { version }), 400)
     await t.expectNoEvent(clause, "another account's transaction is not resent", v1For(theirs), { channel: 'body' })
   })
+}
+
+/** A received payment whose gatewayId a resend takes (§4.12: a UUID or an object id); setting the check up only. */
+async function resendablePayment(t: CheckContext): Promise<Received> {
+  const tx = await paymentToOurKey(t)
+  await t.given('a payment with a resendable id (POST /control/incoming-payments)', () => {
+    t.expectThat('4.12.transaction-id-forms', 'gatewayId', isResendTransactionId(tx.gatewayId), 'a UUID or an object id', tx.gatewayId)
+  })
+  return tx
+}
+
+/**
+ * Resend takes a UUID or object id (§4.12), and a gateway refund (§4.14) answers only "the unique
+ * id of the refund". When that id is not of the resendable form, the V1 notification the account
+ * received for the refund names the id to resend: found by the end-to-end id its §4.3 view gives,
+ * or, when the view does not know the id (§4.3 finds the numeric id or the caller's externalId), as
+ * the one refund notification of its `value` on the account channel (a check that has the account's
+ * URLs to itself). Without one the interface offers no way to learn it, and the check is skipped.
+ */
+async function resendableIdOf(t: CheckContext, refundId: string, value: number): Promise<string> {
+  if (isResendTransactionId(refundId)) return refundId
+  const view = await t.base.get(`/api/pix/transaction/${encodeURIComponent(refundId)}`)
+  const e2eId = view.response.status === 200 ? (view.response.json as Json | undefined)?.e2eId : undefined
+  const byE2e = (c: Captured) => eventOf(c)?.endToEndId === e2eId
+  const byValue = (c: Captured) => /^REFUND/.test(String(eventOf(c)?.status)) && Number(eventOf(c)?.value) === value
+  const pred = typeof e2eId === 'string' && e2eId !== '' ? byE2e : byValue
+  await eventIfAny(t, pred, { channel: 'account', deadlineMs: 3_000 })
+  const notified = t.hooks.events('account').filter(pred)
+  const id = notified.length === 1 ? eventOf(notified[0]!)?.transactionId : undefined
+  if (isResendTransactionId(id)) return id
+  const how = pred === byE2e ? `its end-to-end id ${show(e2eId)}` : `status REFUND and value ${value} (its view answered HTTP ${view.response.status}; ${notified.length} such notifications)`
+  return t.skip(`the refund id ${show(refundId)} of §4.14 is not a UUID or object id, and no one notification of the refund (by ${how}) named its resendable id`)
+}
+
+/** The notifications matching `pred` on `channel` once there are `count` of them, or at the event deadline. */
+async function eventsOnceThere(t: CheckContext, pred: (c: Captured) => boolean, count: number, channel: string): Promise<Captured[]> {
+  const deadline = Date.now() + EVENT_DEADLINE_MS
+  while (t.hooks.events(channel).filter(pred).length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  return t.hooks.events(channel).filter(pred)
 }

@@ -8,13 +8,15 @@
 // claims a state it does not have (a REFUND for the failed return, a RECEIVE for the removed
 // charge, a PAID for the expired slip) fails that event's clause (harness/notification-claims.ts).
 import { randomUUID } from 'node:crypto'
-import { check } from '../../harness/check.ts'
+import { check, QUIET_PERIOD_MS, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { CLAIM_CLAUSES, expectTrueClaims } from '../../harness/notification-claims.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { targetNow } from '../../harness/target-clock.ts'
-import { createSlip, registerSlip, slipRequest } from '../bank-slip/fixtures.ts'
-import { arrivedDuring, chargeOf, naming, observation, readAfter, receivedPayment } from './fixtures.ts'
+import { createSlip, registerSlip, slipRequest } from '../common/slips.ts'
+import { chargeOf, readAfter, paymentToOurKey } from './fixtures.ts'
+import { type Captured } from '../../harness/webhook-capture.ts'
+import { kindOf } from '../common/events.ts'
 
 const NEEDS = ['control', 'mutating', 'webhooks'] as const
 const CHARGE = '3.2.removal-event-not-named'
@@ -41,7 +43,7 @@ check('a failed return (§3.3 NAO_REALIZADO, no event named): notifications, obs
   clauses: [RETURN, CLAIM_CLAUSES.refund],
   needs: [...NEEDS],
 }, async (t) => {
-  const paid = await receivedPayment(t, 30)
+  const paid = await paymentToOurKey(t, 3_000)
   const id = `kit${randomUUID().replace(/-/g, '').slice(0, 20)}`
   const rtrId = await t.given('a return (PUT /pix/{e2eid}/devolucao/{id})', async () => {
     const ex = await t.base.put(`/pix/${encodeURIComponent(paid.e2eId)}/devolucao/${id}`, { valor: '5.00' })
@@ -73,3 +75,23 @@ check('an expired slip (§3.4 EXPIRED; its notification is not shown in §6.3): 
   const slip = await readAfter(() => t.control.getSlip(slipId), answered)
   expectTrueClaims(t, arrived, { slips: [{ id: slipId, status: slip.status }] })
 })
+
+/** The harness's quiet period: what arrives later is not seen (nothing fails on these observations). */
+const QUIET_MS = QUIET_PERIOD_MS
+
+/** Notifications that reached the account's URLs during `transition` and the quiet period after it. */
+async function arrivedDuring(t: CheckContext, transition: () => Promise<unknown>): Promise<Captured[]> {
+  await t.hooks.useForAccount('account')
+  const before = t.hooks.events('account').length
+  await transition()
+  await new Promise((r) => setTimeout(r, QUIET_MS))
+  return t.hooks.events('account').slice(before)
+}
+
+/** The notifications whose bytes name one of `ids`. */
+const naming = (arrived: Captured[], ids: string[]): Captured[] => arrived.filter((c) => ids.some((id) => c.raw.includes(id)))
+
+/** What came, by kind: `V2 REFUND REFUNDED`, `BOLETO EXPIRED`, `V1 CANCELED`. */
+function observation(arrived: Captured[]): { notified: boolean; quietMs: number; notifications: string[] } {
+  return { notified: arrived.length > 0, quietMs: QUIET_MS, notifications: arrived.map(kindOf) }
+}

@@ -5,10 +5,11 @@
 // Every notification goes to this check's own channels: the cash-out's callbackWebhookUrl (set
 // through the control API, per transaction) and a resend body url; no account setting changes.
 import { randomUUID } from 'node:crypto'
-import { EVENT_DEADLINE_MS, check } from '../../harness/check.ts'
+import { EVENT_DEADLINE_MS, check, type CheckContext } from '../../harness/check.ts'
 import { isResendTransactionId } from '../../generators/formats.ts'
-import { eventOf, kindOf } from '../events.ts'
-import { bank, cashInTransactionId, resentStatus, viewStatus, watchedCashOut, type BankAct } from './fixtures.ts'
+import { eventOf, kindOf, eventIfAny, isV1, resend, type Json } from '../common/events.ts'
+import { cashInTransactionId } from './fixtures.ts'
+import { givenCashOut } from '../common/cash.ts'
 
 const TRANSACTION = '3.1.transitions-not-shown'
 const NOTIFICATION = '3.5.transitions-not-shown'
@@ -57,3 +58,36 @@ check('a cash-in never paid: its status and the V1 status a resend posts, observ
   t.observe(TRANSACTION, 'cashInUnpaid', { status: await viewStatus(t, id) })
   t.observe(NOTIFICATION, 'cashInUnpaid', { resent: await resentStatus(t, id, 'resent') })
 })
+
+/** The V1 status a resend (§4.12) of `id` to this check's channel `name` posts, or why there is none. */
+async function resentStatus(t: CheckContext, id: string | undefined, name: string): Promise<unknown> {
+  if (!isResendTransactionId(id)) return 'no resendable id known (neither the id answered nor a V1 notification gave a UUID or object id)'
+  const ex = await resend(t.gateway, id, { url: t.hooks.url(name) })
+  if (ex.response.status !== 200) return `resend answered HTTP ${ex.response.status}`
+  // The channel hears only this resend: its V1 is the transaction's, whichever of its ids names it (reading record-id).
+  const posted = await eventIfAny(t, isV1, { channel: name })
+  return posted ? eventOf(posted)!.status ?? null : `nothing posted within ${EVENT_DEADLINE_MS} ms`
+}
+
+/** The status GET /api/pix/transaction/{id} answers, or `HTTP <status>` when it answers no view. */
+async function viewStatus(t: CheckContext, id: string): Promise<unknown> {
+  const ex = await t.base.get(`/api/pix/transaction/${encodeURIComponent(id)}`)
+  return ex.response.status === 200 ? (ex.response.json as Json | undefined)?.status ?? null : `HTTP ${ex.response.status}`
+}
+
+type BankAct = 'settle' | 'fail'
+
+/** The bank's act through the control API: accepted, or the status the target's driver refused it with. */
+async function bank(t: CheckContext, act: BankAct, id: string): Promise<{ accepted: boolean; refusedWith?: number }> {
+  const done = await t.control.attempt(() => (act === 'settle' ? t.control.settleTransaction(id) : t.control.failTransaction(id, 'kit: the bank refuses')))
+  if (done.accepted) return { accepted: true }
+  if (done.status >= 400 && done.status < 500 && done.status !== 404) return { accepted: false, refusedWith: done.status }
+  throw done.error
+}
+
+/** A cash-out of `cents` whose notifications come to this check's channel `callback`; its transaction id. */
+async function watchedCashOut(t: CheckContext, cents: number): Promise<string> {
+  const { transactionId } = await givenCashOut(t, cents)
+  await t.control.setCallbackUrl(transactionId, t.hooks.url('callback'))
+  return transactionId
+}

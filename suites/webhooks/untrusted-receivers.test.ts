@@ -6,11 +6,12 @@
 // how the sender checks the receiver's certificate, and §4.18 gives pixWebhookUrl as "string, URL".
 // So each check records what the target did (meta.observed) and fails nothing.
 import { show } from '../../harness/assertions.ts'
-import { EVENT_DEADLINE_MS, check } from '../../harness/check.ts'
+import { EVENT_DEADLINE_MS, check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import type { Listener } from '../../harness/webhook-capture.ts'
-import { resend } from '../events.ts'
-import { arrival, receivedPayment, refusedOn } from './fixtures.ts'
+import { resend, eventIfAny, v1For } from '../common/events.ts'
+import { paymentToOurKey, type Received } from './fixtures.ts'
+import { type Captured } from '../../harness/webhook-capture.ts'
 
 const CERTIFICATE = '4.12.untrusted-receiver-certificate'
 const REGISTRATION = '4.18.plain-http-url'
@@ -30,7 +31,7 @@ for (const { kind, key, what } of UNTRUSTWORTHY) {
   }, async (t) => {
     const url = await t.hooks.urlVia(kind, kind)
     if (!url) return t.skip(kind === 'expired' ? `${REMOTE}, or it serves a certificate of the user's (no capture CA to sign an expired one)` : REMOTE)
-    const tx = await receivedPayment(t, 17.25)
+    const tx = await paymentToOurKey(t, 1_725)
     // Silence at the untrustworthy receiver means a refusal only if the same notification reaches a trusted one.
     await t.given('the same notification resent to the trusted capture receiver', async () => {
       const ex = await resend(t.gateway, tx.gatewayId, { url: t.hooks.url('trusted') })
@@ -64,7 +65,7 @@ check('POST /v1/account/webhook with a plain http pixWebhookUrl: accepted or ref
   const accepted = status >= 200 && status < 300
   let delivered: boolean | null = null
   if (accepted) {
-    const tx = await receivedPayment(t, 18.5)
+    const tx = await paymentToOurKey(t, 1_850)
     delivered = (await arrival(t, tx, 'account')) !== undefined
   }
   t.observe(REGISTRATION, 'plainHttpPixWebhookUrl', {
@@ -74,3 +75,14 @@ check('POST /v1/account/webhook with a plain http pixWebhookUrl: accepted or ref
     ...(delivered === false ? { waitedMs: EVENT_DEADLINE_MS } : {}),
   })
 })
+
+/** The first notification naming `tx` on channel `name` within the event deadline, or undefined. */
+function arrival(t: CheckContext, tx: Received, name: string): Promise<Captured | undefined> {
+  const names = (c: Captured) => v1For(tx)(c) || [tx.e2eId, tx.gatewayId, tx.transactionId].some((id) => c.raw.includes(id))
+  return eventIfAny(t, names, { channel: name })
+}
+
+/** The TLS handshakes the capture's extra listener `kind` refused. */
+function refusedOn(t: CheckContext, kind: Listener) {
+  return t.hooks.capture.refusedHandshakes().filter((r) => r.listener === kind)
+}

@@ -11,8 +11,8 @@ import { whichId } from '../../harness/record-ids.ts'
 import { targetNow } from '../../harness/target-clock.ts'
 import { randomCpf } from '../../generators/documents.ts'
 import { isResendTransactionId } from '../../generators/formats.ts'
-import { eventIfAny, v1For, type Json } from '../events.ts'
-import { cashInTransactionId, givenResentV1, type Received } from './fixtures.ts'
+import { eventIfAny, v1For, type Json } from '../common/events.ts'
+import { cashInTransactionId, givenResentV1, paymentToOurKey, type Received } from './fixtures.ts'
 
 /** A timestamp may be cut to the second. */
 const TRUNCATION_MS = 1_000
@@ -23,14 +23,11 @@ const NEEDS = ['control', 'mutating', 'webhooks'] as const
 /** A payment received by the account from a payer the kit names, `ageDays` ago, whose gatewayId resend takes: setting the check up only. */
 async function receivedFrom(t: CheckContext, ageDays = 0): Promise<Received> {
   const payer = { name: `Kit V1 Payer ${randomUUID().slice(0, 8)}`, document: randomCpf() }
-  const externalId = `kit-v1-${randomUUID()}`
-  const amount = 41.37
-  const pixKey = t.config.pixKey
-  const paid = await t.control.incomingPayment({ amount, payer, externalId, ...(ageDays ? { ageDays } : {}), ...(pixKey ? { pixKey } : {}) })
+  const paid = await paymentToOurKey(t, 4_137, { payer, externalId: `kit-v1-${randomUUID()}`, ageDays })
   await t.given('a payment with a resendable id (POST /control/incoming-payments)', () => {
     t.expectThat('4.12.transaction-id-forms', 'gatewayId', isResendTransactionId(paid.gatewayId), 'a UUID or an object id', paid.gatewayId)
   })
-  return { ...paid, externalId, amount, payer }
+  return paid
 }
 
 /** The §2.1 view of the payment, read to compare a notification with (a precondition). */

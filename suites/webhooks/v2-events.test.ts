@@ -8,10 +8,10 @@ import { show } from '../../harness/assertions.ts'
 import { centsOf } from '../../generators/amounts.ts'
 import { isMaskOf, randomCpf } from '../../generators/documents.ts'
 import { CLAIM_CLAUSES, expectTrueClaims } from '../../harness/notification-claims.ts'
-import { givenCashOut } from '../cash/fixtures.ts'
-import { POST_JSON, expectJsonNotification } from '../conventions/fixtures.ts'
-import { eventIfAny, eventOf, isEvent, type Json } from '../events.ts'
-import { paidCharge, readAfter, shapeOf, txIdAgreesWithCharge } from './fixtures.ts'
+import { givenCashOut } from '../common/cash.ts'
+import { POST_JSON, expectJsonNotification } from '../common/json-notifications.ts'
+import { eventIfAny, eventOf, isEvent, type Json } from '../common/events.ts'
+import { readAfter, txIdAgreesWithCharge, chargeOf, type Payer } from './fixtures.ts'
 
 // ---------------------------------------------------------------------------------------------
 // RECEIVE (§6.2, §3.2, §3.6)
@@ -146,3 +146,30 @@ check('POST /v1/account/webhook twice: the second pixWebhookUrl wins, the next n
   const atFirst = await eventIfAny(t, receive, { channel: 'pix-first', deadlineMs: 2_000 })
   if (atFirst) t.fail(clause, 'the first pixWebhookUrl, replaced by the second', 'no notification', `the RECEIVE event too: ${show(atFirst.body)}`)
 })
+
+/** A charge paid by a payer (control); setting the check up only. */
+async function paidCharge(t: CheckContext, amount = '48.90'): Promise<PaidCharge> {
+  const payer = { name: 'Carla Mendes', document: randomCpf() }
+  const txid = await chargeOf(t, amount, payer)
+  const paid = await t.control.payCob(txid, { payer })
+  return { txid, amount, payer, transactionId: paid.transactionId, e2eId: paid.e2eId }
+}
+
+/**
+ * The shape of a JSON value with none of its data (bodies hold personal data): objects keep their
+ * keys, arrays the shape of their first item, anything else becomes its type ('string', 'null'…).
+ */
+function shapeOf(value: unknown): unknown {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return value.length === 0 ? [] : [shapeOf(value[0])]
+  if (typeof value === 'object') return Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, shapeOf(v)]))
+  return typeof value
+}
+
+interface PaidCharge {
+  txid: string
+  amount: string
+  payer: Payer
+  transactionId: string
+  e2eId: string
+}

@@ -9,6 +9,7 @@ import {
   hasAtMostTwoDecimals,
   isTwoDecimalString,
   MAX_ARB_CENTS,
+  readAmount,
   reaisOf,
   sumReais,
   toDecimalString,
@@ -87,7 +88,42 @@ describe('two-decimal checks', () => {
   })
 })
 
+describe('readAmount: the one exact reader', () => {
+  it('reads numbers and decimal strings to the cent, as written', () => {
+    const cases: [unknown, number][] = [[10.5, 1050], [10, 1000], [0.3, 30], ['10.50', 1050], ['10.5', 1050], ['10.500', 1050], ['0.01', 1], [-2.25, -225], [0, 0]]
+    for (const [value, cents] of cases) expect(readAmount(value), String(value)).toBe(cents)
+  })
+
+  it('has no tolerance: a digit beyond the second decimal makes it no amount', () => {
+    // the old readers took these for 100.00, 10.50 and 0.30 (|x·100 − round| < 1e-6)
+    // 10.100000000000001: the next double after 10.1, what fault mn-listing-amount-float-noise serves
+    for (const value of [100.000000001, 10.500000001, 0.1 + 0.2, 10.100000000000001, 10.505, '10.505', '10.5000000001']) expect(readAmount(value), String(value)).toBeUndefined()
+  })
+
+  it('is undefined for what is not an amount', () => {
+    for (const value of [undefined, null, NaN, Infinity, '', 'abc', '1e2', ' 1.00', '1,00', {}, [], true]) expect(readAmount(value), String(value)).toBeUndefined()
+  })
+
+  it('numberOnly: a string is no amount, a number reads the same', () => {
+    expect(readAmount('10.50', { numberOnly: true })).toBeUndefined()
+    expect(readAmount(10.5, { numberOnly: true })).toBe(1050)
+    expect(readAmount(10.505, { numberOnly: true })).toBeUndefined()
+  })
+})
+
 describe('arbitraries', () => {
+  it('bounded arbitraries stay inside their bounds, both included', () => {
+    fc.assert(fc.property(arbAmountString({ minCents: 100, maxCents: 10_000_000 }), (s) => {
+      expect(centsOf(s)).toBeGreaterThanOrEqual(100)
+      expect(centsOf(s)).toBeLessThanOrEqual(10_000_000)
+    }))
+    fc.assert(fc.property(arbAmountNumber({ maxCents: 9_999_999 }), (n) => {
+      expect(readAmount(n)).toBeLessThanOrEqual(9_999_999)
+    }))
+    expect(fc.sample(arbAmountNumber({ minCents: 5, maxCents: 5 }), 3)).toEqual([0.05, 0.05, 0.05])
+    expect(() => arbAmountString({ minCents: 10, maxCents: 9 })).toThrow(RangeError)
+  })
+
   it('arbAmountString yields two-decimal strings from 0.01 to 1,000,000.00', () => {
     fc.assert(
       fc.property(arbAmountString(), (s) => {

@@ -34,6 +34,15 @@ describe('ControlClient', () => {
     expect((err as Error).message).toMatch(/^control POST \/control\/cob\/missing\/pay failed \(HTTP 404\)\nrequest: POST .*\nresponse: 404 .*no charge/)
   })
 
+  test('attempt: the value, or the status a refusal came with; any other error is thrown', async () => {
+    const c = driver()
+    expect(await c.attempt(() => c.getCob('tx1'))).toMatchObject({ accepted: true, value: { url: '/control/cob/tx1' } })
+    const refused = await c.attempt(() => c.payCob('missing'))
+    expect(refused).toMatchObject({ accepted: false, status: 404 })
+    expect(!refused.accepted && refused.error).toBeInstanceOf(ControlError)
+    await expect(c.attempt(() => Promise.reject(new TypeError('a bug')))).rejects.toThrow(TypeError)
+  })
+
   test('an unreachable control API throws with the network reason', async () => {
     const gone = await fakeServer(() => undefined)
     await gone.close()

@@ -2,12 +2,12 @@
 // bank slip (§6.3) notification a captured delivery is, what its payload says, a wait for one
 // whose coming is not the check's verdict, and the resend (§4.12) that posts a V1 notification on
 // demand. Not a suite file: it declares no check.
-import { show } from '../harness/assertions.ts'
-import { EVENT_DEADLINE_MS, type CheckContext } from '../harness/check.ts'
-import type { Exchange } from '../harness/exchange.ts'
-import type { GatewayClient } from '../harness/http.ts'
-import { matchesAnyId, type RecordIds } from '../harness/record-ids.ts'
-import type { Captured } from '../harness/webhook-capture.ts'
+import { show } from '../../harness/assertions.ts'
+import { EVENT_DEADLINE_MS, type CheckContext } from '../../harness/check.ts'
+import type { Exchange } from '../../harness/exchange.ts'
+import type { GatewayClient } from '../../harness/http.ts'
+import { matchesAnyId, type RecordIds } from '../../harness/record-ids.ts'
+import type { Captured } from '../../harness/webhook-capture.ts'
 
 export type Json = Record<string, unknown>
 
