@@ -17,7 +17,7 @@ import { paidCharge, readAfter, shapeOf, txIdAgreesWithCharge } from './fixtures
 
 check('RECEIVE: a paid charge posts RECEIVE LIQUIDATED with the txid, amount, end-to-end id and masked debtor', {
   alone: ALONE.accountEvents,
-  clauses: ['6.2.receive-emitted', '6.2.receive-fields', '6.2.receive-txid-of-charge', '6.2.receive-debtor-masked', CLAIM_CLAUSES.receive],
+  clauses: ['6.2.receive-emitted', '6.2.receive-fields', '6.2.receive-txid-of-charge', '6.2.receive-debtor-masked', '6.2.receive-end-to-end-id', CLAIM_CLAUSES.receive],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
   await t.hooks.useForAccount()
@@ -28,7 +28,8 @@ check('RECEIVE: a paid charge posts RECEIVE LIQUIDATED with the txid, amount, en
   const data = eventOf(event)!.data as Record<string, any>
   t.expectThat('6.2.receive-txid-of-charge', 'RECEIVE txId is the txid of the paid charge', txIdAgreesWithCharge(data, charge.txid), show(charge.txid), show(data.txId))
   t.expectEqual('6.2.receive-txid-of-charge', 'RECEIVE payment.amount is valor.original', data.payment.amount, charge.amount)
-  t.expectEqual('6.2.receive-fields', 'RECEIVE endToEndId of the payment', data.endToEndId, charge.e2eId)
+  t.expectEqual('6.2.receive-end-to-end-id', 'RECEIVE endToEndId is the end-to-end id of the payment received', data.endToEndId, charge.e2eId)
+  t.expectEqual('6.2.receive-end-to-end-id', 'RECEIVE debtorAccount.name is the name of the payer', data.debtorAccount?.name, charge.payer.name)
   const document = data.debtorAccount.document
   const masked = typeof document === 'string' && isMaskOf(document, charge.payer.document)
   t.expectThat('6.2.receive-debtor-masked', 'RECEIVE debtorAccount.document is masked as in 2.2', masked, `the mask of ${charge.payer.document.slice(0, 3)}…`, show(document))
