@@ -11,6 +11,7 @@ import { isReset } from './support/meaning.ts'
 import { okAnswerOf, COB, ob, refuse, withStatus } from './support/outsider.ts'
 import { CONTROL_COB, CONTROL_COB_PAY, CONTROL_COB_REMOVE, eventData, eventOf, shiftEmvAmount, STATE_FILES, putCob } from './support/state-machines.ts'
 import combinationFaults from './support/combinations.ts'
+import meaningFieldFaults from './support/meaning-fields.ts'
 
 export default [
   defineFault({
@@ -566,4 +567,6 @@ export default [
   }),
   // every combination the contract allows or forbids (generators/combinations.ts)
   ...combinationFaults.filter((f) => f.area === 'charges'),
+  // what each field means (specs/meanings.yaml)
+  ...meaningFieldFaults.filter((f) => f.area === 'charges'),
 ]

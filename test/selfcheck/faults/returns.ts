@@ -8,6 +8,7 @@ import { asTwoDecimals, putReturn as authBoundsPutReturn, body, chars, errorResp
 import { okAnswerOf, cents, ob, RETURN, withStatus } from './support/outsider.ts'
 import { acceptDespite, CONTROL_RETURN, CONTROL_RETURN_ACTION, devolucaoE2eid, eventData, eventOf, fakeReturn, gatewayRefund, paymentBook, putDevolucao, STATE_FILES, REFUND as stateMachinesREFUND } from './support/state-machines.ts'
 import combinationFaults from './support/combinations.ts'
+import meaningFieldFaults from './support/meaning-fields.ts'
 
 export default [
   defineFault({
@@ -470,4 +471,6 @@ export default [
   }),
   // every combination the contract allows or forbids (generators/combinations.ts)
   ...combinationFaults.filter((f) => f.area === 'returns'),
+  // what each field means (specs/meanings.yaml)
+  ...meaningFieldFaults.filter((f) => f.area === 'returns'),
 ]

@@ -2,11 +2,15 @@
 // form, and agrees with its other surfaces where the kit compared them before, but means the wrong
 // thing: an amount other than the one asked, a time of another clock or event, another record's value.
 import { defineFault, jsonObjectOf, matches, type ProxyRequest } from '../../fault.ts'
+import { CONTROL_RETURN } from './state-machines.ts'
+import { slipEvent, v2Event } from './slips-webhooks.ts'
 import { eachItem, isListing, isView } from './views-listings.ts'
 
 const RECORD_VALUES = ['transactions/record-values.test.ts']
 const THREE_HOURS_MS = 3 * 3_600_000
 
+const COB = /^\/cob\/[^/]+$/
+const RETURN = /^\/pix\/[^/]+\/devolucao\/[^/]+$/
 const isCashIn = (req: ProxyRequest) => matches(req, 'POST', '/api/pix/cash-in', 'base')
 /** An ISO time moved by `ms`, written as the target wrote it (Z). */
 const shifted = (v: unknown, ms: number): unknown => (typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? new Date(Date.parse(v) + ms).toISOString() : v)
@@ -44,6 +48,58 @@ export default [
         const bank = item.counterpart?.bank
         if (bank && typeof bank === 'object') [bank.bankCode, bank.bankISPB] = [bank.bankISPB, bank.bankCode]
       })
+    },
+  }),
+  defineFault({
+    id: 'mf-cob-criacao-is-the-expiry',
+    area: 'charges', files: ['charges/charge-times.test.ts'], clauses: ['2.4.criacao-at-creation'],
+    description: 'a created charge answers calendario.criacao with its expiry (creation plus expiracao seconds): a well-formed date-time of another moment',
+    onResponse(req, res) {
+      const calendario = matches(req, 'PUT', COB, 'base') ? jsonObjectOf(res)?.calendario : undefined
+      if (calendario && typeof calendario.expiracao === 'number') calendario.criacao = shifted(calendario.criacao, calendario.expiracao * 1000)
+      return res
+    },
+  }),
+  defineFault({
+    id: 'mf-return-solicitacao-local-time-as-utc',
+    area: 'returns', files: ['returns/return-times.test.ts'], clauses: ['2.5.horario-times'],
+    description: 'an accepted return answers horario.solicitacao in São Paulo local time labelled UTC (three hours early)',
+    onResponse(req, res) {
+      const horario = matches(req, 'PUT', RETURN, 'base') ? jsonObjectOf(res)?.horario : undefined
+      if (horario && typeof horario === 'object') horario.solicitacao = shifted(horario.solicitacao, -THREE_HOURS_MS)
+      return res
+    },
+  }),
+  defineFault({
+    id: 'mf-return-liquidacao-copied-from-solicitacao',
+    area: 'returns', files: ['returns/return-times.test.ts'], clauses: ['2.5.horario-times'],
+    description: 'a settled return keeps horario.liquidacao equal to its solicitacao (the request time copied), not the settlement',
+    onResponse(req, res) {
+      const body = req.api === 'control' && CONTROL_RETURN.test(req.path) ? jsonObjectOf(res) : undefined
+      if (body?.status === 'DEVOLVIDO' && body.horario?.liquidacao) body.horario.liquidacao = new Date(Date.parse(body.horario.solicitacao) - 60_000).toISOString()
+      return res
+    },
+  }),
+  defineFault({
+    id: 'mf-receive-debtor-name-is-the-receiver',
+    area: 'webhooks', files: ['webhooks/v2-events.test.ts'], clauses: ['6.2.receive-end-to-end-id'],
+    description: "RECEIVE names the receiving account as debtorAccount.name instead of the payer (the document stays the payer's, masked)",
+    onWebhook(d) {
+      const data = v2Event(d, 'RECEIVE') ? jsonObjectOf(d)?.data : undefined
+      if (data?.debtorAccount && typeof data.debtorAccount === 'object') data.debtorAccount.name = 'KIT RECEIVER LTDA'
+      return d
+    },
+  }),
+  defineFault({
+    id: 'mf-slip-paid-amounts-in-cents',
+    area: 'bank-slip', files: ['bank-slip/slip-values.test.ts'], clauses: ['6.3.paid-amount-and-date'],
+    description: 'the PAID slip notification gives amount and additionalInfo.amount in cents (numbers still)',
+    onWebhook(d) {
+      const body = slipEvent(d, 'PAID') ? jsonObjectOf(d) : undefined
+      if (!body) return undefined
+      if (typeof body.amount === 'number') body.amount = Math.round(body.amount * 100)
+      if (typeof body.additionalInfo?.amount === 'number') body.additionalInfo.amount = Math.round(body.additionalInfo.amount * 100)
+      return d
     },
   }),
 ]
