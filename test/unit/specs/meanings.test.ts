@@ -33,7 +33,9 @@ describe('the meaning map', () => {
     const c = fieldCoverage((id) => clauseById(id)?.judges === 'meaning')
     expect(c.total).toBe(fields.length)
     expect(c.withMeaning + c.formOnly).toBe(c.total)
-    expect(fieldCoverage(() => false).withMeaning).toBe([...loadMeanings().values()].filter((m) => m.readings.length > 0 && !m.formOnly).length)
+    expect(fieldCoverage(() => false).withMeaning).toBe(0)
+    // a field of a reading names the clauses that observe it too
+    for (const m of loadMeanings().values()) if (m.readings.length > 0) expect(m.clauses.length).toBeGreaterThan(0)
   })
 })
 
