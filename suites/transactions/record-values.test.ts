@@ -31,7 +31,8 @@ check('a cash-in: its view and its list item show originalAmount as the value as
   const { nowMs: start, skewMs: skew } = await targetTime(t)
   const made = await cashIn(t, { amount: AMOUNT })
   const end = (await targetTime(t)).nowMs
-  const { view, ex } = await viewOf(t, '2.1.original-amount-as-asked', made.id)
+  // By the caller's externalId, a path id §4.3 names whatever id scheme the cash-in answer uses.
+  const { view, ex } = await t.given('the cash-in by its externalId (GET /api/pix/transaction/{externalId})', () => viewOf(t, '4.3.get-by-external-id', made.externalId!))
   expectAmountAsked(t, 'the view\'s', view.originalAmount, ex)
   const created = typeof view.createdAt === 'string' ? Date.parse(view.createdAt) : Number.NaN
   t.expectThat('2.1.created-at-of-creation', 'createdAt is the moment the cash-in was created, on the target clock', created >= start - skew - TRUNCATION_MS && created <= end + skew,
