@@ -102,4 +102,14 @@ export default [
       return d
     },
   }),
+  defineFault({
+    id: 'mf-buyer-created-at-a-day-ahead',
+    area: 'buyer', files: ['buyer/buyer.test.ts'], clauses: ['2.7.times-of-record'],
+    description: "the buyer's createdAt is a day ahead (a date stored in another zone and read back as the next day): a well-formed time after its own updatedAt and the read",
+    onResponse(req, res) {
+      const body = matches(req, 'GET', /^\/credit-card\/v1\/buyer\/[^/]+$/, 'gateway') ? jsonObjectOf(res) : undefined
+      if (body && 'createdAt' in body) body.createdAt = shifted(body.createdAt, 86_400_000)
+      return res
+    },
+  }),
 ]
