@@ -149,18 +149,21 @@ export function mappedMeaningClauses(map: Map<string, Meaning> = loadMeanings())
   return new Set([...map.values()].flatMap((m) => m.clauses))
 }
 
-export interface FieldCoverage { total: number; withMeaning: number; formOnly: number }
+/** `observed`: fields of a reading only (every meaning passes, the target's is observed). */
+export interface FieldCoverage { total: number; withMeaning: number; observed: number; formOnly: number }
 
 /** How many fields of the contract have a meaning clause that `isMeaning` accepts (a run: one a
  *  check of it named), and how many are form only. A reading's field counts by its clauses. */
 export function fieldCoverage(isMeaning: (id: string) => boolean, map: Map<string, Meaning> = loadMeanings(), fields: ContractField[] = contractFields()): FieldCoverage {
   let withMeaning = 0
+  let observed = 0
   let formOnly = 0
   for (const field of fields) {
     const m = map.get(fieldKey(field))
     if (!m) continue
     if (m.clauses.some(isMeaning)) withMeaning++
     else if (m.formOnly) formOnly++
+    else if (m.clauses.length === 0 && m.readings.length > 0) observed++
   }
-  return { total: fields.length, withMeaning, formOnly }
+  return { total: fields.length, withMeaning, observed, formOnly }
 }

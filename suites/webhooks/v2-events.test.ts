@@ -83,6 +83,12 @@ check('REFUND: a settled return posts REFUND REFUNDED, linked to the original ch
   t.expectThat('6.2.refund-items', 'REFUND item payment.amount', typeof amount === 'number' && centsOf(amount) === 3000, 'the number 30', show(amount))
   // every notification of the check, the expected one or not, against the return as read
   const read = await readAfter(() => t.control.getReturn(charge.e2eId, returnId), settled)
+  // Readings refund-event-amount and refund-item-event-date: observed, never judged.
+  const paymentCents = typeof data.payment?.amount === 'string' || typeof data.payment?.amount === 'number' ? centsOf(data.payment.amount) : undefined
+  t.observe('6.2.refund-fields', 'refundPaymentAmountIs', paymentCents === 8000 ? 'original' : paymentCents === 3000 ? 'returned' : show(data.payment?.amount))
+  const horario = (read as { horario?: Record<string, unknown> }).horario ?? {}
+  const eventAt = Date.parse(String(item!.eventDate))
+  t.observe('6.2.refund-items', 'refundItemEventDateIs', eventAt === Date.parse(String(horario.liquidacao)) ? 'liquidacao' : eventAt === Date.parse(String(horario.solicitacao)) ? 'solicitacao' : show(item!.eventDate))
   expectTrueClaims(t, t.hooks.events(), { returns: [{ original: charge.e2eId, id: returnId, rtrId: typeof rtrId === 'string' ? rtrId : undefined, status: read.status }] })
 })
 
