@@ -120,7 +120,7 @@ ${card('skipped', s.skipped, t('html.card.skipped'))}
 ${card('total', s.total, t('html.card.checks'))}
 ${card('coverage', `${c.percent}%`, t('html.card.verified', { verified: c.verified, total: c.testableMust }), t('html.card.verified.title'))}
 ${card('coverage', `${c.covered}/${c.testableMust}`, t('html.card.covered'), t('html.card.covered.title'))}
-${c.meaning && c.meaning.testableMust > 0 ? card('coverage', `${c.meaning.covered}/${c.meaning.testableMust}`, t('html.card.meaning'), t('html.card.meaning.title', { verified: c.meaning.verified })) : ''}
+${c.meaning && c.meaning.testableMust > 0 ? card('coverage', `${c.meaning.covered}/${c.meaning.testableMust}`, t('html.card.meaning'), t('html.card.meaning.title', { verified: c.meaning.verified }) + (c.meaning.fields ? t('console.meaning.fields', { with: c.meaning.fields.withMeaning, total: c.meaning.fields.total, observed: c.meaning.fields.observed, formOnly: c.meaning.fields.formOnly }) : '')) : ''}
 </section>`
 }
 

@@ -180,6 +180,10 @@ export const MESSAGES = {
     'of those stating what a field means: {covered}/{total} have a meaning check, {verified} verified',
     'das que dizem o que um campo significa: {covered}/{total} têm verificação de significado, {verified} verificadas',
   ],
+  'console.meaning.fields': [
+    '; fields of the contract: {with}/{total} with a meaning check ({observed} observed readings, {formOnly} form only)',
+    '; campos do contrato: {with}/{total} com verificação de significado ({observed} leituras observadas, {formOnly} só de forma)',
+  ],
   'console.verified': [
     'clauses verified: {verified}/{total} testable must clauses{scope} ({percent}%); {covered} have a check',
     'cláusulas verificadas: {verified}/{total} cláusulas obrigatórias testáveis{scope} ({percent}%); {covered} têm verificação',

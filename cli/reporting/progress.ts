@@ -48,7 +48,10 @@ export function summaryText(r: Results, reportDir: string, p: Paint): string {
   lines.push(areaRow(t('console.total'), r.summary, p, true))
   lines.push('', `  ${t('console.verified', { verified: r.coverage.verified, total: r.coverage.testableMust, scope: r.scope ? t('console.scope', { areas: r.scope.join(', ') }) : '', percent: r.coverage.percent, covered: r.coverage.covered })}`)
   const meaning = r.coverage.meaning
-  if (meaning && meaning.testableMust > 0) lines.push(`  ${t('console.meaning', { covered: meaning.covered, total: meaning.testableMust, verified: meaning.verified })}`)
+  if (meaning && meaning.testableMust > 0) {
+    const fields = meaning.fields ? t('console.meaning.fields', { with: meaning.fields.withMeaning, total: meaning.fields.total, observed: meaning.fields.observed, formOnly: meaning.fields.formOnly }) : ''
+    lines.push(`  ${t('console.meaning', { covered: meaning.covered, total: meaning.testableMust, verified: meaning.verified })}${fields}`)
+  }
   lines.push(...isolationLines(r))
 
   const failed = bySeverity(r.checks.filter((c) => c.status === 'failed'))

@@ -2,6 +2,7 @@
 // catalogue: per-run counts, per-area counts, and a verdict for EVERY clause of specs/clauses.yaml.
 
 import { withSeverities } from './severity.ts'
+import { fieldCoverage } from '../../generators/meanings.ts'
 import { statusCoverageOf } from './coverage-of.ts'
 import { READONLY_REASON, decideVerdict, isExtensionClause, isTestableMust } from './verdict.ts'
 import type {
@@ -119,9 +120,13 @@ export function coverageOf(clauses: readonly ClauseResult[]): Coverage {
   const verified = testable.filter((c) => c.status === 'passed').length
   const percent = testable.length === 0 ? 0 : Math.round((verified / testable.length) * 1000) / 10
   const meaning = testable.filter((c) => c.judges === 'meaning')
+  const checked = new Set(meaning.filter((c) => c.status !== 'uncovered').map((c) => c.id))
   return {
     testableMust: testable.length, covered, verified, percent,
-    meaning: { testableMust: meaning.length, covered: meaning.filter((c) => c.status !== 'uncovered').length, verified: meaning.filter((c) => c.status === 'passed').length },
+    meaning: {
+      testableMust: meaning.length, covered: meaning.filter((c) => c.status !== 'uncovered').length, verified: meaning.filter((c) => c.status === 'passed').length,
+      fields: fieldCoverage((id) => checked.has(id)),
+    },
   }
 }
 

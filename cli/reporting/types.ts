@@ -176,7 +176,11 @@ export interface Coverage {
   /** verified / testableMust, in percent with one decimal. */
   percent: number
   /** The same counts over the testable must clauses that state what a field means (`judges: meaning`): the meaning checks. */
-  meaning?: { testableMust: number; covered: number; verified: number }
+  meaning?: {
+    testableMust: number; covered: number; verified: number
+    /** The fields of the contract (specs/meanings.yaml): how many have a meaning clause a check of this run names, how many only a reading (observed), how many are form only. */
+    fields?: { total: number; withMeaning: number; observed: number; formOnly: number }
+  }
 }
 
 /**

@@ -35,9 +35,9 @@ check('bank slip: createdAt is the moment of the creation request, on the target
 
 // The clock moves between the registration and the payment, so the time of an earlier event (the
 // slip's creation, its registration) cannot pass for the payment's.
-check("bank slip notifications: processedAt is the moment of the event they report (registration, payment), on the target clock", {
+check("bank slip notifications: processedAt is the moment of the event they report (registration, payment), on the target clock; the PAID one's amounts are the slip's and its paymentDate the payment's", {
   alone: ALONE.clock,
-  clauses: ['6.3.common-fields'],
+  clauses: ['6.3.common-fields', '6.3.paid-amount-and-date'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t) => {
   await t.hooks.useForAccount()
@@ -56,6 +56,14 @@ check("bank slip notifications: processedAt is the moment of the event they repo
     const event = await t.given(`the ${status} notification of the slip`, () => waitForSlipEvent(t, status === 'PAID' ? '6.3.paid-emitted' : '6.3.waiting-payment-emitted', slip, status))
     const end = (await targetTime(t)).nowMs
     expectWithin(t, '6.3.common-fields', `processedAt of the ${status} notification is the moment of that event`, (event.body as Json).processedAt, start, end, skew)
+    if (status !== 'PAID') continue
+    // Paid in full before its due date: no interest or fine, so the amount paid is the slip's.
+    const body = event.body as Json
+    const info = (body.additionalInfo ?? {}) as Json
+    for (const [field, value] of [['amount', body.amount], ['additionalInfo.amount', info.amount]] as const) {
+      t.expectThat('6.3.paid-amount-and-date', `the PAID notification's ${field} is the amount paid`, typeof value === 'number' && Math.round(value * 100) === Math.round(request.amount * 100), `${request.amount} (the slip's amount, paid in full)`, show(value))
+    }
+    expectWithin(t, '6.3.paid-amount-and-date', 'additionalInfo.paymentDate is the moment of the payment', info.paymentDate, start, end, skew)
   }
 })
 

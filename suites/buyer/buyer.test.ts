@@ -3,6 +3,7 @@
 // of specs/openapi.yaml then checks what is left of the object.
 import { show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
+import { targetTime } from '../../harness/target-clock.ts'
 import { expectDateTime, type Json } from '../balance/fixtures.ts'
 import { buyerPath } from './fixtures.ts'
 import { type Exchange } from '../../harness/exchange.ts'
@@ -39,6 +40,16 @@ check('buyer: countryCode starts with a plus sign', { clauses: ['2.7.country-cod
   t.expectThat('2.7.country-code', 'countryCode', typeof body.countryCode === 'string' && /^\+\d/.test(body.countryCode), 'a string like "+55"', show(body.countryCode), ex)
 })
 
+check('buyer: createdAt and updatedAt are moments of the record on the target clock (creation, then last change, neither after the read)', {
+  clauses: ['2.7.times-of-record'],
+}, async (t) => {
+  const { ex, body } = await givenBuyer(t)
+  const { nowMs: readAt, skewMs: skew } = await targetTime(t)
+  const [created, updated] = [Date.parse(String(body.createdAt)), Date.parse(String(body.updatedAt))]
+  t.expectThat('2.7.times-of-record', 'updatedAt (the last change) is at or after createdAt (the creation)', updated >= created, `at or after ${show(body.createdAt)}`, show(body.updatedAt), ex)
+  t.expectThat('2.7.times-of-record', 'createdAt and updatedAt are not after the read', created <= readAt + skew && updated <= readAt + skew,
+    `not after ${new Date(readAt).toISOString()}${skew ? ` (± ${skew / 60_000} min clock skew)` : ''}`, `createdAt ${show(body.createdAt)}, updatedAt ${show(body.updatedAt)}`, ex)
+})
 const ADDRESS_FIELDS = ['street', 'number', 'complement', 'district', 'city', 'state', 'country', 'zipCode']
 
 const DOCUMENT_FIELDS = ['documentNumber', 'documentType', 'documentNation']

@@ -10,6 +10,7 @@ import { fromCents } from '../../generators/amounts.ts'
 import { isoDate } from '../../generators/dates.ts'
 import { buildPixCode } from '../../generators/emv.ts'
 import { newUuid } from '../../generators/ids.ts'
+import { cashInBody } from '../../generators/requests.ts'
 import { targetNow } from '../../harness/target-clock.ts'
 import { receivedPayment } from './payments.ts'
 
@@ -127,4 +128,14 @@ export async function viewOfMade(t: CheckContext, m: Made): Promise<{ view: Json
     if (view !== null && typeof view === 'object' && !Array.isArray(view)) return { view: view as Json, ex }
   }
   return singleView(t, ids[ids.length - 1] ?? m.id)
+}
+
+/** POST /api/pix/cash-in: a charge the payer has not paid yet (a precondition). */
+export async function cashIn(t: CheckContext, opts: { amount?: string; externalId?: string } = {}): Promise<Made & { ex: Exchange }> {
+  return t.given('a cash-in (POST /api/pix/cash-in)', async () => {
+    const amount = opts.amount ?? someAmount()
+    const externalId = opts.externalId ?? uniqueExternalId('cashin')
+    const ex = await t.base.post('/api/pix/cash-in', cashInBody({ value: Number(amount), externalId }))
+    return { id: transactionIdOf(t, '4.6.transaction-id', ex), externalId, amount, ex }
+  })
 }

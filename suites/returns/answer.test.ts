@@ -4,7 +4,7 @@
 // GET /control/returns/{e2eid}/{id}, since the interface has no read of a return.
 import { check, type CheckContext } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
-import { horario, isIsoDateTime, type Json, receivedE2eId, type CreatedReturn, createReturn, givenReturn } from './fixtures.ts'
+import { horario, isIsoDateTime, type Json, receivedE2eId, type CreatedReturn, createReturn, givenReturn, givenStoredIn } from './fixtures.ts'
 
 const RETURN_STATUSES = ['EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO']
 const NATUREZAS = ['ORIGINAL', 'RETIRADA', 'MED_OPERACIONAL', 'MED_FRAUDE']
@@ -74,11 +74,3 @@ async function returnOfFreshPayment(t: CheckContext, request: Json, clause?: str
   return clause ? createReturn(t, clause, e2eid, request) : givenReturn(t, e2eid, request)
 }
 
-/** The return as the sandbox driver holds it, in `status` (the state the check needs: a precondition). */
-function givenStoredIn(t: CheckContext, r: CreatedReturn, status: string, clause: string): Promise<Json> {
-  return t.given(`the return ${status} (GET /control/returns/{e2eid}/{id})`, async () => {
-    const stored = await t.control.getReturn(r.e2eid, r.id)
-    t.expectEqual(clause, `the return is ${status}`, stored.status, status)
-    return stored
-  })
-}

@@ -93,3 +93,12 @@ export function horario(body: Json): Json {
 }
 
 export { isIsoDateTime } from '../../generators/formats.ts'
+
+/** The return as the sandbox driver holds it, in `status` (the state the check needs: a precondition). */
+export function givenStoredIn(t: CheckContext, r: CreatedReturn, status: string, clause: string): Promise<Json> {
+  return t.given(`the return ${status} (GET /control/returns/{e2eid}/{id})`, async () => {
+    const stored = await t.control.getReturn(r.e2eid, r.id)
+    t.expectEqual(clause, `the return is ${status}`, stored.status, status)
+    return stored
+  })
+}

@@ -6,7 +6,7 @@ import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions
 import { arbCnpj, arbCpf } from '../../generators/documents.ts'
 import { arbAmountString, centsOf } from '../../generators/amounts.ts'
 import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
-import { cashOut, receivedRecord, singleView, uniqueExternalId, viewOf, someAmount, type Made, transactionIdOf } from '../common/records.ts'
+import { cashIn, cashOut, receivedRecord, singleView, uniqueExternalId, viewOf, someAmount, type Made, transactionIdOf } from '../common/records.ts'
 import { expectViewShape } from './shapes.ts'
 import { type Exchange } from '../../harness/exchange.ts'
 import { cashInBody } from '../../generators/requests.ts'
@@ -140,12 +140,3 @@ check("single view of another account's transaction: 404, as for no transaction 
   for (const id of [theirs.id, theirs.externalId as string]) t.expectErrorBody('7.transaction-not-found-404', await t.base.get(VIEW(id)), 404)
 })
 
-/** POST /api/pix/cash-in: a charge the payer has not paid yet (a precondition). */
-async function cashIn(t: CheckContext, opts: { amount?: string; externalId?: string } = {}): Promise<Made & { ex: Exchange }> {
-  return t.given('a cash-in (POST /api/pix/cash-in)', async () => {
-    const amount = opts.amount ?? someAmount()
-    const externalId = opts.externalId ?? uniqueExternalId('cashin')
-    const ex = await t.base.post('/api/pix/cash-in', cashInBody({ value: Number(amount), externalId }))
-    return { id: transactionIdOf(t, '4.6.transaction-id', ex), externalId, amount, ex }
-  })
-}

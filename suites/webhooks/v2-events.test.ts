@@ -18,7 +18,7 @@ import { readAfter, txIdAgreesWithCharge, chargeOf, type Payer } from './fixture
 
 check('RECEIVE: a paid charge posts RECEIVE LIQUIDATED with the txid, amount, end-to-end id and masked debtor', {
   alone: ALONE.accountEvents,
-  clauses: ['6.2.receive-emitted', '6.2.receive-fields', '6.2.receive-txid-of-charge', '6.2.receive-debtor-masked', CLAIM_CLAUSES.receive, POST_JSON],
+  clauses: ['6.2.receive-emitted', '6.2.receive-fields', '6.2.receive-txid-of-charge', '6.2.receive-debtor-masked', '6.2.receive-end-to-end-id', CLAIM_CLAUSES.receive, POST_JSON],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
   await t.hooks.useForAccount()
@@ -29,7 +29,8 @@ check('RECEIVE: a paid charge posts RECEIVE LIQUIDATED with the txid, amount, en
   const data = eventOf(event)!.data as Record<string, any>
   t.expectThat('6.2.receive-txid-of-charge', 'RECEIVE txId is the txid of the paid charge', txIdAgreesWithCharge(data, charge.txid), show(charge.txid), show(data.txId))
   t.expectEqual('6.2.receive-txid-of-charge', 'RECEIVE payment.amount is valor.original', data.payment.amount, charge.amount)
-  t.expectEqual('6.2.receive-fields', 'RECEIVE endToEndId of the payment', data.endToEndId, charge.e2eId)
+  t.expectEqual('6.2.receive-end-to-end-id', 'RECEIVE endToEndId is the end-to-end id of the payment received', data.endToEndId, charge.e2eId)
+  t.expectEqual('6.2.receive-end-to-end-id', 'RECEIVE debtorAccount.name is the name of the payer', data.debtorAccount?.name, charge.payer.name)
   const document = data.debtorAccount.document
   const masked = typeof document === 'string' && isMaskOf(document, charge.payer.document)
   t.expectThat('6.2.receive-debtor-masked', 'RECEIVE debtorAccount.document is masked as in 2.2', masked, `the mask of ${charge.payer.document.slice(0, 3)}…`, show(document))
@@ -86,6 +87,12 @@ check('REFUND: a settled return posts REFUND REFUNDED, linked to the original ch
   expectJsonNotification(t, 'REFUND', event)
   // every notification of the check, the expected one or not, against the return as read
   const read = await readAfter(() => t.control.getReturn(charge.e2eId, returnId), settled)
+  // Readings refund-event-amount and refund-item-event-date: observed, never judged.
+  const paymentCents = typeof data.payment?.amount === 'string' || typeof data.payment?.amount === 'number' ? centsOf(data.payment.amount) : undefined
+  t.observe('6.2.refund-fields', 'refundPaymentAmountIs', paymentCents === 8000 ? 'original' : paymentCents === 3000 ? 'returned' : show(data.payment?.amount))
+  const horario = (read as { horario?: Record<string, unknown> }).horario ?? {}
+  const eventAt = Date.parse(String(item!.eventDate))
+  t.observe('6.2.refund-items', 'refundItemEventDateIs', eventAt === Date.parse(String(horario.liquidacao)) ? 'liquidacao' : eventAt === Date.parse(String(horario.solicitacao)) ? 'solicitacao' : show(item!.eventDate))
   expectTrueClaims(t, t.hooks.events(), { returns: [{ original: charge.e2eId, id: returnId, rtrId: typeof rtrId === 'string' ? rtrId : undefined, status: read.status }] })
 })
 

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
 import { loadClauses, clauseById } from '../../generators/clauses.ts'
 import { testableMust, type Collected } from './collect-clauses.ts'
+import { mappedMeaningClauses } from '../../generators/meanings.ts'
 import { ALONE_SUITE_FILES } from '../../vitest.config.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { BALANCE_ACCOUNT_REASONS, suiteFilesDeclaringAlone } from '../../harness/suite-files.ts'
@@ -66,6 +67,11 @@ describe('clause coverage', () => {
     const listed = new Set(allowlist().map((e) => e.id))
     const gaps = testableMust(loadClauses()).filter((c) => !covered.has(c.id) && !listed.has(c.id)).map((c) => `${c.id}: ${c.statement}`)
     expect(gaps, 'uncovered clauses missing from test/selfcheck/uncovered.yaml (write a check, or list them with a reason)').toEqual([])
+  })
+
+  test('every meaning clause (judges: meaning), and every clause specs/meanings.yaml names for a field, is named by a check', () => {
+    const meaning = new Set([...loadClauses().filter((c) => c.judges === 'meaning').map((c) => c.id), ...mappedMeaningClauses()])
+    expect([...meaning].filter((id) => !covered.has(id)), 'meaning clauses no check names: a field\'s meaning is stated and never judged').toEqual([])
   })
 
   test('uncovered.yaml only shrinks: no clause listed there has a check now', () => {

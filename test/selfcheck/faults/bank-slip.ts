@@ -4,6 +4,7 @@ import { addDays } from '../../../generators/dates.ts'
 import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from '../fault.ts'
 import { okAnswerOf, cents, isSlipNote, localAsUtc, mapSlipIds, ob, slipIds } from './support/outsider.ts'
 import { CONTROL_SLIP_EXPIRE, CONTROL_SLIP_READ, generatePdf, SLIP_FILES, slipEvent, withoutAmount } from './support/slips-webhooks.ts'
+import meaningFieldFaults from './support/meaning-fields.ts'
 
 export default [
   // ------------------------------------------------------------------------------- bank slips
@@ -349,4 +350,6 @@ export default [
       }
     },
   }),
+  // what each field means (specs/meanings.yaml)
+  ...meaningFieldFaults.filter((f) => f.area === 'bank-slip'),
 ]

@@ -2,6 +2,7 @@
 import { defineFault, jsonObjectOf, jsonResponse, matches } from '../fault.ts'
 import { buyer, errorResponse, rewriteBuyer } from './support/auth-bounds.ts'
 import { BUYER, ob } from './support/outsider.ts'
+import meaningFieldFaults from './support/meaning-fields.ts'
 
 export default [
   defineFault({
@@ -105,4 +106,6 @@ export default [
       if (j && typeof j.code === 'string') j.code = res.status * 100 + 1
     },
   }),
+  // what each field means (specs/meanings.yaml)
+  ...meaningFieldFaults.filter((f) => f.area === 'buyer'),
 ]

@@ -12,6 +12,7 @@ import { okAnswerOf, COB, ob, refuse, withStatus } from './support/outsider.ts'
 import { CONTROL_COB, CONTROL_COB_PAY, CONTROL_COB_REMOVE, eventData, eventOf, shiftEmvAmount, STATE_FILES, putCob } from './support/state-machines.ts'
 import combinationFaults from './support/combinations.ts'
 import { surfaceFaults } from './support/surfaces.ts'
+import meaningFieldFaults from './support/meaning-fields.ts'
 
 export default [
   defineFault({
@@ -569,4 +570,6 @@ export default [
   ...combinationFaults.filter((f) => f.area === 'charges'),
   // every surface after the change a check of the area makes (suites/common/surfaces.ts)
   ...surfaceFaults.filter((f) => f.area === 'charges'),
+  // what each field means (specs/meanings.yaml)
+  ...meaningFieldFaults.filter((f) => f.area === 'charges'),
 ]

@@ -9,6 +9,7 @@ import { okAnswerOf, cents, ob, RETURN, withStatus } from './support/outsider.ts
 import { acceptDespite, CONTROL_RETURN, CONTROL_RETURN_ACTION, devolucaoE2eid, eventData, eventOf, fakeReturn, gatewayRefund, paymentBook, putDevolucao, STATE_FILES, REFUND as stateMachinesREFUND } from './support/state-machines.ts'
 import combinationFaults from './support/combinations.ts'
 import { surfaceFaults } from './support/surfaces.ts'
+import meaningFieldFaults from './support/meaning-fields.ts'
 
 export default [
   defineFault({
@@ -473,4 +474,6 @@ export default [
   ...combinationFaults.filter((f) => f.area === 'returns'),
   // every surface after the change a check of the area makes (suites/common/surfaces.ts)
   ...surfaceFaults.filter((f) => f.area === 'returns'),
+  // what each field means (specs/meanings.yaml)
+  ...meaningFieldFaults.filter((f) => f.area === 'returns'),
 ]

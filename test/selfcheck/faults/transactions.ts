@@ -9,6 +9,7 @@ import { okAnswerOf, cents, digitsOf, documentsIn, formatted, localAsUtc, maskOf
 import { tokenSubject } from './support/isolation.ts'
 import { defaultWindow, eachItem, isView, items, metadata, oneOver, sharedListingCache, viewByNumericIdOrExternalId, isAccountListing, isListing, isPixKeyListing } from './support/views-listings.ts'
 import combinationFaults from './support/combinations.ts'
+import meaningFieldFaults from './support/meaning-fields.ts'
 
 export default [
   defineFault({
@@ -909,4 +910,6 @@ export default [
   }),
   // every combination the contract allows or forbids (generators/combinations.ts)
   ...combinationFaults.filter((f) => f.area === 'transactions'),
+  // what each field means (specs/meanings.yaml)
+  ...meaningFieldFaults.filter((f) => f.area === 'transactions'),
 ]

@@ -6,6 +6,7 @@ import { isControl, RESEND as meaningRESEND } from './support/meaning.ts'
 import { cents, isV1, isV2, ob, RESEND as outsiderRESEND, resends } from './support/outsider.ts'
 import { channelName, CONTROL_COB_READ, CONTROL_COB_REMOVE, CONTROL_RETURN_FAIL, CONTROL_RETURN_READ, HOOK_FILES, resend, SILENT_FILES, success, toChannel, v1Event, V2_FILES, v2Event } from './support/slips-webhooks.ts'
 import combinationFaults from './support/combinations.ts'
+import meaningFieldFaults from './support/meaning-fields.ts'
 
 export default [
   // --------------------------------------------------------------------- notification content
@@ -577,4 +578,6 @@ export default [
   }),
   // every combination the contract allows or forbids (generators/combinations.ts)
   ...combinationFaults.filter((f) => f.area === 'webhooks'),
+  // what each field means (specs/meanings.yaml)
+  ...meaningFieldFaults.filter((f) => f.area === 'webhooks'),
 ]

@@ -75,7 +75,7 @@ describe('buildResults', () => {
 
   test('coverage counts verified testable must clauses', () => {
     // five must clauses that are not "not shown"; four have a check; 4.10 and 4.2.token-type verified
-    expect(r.coverage).toEqual({ testableMust: 5, covered: 4, verified: 2, percent: 40, meaning: { testableMust: 0, covered: 0, verified: 0 } })
+    expect(r.coverage).toEqual({ testableMust: 5, covered: 4, verified: 2, percent: 40, meaning: { testableMust: 0, covered: 0, verified: 0, fields: { total: expect.any(Number), withMeaning: 0, observed: expect.any(Number), formOnly: expect.any(Number) } } })
   })
 
   test('coverage counts, apart, the clauses that state what a field means (judges: meaning): the meaning checks', () => {
@@ -87,8 +87,17 @@ describe('buildResults', () => {
       check({ id: 'c', clauses: ['4.10.txid-length'], status: 'passed' }),
     ], catalogue)
     // 7.refund-codes-status is not shown: not counted; 2.3.gross has no check; 4.2.expires-default failed
-    expect(m.coverage.meaning).toEqual({ testableMust: 3, covered: 2, verified: 1 })
-    expect(summaryText(m, 'reports/x', paint(false))).toContain('  of those stating what a field means: 2/3 have a meaning check, 1 verified')
+    expect(m.coverage.meaning).toEqual({ testableMust: 3, covered: 2, verified: 1, fields: { total: expect.any(Number), withMeaning: 0, observed: expect.any(Number), formOnly: expect.any(Number) } })
+    expect(summaryText(m, 'reports/x', paint(false))).toContain('  of those stating what a field means: 2/3 have a meaning check, 1 verified; fields of the contract: 0/')
+  })
+
+  test('coverage counts the fields of the contract whose meaning clause (specs/meanings.yaml) a check of the run names', () => {
+    const catalogue = CLAUSES.map((c) => (c.id === '4.2.token-type' ? { ...c, id: '2.7.uuid', section: '2.7', judges: 'meaning' as const } : c))
+    const m = buildResults(runInfo(), [check({ id: 'a', clauses: ['2.7.uuid'], status: 'passed' })], catalogue)
+    // getBuyer answer uuid is the one field whose entry names 2.7.uuid
+    expect(m.coverage.meaning?.fields?.withMeaning).toBe(1)
+    expect(m.coverage.meaning!.fields!.formOnly).toBeGreaterThan(0)
+    expect(summaryText(m, 'reports/x', paint(false))).toMatch(/fields of the contract: 1\/\d+ with a meaning check \(\d+ observed readings, \d+ form only\)/)
   })
 
   test('the headline says how much was verified and why the rest was not', () => {
@@ -127,7 +136,7 @@ describe('buildResults', () => {
 
   test('an --area run measures coverage against its own clauses', () => {
     const scoped = buildResults(runInfo({ scope: ['charges'] }), [check({ id: 'c', clauses: ['4.10.txid-length'], status: 'passed' })], CLAUSES)
-    expect(scoped.coverage).toEqual({ testableMust: 1, covered: 1, verified: 1, percent: 100, meaning: { testableMust: 0, covered: 0, verified: 0 } })
+    expect(scoped.coverage).toEqual({ testableMust: 1, covered: 1, verified: 1, percent: 100, meaning: { testableMust: 0, covered: 0, verified: 0, fields: { total: expect.any(Number), withMeaning: 0, observed: expect.any(Number), formOnly: expect.any(Number) } } })
     expect(scoped.verdict.headline).toBe('PASSED — 1 of 1 must clauses of charges verified')
   })
 
