@@ -16,9 +16,11 @@ import { esc, firstLine } from './text.ts'
 import { reproHtml } from './repro-html.ts'
 import { countOf, currentLang, gateText, headline, inLang, labelIn, sectionTitleIn, statementIn, t, word, type Lang } from './i18n.ts'
 import { isolationSection } from './isolation.ts'
+import { translateResults } from './messages.ts'
 
 export function renderHtml(r: Results, lang: Lang = currentLang()): string {
-  return inLang(lang, () => render(r))
+  // what the checks wrote, in `lang` too (cli/reporting/messages.ts); results.json keeps the English
+  return inLang(lang, () => render(translateResults(r, lang)))
 }
 
 function render(r: Results): string {
@@ -189,7 +191,7 @@ ${exchanges || `<p class="muted">${esc(t('html.failure.noExchange'))}</p>`}
  */
 export function assertedExchange(c: Pick<CheckResult, 'message' | 'exchanges'>): number {
   const exchanges = c.exchanges ?? []
-  const quoted = /^request: (\S+) (\S+)$/m.exec(c.message ?? '')
+  const quoted = /^(?:request|requisição): (\S+) (\S+)$/m.exec(c.message ?? '')
   if (quoted) {
     for (let i = exchanges.length - 1; i >= 0; i--) {
       const ex = exchanges[i]!
