@@ -25,14 +25,22 @@ function templateText(node: ts.TemplateExpression): string {
   return node.head.text + node.templateSpans.map((s) => `{}${s.literal.text}`).join('')
 }
 
-/** Whether a literal reads as an English phrase: two or more words, one of them an English word. */
+/** Values the kit sends or the interface enumerates, which read as words: kept as they are. */
+const VALUES = /^(?:Pix in|Pix out|Refund in|Refund out)$|^conformance kit\b|^kit(?::| (?!bug:))/i
+
+/**
+ * Whether a literal reads as English words rather than a field name, an id or a value: two or more
+ * words, one of them an English function word, or a plain lower-case word beside field names (a
+ * rule's label: "public netBalance", "{} items"). Title Case only is a value (a payer's name, an
+ * HTTP reason phrase).
+ */
 export function isPhrase(text: string): boolean {
   const plain = text.replace(/\{\}/g, ' ')
   const words = plain.match(/[A-Za-z][A-Za-z'-]*/g) ?? []
-  if (words.length < 2 || !/\s/.test(text.trim()) || /^(?:\/|https?:)/.test(text)) return false
-  // Title Case words only: a value (an HTTP reason phrase), not a sentence
+  if (words.length === 0 || !/\s/.test(text.trim()) || /^(?:\/|https?:)/.test(text) || VALUES.test(text.trim())) return false
   if (words.every((w) => /^[A-Z]/.test(w))) return false
-  return ENGLISH_WORDS.test(plain)
+  if (words.length >= 2 && ENGLISH_WORDS.test(plain)) return true
+  return words.some((w) => /^[a-z]{3,}$/.test(w) && !/^(?:https?|json|utf|cob|pix|txid|chave|valor|devedor|nome|cpf|cnpj|natureza|descricao|motivo|original|horario)$/.test(w))
 }
 
 const CLAUSE_ID = /^(?:\d+(?:\.\d+)*\.[a-z0-9-]+|R\.[a-z0-9.-]+)$/

@@ -110,11 +110,27 @@ function translateUncached(line: string, c: Catalogue, lang: Lang, depth: number
     const clause = clauseById(headline[1]!)
     if (clause && clause.statement === headline[2]) return `${headline[1]} — ${statementIn(lang, clause)}`
   }
+  // the most specific template whose values are whole (no bracket or quote cut in two); else the
+  // most specific one (a value cut short by the kit's excerpt is not whole either)
+  let fallback: { tpl: Template; values: string[] } | undefined
   for (const tpl of c.templates) {
     if (!tpl.pieces.every((p) => line.includes(p))) continue
     const m = tpl.regex.exec(line)
-    if (m) return fill(tpl.msgstr, m.slice(1).map((v) => translateLine(v, c, lang, depth + 1)))
+    if (!m) continue
+    const values = m.slice(1)
+    if (values.every(balanced)) return fill(tpl.msgstr, values.map((v) => translateLine(v, c, lang, depth + 1)))
+    fallback ??= { tpl, values }
   }
+  // `text (note)`: each part on its own
+  const aside = /^([\s\S]+?) \(([\s\S]+)\)$/.exec(line)
+  if (aside && balanced(aside[1]!) && balanced(aside[2]!)) {
+    const [text, note] = [translateLine(aside[1]!, c, lang, depth + 1), translateLine(aside[2]!, c, lang, depth + 1)]
+    if (text !== aside[1] || note !== aside[2]) return `${text} (${note})`
+  }
+  if (fallback) return fill(fallback.tpl.msgstr, fallback.values.map((v) => translateLine(v, c, lang, depth + 1)))
+  // a note in parentheses (cli/reporting/reporter.ts: `(failed again on retry; +1 more error)`)
+  const note = /^\(([\s\S]+)\)$/.exec(line)
+  if (note) return `(${translateLine(note[1]!, c, lang, depth + 1)})`
   // a check title nested in describe blocks, notes joined by `; `
   for (const sep of [' > ', '; ']) {
     if (line.includes(sep)) {
@@ -124,6 +140,26 @@ function translateUncached(line: string, c: Catalogue, lang: Lang, depth: number
     }
   }
   return line
+}
+
+/** Whether brackets and double quotes in `s` all close, in order. */
+function balanced(s: string): boolean {
+  const open: string[] = []
+  let quoted = false
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]!
+    if (quoted) {
+      if (ch === '\\') i++
+      else if (ch === '"') quoted = false
+      continue
+    }
+    if (ch === '"') quoted = true
+    else if (ch === '(' || ch === '[' || ch === '{') open.push(ch)
+    else if (ch === ')' || ch === ']' || ch === '}') {
+      if (open.pop() !== { ')': '(', ']': '[', '}': '{' }[ch]) return false
+    }
+  }
+  return !quoted && open.length === 0
 }
 
 /** The check's texts a person reads, in `lang`; ids, clauses, values and evidence stay as they are. */
@@ -159,4 +195,10 @@ export function translateResults(r: Results, lang: Lang): Results {
 export function missingTranslations<T extends { text: string }>(msgids: readonly T[], lang: Exclude<Lang, 'en'> = 'pt-BR'): T[] {
   const known = loadMessages(lang)
   return msgids.filter((m) => !known.has(m.text))
+}
+
+/** A check id (`area/file::title`) with its title in `lang`, for where a report names checks by id. */
+export function checkIdIn(id: string, lang: Lang): string {
+  const at = id.indexOf('::')
+  return lang === 'en' || at < 0 ? id : `${id.slice(0, at + 2)}${translateText(id.slice(at + 2), lang)}`
 }
