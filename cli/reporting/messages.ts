@@ -6,10 +6,8 @@
 // English stays the default; results.json keeps the English (it is data).
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { parse } from 'yaml'
-import { statementIn, type Lang } from '../../generators/clauses.ts'
-import { clauseById } from '../../generators/clauses.ts'
-import type { CheckResult, Results } from './types.ts'
+import { parse as parseYaml } from 'yaml'
+import { clauseById, statementIn, type Lang } from '../../generators/clauses.ts'
 
 export const messagesPath = (lang: Exclude<Lang, 'en'>): string => fileURLToPath(new URL(`../../specs/messages.${lang}.yaml`, import.meta.url))
 
@@ -25,7 +23,7 @@ interface Template {
 interface Catalogue {
   exact: Map<string, string>
   templates: Template[]
-  cache: Map<string, string>
+  cache: Map<string, Parse>
 }
 
 const catalogues = new Map<Lang, Catalogue>()
@@ -33,7 +31,7 @@ const catalogues = new Map<Lang, Catalogue>()
 /** msgid → msgstr of `lang` (empty for English). */
 export function loadMessages(lang: Exclude<Lang, 'en'>): Map<string, string> {
   const file = messagesPath(lang)
-  const document = parse(readFileSync(file, 'utf8')) as { messages?: Record<string, unknown> } | null
+  const document = parseYaml(readFileSync(file, 'utf8')) as { messages?: Record<string, unknown> } | null
   const map = new Map<string, string>()
   for (const [id, text] of Object.entries(document?.messages ?? {})) {
     if (typeof text !== 'string' || text.trim() === '') throw new Error(`${file} (${JSON.stringify(id)}): the translation must be a non-empty string`)
@@ -63,7 +61,7 @@ function catalogueOf(lang: Exclude<Lang, 'en'>): Catalogue {
     templates.push({ msgid, msgstr, regex: new RegExp(`^${parts.map(escapeRegex).join('([\\s\\S]*?)')}$`), pieces, literal })
   }
   templates.sort((a, b) => b.literal - a.literal)
-  const catalogue = { exact, templates, cache: new Map<string, string>() }
+  const catalogue = { exact, templates, cache: new Map<string, Parse>() }
   catalogues.set(lang, catalogue)
   return catalogue
 }
@@ -86,60 +84,87 @@ export function translateText(text: string, lang: Lang): string {
 }
 
 const MAX_DEPTH = 6
+const MAX_LINE = 4_000
+
+/** A line in the other language, and how many of its characters the catalogue's texts explain. */
+interface Parse {
+  text: string
+  score: number
+}
 
 function translateLine(line: string, c: Catalogue, lang: Lang, depth: number): string {
+  return parse(line, c, lang, depth).text
+}
+
+function parse(line: string, c: Catalogue, lang: Lang, depth: number): Parse {
   const cached = c.cache.get(line)
   if (cached !== undefined) return cached
-  const result = translateUncached(line, c, lang, depth)
-  if (depth === 0) c.cache.set(line, result)
+  const result = parseUncached(line, c, lang, depth)
+  if (depth <= MAX_DEPTH) c.cache.set(line, result)
   return result
 }
 
-function translateUncached(line: string, c: Catalogue, lang: Lang, depth: number): string {
+/**
+ * The reading of `line` that explains most of it: the whole of a msgid or of a clause's headline,
+ * else the best of every template that matches (its literal text plus what its values explain in
+ * turn), of `text (note)` and of parts joined by ` > ` or `; `. A reading whose values cut a bracket
+ * or a quote in two only counts when no other explains anything (a value cut short by an excerpt).
+ */
+function parseUncached(line: string, c: Catalogue, lang: Lang, depth: number): Parse {
+  const none: Parse = { text: line, score: 0 }
   const trimmed = line.trim()
-  if (trimmed === '' || depth > MAX_DEPTH) return line
+  if (trimmed === '') return none
   if (trimmed !== line) {
     const start = line.indexOf(trimmed)
-    return line.slice(0, start) + translateLine(trimmed, c, lang, depth) + line.slice(start + trimmed.length)
+    const inner = parse(trimmed, c, lang, depth)
+    return { text: line.slice(0, start) + inner.text + line.slice(start + trimmed.length), score: inner.score }
   }
   const exact = c.exact.get(line)
-  if (exact !== undefined) return exact
+  if (exact !== undefined) return { text: exact, score: line.length }
   // `<clause id> — <statement>`: the first line of a failure
   const headline = /^(\S+) — ([\s\S]+)$/.exec(line)
   if (headline) {
     const clause = clauseById(headline[1]!)
-    if (clause && clause.statement === headline[2]) return `${headline[1]} — ${statementIn(lang, clause)}`
+    if (clause && clause.statement === headline[2]) return { text: `${headline[1]} — ${statementIn(lang, clause)}`, score: line.length }
   }
-  // the most specific template whose values are whole (no bracket or quote cut in two); else the
-  // most specific one (a value cut short by the kit's excerpt is not whole either)
-  let fallback: { tpl: Template; values: string[] } | undefined
+  // deeper than a message's nesting, or longer than the kit's excerpts: left as it is
+  if (depth > MAX_DEPTH || line.length > MAX_LINE) return none
+  const sub = (s: string) => parse(s, c, lang, depth + 1)
+  let best = none
+  let cut = none
   for (const tpl of c.templates) {
     if (!tpl.pieces.every((p) => line.includes(p))) continue
     const m = tpl.regex.exec(line)
     if (!m) continue
     const values = m.slice(1)
-    if (values.every(balanced)) return fill(tpl.msgstr, values.map((v) => translateLine(v, c, lang, depth + 1)))
-    fallback ??= { tpl, values }
+    const parsed = values.map(sub)
+    const reading = { text: fill(tpl.msgstr, parsed.map((v) => v.text)), score: tpl.literal + parsed.reduce((n, v) => n + v.score, 0) }
+    if (!values.every(balanced)) {
+      if (reading.score > cut.score) cut = reading
+    } else if (reading.score > best.score) best = reading
   }
-  // `text (note)`: each part on its own
+  const consider = (reading: Parse) => {
+    if (reading.score > best.score) best = reading
+  }
+  // `text (note)`, `(note)` (cli/reporting/reporter.ts: `(failed again on retry; +1 more error)`)
   const aside = /^([\s\S]+?) \(([\s\S]+)\)$/.exec(line)
   if (aside && balanced(aside[1]!) && balanced(aside[2]!)) {
-    const [text, note] = [translateLine(aside[1]!, c, lang, depth + 1), translateLine(aside[2]!, c, lang, depth + 1)]
-    if (text !== aside[1] || note !== aside[2]) return `${text} (${note})`
+    const [text, note] = [sub(aside[1]!), sub(aside[2]!)]
+    if (text.score + note.score > 0) consider({ text: `${text.text} (${note.text})`, score: text.score + note.score + 3 })
   }
-  if (fallback) return fill(fallback.tpl.msgstr, fallback.values.map((v) => translateLine(v, c, lang, depth + 1)))
-  // a note in parentheses (cli/reporting/reporter.ts: `(failed again on retry; +1 more error)`)
   const note = /^\(([\s\S]+)\)$/.exec(line)
-  if (note) return `(${translateLine(note[1]!, c, lang, depth + 1)})`
+  if (note && balanced(note[1]!)) {
+    const inner = sub(note[1]!)
+    if (inner.score > 0) consider({ text: `(${inner.text})`, score: inner.score + 2 })
+  }
   // a check title nested in describe blocks, notes joined by `; `
   for (const sep of [' > ', '; ']) {
-    if (line.includes(sep)) {
-      const parts = line.split(sep)
-      const translated = parts.map((p) => translateLine(p, c, lang, depth + 1))
-      if (translated.some((p, i) => p !== parts[i])) return translated.join(sep)
-    }
+    if (!line.includes(sep)) continue
+    const parts = line.split(sep).map(sub)
+    const score = parts.reduce((n, p) => n + p.score, 0)
+    if (score > 0) consider({ text: parts.map((p) => p.text).join(sep), score: score + sep.length * (parts.length - 1) })
   }
-  return line
+  return best.score > 0 ? best : cut
 }
 
 /** Whether brackets and double quotes in `s` all close, in order. */
@@ -160,35 +185,6 @@ function balanced(s: string): boolean {
     }
   }
   return !quoted && open.length === 0
-}
-
-/** The check's texts a person reads, in `lang`; ids, clauses, values and evidence stay as they are. */
-export function translateCheck(check: CheckResult, lang: Lang): CheckResult {
-  if (lang === 'en') return check
-  const tx = (s: string) => translateText(s, lang)
-  return {
-    ...check,
-    title: tx(check.title),
-    ...(check.message !== undefined ? { message: tx(check.message) } : {}),
-    ...(check.moreErrors ? { moreErrors: check.moreErrors.map(tx) } : {}),
-    ...(check.skipReason !== undefined ? { skipReason: tx(check.skipReason) } : {}),
-    ...(check.reason !== undefined ? { reason: tx(check.reason) } : {}),
-    ...(check.casesNotJudged ? { casesNotJudged: check.casesNotJudged.map((c) => ({ ...c, case: tx(c.case), reason: tx(c.reason) })) } : {}),
-    ...(check.alone !== undefined ? { alone: tx(check.alone) } : {}),
-    ...(check.attempts ? { attempts: check.attempts.map((a) => ({ ...a, ...(a.message !== undefined ? { message: tx(a.message) } : {}) })) } : {}),
-  }
-}
-
-/** Results whose checks' texts are in `lang` (for report.html; results.json keeps the English). */
-export function translateResults(r: Results, lang: Lang): Results {
-  if (lang === 'en') return r
-  const tx = (s: string) => translateText(s, lang)
-  return {
-    ...r,
-    checks: r.checks.map((c) => translateCheck(c, lang)),
-    excludedByProfile: r.excludedByProfile.map((e) => ({ ...e, title: tx(e.title), reason: tx(e.reason) })),
-    errors: r.errors.map(tx),
-  }
 }
 
 /** The extracted msgids `lang`'s catalogue has no translation for. */

@@ -35,7 +35,7 @@ beforeAll(async () => {
   const env: Record<string, string> = Object.fromEntries(Object.entries(ref.env).filter(([k]) => !/^PIX_(OTHER|LIMITED|API_KEY_LIMITED|CERT_OTHER)/.test(k)))
   env.PIX_BASE_URL = await proxy(ref.env.PIX_BASE_URL!)
   env.PIX_GATEWAY_URL = await proxy(ref.env.PIX_GATEWAY_URL!)
-  run = await runCli(['--area', 'balance', '--seed', '11', '--num-runs', '2', '--lang', 'pt-BR', '--report-dir', reportDir, '--certificate', certificateFile], env, 150_000)
+  run = await runCli(['--area', 'balance,isolation', '--seed', '11', '--num-runs', '2', '--lang', 'pt-BR', '--report-dir', reportDir, '--certificate', certificateFile], env, 150_000)
   const folder = readdirSync(reportDir).find((f) => f !== 'certificate.json') ?? ''
   html = readFileSync(join(reportDir, folder, 'report.html'), 'utf8')
   results = JSON.parse(readFileSync(join(reportDir, folder, 'results.json'), 'utf8')) as Results
