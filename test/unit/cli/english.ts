@@ -9,7 +9,7 @@ const FUNCTION_WORDS = new Set([
   'before', 'than', 'that', 'this', 'its', 'it', 'into', 'within', 'while', 'cannot', 'would', 'there', 'their', 'any',
   'each', 'none', 'one', 'on', 'in', 'at', 'can', 'never', 'other', 'another', 'same', 'whose', 'what', 'where', 'how',
   // words of the kit's messages that are English only
-  'failed', 'retry', 'more', 'errors', 'item', 'items', 'public', 'request', 'response', 'answered', 'answers',
+  'failed', 'retry', 'more', 'errors', 'items', 'public', 'request', 'response', 'answered', 'answers',
   'refused', 'accepted', 'missing', 'absent', 'seen', 'found', 'listed', 'listing', 'charge', 'refund',
   'notification', 'account', 'transaction', 'balance', 'slip', 'key', 'equals', 'returns',
 ])

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Certificate } from '../../../cli/reporting/certificate.ts'
+import { renderHtml } from '../../../cli/reporting/html.ts'
 import type { Results } from '../../../cli/reporting/types.ts'
 import { startReference, type RunningReference } from '../../../reference/index.ts'
 import { englishSentences, readableLines } from './english.ts'
@@ -63,6 +64,17 @@ describe('a failing pt-BR run', () => {
     const lines = readableLines(html)
     expect(lines.some((l) => /: esperado .*, obtido /.test(l))).toBe(true)
     expect(lines).toContain('saldo público: 200 com grossBalance, blockedBalance, netBalance e consultedAt')
+  })
+
+  test('it is the same report as in English: the same reproducers, the same isolation counts', () => {
+    const english = renderHtml(results, 'en')
+    const portuguese = renderHtml(results, 'pt-BR')
+    const repros = (page: string) => [...page.matchAll(/pix-conformance repro (&quot;[^&]*&quot;)/g)].map((m) => m[1])
+    expect(repros(portuguese)).toEqual(repros(english))
+    const isolationCounts = (page: string) => [...(/<section id="isolation">[\s\S]*?<\/section>/.exec(page)?.[0] ?? '').matchAll(/<td>(\d+)<\/td>/g)].map((m) => m[1])
+    expect(isolationCounts(portuguese).length).toBeGreaterThan(0)
+    expect(isolationCounts(portuguese)).toEqual(isolationCounts(english))
+    expect(portuguese).toContain('a transação de A, por id e por externalId')
   })
 
   test('the certificate has no English sentence left in its readable block', () => {
