@@ -35,13 +35,23 @@ export function loadMessages(lang: Exclude<Lang, 'en'>): Map<string, string> {
   const map = new Map<string, string>()
   for (const [id, text] of Object.entries(document?.messages ?? {})) {
     if (typeof text !== 'string' || text.trim() === '') throw new Error(`${file} (${JSON.stringify(id)}): the translation must be a non-empty string`)
-    if (placeholders(id) !== placeholders(text)) throw new Error(`${file} (${JSON.stringify(id)}): ${placeholders(id)} placeholders in the msgid, ${placeholders(text)} in the translation`)
+    if (!fits(id, text)) throw new Error(`${file} (${JSON.stringify(id)}): the translation must have the msgid's ${placeholders(id)} placeholders (\`{}\` in order, or \`{n}\` naming the nth)`)
     map.set(id, text)
   }
   return map
 }
 
-const placeholders = (s: string): number => (s.match(/\{\d*\}/g) ?? []).length
+const placeholders = (s: string): number => (s.match(/\{\}/g) ?? []).length
+
+/**
+ * Whether a translation uses the msgid's values: each `{}` in order, or `{n}` naming the nth (a
+ * translation may then leave one out: the plural `s` an English word takes).
+ */
+function fits(msgid: string, msgstr: string): boolean {
+  const numbered = (msgstr.match(/\{(\d+)\}/g) ?? []).map((p) => Number(p.slice(1, -1)))
+  if (numbered.length === 0) return placeholders(msgid) === placeholders(msgstr)
+  return placeholders(msgstr) === 0 && numbered.every((n) => n >= 1 && n <= placeholders(msgid))
+}
 
 function catalogueOf(lang: Exclude<Lang, 'en'>): Catalogue {
   const known = catalogues.get(lang)
