@@ -51,6 +51,9 @@ describe('a written text in pt-BR', () => {
     ['request: GET http://127.0.0.1:4000/api/balance', 'requisição: GET http://127.0.0.1:4000/api/balance'],
     ['(failed again on retry; +2 more errors)', '(falhou de novo na nova tentativa; +2 outros erros)'],
     ['no second account (PIX_OTHER_CLIENT_ID/PIX_OTHER_CLIENT_SECRET or PIX_OTHER_API_KEY)', 'sem segunda conta (PIX_OTHER_CLIENT_ID/PIX_OTHER_CLIENT_SECRET ou PIX_OTHER_API_KEY)'],
+    // a translation that names its values leaves out the English plural s
+    ["none (1 other notification reached this check's channels)", 'nenhuma (1 outra(s) notificação(ões) chegou(aram) nos canais desta verificação)'],
+    ['3 items', '3 itens'],
     ['a text no check writes', 'a text no check writes'],
   ])('%s', (en, pt) => {
     expect(translateText(en, 'pt-BR')).toBe(pt)
