@@ -16,11 +16,16 @@ import { runCli, type CliRun } from './fixtures.ts'
 
 /** What the proxy breaks: a JSON answer of a path, changed. */
 const BREAKS: Record<string, (body: Record<string, unknown>) => unknown> = {
+  // the central-bank-style balance refused: a check that only needs it is blocked
+  '/accounts/balances': () => FAIL,
   // the public balance a cent off the other shapes, its time not ISO 8601
   '/api/balance': (b) => ({ ...b, netBalance: typeof b.netBalance === 'number' ? b.netBalance + 0.01 : b.netBalance, consultedAt: 'yesterday' }),
   // the gateway balance without its id
   '/v1/account/balance': ({ id: _id, ...rest }) => rest,
 }
+
+/** An answer the proxy gives as a 500. */
+const FAIL = Symbol('500')
 
 const reportDir = mkdtempSync(join(tmpdir(), 'lang-messages-'))
 const certificateFile = join(reportDir, 'certificate.json')
@@ -53,7 +58,7 @@ describe('a failing pt-BR run', () => {
   test('has failures, blocked and skipped checks, in English in results.json', () => {
     expect(run.code).toBe(1)
     const statuses = new Set(results.checks.map((c) => c.status))
-    for (const s of ['passed', 'failed', 'skipped'] as const) expect(statuses).toContain(s)
+    for (const s of ['passed', 'failed', 'blocked', 'skipped'] as const) expect(statuses).toContain(s)
     expect(results.checks.find((c) => c.status === 'failed')?.message).toMatch(/: expected .*, got /)
     expect(results.checks.find((c) => c.status === 'skipped')?.skipReason).toMatch(/^no /)
   })
@@ -70,6 +75,7 @@ describe('a failing pt-BR run', () => {
     const english = renderHtml(results, 'en')
     const portuguese = renderHtml(results, 'pt-BR')
     const repros = (page: string) => [...page.matchAll(/pix-conformance repro (&quot;[^&]*&quot;)/g)].map((m) => m[1])
+    expect(repros(english).length).toBeGreaterThan(0)
     expect(repros(portuguese)).toEqual(repros(english))
     const isolationCounts = (page: string) => [...(/<section id="isolation">[\s\S]*?<\/section>/.exec(page)?.[0] ?? '').matchAll(/<td>(\d+)<\/td>/g)].map((m) => m[1])
     expect(isolationCounts(portuguese).length).toBeGreaterThan(0)
@@ -99,11 +105,16 @@ async function proxy(target: string): Promise<string> {
         answer.on('end', () => {
           let text = Buffer.concat(body).toString('utf8')
           const broken = BREAKS[(req.url ?? '').split('?')[0]!]
-          if (broken && answer.statusCode === 200) text = JSON.stringify(broken(JSON.parse(text) as Record<string, unknown>))
+          let status = answer.statusCode ?? 502
+          if (broken && status === 200) {
+            const changed = broken(JSON.parse(text) as Record<string, unknown>)
+            if (changed === FAIL) [status, text] = [500, '{"statusCode":500,"message":"broken on purpose","error":"Internal Server Error"}']
+            else text = JSON.stringify(changed)
+          }
           const headers = { ...answer.headers }
           delete headers['content-length']
           delete headers['transfer-encoding']
-          res.writeHead(answer.statusCode ?? 502, headers)
+          res.writeHead(status, headers)
           res.end(text)
         })
       })
