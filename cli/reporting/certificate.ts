@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 import type { CheckStatus, ClauseStatus, Results, RunVerdict, Severity, Waiver } from './types.ts'
 import { countOf, currentLang, headlineIn, statementIn, tr, word, type Lang } from './i18n.ts'
+import { translateText } from './messages.ts'
 
 export const CERTIFICATE_FORMAT = 'pix-conformance-certificate/1'
 
@@ -50,6 +51,8 @@ export interface Readable {
   extension?: string
   /** Clause id → `verdict: statement`, in that language. */
   clauses: Record<string, string>
+  /** Check id → `verdict: title`, the title in that language (cli/reporting/messages.ts). */
+  checks?: Record<string, string>
 }
 
 export interface Certificate extends CertificateClaims {
@@ -144,6 +147,7 @@ export function readableOf(r: Results, lang: Lang): Readable | undefined {
     headline: headlineIn(lang, r.verdict.headline),
     ...(r.verdict.extension ? { extension: headlineIn(lang, r.verdict.extension) } : {}),
     clauses: Object.fromEntries(r.clauses.map((c) => [c.id, `${word('status', c.status, lang)}: ${statementIn(lang, c)}`])),
+    checks: Object.fromEntries(r.checks.map((c) => [c.id, `${word('status', c.status, lang)}: ${translateText(c.title, lang)}`])),
   }
 }
 

@@ -3,6 +3,7 @@ import type { StatusCoverage } from './coverage.ts'
 import { esc } from './text.ts'
 import type { Results } from './types.ts'
 import { currentLang, t, type MessageId } from './i18n.ts'
+import { checkIdIn } from './messages.ts'
 
 const STATE_STYLE: Record<string, string> = {
   provoked: 'background:#dff3e4;color:#14532d',
@@ -14,7 +15,7 @@ const STATE_LABEL: Record<string, MessageId> = { provoked: 'html.coverage.provok
 
 function cell(o: StatusCoverage['operations'][number]['outcomes'][number]): string {
   const label = `${o.status ?? o.range ?? '—'}${o.code ? ` ${o.code}` : ''}`
-  const title = `${currentLang() === 'en' ? o.state : t(STATE_LABEL[o.state] ?? 'html.coverage.neverSeen')}${o.unprovokable ? ` ${t('html.coverage.unprovokable')}` : ''} · ${t('html.coverage.documentedIn', { sources: o.sources.join(t('html.coverage.and')) })}${o.checks?.length ? ` · ${o.checks.join('; ')}` : ''}`
+  const title = `${currentLang() === 'en' ? o.state : t(STATE_LABEL[o.state] ?? 'html.coverage.neverSeen')}${o.unprovokable ? ` ${t('html.coverage.unprovokable')}` : ''} · ${t('html.coverage.documentedIn', { sources: o.sources.join(t('html.coverage.and')) })}${o.checks?.length ? ` · ${o.checks.map((id) => checkIdIn(id, currentLang())).join('; ')}` : ''}`
   return `<span class="chip" style="${STATE_STYLE[o.state]}" title="${esc(title)}">${esc(label)}${o.unprovokable ? '*' : ''}</span>`
 }
 

@@ -16,10 +16,18 @@ import { esc, firstLine } from './text.ts'
 import { reproHtml } from './repro-html.ts'
 import { countOf, currentLang, gateText, headline, inLang, labelIn, sectionTitleIn, statementIn, t, word, type Lang } from './i18n.ts'
 import { isolationSection } from './isolation.ts'
+import { translateText } from './messages.ts'
 
 export function renderHtml(r: Results, lang: Lang = currentLang()): string {
   return inLang(lang, () => render(r))
 }
+
+/**
+ * What a check wrote (title, message, reason), in the language being rendered (cli/reporting/
+ * messages.ts). Only where it is shown: what reads the English (the reproducer's rule line, the
+ * isolation kinds in titles) reads results.json's.
+ */
+const tx = (text: string): string => translateText(text, currentLang())
 
 function render(r: Results): string {
   const anchors = new Map(r.checks.map((c, i) => [c.id, `check-${i}`]))
@@ -155,7 +163,7 @@ ${AREA_VERDICTS.map((v) => `<td class="num ${v}-text">${a[v]}</td>`).join('')}<t
 function runErrors(errors: string[]): string {
   if (errors.length === 0) return ''
   return `<section class="errors" id="errors"><h2>${esc(t('html.errors.h2'))}</h2><p>${esc(t('html.errors.p'))}</p>
-${errors.map((e) => `<pre>${esc(e)}</pre>`).join('\n')}</section>`
+${errors.map((e) => `<pre>${esc(tx(e))}</pre>`).join('\n')}</section>`
 }
 
 function failures(failed: CheckResult[], anchors: Map<string, string>, r: Results): string {
@@ -165,10 +173,10 @@ function failures(failed: CheckResult[], anchors: Map<string, string>, r: Result
     const opened = assertedExchange(c)
     const exchanges = omitted + (c.exchanges ?? []).map((ex, i) => exchange(ex, i === opened)).join('\n')
     return `<article class="failure" id="fail-${esc(anchors.get(c.id))}">
-<h3><span class="dot failed"></span>${severityChip(c)}${esc(c.title)}</h3>
+<h3><span class="dot failed"></span>${severityChip(c)}${esc(tx(c.title))}</h3>
 <p class="sub"><span class="area">${esc(c.area)}</span> ${clauseChips(c.clauses)} <a href="#${esc(anchors.get(c.id))}">${esc(t('html.failure.inList'))}</a></p>
-<pre class="message">${esc(c.message ?? t('html.failure.noMessage'))}</pre>
-${(c.moreErrors ?? []).map((e, i) => `<details class="more-error"><summary>${esc(`${t('html.failure.error', { i: i + 2, n: (c.moreErrors?.length ?? 0) + 1 })}: ${firstLine(e)}`)}</summary><pre class="message">${esc(e)}</pre></details>`).join('\n')}
+<pre class="message">${esc(c.message !== undefined ? tx(c.message) : t('html.failure.noMessage'))}</pre>
+${(c.moreErrors ?? []).map((e, i) => `<details class="more-error"><summary>${esc(`${t('html.failure.error', { i: i + 2, n: (c.moreErrors?.length ?? 0) + 1 })}: ${firstLine(tx(e))}`)}</summary><pre class="message">${esc(tx(e))}</pre></details>`).join('\n')}
 <dl class="replay">
 ${c.seed !== undefined ? `<dt>${esc(t('html.failure.seed'))}</dt><dd><code>${esc(c.seed)}</code></dd>` : ''}
 ${c.replay ? `<dt>${esc(t('html.failure.path'))}</dt><dd><code>${esc(c.replay)}</code></dd>` : ''}
@@ -270,7 +278,7 @@ function clauseMatrix(clauses: ClauseResult[], checks: CheckResult[], anchors: M
       const chips = clause.checks
         .map((id) => byId.get(id))
         .filter((c): c is CheckResult => c !== undefined)
-        .map((c) => `<a class="chip ${c.status}" href="#${esc(anchors.get(c.id))}" title="${esc(`${word('status', c.status)}: ${c.title}`)}">${esc(shortTitle(c.title))}</a>`)
+        .map((c) => `<a class="chip ${c.status}" href="#${esc(anchors.get(c.id))}" title="${esc(`${word('status', c.status)}: ${tx(c.title)}`)}">${esc(shortTitle(tx(c.title)))}</a>`)
         .join(' ')
       const search = [clause.id, statementIn(currentLang(), clause), clause.testability, verdict, ...clause.checks].join(' ').toLowerCase()
       return `<tr class="row" data-status="${esc(verdict)}" data-search="${esc(search)}">
@@ -304,12 +312,13 @@ function checksTable(checks: CheckResult[], anchors: Map<string, string>): strin
   const rows = [...checks]
     .sort((a, b) => a.area.localeCompare(b.area) || a.file.localeCompare(b.file))
     .map((c) => {
-      const detail = c.status === 'failed' ? firstLine(c.message ?? '') : c.status === 'skipped' ? (c.skipReason ?? '') : c.status === 'blocked' || c.status === 'inconclusive' ? (c.reason ?? '') : ''
-      const search = [c.id, c.title, c.area, ...c.clauses, detail].join(' ').toLowerCase()
+      const detail = tx(c.status === 'failed' ? firstLine(c.message ?? '') : c.status === 'skipped' ? (c.skipReason ?? '') : c.status === 'blocked' || c.status === 'inconclusive' ? (c.reason ?? '') : '')
+      const title = tx(c.title)
+      const search = [c.id, title, c.area, ...c.clauses, detail].join(' ').toLowerCase()
       return `<tr class="row" id="${esc(anchors.get(c.id))}" data-status="${esc(c.status)}" data-search="${esc(search)}">
 <td><span class="dot ${esc(c.status)}" title="${esc(word('status', c.status))}"></span></td>
 <td>${esc(c.area)}</td>
-<td>${c.status === 'failed' ? `<a href="#fail-${esc(anchors.get(c.id))}">${esc(c.title)}</a>` : esc(c.title)}</td>
+<td>${c.status === 'failed' ? `<a href="#fail-${esc(anchors.get(c.id))}">${esc(title)}</a>` : esc(title)}</td>
 <td>${clauseChips(c.clauses)}</td>
 <td class="num">${esc(Math.round(c.durationMs))} ms</td>
 <td class="detail">${esc(detail)}</td>
@@ -324,7 +333,7 @@ function checksTable(checks: CheckResult[], anchors: Map<string, string>): strin
 function excluded(r: Results): string {
   if (r.excludedByProfile.length === 0) return ''
   return `<section id="excluded"><h2>${esc(t('html.excluded.h2', { profile: r.profile, n: r.excludedByProfile.length }))}</h2>
-<ul>${r.excludedByProfile.map((e) => `<li><b>${esc(e.area)}</b> ${esc(e.title)} <span class="muted">${esc(e.reason)}</span></li>`).join('\n')}</ul></section>`
+<ul>${r.excludedByProfile.map((e) => `<li><b>${esc(e.area)}</b> ${esc(tx(e.title))} <span class="muted">${esc(tx(e.reason))}</span></li>`).join('\n')}</ul></section>`
 }
 
 function clauseChips(ids: string[]): string {

@@ -21,7 +21,7 @@ export const MESSAGES = {
   'html.card.meaning': ['with a meaning check', 'com verificação de significado'],
   'html.card.meaning.title': ['testable must clauses that state what a field means (not only its form) with at least one check; {verified} verified', 'cláusulas obrigatórias testáveis que dizem o que um campo significa (não só a sua forma) com ao menos uma verificação; {verified} verificadas'],
   'html.h1': ['Conformance report', 'Relatório de conformidade'],
-  'html.messagesNote': ['', 'Mensagens de falha em inglês: o que cada verificação escreveu (esperado/obtido), os títulos das verificações e as evidências HTTP ficam como o kit os registra.'],
+  'html.messagesNote': ['', 'Os textos das verificações estão traduzidos (specs/messages.pt-BR.yaml); valores, nomes de campos e evidências HTTP ficam como o alvo e o kit os registram.'],
   'html.embeddedReference': ['embedded reference', 'referência embutida'],
   'html.meta.target': ['Target', 'Alvo'],
   'html.meta.gateway': ['Gateway', 'Gateway'],

@@ -6,6 +6,7 @@ import { ISOLATION_TABLE, KIND_WORDS, type CredentialKind, type IsolationRow } f
 import { esc } from './text.ts'
 import type { CheckResult, Results } from './types.ts'
 import { currentLang, t, type MessageId } from './i18n.ts'
+import { translateText } from './messages.ts'
 
 const ISOLATION_HEADS: MessageId[] = ['isolation.h.operation', 'isolation.h.section', 'isolation.h.names', 'isolation.h.kinds', 'isolation.h.passed', 'isolation.h.leaks', 'isolation.h.noVerdict', 'isolation.h.leftOut', 'isolation.h.clause']
 
@@ -84,7 +85,7 @@ export function isolationLines(r: Results): string[] {
 export function isolationSection(r: Results): string {
   const s = isolationSummary(r)
   if (!s) return ''
-  const rows = s.rows.map((x) => `<tr class="${x.leaks.length ? 'fail' : ''}"><td><code>${esc(x.row.operationId)}</code></td><td>§${esc(x.row.section)}</td><td>${esc(x.row.names)}</td>`
+  const rows = s.rows.map((x) => `<tr class="${x.leaks.length ? 'fail' : ''}"><td><code>${esc(x.row.operationId)}</code></td><td>§${esc(x.row.section)}</td><td>${esc(translateText(x.row.names, currentLang()))}</td>`
     + `<td>${esc(x.kinds.join(', ') || '—')}</td><td>${x.passed}</td><td>${x.leaks.length}</td><td>${x.withoutVerdict + x.skipped}</td><td>${x.leftOut}</td><td><code>${esc(x.row.clause)}</code></td></tr>`)
   return `<section id="isolation"><h2>${esc(t('html.isolation.h2'))}</h2>
 <p><strong>${esc(s.line)}</strong></p>

@@ -1,7 +1,8 @@
 // --lang pt-BR: a pt-BR run's report.html, console summary, certificate and monitor alert carry no
 // English sentence of the kit's own (every fixed string of cli/reporting/i18n.ts's table is looked for) and
-// the clause statements of specs/clauses.pt-BR.yaml; English stays the default. Failure messages
-// written by checks (expected/got) stay in English, and the report says so in Portuguese.
+// the clause statements of specs/clauses.pt-BR.yaml; English stays the default. What checks write
+// (expected/got) is translated in the report too (test/unit/cli/messages-pt-br.test.ts); the console
+// and the monitor's alerts keep it in English and say so in Portuguese.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -84,15 +85,16 @@ describe('report.html in pt-BR', () => {
     }
   })
 
-  test('the headline and badge are the verdict in Portuguese; the header says failure messages stay in English', () => {
+  test('the headline and badge are the verdict in Portuguese; what the check wrote is in Portuguese too', () => {
     expect(results.verdict.result).toBe('FAILED')
     expect(page).toContain('>REPROVADO<')
     expect(page).toContain(escHtml(headlineIn('pt-BR', results.verdict.headline)))
     expect(headlineIn('pt-BR', results.verdict.headline)).toMatch(/^REPROVADO — cláusulas obrigatórias verificadas [\d.]+% < 90% \(--require-verified\); \d+ de \d+ cláusulas obrigatórias verificadas \(/)
     expect(headlineIn('pt-BR', results.verdict.headline).replace(/--[a-z-]+/g, '')).not.toMatch(/must clauses|verified|failed|blocked|skipped|have no check/)
-    expect(page).toContain('Mensagens de falha em inglês')
-    // what the check wrote stays as it wrote it
-    expect(page).toContain('status: expected 400, got 201')
+    expect(page).toContain('Os textos das verificações estão traduzidos')
+    // what the check wrote, in Portuguese; results.json keeps it as it was written
+    expect(page).toContain('status: esperado 400, obtido 201')
+    expect(page).not.toContain('status: expected 400, got 201')
   })
 
   test('English stays the default', () => {
@@ -101,7 +103,8 @@ describe('report.html in pt-BR', () => {
     expect(english).toContain('Conformance report')
     expect(english).toContain(escHtml(results.verdict.headline))
     expect(english).toContain(`<td>${escHtml(CATALOGUE[0]!.statement)}</td>`)
-    expect(english).not.toContain('Mensagens de falha')
+    expect(english).not.toContain('Os textos das verificações')
+    expect(english).toContain('status: expected 400, got 201')
   })
 })
 
