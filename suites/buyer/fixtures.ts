@@ -33,14 +33,14 @@ export async function givenBuyer(t: CheckContext): Promise<{ ex: Exchange; body:
 }
 
 export function expectString(t: CheckContext, clause: string, obj: Json, field: string, ex: Exchange, where = ''): void {
-  t.expectThat(clause, `${where}${field}`, typeof obj[field] === 'string', 'a string', show(obj[field]), ex)
+  t.string(clause, `${where}${field}`, obj[field], ex)
 }
 
 /** An object whose `fields` are strings, or `clause` fails. */
 export function expectStringFields(t: CheckContext, clause: string, obj: Json, field: string, fields: string[], ex: Exchange, opts: { optional: boolean }): void {
   const value = obj[field]
   if (value === undefined && opts.optional) return
-  t.expectThat(clause, field, value !== null && typeof value === 'object' && !Array.isArray(value), 'an object', show(value), ex)
+  t.object(clause, field, value, ex)
   for (const f of fields) if ((value as Json)[f] !== undefined || !opts.optional) expectString(t, clause, value as Json, f, ex, `${field}.`)
 }
 
