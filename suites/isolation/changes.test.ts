@@ -95,8 +95,8 @@ async function expectOwnedByB(t: CheckContext, clause: string, b: Caller, made: 
     }
     const stored = await t.control.getCob(txid)
     const kept = (stored.valor as Json | undefined)?.original
-    t.expectThat(row.clause, "this account's charge is unchanged (control read back)", kept === ours && stored.solicitacaoPagador === 'kit isolation: ours',
-      `valor.original ${ours}, solicitacaoPagador "kit isolation: ours"`, `valor.original ${show(kept)}, solicitacaoPagador ${show(stored.solicitacaoPagador)}`)
+    t.expectEqual(row.clause, "this account's charge is unchanged (control read back)", { 'valor.original': kept, solicitacaoPagador: stored.solicitacaoPagador },
+      { 'valor.original': ours, solicitacaoPagador: 'kit isolation: ours' })
   })
 }
 
@@ -215,7 +215,7 @@ const noPdfUrl = (ex: Exchange) => (ex.response.json as { pdfAccessUrl?: unknown
     const url = `https://kit-isolation.invalid/${randomUUID()}`
     await t.given("the second account sets its own pixWebhookUrl (POST /v1/account/webhook)", async () => t.expectStatus('4.18.set-pix-webhook-url', await t.other.gateway.post('/v1/account/webhook', { pixWebhookUrl: url }), ANY_2XX))
     const after = await t.control.account()
-    t.expectThat(row.clause, "this account's notification URLs are unchanged", after.pixWebhookUrl === before.pixWebhookUrl && after.webhookUrl === before.webhookUrl,
-      `pixWebhookUrl ${show(before.pixWebhookUrl)}, webhookUrl ${show(before.webhookUrl)}`, `pixWebhookUrl ${show(after.pixWebhookUrl)}, webhookUrl ${show(after.webhookUrl)}`)
+    t.expectEqual(row.clause, "this account's notification URLs are unchanged", { pixWebhookUrl: after.pixWebhookUrl, webhookUrl: after.webhookUrl },
+      { pixWebhookUrl: before.pixWebhookUrl, webhookUrl: before.webhookUrl })
   })
 }
