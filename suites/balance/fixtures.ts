@@ -4,7 +4,6 @@
 import { show } from '../../harness/assertions.ts'
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
-import { isIsoDateTime } from '../../generators/formats.ts'
 import { cents as reaisCents, readBalances, viewOfMade, type Balances, type Made } from '../transactions/seed.ts'
 
 export type Json = Record<string, unknown>
@@ -34,21 +33,19 @@ export function numberCents(value: unknown): number | undefined {
 export function firstItem(t: CheckContext, clause: string, body: Json, ex: Exchange): Json & { balanceAmount: Json } {
   const data = body.data
   const item = Array.isArray(data) ? (data[0] as Json | undefined) : undefined
-  const amount = item?.balanceAmount
-  const isObject = amount !== null && typeof amount === 'object' && !Array.isArray(amount)
-  t.expectThat(clause, 'data[0].balanceAmount', item !== undefined && isObject, 'an object', show(data), ex)
+  t.object(clause, 'data[0].balanceAmount', item?.balanceAmount, ex)
   return item as Json & { balanceAmount: Json }
 }
 
 /** `field` of `obj` is present and a number, or `clause` fails. */
 export function expectNumber(t: CheckContext, clause: string, obj: Json, field: string, ex: Exchange, where = ''): void {
-  t.expectThat(clause, `${where}${field}`, typeof obj[field] === 'number', 'a number', show(obj[field]), ex)
+  t.number(clause, `${where}${field}`, obj[field], ex)
 }
 
 /** `field` of `obj` is present and an ISO 8601 date-time string, or `clause` fails. */
 export function expectDateTime(t: CheckContext, clause: string, obj: Json, field: string, ex: Exchange, where = ''): void {
   // its zone is the Conventions' business (0.timestamps-utc)
-  t.expectThat(clause, `${where}${field}`, isIsoDateTime(obj[field]), 'an ISO 8601 date-time string', show(obj[field]), ex)
+  t.dateTime(clause, `${where}${field}`, obj[field], ex)
 }
 
 /** `[name, value, answer]` of each of `fields` of `obj`, the name prefixed. */
