@@ -41,9 +41,8 @@ export async function createSlip(t: CheckContext, given?: SlipRequest): Promise<
   const request = given ?? await slipDueSoon(t)
   const created = await t.gateway.post('/bank-slip/v1/payment', request)
   t.expectStatus('4.15.request-accepted', created, acceptedSuccessStatuses('createBankSlip'))
-  const id = t.json('4.15.request-accepted', created).id
-  t.expectThat('4.15.request-accepted', 'slip id (2.6)', typeof id === 'string', 'a string', show(id), created)
-  return { request, id: id as string, created }
+  const id = t.string('4.15.request-accepted', 'slip id (2.6)', t.json('4.15.request-accepted', created).id, created)
+  return { request, id, created }
 }
 
 /** A slip the check only needs to exist: its creation is a precondition. */
@@ -102,9 +101,7 @@ export async function registeredSlip(t: CheckContext, request?: SlipRequest): Pr
 
 /** The notification's additionalInfo object, or a failure of `clause`. */
 export function additionalInfo(t: CheckContext, clause: string, event: Json): Json {
-  const info = event.additionalInfo
-  t.expectThat(clause, 'additionalInfo (6.3)', info !== null && typeof info === 'object' && !Array.isArray(info), 'an object', show(info))
-  return info as Json
+  return t.object(clause, 'additionalInfo (6.3)', event.additionalInfo)
 }
 
 // ---- the PDF (§4.16) and its refusals (§7) ----------------------------------------------------------
