@@ -207,7 +207,7 @@ export async function bareCashOut(t: CheckContext, value: number, qrCode: string
 export function expectPaymentInitiated(t: CheckContext, clause: string, ex: Exchange, what: string): void {
   expectAccepted(t, clause, ex, `the cash-out accepted for ${what}`)
   const id = t.json(clause, ex).transactionId
-  t.expectThat(clause, `a payment was initiated for ${what}`, typeof id === 'string' && id !== '', 'a transactionId', show(id), ex)
+  t.string(clause, `a payment was initiated for ${what} (transactionId)`, id, ex, { nonEmpty: true, expected: 'a transactionId' })
 }
 
 /** Refused with a 4xx; an acceptance names the case. */
