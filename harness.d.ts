@@ -114,7 +114,7 @@ export interface TargetConfig {
   readonly [setting: string]: unknown
 }
 
-/** What every shape verb takes: `optional` lets an absent value (undefined) through as undefined; `expected` says the shape in the rule's words. */
+/** What every shape verb takes: `optional` lets an absent value (undefined) through as undefined; `expected` says the shape in the rule's words (absence included, when optional). */
 export interface ShapeOptions {
   optional?: boolean
   expected?: string

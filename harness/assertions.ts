@@ -166,7 +166,7 @@ export function expectHeader(ex: Exchange, name: string, expected?: string | Reg
 
 // ---- Shapes: the value a rule needs, typed, or a failure saying what it was instead ----------------
 
-/** What every shape takes: `optional` lets an absent value (undefined) through as undefined; `expected` says the shape in the rule's words. */
+/** What every shape takes: `optional` lets an absent value (undefined) through as undefined; `expected` says the shape in the rule's words (absence included, when optional). */
 export interface ShapeOptions {
   optional?: boolean
   expected?: string
@@ -189,7 +189,7 @@ export type Shaped<T, O> = O extends { optional: true } ? T | undefined : T
 
 function shape<T>(rule: string, value: unknown, ok: boolean, expected: string, opts: ShapeOptions, ex?: Exchange): T | undefined {
   if (value === undefined && opts.optional) return undefined
-  if (!ok) fail(rule, opts.optional ? `${opts.expected ?? expected}, or nothing` : opts.expected ?? expected, describeValue(value), ex)
+  if (!ok) fail(rule, opts.expected ?? (opts.optional ? `${expected}, or nothing` : expected), describeValue(value), ex)
   return value as T
 }
 

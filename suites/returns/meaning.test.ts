@@ -41,5 +41,5 @@ check("a second return of one payment: its REFUND's refunds[] holds that return,
   const event = await t.awaitEvent(CLAUSE, `a REFUND of payment ${e2eid} whose refunds[] holds the second return ${second}`, ofThisPayment(holds(second)))
   const item = refundsOf(eventData(event)).find((r) => r.endToEndId === second)!
   const amount = (item.payment as Json | undefined)?.amount
-  t.expectThat(CLAUSE, 'the second return item is for its valor', amount === 15, 'payment.amount 15 (the number)', show(amount))
+  t.expectAmount(CLAUSE, 'the second return item is for its valor (payment.amount)', amount, 15, undefined, { as: 'number' })
 })
