@@ -187,8 +187,7 @@ export async function madeAndListed(t: CheckContext, clause: string, type: Liste
   const { view } = await t.given(`a ${type} ${status} (GET /api/pix/transaction/{id})`, async () => {
     const read = await viewOfMade(t, made)
     // The single view tells which internal type and status the target gave it: the mapping's input.
-    t.expectThat('2.1.status-enum', `the transaction made is a ${type} ${status}`, read.view.type === type && read.view.status === status,
-      `type ${type}, status ${status}`, `type ${show(read.view.type)}, status ${show(read.view.status)}`, read.ex)
+    t.expectEqual('2.1.status-enum', `the transaction made is a ${type} ${status}`, { type: read.view.type, status: read.view.status }, { type, status }, read.ex)
     return read
   })
   const { item, ex } = await listedItem(t, clause, ACCOUNT_LISTING, view)
@@ -266,8 +265,7 @@ export async function seedDay(t: CheckContext, ageDays: number, count: number): 
 /** metadata.total of a page: a non-negative integer, or a failure of 2.2.pagination-total. */
 export function totalOf(t: CheckContext, p: Page): number {
   const n = p.metadata.total
-  t.expectThat('2.2.pagination-total', 'metadata.total is the count of records found', typeof n === 'number' && Number.isInteger(n) && n >= 0, 'a non-negative integer', show(n), p.ex)
-  return n as number
+  return t.number('2.2.pagination-total', 'metadata.total is the count of records found', n, p.ex, { integer: true, min: 0, expected: 'a non-negative integer' })
 }
 
 /** The §2.2 metadata rules for page `page` of `size`, given the total the first page gave. */
@@ -283,7 +281,7 @@ export function expectMetadata(t: CheckContext, p: Page, page: number, size: num
     ['2.2.pagination-has-previous', 'metadata.hasPrevious is true exactly when page > 1', page > 1, m.hasPrevious],
   ]
   for (const [clause, rule, expected, got] of rules) {
-    t.expectThat(clause, rule, got === expected, show(expected), `${show(got)} (page ${page}, size ${size}, total ${expectedTotal})`, p.ex)
+    t.expectEqual(clause, `${rule} (page ${page}, size ${size}, total ${expectedTotal})`, got, expected, p.ex)
   }
 }
 
@@ -302,8 +300,7 @@ export async function walk(t: CheckContext, listing: PaginatedListing, path: str
     const p = page === 1 ? first : await listPage(t, listing.shape, path, { ...query, page, size })
     const expectedLength = Math.max(0, Math.min(size, expectedTotal - (page - 1) * size))
     t.expectThat(cap, 'a page holds at most size items', p.data.length <= size, `at most ${size}`, `${p.data.length} items`, p.ex)
-    t.expectThat('2.2.pagination-total', 'pages hold every record found: page p has min(size, total − (p−1)·size) items', p.data.length === expectedLength,
-      `${expectedLength} items (total ${expectedTotal}, size ${size}, page ${page})`, `${p.data.length} items`, p.ex)
+    t.expectEqual('2.2.pagination-total', `pages hold every record found: page p has min(size, total − (p−1)·size) items (total ${expectedTotal}, size ${size}, page ${page})`, p.data.length, expectedLength, p.ex)
     for (const item of p.data) {
       const id = String(item.transactionId)
       t.expectThat('2.2.pagination-total', 'no item is repeated across the pages of a stable result', !seen.has(id), `transactionId ${id} once`, `again on page ${page} (size ${size})`, p.ex)

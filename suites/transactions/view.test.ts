@@ -88,7 +88,7 @@ check('single view amounts: two-decimal strings, originalAmount the amount paid'
     const { view, ex } = await viewOf(t, '2.1.original-amount', paid.id)
     for (const [field, clause] of Object.entries(clauses)) {
       const value = view[field]
-      t.expectThat(clause, `${field} is reais with two decimals, as a string`, typeof value === 'string' && AMOUNT_TWO_DECIMALS.test(value), 'a string like "10.50"', show(value), ex)
+      t.string(clause, `${field} is reais with two decimals, as a string`, value, ex, { pattern: AMOUNT_TWO_DECIMALS, expected: 'a string like "10.50"' })
     }
     t.expectEqual('2.1.original-amount', 'originalAmount is the amount paid', view.originalAmount, amount, ex)
   }, { examples, cost: 2 })
