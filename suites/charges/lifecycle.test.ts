@@ -66,8 +66,7 @@ check('new charge: loc.location is a BR Code with a correct CRC carrying valor.o
   const clause = '2.4.loc-location-emv'
   await t.property([arbAmountString()], async (original) => {
     const { ex, body } = await givenCharge(t, { valor: { original } })
-    const location = objectAt(body, 'loc').location
-    if (typeof location !== 'string') return t.fail(clause, 'loc.location', 'a string', show(location), ex)
+    const location = t.string(clause, 'loc.location', objectAt(body, 'loc').location, ex)
     const parsed = parsePixCode(location)
     if (!parsed.ok) return t.fail(clause, 'loc.location is an EMV BR Code', 'a code that parses with a correct CRC16', parsed.error.message, ex)
     t.expectEqual(clause, 'the BR Code amount (field 54) is valor.original', parsed.value.amount, original, ex)

@@ -28,9 +28,7 @@ const ANY_2XX = Array.from({ length: 100 }, (_, i) => 200 + i)
 /** The transactionId of B's accepted creation (a precondition: the creation suites judge acceptance). */
 function createdId(t: CheckContext, clause: string, ex: Exchange): string {
   t.expectStatus(clause, ex, [200, 201])
-  const id = t.json(clause, ex).transactionId
-  if (typeof id !== 'string') t.fail(clause, 'transactionId', 'a string', show(id), ex)
-  return id
+  return t.string(clause, 'transactionId', t.json(clause, ex).transactionId, ex)
 }
 
 /** What B created is B's: A's view of it is refused, B's view serves it (read last, as evidence). */
@@ -152,8 +150,7 @@ async function registeredSlip(t: CheckContext, post: (body: unknown) => Promise<
     const body = slipBody({ dueDate: addDays(isoDate(await targetNow(t)), 10), externalId: `kit-iso-slip-${randomUUID()}` })
     const ex = await post(body)
     t.expectStatus('4.15.request-accepted', ex, [200, 201])
-    const id = t.json('4.15.request-accepted', ex).id
-    if (typeof id !== 'string') t.fail('4.15.request-accepted', 'slip id', 'a string', show(id), ex)
+    const id = t.string('4.15.request-accepted', 'slip id', t.json('4.15.request-accepted', ex).id, ex)
     try {
       await t.control.registerSlip(id)
     } catch (err) {

@@ -79,8 +79,7 @@ async function pendingReturnOn(t: CheckContext, key: string, valor: string): Pro
   return t.given(`a return of ${valor} (PUT /pix/{e2eid}/devolucao/{id})`, async () => {
     const ex = await t.base.put(`/pix/${encodeURIComponent(paid.e2eId as string)}/devolucao/kitcap${randomUUID().replace(/-/g, '').slice(0, 20)}`, { valor })
     t.expectStatus('4.11.status-201', ex, 201)
-    const rtrId = t.json('4.11.status-201', ex).rtrId
-    return typeof rtrId === 'string' ? rtrId : t.fail('2.5.rtr-id-32', 'return rtrId', 'a string', show(rtrId), ex)
+    return t.string('2.5.rtr-id-32', 'return rtrId', t.json('4.11.status-201', ex).rtrId, ex)
   })
 }
 
