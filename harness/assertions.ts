@@ -193,23 +193,23 @@ function shape<T>(rule: string, value: unknown, ok: boolean, expected: string, o
   return value as T
 }
 
-export function expectString(rule: string, value: unknown, opts: StringShape = {}, ex?: Exchange): string | undefined {
+export function stringShape(rule: string, value: unknown, opts: StringShape = {}, ex?: Exchange): string | undefined {
   const ok = typeof value === 'string' && (!opts.nonEmpty || value !== '') && (opts.pattern === undefined || opts.pattern.test(value))
   const expected = opts.pattern ? `a string matching ${opts.pattern}` : opts.nonEmpty ? 'a non-empty string' : 'a string'
   return shape<string>(rule, value, ok, expected, opts, ex)
 }
 
-export function expectNumber(rule: string, value: unknown, opts: NumberShape = {}, ex?: Exchange): number | undefined {
+export function numberShape(rule: string, value: unknown, opts: NumberShape = {}, ex?: Exchange): number | undefined {
   const ok = typeof value === 'number' && Number.isFinite(value) && (!opts.integer || Number.isInteger(value)) && (opts.min === undefined || value >= opts.min)
   const kind = opts.integer ? 'an integer' : 'a number'
   return shape<number>(rule, value, ok, opts.min === undefined ? kind : `${kind} of at least ${opts.min}`, opts, ex)
 }
 
-export function expectObject(rule: string, value: unknown, opts: ShapeOptions = {}, ex?: Exchange): Record<string, unknown> | undefined {
+export function objectShape(rule: string, value: unknown, opts: ShapeOptions = {}, ex?: Exchange): Record<string, unknown> | undefined {
   return shape<Record<string, unknown>>(rule, value, value !== null && typeof value === 'object' && !Array.isArray(value), 'an object', opts, ex)
 }
 
-export function expectDateTime(rule: string, value: unknown, opts: DateTimeShape = {}, ex?: Exchange): string | undefined {
+export function dateTimeShape(rule: string, value: unknown, opts: DateTimeShape = {}, ex?: Exchange): string | undefined {
   const ok = opts.utc ? isUtcDateTime(value) : isIsoDateTime(value)
   return shape<string>(rule, value, ok, opts.utc ? 'an ISO 8601 date-time in UTC' : 'an ISO 8601 date-time', opts, ex)
 }

@@ -6,7 +6,7 @@ import type fc from 'fast-check'
 import type { TestContext } from 'vitest'
 import { amountText, sameAmount } from '../generators/amounts.ts'
 import {
-  ANY_4XX, ERROR_BODY_CLAUSES, ERROR_REASON_PHRASE, expectDateTime, expectErrorBody, expectNumber, expectObject, expectString, phraseVaries, expectHeader,
+  ANY_4XX, ERROR_BODY_CLAUSES, ERROR_REASON_PHRASE, dateTimeShape, expectErrorBody, numberShape, objectShape, stringShape, phraseVaries, expectHeader,
   expectRefused, expectStatus, fail, isRefusal, jsonObject, show, type DateTimeShape, type NumberShape, type ShapeOptions, type Shaped, type StringShape,
 } from './assertions.ts'
 import { caseClauses, runCase, type CaseRecord } from './cases.ts'
@@ -274,10 +274,10 @@ export async function buildContext(
     expectSchema: (clause, ex, operationId) => on(clause, [], () => expectSchemaOf(ex, operationId, clause, state.clauses)),
     expectHeader: (clause, ex, name, expected) => on(clause, [], () => expectHeader(ex, name, expected)),
     json: (clause, ex) => on(clause, [], () => jsonObject(ex)),
-    string: (clause, rule, value, ex, opts) => on(clause, [], () => expectString(rule, value, opts, ex)) as never,
-    number: (clause, rule, value, ex, opts) => on(clause, [], () => expectNumber(rule, value, opts, ex)) as never,
-    object: (clause, rule, value, ex, opts) => on(clause, [], () => expectObject(rule, value, opts, ex)) as never,
-    dateTime: (clause, rule, value, ex, opts) => on(clause, [], () => expectDateTime(rule, value, opts, ex)) as never,
+    string: (clause, rule, value, ex, opts) => on(clause, [], () => stringShape(rule, value, opts, ex)) as never,
+    number: (clause, rule, value, ex, opts) => on(clause, [], () => numberShape(rule, value, opts, ex)) as never,
+    object: (clause, rule, value, ex, opts) => on(clause, [], () => objectShape(rule, value, opts, ex)) as never,
+    dateTime: (clause, rule, value, ex, opts) => on(clause, [], () => dateTimeShape(rule, value, opts, ex)) as never,
     fail: (clause, rule, expected, got, ex) => on(clause, [], () => fail(rule, expected, got, ex)),
     expectEqual: (clause, rule, actual, expected, ex) => on(clause, [], () => {
       if (!sameValue(actual, expected)) fail(rule, show(expected), show(actual), ex)
