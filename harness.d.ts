@@ -114,6 +114,27 @@ export interface TargetConfig {
   readonly [setting: string]: unknown
 }
 
+/** What every shape verb takes: `optional` lets an absent value (undefined) through as undefined; `expected` says the shape in the rule's words (absence included, when optional). */
+export interface ShapeOptions {
+  optional?: boolean
+  expected?: string
+}
+export interface StringShape extends ShapeOptions {
+  nonEmpty?: boolean
+  /** The string must match it (say in `expected` what it stands for). */
+  pattern?: RegExp
+}
+export interface NumberShape extends ShapeOptions {
+  integer?: boolean
+  min?: number
+}
+export interface DateTimeShape extends ShapeOptions {
+  /** In UTC (the Conventions' timestamp), not only ISO 8601. */
+  utc?: boolean
+}
+/** The shape's type, or undefined too when the shape is optional. */
+export type Shaped<T, O> = O extends { optional: true } ? T | undefined : T
+
 export interface PropertyOptions<Ts> {
   /** The cases that decide a clause: they run first and in full at every depth. */
   examples?: readonly Ts[]
@@ -161,13 +182,23 @@ export interface CheckContext {
   expectSchema(clause: string, ex: Exchange, operationId: string): void
   expectHeader(clause: string, ex: Exchange, name: string, expected?: string | RegExp): string
   json(clause: string, ex: Exchange): Record<string, unknown>
+  /** Shapes, like t.json: the value typed, or a failure of `clause` (`<rule>: expected a string, got number 5`). */
+  string<O extends StringShape = {}>(clause: string, rule: string, value: unknown, ex?: Exchange, opts?: O): Shaped<string, O>
+  number<O extends NumberShape = {}>(clause: string, rule: string, value: unknown, ex?: Exchange, opts?: O): Shaped<number, O>
+  object<O extends ShapeOptions = {}>(clause: string, rule: string, value: unknown, ex?: Exchange, opts?: O): Shaped<Record<string, unknown>, O>
+  /** An ISO 8601 date-time string on the calendar and the clock; `utc` asks for UTC. */
+  dateTime<O extends DateTimeShape = {}>(clause: string, rule: string, value: unknown, ex?: Exchange, opts?: O): Shaped<string, O>
   fail(clause: string, rule: string, expected: string, got: string, ex?: Exchange): never
   /** Fails `clause` unless `actual` deep-equals `expected`: the rule stated once, both values shown. */
   expectEqual(clause: string, rule: string, actual: unknown, expected: unknown, ex?: Exchange): void
   /** Fails `clause` unless `actual` deep-equals one of `allowed`. */
   expectOneOf(clause: string, rule: string, actual: unknown, allowed: readonly unknown[], ex?: Exchange): void
-  /** Fails `clause` unless `actual` is an amount (number or decimal string) of exactly `expected` reais, compared in cents. */
-  expectAmount(clause: string, rule: string, actual: unknown, expected: number | string, ex?: Exchange): void
+  /**
+   * Fails `clause` unless `actual` is exactly `expected` reais: nothing rounded (10.504 is not 10.50),
+   * 10.5 and "10.50" the same amount; `as` asks for a JSON number or a string too. Compute
+   * `expected` in cents (centsOf, fromCents), not by adding floats.
+   */
+  expectAmount(clause: string, rule: string, actual: unknown, expected: number | string, ex?: Exchange, opts?: { as?: 'number' | 'string' }): void
   /** Fails `clause` unless `ok`; `expected` says what the rule wants, `got` what was seen (shown when not a string). */
   expectThat(clause: string, rule: string, ok: boolean, expected: string, got: unknown, ex?: Exchange): void
   expectEvent(clause: string, body: unknown, webhook: string): Record<string, unknown>

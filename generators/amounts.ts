@@ -97,6 +97,42 @@ export function readAmount(value: unknown, options: { numberOnly?: boolean } = {
   }
 }
 
+/**
+ * The exact decimal value of an amount, as `<sign><digits>e<exponent>` with no leading or trailing
+ * zero in the digits ("0" for zero), or undefined when it is no amount (a string that is not a plain
+ * decimal, a number that is not finite, anything else). Nothing is rounded: 10.504 is not 10.50.
+ */
+function exactDecimal(x: unknown): string | undefined {
+  if (typeof x === 'number' && !Number.isFinite(x)) return undefined
+  if (typeof x !== 'number' && (typeof x !== 'string' || !PLAIN_DECIMAL_RE.test(x))) return undefined
+  const m = NUMBER_TEXT_RE.exec(String(x))
+  if (!m) return undefined
+  const [, sign = '', whole = '', fraction = '', exponentText = '0'] = m
+  const digits = (whole + fraction).replace(/^0+/, '')
+  if (digits === '') return '0'
+  const kept = digits.replace(/0+$/, '')
+  return `${sign}${kept}e${Number(exponentText) - fraction.length + (digits.length - kept.length)}`
+}
+
+/**
+ * Whether two amounts are the same number of reais, exactly: a JSON number read through its
+ * shortest decimal form (10.5 and 10.50 in a body are one number), a string as the plain decimal it
+ * writes (-?digits[.digits]). 10.5 and "10.50" are the same amount (the interface carries amounts
+ * both ways); 10.504 and "10.50" are not. Whether a string has its two places is a format rule, not
+ * this one. False when either is no amount.
+ */
+export function sameAmount(a: unknown, b: unknown): boolean {
+  const x = exactDecimal(a)
+  return x !== undefined && x === exactDecimal(b)
+}
+
+/** The amount as the kit shows it: two places when it has at most two ("10.50"), else every digit it has; undefined when it is no amount. */
+export function amountText(x: unknown): string | undefined {
+  if (exactDecimal(x) === undefined) return undefined
+  const amount = x as number | string
+  return hasAtMostTwoDecimals(amount) ? fromCents(centsOf(amount)) : String(amount)
+}
+
 /** "12.34" from 1234 cents; "-0.05" from -5. */
 export function fromCents(cents: number): string {
   if (!Number.isSafeInteger(cents)) throw new RangeError(`cents must be a safe integer, got ${cents}`)

@@ -4,6 +4,7 @@ import { STATUS_CODES } from 'node:http'
 import type { Exchange } from './exchange.ts'
 import { sharedRedactor } from './redact.ts'
 import { truncate } from './recorder.ts'
+import { isIsoDateTime, isUtcDateTime } from '../generators/formats.ts'
 
 export const EXCERPT_CHARS = 400
 
@@ -161,6 +162,62 @@ export function expectHeader(ex: Exchange, name: string, expected?: string | Reg
   if (typeof expected === 'string' && value !== expected) fail(`header ${name}`, show(expected), show(value), ex)
   if (expected instanceof RegExp && !expected.test(value)) fail(`header ${name}`, `to match ${expected}`, show(value), ex)
   return value
+}
+
+// ---- Shapes: the value a rule needs, typed, or a failure saying what it was instead ----------------
+
+/** What every shape takes: `optional` lets an absent value (undefined) through as undefined; `expected` says the shape in the rule's words (absence included, when optional). */
+export interface ShapeOptions {
+  optional?: boolean
+  expected?: string
+}
+export interface StringShape extends ShapeOptions {
+  nonEmpty?: boolean
+  /** The string must match it (say in `expected` what it stands for). */
+  pattern?: RegExp
+}
+export interface NumberShape extends ShapeOptions {
+  integer?: boolean
+  min?: number
+}
+export interface DateTimeShape extends ShapeOptions {
+  /** In UTC (the Conventions' timestamp), not only ISO 8601. */
+  utc?: boolean
+}
+/** The shape's type, or undefined too when the shape is optional. */
+export type Shaped<T, O> = O extends { optional: true } ? T | undefined : T
+
+function shape<T>(rule: string, value: unknown, ok: boolean, expected: string, opts: ShapeOptions, ex?: Exchange): T | undefined {
+  if (value === undefined && opts.optional) return undefined
+  if (!ok) fail(rule, opts.expected ?? (opts.optional ? `${expected}, or nothing` : expected), describeValue(value), ex)
+  return value as T
+}
+
+export function stringShape(rule: string, value: unknown, opts: StringShape = {}, ex?: Exchange): string | undefined {
+  const ok = typeof value === 'string' && (!opts.nonEmpty || value !== '') && (opts.pattern === undefined || opts.pattern.test(value))
+  const expected = opts.pattern ? `a string matching ${opts.pattern}` : opts.nonEmpty ? 'a non-empty string' : 'a string'
+  return shape<string>(rule, value, ok, expected, opts, ex)
+}
+
+export function numberShape(rule: string, value: unknown, opts: NumberShape = {}, ex?: Exchange): number | undefined {
+  const ok = typeof value === 'number' && Number.isFinite(value) && (!opts.integer || Number.isInteger(value)) && (opts.min === undefined || value >= opts.min)
+  const kind = opts.integer ? 'an integer' : 'a number'
+  return shape<number>(rule, value, ok, opts.min === undefined ? kind : `${kind} of at least ${opts.min}`, opts, ex)
+}
+
+export function objectShape(rule: string, value: unknown, opts: ShapeOptions = {}, ex?: Exchange): Record<string, unknown> | undefined {
+  return shape<Record<string, unknown>>(rule, value, value !== null && typeof value === 'object' && !Array.isArray(value), 'an object', opts, ex)
+}
+
+export function dateTimeShape(rule: string, value: unknown, opts: DateTimeShape = {}, ex?: Exchange): string | undefined {
+  const ok = opts.utc ? isUtcDateTime(value) : isIsoDateTime(value)
+  return shape<string>(rule, value, ok, opts.utc ? 'an ISO 8601 date-time in UTC' : 'an ISO 8601 date-time', opts, ex)
+}
+
+/** `string "abc"`, `number 5`, `null`, `an array [1]`, `undefined (absent)`: a value with its JSON type. */
+export function describeValue(value: unknown): string {
+  if (value === undefined || value === null) return show(value)
+  return `${Array.isArray(value) ? 'an array' : typeof value} ${show(value)}`
 }
 
 export function show(value: unknown): string {

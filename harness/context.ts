@@ -4,9 +4,10 @@
 import { isDeepStrictEqual } from 'node:util'
 import type fc from 'fast-check'
 import type { TestContext } from 'vitest'
-import { centsOf, fromCents } from '../generators/amounts.ts'
+import { amountText, sameAmount } from '../generators/amounts.ts'
 import {
-  ANY_4XX, ERROR_BODY_CLAUSES, ERROR_REASON_PHRASE, expectErrorBody, phraseVaries, expectHeader, expectRefused, expectStatus, fail, isRefusal, jsonObject, show,
+  ANY_4XX, ERROR_BODY_CLAUSES, ERROR_REASON_PHRASE, dateTimeShape, expectErrorBody, numberShape, objectShape, stringShape, phraseVaries, expectHeader,
+  expectRefused, expectStatus, fail, isRefusal, jsonObject, show, type DateTimeShape, type NumberShape, type ShapeOptions, type Shaped, type StringShape,
 } from './assertions.ts'
 import { caseClauses, runCase, type CaseRecord } from './cases.ts'
 import { clauseScope, inPrecondition, preconditionOf, requireClauses } from './clause-scope.ts'
@@ -84,14 +85,28 @@ export interface CheckContext {
   expectHeader(clause: string, ex: Exchange, name: string, expected?: string | RegExp): string
   /** The JSON object body, or a failure of `clause`. */
   json(clause: string, ex: Exchange): Record<string, unknown>
+  // Shapes, like t.json: the value typed, or a failure of `clause` (`<rule>: expected a string, got number 5`);
+  // with `optional: true` an absent value (undefined) is no failure, and comes back undefined.
+  /** A string; `nonEmpty`, `pattern` (with `expected` saying what it stands for) narrow it. */
+  string<O extends StringShape = {}>(clause: string, rule: string, value: unknown, ex?: Exchange, opts?: O): Shaped<string, O>
+  /** A finite number; `integer`, `min` narrow it. */
+  number<O extends NumberShape = {}>(clause: string, rule: string, value: unknown, ex?: Exchange, opts?: O): Shaped<number, O>
+  /** An object (not null, not an array). */
+  object<O extends ShapeOptions = {}>(clause: string, rule: string, value: unknown, ex?: Exchange, opts?: O): Shaped<Record<string, unknown>, O>
+  /** An ISO 8601 date-time string on the calendar and the clock (generators/formats.ts); `utc` asks for UTC. */
+  dateTime<O extends DateTimeShape = {}>(clause: string, rule: string, value: unknown, ex?: Exchange, opts?: O): Shaped<string, O>
   /** Fails `clause`: `<rule>: expected …, got …` with the exchange. */
   fail(clause: string, rule: string, expected: string, got: string, ex?: Exchange): never
   /** Fails `clause` unless `actual` deep-equals `expected`: the rule stated once, both values shown. */
   expectEqual(clause: string, rule: string, actual: unknown, expected: unknown, ex?: Exchange): void
   /** Fails `clause` unless `actual` deep-equals one of `allowed`. */
   expectOneOf(clause: string, rule: string, actual: unknown, allowed: readonly unknown[], ex?: Exchange): void
-  /** Fails `clause` unless `actual` is an amount (number or decimal string) of exactly `expected` reais, compared in cents. */
-  expectAmount(clause: string, rule: string, actual: unknown, expected: number | string, ex?: Exchange): void
+  /**
+   * Fails `clause` unless `actual` is exactly `expected` reais (generators/amounts.ts sameAmount:
+   * nothing rounded, 10.504 is not 10.50; 10.5 and "10.50" are the same amount); `as` asks for a
+   * JSON number or a string too. Compute `expected` in cents (centsOf, fromCents), not by adding floats.
+   */
+  expectAmount(clause: string, rule: string, actual: unknown, expected: number | string, ex?: Exchange, opts?: { as?: 'number' | 'string' }): void
   /** Fails `clause` unless `ok`; `expected` says what the rule wants, `got` what was seen (shown when not a string). */
   expectThat(clause: string, rule: string, ok: boolean, expected: string, got: unknown, ex?: Exchange): void
   /** A notification payload against its schema under `webhooks:` of specs/openapi.yaml. */
@@ -259,6 +274,10 @@ export async function buildContext(
     expectSchema: (clause, ex, operationId) => on(clause, [], () => expectSchemaOf(ex, operationId, clause, state.clauses)),
     expectHeader: (clause, ex, name, expected) => on(clause, [], () => expectHeader(ex, name, expected)),
     json: (clause, ex) => on(clause, [], () => jsonObject(ex)),
+    string: (clause, rule, value, ex, opts) => on(clause, [], () => stringShape(rule, value, opts, ex)) as never,
+    number: (clause, rule, value, ex, opts) => on(clause, [], () => numberShape(rule, value, opts, ex)) as never,
+    object: (clause, rule, value, ex, opts) => on(clause, [], () => objectShape(rule, value, opts, ex)) as never,
+    dateTime: (clause, rule, value, ex, opts) => on(clause, [], () => dateTimeShape(rule, value, opts, ex)) as never,
     fail: (clause, rule, expected, got, ex) => on(clause, [], () => fail(rule, expected, got, ex)),
     expectEqual: (clause, rule, actual, expected, ex) => on(clause, [], () => {
       if (!sameValue(actual, expected)) fail(rule, show(expected), show(actual), ex)
@@ -266,8 +285,9 @@ export async function buildContext(
     expectOneOf: (clause, rule, actual, allowed, ex) => on(clause, [], () => {
       if (!allowed.some((a) => sameValue(actual, a))) fail(rule, `one of ${allowed.map(show).join(', ')}`, show(actual), ex)
     }),
-    expectAmount: (clause, rule, actual, expected, ex) => on(clause, [], () => {
-      if (!sameAmount(actual, expected)) fail(rule, amountText(expected), show(actual), ex)
+    expectAmount: (clause, rule, actual, expected, ex, opts = {}) => on(clause, [], () => {
+      const typed = opts.as === undefined || typeof actual === opts.as
+      if (!typed || !sameAmount(actual, expected)) fail(rule, `${amountText(expected) ?? show(expected)}${opts.as ? `, a ${opts.as}` : ''}`, show(actual), ex)
     }),
     expectThat: (clause, rule, ok, expected, got, ex) => on(clause, [], () => {
       if (!ok) fail(rule, expected, typeof got === 'string' ? got : show(got), ex)
@@ -302,24 +322,6 @@ export async function buildContext(
 /** Deep equality as JSON sees it: -0 (which a JSON body can carry) equals 0. */
 function sameValue(actual: unknown, expected: unknown): boolean {
   return actual === expected || isDeepStrictEqual(actual, expected)
-}
-
-/** The expected amount in reais with two places; as it is when it is no amount (an expectation made from a target's odd values). */
-function amountText(expected: number | string): string {
-  try {
-    return fromCents(centsOf(expected))
-  } catch {
-    return show(expected)
-  }
-}
-
-function sameAmount(actual: unknown, expected: number | string): boolean {
-  if (typeof actual !== 'number' && typeof actual !== 'string') return false
-  try {
-    return centsOf(actual) === centsOf(expected)
-  } catch {
-    return false  // not a decimal amount
-  }
 }
 
 function codeOf(ex: Exchange): string | undefined {

@@ -1,6 +1,7 @@
 // `pix-conformance-kit/harness` (types: harness.d.ts, guide: docs/EXTENDING.md): what the kit's
 // own suites are written with, for a provider's extension suites.
 export { check, NEEDS, type CheckContext, type CheckOptions, type Need, type PropertyOptions } from './check.ts'
+export type { DateTimeShape, NumberShape, Shaped, ShapeOptions, StringShape } from './assertions.ts'
 export { ALONE } from './schedule.ts'
 export type { Exchange, ExchangeRequest, ExchangeResponse } from './exchange.ts'
 export type { Captured } from './webhook-capture.ts'

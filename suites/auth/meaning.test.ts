@@ -42,7 +42,7 @@ check('an API key near the configured one (one character longer, shorter, change
   await t.given('the gateway balance with the configured key (GET /v1/account/balance)', async () => t.expectStatus('4.13.status-200', await t.gateway.get('/v1/account/balance'), 200))
   for (const near of nearMissKeys(key)) {
     const ex = await t.gateway.get('/v1/account/balance', { auth: near.key })
-    t.expectThat('5.api-key-invalid-401', `a key ${near.what} than the account's is an unknown key`, ex.response.status === 401, 'HTTP 401', ex.response.error ?? `HTTP ${ex.response.status}`, ex)
+    t.expectEqual('5.api-key-invalid-401', `a key ${near.what} than the account's is an unknown key (HTTP status)`, ex.response.error ?? ex.response.status, 401, ex)
     t.expectErrorBody('5.api-key-invalid-401', ex, 401)
   }
 })

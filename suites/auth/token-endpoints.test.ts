@@ -1,7 +1,6 @@
 // Token requests (interface §4.1, §4.2, §5) beyond the shapes of tokens.test.ts: both endpoints
 // require clientId and clientSecret; /oauth/token needs no other credential; the clientSecret
 // length bounds of §8 at exactly 7, 8 (the configured secret decides what 8 to 64 means) and 65.
-import { show } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
 import { expectRefusedWithoutToken } from './fixtures.ts'
 
@@ -15,7 +14,7 @@ check('oauth token: valid credentials alone obtain a token (no Authorization, ce
   }
   t.expectStatus(clause, ex, [200, 201])
   const body = t.json(clause, ex)
-  t.expectThat(clause, 'token issued', typeof body.access_token === 'string' && body.access_token !== '', 'an access_token', show(body.access_token), ex)
+  t.string(clause, 'token issued (access_token)', body.access_token, ex, { nonEmpty: true })
 })
 
 check('oauth token: a request without clientId is refused with a 4xx and no token', {

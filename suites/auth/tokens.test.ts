@@ -28,7 +28,7 @@ check('oauth token: expires_in is the default 3600 seconds', { clauses: ['4.2.ex
 
 check('oauth token: scope is a space-separated list of scopes', { clauses: ['4.2.scope'] }, async (t) => {
   const { ex, body } = await credentialToken(t)
-  t.expectThat('4.2.scope', 'scope', typeof body.scope === 'string' && SCOPE_LIST.test(body.scope), 'a string of space-separated scopes', show(body.scope), ex)
+  t.string('4.2.scope', 'scope', body.scope, ex, { pattern: SCOPE_LIST, expected: 'a string of space-separated scopes' })
 })
 
 check('oauth token: a clientSecret outside 8 to 64 characters gets a 4xx and no token', { clauses: ['4.2.client-secret-length'] }, async (t) => {

@@ -14,7 +14,7 @@ export type Json = Record<string, unknown>
 /** `field` of `obj` is present and an ISO 8601 date-time string, or `clause` fails. */
 export function expectDateTime(t: CheckContext, clause: string, obj: Json, field: string, ex: Exchange, where = ''): void {
   // its zone is the Conventions' business (0.timestamps-utc)
-  t.expectThat(clause, `${where}${field}`, isIsoDateTime(obj[field]), 'an ISO 8601 date-time string', show(obj[field]), ex)
+  t.dateTime(clause, `${where}${field}`, obj[field], ex)
 }
 
 // ---- how money moves (§3.6) -------------------------------------------------------------------------

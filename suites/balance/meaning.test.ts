@@ -10,7 +10,7 @@ async function balanceId(t: CheckContext, client: GatewayClient, who: string): P
   const ex = await client.get('/v1/account/balance')
   if (ex.response.status !== 200) return { id: undefined, status: ex.response.status }
   const id = t.json(CLAUSE, ex).id
-  t.expectThat(CLAUSE, `id read with ${who}`, typeof id === 'string' && id !== '', 'a non-empty string (the account id)', show(id), ex)
+  t.string(CLAUSE, `id read with ${who}`, id, ex, { nonEmpty: true, expected: 'a non-empty string (the account id)' })
   return { id, status: 200 }
 }
 
@@ -21,7 +21,7 @@ check("gateway balance: id is the account's, the same whichever of the account's
   const limited = t.limited.gateway
   const mine = await t.given('the gateway balance with the configured key (GET /v1/account/balance)', async () => {
     const read = await balanceId(t, t.gateway, 'the configured key')
-    t.expectThat('4.13.status-200', 'the configured key is served', read.status === 200, 'HTTP 200', `HTTP ${read.status}`)
+    t.expectEqual('4.13.status-200', 'the configured key is served (HTTP status)', read.status, 200)
     return read.id
   })
   const theirs = await balanceId(t, limited, 'the limited key')

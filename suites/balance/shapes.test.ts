@@ -46,7 +46,7 @@ check('gateway balance: 200 with id, totalBalance, blockedBalance, availableBala
   const ex = await t.gateway.get('/v1/account/balance')
   t.expectStatus('4.13.status-200', ex, 200)
   const body = t.json('4.13.status-200', ex)
-  t.expectThat('2.3.gateway-id', 'id', typeof body.id === 'string', 'a string (the account id)', show(body.id), ex)
+  t.string('2.3.gateway-id', 'id', body.id, ex, { expected: 'a string (the account id)' })
   expectNumber(t, '2.3.gateway-total-balance', body, 'totalBalance', ex)
   expectNumber(t, '2.3.gateway-blocked-balance', body, 'blockedBalance', ex)
   expectNumber(t, '2.3.gateway-available-balance', body, 'availableBalance', ex)

@@ -22,7 +22,7 @@ function expectBuyerError(t: CheckContext, clause: string, ex: Exchange, status:
   // An absent code is the row's business (expectErrorBody below): only a code of another form breaks the naming rule.
   const got = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { code?: unknown }).code : undefined
   if (got === undefined) return t.expectErrorBody(clause, ex, status, { code })
-  t.expectThat('7.gateway-error-codes', 'the error body names its condition with an upper-snake code', typeof got === 'string' && /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/.test(got), `a code like ${code}`, show(got), ex)
+  t.string('7.gateway-error-codes', 'the error body names its condition with an upper-snake code', got, ex, { pattern: /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/, expected: `a code like ${code}` })
   t.expectErrorBody(clause, ex, status, { code })
 }
 

@@ -24,7 +24,7 @@ async function expectNamesTheTransaction(t: CheckContext, clause: string, answer
   // The view must know the transaction at all (by the caller's id) before its answer on the other id says anything.
   await t.given('the transaction by its externalId (GET /api/pix/transaction/{externalId})', async () => t.expectStatus('4.3.get-by-external-id', await t.base.get(VIEW(externalId)), 200))
   const view = await t.base.get(VIEW(id))
-  t.expectThat(clause, 'GET /api/pix/transaction/{transactionId} finds the transaction the answer named', view.response.status === 200, 'HTTP 200', view.response.error ?? `HTTP ${view.response.status}`, view)
+  t.expectEqual(clause, 'GET /api/pix/transaction/{transactionId} finds the transaction the answer named (HTTP status)', view.response.error ?? view.response.status, 200, view)
   const found = t.json(clause, view)
   t.expectEqual(clause, 'the transaction found by transactionId is the one created (its externalId)', found.externalId, externalId, view)
 }

@@ -4,7 +4,7 @@
 import { check } from '../../harness/check.ts'
 import { show } from '../../harness/assertions.ts'
 import { reaisOf } from '../../generators/amounts.ts'
-import { UUID, isIsoDateTime } from '../../generators/formats.ts'
+import { UUID } from '../../generators/formats.ts'
 import { newUuid } from '../../generators/ids.ts'
 import { expectAccepted, givenCashIn, givenCashOut, isAccepted, payeeQr, postCashIn, postCashOut } from '../common/cash.ts'
 
@@ -21,10 +21,10 @@ check('cash-in answer: transactionId a string, correlationId a UUID, generateTim
   needs: ['mutating'],
 }, async (t) => {
   const { ex, body } = await givenCashIn(t, { generateQrCode: false })
-  t.expectThat('4.6.transaction-id', 'transactionId is a string', typeof body.transactionId === 'string' && body.transactionId !== '', 'a non-empty string', show(body.transactionId), ex)
-  t.expectThat('4.6.correlation-id-uuid', 'correlationId is a UUID', typeof body.correlationId === 'string' && UUID.test(body.correlationId), 'a UUID string', show(body.correlationId), ex)
-  t.expectThat('4.6.generate-time', 'generateTime is ISO 8601', isIsoDateTime(body.generateTime), 'an ISO 8601 date-time string', show(body.generateTime), ex)
-  t.expectThat('4.6.expiration-date', 'expirationDate is ISO 8601', isIsoDateTime(body.expirationDate), 'an ISO 8601 date-time string', show(body.expirationDate), ex)
+  t.string('4.6.transaction-id', 'transactionId is a string', body.transactionId, ex, { nonEmpty: true })
+  t.string('4.6.correlation-id-uuid', 'correlationId is a UUID', body.correlationId, ex, { pattern: UUID, expected: 'a UUID string' })
+  t.dateTime('4.6.generate-time', 'generateTime is ISO 8601', body.generateTime, ex)
+  t.dateTime('4.6.expiration-date', 'expirationDate is ISO 8601', body.expirationDate, ex)
 })
 
 check('cash-out without description, name and document is accepted', { clauses: ['4.7.optional-fields'], needs: ['mutating'] }, async (t) => {
@@ -42,9 +42,9 @@ check('cash-out answer: transactionId a string, status PENDING, CONFIRMED or ERR
     return cashOut
   })).ex
   const body = t.json('4.7.transaction-id', ex)
-  t.expectThat('4.7.transaction-id', 'transactionId is a string', typeof body.transactionId === 'string' && body.transactionId !== '', 'a non-empty string', show(body.transactionId), ex)
+  t.string('4.7.transaction-id', 'transactionId is a string', body.transactionId, ex, { nonEmpty: true })
   t.expectOneOf('4.7.status-enum', 'status is a transaction status', body.status, TRANSACTION_STATUSES, ex)
-  t.expectThat('4.7.generate-time', 'generateTime is ISO 8601', isIsoDateTime(body.generateTime), 'an ISO 8601 date-time string', show(body.generateTime), ex)
+  t.dateTime('4.7.generate-time', 'generateTime is ISO 8601', body.generateTime, ex)
 })
 
 // "Balance moves once" is read from the answers, not from the balance, which other checks move

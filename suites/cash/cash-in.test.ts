@@ -21,8 +21,7 @@ check('cash-in: pixCode is a BR Code with a correct CRC carrying the charged amo
   const clause = '4.6.pix-code-emv'
   await t.property([arbCashInValue()], async (value) => {
     const { ex, body } = await givenCashIn(t, { value })
-    if (typeof body.pixCode !== 'string') return t.fail(clause, 'pixCode', 'a string', show(body.pixCode), ex)
-    const parsed = parsePixCode(body.pixCode)
+    const parsed = parsePixCode(t.string(clause, 'pixCode', body.pixCode, ex))
     if (!parsed.ok) return t.fail(clause, 'pixCode is an EMV BR Code', 'a code that parses with a correct CRC16', parsed.error.message, ex)
     t.expectEqual(clause, 'the BR Code amount (field 54) is the charged value', parsed.value.amount, fromCents(centsOf(value)), ex)
   }, { examples: [[0.01], [10], [99_999.99]] })
@@ -31,8 +30,7 @@ check('cash-in: pixCode is a BR Code with a correct CRC carrying the charged amo
 check('cash-in with generateQrCode true: qrCodeImage is a base64 data URI of a real image', { clauses: ['4.6.qr-image-when-requested'], needs: ['mutating'] }, async (t) => {
   const clause = '4.6.qr-image-when-requested'
   const { ex, body } = await givenCashIn(t, { generateQrCode: true })
-  const image = body.qrCodeImage
-  if (typeof image !== 'string') return t.fail(clause, 'qrCodeImage when asked for', 'a string', show(image), ex)
+  const image = t.string(clause, 'qrCodeImage when asked for', body.qrCodeImage, ex)
   const decoded = decodeDataUri(image)
   if (!decoded) return t.fail(clause, 'qrCodeImage is a base64 image data URI', 'data:image/<type>;base64,<data>', show(image.slice(0, 60)), ex)
   const problem = imageProblem(decoded.mime, decoded.bytes)

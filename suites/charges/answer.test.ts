@@ -18,10 +18,10 @@ check('created charge: txid of the path, numeric loc.id, a charge status, valor.
   const { txid, ex, body } = await givenCharge(t, { calendario: {}, valor: { original: '12.30' } })
   t.expectEqual('2.4.txid-echo', 'txid equals the PUT path txid', body.txid, txid, ex)
   const locId = objectAt(body, 'loc').id
-  t.expectThat('2.4.loc-id', 'loc.id is a number', typeof locId === 'number' && Number.isFinite(locId), 'a number', show(locId), ex)
+  t.number('2.4.loc-id', 'loc.id is a number', locId, ex)
   t.expectOneOf('2.4.status-enum', 'status is a charge status', body.status, CHARGE_STATUSES, ex)
   const original = objectAt(body, 'valor').original
-  t.expectThat('2.4.valor-original-format', 'valor.original is a decimal string with two places', typeof original === 'string' && AMOUNT_TWO_DECIMALS.test(original), 'a string like "12.30"', show(original), ex)
+  t.string('2.4.valor-original-format', 'valor.original is a decimal string with two places', original, ex, { pattern: AMOUNT_TWO_DECIMALS, expected: 'a string like "12.30"' })
 })
 
 check('a charge with a PIX key of the account is created and echoes chave unchanged', {

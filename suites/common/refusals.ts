@@ -12,5 +12,5 @@ async function refusalStatus(t: CheckContext, call: () => Promise<unknown>): Pro
 /** Fails `clause` unless the control call (`what`) is refused with HTTP `status`. */
 export async function expectControlRefusal(t: CheckContext, clause: string, rule: string, what: string, call: () => Promise<unknown>, status = 409): Promise<void> {
   const answer = await refusalStatus(t, call)
-  t.expectThat(clause, rule, answer === status, `${what} refused with HTTP ${status}`, answer === 'accepted' ? 'accepted' : `HTTP ${answer}`)
+  t.expectEqual(clause, `${rule} (${what} refused: the HTTP status, or "accepted")`, answer, status)
 }

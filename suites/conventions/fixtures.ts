@@ -52,7 +52,7 @@ export function expectUtcAnswers(t: CheckContext, exchanges: Exchange[]): void {
   for (const ex of exchanges) {
     for (const stamp of dateTimesIn(t.json(TIMESTAMPS_UTC, ex))) {
       seen += 1
-      t.expectThat(TIMESTAMPS_UTC, stamp.path, isUtcDateTime(stamp.value), UTC, show(stamp.value), ex)
+      t.dateTime(TIMESTAMPS_UTC, stamp.path, stamp.value, ex, { utc: true, expected: UTC })
       notations.add(notationOf(stamp.value))
     }
   }

@@ -27,9 +27,7 @@ const ANY_2XX = Array.from({ length: 100 }, (_, i) => 200 + i)
 /** The transactionId of B's accepted creation (a precondition: the creation suites judge acceptance). */
 function createdId(t: CheckContext, clause: string, ex: Exchange): string {
   t.expectStatus(clause, ex, [200, 201])
-  const id = t.json(clause, ex).transactionId
-  if (typeof id !== 'string') t.fail(clause, 'transactionId', 'a string', show(id), ex)
-  return id
+  return t.string(clause, 'transactionId', t.json(clause, ex).transactionId, ex)
 }
 
 /** What B created is B's: A's view of it is refused, B's view serves it (read last, as evidence). */
@@ -94,8 +92,8 @@ async function expectOwnedByB(t: CheckContext, clause: string, b: Caller, made: 
     }
     const stored = await t.control.getCob(txid)
     const kept = (stored.valor as Json | undefined)?.original
-    t.expectThat(row.clause, "this account's charge is unchanged (control read back)", kept === ours && stored.solicitacaoPagador === 'kit isolation: ours',
-      `valor.original ${ours}, solicitacaoPagador "kit isolation: ours"`, `valor.original ${show(kept)}, solicitacaoPagador ${show(stored.solicitacaoPagador)}`)
+    t.expectEqual(row.clause, "this account's charge is unchanged (control read back)", { 'valor.original': kept, solicitacaoPagador: stored.solicitacaoPagador },
+      { 'valor.original': ours, solicitacaoPagador: 'kit isolation: ours' })
   })
 }
 
@@ -151,8 +149,7 @@ async function registeredSlip(t: CheckContext, post: (body: unknown) => Promise<
     const body = slipBody({ dueDate: addDays(isoDate(await targetNow(t)), 10), externalId: `kit-iso-slip-${randomUUID()}` })
     const ex = await post(body)
     t.expectStatus('4.15.request-accepted', ex, [200, 201])
-    const id = t.json('4.15.request-accepted', ex).id
-    if (typeof id !== 'string') t.fail('4.15.request-accepted', 'slip id', 'a string', show(id), ex)
+    const id = t.string('4.15.request-accepted', 'slip id', t.json('4.15.request-accepted', ex).id, ex)
     const registered = await t.control.attempt(() => t.control.registerSlip(id))
     if (!registered.accepted && registered.status !== 409) throw registered.error
     return { id, externalId: body.externalId }
@@ -211,7 +208,7 @@ const noPdfUrl = (ex: Exchange) => (ex.response.json as { pdfAccessUrl?: unknown
     const url = `https://kit-isolation.invalid/${randomUUID()}`
     await t.given("the second account sets its own pixWebhookUrl (POST /v1/account/webhook)", async () => t.expectStatus('4.18.set-pix-webhook-url', await t.other.gateway.post('/v1/account/webhook', { pixWebhookUrl: url }), ANY_2XX))
     const after = await t.control.account()
-    t.expectThat(row.clause, "this account's notification URLs are unchanged", after.pixWebhookUrl === before.pixWebhookUrl && after.webhookUrl === before.webhookUrl,
-      `pixWebhookUrl ${show(before.pixWebhookUrl)}, webhookUrl ${show(before.webhookUrl)}`, `pixWebhookUrl ${show(after.pixWebhookUrl)}, webhookUrl ${show(after.webhookUrl)}`)
+    t.expectEqual(row.clause, "this account's notification URLs are unchanged", { pixWebhookUrl: after.pixWebhookUrl, webhookUrl: after.webhookUrl },
+      { pixWebhookUrl: before.pixWebhookUrl, webhookUrl: before.webhookUrl })
   })
 }

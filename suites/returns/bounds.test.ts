@@ -39,7 +39,7 @@ check('return e2eid: 32 alphanumerics are accepted; 31, 33 or a stray character 
     const id = returnIdOfLength(10)
     t.expectStatus(clause, await putReturn(t, wrong, id, { valor: '0.01' }), [400, 404])
     const stored = await storedReturn(t, wrong, id)
-    t.expectThat(clause, `a refused e2eid (${show(wrong)}) creates no return`, stored === undefined, 'no return stored', show(stored))
+    t.expectEqual(clause, `a refused e2eid (${show(wrong)}) creates no return (the return stored)`, stored, undefined)
   }
   const id = returnIdOfLength(10)
   expectCreated(t, clause, await putReturn(t, e2eid, id, { valor: '0.01' }))

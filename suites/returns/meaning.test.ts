@@ -2,7 +2,6 @@
 // second return of one payment is processed, its REFUND's refunds[] holds that return (by its
 // end-to-end id, the rtrId), not the payment's returns as they were before it.
 import { randomUUID } from 'node:crypto'
-import { show } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { eventData, isEvent } from '../common/events.ts'
@@ -16,9 +15,7 @@ async function settledReturn(t: CheckContext, e2eid: string, valor: string): Pro
   const rtrId = await t.given(`a return of ${valor} (PUT /pix/{e2eid}/devolucao/{id})`, async () => {
     const ex = await t.base.put(`/pix/${encodeURIComponent(e2eid)}/devolucao/${id}`, { valor })
     t.expectStatus('4.11.status-201', ex, 201)
-    const rtr = t.json('4.11.status-201', ex).rtrId
-    if (typeof rtr !== 'string') return t.fail('2.5.rtr-id-32', 'return rtrId', 'a string', show(rtr), ex)
-    return rtr
+    return t.string('2.5.rtr-id-32', 'return rtrId', t.json('4.11.status-201', ex).rtrId, ex)
   })
   await t.control.settleReturn(e2eid, id)
   return rtrId
@@ -41,5 +38,5 @@ check("a second return of one payment: its REFUND's refunds[] holds that return,
   const event = await t.awaitEvent(CLAUSE, `a REFUND of payment ${e2eid} whose refunds[] holds the second return ${second}`, ofThisPayment(holds(second)))
   const item = refundsOf(eventData(event)).find((r) => r.endToEndId === second)!
   const amount = (item.payment as Json | undefined)?.amount
-  t.expectThat(CLAUSE, 'the second return item is for its valor', amount === 15, 'payment.amount 15 (the number)', show(amount))
+  t.expectAmount(CLAUSE, 'the second return item is for its valor (payment.amount)', amount, 15, undefined, { as: 'number' })
 })

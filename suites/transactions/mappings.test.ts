@@ -45,8 +45,7 @@ for (const row of TYPE_ROWS) {
     clauses: [row.clause], needs: row.type === 'WITHDRAW' ? ['mutating'] : ['control', 'mutating'],
   }, async (t) => {
     const { item, ex } = await madeAndListed(t, row.clause, row.type, row.status)
-    t.expectThat(row.clause, `${row.type} maps to ${operationType} / ${movementType}`, item.operationType === operationType && item.movementType === movementType,
-      `operationType ${show(operationType)}, movementType ${show(movementType)}`, `operationType ${show(item.operationType)}, movementType ${show(item.movementType)}`, ex)
+    t.expectEqual(row.clause, `${row.type} maps to ${operationType} / ${movementType}`, { operationType: item.operationType, movementType: item.movementType }, { operationType, movementType }, ex)
   })
 }
 

@@ -29,12 +29,12 @@ check('pix-key listing: more than 1000 matching payments give exactly 1000 resul
   const clause = '4.5.total-at-most-1000'
   const whole = await listPage(t, clause, path, { ...query, page: 1, size: CAP })
   const capped = 'at most 1000 results in total, and 1000 when more match'
-  t.expectThat(clause, capped, whole.metadata.total === CAP, `metadata.total ${CAP}`, show(whole.metadata.total), whole.ex)
-  t.expectThat(clause, capped, whole.data.length === CAP, `${CAP} items on a page of size ${CAP}`, `${whole.data.length}`, whole.ex)
+  t.expectEqual(clause, `${capped} (metadata.total)`, whole.metadata.total, CAP, whole.ex)
+  t.expectEqual(clause, `${capped} (items on a page of size ${CAP})`, whole.data.length, CAP, whole.ex)
   const { items, pages } = await listAll(t, clause, path, query, 400, 5)
-  t.expectThat(clause, 'the pages together hold at most 1000 results', items.length === CAP, `${CAP} items over pages of 400`, `${items.length}`, pages[pages.length - 1]?.ex)
+  t.expectEqual(clause, 'the pages together hold at most 1000 results (items over pages of 400)', items.length, CAP, pages[pages.length - 1]?.ex)
   const fourth = await listPage(t, clause, path, { ...query, page: 4, size: 400 })
-  t.expectThat(clause, 'no page serves a result beyond the 1000th', fourth.data.length === 0, 'page 4 of size 400 empty', `${fourth.data.length} items`, fourth.ex)
+  t.expectEqual(clause, 'no page serves a result beyond the 1000th (items on page 4 of size 400)', fourth.data.length, 0, fourth.ex)
 })
 
 check("another account's transactions appear in neither listing of the account under test", {
@@ -56,7 +56,7 @@ check("another account's transactions appear in neither listing of the account u
 
   const clause = '1.own-account-transactions'
   const byExternalId = await listPage(t, clause, ACCOUNT_LISTING, { ...query, size: 100 })
-  t.expectThat(clause, "the account listing holds only the caller's transactions", byExternalId.data.length === 0, 'no item', show(byExternalId.data), byExternalId.ex)
+  t.expectEqual(clause, "the account listing holds only the caller's transactions (the items another account's externalId finds)", byExternalId.data, [], byExternalId.ex)
   // Unfiltered, then (a busy account lists thousands) the days around the payment.
   const window = [daysAround(await targetToday(t))]
   lists.expectNotListed(clause, await lists.narrowest(clause, ACCOUNT_LISTING, {}, window), theirs, "the account listing holds only the caller's transactions")

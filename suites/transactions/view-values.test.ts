@@ -48,8 +48,7 @@ check("single view of a received payment: counterpartAccountIspb is a bank's ISP
   const { view, ex } = await viewOf(t, '2.1.counterpart-ispb', paid.id)
   const ispb = view.counterpartAccountIspb
   if (ispb === null || ispb === undefined) t.inconclusive('the view shows no counterpartAccountIspb (nullable in §2.1): nothing to judge')
-  t.expectThat('2.1.counterpart-ispb', 'counterpartAccountIspb is an ISPB', typeof ispb === 'string' && /^\d{8}$/.test(ispb), 'eight digits (an ISPB, not a bank code)',
-    `${show(ispb)} (bank code ${show(view.counterpartAccountBankCode)})`, ex)
+  t.string('2.1.counterpart-ispb', `counterpartAccountIspb is an ISPB (the bank code is ${show(view.counterpartAccountBankCode)})`, ispb, ex, { pattern: /^\d{8}$/, expected: 'eight digits (an ISPB, not a bank code)' })
 })
 
 // The clock moves between the creation and the settlement, so a record's creation time cannot pass for its last change.

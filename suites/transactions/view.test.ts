@@ -37,7 +37,7 @@ check('single view by externalId: 200 with the same transaction as by its intern
   const clause = '4.3.get-by-external-id'
   const byExternal = await viewOf(t, clause, paid.externalId as string)
   expectViewShape(t, clause, byExternal.ex)
-  t.expectThat(clause, 'lookup by externalId finds the same transaction', byExternal.view.id === paid.id, `id ${show(paid.id)}`, `id ${show(byExternal.view.id)}`, byExternal.ex)
+  t.expectEqual(clause, 'lookup by externalId finds the same transaction (id)', byExternal.view.id, paid.id, byExternal.ex)
   t.expectEqual('2.1.external-id', 'externalId is the caller-supplied id', byExternal.view.externalId, paid.externalId, byExternal.ex)
   for (const [field, value] of Object.entries(byId.view)) {
     const same = JSON.stringify(byExternal.view[field]) === JSON.stringify(value)
@@ -58,7 +58,7 @@ check('single view of a cash-out and of a cash-in: found by the transactionId an
       t.expectEqual('4.3.get-by-id', 'id is the internal id asked for', byId.view.id, made.id, byId.ex)
       t.expectEqual('2.1.external-id', 'externalId is the caller-supplied id', byId.view.externalId, made.externalId, byId.ex)
       const byExternal = await viewOf(t, '4.3.get-by-external-id', made.externalId as string)
-      t.expectThat('4.3.get-by-external-id', 'lookup by externalId finds the same transaction', byExternal.view.id === made.id, `id ${show(made.id)}`, `id ${show(byExternal.view.id)}`, byExternal.ex)
+      t.expectEqual('4.3.get-by-external-id', 'lookup by externalId finds the same transaction (id)', byExternal.view.id, made.id, byExternal.ex)
     })
   }
 })
@@ -76,7 +76,7 @@ check('single view by an externalId of digits only (an internal id\'s form): the
   const found = ex.response.json as { id?: unknown } | undefined
   if (ex.response.status === 200 && String(found?.id) === externalId && made.id !== externalId) t.inconclusive(`the externalId ${externalId} is also an internal id of the account`)
   const { view } = await viewOf(t, '4.3.get-by-external-id', externalId)
-  t.expectThat('4.3.get-by-external-id', 'lookup by a digits-only externalId finds the transaction made with it', view.id === made.id, `id ${show(made.id)}`, `id ${show(view.id)}`, ex)
+  t.expectEqual('4.3.get-by-external-id', 'lookup by a digits-only externalId finds the transaction made with it (id)', view.id, made.id, ex)
 })
 
 check('single view amounts: two-decimal strings, originalAmount the amount paid', {
@@ -91,7 +91,7 @@ check('single view amounts: two-decimal strings, originalAmount the amount paid'
     const { view, ex } = await viewOf(t, '2.1.original-amount', paid.id)
     for (const [field, clause] of Object.entries(clauses)) {
       const value = view[field]
-      t.expectThat(clause, `${field} is reais with two decimals, as a string`, typeof value === 'string' && AMOUNT_TWO_DECIMALS.test(value), 'a string like "10.50"', show(value), ex)
+      t.string(clause, `${field} is reais with two decimals, as a string`, value, ex, { pattern: AMOUNT_TWO_DECIMALS, expected: 'a string like "10.50"' })
     }
     t.expectEqual('2.1.original-amount', 'originalAmount is the amount paid', view.originalAmount, amount, ex)
   }, { examples, cost: 2 })

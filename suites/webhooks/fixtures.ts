@@ -51,7 +51,7 @@ export async function chargeOf(t: CheckContext, amount: string, payer?: Payer): 
 export async function cashInTransactionId(t: CheckContext, transaction: Json): Promise<string> {
   const { ex, body } = await givenCashIn(t, transaction)
   return t.given('the cash-in transactionId', () => {
-    t.expectThat('4.6.transaction-id', 'cash-in transactionId', typeof body.transactionId === 'string', 'a string', show(body.transactionId), ex)
+    t.string('4.6.transaction-id', 'cash-in transactionId', body.transactionId, ex)
     return body.transactionId as string
   })
 }
@@ -92,7 +92,7 @@ export function expectResent(t: CheckContext, clause: string, ex: Exchange): voi
   t.expectStatus(clause, ex, 200)
   if (!t.clauses.includes('4.12.response-success')) return
   const body = t.json('4.12.response-success', ex)
-  t.expectThat('4.12.response-success', 'resend answers {"Success": true}', body.Success === true, '{"Success": true}', body, ex)
+  t.expectEqual('4.12.response-success', 'resend answers {"Success": true}', body.Success, true, ex)
 }
 
 /** A resend to the check's `body` channel that only sets the check up, and the notification it posted. */

@@ -34,7 +34,7 @@ for (const version of VERSIONS) {
     const tx = await resendablePayment(t)
     expectResent(t, '4.12.url-https', await resend(t.gateway, tx.gatewayId, { url: t.hooks.url('body') }, { version }))
     const event = await t.awaitEvent('4.12.url-https', 'the V1 notification at the body url', v1For(tx), { channel: 'body' })
-    t.expectThat('6.http-post-json', 'notifications are HTTP POST', event.method === 'POST', 'POST', event.method)
+    t.expectEqual('6.http-post-json', 'notifications are HTTP POST', event.method, 'POST')
     const json = isJsonContentType(event.headers['content-type']) && strictJsonProblem(event.raw) === undefined
     t.expectThat('6.http-post-json', 'notifications carry JSON', json, 'a JSON body (RFC 8259) with Content-Type application/json', `${show(event.headers['content-type'])}: ${show(event.raw.slice(0, 80))}`)
   })
@@ -61,11 +61,11 @@ for (const version of VERSIONS) {
     const v1 = (await givenResentV1(t, version, tx.gatewayId, tx)).body as Json
     t.observe('6.1.transaction-id', 'transactionNamedBy', whichId(v1.transactionId, tx))
     t.expectEqual('6.1.business-transaction-id', 'businessTransactionId is the caller id', v1.businessTransactionId, tx.externalId)
-    t.expectThat('6.1.value-number', 'value is the amount in reais', typeof v1.value === 'number' && centsOf(v1.value) === tx.cents, fromCents(tx.cents), show(v1.value))
+    t.expectAmount('6.1.value-number', 'value is the amount in reais', v1.value, fromCents(tx.cents), undefined, { as: 'number' })
     t.expectEqual('6.1.movement-type', 'movementType of an incoming payment', v1.movementType, 'IN')
     t.expectEqual('6.1.end-to-end-id', 'endToEndId of the payment', v1.endToEndId, tx.e2eId)
     if (t.config.pixKey) t.expectEqual('6.1.pix-key', 'pixKey of the transaction', v1.pixKey, t.config.pixKey)
-    t.expectThat('6.1.created-date', 'createdDate', isIsoDateTime(v1.createdDate), 'an ISO 8601 date-time', show(v1.createdDate))
+    t.dateTime('6.1.created-date', 'createdDate', v1.createdDate)
     t.expectOneOf('3.5.statuses', 'status of a resendable notification', v1.status, RESENDABLE_STATUSES)
     t.expectEqual('6.1.payer-block', 'PayerName of the known payer', v1.PayerName, tx.payer.name)
     const document = v1.PayerDocumentNumber
@@ -98,7 +98,7 @@ for (const version of VERSIONS) {
       const ex = await t.gateway.post(`/pix/v2/payment/refund/${encodeURIComponent(tx.gatewayId)}`, { value: 10, description: 'kit refund' })
       t.expectStatus('4.14.within-90-days', ex, [200, 201])
       const id = t.json('4.14.within-90-days', ex).transactionId
-      t.expectThat('4.14.within-90-days', 'gateway refund transactionId', typeof id === 'string', 'a string', id, ex)
+      t.string('4.14.within-90-days', 'gateway refund transactionId', id, ex)
       return id as string
     })
     await t.control.settleTransaction(refundId)
@@ -139,13 +139,13 @@ for (const version of VERSIONS) {
     const before = await readState('before')
     for (let i = 0; i < 3; i++) expectResent(t, clause, await resend(t.gateway, tx.gatewayId, { url: t.hooks.url('body') }, { version }))
     const bodies = (await eventsOnceThere(t, v1For(tx), 3, 'body')).map((c) => c.body)
-    t.expectThat(clause, 'each resend posts the notification', bodies.length === 3, `3 notifications within ${EVENT_DEADLINE_MS} ms`, `${bodies.length}`)
+    t.expectEqual(clause, `each resend posts the notification (notifications within ${EVENT_DEADLINE_MS} ms)`, bodies.length, 3)
     const differing = bodies.find((b) => !isDeepStrictEqual(b, bodies[0]))
     if (differing) t.expectEqual(clause, 'resending posts the same notification', differing, bodies[0])
     const after = await readState('after')
     t.expectEqual(clause, 'resending changes no transaction', after.transaction, before.transaction, after.ex.view)
     for (const field of ['availableBalance', 'blockedBalance', 'totalBalance']) {
-      t.expectThat(clause, 'resending changes no balance', before.balance[field] === after.balance[field], `${field} ${show(before.balance[field])}`, show(after.balance[field]), after.ex.balance)
+      t.expectEqual(clause, `resending changes no balance (${field})`, after.balance[field], before.balance[field], after.ex.balance)
     }
   })
 

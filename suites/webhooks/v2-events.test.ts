@@ -53,7 +53,7 @@ check('RECEIVE: a payment received without a charge also posts RECEIVE LIQUIDATE
   t.expectEqual('6.2.receive-emitted', 'RECEIVE data.status', data.status, 'LIQUIDATED')
   t.expectEvent('6.2.receive-fields', event.body, 'pixReceiveV2')
   const amount = data.payment?.amount
-  t.expectThat('6.2.receive-fields', 'RECEIVE payment.amount is the amount received', typeof amount === 'string' && centsOf(amount) === 6102, '"61.02"', show(amount))
+  t.expectAmount('6.2.receive-fields', 'RECEIVE payment.amount is the amount received', amount, '61.02', undefined, { as: 'string' })
   // Reading receive-txid-without-charge: no charge, so no txid the interface would name; observed.
   t.observe('6.2.receive-fields', 'txIdWithoutCharge', !('txId' in data) ? 'absent' : data.txId === null ? 'null' : typeof data.txId)
 })
@@ -83,7 +83,7 @@ check('REFUND: a settled return posts REFUND REFUNDED, linked to the original ch
   const item = (data.refunds as Json[]).find((r) => r.endToEndId === rtrId) as Record<string, any> | undefined
   t.expectThat('6.2.refund-items', 'REFUND refunds carry the return by its end-to-end id', item !== undefined, `an item with endToEndId ${show(rtrId)}`, show(data.refunds))
   const amount = item!.payment.amount
-  t.expectThat('6.2.refund-items', 'REFUND item payment.amount', typeof amount === 'number' && centsOf(amount) === 3000, 'the number 30', show(amount))
+  t.expectAmount('6.2.refund-items', 'REFUND item payment.amount', amount, 30, undefined, { as: 'number' })
   expectJsonNotification(t, 'REFUND', event)
   // every notification of the check, the expected one or not, against the return as read
   const read = await readAfter(() => t.control.getReturn(charge.e2eId, returnId), settled)

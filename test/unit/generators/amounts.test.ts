@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import {
+  sameAmount,
+  amountText,
   arbAmountNumber,
   arbAmountString,
   arbInvalidAmountString,
@@ -73,6 +75,26 @@ describe('centsOf', () => {
     expect(sumReais([0.1, 0.2])).toBe(0.3)
     expect(sumReais(['10.10', 0.2, '0.7'])).toBe(11)
     expect(sumReais(Array.from({ length: 10 }, () => 0.1))).toBe(1)
+  })
+})
+
+describe('sameAmount: exact, in reais, whichever way the interface carries the amount', () => {
+  it.each([
+    [10.5, '10.50'], ['10.50', 10.5], ['10.5', '10.50'], [100, '100.00'], ['007.10', 7.1], [-0, '0.00'], ['-0.00', 0],
+    ['10.504', 10.504], [1e-7, '0.0000001'], [1e21, '1000000000000000000000'], ['-5', '-5.0'],
+  ])('%j and %j are the same amount', (a, b) => {
+    expect(sameAmount(a, b)).toBe(true)
+  })
+
+  it.each([
+    [10.504, '10.50'], [10.5, '10.51'], [0.1 + 0.2, '0.30'], ['-5', 5], ['ten', '10'], ['1e1', 10], [' 10.50', '10.50'], ['10,50', 10.5],
+    [Number.NaN, Number.NaN], [null, null], [true, 1], [undefined, undefined],
+  ])('%j and %j are not (nothing is rounded; a string is a plain decimal)', (a, b) => {
+    expect(sameAmount(a, b)).toBe(false)
+  })
+
+  it('shows an amount with two places, or every digit it has beyond them', () => {
+    expect([amountText(10.5), amountText('3'), amountText(10.504), amountText('ten')]).toEqual(['10.50', '3.00', '10.504', undefined])
   })
 })
 

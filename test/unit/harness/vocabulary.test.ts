@@ -55,7 +55,7 @@ function expectFailure(name: string, clause: string, line: string): Row {
 }
 
 describe('the comparison verbs', () => {
-  test('pass when their comparison holds: deep equality, membership, amounts in cents, a rule that holds', () => {
+  test('pass when their comparison holds: deep equality, membership, exact amounts, a rule that holds', () => {
     expect(row('the four verbs pass when their comparison holds').state).toBe('passed')
   })
 
@@ -78,6 +78,23 @@ describe('the comparison verbs', () => {
     expectFailure('expectAmount fails showing the expected amount in reais', '2.3.gateway-id', 'valor: expected 10.50, got "10.49"')
     expectFailure('expectAmount fails on what is not an amount', '2.3.gateway-id', 'valor: expected 10.00, got "ten"')
     expectFailure('expectAmount fails, not crashes, on an expected value that is no amount', '2.3.gateway-id', 'totalBalance = available + blocked: expected')
+  })
+
+  test('expectAmount is exact: no rounding of the amount, nor of a float sum; `as` asks for the JSON type too', () => {
+    expectFailure('expectAmount is exact: 10.504 is not 10.50', '2.3.gateway-id', 'value: expected 10.50, got 10.504')
+    expectFailure('expectAmount is exact: a float sum is not its rounding', '2.3.gateway-id', 'sum: expected 0.30, got 0.30000000000000004')
+    expectFailure('expectAmount as a number refuses the same amount as a string', '2.3.gateway-id', 'payment.amount: expected 30.00, a number, got "30.00"')
+  })
+
+  test('the shape verbs return the typed value; a wrong shape fails its clause with the rule, the shape and the value with its type', () => {
+    expect(row('the shape verbs return the value typed when the shape holds').state).toBe('passed')
+    const r = expectFailure('t.string fails with the rule, the shape and what came, typed', '2.3.gateway-total-balance', 'totalBalance: expected a string, got number 1')
+    expect(r.errors[0]).toContain(`request: GET ${target.url}/v1/account/balance`)
+    expectFailure('t.string fails on an absent value unless optional', '2.3.gateway-id', 'txid: expected a string, got undefined (absent)')
+    expectFailure('t.string with a pattern says what it stands for', '2.3.gateway-id', 'phone: expected a string of at least 10 digits, got string "12-34"')
+    expectFailure('t.number fails on a number below its minimum', '2.3.gateway-id', 'metadata.total: expected an integer of at least 0, got number -1')
+    expectFailure('t.object fails on an array', '2.3.gateway-id', 'balanceAmount: expected an object, got an array [1]')
+    expectFailure('t.dateTime fails on a date that is no date-time', '2.3.gateway-id', 'createdAt: expected an ISO 8601 date-time, got string "2026-02-30T10:00:00Z"')
   })
 
   test('expectThat shows a string got as it is and any other got as JSON', () => {

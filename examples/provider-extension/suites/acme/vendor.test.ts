@@ -15,8 +15,8 @@ function acmeGet(t: CheckContext, path: string): Promise<Exchange> {
 check('the account info carries an Acme reference', { clauses: ['x-acme.reference-format'], tags: ['vendor-field'] }, async (t) => {
   const ex = await acmeGet(t, '/acme/v1/account')
   t.expectStatus('x-acme.reference-format', ex, 200)
-  const reference = t.json('x-acme.reference-format', ex).acmeReference
-  t.expectThat('x-acme.reference-format', 'acmeReference', typeof reference === 'string' && /^ACME-\d+$/.test(reference), '"ACME-" followed by digits', reference, ex)
+  const body = t.json('x-acme.reference-format', ex)
+  t.string('x-acme.reference-format', 'acmeReference', body.acmeReference, ex, { pattern: /^ACME-\d+$/, expected: '"ACME-" followed by digits' })
 })
 
 check('the settlements are listed with two-decimal amounts', { clauses: ['x-acme.settlements-listed'], tags: ['vendor-endpoint'] }, async (t) => {
@@ -25,7 +25,6 @@ check('the settlements are listed with two-decimal amounts', { clauses: ['x-acme
   const settlements = t.json('x-acme.settlements-listed', ex).settlements
   if (!Array.isArray(settlements)) t.fail('x-acme.settlements-listed', 'settlements', 'a list', JSON.stringify(settlements), ex)
   for (const s of settlements as unknown[]) {
-    const amount = (s as { amount?: unknown }).amount
-    if (typeof amount !== 'string' || !/^\d+\.\d{2}$/.test(amount)) t.fail('x-acme.settlements-listed', 'settlement amount', 'a two-decimal string', JSON.stringify(amount), ex)
+    t.string('x-acme.settlements-listed', 'settlement amount', t.object('x-acme.settlements-listed', 'settlement', s, ex).amount, ex, { pattern: /^\d+\.\d{2}$/, expected: 'a two-decimal string' })
   }
 })

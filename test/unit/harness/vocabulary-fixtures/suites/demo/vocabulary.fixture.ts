@@ -12,7 +12,10 @@ check('the four verbs pass when their comparison holds', { clauses: [ID] }, (t) 
   t.expectOneOf(ID, 'one of, deeply', { s: 1 }, [{ s: 0 }, { s: 1 }])
   t.expectAmount(ID, 'a number against a decimal string', 10.5, '10.50')
   t.expectAmount(ID, 'a decimal string against a number', '10.50', 10.5)
-  t.expectAmount(ID, 'in cents, not in floating point', 0.1 + 0.2, '0.30')
+  t.expectAmount(ID, 'trailing zeros are no digits', '7.1', 7.10)
+  t.expectAmount(ID, 'beyond two places, every digit counts', '10.504', 10.504)
+  t.expectAmount(ID, 'as a number', 30, '30.00', undefined, { as: 'number' })
+  t.expectAmount(ID, 'as a string', '61.02', 61.02, undefined, { as: 'string' })
   t.expectThat(ID, 'a rule that holds', true, 'anything', 'whatever was seen')
 })
 
@@ -48,6 +51,53 @@ check('expectAmount fails on what is not an amount', { clauses: [ID] }, (t) => {
 
 check('expectAmount fails, not crashes, on an expected value that is no amount', { clauses: [ID] }, (t) => {
   t.expectAmount(ID, 'totalBalance = available + blocked', 10, Number.NaN)
+})
+
+check('expectAmount is exact: 10.504 is not 10.50', { clauses: [ID] }, (t) => {
+  t.expectAmount(ID, 'value', 10.504, '10.50')
+})
+
+check('expectAmount is exact: a float sum is not its rounding', { clauses: [ID] }, (t) => {
+  t.expectAmount(ID, 'sum', 0.1 + 0.2, '0.30')
+})
+
+check('expectAmount as a number refuses the same amount as a string', { clauses: [ID] }, (t) => {
+  t.expectAmount(ID, 'payment.amount', '30.00', 30, undefined, { as: 'number' })
+})
+
+check('the shape verbs return the value typed when the shape holds', { clauses: [ID] }, (t) => {
+  const s: string = t.string(ID, 'id', 'acc-1')
+  const n: number = t.number(ID, 'total', 3, undefined, { integer: true, min: 0 })
+  const o: Record<string, unknown> = t.object(ID, 'body', { a: 1 })
+  const d: string = t.dateTime(ID, 'consultedAt', '2026-01-01T00:00:00Z', undefined, { utc: true })
+  const absent: string | undefined = t.string(ID, 'motivo', undefined, undefined, { optional: true })
+  t.expectEqual(ID, 'the values come back', [s, n, o, d, absent], ['acc-1', 3, { a: 1 }, '2026-01-01T00:00:00Z', undefined])
+  t.string(ID, 'phone', '11987654321', undefined, { pattern: /^\d{10,}$/, expected: 'a string of at least 10 digits' })
+})
+
+check('t.string fails with the rule, the shape and what came, typed', { clauses: [ID, TOTAL] }, async (t) => {
+  const ex = await t.gateway.get('/v1/account/balance')
+  t.string(TOTAL, 'totalBalance', t.json(TOTAL, ex).totalBalance, ex)
+})
+
+check('t.string fails on an absent value unless optional', { clauses: [ID] }, (t) => {
+  t.string(ID, 'txid', undefined)
+})
+
+check('t.string with a pattern says what it stands for', { clauses: [ID] }, (t) => {
+  t.string(ID, 'phone', '12-34', undefined, { pattern: /^\d{10,}$/, expected: 'a string of at least 10 digits' })
+})
+
+check('t.number fails on a number below its minimum', { clauses: [ID] }, (t) => {
+  t.number(ID, 'metadata.total', -1, undefined, { integer: true, min: 0 })
+})
+
+check('t.object fails on an array', { clauses: [ID] }, (t) => {
+  t.object(ID, 'balanceAmount', [1])
+})
+
+check('t.dateTime fails on a date that is no date-time', { clauses: [ID] }, (t) => {
+  t.dateTime(ID, 'createdAt', '2026-02-30T10:00:00Z')
 })
 
 check('expectThat fails with a got that is a string as it is', { clauses: [ID] }, (t) => {
