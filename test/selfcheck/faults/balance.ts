@@ -7,6 +7,7 @@ import { errorResponse, gatewayBalance } from './support/auth-bounds.ts'
 import { plusCents } from './support/core.ts'
 import { amountCents, okAnswerOf, cashInValues, cents, cobValues, credits, firstConsultedAt, heldCents, ob, refuse } from './support/outsider.ts'
 import { surfaceFaults } from './support/surfaces.ts'
+import { rewriteOk } from './support/rewrites.ts'
 
 export default [
   rewriteAnswer('getBalance', (body) => { if (typeof body.grossBalance === 'number') body.grossBalance = plusCents(body.grossBalance, 1) }, {
@@ -205,116 +206,70 @@ export default [
   }),
 
   // §2.3 balances, §4.8, §4.9, §4.13
-  ob({
-    id: 'ob-public-gross-is-net',
-    area: 'balance',
-    clauses: ['2.3.public-gross-balance'],
+  rewriteOk('getBalance', (j) => { if (typeof j.netBalance === 'number') j.grossBalance = j.netBalance }, {
+    id: 'ob-public-gross-is-net', area: 'balance', clauses: ['2.3.public-gross-balance'],
     description: 'the public balance answers grossBalance as the available amount only, leaving blocked funds out',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getBalance')
-      if (j && typeof j.netBalance === 'number') j.grossBalance = j.netBalance
-    },
   }),
 
-  ob({
-    id: 'ob-public-net-includes-blocked',
-    area: 'balance',
-    clauses: ['2.3.public-net-balance'],
+  rewriteOk('getBalance', (j) => { if (typeof j.grossBalance === 'number') j.netBalance = j.grossBalance }, {
+    id: 'ob-public-net-includes-blocked', area: 'balance', clauses: ['2.3.public-net-balance'],
     description: 'the public balance answers netBalance as available plus blocked: reserved funds counted as usable',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getBalance')
-      if (j && typeof j.grossBalance === 'number') j.netBalance = j.grossBalance
-    },
   }),
 
-  ob({
-    id: 'ob-gateway-id-of-key',
-    area: 'balance',
-    clauses: ['2.3.gateway-id'],
+  rewriteOk('getGatewayBalance', (j, req) => {
+    const key = req.headers['x-api-key']
+    if (typeof j.id === 'string' && key) j.id = createHash('sha256').update(key).digest('hex').slice(0, 24)
+  }, {
+    id: 'ob-gateway-id-of-key', area: 'balance', clauses: ['2.3.gateway-id'],
     description: 'the gateway balance answers as id the API key record id (a hash of the key) instead of the account id',
     // only a second key of the account that may read the balance can show whose the id is
     readings: { limitedBalance: 'allowed' },
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getGatewayBalance')
-      const key = req.headers['x-api-key']
-      if (j && typeof j.id === 'string' && key) j.id = createHash('sha256').update(key).digest('hex').slice(0, 24)
-    },
   }),
 
-  ob({
-    id: 'ob-gateway-total-is-available',
-    area: 'balance',
-    clauses: ['2.3.gateway-total-balance'],
+  rewriteOk('getGatewayBalance', (j) => { if (typeof j.availableBalance === 'number') j.totalBalance = j.availableBalance }, {
+    id: 'ob-gateway-total-is-available', area: 'balance', clauses: ['2.3.gateway-total-balance'],
     description: 'the gateway balance answers totalBalance equal to availableBalance, leaving blocked funds out of the total',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getGatewayBalance')
-      if (j && typeof j.availableBalance === 'number') j.totalBalance = j.availableBalance
-    },
   }),
 
-  ob({
-    id: 'ob-gateway-blocked-always-zero',
-    area: 'balance',
-    clauses: ['2.3.gateway-blocked-balance'],
+  rewriteOk('getGatewayBalance', (j) => {
+    if (typeof j.blockedBalance === 'number' && typeof j.availableBalance === 'number') {
+      j.blockedBalance = 0
+      j.totalBalance = j.availableBalance
+    }
+  }, {
+    id: 'ob-gateway-blocked-always-zero', area: 'balance', clauses: ['2.3.gateway-blocked-balance'],
     description: 'the gateway balance does not track reserves: blockedBalance is always 0 and the blocked funds vanish from its total',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getGatewayBalance')
-      if (j && typeof j.blockedBalance === 'number' && typeof j.availableBalance === 'number') {
-        j.blockedBalance = 0
-        j.totalBalance = j.availableBalance
-      }
-    },
   }),
 
-  ob({
-    id: 'ob-gateway-available-float-noise',
-    area: 'balance',
-    clauses: ['2.3.gateway-available-balance'],
+  rewriteOk('getGatewayBalance', (j) => { if (typeof j.availableBalance === 'number') j.availableBalance = j.availableBalance + 1e-9 }, {
+    id: 'ob-gateway-available-float-noise', area: 'balance', clauses: ['2.3.gateway-available-balance'],
     description: 'the gateway sums availableBalance in floating point and prints the noise (100.000000001)',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getGatewayBalance')
-      if (j && typeof j.availableBalance === 'number') j.availableBalance = j.availableBalance + 1e-9
-    },
   }),
 
-  ob({
-    id: 'ob-gateway-consulted-at-cached',
-    area: 'balance',
-    clauses: ['2.3.gateway-consulted-at'],
+  rewriteOk('getGatewayBalance', (j) => {
+    if (typeof j.consultedAt !== 'string') return
+    firstConsultedAt.value ??= j.consultedAt
+    j.consultedAt = firstConsultedAt.value
+  }, {
+    id: 'ob-gateway-consulted-at-cached', area: 'balance', clauses: ['2.3.gateway-consulted-at'],
     description: 'the gateway balance is served from a cache: consultedAt stays the time of the first query',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getGatewayBalance')
-      if (!j || typeof j.consultedAt !== 'string') return
-      firstConsultedAt.value ??= j.consultedAt
-      j.consultedAt = firstConsultedAt.value
-    },
   }),
 
-  ob({
-    id: 'ob-public-blocked-zero',
-    area: 'balance',
-    clauses: ['2.3.blocked-equals-blocked'],
+  rewriteOk('getBalance', (j) => { if (typeof j.blockedBalance === 'number') j.blockedBalance = 0 }, {
+    id: 'ob-public-blocked-zero', area: 'balance', clauses: ['2.3.blocked-equals-blocked'],
     description: 'the public balance answers blockedBalance 0 while the central-bank-style surface reports the blocked funds',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getBalance')
-      if (j && typeof j.blockedBalance === 'number') j.blockedBalance = 0
-    },
   }),
 
-  ob({
-    id: 'ob-bcb-amounts-in-cents',
-    area: 'balance',
-    clauses: ['2.3.amounts-in-reais'],
+  rewriteOk('getAccountBalances', (j) => {
+    if (!Array.isArray(j.data)) return
+    for (const it of j.data) {
+      const b = it?.balanceAmount
+      if (b && typeof b.available === 'number') b.available = cents(b.available)
+      if (b && typeof b.blocked === 'number') b.blocked = cents(b.blocked)
+    }
+  }, {
+    id: 'ob-bcb-amounts-in-cents', area: 'balance', clauses: ['2.3.amounts-in-reais'],
     description: 'GET /accounts/balances answers available and blocked in cents (R$ 100.50 as 10050)',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getAccountBalances')
-      if (!j || !Array.isArray(j.data)) return
-      for (const it of j.data) {
-        const b = it?.balanceAmount
-        if (b && typeof b.available === 'number') b.available = cents(b.available)
-        if (b && typeof b.blocked === 'number') b.blocked = cents(b.blocked)
-      }
-    },
   }),
 
   ob({
