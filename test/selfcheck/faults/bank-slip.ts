@@ -4,6 +4,7 @@ import { addDays } from '../../../generators/dates.ts'
 import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from '../fault.ts'
 import { okAnswerOf, cents, isSlipNote, localAsUtc, mapSlipIds, ob, slipIds } from './support/outsider.ts'
 import { CONTROL_SLIP_EXPIRE, CONTROL_SLIP_READ, generatePdf, SLIP_FILES, slipEvent, withoutAmount } from './support/slips-webhooks.ts'
+import { rewriteOk } from './support/rewrites.ts'
 
 export default [
   // ------------------------------------------------------------------------------- bank slips
@@ -212,48 +213,24 @@ export default [
     },
   }),
 
-  ob({
-    id: 'ob-slip-external-id-is-id',
-    area: 'bank-slip',
-    clauses: ['2.6.external-id'],
+  rewriteOk('createBankSlip', (j) => { if (typeof j.id === 'string') j.externalId = j.id }, {
+    id: 'ob-slip-external-id-is-id', area: 'bank-slip', clauses: ['2.6.external-id'],
     description: 'the slip creation answer fills externalId with the slip id instead of the caller-supplied externalId',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'createBankSlip')
-      if (j && typeof j.id === 'string') j.externalId = j.id
-    },
   }),
 
-  ob({
-    id: 'ob-slip-description-cnab-upper',
-    area: 'bank-slip',
-    clauses: ['2.6.description'],
+  rewriteOk('createBankSlip', (j) => { if (typeof j.description === 'string') j.description = j.description.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase() }, {
+    id: 'ob-slip-description-cnab-upper', area: 'bank-slip', clauses: ['2.6.description'],
     description: 'the slip description is answered as the bank stores it: upper case without accents (CNAB), not as sent',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'createBankSlip')
-      if (j && typeof j.description === 'string') j.description = j.description.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase()
-    },
   }),
 
-  ob({
-    id: 'ob-slip-amount-in-cents',
-    area: 'bank-slip',
-    clauses: ['2.6.amount'],
+  rewriteOk('createBankSlip', (j) => { if (typeof j.amount === 'number') j.amount = cents(j.amount) }, {
+    id: 'ob-slip-amount-in-cents', area: 'bank-slip', clauses: ['2.6.amount'],
     description: 'the slip creation answer carries amount in cents (R$ 150.00 as 15000)',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'createBankSlip')
-      if (j && typeof j.amount === 'number') j.amount = cents(j.amount)
-    },
   }),
 
-  ob({
-    id: 'ob-slip-created-at-is-due-date',
-    area: 'bank-slip',
-    clauses: ['2.6.created-at'],
+  rewriteOk('createBankSlip', (j) => { if (typeof j.dueDate === 'string' && typeof j.createdAt === 'string') j.createdAt = `${j.dueDate}T00:00:00.000Z` }, {
+    id: 'ob-slip-created-at-is-due-date', area: 'bank-slip', clauses: ['2.6.created-at'],
     description: 'the slip answers createdAt as the due date at midnight UTC, not the time it was created',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'createBankSlip')
-      if (j && typeof j.dueDate === 'string' && typeof j.createdAt === 'string') j.createdAt = `${j.dueDate}T00:00:00.000Z`
-    },
   }),
 
   ob({
@@ -332,21 +309,17 @@ export default [
     },
   }),
 
-  ob({
-    id: 'ob-slip-pdf-url-relative',
-    area: 'bank-slip',
-    clauses: ['4.16.pdf-access-url'],
-    description: 'generate-pdf answers pdfAccessUrl as a path relative to the gateway ("/files/…"), not an absolute URI',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'generateBankSlipPdf')
-      if (j && typeof j.pdfAccessUrl === 'string') {
-        try {
-          const u = new URL(j.pdfAccessUrl)
-          j.pdfAccessUrl = `${u.pathname}${u.search}`
-        } catch {
-          /* already not absolute */
-        }
+  rewriteOk('generateBankSlipPdf', (j) => {
+    if (typeof j.pdfAccessUrl === 'string') {
+      try {
+        const u = new URL(j.pdfAccessUrl)
+        j.pdfAccessUrl = `${u.pathname}${u.search}`
+      } catch {
+        /* already not absolute */
       }
-    },
+    }
+  }, {
+    id: 'ob-slip-pdf-url-relative', area: 'bank-slip', clauses: ['4.16.pdf-access-url'],
+    description: 'generate-pdf answers pdfAccessUrl as a path relative to the gateway ("/files/…"), not an absolute URI',
   }),
 ]
