@@ -7,6 +7,7 @@ import { accepted, body } from './support/auth-bounds.ts'
 import { okAnswerOf, localAsUtc, ob } from './support/outsider.ts'
 import { cashIn, CONTROL_SETTLE, eventOf, shiftEmvAmount, STATE_FILES, cashOut, TRUNCATED_PNG } from './support/state-machines.ts'
 import { surfaceFaults } from './support/surfaces.ts'
+import { rewriteOk } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -245,51 +246,29 @@ export default [
   }),
 
   // §4.6, §4.7 cash-in and cash-out
-  ob({
-    id: 'ob-cash-in-transaction-id-is-correlation',
-    area: 'cash',
-    clauses: ['4.6.transaction-id'],
+  rewriteOk('createCashIn', (j) => { if (typeof j.correlationId === 'string') j.transactionId = j.correlationId }, {
+    id: 'ob-cash-in-transaction-id-is-correlation', area: 'cash', clauses: ['4.6.transaction-id'],
     description: 'the cash-in answer carries the correlationId (a UUID the transaction view does not know) as transactionId',
     escapes: 'not a fault of the reference: its correlationId is the transaction\'s gateway id, which the view finds, so transactionId = correlationId names the same cash-in (reading operation-answer-id allows another id than the numeric one; suites/cash/answer-values.test.ts looks it up and finds it)',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'createCashIn')
-      if (j && typeof j.correlationId === 'string') j.transactionId = j.correlationId
-    },
   }),
 
-  ob({
-    id: 'ob-cash-in-generate-time-local-as-utc',
-    area: 'cash',
-    clauses: ['4.6.generate-time'],
+  rewriteOk('createCashIn', (j) => { if (typeof j.generateTime === 'string') j.generateTime = localAsUtc(j.generateTime) }, {
+    id: 'ob-cash-in-generate-time-local-as-utc', area: 'cash', clauses: ['4.6.generate-time'],
     description: 'the cash-in answer stamps generateTime with São Paulo wall time labelled Z: three hours before the request',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'createCashIn')
-      if (j && typeof j.generateTime === 'string') j.generateTime = localAsUtc(j.generateTime)
-    },
   }),
 
-  ob({
-    id: 'ob-cash-in-expiration-ignores-request',
-    area: 'cash',
-    clauses: ['4.6.expiration-date', '4.6.expiration-date-from-expiration-time'],
+  rewriteOk('createCashIn', (j) => {
+    if (typeof j.generateTime !== 'string' || typeof j.expirationDate !== 'string') return
+    const t = Date.parse(j.generateTime)
+    if (!Number.isNaN(t)) j.expirationDate = new Date(t + 86_400_000).toISOString()
+  }, {
+    id: 'ob-cash-in-expiration-ignores-request', area: 'cash', clauses: ['4.6.expiration-date', '4.6.expiration-date-from-expiration-time'],
     description: 'the cash-in answer ignores transaction.expirationTime: expirationDate is always generateTime plus 24 h',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'createCashIn')
-      if (!j || typeof j.generateTime !== 'string' || typeof j.expirationDate !== 'string') return
-      const t = Date.parse(j.generateTime)
-      if (!Number.isNaN(t)) j.expirationDate = new Date(t + 86_400_000).toISOString()
-    },
   }),
 
-  ob({
-    id: 'ob-cash-out-transaction-id-is-external',
-    area: 'cash',
-    clauses: ['4.7.transaction-id'],
+  rewriteOk('createCashOutQrCode', (j) => { if (typeof j.externalId === 'string') j.transactionId = j.externalId }, {
+    id: 'ob-cash-out-transaction-id-is-external', area: 'cash', clauses: ['4.7.transaction-id'],
     description: 'the cash-out answer echoes the caller\'s externalId as transactionId instead of the new transaction\'s id',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'createCashOutQrCode')
-      if (j && typeof j.externalId === 'string') j.transactionId = j.externalId
-    },
   }),
   // every surface after the change a check of the area makes (suites/common/surfaces.ts)
   ...surfaceFaults.filter((f) => f.area === 'cash'),
