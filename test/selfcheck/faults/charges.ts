@@ -12,6 +12,7 @@ import { okAnswerOf, COB, ob, refuse, withStatus } from './support/outsider.ts'
 import { CONTROL_COB, CONTROL_COB_PAY, CONTROL_COB_REMOVE, eventData, eventOf, shiftEmvAmount, STATE_FILES, putCob } from './support/state-machines.ts'
 import combinationFaults from './support/combinations.ts'
 import { surfaceFaults } from './support/surfaces.ts'
+import { rewriteOk } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -465,26 +466,14 @@ export default [
   })(),
 
   // §2.4 and §4.10 charges
-  ob({
-    id: 'ob-cob-txid-uppercased',
-    area: 'charges',
-    clauses: ['2.4.txid-echo'],
+  rewriteOk('putCob', (j) => { if (typeof j.txid === 'string') j.txid = j.txid.toUpperCase() }, {
+    id: 'ob-cob-txid-uppercased', area: 'charges', clauses: ['2.4.txid-echo'],
     description: 'PUT /cob stores the txid case-insensitively and answers it upper-cased, not as the path had it',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'putCob')
-      if (j && typeof j.txid === 'string') j.txid = j.txid.toUpperCase()
-    },
   }),
 
-  ob({
-    id: 'ob-cob-valor-trailing-zeros-lost',
-    area: 'charges',
-    clauses: ['2.4.valor-original-format'],
+  rewriteOk('putCob', (j) => { if (typeof j.valor?.original === 'string') j.valor.original = String(Number(j.valor.original)) }, {
+    id: 'ob-cob-valor-trailing-zeros-lost', area: 'charges', clauses: ['2.4.valor-original-format'],
     description: 'the charge echoes valor.original through a float: trailing zeros are lost ("10.50" becomes "10.5", "10.00" becomes "10")',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'putCob')
-      if (j && typeof j.valor?.original === 'string') j.valor.original = String(Number(j.valor.original))
-    },
   }),
 
   ob({
