@@ -9,6 +9,7 @@ import { okAnswerOf, cents, ob, RETURN, withStatus } from './support/outsider.ts
 import { acceptDespite, CONTROL_RETURN, CONTROL_RETURN_ACTION, devolucaoE2eid, eventData, eventOf, fakeReturn, gatewayRefund, paymentBook, putDevolucao, STATE_FILES, REFUND as stateMachinesREFUND } from './support/state-machines.ts'
 import combinationFaults from './support/combinations.ts'
 import { surfaceFaults } from './support/surfaces.ts'
+import { rewriteOk } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -437,26 +438,14 @@ export default [
   })(),
 
   // §2.5 and §4.11 returns
-  ob({
-    id: 'ob-return-id-is-rtr-id',
-    area: 'returns',
-    clauses: ['2.5.id-equals-path'],
+  rewriteOk('putDevolucao', (j) => { if (typeof j.rtrId === 'string') j.id = j.rtrId }, {
+    id: 'ob-return-id-is-rtr-id', area: 'returns', clauses: ['2.5.id-equals-path'],
     description: 'the return answers as id its rtrId (the settlement id) instead of the id of the path',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'putDevolucao')
-      if (j && typeof j.rtrId === 'string') j.id = j.rtrId
-    },
   }),
 
-  ob({
-    id: 'ob-return-valor-in-cents',
-    area: 'returns',
-    clauses: ['2.5.valor-format'],
+  rewriteOk('putDevolucao', (j) => { if (typeof j.valor === 'string') j.valor = String(cents(j.valor)) }, {
+    id: 'ob-return-valor-in-cents', area: 'returns', clauses: ['2.5.valor-format'],
     description: 'the return answers valor in cents as a string ("10.00" answered "1000")',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'putDevolucao')
-      if (j && typeof j.valor === 'string') j.valor = String(cents(j.valor))
-    },
   }),
 
   ob({
