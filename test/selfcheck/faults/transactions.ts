@@ -9,6 +9,7 @@ import { okAnswerOf, cents, digitsOf, documentsIn, formatted, localAsUtc, maskOf
 import { tokenSubject } from './support/isolation.ts'
 import { defaultWindow, eachItem, isView, items, metadata, oneOver, sharedListingCache, viewByNumericIdOrExternalId, isAccountListing, isListing, isPixKeyListing } from './support/views-listings.ts'
 import combinationFaults from './support/combinations.ts'
+import { rewriteOk } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -684,86 +685,48 @@ export default [
   })(),
 
   // §2.1 the single-transaction view
-  ob({
-    id: 'ob-tx-view-id-echoes-path',
-    area: 'transactions',
-    clauses: ['2.1.id'],
+  rewriteOk('getTransaction', (j, req) => { j.id = decodeURIComponent(req.path.split('/').pop() ?? '') }, {
+    id: 'ob-tx-view-id-echoes-path', area: 'transactions', clauses: ['2.1.id'],
     description: 'looked up by externalId, the transaction view answers the path value (the externalId) as its id instead of the internal id',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getTransaction')
-      if (j) j.id = decodeURIComponent(req.path.split('/').pop() ?? '')
-    },
   }),
 
-  ob({
-    id: 'ob-tx-view-external-id-uppercased',
-    area: 'transactions',
-    clauses: ['2.1.external-id'],
+  rewriteOk('getTransaction', (j) => { if (typeof j.externalId === 'string') j.externalId = j.externalId.toUpperCase() }, {
+    id: 'ob-tx-view-external-id-uppercased', area: 'transactions', clauses: ['2.1.external-id'],
     description: 'the transaction view answers externalId normalised to upper case, no longer the id the caller supplied',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getTransaction')
-      if (j && typeof j.externalId === 'string') j.externalId = j.externalId.toUpperCase()
-    },
   }),
 
-  ob({
-    id: 'ob-tx-view-status-translated',
-    area: 'transactions',
-    clauses: ['2.1.status-enum'],
+  rewriteOk('getTransaction', (j) => {
+    const label: Obj = { PENDING: 'Pendente', CONFIRMED: 'Confirmado', ERROR: 'Error' }
+    if (typeof j.status === 'string' && label[j.status]) j.status = label[j.status]
+  }, {
+    id: 'ob-tx-view-status-translated', area: 'transactions', clauses: ['2.1.status-enum'],
     description: 'the single-transaction view answers the listing translation of the status (Pendente, Confirmado) instead of PENDING, CONFIRMED',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getTransaction')
-      const label: Obj = { PENDING: 'Pendente', CONFIRMED: 'Confirmado', ERROR: 'Error' }
-      if (j && typeof j.status === 'string' && label[j.status]) j.status = label[j.status]
-    },
   }),
 
-  ob({
-    id: 'ob-tx-view-final-amount-float',
-    area: 'transactions',
-    clauses: ['2.1.final-amount'],
+  rewriteOk('getTransaction', (j) => {
+    if (typeof j.originalAmount !== 'string' || typeof j.feeAmount !== 'string') return
+    const o = Number(j.originalAmount)
+    const f = Number(j.feeAmount)
+    const credit = Math.abs(Number(j.finalAmount) - (o + f)) < 0.005
+    j.finalAmount = String(credit ? o + f : o - f)
+  }, {
+    id: 'ob-tx-view-final-amount-float', area: 'transactions', clauses: ['2.1.final-amount'],
     description: 'the view computes finalAmount in floating point from the other two and prints it raw ("9.9", "10", "9.899999999999999")',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getTransaction')
-      if (!j || typeof j.originalAmount !== 'string' || typeof j.feeAmount !== 'string') return
-      const o = Number(j.originalAmount)
-      const f = Number(j.feeAmount)
-      const credit = Math.abs(Number(j.finalAmount) - (o + f)) < 0.005
-      j.finalAmount = String(credit ? o + f : o - f)
-    },
   }),
 
-  ob({
-    id: 'ob-tx-view-counterpart-name-is-bank',
-    area: 'transactions',
-    clauses: ['2.1.counterpart-name'],
+  rewriteOk('getTransaction', (j) => { if (typeof j.counterpartName === 'string' && typeof j.counterpartAccountBankName === 'string') j.counterpartName = j.counterpartAccountBankName }, {
+    id: 'ob-tx-view-counterpart-name-is-bank', area: 'transactions', clauses: ['2.1.counterpart-name'],
     description: 'the view maps counterpartName from the bank name column (the counterpart is named "Banco …")',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getTransaction')
-      if (j && typeof j.counterpartName === 'string' && typeof j.counterpartAccountBankName === 'string') j.counterpartName = j.counterpartAccountBankName
-    },
   }),
 
-  ob({
-    id: 'ob-tx-view-ispb-is-bank-code',
-    area: 'transactions',
-    clauses: ['2.1.counterpart-ispb'],
+  rewriteOk('getTransaction', (j) => { if (typeof j.counterpartAccountIspb === 'string' && typeof j.counterpartAccountBankCode === 'string') j.counterpartAccountIspb = j.counterpartAccountBankCode }, {
+    id: 'ob-tx-view-ispb-is-bank-code', area: 'transactions', clauses: ['2.1.counterpart-ispb'],
     description: 'the view fills counterpartAccountIspb with the 3-digit bank code instead of the 8-digit ISPB',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getTransaction')
-      if (j && typeof j.counterpartAccountIspb === 'string' && typeof j.counterpartAccountBankCode === 'string') j.counterpartAccountIspb = j.counterpartAccountBankCode
-    },
   }),
 
-  ob({
-    id: 'ob-tx-view-updated-at-local-as-utc',
-    area: 'transactions',
-    clauses: ['2.1.updated-at'],
+  rewriteOk('getTransaction', (j) => { if (typeof j.updatedAt === 'string') j.updatedAt = localAsUtc(j.updatedAt) }, {
+    id: 'ob-tx-view-updated-at-local-as-utc', area: 'transactions', clauses: ['2.1.updated-at'],
     description: 'the view answers updatedAt as São Paulo wall time labelled Z: three hours before the record was even created',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getTransaction')
-      if (j && typeof j.updatedAt === 'string') j.updatedAt = localAsUtc(j.updatedAt)
-    },
   }),
 
   ob({
