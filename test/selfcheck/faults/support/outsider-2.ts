@@ -23,6 +23,7 @@ import {
   refuse,
   type Obj,
 } from './outsider.ts'
+import { rewriteOk } from './rewrites.ts'
 
 // ── helpers of this batch ───────────────────────────────────────────────────────────────────
 
@@ -71,87 +72,39 @@ const balanceClock = { offsetMs: 0 }
 // ── transactions (single view §2.1, listings §2.2, §4.3–4.5) ──────────────────────────────────────
 
 const transactions: Fault[] = [
-  ob({
-    id: 'ob2-view-bank-code-as-number',
-    area: 'transactions',
-    clauses: ['2.1.counterpart-bank-code'],
+  rewriteOk('getTransaction', (b) => { b.counterpartAccountBankCode = toNumberIfDigits(b.counterpartAccountBankCode) }, {
+    id: 'ob2-view-bank-code-as-number', area: 'transactions', clauses: ['2.1.counterpart-bank-code'],
     description: 'the view serialises counterpartAccountBankCode from an integer column: 260 instead of "260" (and "001" would lose its zeros)',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getTransaction')
-      if (b) b.counterpartAccountBankCode = toNumberIfDigits(b.counterpartAccountBankCode)
-    },
   }),
-  ob({
-    id: 'ob2-view-branch-as-number',
-    area: 'transactions',
-    clauses: ['2.1.counterpart-branch'],
+  rewriteOk('getTransaction', (b) => { b.counterpartAccountBranch = toNumberIfDigits(b.counterpartAccountBranch) }, {
+    id: 'ob2-view-branch-as-number', area: 'transactions', clauses: ['2.1.counterpart-branch'],
     description: 'the view parses the branch as a number: counterpartAccountBranch 1 instead of "0001"',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getTransaction')
-      if (b) b.counterpartAccountBranch = toNumberIfDigits(b.counterpartAccountBranch)
-    },
   }),
-  ob({
-    id: 'ob2-view-account-number-digits-number',
-    area: 'transactions',
-    clauses: ['2.1.counterpart-account-number'],
+  rewriteOk('getTransaction', (b) => { if (typeof b.counterpartAccountNumber === 'string') b.counterpartAccountNumber = Number(b.counterpartAccountNumber.replace(/\D/g, '')) || b.counterpartAccountNumber }, {
+    id: 'ob2-view-account-number-digits-number', area: 'transactions', clauses: ['2.1.counterpart-account-number'],
     description: 'the view strips the check-digit dash and sends the account number as a JSON number (45678909)',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getTransaction')
-      if (b && typeof b.counterpartAccountNumber === 'string') b.counterpartAccountNumber = Number(b.counterpartAccountNumber.replace(/\D/g, '')) || b.counterpartAccountNumber
-    },
   }),
-  ob({
-    id: 'ob2-view-bank-name-relation-object',
-    area: 'transactions',
-    clauses: ['2.1.counterpart-bank-name'],
+  rewriteOk('getTransaction', (b) => { if (typeof b.counterpartAccountBankName === 'string') b.counterpartAccountBankName = { code: b.counterpartAccountBankCode, name: b.counterpartAccountBankName } }, {
+    id: 'ob2-view-bank-name-relation-object', area: 'transactions', clauses: ['2.1.counterpart-bank-name'],
     description: 'the ORM eager-loads the bank relation into counterpartAccountBankName: {code, name} instead of the name string',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getTransaction')
-      if (b && typeof b.counterpartAccountBankName === 'string') b.counterpartAccountBankName = { code: b.counterpartAccountBankCode, name: b.counterpartAccountBankName }
-    },
   }),
-  ob({
-    id: 'ob2-view-created-at-sql-datetime',
-    area: 'transactions',
-    clauses: ['2.1.created-at'],
+  rewriteOk('getTransaction', (b) => { b.createdAt = sqlDateTime(b.createdAt) }, {
+    id: 'ob2-view-created-at-sql-datetime', area: 'transactions', clauses: ['2.1.created-at'],
     description: 'the view prints createdAt as the database driver gives it: "2026-11-29 07:32:37" (no T, no zone)',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getTransaction')
-      if (b) b.createdAt = sqlDateTime(b.createdAt)
-    },
   }),
-  ob({
-    id: 'ob2-view-processed-at-empty-string',
-    area: 'transactions',
-    clauses: ['2.1.processed-at'],
+  rewriteOk('getTransaction', (b) => { if (b.processedAt === null || b.processedAt === undefined) b.processedAt = '' }, {
+    id: 'ob2-view-processed-at-empty-string', area: 'transactions', clauses: ['2.1.processed-at'],
     escapes: 'never sent: the only check naming 2.1.processed-at views a received payment, which is processed (processedAt set); no unprocessed transaction\'s view is judged on it',
     description: 'an unprocessed transaction shows processedAt "" (an empty string) instead of null or no field',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getTransaction')
-      if (b && (b.processedAt === null || b.processedAt === undefined)) b.processedAt = ''
-    },
   }),
-  ob({
-    id: 'ob2-view-external-id-null-for-cash-out',
-    area: 'transactions',
-    clauses: ['2.1.external-id'],
+  rewriteOk('getTransaction', (b) => { if (b.type === 'WITHDRAW') b.externalId = null }, {
+    id: 'ob2-view-external-id-null-for-cash-out', area: 'transactions', clauses: ['2.1.external-id'],
     description: 'the cash-out externalId is stored in another column the view does not read: a WITHDRAW shows externalId null',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getTransaction')
-      if (b && b.type === 'WITHDRAW') b.externalId = null
-    },
   }),
-  ob({
-    id: 'ob2-view-updated-at-not-touched',
-    area: 'transactions',
-    clauses: ['2.1.updated-at'],
+  rewriteOk('getTransaction', (b) => { if (typeof b.createdAt === 'string') b.updatedAt = b.createdAt }, {
+    id: 'ob2-view-updated-at-not-touched', area: 'transactions', clauses: ['2.1.updated-at'],
     escapes: 'sent, not told apart: "updatedAt is the time of the last change … at or after the settlement" passed with updatedAt = createdAt, 13 ms before the settlement; with no clock move between creation and settlement the two are within the check\'s tolerance',
     description: 'status changes are written by a raw UPDATE that does not touch updatedAt: a settled or failed transaction keeps updatedAt = createdAt',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getTransaction')
-      if (b && typeof b.createdAt === 'string') b.updatedAt = b.createdAt
-    },
   }),
   ob({
     id: 'ob2-listing-operation-type-title-case',
@@ -289,55 +242,25 @@ const transactions: Fault[] = [
 // ── balance (§2.3, §4.8, §4.9, §4.13) ──────────────────────────────────────────────────────────
 
 const balance: Fault[] = [
-  ob({
-    id: 'ob2-public-blocked-balance-decimal-string',
-    area: 'balance',
-    clauses: ['2.3.public-blocked-balance'],
+  rewriteOk('getBalance', (b) => { if (typeof b.blockedBalance === 'number') b.blockedBalance = b.blockedBalance.toFixed(2) }, {
+    id: 'ob2-public-blocked-balance-decimal-string', area: 'balance', clauses: ['2.3.public-blocked-balance'],
     description: 'the public balance serialises blockedBalance from a Decimal column as a string ("0.00")',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getBalance')
-      if (b && typeof b.blockedBalance === 'number') b.blockedBalance = b.blockedBalance.toFixed(2)
-    },
   }),
-  ob({
-    id: 'ob2-bcb-balance-data-not-array',
-    area: 'balance',
-    clauses: ['2.3.bcb-data-array'],
+  rewriteOk('getAccountBalances', (b) => { if (Array.isArray(b.data) && b.data.length === 1) b.data = b.data[0] }, {
+    id: 'ob2-bcb-balance-data-not-array', area: 'balance', clauses: ['2.3.bcb-data-array'],
     description: 'with a single balance the central-bank-style answer sends data as that object, not an array of one',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getAccountBalances')
-      if (b && Array.isArray(b.data) && b.data.length === 1) b.data = b.data[0]
-    },
   }),
-  ob({
-    id: 'ob2-bcb-balance-event-date-date-only',
-    area: 'balance',
-    clauses: ['2.3.bcb-event-date'],
+  rewriteOk('getAccountBalances', (b) => { if (Array.isArray(b.data)) for (const i of b.data) if (i && typeof i === 'object') i.eventDate = dateOnly(i.eventDate) }, {
+    id: 'ob2-bcb-balance-event-date-date-only', area: 'balance', clauses: ['2.3.bcb-event-date'],
     description: 'eventDate is the balance date ("2026-11-29"), not the date-time of the query',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getAccountBalances')
-      if (b && Array.isArray(b.data)) for (const i of b.data) if (i && typeof i === 'object') i.eventDate = dateOnly(i.eventDate)
-    },
   }),
-  ob({
-    id: 'ob2-bcb-balance-available-string',
-    area: 'balance',
-    clauses: ['2.3.bcb-available'],
+  rewriteOk('getAccountBalances', (b) => { if (Array.isArray(b.data)) for (const i of b.data) if (typeof i?.balanceAmount?.available === 'number') i.balanceAmount.available = i.balanceAmount.available.toFixed(2) }, {
+    id: 'ob2-bcb-balance-available-string', area: 'balance', clauses: ['2.3.bcb-available'],
     description: 'the central-bank-style balance writes available as a decimal string ("10012.22"), the way other central-bank APIs write amounts',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getAccountBalances')
-      if (b && Array.isArray(b.data)) for (const i of b.data) if (typeof i?.balanceAmount?.available === 'number') i.balanceAmount.available = i.balanceAmount.available.toFixed(2)
-    },
   }),
-  ob({
-    id: 'ob2-bcb-balance-blocked-null-when-zero',
-    area: 'balance',
-    clauses: ['2.3.bcb-blocked'],
+  rewriteOk('getAccountBalances', (b) => { if (Array.isArray(b.data)) for (const i of b.data) if (i?.balanceAmount?.blocked === 0) i.balanceAmount.blocked = null }, {
+    id: 'ob2-bcb-balance-blocked-null-when-zero', area: 'balance', clauses: ['2.3.bcb-blocked'],
     description: 'an account with nothing blocked gets blocked null (no row in the blocks table) instead of 0',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getAccountBalances')
-      if (b && Array.isArray(b.data)) for (const i of b.data) if (i?.balanceAmount?.blocked === 0) i.balanceAmount.blocked = null
-    },
   }),
   ob({
     id: 'ob2-bcb-balance-requires-date-param',
@@ -348,29 +271,18 @@ const balance: Fault[] = [
       if (matches(req, 'GET', '/accounts/balances', 'base') && [...req.query.keys()].length === 0 && req.headers.authorization) return refuse(400, 'dataHora is required')
     },
   }),
-  ob({
-    id: 'ob2-public-consulted-at-local-as-utc',
-    area: 'balance',
-    clauses: ['2.3.consulted-at-is-event-date', '2.3.public-consulted-at'],
+  rewriteOk('getBalance', (b) => { if (typeof b.consultedAt === 'string') b.consultedAt = localAsUtc(b.consultedAt) }, {
+    id: 'ob2-public-consulted-at-local-as-utc', area: 'balance', clauses: ['2.3.consulted-at-is-event-date', '2.3.public-consulted-at'],
     description: 'the public balance stamps consultedAt with São Paulo wall time labelled Z: three hours before the query',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getBalance')
-      if (b && typeof b.consultedAt === 'string') b.consultedAt = localAsUtc(b.consultedAt)
-    },
   }),
-  ob({
-    id: 'ob2-gateway-consulted-at-of-cache-fill',
-    area: 'balance',
-    clauses: ['2.3.gateway-consulted-at'],
+  rewriteOk('getGatewayBalance', (b, req) => {
+    const key = req.headers['x-api-key'] ?? ''
+    const hit = gatewayConsultedCache.get(key)
+    if (hit && Date.now() - hit.at < 60_000) b.consultedAt = hit.consultedAt
+    else gatewayConsultedCache.set(key, { consultedAt: b.consultedAt, at: Date.now() })
+  }, {
+    id: 'ob2-gateway-consulted-at-of-cache-fill', area: 'balance', clauses: ['2.3.gateway-consulted-at'],
     description: 'the gateway balance is cached for 60 s per key and consultedAt is the time the cache was filled, not of this query (the amounts are read live)',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getGatewayBalance')
-      if (!b) return
-      const key = req.headers['x-api-key'] ?? ''
-      const hit = gatewayConsultedCache.get(key)
-      if (hit && Date.now() - hit.at < 60_000) b.consultedAt = hit.consultedAt
-      else gatewayConsultedCache.set(key, { consultedAt: b.consultedAt, at: Date.now() })
-    },
   }),
   ob({
     id: 'ob2-public-balance-cached-per-token',
@@ -390,52 +302,32 @@ const balance: Fault[] = [
 // ── cash (§4.6, §4.7) ─────────────────────────────────────────────────────────────────────────
 
 const cash: Fault[] = [
-  ob({
-    id: 'ob2-cash-out-generate-time-local-as-utc',
-    area: 'cash',
-    clauses: ['4.7.generate-time'],
+  rewriteOk('createCashOutQrCode', (b) => { if (typeof b.generateTime === 'string') b.generateTime = localAsUtc(b.generateTime) }, {
+    id: 'ob2-cash-out-generate-time-local-as-utc', area: 'cash', clauses: ['4.7.generate-time'],
     description: 'the cash-out answer stamps generateTime with São Paulo wall time labelled Z (three hours early)',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'createCashOutQrCode')
-      if (b && typeof b.generateTime === 'string') b.generateTime = localAsUtc(b.generateTime)
-    },
   }),
-  ob({
-    id: 'ob2-cash-in-times-on-host-clock',
-    area: 'cash',
-    clauses: ['4.6.generate-time'],
+  rewriteOk('createCashIn', (b) => {
+    if (typeof b.generateTime !== 'string' || typeof b.expirationDate !== 'string') return
+    const span = Date.parse(b.expirationDate) - Date.parse(b.generateTime)
+    const now = Date.now()
+    b.generateTime = new Date(now).toISOString()
+    if (Number.isFinite(span)) b.expirationDate = new Date(now + span).toISOString()
+  }, {
+    id: 'ob2-cash-in-times-on-host-clock', area: 'cash', clauses: ['4.6.generate-time'],
     escapes: 'never sent: no check naming 4.6.generate-time moves the target clock before a cash-in, so the host clock and the target clock agree; both checks passed',
     description: 'the cash-in service stamps generateTime (and expirationDate from it) with its own host clock, not the platform clock the other services use: equal until the clock moves',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'createCashIn')
-      if (!b || typeof b.generateTime !== 'string' || typeof b.expirationDate !== 'string') return
-      const span = Date.parse(b.expirationDate) - Date.parse(b.generateTime)
-      const now = Date.now()
-      b.generateTime = new Date(now).toISOString()
-      if (Number.isFinite(span)) b.expirationDate = new Date(now + span).toISOString()
-    },
   }),
-  ob({
-    id: 'ob2-cash-in-expiration-time-in-minutes',
-    area: 'cash',
-    clauses: ['4.6.expiration-date-from-expiration-time'],
+  rewriteOk('createCashIn', (b, req) => {
+    const seconds = jsonObjectOf(req)?.transaction?.expirationTime
+    if (typeof b.generateTime !== 'string' || typeof seconds !== 'number') return
+    b.expirationDate = new Date(Date.parse(b.generateTime) + seconds * 60_000).toISOString()
+  }, {
+    id: 'ob2-cash-in-expiration-time-in-minutes', area: 'cash', clauses: ['4.6.expiration-date-from-expiration-time'],
     description: 'transaction.expirationTime is read as minutes: expirationDate = generateTime + expirationTime × 60 s',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'createCashIn')
-      const seconds = jsonObjectOf(req)?.transaction?.expirationTime
-      if (!b || typeof b.generateTime !== 'string' || typeof seconds !== 'number') return
-      b.expirationDate = new Date(Date.parse(b.generateTime) + seconds * 60_000).toISOString()
-    },
   }),
-  ob({
-    id: 'ob2-cash-in-qr-image-raw-base64',
-    area: 'cash',
-    clauses: ['4.6.qr-image-when-requested'],
+  rewriteOk('createCashIn', (b) => { if (typeof b.qrCodeImage === 'string') b.qrCodeImage = b.qrCodeImage.replace(/^data:[^,]*,/, '') }, {
+    id: 'ob2-cash-in-qr-image-raw-base64', area: 'cash', clauses: ['4.6.qr-image-when-requested'],
     description: 'qrCodeImage is the bare base64 of the PNG, without the data:image/png;base64, prefix',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'createCashIn')
-      if (b && typeof b.qrCodeImage === 'string') b.qrCodeImage = b.qrCodeImage.replace(/^data:[^,]*,/, '')
-    },
   }),
   ob({
     id: 'ob2-cash-out-requires-recipient-fields',
@@ -453,35 +345,17 @@ const cash: Fault[] = [
 // ── charges (§2.4, §3.2, §4.10) ──────────────────────────────────────────────────────────────────
 
 const charges: Fault[] = [
-  ob({
-    id: 'ob2-cob-status-lowercase',
-    area: 'charges',
-    clauses: ['2.4.status-enum', '3.2.create-ativa'],
+  rewriteOk('putCob', (b) => { if (typeof b.status === 'string') b.status = b.status.toLowerCase() }, {
+    id: 'ob2-cob-status-lowercase', area: 'charges', clauses: ['2.4.status-enum', '3.2.create-ativa'],
     description: 'the charge status is serialised from a lower-case enum: "ativa"',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'putCob')
-      if (b && typeof b.status === 'string') b.status = b.status.toLowerCase()
-    },
   }),
-  ob({
-    id: 'ob2-cob-location-is-url',
-    area: 'charges',
-    clauses: ['2.4.location-equals-loc'],
+  rewriteOk('putCob', (b) => { if (typeof b.location === 'string' && typeof b.txid === 'string') b.location = `pix.provider.example/qr/v2/${b.txid}` }, {
+    id: 'ob2-cob-location-is-url', area: 'charges', clauses: ['2.4.location-equals-loc'],
     description: 'top-level location is the payload URL of the charge (as in other central-bank APIs), not the EMV code of loc.location',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'putCob')
-      if (b && typeof b.location === 'string' && typeof b.txid === 'string') b.location = `pix.provider.example/qr/v2/${b.txid}`
-    },
   }),
-  ob({
-    id: 'ob2-cob-expiracao-echoed-in-ms',
-    area: 'charges',
-    clauses: ['4.10.echoes-request', '4.10.expiracao-default'],
+  rewriteOk('putCob', (b) => { if (typeof b.calendario?.expiracao === 'number') b.calendario.expiracao *= 1000 }, {
+    id: 'ob2-cob-expiracao-echoed-in-ms', area: 'charges', clauses: ['4.10.echoes-request', '4.10.expiracao-default'],
     description: 'the charge stores calendario.expiracao in milliseconds and echoes it so: 3600 sent, 3600000 answered; the default 86400000',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'putCob')
-      if (b && typeof b.calendario?.expiracao === 'number') b.calendario.expiracao *= 1000
-    },
   }),
   ob({
     id: 'ob2-cob-cnpj-devedor-refused',
@@ -492,15 +366,9 @@ const charges: Fault[] = [
       if (isCobPut(req) && typeof jsonObjectOf(req)?.devedor?.cnpj === 'string') return refuse(400, 'devedor.cpf is required')
     },
   }),
-  ob({
-    id: 'ob2-cob-modalidade-1-ignored',
-    area: 'charges',
-    clauses: ['4.10.modalidade-values'],
+  rewriteOk('putCob', (b) => { if (b.valor?.modalidadeAlteracao === 1) b.valor.modalidadeAlteracao = 0 }, {
+    id: 'ob2-cob-modalidade-1-ignored', area: 'charges', clauses: ['4.10.modalidade-values'],
     description: 'valor.modalidadeAlteracao is not stored: 1 is accepted and answered as 0',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'putCob')
-      if (b && b.valor?.modalidadeAlteracao === 1) b.valor.modalidadeAlteracao = 0
-    },
   }),
   ob({
     id: 'ob2-cob-txid-reusable-after-final-state',
@@ -529,55 +397,25 @@ const charges: Fault[] = [
 // ── returns (§2.5, §3.3, §4.11) and the gateway refund (§4.14) ──────────────────────────────────
 
 const returns: Fault[] = [
-  ob({
-    id: 'ob2-return-natureza-lowercase',
-    area: 'returns',
-    clauses: ['2.5.natureza-enum', '4.11.natureza-default'],
+  rewriteOk('putDevolucao', (b) => { if (typeof b.natureza === 'string') b.natureza = b.natureza.toLowerCase() }, {
+    id: 'ob2-return-natureza-lowercase', area: 'returns', clauses: ['2.5.natureza-enum', '4.11.natureza-default'],
     description: 'natureza is answered in lower case ("original", "retirada")',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'putDevolucao')
-      if (b && typeof b.natureza === 'string') b.natureza = b.natureza.toLowerCase()
-    },
   }),
-  ob({
-    id: 'ob2-return-status-processando',
-    area: 'returns',
-    clauses: ['2.5.status-enum', '3.3.create-em-processamento'],
+  rewriteOk('putDevolucao', (b) => { if (b.status === 'EM_PROCESSAMENTO') b.status = 'PROCESSANDO' }, {
+    id: 'ob2-return-status-processando', area: 'returns', clauses: ['2.5.status-enum', '3.3.create-em-processamento'],
     description: 'a return being processed is answered with status "PROCESSANDO" (the provider\'s own word) instead of EM_PROCESSAMENTO',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'putDevolucao')
-      if (b && b.status === 'EM_PROCESSAMENTO') b.status = 'PROCESSANDO'
-    },
   }),
-  ob({
-    id: 'ob2-return-solicitacao-brazilian-format',
-    area: 'returns',
-    clauses: ['2.5.solicitacao-timestamp'],
+  rewriteOk('putDevolucao', (b) => { if (b.horario && typeof b.horario === 'object') b.horario.solicitacao = brazilianWallClock(b.horario.solicitacao) }, {
+    id: 'ob2-return-solicitacao-brazilian-format', area: 'returns', clauses: ['2.5.solicitacao-timestamp'],
     description: 'horario.solicitacao is printed for people: "29/11/2026 04:32:46" (Brasília wall time, day first)',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'putDevolucao')
-      if (b && b.horario && typeof b.horario === 'object') b.horario.solicitacao = brazilianWallClock(b.horario.solicitacao)
-    },
   }),
-  ob({
-    id: 'ob2-return-motivo-null',
-    area: 'returns',
-    clauses: ['2.5.motivo-optional'],
+  rewriteOk('putDevolucao', (b) => { if (b.motivo === undefined) b.motivo = null }, {
+    id: 'ob2-return-motivo-null', area: 'returns', clauses: ['2.5.motivo-optional'],
     description: 'every return carries motivo null when there is nothing to explain, instead of leaving it out',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'putDevolucao')
-      if (b && b.motivo === undefined) b.motivo = null
-    },
   }),
-  ob({
-    id: 'ob2-return-retirada-stored-as-original',
-    area: 'returns',
-    clauses: ['4.11.natureza-retirada-accepted'],
+  rewriteOk('putDevolucao', (b) => { if (b.natureza === 'RETIRADA') b.natureza = 'ORIGINAL' }, {
+    id: 'ob2-return-retirada-stored-as-original', area: 'returns', clauses: ['4.11.natureza-retirada-accepted'],
     description: 'natureza RETIRADA is accepted but not stored: the return is ORIGINAL',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'putDevolucao')
-      if (b && b.natureza === 'RETIRADA') b.natureza = 'ORIGINAL'
-    },
   }),
   ob({
     id: 'ob2-return-id-column-32',
@@ -609,45 +447,21 @@ const returns: Fault[] = [
 // ── bank slips (§2.6, §3.4, §4.15, §4.16, §6.3) ──────────────────────────────────────────────────
 
 const bankSlip: Fault[] = [
-  ob({
-    id: 'ob2-slip-created-status-created',
-    area: 'bank-slip',
-    clauses: ['2.6.status-enum', '3.4.create-pending'],
+  rewriteOk('createBankSlip', (b) => { if (b.status === 'PENDING') b.status = 'CREATED' }, {
+    id: 'ob2-slip-created-status-created', area: 'bank-slip', clauses: ['2.6.status-enum', '3.4.create-pending'],
     description: 'a new slip is answered with status "CREATED" (the provider\'s own state before sending it to the bank)',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'createBankSlip')
-      if (b && b.status === 'PENDING') b.status = 'CREATED'
-    },
   }),
-  ob({
-    id: 'ob2-slip-due-date-day-early',
-    area: 'bank-slip',
-    clauses: ['2.6.due-date'],
+  rewriteOk('createBankSlip', (b) => { if (typeof b.dueDate === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(b.dueDate)) b.dueDate = new Date(Date.parse(`${b.dueDate}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10) }, {
+    id: 'ob2-slip-due-date-day-early', area: 'bank-slip', clauses: ['2.6.due-date'],
     description: 'dueDate is parsed as UTC midnight and printed in Brasília time: the slip is due one day early ("2026-12-09" for "2026-12-10")',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'createBankSlip')
-      if (b && typeof b.dueDate === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(b.dueDate)) b.dueDate = new Date(Date.parse(`${b.dueDate}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10)
-    },
   }),
-  ob({
-    id: 'ob2-slip-amount-in-cents',
-    area: 'bank-slip',
-    clauses: ['2.6.amount'],
+  rewriteOk('createBankSlip', (b) => { if (typeof b.amount === 'number') b.amount = Math.round(b.amount * 100) }, {
+    id: 'ob2-slip-amount-in-cents', area: 'bank-slip', clauses: ['2.6.amount'],
     description: 'the slip answer gives amount in cents as the issuing bank stores it (100.5 sent, 10050 answered)',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'createBankSlip')
-      if (b && typeof b.amount === 'number') b.amount = Math.round(b.amount * 100)
-    },
   }),
-  ob({
-    id: 'ob2-slip-created-at-midnight',
-    area: 'bank-slip',
-    clauses: ['2.6.created-at'],
+  rewriteOk('createBankSlip', (b) => { if (typeof b.createdAt === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(b.createdAt)) b.createdAt = `${b.createdAt.slice(0, 10)}T00:00:00.000Z` }, {
+    id: 'ob2-slip-created-at-midnight', area: 'bank-slip', clauses: ['2.6.created-at'],
     description: 'createdAt comes from the DATE of creation: midnight UTC of the day, not the moment the slip was created',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'createBankSlip')
-      if (b && typeof b.createdAt === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(b.createdAt)) b.createdAt = `${b.createdAt.slice(0, 10)}T00:00:00.000Z`
-    },
   }),
   ob({
     id: 'ob2-slip-pdf-by-external-id-not-found',
@@ -693,28 +507,18 @@ const bankSlip: Fault[] = [
 // ── buyer (§2.7, §4.17) ──────────────────────────────────────────────────────────────────────────
 
 const buyer: Fault[] = [
-  ob({
-    id: 'ob2-buyer-name-split-object',
-    area: 'buyer',
-    clauses: ['2.7.name'],
+  rewriteOk('getBuyer', (b) => {
+    if (typeof b.name === 'string') {
+      const [first, ...rest] = b.name.split(' ')
+      b.name = { first, last: rest.join(' ') }
+    }
+  }, {
+    id: 'ob2-buyer-name-split-object', area: 'buyer', clauses: ['2.7.name'],
     description: 'the buyer name comes back as the stored {first, last} object rather than the name string',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getBuyer')
-      if (b && typeof b.name === 'string') {
-        const [first, ...rest] = b.name.split(' ')
-        b.name = { first, last: rest.join(' ') }
-      }
-    },
   }),
-  ob({
-    id: 'ob2-buyer-alternative-email-null',
-    area: 'buyer',
-    clauses: ['2.7.alternative-email'],
+  rewriteOk('getBuyer', (b) => { if (b.alternativeEmail === undefined) b.alternativeEmail = null }, {
+    id: 'ob2-buyer-alternative-email-null', area: 'buyer', clauses: ['2.7.alternative-email'],
     description: 'a buyer without an alternative e-mail is sent with alternativeEmail null instead of no field',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getBuyer')
-      if (b && b.alternativeEmail === undefined) b.alternativeEmail = null
-    },
   }),
   ob({
     id: 'ob2-buyer-address-formatted-string',
@@ -727,40 +531,22 @@ const buyer: Fault[] = [
       if (b && a && typeof a === 'object') b.address = `${a.street}, ${a.number} - ${a.district}, ${a.city}/${a.state}`
     },
   }),
-  ob({
-    id: 'ob2-buyer-created-at-epoch-seconds',
-    area: 'buyer',
-    clauses: ['2.7.created-at'],
+  rewriteOk('getBuyer', (b) => { if (typeof b.createdAt === 'string' && !Number.isNaN(Date.parse(b.createdAt))) b.createdAt = Math.floor(Date.parse(b.createdAt) / 1000) }, {
+    id: 'ob2-buyer-created-at-epoch-seconds', area: 'buyer', clauses: ['2.7.created-at'],
     description: 'createdAt is a Unix timestamp in seconds (a number)',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getBuyer')
-      if (b && typeof b.createdAt === 'string' && !Number.isNaN(Date.parse(b.createdAt))) b.createdAt = Math.floor(Date.parse(b.createdAt) / 1000)
-    },
   }),
-  ob({
-    id: 'ob2-buyer-updated-at-sql-datetime',
-    area: 'buyer',
-    clauses: ['2.7.updated-at'],
+  rewriteOk('getBuyer', (b) => { b.updatedAt = sqlDateTime(b.updatedAt) }, {
+    id: 'ob2-buyer-updated-at-sql-datetime', area: 'buyer', clauses: ['2.7.updated-at'],
     description: 'updatedAt is the driver\'s DATETIME text "2026-11-29 07:32:22"',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getBuyer')
-      if (b) b.updatedAt = sqlDateTime(b.updatedAt)
-    },
   }),
 ]
 
 // ── auth (§4.1, §4.2, §5) ───────────────────────────────────────────────────────────────────────
 
 const auth: Fault[] = [
-  ob({
-    id: 'ob2-cert-token-type-jwt',
-    area: 'auth',
-    clauses: ['4.1.token-type-bearer'],
+  rewriteOk('createCertToken', (b) => { if (typeof b.token_type === 'string') b.token_type = 'JWT' }, {
+    id: 'ob2-cert-token-type-jwt', area: 'auth', clauses: ['4.1.token-type-bearer'],
     description: 'the certificate token answer says token_type "JWT" (the token\'s format) instead of Bearer',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'createCertToken')
-      if (b && typeof b.token_type === 'string') b.token_type = 'JWT'
-    },
   }),
   ob({
     id: 'ob2-bearer-scheme-not-checked',
@@ -917,16 +703,10 @@ const model: Fault[] = [
       }
     },
   }),
-  ob({
-    id: 'ob2-view-amount-is-net',
-    area: 'model',
-    clauses: ['2.1.view-current'],
+  rewriteOk('getTransaction', (b) => { if (typeof b.finalAmount === 'string' && b.feeAmount !== '0.00') b.originalAmount = b.finalAmount }, {
+    id: 'ob2-view-amount-is-net', area: 'model', clauses: ['2.1.view-current'],
     escapes: 'blocked, not failed: the ledger model takes its amounts from the view and, finding finalAmount = originalAmount there, reports "the transaction view the model takes its amounts from failed" and blocks instead of failing 2.1.view-current',
     description: 'the single view shows the net amount as originalAmount (originalAmount = finalAmount), so the view and the listings give the payment different amounts',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getTransaction')
-      if (b && typeof b.finalAmount === 'string' && b.feeAmount !== '0.00') b.originalAmount = b.finalAmount
-    },
   }),
 ]
 
