@@ -1,7 +1,7 @@
 // Declarative builders for the faults that only edit one operation's answer: each fault then reads as its
 // metadata, one line of bug (description) and one line of rewrite. Built on answerOf/rewriteAnswer (fault.ts).
-import { defineFault, type Fault, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
-import { okAnswerOf, type Obj } from './outsider.ts'
+import { defineFault, rewriteAnswer, type Fault, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
+import { ok2xx, type Obj } from './outsider.ts'
 
 export type FaultMeta = Omit<Fault, 'onRequest' | 'onResponse' | 'onWebhook'>
 
@@ -10,12 +10,15 @@ export type FaultMeta = Omit<Fault, 'onRequest' | 'onResponse' | 'onWebhook'>
  * Every other exchange passes unchanged; `rewriteAnswer` is the same for answers of any status.
  */
 export function rewriteOk(operationId: string, edit: (body: Obj, req: ProxyRequest, res: ProxyResponse) => void, meta: FaultMeta): Fault {
-  return defineFault({
-    ...meta,
-    onResponse(req, res) {
-      const body = okAnswerOf(req, res, operationId)
-      if (body) edit(body, req, res)
-      return undefined
-    },
-  })
+  return rewriteAnswer(operationId, (body, req, res) => { if (ok2xx(res)) edit(body, req, res) }, meta)
+}
+
+/** Where `when(req)` holds, the kit is answered `by(req)` on the target's behalf: the target never sees the request. */
+export function answerForTarget(when: (req: ProxyRequest) => boolean, by: (req: ProxyRequest) => ProxyResponse, meta: FaultMeta): Fault {
+  return defineFault({ ...meta, onRequest: (req) => (when(req) ? by(req) : undefined) })
+}
+
+/** Where `when(req, res)` holds, the target's answer is replaced by `by(req, res)`. */
+export function replaceAnswer(when: (req: ProxyRequest, res: ProxyResponse) => boolean, by: (req: ProxyRequest, res: ProxyResponse) => ProxyResponse, meta: FaultMeta): Fault {
+  return defineFault({ ...meta, onResponse: (req, res) => (when(req, res) ? by(req, res) : undefined) })
 }
