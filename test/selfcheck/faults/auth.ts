@@ -5,6 +5,7 @@ import { defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from 
 import { bearerOf as authBoundsBearerOf, certToken as authBoundsCertToken, body, certTokenAnswer, errorResponse, IssuedTokens, missing, neverExpires, oauth, oauthTokenAnswer, refund, swapToken } from './support/auth-bounds.ts'
 import { oauthToken } from './support/core.ts'
 import { okAnswerOf, certTokens, ob, opaqueTokens, bearerOf as outsiderBearerOf, refuse, withStatus } from './support/outsider.ts'
+import { answerForTarget, replaceAnswer } from './support/rewrites.ts'
 
 export default [
   rewriteAnswer('createOauthToken', (body) => { if (body.token_type !== undefined) body.token_type = 'bearer' }, {
@@ -35,16 +36,9 @@ export default [
     description: 'POST /api/auth/token answers expires_in 1799 instead of 1800',
   }),
 
-  defineFault({
-    id: 'balance-without-token-answers-200',
-    area: 'auth',
-    files: ['auth/bearer.test.ts'],
-    clauses: ['7.bearer-missing-token-401'],
+  answerForTarget((req) => matches(req, 'GET', '/api/balance', 'base') && req.headers.authorization === undefined, () => jsonResponse(200, { grossBalance: 0, blockedBalance: 0, netBalance: 0, consultedAt: new Date().toISOString() }), {
+    id: 'balance-without-token-answers-200', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['7.bearer-missing-token-401'],
     description: 'GET /api/balance without an Authorization header answers 200 with a balance (auth bypass)',
-    onRequest(req) {
-      if (!matches(req, 'GET', '/api/balance', 'base') || req.headers.authorization !== undefined) return undefined
-      return jsonResponse(200, { grossBalance: 0, blockedBalance: 0, netBalance: 0, consultedAt: new Date().toISOString() })
-    },
   }),
 
   defineFault({
@@ -133,44 +127,24 @@ export default [
     })
   })(),
 
-  defineFault({
-    id: 'ab-bcb-scope-denied-401',
-    area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['7.bcb-permission-denied-403'],
+  replaceAnswer((req, res) => req.api === 'base' && res.status === 403, () => errorResponse(401, 'unauthorized'), {
+    id: 'ab-bcb-scope-denied-401', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['7.bcb-permission-denied-403'],
     description: 'a valid token lacking the scope is answered 401 (as if invalid) instead of 403',
-    onResponse(req, res) {
-      if (req.api !== 'base' || res.status !== 403) return undefined
-      return errorResponse(401, 'unauthorized')
-    },
   }),
 
-  defineFault({
-    id: 'ab-api-scope-denied-401',
-    area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['5.scope-denied-403'],
+  replaceAnswer((req, res) => req.api === 'base' && req.path.startsWith('/api/') && res.status === 403, () => errorResponse(401, 'unauthorized'), {
+    id: 'ab-api-scope-denied-401', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['5.scope-denied-403'],
     description: 'a valid token lacking the scope is answered 401 (as if invalid) by the public API endpoints (/api/…)',
-    onResponse(req, res) {
-      if (req.api !== 'base' || !req.path.startsWith('/api/') || res.status !== 403) return undefined
-      return errorResponse(401, 'unauthorized')
-    },
   }),
 
-  defineFault({
-    id: 'ab-refund-without-key-reaches-handler',
-    area: 'auth', files: ['auth/api-key.test.ts'], clauses: ['5.api-key-required'],
+  answerForTarget((req) => refund(req) && req.headers['x-api-key'] === undefined, () => errorResponse(404, 'transaction not found', 'TRANSACTION_NOT_FOUND'), {
+    id: 'ab-refund-without-key-reaches-handler', area: 'auth', files: ['auth/api-key.test.ts'], clauses: ['5.api-key-required'],
     description: 'the refund route forgot the API-key middleware: without x-api-key it answers TRANSACTION_NOT_FOUND',
-    onRequest(req) {
-      if (!refund(req) || req.headers['x-api-key'] !== undefined) return undefined
-      return errorResponse(404, 'transaction not found', 'TRANSACTION_NOT_FOUND')
-    },
   }),
 
-  defineFault({
-    id: 'ab-unknown-key-403',
-    area: 'auth', files: ['auth/api-key.test.ts'], clauses: ['5.api-key-invalid-401'],
+  replaceAnswer((req, res) => req.api === 'gateway' && res.status === 401 && req.headers['x-api-key'] !== undefined, () => errorResponse(403, 'forbidden', 'FORBIDDEN'), {
+    id: 'ab-unknown-key-403', area: 'auth', files: ['auth/api-key.test.ts'], clauses: ['5.api-key-invalid-401'],
     description: 'an unknown x-api-key is answered 403 FORBIDDEN instead of 401',
-    onResponse(req, res) {
-      if (req.api !== 'gateway' || res.status !== 401 || req.headers['x-api-key'] === undefined) return undefined
-      return errorResponse(403, 'forbidden', 'FORBIDDEN')
-    },
   }),
 
   defineFault({
@@ -184,34 +158,19 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'ab-limited-key-401',
-    area: 'auth', files: ['auth/api-key.test.ts'], clauses: ['5.api-key-no-permission-403'],
+  replaceAnswer((req, res) => req.api === 'gateway' && res.status === 403, () => errorResponse(401, 'unauthorized', 'UNAUTHORIZED'), {
+    id: 'ab-limited-key-401', area: 'auth', files: ['auth/api-key.test.ts'], clauses: ['5.api-key-no-permission-403'],
     description: 'a valid key lacking the permission is answered 401 UNAUTHORIZED instead of 403',
-    onResponse(req, res) {
-      if (req.api !== 'gateway' || res.status !== 403) return undefined
-      return errorResponse(401, 'unauthorized', 'UNAUTHORIZED')
-    },
   }),
 
-  defineFault({
-    id: 'ab-cert-header-absent-401',
-    area: 'auth', files: ['auth/cert-token.test.ts'], clauses: ['7.cert-token-header-absent-400'],
+  answerForTarget((req) => authBoundsCertToken(req) && (req.headers['x-ssl-client-cert'] ?? '').trim() === '', () => errorResponse(401, 'client certificate required'), {
+    id: 'ab-cert-header-absent-401', area: 'auth', files: ['auth/cert-token.test.ts'], clauses: ['7.cert-token-header-absent-400'],
     description: 'POST /api/auth/token without X-SSL-Client-Cert answers 401 instead of 400',
-    onRequest(req) {
-      if (!authBoundsCertToken(req) || (req.headers['x-ssl-client-cert'] ?? '').trim() !== '') return undefined
-      return errorResponse(401, 'client certificate required')
-    },
   }),
 
-  defineFault({
-    id: 'ab-cert-malformed-header-401',
-    area: 'auth', files: ['auth/cert-token.test.ts'], clauses: ['7.cert-token-header-malformed-400'],
+  replaceAnswer((req, res) => authBoundsCertToken(req) && res.status === 400 && (req.headers['x-ssl-client-cert'] ?? '') !== '', () => errorResponse(401, 'invalid certificate'), {
+    id: 'ab-cert-malformed-header-401', area: 'auth', files: ['auth/cert-token.test.ts'], clauses: ['7.cert-token-header-malformed-400'],
     description: 'an X-SSL-Client-Cert that is not a certificate is answered 401 (invalid certificate) instead of 400',
-    onResponse(req, res) {
-      if (!authBoundsCertToken(req) || res.status !== 400 || (req.headers['x-ssl-client-cert'] ?? '') === '') return undefined
-      return errorResponse(401, 'invalid certificate')
-    },
   }),
 
   defineFault({
@@ -236,24 +195,14 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'ab-cert-link-not-checked',
-    area: 'auth', files: ['auth/cert-token.test.ts'], clauses: ['7.cert-token-not-linked-403'],
+  replaceAnswer((req, res) => authBoundsCertToken(req) && res.status === 403, () => certTokenAnswer(), {
+    id: 'ab-cert-link-not-checked', area: 'auth', files: ['auth/cert-token.test.ts'], clauses: ['7.cert-token-not-linked-403'],
     description: 'a registered certificate is accepted whichever account it is linked to (or none)',
-    onResponse(req, res) {
-      if (!authBoundsCertToken(req) || res.status !== 403) return undefined
-      return certTokenAnswer()
-    },
   }),
 
-  defineFault({
-    id: 'ab-oauth-token-requires-api-key',
-    area: 'auth', files: ['auth/token-endpoints.test.ts'], clauses: ['4.oauth-token-no-auth'],
+  answerForTarget((req) => oauth(req) && req.headers['x-api-key'] === undefined, () => errorResponse(401, 'x-api-key required'), {
+    id: 'ab-oauth-token-requires-api-key', area: 'auth', files: ['auth/token-endpoints.test.ts'], clauses: ['4.oauth-token-no-auth'],
     description: 'POST /oauth/token demands an x-api-key header besides the credentials',
-    onRequest(req) {
-      if (!oauth(req) || req.headers['x-api-key'] !== undefined) return undefined
-      return errorResponse(401, 'x-api-key required')
-    },
   }),
 
   defineFault({
