@@ -7,7 +7,7 @@ import { errorResponse, gatewayBalance } from './support/auth-bounds.ts'
 import { plusCents } from './support/core.ts'
 import { amountCents, okAnswerOf, cashInValues, cents, cobValues, credits, firstConsultedAt, heldCents, ob, refuse } from './support/outsider.ts'
 import { surfaceFaults } from './support/surfaces.ts'
-import { rewriteOk } from './support/rewrites.ts'
+import { answerForTarget, replaceAnswer, rewriteOk } from './support/rewrites.ts'
 
 export default [
   rewriteAnswer('getBalance', (body) => { if (typeof body.grossBalance === 'number') body.grossBalance = plusCents(body.grossBalance, 1) }, {
@@ -43,34 +43,19 @@ export default [
     description: 'GET /v1/account/balance reports totalBalance one cent below available + blocked',
   }),
 
-  defineFault({
-    id: 'ab-gateway-balance-no-key-403',
-    area: 'balance', files: ['balance/errors.test.ts'], clauses: ['7.gateway-balance-bad-key-401'],
+  answerForTarget((req) => gatewayBalance(req) && req.headers['x-api-key'] === undefined, () => errorResponse(403, 'forbidden', 'FORBIDDEN'), {
+    id: 'ab-gateway-balance-no-key-403', area: 'balance', files: ['balance/errors.test.ts'], clauses: ['7.gateway-balance-bad-key-401'],
     description: 'GET /v1/account/balance without x-api-key answers 403 instead of 401',
-    onRequest(req) {
-      if (!gatewayBalance(req) || req.headers['x-api-key'] !== undefined) return undefined
-      return errorResponse(403, 'forbidden', 'FORBIDDEN')
-    },
   }),
 
-  defineFault({
-    id: 'ab-gateway-balance-unknown-key-500',
-    area: 'balance', files: ['balance/errors.test.ts'], clauses: ['7.gateway-balance-bad-key-401'],
+  replaceAnswer((req, res) => gatewayBalance(req) && res.status === 401 && req.headers['x-api-key'] !== undefined, () => errorResponse(500, 'account lookup failed'), {
+    id: 'ab-gateway-balance-unknown-key-500', area: 'balance', files: ['balance/errors.test.ts'], clauses: ['7.gateway-balance-bad-key-401'],
     description: 'GET /v1/account/balance with an unknown key fails the account lookup: 500',
-    onResponse(req, res) {
-      if (!gatewayBalance(req) || res.status !== 401 || req.headers['x-api-key'] === undefined) return undefined
-      return errorResponse(500, 'account lookup failed')
-    },
   }),
 
-  defineFault({
-    id: 'ab-gateway-balance-limited-key-401',
-    area: 'balance', files: ['balance/errors.test.ts'], clauses: ['7.gateway-balance-no-permission-403'],
+  answerForTarget((req) => gatewayBalance(req) && /limited/.test(req.headers['x-api-key'] ?? ''), () => errorResponse(401, 'invalid API key', 'UNAUTHORIZED'), {
+    id: 'ab-gateway-balance-limited-key-401', area: 'balance', files: ['balance/errors.test.ts'], clauses: ['7.gateway-balance-no-permission-403'],
     description: 'the limited key is treated as an invalid key on the gateway balance: 401 instead of 200 or 403',
-    onRequest(req) {
-      if (!gatewayBalance(req) || !/limited/.test(req.headers['x-api-key'] ?? '')) return undefined
-      return errorResponse(401, 'invalid API key', 'UNAUTHORIZED')
-    },
   }),
 
   // ---- balance equivalences (balance/equivalences.test.ts) ----------------------------------
