@@ -4,7 +4,7 @@ import { addDays } from '../../../generators/dates.ts'
 import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from '../fault.ts'
 import { okAnswerOf, cents, isSlipNote, localAsUtc, mapSlipIds, ob, slipIds } from './support/outsider.ts'
 import { CONTROL_SLIP_EXPIRE, CONTROL_SLIP_READ, generatePdf, SLIP_FILES, slipEvent, withoutAmount } from './support/slips-webhooks.ts'
-import { rewriteOk } from './support/rewrites.ts'
+import { answerForTarget, replaceAnswer, rewriteOk } from './support/rewrites.ts'
 
 export default [
   // ------------------------------------------------------------------------------- bank slips
@@ -85,40 +85,19 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'slips-overdue-never-expires',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['3.4.expire-expired'],
+  answerForTarget((req) => matches(req, 'POST', /^\/control\/bank-slips\/[^/]+\/expire$/, 'control'), () => jsonResponse(200, { status: 'WAITING_PAYMENT' }), {
+    id: 'slips-overdue-never-expires', area: 'bank-slip', files: SLIP_FILES, clauses: ['3.4.expire-expired'],
     description: 'an overdue slip stays WAITING_PAYMENT: the expiry is acknowledged but never applied',
-    onRequest(req) {
-      if (!matches(req, 'POST', /^\/control\/bank-slips\/[^/]+\/expire$/, 'control')) return undefined
-      return jsonResponse(200, { status: 'WAITING_PAYMENT' })
-    },
   }),
 
-  defineFault({
-    id: 'slips-late-payment-refused',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['2.6.pay-after-due-date'],
+  answerForTarget((req) => matches(req, 'POST', /^\/control\/bank-slips\/[^/]+\/pay$/, 'control'), () => jsonResponse(409, { statusCode: 409, message: 'bank slip is overdue', error: 'Conflict' }), {
+    id: 'slips-late-payment-refused', area: 'bank-slip', files: SLIP_FILES, clauses: ['2.6.pay-after-due-date'],
     description: 'the bank refuses every payment of a slip once its due date has passed',
-    onRequest(req) {
-      if (!matches(req, 'POST', /^\/control\/bank-slips\/[^/]+\/pay$/, 'control')) return undefined
-      return jsonResponse(409, { statusCode: 409, message: 'bank slip is overdue', error: 'Conflict' })
-    },
   }),
 
-  defineFault({
-    id: 'slips-pdf-before-registration',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['4.16.must-be-registered'],
+  replaceAnswer((req, res) => generatePdf(req) && jsonObjectOf(res)?.code === 'BOLETO_NOT_GENERATED', (req) => jsonResponse(200, { pdfAccessUrl: `http://${req.headers.host ?? '127.0.0.1'}/files/bank-slips/unregistered.pdf` }), {
+    id: 'slips-pdf-before-registration', area: 'bank-slip', files: SLIP_FILES, clauses: ['4.16.must-be-registered'],
     description: 'generate-pdf of a PENDING slip answers a download URL instead of BOLETO_NOT_GENERATED',
-    onResponse(req, res) {
-      if (!generatePdf(req) || jsonObjectOf(res)?.code !== 'BOLETO_NOT_GENERATED') return undefined
-      return jsonResponse(200, { pdfAccessUrl: `http://${req.headers.host ?? '127.0.0.1'}/files/bank-slips/unregistered.pdf` })
-    },
   }),
 
   defineFault({
