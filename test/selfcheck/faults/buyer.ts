@@ -2,6 +2,7 @@
 import { defineFault, jsonObjectOf, jsonResponse, matches } from '../fault.ts'
 import { buyer, errorResponse, rewriteBuyer } from './support/auth-bounds.ts'
 import { BUYER, ob } from './support/outsider.ts'
+import { replaceAnswer } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -35,14 +36,9 @@ export default [
     onResponse: rewriteBuyer((b) => { b.countryCode = String(b.countryCode ?? '+55').replace(/^\+/, '') }),
   }),
 
-  defineFault({
-    id: 'ab-buyer-malformed-uuid-looked-up',
-    area: 'buyer', files: ['buyer/errors.test.ts'], clauses: ['7.buyer-invalid-uuid-400'],
+  replaceAnswer((req, res) => buyer(req) && res.status === 400, () => errorResponse(404, 'buyer not found', 'BUYER_NOT_FOUND'), {
+    id: 'ab-buyer-malformed-uuid-looked-up', area: 'buyer', files: ['buyer/errors.test.ts'], clauses: ['7.buyer-invalid-uuid-400'],
     description: 'a malformed buyer UUID is looked up anyway: 404 BUYER_NOT_FOUND instead of 400 INVALID_UUID',
-    onResponse(req, res) {
-      if (!buyer(req) || res.status !== 400) return undefined
-      return errorResponse(404, 'buyer not found', 'BUYER_NOT_FOUND')
-    },
   }),
 
   defineFault({
