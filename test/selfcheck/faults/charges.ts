@@ -12,7 +12,7 @@ import { okAnswerOf, COB, ob, refuse, withStatus } from './support/outsider.ts'
 import { CONTROL_COB, CONTROL_COB_PAY, CONTROL_COB_REMOVE, eventData, eventOf, shiftEmvAmount, STATE_FILES, putCob } from './support/state-machines.ts'
 import combinationFaults from './support/combinations.ts'
 import { surfaceFaults } from './support/surfaces.ts'
-import { rewriteOk } from './support/rewrites.ts'
+import { answerForTarget, replaceAnswer, rewriteOk } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -57,14 +57,9 @@ export default [
     onRequest: truncateAt(200, (b) => b.infoAdicionais?.[0], 'valor'),
   }),
 
-  defineFault({
-    id: 'ab-cob-txid-limit-34',
-    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.txid-length'],
+  answerForTarget((req) => authBoundsPutCob(req) && decodeURIComponent(req.path.slice('/cob/'.length)).length === 35, () => errorResponse(400, 'txid must have 26 to 34 characters'), {
+    id: 'ab-cob-txid-limit-34', area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.txid-length'],
     description: 'a txid of 35 characters is refused (upper limit off by one)',
-    onRequest(req) {
-      if (!authBoundsPutCob(req) || decodeURIComponent(req.path.slice('/cob/'.length)).length !== 35) return undefined
-      return errorResponse(400, 'txid must have 26 to 34 characters')
-    },
   }),
 
   defineFault({
@@ -235,16 +230,9 @@ export default [
     description: 'the BR Code of a charge carries valor.original plus one cent (with a correct CRC)',
   }),
 
-  defineFault({
-    id: 'sm-cob-duplicate-txid-400',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['7.create-charge-duplicate-txid-409'],
+  replaceAnswer((req, res) => putCob(req) && res.status === 409, () => jsonResponse(400, { statusCode: 400, message: 'txid already used', error: 'Bad Request' }), {
+    id: 'sm-cob-duplicate-txid-400', area: 'charges', files: STATE_FILES.charges, clauses: ['7.create-charge-duplicate-txid-409'],
     description: 'PUT /cob with a txid already used answers 400 instead of 409',
-    onResponse(req, res) {
-      if (!putCob(req) || res.status !== 409) return undefined
-      return jsonResponse(400, { statusCode: 400, message: 'txid already used', error: 'Bad Request' })
-    },
   }),
 
   defineFault({
@@ -365,16 +353,9 @@ export default [
     })
   })(),
 
-  defineFault({
-    id: 'sm-cob-final-pay-accepted',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['3.2.final-states'],
+  replaceAnswer((req, res) => matches(req, 'POST', CONTROL_COB_PAY, 'control') && res.status === 409, () => jsonResponse(200, { transactionId: '0', e2eId: 'E00000000202601010000000000000000', gatewayId: '00000000-0000-4000-8000-000000000000' }), {
+    id: 'sm-cob-final-pay-accepted', area: 'charges', files: STATE_FILES.charges, clauses: ['3.2.final-states'],
     description: 'paying a charge in a final state is accepted (200) instead of refused with 409',
-    onResponse(req, res) {
-      if (!matches(req, 'POST', CONTROL_COB_PAY, 'control') || res.status !== 409) return undefined
-      return jsonResponse(200, { transactionId: '0', e2eId: 'E00000000202601010000000000000000', gatewayId: '00000000-0000-4000-8000-000000000000' })
-    },
   }),
 
   // -------------------------------------------------------------------------------------------
