@@ -9,7 +9,7 @@ import { okAnswerOf, cents, ob, RETURN, withStatus } from './support/outsider.ts
 import { acceptDespite, CONTROL_RETURN, CONTROL_RETURN_ACTION, devolucaoE2eid, eventData, eventOf, fakeReturn, gatewayRefund, paymentBook, putDevolucao, STATE_FILES, REFUND as stateMachinesREFUND } from './support/state-machines.ts'
 import combinationFaults from './support/combinations.ts'
 import { surfaceFaults } from './support/surfaces.ts'
-import { rewriteOk } from './support/rewrites.ts'
+import { replaceAnswer, rewriteOk } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -149,16 +149,9 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'sm-return-final-settle-accepted',
-    area: 'returns',
-    files: STATE_FILES.returns,
-    clauses: ['3.3.final-states'],
+  replaceAnswer((req, res) => req.api === 'control' && CONTROL_RETURN_ACTION.test(req.path) && res.status === 409, () => jsonResponse(200, { status: 'DEVOLVIDO' }), {
+    id: 'sm-return-final-settle-accepted', area: 'returns', files: STATE_FILES.returns, clauses: ['3.3.final-states'],
     description: 'settling or failing a DEVOLVIDO or NAO_REALIZADO return is accepted (200) instead of refused with 409',
-    onResponse(req, res) {
-      if (req.api !== 'control' || !CONTROL_RETURN_ACTION.test(req.path) || res.status !== 409) return undefined
-      return jsonResponse(200, { status: 'DEVOLVIDO' })
-    },
   }),
 
   (() => {
@@ -218,16 +211,9 @@ export default [
     })
   })(),
 
-  defineFault({
-    id: 'sm-return-expired-400',
-    area: 'returns',
-    files: STATE_FILES.returns,
-    clauses: ['7.return-after-89-days-422'],
+  replaceAnswer((req, res) => putDevolucao(req) && res.status === 422, () => jsonResponse(400, { statusCode: 400, message: 'return deadline passed', error: 'Bad Request' }), {
+    id: 'sm-return-expired-400', area: 'returns', files: STATE_FILES.returns, clauses: ['7.return-after-89-days-422'],
     description: 'a return past 89 days is answered 400 instead of 422',
-    onResponse(req, res) {
-      if (!putDevolucao(req) || res.status !== 422) return undefined
-      return jsonResponse(400, { statusCode: 400, message: 'return deadline passed', error: 'Bad Request' })
-    },
   }),
 
   (() => {
