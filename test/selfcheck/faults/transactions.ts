@@ -9,7 +9,7 @@ import { okAnswerOf, cents, digitsOf, documentsIn, formatted, localAsUtc, maskOf
 import { tokenSubject } from './support/isolation.ts'
 import { defaultWindow, eachItem, isView, items, metadata, oneOver, sharedListingCache, viewByNumericIdOrExternalId, isAccountListing, isListing, isPixKeyListing } from './support/views-listings.ts'
 import combinationFaults from './support/combinations.ts'
-import { rewriteOk } from './support/rewrites.ts'
+import { answerForTarget, replaceAnswer, rewriteOk } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -33,14 +33,9 @@ export default [
     onRequest: rewriteQuery(isAccountListing, (q) => Number(q.get('size')) > 100 && (q.set('size', '100'), true)),
   }),
 
-  defineFault({
-    id: 'ab-pix-key-listing-size-limit-999',
-    area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.5.size-range'],
+  answerForTarget((req) => isPixKeyListing(req) && req.query.get('size') === '1000', () => errorResponse(400, 'size must be 1 to 999'), {
+    id: 'ab-pix-key-listing-size-limit-999', area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.5.size-range'],
     description: 'the pix-key listing refuses size 1000 (limit off by one)',
-    onRequest(req) {
-      if (!isPixKeyListing(req) || req.query.get('size') !== '1000') return undefined
-      return errorResponse(400, 'size must be 1 to 999')
-    },
   }),
 
   defineFault({
@@ -91,16 +86,9 @@ export default [
     description: 'GET /api/pix/transaction/{id} gives type in lower case ("payment")',
   }),
 
-  defineFault({
-    id: 'vl-view-by-external-id-not-found',
-    area: 'transactions',
-    files: ['transactions/view.test.ts'],
-    clauses: ['4.3.get-by-external-id'],
+  replaceAnswer((req, res) => isView(req) && !/\/\d+$/.test(req.path) && res.status === 200, () => jsonResponse(404, { statusCode: 404, message: 'transaction not found', error: 'Not Found' }), {
+    id: 'vl-view-by-external-id-not-found', area: 'transactions', files: ['transactions/view.test.ts'], clauses: ['4.3.get-by-external-id'],
     description: 'GET /api/pix/transaction/{id} only looks up numeric ids: an externalId answers 404',
-    onResponse(req, res) {
-      if (!isView(req) || /\/\d+$/.test(req.path) || res.status !== 200) return undefined
-      return jsonResponse(404, { statusCode: 404, message: 'transaction not found', error: 'Not Found' })
-    },
   }),
 
   rewriteAnswer('getTransaction', (body) => { if (typeof body.originalAmount === 'string') body.originalAmount = body.originalAmount.replace('.', ',') }, {
@@ -132,16 +120,9 @@ export default [
     description: 'GET /api/pix/transaction/{id} puts the internal id where the end-to-end id belongs',
   }),
 
-  defineFault({
-    id: 'vl-view-unknown-id-empty-200',
-    area: 'transactions',
-    files: ['transactions/view.test.ts'],
-    clauses: ['7.transaction-not-found-404'],
+  replaceAnswer((req, res) => isView(req) && res.status === 404, () => jsonResponse(200, {}), {
+    id: 'vl-view-unknown-id-empty-200', area: 'transactions', files: ['transactions/view.test.ts'], clauses: ['7.transaction-not-found-404'],
     description: 'GET /api/pix/transaction/{id} of an unknown id answers 200 with an empty object',
-    onResponse(req, res) {
-      if (!isView(req) || res.status !== 404) return undefined
-      return jsonResponse(200, {})
-    },
   }),
 
   // ---- mapping tables, amounts, masking (mappings.test.ts) ----------------------------------
@@ -450,16 +431,9 @@ export default [
     },
   })),
 
-  defineFault({
-    id: 'vl-pix-key-listing-refuses-phone',
-    area: 'transactions',
-    files: ['transactions/filters.test.ts'],
-    clauses: ['4.5.pix-key-kinds'],
+  answerForTarget((req) => isPixKeyListing(req) && decodeURIComponent(req.path).includes('/pix-key/+'), () => jsonResponse(400, { statusCode: 400, message: 'invalid pixKey', error: 'Bad Request' }), {
+    id: 'vl-pix-key-listing-refuses-phone', area: 'transactions', files: ['transactions/filters.test.ts'], clauses: ['4.5.pix-key-kinds'],
     description: 'the pix-key listing refuses a phone key (+55…) with 400, taking only documents, e-mails and EVP keys',
-    onRequest(req) {
-      if (!isPixKeyListing(req) || !decodeURIComponent(req.path).includes('/pix-key/+')) return undefined
-      return jsonResponse(400, { statusCode: 400, message: 'invalid pixKey', error: 'Bad Request' })
-    },
   }),
 
   defineFault({
