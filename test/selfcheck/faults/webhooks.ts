@@ -6,6 +6,7 @@ import { isControl, RESEND as meaningRESEND } from './support/meaning.ts'
 import { cents, isV1, isV2, ob, RESEND as outsiderRESEND, resends } from './support/outsider.ts'
 import { channelName, CONTROL_COB_READ, CONTROL_COB_REMOVE, CONTROL_RETURN_FAIL, CONTROL_RETURN_READ, HOOK_FILES, resend, SILENT_FILES, success, toChannel, v1Event, V2_FILES, v2Event } from './support/slips-webhooks.ts'
 import combinationFaults from './support/combinations.ts'
+import { answerForTarget, replaceAnswer } from './support/rewrites.ts'
 
 export default [
   // --------------------------------------------------------------------- notification content
@@ -64,30 +65,16 @@ export default [
   })(),
 
   // ------------------------------------------------------------------------------- webhook resend
-  defineFault({
-    id: 'hooks-resend-answers-lower-case-success',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['4.12.response-success'],
+  replaceAnswer((req, res) => resend(req) && jsonObjectOf(res)?.Success === true, (req, res) => jsonResponse(res.status, { success: true }), {
+    id: 'hooks-resend-answers-lower-case-success', area: 'webhooks', files: HOOK_FILES, clauses: ['4.12.response-success'],
     description: 'a successful resend answers {"success": true} (key not spelled Success)',
-    onResponse(req, res) {
-      if (!resend(req) || jsonObjectOf(res)?.Success !== true) return undefined
-      return jsonResponse(res.status, { success: true })
-    },
   }),
 
-  defineFault({
-    id: 'hooks-v2-resend-answers-ok-string',
-    area: 'webhooks',
-    files: HOOK_FILES,
+  replaceAnswer((req, res) => resend(req) && req.path.startsWith('/pix/v2/') && jsonObjectOf(res)?.Success === true, (req, res) => jsonResponse(res.status, { Success: 'true' }), {
+    id: 'hooks-v2-resend-answers-ok-string', area: 'webhooks', files: HOOK_FILES, clauses: ['4.12.v2-identical', '4.12.response-success'],
     // The v2 answer breaks 4.12.response-success on that path; a v2 check alone cannot tell the
     // paths differ, so that is the clause it fails (suites/webhooks/resend.test.ts).
-    clauses: ['4.12.v2-identical', '4.12.response-success'],
     description: 'only the /pix/v2/ resend answers {"Success": "true"} (a string): the two paths differ',
-    onResponse(req, res) {
-      if (!resend(req) || !req.path.startsWith('/pix/v2/') || jsonObjectOf(res)?.Success !== true) return undefined
-      return jsonResponse(res.status, { Success: 'true' })
-    },
   }),
 
   defineFault({
@@ -257,28 +244,14 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'hooks-resend-unknown-is-400',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['7.resend-not-found-404'],
+  replaceAnswer((req, res) => resend(req) && res.status === 404, () => jsonResponse(400, { statusCode: 400, message: 'transaction not found', error: 'Bad Request' }), {
+    id: 'hooks-resend-unknown-is-400', area: 'webhooks', files: HOOK_FILES, clauses: ['7.resend-not-found-404'],
     description: 'resend of an unknown transaction answers 400 instead of 404',
-    onResponse(req, res) {
-      if (!resend(req) || res.status !== 404) return undefined
-      return jsonResponse(400, { statusCode: 400, message: 'transaction not found', error: 'Bad Request' })
-    },
   }),
 
-  defineFault({
-    id: 'hooks-resend-empty-id-is-404',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['7.resend-missing-id-400'],
+  answerForTarget((req) => resend(req) && req.path.endsWith('/resend/'), () => jsonResponse(404, { statusCode: 404, message: 'Cannot POST', error: 'Not Found' }), {
+    id: 'hooks-resend-empty-id-is-404', area: 'webhooks', files: HOOK_FILES, clauses: ['7.resend-missing-id-400'],
     description: 'resend with an empty transaction id answers 404 (no route) instead of 400',
-    onRequest(req) {
-      if (!resend(req) || !req.path.endsWith('/resend/')) return undefined
-      return jsonResponse(404, { statusCode: 404, message: 'Cannot POST', error: 'Not Found' })
-    },
   }),
 
   // ------------------------------------------------------------------------------- V2 events, §4.18
@@ -331,16 +304,9 @@ export default [
     onWebhook: (d) => (v2Event(d, 'TRANSFER') ? 'drop' : undefined),
   }),
 
-  defineFault({
-    id: 'hooks-account-webhook-not-stored',
-    area: 'webhooks',
-    files: V2_FILES,
-    clauses: ['4.18.set-pix-webhook-url'],
+  answerForTarget((req) => matches(req, 'POST', '/v1/account/webhook', 'gateway'), (req) => jsonResponse(200, { pixWebhookUrl: jsonObjectOf(req)?.pixWebhookUrl ?? null }), {
+    id: 'hooks-account-webhook-not-stored', area: 'webhooks', files: V2_FILES, clauses: ['4.18.set-pix-webhook-url'],
     description: 'POST /v1/account/webhook answers 200 but does not store pixWebhookUrl',
-    onRequest(req) {
-      if (!matches(req, 'POST', '/v1/account/webhook', 'gateway')) return undefined
-      return jsonResponse(200, { pixWebhookUrl: jsonObjectOf(req)?.pixWebhookUrl ?? null })
-    },
   }),
 
   (() => {
