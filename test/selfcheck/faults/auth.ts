@@ -19,10 +19,7 @@ export default [
   }),
 
   defineFault({
-    id: 'oauth-scope-missing',
-    area: 'auth',
-    files: ['auth/tokens.test.ts'],
-    clauses: ['4.2.scope'],
+    id: 'oauth-scope-missing', area: 'auth', files: ['auth/tokens.test.ts'], clauses: ['4.2.scope'],
     description: 'POST /oauth/token leaves scope out of the answer',
     onResponse(req, res) {
       const body = jsonObjectOf(res)
@@ -42,10 +39,7 @@ export default [
   }),
 
   defineFault({
-    id: 'error-body-status-code-differs',
-    area: 'auth',
-    files: ['auth/bearer.test.ts'],
-    clauses: ['7.error-status-code-matches', '7.error-body-shape'],
+    id: 'error-body-status-code-differs', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['7.error-status-code-matches', '7.error-body-shape'],
     description: 'every error body carries statusCode 400 whatever the HTTP status',
     onResponse(req, res) {
       const body = jsonObjectOf(res)
@@ -55,8 +49,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-bearer-raw-token-accepted',
-    area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['7.bearer-missing-token-401'],
+    id: 'ab-bearer-raw-token-accepted', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['7.bearer-missing-token-401'],
     description: 'an Authorization header holding the bare token, without the Bearer scheme, is accepted',
     onRequest(req) {
       const h = req.headers.authorization
@@ -67,8 +60,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-bearer-malformed-token-500',
-    area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['7.bearer-invalid-token-401'],
+    id: 'ab-bearer-malformed-token-500', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['7.bearer-invalid-token-401'],
     description: 'a bearer token that is not three JWT segments crashes the token parser: 500 instead of 401',
     onResponse(req, res) {
       const token = authBoundsBearerOf(req)
@@ -80,8 +72,7 @@ export default [
   (() => {
     const tokens = new IssuedTokens()
     return defineFault({
-      id: 'ab-bearer-signature-not-verified',
-      area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['7.bearer-invalid-token-401'],
+      id: 'ab-bearer-signature-not-verified', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['7.bearer-invalid-token-401'],
       description: 'the target decodes bearer tokens without verifying their signature',
       ...swapToken(tokens, (t) => tokens.sameContent(t)),
     })
@@ -90,8 +81,7 @@ export default [
   (() => {
     const tokens = new IssuedTokens()
     return defineFault({
-      id: 'ab-bearer-claims-not-covered-by-signature',
-      area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['7.bearer-invalid-token-401'],
+      id: 'ab-bearer-claims-not-covered-by-signature', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['7.bearer-invalid-token-401'],
       description: 'a token whose claims were changed after signing is accepted (the signature is checked against the original claims)',
       ...swapToken(tokens, (t) => tokens.sameSignature(t)),
     })
@@ -100,8 +90,7 @@ export default [
   (() => {
     const tokens = new IssuedTokens()
     return defineFault({
-      id: 'ab-bearer-alg-none-accepted',
-      area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['7.bearer-invalid-token-401'],
+      id: 'ab-bearer-alg-none-accepted', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['7.bearer-invalid-token-401'],
       description: 'an unsigned token (alg none) carrying valid claims is accepted',
       ...swapToken(tokens, (t) => (Buffer.from(t.split('.')[0] ?? '', 'base64url').toString().includes('"none"') ? tokens.samePayload(t) : undefined)),
     })
@@ -110,8 +99,7 @@ export default [
   (() => {
     const tokens = new IssuedTokens()
     return defineFault({
-      id: 'ab-oauth-token-never-expires',
-      area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['5.credential-token-lifetime', '7.bearer-expired-token-401'],
+      id: 'ab-oauth-token-never-expires', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['5.credential-token-lifetime', '7.bearer-expired-token-401'],
       description: 'the target does not check exp: tokens it issued are accepted after their lifetime',
       ...neverExpires(tokens, false),
     })
@@ -120,8 +108,7 @@ export default [
   (() => {
     const tokens = new IssuedTokens()
     return defineFault({
-      id: 'ab-cert-token-never-expires',
-      area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['5.cert-token-lifetime'],
+      id: 'ab-cert-token-never-expires', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['5.cert-token-lifetime'],
       description: 'certificate-backed tokens are accepted after their 1800 s lifetime',
       ...neverExpires(tokens, true),
     })
@@ -174,8 +161,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cert-bad-credentials-403',
-    area: 'auth', files: ['auth/cert-token.test.ts'], clauses: ['7.cert-token-bad-credentials-401'],
+    id: 'ab-cert-bad-credentials-403', area: 'auth', files: ['auth/cert-token.test.ts'], clauses: ['7.cert-token-bad-credentials-401'],
     description: 'wrong client credentials with the linked certificate are answered 403 instead of 401',
     onResponse(req, res) {
       const message = String(jsonObjectOf(res)?.message ?? '')
@@ -185,8 +171,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cert-unregistered-400',
-    area: 'auth', files: ['auth/cert-token.test.ts'], clauses: ['7.cert-token-bad-certificate-401'],
+    id: 'ab-cert-unregistered-400', area: 'auth', files: ['auth/cert-token.test.ts'], clauses: ['7.cert-token-bad-certificate-401'],
     description: 'a well-formed certificate whose fingerprint is not registered is answered 400 (as if malformed) instead of 401 or 403',
     onResponse(req, res) {
       const message = String(jsonObjectOf(res)?.message ?? '')
@@ -206,8 +191,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-oauth-client-id-optional',
-    area: 'auth', files: ['auth/token-endpoints.test.ts'], clauses: ['4.2.client-id-required'],
+    id: 'ab-oauth-client-id-optional', area: 'auth', files: ['auth/token-endpoints.test.ts'], clauses: ['4.2.client-id-required'],
     description: 'POST /oauth/token issues a token when clientId is absent (the secret alone identifies the client)',
     onRequest(req) {
       const b = body(req)
@@ -217,8 +201,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-oauth-client-secret-optional',
-    area: 'auth', files: ['auth/token-endpoints.test.ts'], clauses: ['4.2.client-secret-required'],
+    id: 'ab-oauth-client-secret-optional', area: 'auth', files: ['auth/token-endpoints.test.ts'], clauses: ['4.2.client-secret-required'],
     description: 'POST /oauth/token issues a token to a known clientId without clientSecret',
     onRequest(req) {
       const b = body(req)
@@ -228,8 +211,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-oauth-secret-of-65-accepted',
-    area: 'auth', files: ['auth/token-endpoints.test.ts'], clauses: ['4.2.client-secret-length'],
+    id: 'ab-oauth-secret-of-65-accepted', area: 'auth', files: ['auth/token-endpoints.test.ts'], clauses: ['4.2.client-secret-length'],
     description: 'POST /oauth/token lets a clientSecret of 65 characters through its length check to a lenient secret comparison',
     onRequest(req) {
       const secret = body(req)?.clientSecret
@@ -239,8 +221,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cert-client-id-optional',
-    area: 'auth', files: ['auth/token-endpoints.test.ts'], clauses: ['4.1.client-id-required'],
+    id: 'ab-cert-client-id-optional', area: 'auth', files: ['auth/token-endpoints.test.ts'], clauses: ['4.1.client-id-required'],
     description: 'POST /api/auth/token issues a token from the certificate alone when clientId is absent',
     onRequest(req) {
       const b = body(req)
@@ -250,8 +231,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cert-client-secret-optional',
-    area: 'auth', files: ['auth/token-endpoints.test.ts'], clauses: ['4.1.client-secret-required'],
+    id: 'ab-cert-client-secret-optional', area: 'auth', files: ['auth/token-endpoints.test.ts'], clauses: ['4.1.client-secret-required'],
     description: 'POST /api/auth/token issues a token from the certificate and clientId without clientSecret',
     onRequest(req) {
       const b = body(req)
@@ -272,9 +252,7 @@ export default [
     // The key compared on its first 8 characters: any key of the same start is the known key.
     const good = new Set<string>()
     return defineFault({
-      id: 'mn-api-key-matched-on-its-start',
-      area: 'auth',
-      clauses: ['5.api-key-invalid-401'],
+      id: 'mn-api-key-matched-on-its-start', area: 'auth', clauses: ['5.api-key-invalid-401'],
       description: 'the gateway matches x-api-key on its first 8 characters: a different key with the same start, or the key one character longer, shorter or changed at the end, is accepted',
       onRequest(req) {
         const key = req.headers['x-api-key']
@@ -295,9 +273,7 @@ export default [
     const good = new Map<string, string>() // clientId -> a secret that got a token
     const tokenPaths = ['/oauth/token', '/api/auth/token']
     return defineFault({
-      id: 'mn-client-secret-matched-on-its-start',
-      area: 'auth',
-      clauses: ['4.2.wrong-secret-refused', '7.cert-token-bad-credentials-401'],
+      id: 'mn-client-secret-matched-on-its-start', area: 'auth', clauses: ['4.2.wrong-secret-refused', '7.cert-token-bad-credentials-401'],
       description: "the token endpoints match clientSecret on its first 8 characters: the secret one character longer, shorter or changed at the end gets a token",
       onRequest(req) {
         const body = jsonObjectOf(req)
@@ -316,9 +292,7 @@ export default [
 
   // §4.1, §4.2, §5 tokens
   ob({
-    id: 'ob-cert-token-200',
-    area: 'auth',
-    clauses: ['4.1.status-201'],
+    id: 'ob-cert-token-200', area: 'auth', clauses: ['4.1.status-201'],
     description: 'POST /api/auth/token issues the token with 200 instead of 201',
     onResponse(req, res) {
       if (matches(req, 'POST', '/api/auth/token', 'base') && res.status === 201) return withStatus(res, 200)
@@ -327,25 +301,19 @@ export default [
   }),
 
   ob({
-    id: 'ob-cert-token-opaque',
-    area: 'auth',
-    clauses: ['4.1.access-token-jwt'],
+    id: 'ob-cert-token-opaque', area: 'auth', clauses: ['4.1.access-token-jwt'],
     description: 'POST /api/auth/token issues an opaque reference token (still accepted by the API) instead of a JWT',
     ...opaqueTokens('/api/auth/token'),
   }),
 
   ob({
-    id: 'ob-oauth-token-opaque',
-    area: 'auth',
-    clauses: ['4.2.access-token-jwt'],
+    id: 'ob-oauth-token-opaque', area: 'auth', clauses: ['4.2.access-token-jwt'],
     description: 'POST /oauth/token issues an opaque reference token (still accepted by the API) instead of a JWT',
     ...opaqueTokens('/oauth/token'),
   }),
 
   ob({
-    id: 'ob-cert-token-refused-on-bcb-family',
-    area: 'auth',
-    clauses: ['5.both-tokens-usable'],
+    id: 'ob-cert-token-refused-on-bcb-family', area: 'auth', clauses: ['5.both-tokens-usable'],
     description: 'a token from POST /api/auth/token is refused (401) by the central-bank-style endpoints (/accounts/balances, /cob, /pix): only /api/ accepts it',
     onRequest(req) {
       const token = outsiderBearerOf(req)
