@@ -16,10 +16,7 @@ export default [
   }),
 
   defineFault({
-    id: 'bcb-overdraft-one',
-    area: 'balance',
-    files: ['balance/shapes.test.ts'],
-    clauses: ['2.3.bcb-overdraft-zero'],
+    id: 'bcb-overdraft-one', area: 'balance', files: ['balance/shapes.test.ts'], clauses: ['2.3.bcb-overdraft-zero'],
     description: 'GET /accounts/balances reports balanceAmount.overdraft 1 instead of 0',
     onResponse(req, res) {
       const amount = jsonObjectOf(res)?.data?.[0]?.balanceAmount
@@ -88,10 +85,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-bcb-event-date-start-of-day',
-    area: 'balance',
-    files: ['balance/equivalences.test.ts'],
-    clauses: ['2.3.consulted-at-is-event-date'],
+    id: 'vl-bcb-event-date-start-of-day', area: 'balance', files: ['balance/equivalences.test.ts'], clauses: ['2.3.consulted-at-is-event-date'],
     description: 'GET /accounts/balances gives eventDate as the start of the day (a daily snapshot) instead of the moment of the query',
     onResponse(req, res) {
       const item = jsonObjectOf(res)?.data?.[0]
@@ -111,10 +105,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-settlement-returns-funds-to-available',
-    area: 'balance',
-    files: ['balance/movement.test.ts'],
-    clauses: ['3.6.confirm-releases-blocked'],
+    id: 'vl-settlement-returns-funds-to-available', area: 'balance', files: ['balance/movement.test.ts'], clauses: ['3.6.confirm-releases-blocked'],
     description: "on the bank's confirmation of an outgoing payment the blocked amount goes back to available instead of leaving the account",
     onRequest(req) {
       const m = /^\/control\/transactions\/([^/]+)\/settle$/.exec(req.path)
@@ -124,10 +115,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-failure-keeps-funds',
-    area: 'balance',
-    files: ['balance/movement.test.ts'],
-    clauses: ['2.3.failed-operation-unblocks'],
+    id: 'vl-failure-keeps-funds', area: 'balance', files: ['balance/movement.test.ts'], clauses: ['2.3.failed-operation-unblocks'],
     description: 'when the bank refuses an outgoing payment the blocked amount is released but never returned to available',
     onRequest(req) {
       const m = /^\/control\/transactions\/([^/]+)\/fail$/.exec(req.path)
@@ -137,10 +125,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-incoming-payment-credited-late',
-    area: 'balance',
-    files: ['balance/movement.test.ts'],
-    clauses: ['3.6.incoming-raises-available'],
+    id: 'vl-incoming-payment-credited-late', area: 'balance', files: ['balance/movement.test.ts'], clauses: ['3.6.incoming-raises-available'],
     description: 'GET /api/balance shows a received payment as blocked (credited later) instead of available at once',
     onResponse: (() => {
       let heldCents = 0
@@ -160,10 +145,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-slip-credited-at-once',
-    area: 'balance',
-    files: ['balance/movement.test.ts'],
-    clauses: ['2.3.release-bank-slip-d1'],
+    id: 'vl-slip-credited-at-once', area: 'balance', files: ['balance/movement.test.ts'], clauses: ['2.3.release-bank-slip-d1'],
     description: 'GET /v1/account/balance counts a paid bank slip as available the moment it is paid (D+0 instead of D+1)',
     onResponse: (() => {
       let paidCents = 0
@@ -258,9 +240,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-gateway-holds-pix-credits',
-    area: 'balance',
-    clauses: ['2.3.release-pix-immediate'],
+    id: 'ob-gateway-holds-pix-credits', area: 'balance', clauses: ['2.3.release-pix-immediate'],
     description: 'the gateway balance treats a received PIX like a slip (D+1): the credit sits in blockedBalance instead of availableBalance',
     onRequest(req) {
       if (req.method !== 'POST') return undefined
@@ -305,9 +285,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-public-balance-needs-account-id',
-    area: 'balance',
-    clauses: ['4.8.status-200'],
+    id: 'ob-public-balance-needs-account-id', area: 'balance', clauses: ['4.8.status-200'],
     description: 'GET /api/balance without parameters answers 400 "accountId is required" (the account is not taken from the token)',
     onRequest(req) {
       if (matches(req, 'GET', '/api/balance', 'base') && !req.query.has('accountId')) return refuse(400, 'accountId is required')
@@ -316,9 +294,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-gateway-balance-needs-account-param',
-    area: 'balance',
-    clauses: ['4.13.status-200'],
+    id: 'ob-gateway-balance-needs-account-param', area: 'balance', clauses: ['4.13.status-200'],
     description: 'GET /v1/account/balance with no parameters answers 400 "account is required" unless an account query parameter names it',
     onRequest(req) {
       if (matches(req, 'GET', '/v1/account/balance', 'gateway') && !req.query.has('account')) return jsonResponse(400, { statusCode: 400, message: 'account is required', error: 'Bad Request', code: 'INVALID_PARAMETERS' })
