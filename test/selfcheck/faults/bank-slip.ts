@@ -19,19 +19,13 @@ export default [
   }),
 
   defineFault({
-    id: 'slips-waiting-payment-not-notified',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['6.3.waiting-payment-emitted'],
+    id: 'slips-waiting-payment-not-notified', area: 'bank-slip', files: SLIP_FILES, clauses: ['6.3.waiting-payment-emitted'],
     description: 'the WAITING_PAYMENT notification of a registered slip is never sent',
     onWebhook: (d) => (slipEvent(d, 'WAITING_PAYMENT') ? 'drop' : undefined),
   }),
 
   defineFault({
-    id: 'slips-pix-code-without-amount',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['6.3.waiting-payment-info'],
+    id: 'slips-pix-code-without-amount', area: 'bank-slip', files: SLIP_FILES, clauses: ['6.3.waiting-payment-info'],
     description: 'the WAITING_PAYMENT notification carries a static PIX code with no amount',
     onWebhook(d) {
       const info = slipEvent(d, 'WAITING_PAYMENT') ? jsonObjectOf(d)?.additionalInfo : undefined
@@ -41,10 +35,7 @@ export default [
   }),
 
   defineFault({
-    id: 'slips-barcode-due-date-a-day-late',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['6.3.waiting-payment-info'],
+    id: 'slips-barcode-due-date-a-day-late', area: 'bank-slip', files: SLIP_FILES, clauses: ['6.3.waiting-payment-info'],
     description: 'the barcode (and its line, consistently) encodes the due date one day late',
     onWebhook(d) {
       const info = slipEvent(d, 'WAITING_PAYMENT') ? jsonObjectOf(d)?.additionalInfo : undefined
@@ -57,10 +48,7 @@ export default [
   }),
 
   defineFault({
-    id: 'slips-line-field-check-digit-wrong',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['6.3.slip-line-of-barcode'],
+    id: 'slips-line-field-check-digit-wrong', area: 'bank-slip', files: SLIP_FILES, clauses: ['6.3.slip-line-of-barcode'],
     description: "the payment line's first field carries a wrong mod-10 check digit",
     onWebhook(d) {
       const info = slipEvent(d, 'WAITING_PAYMENT') ? jsonObjectOf(d)?.additionalInfo : undefined
@@ -73,10 +61,7 @@ export default [
   }),
 
   defineFault({
-    id: 'slips-paid-payment-type-string',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['6.3.paid-info'],
+    id: 'slips-paid-payment-type-string', area: 'bank-slip', files: SLIP_FILES, clauses: ['6.3.paid-info'],
     description: 'the PAID notification gives additionalInfo.paymentType as a string ("1")',
     onWebhook(d) {
       const info = slipEvent(d, 'PAID') ? jsonObjectOf(d)?.additionalInfo : undefined
@@ -101,10 +86,7 @@ export default [
   }),
 
   defineFault({
-    id: 'slips-pdf-by-external-id-not-found',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['4.16.by-id-or-external-id'],
+    id: 'slips-pdf-by-external-id-not-found', area: 'bank-slip', files: SLIP_FILES, clauses: ['4.16.by-id-or-external-id'],
     description: 'generate-pdf only knows slip ids: an externalId in the path is BOLETO_NOT_FOUND',
     onRequest(req) {
       const id = /^\/bank-slip\/v1\/payment\/([^/]+)\/generate-pdf$/.exec(req.path)?.[1]
@@ -114,10 +96,7 @@ export default [
   }),
 
   defineFault({
-    id: 'slips-pdf-link-serves-html',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['4.16.url-serves-pdf'],
+    id: 'slips-pdf-link-serves-html', area: 'bank-slip', files: SLIP_FILES, clauses: ['4.16.url-serves-pdf'],
     description: 'the temporary download link serves an HTML page instead of the PDF',
     onResponse(req, res) {
       const body = answerOf(req, res, 'generateBankSlipPdf')
@@ -143,10 +122,7 @@ export default [
     // The slip is paid at the target (so it posts PAID), while the driver says it expired.
     const expired = new Set<string>()
     return defineFault({
-      id: 'slips-paid-notified-for-an-expired-slip',
-      area: 'bank-slip',
-      files: SLIP_FILES,
-      clauses: ['6.3.paid-claims-a-paid-slip'],
+      id: 'slips-paid-notified-for-an-expired-slip', area: 'bank-slip', files: SLIP_FILES, clauses: ['6.3.paid-claims-a-paid-slip'],
       description: 'a slip that expires unpaid is notified PAID',
       onRequest(req) {
         const key = req.api === 'control' && req.method === 'POST' ? CONTROL_SLIP_EXPIRE.exec(req.path)?.[1] : undefined
@@ -166,9 +142,7 @@ export default [
 
   // §2.6, §3.4, §4.15, §4.16, §6.3 bank slips
   ob({
-    id: 'ob-slip-id-serial',
-    area: 'bank-slip',
-    clauses: ['2.6.id-uuid'],
+    id: 'ob-slip-id-serial', area: 'bank-slip', clauses: ['2.6.id-uuid'],
     description: 'bank slips are identified by a database serial ("100001") instead of a UUID, consistently on every surface',
     onRequest(req) {
       if (slipIds.toReal.size === 0) return undefined
@@ -213,9 +187,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-slip-payer-number-must-be-numeric',
-    area: 'bank-slip',
-    clauses: ['2.6.payer-object'],
+    id: 'ob-slip-payer-number-must-be-numeric', area: 'bank-slip', clauses: ['2.6.payer-object'],
     description: 'POST /bank-slip/v1/payment refuses payer.number sent as a string (400 "payer.number must be a number")',
     onRequest(req) {
       if (matches(req, 'POST', '/bank-slip/v1/payment', 'gateway') && typeof req.json?.payer?.number === 'string') {
@@ -226,9 +198,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-slip-due-date-br-format-only',
-    area: 'bank-slip',
-    clauses: ['4.15.request-accepted'],
+    id: 'ob-slip-due-date-br-format-only', area: 'bank-slip', clauses: ['4.15.request-accepted'],
     description: 'POST /bank-slip/v1/payment accepts dueDate only as DD/MM/YYYY: a YYYY-MM-DD due date is refused with 400',
     onRequest(req) {
       if (matches(req, 'POST', '/bank-slip/v1/payment', 'gateway') && typeof req.json?.dueDate === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(req.json.dueDate)) {
@@ -239,9 +209,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-slip-registered-notified-as-registered',
-    area: 'bank-slip',
-    clauses: ['3.4.register-waiting-payment'],
+    id: 'ob-slip-registered-notified-as-registered', area: 'bank-slip', clauses: ['3.4.register-waiting-payment'],
     description: 'on registration the slip notification says status REGISTERED (the bank\'s word) instead of WAITING_PAYMENT',
     escapes: 'caught on 6.3.waiting-payment-emitted, the clause this fault breaks: the slip does become WAITING_PAYMENT (the control driver reads it so), only its registration notification names another status; 3.4.register-waiting-payment is not broken',
     onWebhook(d) {
@@ -252,9 +220,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-slip-paid-notified-as-liquidated',
-    area: 'bank-slip',
-    clauses: ['3.4.pay-paid'],
+    id: 'ob-slip-paid-notified-as-liquidated', area: 'bank-slip', clauses: ['3.4.pay-paid'],
     description: 'on payment the slip notification says status LIQUIDATED (the PIX vocabulary) instead of PAID',
     escapes: 'caught on 6.3.paid-emitted, the clause this fault breaks: the slip does become PAID (the control driver reads it so), only its payment notification names another status; 3.4.pay-paid is not broken',
     onWebhook(d) {
@@ -265,9 +231,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-slip-paid-amount-only-nested',
-    area: 'bank-slip',
-    clauses: ['6.3.paid-emitted'],
+    id: 'ob-slip-paid-amount-only-nested', area: 'bank-slip', clauses: ['6.3.paid-emitted'],
     description: 'the PAID slip notification carries the amount only inside additionalInfo, not at the top level',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -277,9 +241,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-slip-processed-at-local-as-utc',
-    area: 'bank-slip',
-    clauses: ['6.3.common-fields'],
+    id: 'ob-slip-processed-at-local-as-utc', area: 'bank-slip', clauses: ['6.3.common-fields'],
     description: 'slip notifications stamp processedAt with São Paulo wall time labelled Z: three hours before the event',
     onWebhook(d) {
       const j = jsonObjectOf(d)
