@@ -11,8 +11,7 @@ import { rewriteOk } from './support/rewrites.ts'
 
 export default [
   defineFault({
-    id: 'ab-cash-out-qr-limit-600',
-    area: 'cash', files: ['cash/bounds.test.ts'], clauses: ['4.7.qr-length'],
+    id: 'ab-cash-out-qr-limit-600', area: 'cash', files: ['cash/bounds.test.ts'], clauses: ['4.7.qr-length'],
     description: 'a qrCode of 501 to 600 characters is accepted (limit set to 600)',
     onRequest(req) {
       const qr = body(req)?.qrCode
@@ -22,8 +21,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cash-out-prefix-not-checked',
-    area: 'cash', files: ['cash/bounds.test.ts'], clauses: ['4.7.qr-prefix'],
+    id: 'ab-cash-out-prefix-not-checked', area: 'cash', files: ['cash/bounds.test.ts'], clauses: ['4.7.qr-prefix'],
     description: 'the 000201 prefix is not checked: a code with another payload format indicator or order is paid',
     onRequest(req) {
       const qr = body(req)?.qrCode
@@ -33,8 +31,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cash-out-value-rounded',
-    area: 'cash', files: ['cash/bounds.test.ts'], clauses: ['4.7.value-two-decimals'],
+    id: 'ab-cash-out-value-rounded', area: 'cash', files: ['cash/bounds.test.ts'], clauses: ['4.7.value-two-decimals'],
     description: 'a cash-out value with more than two decimals is rounded to the cent instead of refused',
     onRequest(req) {
       const b = body(req)
@@ -45,8 +42,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cash-out-one-cent-tolerance',
-    area: 'cash', files: ['cash/bounds.test.ts'], clauses: ['4.7.value-matches-qr'],
+    id: 'ab-cash-out-one-cent-tolerance', area: 'cash', files: ['cash/bounds.test.ts'], clauses: ['4.7.value-matches-qr'],
     description: 'a cash-out value within one cent of the QR amount is accepted (paid at the QR amount)',
     onRequest(req) {
       const b = body(req)
@@ -75,10 +71,7 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-cash-in-qr-image-truncated',
-    area: 'cash',
-    files: STATE_FILES.cashIn,
-    clauses: ['4.6.qr-image-when-requested'],
+    id: 'sm-cash-in-qr-image-truncated', area: 'cash', files: STATE_FILES.cashIn, clauses: ['4.6.qr-image-when-requested'],
     description: 'the cash-in qrCodeImage is a PNG data URI whose image is cut after 100 bytes',
     onResponse(req, res) {
       const body = answerOf(req, res, 'createCashIn')
@@ -88,10 +81,7 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-cash-in-qr-image-unasked',
-    area: 'cash',
-    files: STATE_FILES.cashIn,
-    clauses: ['4.6.qr-image-absent'],
+    id: 'sm-cash-in-qr-image-unasked', area: 'cash', files: STATE_FILES.cashIn, clauses: ['4.6.qr-image-absent'],
     description: 'the cash-in answer carries qrCodeImage although generateQrCode was not true',
     onResponse(req, res) {
       const body = answerOf(req, res, 'createCashIn')
@@ -111,10 +101,7 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-cash-out-pays-qr-amount',
-    area: 'cash',
-    files: STATE_FILES.cashOut,
-    clauses: ['4.7.value-matches-qr'],
+    id: 'sm-cash-out-pays-qr-amount', area: 'cash', files: STATE_FILES.cashOut, clauses: ['4.7.value-matches-qr'],
     description: 'a cash-out whose value differs from the QR amount is accepted (the QR amount is paid)',
     onRequest(req) {
       if (!cashOut(req) || typeof req.json?.qrCode !== 'string') return undefined
@@ -127,10 +114,7 @@ export default [
   (() => {
     let blockedByRefusals = 0
     return defineFault({
-      id: 'sm-cash-out-refused-still-blocks',
-      area: 'cash',
-      files: STATE_FILES.cashOut,
-      clauses: ['4.7.value-matches-qr'],
+      id: 'sm-cash-out-refused-still-blocks', area: 'cash', files: STATE_FILES.cashOut, clauses: ['4.7.value-matches-qr'],
       description: 'a cash-out refused because its value differs from the QR amount still blocks that value (the gateway balance shows it)',
       onResponse(req, res) {
         const value = req.json?.value
@@ -154,10 +138,7 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-cash-out-settle-credits-back',
-    area: 'cash',
-    files: STATE_FILES.cashOut,
-    clauses: ['3.6.confirm-releases-blocked'],
+    id: 'sm-cash-out-settle-credits-back', area: 'cash', files: STATE_FILES.cashOut, clauses: ['3.6.confirm-releases-blocked'],
     description: 'when the bank confirms a cash-out the blocked amount goes back to available instead of being released',
     onRequest(req) {
       if (req.api !== 'control' || req.method !== 'POST' || !CONTROL_SETTLE.test(req.path)) return undefined
@@ -166,10 +147,7 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-cash-out-transfer-dropped',
-    area: 'cash',
-    files: STATE_FILES.cashOut,
-    clauses: ['6.2.transfer-emitted'],
+    id: 'sm-cash-out-transfer-dropped', area: 'cash', files: STATE_FILES.cashOut, clauses: ['6.2.transfer-emitted'],
     description: 'a settled cash-out sends no TRANSFER event',
     onWebhook: (d) => (eventOf(d, 'TRANSFER') ? 'drop' : undefined),
   }),
@@ -183,10 +161,7 @@ export default [
   }),
 
   defineFault({
-    id: 'answers-cash-in-additional-info-refused',
-    area: 'cash',
-    files: FILES.cash,
-    clauses: ['4.6.full-request-accepted'],
+    id: 'answers-cash-in-additional-info-refused', area: 'cash', files: FILES.cash, clauses: ['4.6.full-request-accepted'],
     description: 'a cash-in carrying additionalInfo is refused with 400',
     onRequest(req) {
       if (postCashIn(req) && jsonObjectOf(req)?.additionalInfo !== undefined) return refusal(400, 'additionalInfo is not allowed')
@@ -195,10 +170,7 @@ export default [
   }),
 
   defineFault({
-    id: 'answers-cash-out-document-required',
-    area: 'cash',
-    files: FILES.cash,
-    clauses: ['4.7.optional-fields'],
+    id: 'answers-cash-out-document-required', area: 'cash', files: FILES.cash, clauses: ['4.7.optional-fields'],
     description: 'a cash-out without document is refused with 400',
     onRequest(req) {
       const body = jsonObjectOf(req)
@@ -215,10 +187,7 @@ export default [
   (() => {
     const used = new Set<string>()
     return defineFault({
-      id: 'answers-cash-out-external-id-pays-twice',
-      area: 'cash',
-      files: FILES.cash,
-      clauses: ['4.7.external-id-unique'],
+      id: 'answers-cash-out-external-id-pays-twice', area: 'cash', files: FILES.cash, clauses: ['4.7.external-id-unique'],
       description: 'a cash-out reusing an externalId makes a second payment (the target does not look the externalId up)',
       onRequest(req) {
         const body = jsonObjectOf(req)
@@ -232,9 +201,7 @@ export default [
   })(),
 
   defineFault({
-    id: 'mn-cash-in-expiration-in-milliseconds',
-    area: 'cash',
-    clauses: ['4.6.expiration-date-from-expiration-time'],
+    id: 'mn-cash-in-expiration-in-milliseconds', area: 'cash', clauses: ['4.6.expiration-date-from-expiration-time'],
     description: 'the cash-in expirationDate adds transaction.expirationTime as milliseconds, not seconds',
     onResponse(req, res) {
       const body = jsonObjectOf(res)
