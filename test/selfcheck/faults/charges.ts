@@ -16,43 +16,37 @@ import { answerForTarget, replaceAnswer, rewriteOk } from './support/rewrites.ts
 
 export default [
   defineFault({
-    id: 'ab-cob-chave-truncated-to-77',
-    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.chave-max'],
+    id: 'ab-cob-chave-truncated-to-77', area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.chave-max'],
     description: 'a chave over 77 characters is silently cut to 77 instead of refused',
     onRequest: truncateAt(77, (b) => b, 'chave'),
   }),
 
   defineFault({
-    id: 'ab-cob-solicitacao-limit-139',
-    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.solicitacao-max'],
+    id: 'ab-cob-solicitacao-limit-139', area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.solicitacao-max'],
     description: 'solicitacaoPagador of exactly 140 characters is refused (limit off by one)',
     onRequest: refuseLength(140, (b) => b, 'solicitacaoPagador'),
   }),
 
   defineFault({
-    id: 'ab-cob-devedor-nome-truncated',
-    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.devedor-nome-max'],
+    id: 'ab-cob-devedor-nome-truncated', area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.devedor-nome-max'],
     description: 'a devedor.nome over 200 characters is silently cut to 200',
     onRequest: truncateAt(200, (b) => b.devedor, 'nome'),
   }),
 
   defineFault({
-    id: 'ab-cob-devedor-nome-counted-in-utf16-units',
-    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.devedor-nome-max'],
+    id: 'ab-cob-devedor-nome-counted-in-utf16-units', area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.devedor-nome-max'],
     description: 'devedor.nome is bounded in UTF-16 units, not characters: 200 emoji (400 units) are refused',
     onRequest: refuseOverUtf16Units(200, (b) => b.devedor, 'nome'),
   }),
 
   defineFault({
-    id: 'ab-cob-info-nome-limit-49',
-    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.info-nome-max'],
+    id: 'ab-cob-info-nome-limit-49', area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.info-nome-max'],
     description: 'an infoAdicionais nome of exactly 50 characters is refused (limit off by one)',
     onRequest: refuseLength(50, (b) => b.infoAdicionais?.[0], 'nome'),
   }),
 
   defineFault({
-    id: 'ab-cob-info-valor-truncated',
-    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.info-valor-max'],
+    id: 'ab-cob-info-valor-truncated', area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.info-valor-max'],
     description: 'an infoAdicionais valor over 200 characters is silently cut to 200',
     onRequest: truncateAt(200, (b) => b.infoAdicionais?.[0], 'valor'),
   }),
@@ -63,8 +57,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cob-modalidade-2-accepted',
-    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.modalidade-values'],
+    id: 'ab-cob-modalidade-2-accepted', area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.modalidade-values'],
     description: 'modalidadeAlteracao other than 0 is read as "payer may change" (2 accepted as 1)',
     onRequest: rewriteCob((b) => {
       if (b.valor?.modalidadeAlteracao !== 2) return false
@@ -74,8 +67,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cob-calendario-optional',
-    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.calendario-required'],
+    id: 'ab-cob-calendario-optional', area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.calendario-required'],
     description: 'a charge without calendario is created with the default expiration',
     onRequest: rewriteCob((b) => {
       if (b.calendario !== undefined || b.valor === undefined) return false
@@ -85,8 +77,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cob-cpf-extra-digit-ignored',
-    area: 'charges', files: ['charges/bounds.test.ts', 'charges/errors.test.ts'], clauses: ['7.create-charge-cpf-digits-400'],
+    id: 'ab-cob-cpf-extra-digit-ignored', area: 'charges', files: ['charges/bounds.test.ts', 'charges/errors.test.ts'], clauses: ['7.create-charge-cpf-digits-400'],
     description: 'a devedor.cpf of 12 digits is read as its first 11',
     onRequest: rewriteCob((b) => {
       if (typeof b.devedor?.cpf !== 'string' || !/^\d{12}$/.test(b.devedor.cpf)) return false
@@ -96,8 +87,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cob-cnpj-extra-digit-ignored',
-    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['2.4.devedor-cnpj-digits'],
+    id: 'ab-cob-cnpj-extra-digit-ignored', area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['2.4.devedor-cnpj-digits'],
     description: 'a devedor.cnpj of 15 digits is read as its first 14',
     onRequest: rewriteCob((b) => {
       if (typeof b.devedor?.cnpj !== 'string' || !/^\d{15}$/.test(b.devedor.cnpj)) return false
@@ -107,8 +97,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cob-bad-txid-422',
-    area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-txid-400'],
+    id: 'ab-cob-bad-txid-422', area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-txid-400'],
     description: 'a malformed txid is answered 422 instead of 400',
     onResponse(req, res) {
       const message = String(jsonObjectOf(res)?.message ?? '')
@@ -118,8 +107,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cob-formatted-cpf-accepted',
-    area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-cpf-digits-400'],
+    id: 'ab-cob-formatted-cpf-accepted', area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-cpf-digits-400'],
     description: 'a devedor.cpf is normalised instead of refused: punctuation stripped, digits beyond 11 dropped',
     onRequest: rewriteCob((b) => {
       const cpf = b.devedor?.cpf
@@ -130,8 +118,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cob-check-digits-not-verified',
-    area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-document-invalid-400'],
+    id: 'ab-cob-check-digits-not-verified', area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-document-invalid-400'],
     description: 'CPF and CNPJ check digits are not verified (any 11 or 14 digits pass)',
     onRequest: rewriteCob((b) => {
       const d = b.devedor
@@ -144,8 +131,7 @@ export default [
 
   // A vendor's implementation took "10.0٣" as 10.03: a `\d` that matches every Unicode digit.
   defineFault({
-    id: 'ab-cob-value-unicode-digits',
-    area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-value-format-400'],
+    id: 'ab-cob-value-unicode-digits', area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-value-format-400'],
     description: 'valor.original with a non-ASCII decimal digit (an Arabic-Indic ٣) is taken as that digit instead of refused',
     onRequest: rewriteCob((b) => {
       const original = b.valor?.original
@@ -158,8 +144,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cob-value-parsed-leniently',
-    area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-value-format-400'],
+    id: 'ab-cob-value-parsed-leniently', area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-value-format-400'],
     description: 'valor.original is parsed as any number and re-written with two decimals instead of refused',
     onRequest: rewriteCob((b) => {
       const fixed = asTwoDecimals(b.valor?.original)
@@ -175,10 +160,7 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-cob-criacao-stale',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['2.4.criacao'],
+    id: 'sm-cob-criacao-stale', area: 'charges', files: STATE_FILES.charges, clauses: ['2.4.criacao'],
     description: 'PUT /cob stamps calendario.criacao one day before the creation',
     onResponse(req, res) {
       const calendario = answerOf(req, res, 'putCob')?.calendario
@@ -190,10 +172,7 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-cob-tipocob-cobv',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['2.4.loc-tipo-cob'],
+    id: 'sm-cob-tipocob-cobv', area: 'charges', files: STATE_FILES.charges, clauses: ['2.4.loc-tipo-cob'],
     description: 'PUT /cob answers loc.tipoCob "cobv" (the due-date kind) for an immediate charge',
     onResponse(req, res) {
       const loc = answerOf(req, res, 'putCob')?.loc
@@ -208,10 +187,7 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-cob-expiracao-default-3600',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['4.10.expiracao-default'],
+    id: 'sm-cob-expiracao-default-3600', area: 'charges', files: STATE_FILES.charges, clauses: ['4.10.expiracao-default'],
     description: 'a charge created without calendario.expiracao gets 3600 s instead of 86400',
     onResponse(req, res) {
       const calendario = answerOf(req, res, 'putCob')?.calendario
@@ -236,10 +212,7 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-cob-paid-stays-ativa',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['3.2.pay-ativa-concluida'],
+    id: 'sm-cob-paid-stays-ativa', area: 'charges', files: STATE_FILES.charges, clauses: ['3.2.pay-ativa-concluida'],
     description: 'a paid charge keeps status ATIVA instead of becoming CONCLUIDA',
     onResponse(req, res) {
       const body = jsonObjectOf(res)
@@ -249,19 +222,13 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-cob-receive-dropped',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['6.2.receive-emitted'],
+    id: 'sm-cob-receive-dropped', area: 'charges', files: STATE_FILES.charges, clauses: ['6.2.receive-emitted'],
     description: 'paying a charge sends no RECEIVE event',
     onWebhook: (d) => (eventOf(d, 'RECEIVE') ? 'drop' : undefined),
   }),
 
   defineFault({
-    id: 'sm-cob-receive-without-end-to-end-id',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['6.2.receive-fields'],
+    id: 'sm-cob-receive-without-end-to-end-id', area: 'charges', files: STATE_FILES.charges, clauses: ['6.2.receive-fields'],
     description: 'RECEIVE data carries no endToEndId',
     onWebhook(d) {
       const data = eventData(d)
@@ -271,10 +238,7 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-cob-receive-amount-off-by-cent',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['6.2.receive-txid-of-charge'],
+    id: 'sm-cob-receive-amount-off-by-cent', area: 'charges', files: STATE_FILES.charges, clauses: ['6.2.receive-txid-of-charge'],
     description: 'RECEIVE payment.amount is one cent above the charge valor.original',
     onWebhook(d) {
       const payment = eventData(d)?.payment
@@ -286,10 +250,7 @@ export default [
   (() => {
     const payerOf = new Map<string, string>()
     return defineFault({
-      id: 'sm-cob-receive-document-unmasked',
-      area: 'charges',
-      files: STATE_FILES.charges,
-      clauses: ['6.2.receive-debtor-masked'],
+      id: 'sm-cob-receive-document-unmasked', area: 'charges', files: STATE_FILES.charges, clauses: ['6.2.receive-debtor-masked'],
       description: 'RECEIVE debtorAccount.document carries the payer document unmasked',
       onRequest(req) {
         const txid = CONTROL_COB_PAY.exec(req.path)?.[1]
@@ -306,10 +267,7 @@ export default [
   })(),
 
   defineFault({
-    id: 'sm-cob-cancel-reported-as-psp',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['3.2.cancel-removida-recebedor'],
+    id: 'sm-cob-cancel-reported-as-psp', area: 'charges', files: STATE_FILES.charges, clauses: ['3.2.cancel-removida-recebedor'],
     description: 'a charge the receiver cancels becomes REMOVIDA_PELO_PSP',
     onResponse(req, res) {
       const body = jsonObjectOf(res)
@@ -319,10 +277,7 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-cob-psp-removal-reported-as-receiver',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['3.2.remove-removida-psp'],
+    id: 'sm-cob-psp-removal-reported-as-receiver', area: 'charges', files: STATE_FILES.charges, clauses: ['3.2.remove-removida-psp'],
     description: 'a charge the provider removes becomes REMOVIDA_PELO_USUARIO_RECEBEDOR',
     onResponse(req, res) {
       const body = jsonObjectOf(res)
@@ -334,10 +289,7 @@ export default [
   (() => {
     const removedByHand = new Set<string>()
     return defineFault({
-      id: 'sm-cob-never-expires',
-      area: 'charges',
-      files: STATE_FILES.charges,
-      clauses: ['3.2.remove-removida-psp'],
+      id: 'sm-cob-never-expires', area: 'charges', files: STATE_FILES.charges, clauses: ['3.2.remove-removida-psp'],
       description: 'charges never expire: past calendario.expiracao they stay ATIVA',
       onRequest(req) {
         const txid = CONTROL_COB_REMOVE.exec(req.path)?.[1]
@@ -362,10 +314,7 @@ export default [
   // PUT /cob answer (§2.4, §4.10)
 
   defineFault({
-    id: 'answers-cob-loc-id-string',
-    area: 'charges',
-    files: FILES.charge,
-    clauses: ['2.4.loc-id'],
+    id: 'answers-cob-loc-id-string', area: 'charges', files: FILES.charge, clauses: ['2.4.loc-id'],
     description: 'PUT /cob answers loc.id as a string ("17") instead of a number',
     onResponse(req, res) {
       const loc = answerOf(req, res, 'putCob')?.loc
@@ -380,10 +329,7 @@ export default [
   }),
 
   defineFault({
-    id: 'answers-cob-drops-info-adicionais',
-    area: 'charges',
-    files: FILES.charge,
-    clauses: ['4.10.echoes-request'],
+    id: 'answers-cob-drops-info-adicionais', area: 'charges', files: FILES.charge, clauses: ['4.10.echoes-request'],
     description: 'PUT /cob leaves infoAdicionais out of the created charge',
     onResponse(req, res) {
       delete answerOf(req, res, 'putCob')?.infoAdicionais
@@ -392,10 +338,7 @@ export default [
   }),
 
   defineFault({
-    id: 'answers-cob-devedor-required',
-    area: 'charges',
-    files: FILES.charge,
-    clauses: ['4.10.devedor-optional'],
+    id: 'answers-cob-devedor-required', area: 'charges', files: FILES.charge, clauses: ['4.10.devedor-optional'],
     description: 'PUT /cob without devedor is refused with 400',
     onRequest(req) {
       if (putCob(req) && jsonObjectOf(req) && !('devedor' in req.json)) return refusal(400, 'devedor is required')
@@ -404,10 +347,7 @@ export default [
   }),
 
   defineFault({
-    id: 'answers-cob-modalidade-default-1',
-    area: 'charges',
-    files: FILES.charge,
-    clauses: ['4.10.modalidade-default'],
+    id: 'answers-cob-modalidade-default-1', area: 'charges', files: FILES.charge, clauses: ['4.10.modalidade-default'],
     description: 'a charge created without valor.modalidadeAlteracao has modalidadeAlteracao 1',
     onRequest(req) {
       const valor = jsonObjectOf(req)?.valor
@@ -419,9 +359,7 @@ export default [
   (() => {
     const final = new Set<string>()
     return defineFault({
-      id: 'mn-cob-txid-reused-after-final',
-      area: 'charges',
-      clauses: ['7.create-charge-duplicate-txid-409'],
+      id: 'mn-cob-txid-reused-after-final', area: 'charges', clauses: ['7.create-charge-duplicate-txid-409'],
       description: 'PUT /cob/{txid} with the txid of a charge that reached a final state (paid, removed) creates a new charge instead of answering 409',
       onRequest(req) {
         const m = /^\/control\/cob\/([^/]+)\/(pay|remove)$/.exec(req.path)
@@ -458,9 +396,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-cob-created-200',
-    area: 'charges',
-    clauses: ['4.10.status-201'],
+    id: 'ob-cob-created-200', area: 'charges', clauses: ['4.10.status-201'],
     description: 'a valid PUT /cob answers 200 instead of 201',
     onResponse(req, res) {
       if (matches(req, 'PUT', COB, 'base') && res.status === 201) return withStatus(res, 200)
@@ -469,9 +405,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-cob-cpf-debtor-refused',
-    area: 'charges',
-    clauses: ['4.10.devedor-cpf-form'],
+    id: 'ob-cob-cpf-debtor-refused', area: 'charges', clauses: ['4.10.devedor-cpf-form'],
     description: 'PUT /cob accepts only company debtors: a devedor with cpf + nome is refused with 400',
     onRequest(req) {
       if (matches(req, 'PUT', COB, 'base') && typeof req.json?.devedor?.cpf === 'string') return refuse(400, 'devedor.cnpj is required')
@@ -480,9 +414,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-cob-cnpj-debtor-refused',
-    area: 'charges',
-    clauses: ['4.10.devedor-cnpj-form'],
+    id: 'ob-cob-cnpj-debtor-refused', area: 'charges', clauses: ['4.10.devedor-cnpj-form'],
     description: 'PUT /cob validates every debtor document as a CPF: a devedor with a valid 14-digit cnpj is refused with 400',
     onRequest(req) {
       if (matches(req, 'PUT', COB, 'base') && typeof req.json?.devedor?.cnpj === 'string') return refuse(400, 'devedor.cpf must be exactly 11 numeric digits')
@@ -491,9 +423,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-cob-debtor-name-optional',
-    area: 'charges',
-    clauses: ['4.10.devedor-fields-required'],
+    id: 'ob-cob-debtor-name-optional', area: 'charges', clauses: ['4.10.devedor-fields-required'],
     description: 'PUT /cob accepts a devedor without nome (filled with "NAO INFORMADO") or with nome and no document (the debtor dropped)',
     onRequest(req) {
       const d = req.json?.devedor
@@ -505,9 +435,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-cob-valor-defaulted',
-    area: 'charges',
-    clauses: ['4.10.valor-required'],
+    id: 'ob-cob-valor-defaulted', area: 'charges', clauses: ['4.10.valor-required'],
     description: 'PUT /cob without valor or valor.original creates an open-amount charge of R$ 0.01 instead of refusing with 400',
     onRequest(req) {
       const j = req.json
@@ -520,9 +448,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-cob-info-item-partial-accepted',
-    area: 'charges',
-    clauses: ['4.10.info-item-fields-required'],
+    id: 'ob-cob-info-item-partial-accepted', area: 'charges', clauses: ['4.10.info-item-fields-required'],
     description: 'PUT /cob accepts infoAdicionais items missing nome or valor (filled with "-")',
     onRequest(req) {
       const items = req.json?.infoAdicionais
