@@ -10,10 +10,7 @@ export default [
   // Conventions: JSON bodies and UTC timestamps
 
   defineFault({
-    id: 'answers-json-balance-labelled-text-plain',
-    area: 'conventions',
-    files: FILES.json,
-    clauses: ['0.json-bodies'],
+    id: 'answers-json-balance-labelled-text-plain', area: 'conventions', files: FILES.json, clauses: ['0.json-bodies'],
     description: 'GET /api/balance answers its JSON body labelled Content-Type text/plain',
     onResponse(req, res) {
       if (matches(req, 'GET', '/api/balance', 'base')) res.headers['content-type'] = 'text/plain; charset=utf-8'
@@ -27,10 +24,7 @@ export default [
   }),
 
   defineFault({
-    id: 'answers-notification-timestamp-brasilia-offset',
-    area: 'conventions',
-    files: FILES.timestamps,
-    clauses: ['0.timestamps-utc'],
+    id: 'answers-notification-timestamp-brasilia-offset', area: 'conventions', files: FILES.timestamps, clauses: ['0.timestamps-utc'],
     description: 'bank slip notifications carry processedAt in Brasilia time (-03:00) instead of UTC',
     onWebhook(d) {
       const body = jsonObjectOf(d)
@@ -45,9 +39,7 @@ export default [
   (() => {
     let moved = false
     return defineFault({
-      id: 'mn-bcb-time-brasilia-once-clock-moved',
-      area: 'conventions',
-      clauses: ['0.timestamps-utc'],
+      id: 'mn-bcb-time-brasilia-once-clock-moved', area: 'conventions', clauses: ['0.timestamps-utc'],
       description: "once the sandbox clock has moved, the central-bank-style surface renders its times in Brasilia's zone (-03:00): balances eventDate and the charge's calendario.criacao",
       onRequest(req) {
         if (isControl(req, 'POST', '/control/clock/advance')) moved = true
