@@ -13,8 +13,7 @@ import { replaceAnswer, rewriteOk } from './support/rewrites.ts'
 
 export default [
   defineFault({
-    id: 'ab-return-e2eid-truncated-to-32',
-    area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.11.e2eid-length'],
+    id: 'ab-return-e2eid-truncated-to-32', area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.11.e2eid-length'],
     description: 'an e2eid longer than 32 characters is cut to 32 and the return created',
     onRequest(req) {
       const m = authBoundsPutReturn(req) ? returnParts(req) : null
@@ -25,8 +24,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-return-id-limit-34',
-    area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.11.id-length'],
+    id: 'ab-return-id-limit-34', area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.11.id-length'],
     description: 'a return id of exactly 35 characters is refused (limit off by one)',
     onRequest(req) {
       const m = authBoundsPutReturn(req) ? returnParts(req) : null
@@ -36,8 +34,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-return-descricao-truncated',
-    area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.11.descricao-max'],
+    id: 'ab-return-descricao-truncated', area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.11.descricao-max'],
     description: 'a return descricao over 140 characters is silently cut to 140',
     onRequest(req) {
       const b = body(req)
@@ -48,8 +45,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-return-med-natureza-ignored',
-    area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.11.natureza-med-refused'],
+    id: 'ab-return-med-natureza-ignored', area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.11.natureza-med-refused'],
     description: 'a MED_* natureza in a return request is ignored (treated as ORIGINAL) instead of refused',
     onRequest(req) {
       const b = body(req)
@@ -60,8 +56,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-return-valor-defaults',
-    area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.11.valor-required'],
+    id: 'ab-return-valor-defaults', area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.11.valor-required'],
     description: 'a return without valor defaults to one cent instead of being refused',
     onRequest(req) {
       const b = body(req)
@@ -72,8 +67,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-refund-zero-means-total',
-    area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.14.value-min'],
+    id: 'ab-refund-zero-means-total', area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.14.value-min'],
     description: 'a gateway refund value below 0.01 is read as "no value" (a total refund) instead of refused',
     onRequest(req) {
       const b = body(req)
@@ -84,8 +78,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-return-valor-parsed-leniently',
-    area: 'returns', files: ['returns/errors.test.ts'], clauses: ['7.return-value-format-400'],
+    id: 'ab-return-valor-parsed-leniently', area: 'returns', files: ['returns/errors.test.ts'], clauses: ['7.return-value-format-400'],
     description: 'a return valor is parsed as any number and re-written with two decimals instead of refused',
     onRequest(req) {
       const b = body(req)
@@ -102,10 +95,7 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-return-settled-without-liquidacao',
-    area: 'returns',
-    files: STATE_FILES.returns,
-    clauses: ['3.3.settle-devolvido'],
+    id: 'sm-return-settled-without-liquidacao', area: 'returns', files: STATE_FILES.returns, clauses: ['3.3.settle-devolvido'],
     description: 'a DEVOLVIDO return has no horario.liquidacao',
     onResponse(req, res) {
       const body = jsonObjectOf(res)
@@ -115,19 +105,13 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-return-refund-dropped',
-    area: 'returns',
-    files: STATE_FILES.returns,
-    clauses: ['6.2.refund-emitted'],
+    id: 'sm-return-refund-dropped', area: 'returns', files: STATE_FILES.returns, clauses: ['6.2.refund-emitted'],
     description: 'a processed return sends no REFUND event',
     onWebhook: (d) => (eventOf(d, 'REFUND') ? 'drop' : undefined),
   }),
 
   defineFault({
-    id: 'sm-return-refund-item-without-information',
-    area: 'returns',
-    files: STATE_FILES.returns,
-    clauses: ['6.2.refund-items'],
+    id: 'sm-return-refund-item-without-information', area: 'returns', files: STATE_FILES.returns, clauses: ['6.2.refund-items'],
     description: 'the REFUND refunds[] items carry no information field',
     onWebhook(d) {
       const items = eventData(d)?.refunds
@@ -137,10 +121,7 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-return-fail-stays-processing',
-    area: 'returns',
-    files: STATE_FILES.returns,
-    clauses: ['3.3.fail-nao-realizado'],
+    id: 'sm-return-fail-stays-processing', area: 'returns', files: STATE_FILES.returns, clauses: ['3.3.fail-nao-realizado'],
     description: 'a return whose processing fails stays EM_PROCESSAMENTO instead of becoming NAO_REALIZADO',
     onResponse(req, res) {
       const body = jsonObjectOf(res)
@@ -157,10 +138,7 @@ export default [
   (() => {
     const payments = paymentBook()
     return defineFault({
-      id: 'sm-return-sum-checked-per-return',
-      area: 'returns',
-      files: STATE_FILES.returns,
-      clauses: ['7.return-value-exceeds-refundable-400'],
+      id: 'sm-return-sum-checked-per-return', area: 'returns', files: STATE_FILES.returns, clauses: ['7.return-value-exceeds-refundable-400'],
       description: 'each return is checked against the original alone, not against what is still refundable',
       onResponse(req, res) {
         payments.learn(req, res)
@@ -174,10 +152,7 @@ export default [
   (() => {
     const returned = new Set<string>()
     return defineFault({
-      id: 'sm-return-one-per-payment',
-      area: 'returns',
-      files: STATE_FILES.returns,
-      clauses: ['4.11.partial-returns-up-to-original'],
+      id: 'sm-return-one-per-payment', area: 'returns', files: STATE_FILES.returns, clauses: ['4.11.partial-returns-up-to-original'],
       description: 'a second partial return of a payment is refused with 400 although the sum stays within the original',
       onRequest(req) {
         const e2eid = devolucaoE2eid(req)
@@ -195,10 +170,7 @@ export default [
   (() => {
     const payments = paymentBook()
     return defineFault({
-      id: 'sm-return-89-days-refused',
-      area: 'returns',
-      files: STATE_FILES.returns,
-      clauses: ['4.11.within-89-days-accepted'],
+      id: 'sm-return-89-days-refused', area: 'returns', files: STATE_FILES.returns, clauses: ['4.11.within-89-days-accepted'],
       description: 'a return 89 days after receipt is refused with 422 (the deadline counted one day short)',
       onRequest(req) {
         if (!putDevolucao(req) || (payments.of(devolucaoE2eid(req))?.ageDays ?? 0) < 89) return undefined
@@ -219,10 +191,7 @@ export default [
   (() => {
     const payments = paymentBook()
     return defineFault({
-      id: 'sm-return-unknown-e2eid-400',
-      area: 'returns',
-      files: STATE_FILES.returns,
-      clauses: ['7.return-original-not-found-404'],
+      id: 'sm-return-unknown-e2eid-400', area: 'returns', files: STATE_FILES.returns, clauses: ['7.return-original-not-found-404'],
       description: 'a return naming an e2eid of no transaction is answered 400 instead of 404',
       onResponse(req, res) {
         payments.learn(req, res)
@@ -235,10 +204,7 @@ export default [
   (() => {
     const withdrawals = new Set<string>()
     return defineFault({
-      id: 'sm-return-of-cash-out-accepted',
-      area: 'returns',
-      files: STATE_FILES.returns,
-      clauses: ['7.return-not-received-payment-404'],
+      id: 'sm-return-of-cash-out-accepted', area: 'returns', files: STATE_FILES.returns, clauses: ['7.return-not-received-payment-404'],
       description: 'a return naming the e2eid of a cash-out is accepted as if it were a received payment',
       onResponse(req, res) {
         const body = answerOf(req, res, 'getTransaction')
@@ -252,10 +218,7 @@ export default [
   (() => {
     const payments = paymentBook()
     return defineFault({
-      id: 'sm-refund-90-days-expired',
-      area: 'returns',
-      files: STATE_FILES.refunds,
-      clauses: ['4.14.within-90-days'],
+      id: 'sm-refund-90-days-expired', area: 'returns', files: STATE_FILES.refunds, clauses: ['4.14.within-90-days'],
       description: 'a gateway refund 90 days after the payment is refused REFUND_PERIOD_EXPIRED (the period counted one day short)',
       onRequest(req) {
         const id = stateMachinesREFUND.exec(req.path)?.[1]
@@ -275,28 +238,19 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-refund-any-status-refundable',
-    area: 'returns',
-    files: STATE_FILES.refunds,
-    clauses: ['4.14.requires-paid'],
+    id: 'sm-refund-any-status-refundable', area: 'returns', files: STATE_FILES.refunds, clauses: ['4.14.requires-paid'],
     description: 'a gateway refund of a transaction that is not PAID (pending cash-in, cash-out) is accepted',
     onResponse: acceptDespite('TRANSACTION_NOT_REFUNDABLE'),
   }),
 
   defineFault({
-    id: 'sm-refund-overdraft-allowed',
-    area: 'returns',
-    files: STATE_FILES.refunds,
-    clauses: ['4.14.enough-balance'],
+    id: 'sm-refund-overdraft-allowed', area: 'returns', files: STATE_FILES.refunds, clauses: ['4.14.enough-balance'],
     description: 'a gateway refund larger than the available balance is accepted (the account goes into overdraft)',
     onResponse: acceptDespite('INSUFFICIENT_BALANCE'),
   }),
 
   defineFault({
-    id: 'sm-refund-sum-unchecked',
-    area: 'returns',
-    files: STATE_FILES.refunds,
-    clauses: ['4.14.sum-not-exceed-original'],
+    id: 'sm-refund-sum-unchecked', area: 'returns', files: STATE_FILES.refunds, clauses: ['4.14.sum-not-exceed-original'],
     description: 'gateway refunds beyond the original value are accepted',
     onResponse: acceptDespite('REFUND_VALUE_EXCEEDS_ORIGINAL'),
   }),
@@ -310,10 +264,7 @@ export default [
   }),
 
   defineFault({
-    id: 'answers-return-descricao-not-echoed',
-    area: 'returns',
-    files: FILES.ret,
-    clauses: ['2.5.descricao'],
+    id: 'answers-return-descricao-not-echoed', area: 'returns', files: FILES.ret, clauses: ['2.5.descricao'],
     description: 'the return answer leaves out the descricao sent',
     onResponse(req, res) {
       delete answerOf(req, res, 'putDevolucao')?.descricao
@@ -322,10 +273,7 @@ export default [
   }),
 
   defineFault({
-    id: 'answers-return-liquidacao-while-processing',
-    area: 'returns',
-    files: FILES.ret,
-    clauses: ['2.5.liquidacao-only-devolvido'],
+    id: 'answers-return-liquidacao-while-processing', area: 'returns', files: FILES.ret, clauses: ['2.5.liquidacao-only-devolvido'],
     description: 'a new return (EM_PROCESSAMENTO) already carries horario.liquidacao',
     onResponse(req, res) {
       const body = jsonObjectOf(res)
@@ -336,10 +284,7 @@ export default [
   }),
 
   defineFault({
-    id: 'answers-return-natureza-default-retirada',
-    area: 'returns',
-    files: FILES.ret,
-    clauses: ['4.11.natureza-default'],
+    id: 'answers-return-natureza-default-retirada', area: 'returns', files: FILES.ret, clauses: ['4.11.natureza-default'],
     description: 'a return requested without natureza gets natureza RETIRADA',
     onRequest(req) {
       const body = jsonObjectOf(req)
@@ -349,10 +294,7 @@ export default [
   }),
 
   defineFault({
-    id: 'answers-return-retirada-becomes-original',
-    area: 'returns',
-    files: FILES.ret,
-    clauses: ['4.11.natureza-retirada-accepted'],
+    id: 'answers-return-retirada-becomes-original', area: 'returns', files: FILES.ret, clauses: ['4.11.natureza-retirada-accepted'],
     description: 'a return requested with natureza RETIRADA is kept as ORIGINAL',
     onRequest(req) {
       const body = jsonObjectOf(req)
@@ -365,10 +307,7 @@ export default [
   // Gateway refund answer (§4.14)
 
   defineFault({
-    id: 'answers-refund-without-value-one-cent',
-    area: 'returns',
-    files: FILES.refund,
-    clauses: ['4.14.total-when-omitted-or-equal'],
+    id: 'answers-refund-without-value-one-cent', area: 'returns', files: FILES.refund, clauses: ['4.14.total-when-omitted-or-equal'],
     description: 'a gateway refund without value refunds 0.01 instead of the whole original',
     onRequest(req) {
       const body = jsonObjectOf(req)
@@ -378,10 +317,7 @@ export default [
   }),
 
   defineFault({
-    id: 'answers-refund-description-required',
-    area: 'returns',
-    files: FILES.refund,
-    clauses: ['4.14.description-optional'],
+    id: 'answers-refund-description-required', area: 'returns', files: FILES.refund, clauses: ['4.14.description-optional'],
     description: 'a gateway refund without description is refused with 400',
     onRequest(req) {
       const body = jsonObjectOf(req)
@@ -391,10 +327,7 @@ export default [
   }),
 
   defineFault({
-    id: 'answers-refund-transaction-id-of-payment',
-    area: 'returns',
-    files: FILES.refund,
-    clauses: ['4.14.success-transaction-id'],
+    id: 'answers-refund-transaction-id-of-payment', area: 'returns', files: FILES.refund, clauses: ['4.14.success-transaction-id'],
     description: 'an accepted gateway refund answers the refunded payment\'s id as its transactionId',
     onResponse(req, res) {
       const paymentId = answersREFUND.exec(req.path)?.[1]
@@ -408,9 +341,7 @@ export default [
     // The REFUND notification's refunds[] comes from a cache of the payment's returns filled at its first REFUND.
     const cached = new Map<string, unknown>()
     return defineFault({
-      id: 'mn-refund-notification-items-stale',
-      area: 'returns',
-      clauses: ['6.2.refund-items'],
+      id: 'mn-refund-notification-items-stale', area: 'returns', clauses: ['6.2.refund-items'],
       description: "a REFUND notification's refunds[] lists the payment's returns as they were at its first REFUND, without the return just settled",
       onWebhook(d) {
         const body = jsonObjectOf(d)
@@ -435,9 +366,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-return-created-200',
-    area: 'returns',
-    clauses: ['4.11.status-201'],
+    id: 'ob-return-created-200', area: 'returns', clauses: ['4.11.status-201'],
     description: 'an accepted return answers 200 instead of 201',
     onResponse(req, res) {
       if (matches(req, 'PUT', RETURN, 'base') && res.status === 201) return withStatus(res, 200)
