@@ -107,9 +107,7 @@ const transactions: Fault[] = [
     description: 'status changes are written by a raw UPDATE that does not touch updatedAt: a settled or failed transaction keeps updatedAt = createdAt',
   }),
   ob({
-    id: 'ob2-listing-operation-type-title-case',
-    area: 'transactions',
-    clauses: ['2.2.operation-type-enum', '2.2.type-map-payment', '2.2.type-map-withdraw'],
+    id: 'ob2-listing-operation-type-title-case', area: 'transactions', clauses: ['2.2.operation-type-enum', '2.2.type-map-payment', '2.2.type-map-withdraw'],
     description: 'the listing capitalises every word of operationType: "Pix In", "Pix Out", "Refund In", "Refund Out"',
     onResponse(req, res) {
       if (!isAccountListing(req) && !isPixKeyListing(req)) return
@@ -117,9 +115,7 @@ const transactions: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-listing-created-at-epoch-ms',
-    area: 'transactions',
-    clauses: ['2.2.created-at'],
+    id: 'ob2-listing-created-at-epoch-ms', area: 'transactions', clauses: ['2.2.created-at'],
     description: 'the listing sends createdAt as epoch milliseconds (a number), as its cache layer stores dates',
     onResponse(req, res) {
       if (!isAccountListing(req) && !isPixKeyListing(req)) return
@@ -127,9 +123,7 @@ const transactions: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-listing-processed-at-date-only',
-    area: 'transactions',
-    clauses: ['2.2.processed-at'],
+    id: 'ob2-listing-processed-at-date-only', area: 'transactions', clauses: ['2.2.processed-at'],
     description: 'processedAt in the listing comes from a DATE column: "2026-11-29" without the time',
     onResponse(req, res) {
       if (!isAccountListing(req) && !isPixKeyListing(req)) return
@@ -137,9 +131,7 @@ const transactions: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-listing-counterpart-name-null',
-    area: 'transactions',
-    clauses: ['2.2.counterpart-name'],
+    id: 'ob2-listing-counterpart-name-null', area: 'transactions', clauses: ['2.2.counterpart-name'],
     description: 'a counterpart without a registered name is listed with counterpart.name null (the view of the same record has its name); here every name is dropped to null',
     onResponse(req, res) {
       if (!isAccountListing(req) && !isPixKeyListing(req)) return
@@ -147,9 +139,7 @@ const transactions: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-listing-bank-codes-as-numbers',
-    area: 'transactions',
-    clauses: ['2.2.counterpart-bank'],
+    id: 'ob2-listing-bank-codes-as-numbers', area: 'transactions', clauses: ['2.2.counterpart-bank'],
     escapes: 'caught on the wrong clause: the listing check fails 2.2.counterpart-name for a counterpart whose bank.bankCode and bank.accountBranch are numbers (the whole counterpart schema is filed under counterpart-name), not 2.2.counterpart-bank',
     description: 'counterpart.bank.bankCode and accountBranch are numbers in the listing (260, 1): numeric columns serialised as they are',
     onResponse(req, res) {
@@ -164,9 +154,7 @@ const transactions: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-listing-final-amount-ignores-fee',
-    area: 'transactions',
-    clauses: ['2.2.final-amount'],
+    id: 'ob2-listing-final-amount-ignores-fee', area: 'transactions', clauses: ['2.2.final-amount'],
     description: 'the listing copies originalAmount into finalAmount (the fee is applied only in the single view)',
     onResponse(req, res) {
       if (!isAccountListing(req) && !isPixKeyListing(req)) return
@@ -174,9 +162,7 @@ const transactions: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-account-listing-total-counts-all-accounts',
-    area: 'transactions',
-    clauses: ['2.2.pagination-total', '2.2.pagination-total-pages', '1.own-account-transactions'],
+    id: 'ob2-account-listing-total-counts-all-accounts', area: 'transactions', clauses: ['2.2.pagination-total', '2.2.pagination-total-pages', '1.own-account-transactions'],
     description: 'the COUNT query of the account listing lacks the account filter: total (and totalPages, hasNext) count 7 records of other accounts',
     onResponse(req, res) {
       if (!isAccountListing(req) || res.status !== 200) return
@@ -188,9 +174,7 @@ const transactions: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-account-listing-e2e-filter-else-if',
-    area: 'transactions',
-    clauses: ['4.4.end-to-end-id-filter'],
+    id: 'ob2-account-listing-e2e-filter-else-if', area: 'transactions', clauses: ['4.4.end-to-end-id-filter'],
     description: 'the filters are an if/else-if chain: when status or type is given too, endToEndId is ignored',
     onRequest(req) {
       if (!isAccountListing(req)) return
@@ -202,9 +186,7 @@ const transactions: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-account-listing-31-day-interval-refused',
-    area: 'transactions',
-    clauses: ['4.4.interval-max-31'],
+    id: 'ob2-account-listing-31-day-interval-refused', area: 'transactions', clauses: ['4.4.interval-max-31'],
     description: 'the interval rule is written `days >= 31`: a startDate/endDate pair exactly 31 days apart is refused with 400',
     onRequest(req) {
       if (!isAccountListing(req)) return
@@ -216,9 +198,7 @@ const transactions: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-pix-key-listing-size-capped-at-100',
-    area: 'transactions',
-    clauses: ['4.5.size-range'],
+    id: 'ob2-pix-key-listing-size-capped-at-100', area: 'transactions', clauses: ['4.5.size-range'],
     description: 'the pix-key listing reuses the account listing validator: size above 100 (up to 1000 allowed) is refused with 400',
     onRequest(req) {
       if (!isPixKeyListing(req)) return
@@ -227,9 +207,7 @@ const transactions: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-pix-key-listing-default-31-days',
-    area: 'transactions',
-    clauses: ['4.5.start-date-default'],
+    id: 'ob2-pix-key-listing-default-31-days', area: 'transactions', clauses: ['4.5.start-date-default'],
     description: 'the pix-key listing copies the account listing default: without startDate it goes 31 days back instead of 30',
     onRequest(req) {
       if (!isPixKeyListing(req) || req.query.has('startDate')) return
@@ -263,9 +241,7 @@ const balance: Fault[] = [
     description: 'an account with nothing blocked gets blocked null (no row in the blocks table) instead of 0',
   }),
   ob({
-    id: 'ob2-bcb-balance-requires-date-param',
-    area: 'balance',
-    clauses: ['4.9.status-200'],
+    id: 'ob2-bcb-balance-requires-date-param', area: 'balance', clauses: ['4.9.status-200'],
     description: 'GET /accounts/balances without a query parameter is refused 400 "dataHora is required" (the provider made the reference date mandatory)',
     onRequest(req) {
       if (matches(req, 'GET', '/accounts/balances', 'base') && [...req.query.keys()].length === 0 && req.headers.authorization) return refuse(400, 'dataHora is required')
@@ -285,9 +261,7 @@ const balance: Fault[] = [
     description: 'the gateway balance is cached for 60 s per key and consultedAt is the time the cache was filled, not of this query (the amounts are read live)',
   }),
   ob({
-    id: 'ob2-public-balance-cached-per-token',
-    area: 'balance',
-    clauses: ['1.balance-shapes-one-balance', '2.3.net-equals-available', '3.6.accept-moves-to-blocked', '3.6.incoming-raises-available'],
+    id: 'ob2-public-balance-cached-per-token', area: 'balance', clauses: ['1.balance-shapes-one-balance', '2.3.net-equals-available', '3.6.accept-moves-to-blocked', '3.6.incoming-raises-available'],
     description: 'the public balance is cached 15 s per bearer token: after a payment or a cash-out the same token reads the old balance while the other shapes moved',
     onResponse(req, res) {
       if (!okAnswerOf(req, res, 'getBalance')) return
@@ -330,9 +304,7 @@ const cash: Fault[] = [
     description: 'qrCodeImage is the bare base64 of the PNG, without the data:image/png;base64, prefix',
   }),
   ob({
-    id: 'ob2-cash-out-requires-recipient-fields',
-    area: 'cash',
-    clauses: ['4.7.optional-fields'],
+    id: 'ob2-cash-out-requires-recipient-fields', area: 'cash', clauses: ['4.7.optional-fields'],
     description: 'the cash-out validator marks name and document required: a payment from a QR code alone is refused with 400',
     onRequest(req) {
       if (!matches(req, 'POST', '/api/pix/cash-out-qrcode', 'base')) return
@@ -358,9 +330,7 @@ const charges: Fault[] = [
     description: 'the charge stores calendario.expiracao in milliseconds and echoes it so: 3600 sent, 3600000 answered; the default 86400000',
   }),
   ob({
-    id: 'ob2-cob-cnpj-devedor-refused',
-    area: 'charges',
-    clauses: ['4.10.devedor-cnpj-form'],
+    id: 'ob2-cob-cnpj-devedor-refused', area: 'charges', clauses: ['4.10.devedor-cnpj-form'],
     description: 'the provider supports only individual debtors: devedor with cnpj + nome is refused 400 "devedor.cpf is required"',
     onRequest(req) {
       if (isCobPut(req) && typeof jsonObjectOf(req)?.devedor?.cnpj === 'string') return refuse(400, 'devedor.cpf is required')
@@ -371,9 +341,7 @@ const charges: Fault[] = [
     description: 'valor.modalidadeAlteracao is not stored: 1 is accepted and answered as 0',
   }),
   ob({
-    id: 'ob2-cob-txid-reusable-after-final-state',
-    area: 'charges',
-    clauses: ['7.create-charge-duplicate-txid-409', '3.2.final-states'],
+    id: 'ob2-cob-txid-reusable-after-final-state', area: 'charges', clauses: ['7.create-charge-duplicate-txid-409', '3.2.final-states'],
     description: 'txid uniqueness is a partial index over ATIVA charges: once a charge was paid or removed, PUT of the same txid creates a new ATIVA charge (201) instead of 409',
     onRequest(req) {
       const txid = txidOf(req.path)
@@ -418,9 +386,7 @@ const returns: Fault[] = [
     description: 'natureza RETIRADA is accepted but not stored: the return is ORIGINAL',
   }),
   ob({
-    id: 'ob2-return-id-column-32',
-    area: 'returns',
-    clauses: ['4.11.id-length'],
+    id: 'ob2-return-id-column-32', area: 'returns', clauses: ['4.11.id-length'],
     description: 'the return id column is VARCHAR(32) (the size of an e2e id): ids of 33 to 35 characters are refused with 400',
     onRequest(req) {
       const p = isReturnPut(req) ? returnPath(req) : undefined
@@ -429,9 +395,7 @@ const returns: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-return-failed-return-still-counts',
-    area: 'returns',
-    clauses: ['4.11.partial-returns-up-to-original', '3.3.fail-nao-realizado'],
+    id: 'ob2-return-failed-return-still-counts', area: 'returns', clauses: ['4.11.partial-returns-up-to-original', '3.3.fail-nao-realizado'],
     escapes: 'never sent: no check requests a return of a payment after one of its returns failed (NAO_REALIZADO); the failure check and the partial-returns check both passed',
     description: 'the returned total is raised when a return is requested and not lowered when it fails: after a NAO_REALIZADO return, a new return of the payment is refused 400 as exceeding the refundable amount',
     onRequest(req) {
@@ -464,9 +428,7 @@ const bankSlip: Fault[] = [
     description: 'createdAt comes from the DATE of creation: midnight UTC of the day, not the moment the slip was created',
   }),
   ob({
-    id: 'ob2-slip-pdf-by-external-id-not-found',
-    area: 'bank-slip',
-    clauses: ['4.16.by-id-or-external-id'],
+    id: 'ob2-slip-pdf-by-external-id-not-found', area: 'bank-slip', clauses: ['4.16.by-id-or-external-id'],
     description: 'generate-pdf looks the slip up by UUID only: by its externalId it answers 404 BOLETO_NOT_FOUND',
     onRequest(req) {
       const id = /^\/bank-slip\/v1\/payment\/([^/]+)\/generate-pdf$/.exec(req.path)?.[1]
@@ -476,9 +438,7 @@ const bankSlip: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-slip-paid-note-processed-at-of-creation',
-    area: 'bank-slip',
-    clauses: ['6.3.common-fields'],
+    id: 'ob2-slip-paid-note-processed-at-of-creation', area: 'bank-slip', clauses: ['6.3.common-fields'],
     escapes: 'sent, not told apart: "processedAt is the moment of the event they report" passed; the slip is created, registered and paid within ~20 ms of target time with no clock move between, so its creation time passes for the payment\'s moment',
     description: 'the PAID notification carries processedAt = the slip\'s createdAt (the record\'s timestamp), not the moment of payment',
     onResponse(req, res) {
@@ -493,9 +453,7 @@ const bankSlip: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-slip-line-is-barcode',
-    area: 'bank-slip',
-    clauses: ['6.3.slip-line-of-barcode'],
+    id: 'ob2-slip-line-is-barcode', area: 'bank-slip', clauses: ['6.3.slip-line-of-barcode'],
     description: 'slipLine carries the 44-digit barcode itself, not the 47-digit human-readable line built from it',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -521,9 +479,7 @@ const buyer: Fault[] = [
     description: 'a buyer without an alternative e-mail is sent with alternativeEmail null instead of no field',
   }),
   ob({
-    id: 'ob2-buyer-address-formatted-string',
-    area: 'buyer',
-    clauses: ['2.7.address'],
+    id: 'ob2-buyer-address-formatted-string', area: 'buyer', clauses: ['2.7.address'],
     description: 'the address is returned as one formatted line ("Avenida Paulista, 1000 - Bela Vista, Sao Paulo/SP") instead of the object',
     onResponse(req, res) {
       const b = okAnswerOf(req, res, 'getBuyer')
@@ -549,9 +505,7 @@ const auth: Fault[] = [
     description: 'the certificate token answer says token_type "JWT" (the token\'s format) instead of Bearer',
   }),
   ob({
-    id: 'ob2-bearer-scheme-not-checked',
-    area: 'auth',
-    clauses: ['7.bearer-invalid-token-401', '7.bearer-missing-token-401'],
+    id: 'ob2-bearer-scheme-not-checked', area: 'auth', clauses: ['7.bearer-invalid-token-401', '7.bearer-missing-token-401'],
     description: 'the token is taken as the last word of Authorization whatever the scheme: "Basic <jwt>", "Token <jwt>" or the bare JWT are accepted',
     onRequest(req) {
       const a = req.headers.authorization
@@ -561,9 +515,7 @@ const auth: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-api-key-case-and-space-insensitive',
-    area: 'auth',
-    clauses: ['5.api-key-invalid-401'],
+    id: 'ob2-api-key-case-and-space-insensitive', area: 'auth', clauses: ['5.api-key-invalid-401'],
     escapes: 'never sent: the near-key check tries keys one character longer, shorter, changed at the end and of the same start, never the key with its case changed or a space around it; both 5.api-key-invalid-401 checks passed',
     description: 'API keys are looked up case-insensitively and trimmed: a key with its case changed or a space added is accepted as the real one',
     onRequest(req) {
@@ -580,9 +532,7 @@ const auth: Fault[] = [
 
 const webhooks: Fault[] = [
   ob({
-    id: 'ob2-v1-created-date-local-as-utc',
-    area: 'webhooks',
-    clauses: ['6.1.created-date'],
+    id: 'ob2-v1-created-date-local-as-utc', area: 'webhooks', clauses: ['6.1.created-date'],
     description: 'the V1 notification stamps createdDate with São Paulo wall time labelled Z: three hours before both the creation and the notification',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -590,9 +540,7 @@ const webhooks: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-v1-refund-status-not-normalised',
-    area: 'webhooks',
-    clauses: ['6.1.status-refund-normalised'],
+    id: 'ob2-v1-refund-status-not-normalised', area: 'webhooks', clauses: ['6.1.status-refund-normalised'],
     description: 'the V1 notification of a refund sends the internal REFUND_IN instead of the normalised REFUND',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -600,9 +548,7 @@ const webhooks: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-receive-amount-net-of-fee',
-    area: 'webhooks',
-    clauses: ['6.2.receive-txid-of-charge'],
+    id: 'ob2-receive-amount-net-of-fee', area: 'webhooks', clauses: ['6.2.receive-txid-of-charge'],
     description: 'RECEIVE payment.amount is the amount credited after the fee (1% off), not the charge\'s valor.original',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -612,9 +558,7 @@ const webhooks: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-refund-items-e2e-of-original',
-    area: 'webhooks',
-    clauses: ['6.2.refund-items'],
+    id: 'ob2-refund-items-e2e-of-original', area: 'webhooks', clauses: ['6.2.refund-items'],
     description: 'each REFUND refunds item carries the end-to-end id of the original payment instead of the return\'s own',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -623,9 +567,7 @@ const webhooks: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-receive-posted-as-text-plain',
-    area: 'webhooks',
-    clauses: ['6.http-post-json'],
+    id: 'ob2-receive-posted-as-text-plain', area: 'webhooks', clauses: ['6.http-post-json'],
     escapes: 'not judged: the webhooks checks naming 6.http-post-json look only at resend (V1) deliveries; RECEIVE and REFUND posted as text/plain pass both',
     description: 'V2 notifications are posted with a pre-serialised string body, so the HTTP client labels them text/plain',
     onWebhook(d) {
@@ -634,9 +576,7 @@ const webhooks: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-resend-object-id-refused',
-    area: 'webhooks',
-    clauses: ['4.12.transaction-id-forms'],
+    id: 'ob2-resend-object-id-refused', area: 'webhooks', clauses: ['4.12.transaction-id-forms'],
     description: 'resend validates the path id as a UUID only: a 24-hex object id is refused with 400',
     onRequest(req) {
       const id = /^\/pix\/v[12]\/webhooks\/resend\/([^/]+)$/.exec(req.path)?.[1]
@@ -646,9 +586,7 @@ const webhooks: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-webhook-setting-first-wins',
-    area: 'webhooks',
-    clauses: ['4.18.set-pix-webhook-url'],
+    id: 'ob2-webhook-setting-first-wins', area: 'webhooks', clauses: ['4.18.set-pix-webhook-url'],
     description: 'POST /v1/account/webhook is an insert-if-absent: setting pixWebhookUrl a second time keeps the first URL (and answers 200)',
     onRequest(req) {
       if (!matches(req, 'POST', '/v1/account/webhook', 'gateway')) return
@@ -670,9 +608,7 @@ const webhooks: Fault[] = [
 
 const model: Fault[] = [
   ob({
-    id: 'ob2-pix-key-listing-status-cached',
-    area: 'model',
-    clauses: ['2.2.same-view-both-listings', '2.1.view-current'],
+    id: 'ob2-pix-key-listing-status-cached', area: 'model', clauses: ['2.2.same-view-both-listings', '2.1.view-current'],
     description: 'the pix-key listing is served from a cache filled on first sight of each record: a payment listed Pendente stays Pendente there after it is confirmed or fails, while the account listing moves on',
     onResponse(req, res) {
       if (!isPixKeyListing(req) || res.status !== 200) return
@@ -685,9 +621,7 @@ const model: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-view-status-stale-after-failure',
-    area: 'model',
-    clauses: ['2.1.view-current'],
+    id: 'ob2-view-status-stale-after-failure', area: 'model', clauses: ['2.1.view-current'],
     description: 'the single view does not see a failure the bank reports: a failed transaction stays PENDING there while both listings show Error',
     onRequest(req) {
       const id = /^\/control\/transactions\/([^/]+)\/fail$/.exec(req.path)?.[1]
@@ -714,9 +648,7 @@ const model: Fault[] = [
 
 const conventions: Fault[] = [
   ob({
-    id: 'ob2-bcb-balance-text-plain',
-    area: 'conventions',
-    clauses: ['0.json-bodies'],
+    id: 'ob2-bcb-balance-text-plain', area: 'conventions', clauses: ['0.json-bodies'],
     description: 'the central-bank-style balance is written by a hand-made serialiser with Content-Type text/plain',
     onResponse(req, res) {
       if (matches(req, 'GET', '/accounts/balances', 'base') && res.status === 200) return { ...res, headers: { ...res.headers, 'content-type': 'text/plain; charset=utf-8' } }
@@ -744,9 +676,7 @@ const isolation: Fault[] = [
     'the return looks the e2eid up across accounts: another account\'s token returns this account\'s received payment',
   ),
   ob({
-    id: 'ob2-view-by-external-id-not-scoped',
-    area: 'isolation',
-    clauses: ['4.3.other-account-view-refused'],
+    id: 'ob2-view-by-external-id-not-scoped', area: 'isolation', clauses: ['4.3.other-account-view-refused'],
     description: 'the view scopes the numeric-id lookup to the account but not the externalId lookup: another account\'s token reads this account\'s transaction by its externalId',
     onRequest(req) {
       noteFirstAccount(req)
@@ -755,9 +685,7 @@ const isolation: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-pdf-by-external-id-not-scoped',
-    area: 'isolation',
-    clauses: ['4.16.other-account-pdf-refused'],
+    id: 'ob2-pdf-by-external-id-not-scoped', area: 'isolation', clauses: ['4.16.other-account-pdf-refused'],
     description: 'generate-pdf scopes the UUID lookup to the key\'s account but not the externalId lookup: another account\'s key gets the PDF of this account\'s slip by externalId',
     onRequest(req) {
       const id = /^\/bank-slip\/v1\/payment\/([^/]+)\/generate-pdf$/.exec(req.path)?.[1]
@@ -770,9 +698,7 @@ const isolation: Fault[] = [
 
 const rateLimits: Fault[] = [
   ob({
-    id: 'ob2-gateway-balance-limit-per-account',
-    area: 'rate-limits',
-    clauses: ['8.gateway-balance-rate'],
+    id: 'ob2-gateway-balance-limit-per-account', area: 'rate-limits', clauses: ['8.gateway-balance-rate'],
     description: 'the gateway balance limit is counted per account, not per API key: the account\'s second key is refused (429) once the first used the 60 requests of the minute (the window rolls on the target clock)',
     readings: { limitedBalance: 'allowed' },
     onRequest(req) {
