@@ -72,9 +72,7 @@ export const surfaceFaults: Fault[] = [
   (() => {
     const paid = madeBy(isCobPaid)
     return defineFault({
-      id: 'sf-paid-charge-view-stays-pending',
-      area: 'charges',
-      clauses: ['2.1.view-current'],
+      id: 'sf-paid-charge-view-stays-pending', area: 'charges', clauses: ['2.1.view-current'],
       description: "the view of a paid charge's payment stays PENDING, while both listings show it Confirmado",
       onResponse(req, res) {
         paid.see(req, res)
@@ -86,9 +84,7 @@ export const surfaceFaults: Fault[] = [
     })
   })(),
   defineFault({
-    id: 'sf-settled-return-listed-pending',
-    area: 'returns',
-    clauses: ['2.1.view-current'],
+    id: 'sf-settled-return-listed-pending', area: 'returns', clauses: ['2.1.view-current'],
     description: "once a return settles, the account listing keeps its transaction Pendente while its view has moved on",
     onResponse(req, res) {
       if (!isAccountListing(req) || res.status !== 200) return undefined
@@ -99,9 +95,7 @@ export const surfaceFaults: Fault[] = [
   (() => {
     const refunds = madeBy(isGatewayRefund)
     return defineFault({
-      id: 'sf-refund-view-amounts-apart-from-listing',
-      area: 'returns',
-      clauses: ['2.1.view-current'],
+      id: 'sf-refund-view-amounts-apart-from-listing', area: 'returns', clauses: ['2.1.view-current'],
       description: "the view of a gateway refund gives feeAmount and finalAmount a cent above its listed item's (conserved, so only the other surfaces show it)",
       onResponse(req, res) {
         refunds.see(req, res)
@@ -114,9 +108,7 @@ export const surfaceFaults: Fault[] = [
     })
   })(),
   defineFault({
-    id: 'sf-failed-cash-out-listed-pending',
-    area: 'balance',
-    clauses: ['2.1.view-current'],
+    id: 'sf-failed-cash-out-listed-pending', area: 'balance', clauses: ['2.1.view-current'],
     description: 'once the bank refuses a cash-out, the account listing keeps it Pendente while its view says ERROR',
     onResponse(req, res) {
       if (!isAccountListing(req) || res.status !== 200) return undefined
@@ -125,9 +117,7 @@ export const surfaceFaults: Fault[] = [
     },
   }),
   defineFault({
-    id: 'sf-pix-key-listing-processed-at-not-updated',
-    area: 'balance',
-    clauses: ['2.2.same-view-both-listings'],
+    id: 'sf-pix-key-listing-processed-at-not-updated', area: 'balance', clauses: ['2.2.same-view-both-listings'],
     description: "the pix-key listing gives a processed payment the processedAt it had while pending (null), while the account listing gives its time",
     onResponse(req, res) {
       if (!isPixKeyListing(req) || res.status !== 200) return undefined
@@ -139,9 +129,7 @@ export const surfaceFaults: Fault[] = [
     const slips = new Map<string, number>()
     let paidCents = 0
     return defineFault({
-      id: 'sf-paid-slip-in-public-balance-only',
-      area: 'balance',
-      clauses: ['2.3.gross-equals-available-plus-blocked', '2.3.net-equals-available'],
+      id: 'sf-paid-slip-in-public-balance-only', area: 'balance', clauses: ['2.3.gross-equals-available-plus-blocked', '2.3.net-equals-available'],
       description: 'a paid slip raises the public balance (gross and net) while the central-bank-style balance does not move: the two shapes part after a slip payment',
       onResponse(req, res) {
         if (isAnyReset(req)) {
@@ -163,9 +151,7 @@ export const surfaceFaults: Fault[] = [
   (() => {
     const cashIns = madeBy(isCashInMade)
     return defineFault({
-      id: 'sf-pix-key-listing-keeps-expired-cash-in-pending',
-      area: 'cash',
-      clauses: ['2.1.view-current', '2.2.same-view-both-listings'],
+      id: 'sf-pix-key-listing-keeps-expired-cash-in-pending', area: 'cash', clauses: ['2.1.view-current', '2.2.same-view-both-listings'],
       description: 'once a cash-in expires, the pix-key listing still shows it Pendente while its view and the account listing have moved on',
       onResponse(req, res) {
         cashIns.see(req, res)
@@ -178,9 +164,7 @@ export const surfaceFaults: Fault[] = [
   (() => {
     const clock = movedClock()
     return defineFault({
-      id: 'sf-gateway-balance-time-on-host-clock',
-      area: 'conventions',
-      clauses: ['2.3.gateway-consulted-at'],
+      id: 'sf-gateway-balance-time-on-host-clock', area: 'conventions', clauses: ['2.3.gateway-consulted-at'],
       description: "the gateway balance gives consultedAt on the host's clock: once the sandbox's clock has moved, it is not the moment of the query",
       onRequest(req) {
         clock.see(req)
