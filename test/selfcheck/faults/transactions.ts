@@ -13,22 +13,19 @@ import { answerForTarget, replaceAnswer, rewriteOk } from './support/rewrites.ts
 
 export default [
   defineFault({
-    id: 'ab-listing-page-0-served-as-1',
-    area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.4.page-min'],
+    id: 'ab-listing-page-0-served-as-1', area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.4.page-min'],
     description: 'the account listing serves page 0 as page 1 instead of refusing it',
     onRequest: rewriteQuery(isAccountListing, (q) => q.get('page') === '0' && (q.set('page', '1'), true)),
   }),
 
   defineFault({
-    id: 'ab-pix-key-listing-page-0-served-as-1',
-    area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.5.page-min'],
+    id: 'ab-pix-key-listing-page-0-served-as-1', area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.5.page-min'],
     description: 'the pix-key listing serves page 0 as page 1 instead of refusing it',
     onRequest: rewriteQuery(isPixKeyListing, (q) => q.get('page') === '0' && (q.set('page', '1'), true)),
   }),
 
   defineFault({
-    id: 'ab-listing-size-clamped-to-100',
-    area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.4.size-range'],
+    id: 'ab-listing-size-clamped-to-100', area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.4.size-range'],
     description: 'the account listing clamps a size above 100 to 100 instead of refusing it',
     onRequest: rewriteQuery(isAccountListing, (q) => Number(q.get('size')) > 100 && (q.set('size', '100'), true)),
   }),
@@ -39,8 +36,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-listing-interval-clamped-to-31-days',
-    area: 'transactions', files: ['transactions/bounds.test.ts', 'transactions/errors.test.ts'], clauses: ['7.list-interval-over-31-days-400'],
+    id: 'ab-listing-interval-clamped-to-31-days', area: 'transactions', files: ['transactions/bounds.test.ts', 'transactions/errors.test.ts'], clauses: ['7.list-interval-over-31-days-400'],
     description: 'the account listing silently moves startDate to 31 days before endDate instead of refusing a longer interval',
     onRequest: rewriteQuery(isAccountListing, (q) => {
       const start = q.get('startDate')
@@ -52,8 +48,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-pix-key-listing-interval-below-31',
-    area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.5.interval-max-31'],
+    id: 'ab-pix-key-listing-interval-below-31', area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.5.interval-max-31'],
     description: 'the pix-key listing refuses an interval of exactly 31 days (checks >= 31)',
     onRequest(req) {
       const start = req.query.get('startDate')
@@ -64,8 +59,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-listing-malformed-date-ignored',
-    area: 'transactions', files: ['transactions/errors.test.ts'], clauses: ['7.list-invalid-params-400'],
+    id: 'ab-listing-malformed-date-ignored', area: 'transactions', files: ['transactions/errors.test.ts'], clauses: ['7.list-invalid-params-400'],
     description: 'the account listing ignores a startDate or endDate it cannot read (the default applies) instead of refusing it',
     onRequest: rewriteQuery(isAccountListing, (q) => {
       let changed = false
@@ -102,10 +96,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-view-counterpart-document-formatted',
-    area: 'transactions',
-    files: ['transactions/view.test.ts'],
-    clauses: ['2.1.counterpart-document-unmasked'],
+    id: 'vl-view-counterpart-document-formatted', area: 'transactions', files: ['transactions/view.test.ts'], clauses: ['2.1.counterpart-document-unmasked'],
     description: 'GET /api/pix/transaction/{id} gives the payer CPF with its punctuation (NNN.NNN.NNN-NN) instead of digits',
     onResponse(req, res) {
       const body = jsonObjectOf(res)
@@ -127,55 +118,37 @@ export default [
 
   // ---- mapping tables, amounts, masking (mappings.test.ts) ----------------------------------
   defineFault({
-    id: 'vl-listing-pending-untranslated',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.status-map-pending'],
+    id: 'vl-listing-pending-untranslated', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.status-map-pending'],
     description: 'the account listing shows PENDING untranslated instead of Pendente',
     onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.status === 'Pendente') i.status = 'PENDING' }) : undefined),
   }),
 
   defineFault({
-    id: 'vl-listing-confirmed-as-concluido',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.status-map-confirmed'],
+    id: 'vl-listing-confirmed-as-concluido', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.status-map-confirmed'],
     description: 'the account listing shows CONFIRMED as Concluído instead of Confirmado',
     onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.status === 'Confirmado') i.status = 'Concluído' }) : undefined),
   }),
 
   defineFault({
-    id: 'vl-listing-error-as-erro',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.status-map-error'],
+    id: 'vl-listing-error-as-erro', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.status-map-error'],
     description: 'the account listing translates ERROR to Erro instead of Error',
     onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.status === 'Error') i.status = 'Erro' }) : undefined),
   }),
 
   defineFault({
-    id: 'vl-listing-payment-as-debit',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.type-map-payment'],
+    id: 'vl-listing-payment-as-debit', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.type-map-payment'],
     description: 'the account listing gives a received payment (Pix in) movementType DEBIT',
     onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Pix in') i.movementType = 'DEBIT' }) : undefined),
   }),
 
   defineFault({
-    id: 'vl-listing-withdraw-capital-out',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.type-map-withdraw'],
+    id: 'vl-listing-withdraw-capital-out', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.type-map-withdraw'],
     description: 'the account listing labels a WITHDRAW "Pix Out" instead of "Pix out"',
     onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Pix out') i.operationType = 'Pix Out' }) : undefined),
   }),
 
   defineFault({
-    id: 'vl-listing-refund-in-as-credit',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.type-map-refund-in'],
+    id: 'vl-listing-refund-in-as-credit', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.type-map-refund-in'],
     description: 'the account listing gives a REFUND_IN (Refund in) movementType CREDIT instead of DEBIT',
     onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Refund in') i.movementType = 'CREDIT' }) : undefined),
   }),
@@ -184,10 +157,7 @@ export default [
   // not find (§4.3: the numeric id or the caller's externalId): the kit links the refund to its list
   // item by amount, type and time, and still catches a listing that breaks it.
   defineFault({
-    id: 'vl-gateway-refund-missing-from-listing',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts', 'transactions/filters.test.ts'],
-    clauses: ['2.2.type-map-refund-in', '2.2.transaction-id', '2.2.final-amount', '4.4.type-filter'],
+    id: 'vl-gateway-refund-missing-from-listing', area: 'transactions', files: ['transactions/mappings.test.ts', 'transactions/filters.test.ts'], clauses: ['2.2.type-map-refund-in', '2.2.transaction-id', '2.2.final-amount', '4.4.type-filter'],
     description: 'a refund answered by its gateway id, which the view does not find, is missing from the account listing',
     readings: { refundAnswerId: 'gateway' },
     onRequest: viewByNumericIdOrExternalId,
@@ -200,10 +170,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-gateway-refund-listed-as-pix-out',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts', 'transactions/filters.test.ts'],
-    clauses: ['2.2.type-map-refund-in', '4.4.type-filter'],
+    id: 'vl-gateway-refund-listed-as-pix-out', area: 'transactions', files: ['transactions/mappings.test.ts', 'transactions/filters.test.ts'], clauses: ['2.2.type-map-refund-in', '4.4.type-filter'],
     description: 'a refund answered by its gateway id, which the view does not find, is listed as Pix out (DEBIT) instead of Refund in',
     readings: { refundAnswerId: 'gateway' },
     onRequest: viewByNumericIdOrExternalId,
@@ -211,10 +178,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-gateway-refund-listed-wrong-amount',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.original-amount', '2.2.final-amount'],
+    id: 'vl-gateway-refund-listed-wrong-amount', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.original-amount', '2.2.final-amount'],
     description: 'a refund answered by its gateway id, which the view does not find, is listed with 1.00 more than was refunded',
     readings: { refundAnswerId: 'gateway' },
     onRequest: viewByNumericIdOrExternalId,
@@ -226,37 +190,25 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-listing-refund-out-as-debit',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.type-map-refund-out'],
+    id: 'vl-listing-refund-out-as-debit', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.type-map-refund-out'],
     description: 'the account listing gives a REFUND_OUT (Refund out) movementType DEBIT instead of CREDIT',
     onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Refund out') i.movementType = 'DEBIT' }) : undefined),
   }),
 
   defineFault({
-    id: 'vl-listing-amounts-as-strings',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.original-amount'],
+    id: 'vl-listing-amounts-as-strings', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.original-amount'],
     description: 'the account listing gives originalAmount as a two-decimal string, as the single view does, instead of a number',
     onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (typeof i.originalAmount === 'number') i.originalAmount = i.originalAmount.toFixed(2) }) : undefined),
   }),
 
   defineFault({
-    id: 'vl-listing-final-amount-ignores-fee',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.final-amount'],
+    id: 'vl-listing-final-amount-ignores-fee', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.final-amount'],
     description: 'the account listing gives finalAmount equal to originalAmount though a fee was charged',
     onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (typeof i.originalAmount === 'number' && i.feeAmount) i.finalAmount = i.originalAmount }) : undefined),
   }),
 
   defineFault({
-    id: 'vl-listing-cpf-mask-leaks-first-digits',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.mask-cpf'],
+    id: 'vl-listing-cpf-mask-leaks-first-digits', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.mask-cpf'],
     description: 'both listings mask a CPF as NNN.NNN.***-** (first digits shown, middle ones hidden) instead of ***.NNN.NNN-**',
     onResponse(req, res) {
       if (!isListing(req)) return undefined
@@ -268,10 +220,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-listing-cnpj-mask-shows-branch',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.mask-cnpj'],
+    id: 'vl-listing-cnpj-mask-shows-branch', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.mask-cnpj'],
     description: 'both listings mask a CNPJ as **.NNN.NNN/0001-** (the branch digits shown) instead of **.NNN.NNN/****-**',
     onResponse: (req, res) => (isListing(req) ? eachItem(res, (i) => {
       const doc = i.counterpart?.document
@@ -280,20 +229,14 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-pix-key-listing-counterpart-name-upper-case',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.same-view-both-listings'],
+    id: 'vl-pix-key-listing-counterpart-name-upper-case', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.same-view-both-listings'],
     description: 'the pix-key listing upper-cases counterpart.name where the account listing does not',
     onResponse: (req, res) => (isPixKeyListing(req) ? eachItem(res, (i) => { if (typeof i.counterpart?.name === 'string') i.counterpart.name = i.counterpart.name.toUpperCase() }) : undefined),
   }),
 
   // ---- pagination (pagination.test.ts) ------------------------------------------------------
   defineFault({
-    id: 'vl-listing-page-echo-zero-based',
-    area: 'transactions',
-    files: ['transactions/pagination.test.ts'],
-    clauses: ['2.2.pagination-page'],
+    id: 'vl-listing-page-echo-zero-based', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['2.2.pagination-page'],
     description: 'both listings echo metadata.page zero-based (page 1 reported as 0)',
     onResponse(req, res) {
       const m = metadata(res)
@@ -303,10 +246,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-listing-size-echo-default',
-    area: 'transactions',
-    files: ['transactions/pagination.test.ts'],
-    clauses: ['2.2.pagination-size'],
+    id: 'vl-listing-size-echo-default', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['2.2.pagination-size'],
     description: 'the account listing reports metadata.size 20 whatever size was asked for',
     onResponse(req, res) {
       const m = metadata(res)
@@ -316,10 +256,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-listing-total-pages-floor',
-    area: 'transactions',
-    files: ['transactions/pagination.test.ts'],
-    clauses: ['2.2.pagination-total-pages'],
+    id: 'vl-listing-total-pages-floor', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['2.2.pagination-total-pages'],
     description: 'both listings compute totalPages as floor(total / size), losing the last partial page',
     onResponse(req, res) {
       const m = metadata(res)
@@ -329,10 +266,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-listing-has-next-on-last-page',
-    area: 'transactions',
-    files: ['transactions/pagination.test.ts'],
-    clauses: ['2.2.pagination-has-next'],
+    id: 'vl-listing-has-next-on-last-page', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['2.2.pagination-has-next'],
     description: 'both listings answer hasNext true on the last page (page <= totalPages instead of page < totalPages)',
     onResponse(req, res) {
       const m = metadata(res)
@@ -342,10 +276,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-listing-has-previous-never',
-    area: 'transactions',
-    files: ['transactions/pagination.test.ts'],
-    clauses: ['2.2.pagination-has-previous'],
+    id: 'vl-listing-has-previous-never', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['2.2.pagination-has-previous'],
     description: 'both listings always answer hasPrevious false',
     onResponse(req, res) {
       const m = metadata(res)
@@ -355,10 +286,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-listing-total-counts-the-page',
-    area: 'transactions',
-    files: ['transactions/pagination.test.ts'],
-    clauses: ['2.2.pagination-total'],
+    id: 'vl-listing-total-counts-the-page', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['2.2.pagination-total'],
     description: 'the account listing reports total as the number of items on the page served, not the records found',
     onResponse(req, res) {
       const m = metadata(res)
@@ -368,10 +296,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-listing-page-one-item-over-size',
-    area: 'transactions',
-    files: ['transactions/pagination.test.ts'],
-    clauses: ['4.4.data-at-most-size'],
+    id: 'vl-listing-page-one-item-over-size', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['4.4.data-at-most-size'],
     description: 'the account listing serves size + 1 items on its first page (an off-by-one limit), still reporting the size asked for',
     onRequest(req) {
       const size = Number(req.query.get('size'))
@@ -389,10 +314,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-listing-default-size-10',
-    area: 'transactions',
-    files: ['transactions/pagination.test.ts'],
-    clauses: ['4.4.size-default'],
+    id: 'vl-listing-default-size-10', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['4.4.size-default'],
     description: 'the account listing uses a default page size of 10 instead of 20',
     onRequest(req) {
       if (!isAccountListing(req) || req.query.has('size')) return undefined
@@ -402,10 +324,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-pix-key-listing-default-page-zero',
-    area: 'transactions',
-    files: ['transactions/pagination.test.ts'],
-    clauses: ['4.5.page-default'],
+    id: 'vl-pix-key-listing-default-page-zero', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['4.5.page-default'],
     description: 'the pix-key listing reports metadata.page 0 when no page is asked for',
     onResponse(req, res) {
       const m = metadata(res)
@@ -437,10 +356,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-listing-explicit-dates-ignored',
-    area: 'transactions',
-    files: ['transactions/filters.test.ts'],
-    clauses: ['4.4.date-range-filter'],
+    id: 'vl-listing-explicit-dates-ignored', area: 'transactions', files: ['transactions/filters.test.ts'], clauses: ['4.4.date-range-filter'],
     description: 'the account listing ignores startDate and endDate and always lists its default window',
     onRequest(req) {
       if (!isAccountListing(req) || !req.query.has('startDate')) return undefined
@@ -451,10 +367,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-pix-key-listing-explicit-dates-ignored',
-    area: 'transactions',
-    files: ['transactions/filters.test.ts'],
-    clauses: ['4.5.date-range-filter'],
+    id: 'vl-pix-key-listing-explicit-dates-ignored', area: 'transactions', files: ['transactions/filters.test.ts'], clauses: ['4.5.date-range-filter'],
     description: 'the pix-key listing ignores startDate and endDate and always lists its default window',
     onRequest(req) {
       if (!isPixKeyListing(req) || !req.query.has('startDate')) return undefined
@@ -477,46 +390,31 @@ export default [
   })),
 
   defineFault({
-    id: 'vl-listing-default-window-32-days',
-    area: 'transactions',
-    files: ['transactions/filters.test.ts'],
-    clauses: ['4.4.start-date-default'],
+    id: 'vl-listing-default-window-32-days', area: 'transactions', files: ['transactions/filters.test.ts'], clauses: ['4.4.start-date-default'],
     description: 'the account listing without dates covers 32 days back instead of 31',
     onRequest: (req) => (isAccountListing(req) ? defaultWindow(req, 32) : undefined),
   }),
 
   defineFault({
-    id: 'vl-pix-key-listing-default-window-31-days',
-    area: 'transactions',
-    files: ['transactions/filters.test.ts'],
-    clauses: ['4.5.start-date-default'],
+    id: 'vl-pix-key-listing-default-window-31-days', area: 'transactions', files: ['transactions/filters.test.ts'], clauses: ['4.5.start-date-default'],
     description: "the pix-key listing without dates covers 31 days back (the account listing's default) instead of 30",
     onRequest: (req) => (isPixKeyListing(req) ? defaultWindow(req, 31) : undefined),
   }),
 
   defineFault({
-    id: 'vl-listing-default-window-ends-yesterday',
-    area: 'transactions',
-    files: ['transactions/filters.test.ts'],
-    clauses: ['4.4.end-date-default'],
+    id: 'vl-listing-default-window-ends-yesterday', area: 'transactions', files: ['transactions/filters.test.ts'], clauses: ['4.4.end-date-default'],
     description: 'the account listing without dates stops at yesterday, leaving out what happened today',
     onRequest: (req) => (isAccountListing(req) ? defaultWindow(req, 31, 1) : undefined),
   }),
 
   defineFault({
-    id: 'vl-pix-key-listing-default-window-ends-yesterday',
-    area: 'transactions',
-    files: ['transactions/filters.test.ts'],
-    clauses: ['4.5.end-date-default'],
+    id: 'vl-pix-key-listing-default-window-ends-yesterday', area: 'transactions', files: ['transactions/filters.test.ts'], clauses: ['4.5.end-date-default'],
     description: 'the pix-key listing without dates stops at yesterday, leaving out what happened today',
     onRequest: (req) => (isPixKeyListing(req) ? defaultWindow(req, 30, 1) : undefined),
   }),
 
   defineFault({
-    id: 'vl-pix-key-listing-ignores-key',
-    area: 'transactions',
-    files: ['transactions/filters.test.ts'],
-    clauses: ['4.5.filters-by-key'],
+    id: 'vl-pix-key-listing-ignores-key', area: 'transactions', files: ['transactions/filters.test.ts'], clauses: ['4.5.filters-by-key'],
     description: "the pix-key listing lists every transaction of the account, whatever the key",
     onRequest(req) {
       if (!isPixKeyListing(req)) return undefined
@@ -528,10 +426,7 @@ export default [
 
   // ---- scope (scope.test.ts) ----------------------------------------------------------------
   defineFault({
-    id: 'vl-pix-key-listing-total-counts-beyond-cap',
-    area: 'transactions',
-    files: ['transactions/scope.test.ts'],
-    clauses: ['4.5.total-at-most-1000'],
+    id: 'vl-pix-key-listing-total-counts-beyond-cap', area: 'transactions', files: ['transactions/scope.test.ts'], clauses: ['4.5.total-at-most-1000'],
     description: 'the pix-key listing caps its items at 1000 but reports the uncapped total (1001 when 1001 match)',
     onResponse(req, res) {
       const m = metadata(res)
@@ -545,10 +440,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-listing-cache-ignores-account',
-    area: 'transactions',
-    files: ['transactions/scope.test.ts'],
-    clauses: ['1.own-account-transactions'],
+    id: 'vl-listing-cache-ignores-account', area: 'transactions', files: ['transactions/scope.test.ts'], clauses: ['1.own-account-transactions'],
     description: 'the account listing caches answers by query string, so one account is served what another account was listed',
     onResponse(req, res) {
       if (!isAccountListing(req) || !req.query.has('externalId')) return undefined
@@ -562,10 +454,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-pix-key-listing-lists-key-owner',
-    area: 'transactions',
-    files: ['transactions/scope.test.ts'],
-    clauses: ['1.own-account-transactions'],
+    id: 'vl-pix-key-listing-lists-key-owner', area: 'transactions', files: ['transactions/scope.test.ts'], clauses: ['1.own-account-transactions'],
     description: "the pix-key listing lists the transactions of the key's owner, whoever asks (it filters by key, not by the caller's account)",
     ...(() => {
       const ownerOfKey = new Map<string, string>()
@@ -593,9 +482,7 @@ export default [
   }),
 
   defineFault({
-    id: 'mn-listing-amount-float-noise',
-    area: 'transactions',
-    clauses: ['2.2.original-amount'],
+    id: 'mn-listing-amount-float-noise', area: 'transactions', clauses: ['2.2.original-amount'],
     description: 'the account listing serves originalAmount as the float its sum left (10.100000000000001) instead of a number of two decimals',
     onResponse(req, res) {
       if (!isAccountListing(req) || res.status !== 200) return undefined
@@ -607,9 +494,7 @@ export default [
   }),
 
   defineFault({
-    id: 'mn-listing-size-100-serves-99',
-    area: 'transactions',
-    clauses: ['4.4.size-served'],
+    id: 'mn-listing-size-100-serves-99', area: 'transactions', clauses: ['4.4.size-served'],
     description: 'GET /api/transactions?size=100 serves 99 items on a page that is not the last (an off-by-one at the maximum size)',
     onResponse(req, res) {
       if (!isAccountListing(req) || res.status !== 200 || req.query.get('size') !== '100') return undefined
@@ -623,9 +508,7 @@ export default [
     // The target takes the key's first 1000 records of the window, then filters them by status and type.
     const asked = new WeakMap<ProxyRequest, URLSearchParams>()
     return defineFault({
-      id: 'mn-pix-key-cap-before-filters',
-      area: 'transactions',
-      clauses: ['4.5.cap-after-filters'],
+      id: 'mn-pix-key-cap-before-filters', area: 'transactions', clauses: ['4.5.cap-after-filters'],
       description: 'the pix-key listing applies its 1000 cap to the records of the window before the status and type filters, so matches beyond the 1000th are never found',
       onRequest(req) {
         if (!isPixKeyListing(req) || (!req.query.has('status') && !req.query.has('type'))) return undefined
@@ -704,9 +587,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-get-by-numeric-id-404',
-    area: 'transactions',
-    clauses: ['4.3.get-by-id'],
+    id: 'ob-get-by-numeric-id-404', area: 'transactions', clauses: ['4.3.get-by-id'],
     description: 'GET /api/pix/transaction/{id} finds a transaction only by its externalId: the numeric internal id answers 404',
     onRequest(req) {
       if (matches(req, 'GET', TX_VIEW, 'base') && /^\d+$/.test(req.path.split('/').pop() ?? '')) return refuse(404, 'transaction not found')
@@ -716,9 +597,7 @@ export default [
 
   // §2.2 the list item, §4.4 and §4.5 the listings
   ob({
-    id: 'ob-list-external-id-is-transaction-id',
-    area: 'transactions',
-    clauses: ['2.2.external-id'],
+    id: 'ob-list-external-id-is-transaction-id', area: 'transactions', clauses: ['2.2.external-id'],
     description: 'the account listing fills externalId from the internal id column instead of the caller-supplied id',
     onResponse(req, res) {
       if (!isAccountListing(req) || !ok2xx(res)) return
@@ -727,9 +606,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-list-pending-untranslated',
-    area: 'transactions',
-    clauses: ['2.2.status-enum'],
+    id: 'ob-list-pending-untranslated', area: 'transactions', clauses: ['2.2.status-enum'],
     description: 'the listings translate CONFIRMED and ERROR but leak PENDING untranslated (the translation table misses one row)',
     onResponse(req, res) {
       if (!isListing(req) || !ok2xx(res)) return
@@ -738,9 +615,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-list-movement-type-in-out',
-    area: 'transactions',
-    clauses: ['2.2.movement-type-enum'],
+    id: 'ob-list-movement-type-in-out', area: 'transactions', clauses: ['2.2.movement-type-enum'],
     description: 'the account listing answers movementType in the notification vocabulary (IN / OUT) instead of CREDIT / DEBIT',
     onResponse(req, res) {
       if (!isAccountListing(req) || !ok2xx(res)) return
@@ -749,9 +624,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-list-fee-in-cents',
-    area: 'transactions',
-    clauses: ['2.2.fee-amount'],
+    id: 'ob-list-fee-in-cents', area: 'transactions', clauses: ['2.2.fee-amount'],
     description: 'the listings answer feeAmount in cents (a R$ 0.10 fee listed as 10)',
     onResponse(req, res) {
       if (!isListing(req) || !ok2xx(res)) return
@@ -760,9 +633,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-list-end-to-end-id-null',
-    area: 'transactions',
-    clauses: ['2.2.end-to-end-id'],
+    id: 'ob-list-end-to-end-id-null', area: 'transactions', clauses: ['2.2.end-to-end-id'],
     description: 'the listings answer endToEndId null for every record (the column is not joined), though the single view has it',
     onResponse(req, res) {
       if (!isListing(req) || !ok2xx(res)) return
@@ -771,9 +642,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-list-pix-key-document-unmasked',
-    area: 'transactions',
-    clauses: ['2.2.counterpart-document'],
+    id: 'ob-list-pix-key-document-unmasked', area: 'transactions', clauses: ['2.2.counterpart-document'],
     description: 'the pix-key listing (only that surface) answers the counterpart document unmasked, formatted as NNN.NNN.NNN-NN',
     onRequest(req) {
       documentsIn(req.json, seenDocuments)
@@ -792,9 +661,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-list-page-default-zero',
-    area: 'transactions',
-    clauses: ['4.4.page-default'],
+    id: 'ob-list-page-default-zero', area: 'transactions', clauses: ['4.4.page-default'],
     description: 'without page, the account listing reports metadata.page 0 (a 0-indexed default) and hasPrevious false',
     onResponse(req, res) {
       if (!isAccountListing(req) || req.query.has('page') || !ok2xx(res)) return
@@ -804,9 +671,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-list-interval-31-refused',
-    area: 'transactions',
-    clauses: ['4.4.interval-max-31'],
+    id: 'ob-list-interval-31-refused', area: 'transactions', clauses: ['4.4.interval-max-31'],
     description: 'the account listing refuses an interval of exactly 31 days (off by one: "must be less than 31 days")',
     onRequest(req) {
       if (!isAccountListing(req)) return undefined
@@ -818,9 +683,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-list-data-renamed-content',
-    area: 'transactions',
-    clauses: ['4.4.response-shape'],
+    id: 'ob-list-data-renamed-content', area: 'transactions', clauses: ['4.4.response-shape'],
     description: 'the account listing answers a Spring-style page: the items under content instead of data',
     onResponse(req, res) {
       if (!isAccountListing(req) || !ok2xx(res)) return
@@ -833,9 +696,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-pix-key-listing-bare-array',
-    area: 'transactions',
-    clauses: ['4.5.response-shape'],
+    id: 'ob-pix-key-listing-bare-array', area: 'transactions', clauses: ['4.5.response-shape'],
     description: 'the pix-key listing answers the bare array of items, without the {data, metadata} envelope',
     onResponse(req, res) {
       if (!isPixKeyListing(req) || !ok2xx(res)) return undefined
