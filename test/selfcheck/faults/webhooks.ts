@@ -14,10 +14,7 @@ export default [
     // The charge is paid at the target (so it posts RECEIVE LIQUIDATED), while the driver says it was removed.
     const removed = new Map<string, string>()
     return defineFault({
-      id: 'hooks-receive-for-a-removed-charge',
-      area: 'webhooks',
-      files: SILENT_FILES,
-      clauses: ['6.2.receive-claims-a-paid-charge'],
+      id: 'hooks-receive-for-a-removed-charge', area: 'webhooks', files: SILENT_FILES, clauses: ['6.2.receive-claims-a-paid-charge'],
       description: 'a charge removed unpaid posts RECEIVE LIQUIDATED',
       onRequest(req) {
         const key = req.api === 'control' && req.method === 'POST' ? CONTROL_COB_REMOVE.exec(req.path)?.[1] : undefined
@@ -41,10 +38,7 @@ export default [
     // item), while everything the driver says of it says it failed: NAO_REALIZADO with a motivo.
     const failed = new Set<string>()
     return defineFault({
-      id: 'hooks-refund-claims-refunded-for-a-failed-return',
-      area: 'webhooks',
-      files: SILENT_FILES,
-      clauses: ['6.2.refund-claims-a-settled-return'],
+      id: 'hooks-refund-claims-refunded-for-a-failed-return', area: 'webhooks', files: SILENT_FILES, clauses: ['6.2.refund-claims-a-settled-return'],
       description: 'REFUND claiming REFUNDED for a failed return: a return that ends NAO_REALIZADO still posts REFUND REFUNDED with a LIQUIDATED item',
       onRequest(req) {
         const key = req.api === 'control' && req.method === 'POST' ? CONTROL_RETURN_FAIL.exec(req.path)?.[1] : undefined
@@ -78,10 +72,7 @@ export default [
   }),
 
   defineFault({
-    id: 'hooks-v1-business-id-is-gateway-id',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['6.1.business-transaction-id'],
+    id: 'hooks-v1-business-id-is-gateway-id', area: 'webhooks', files: HOOK_FILES, clauses: ['6.1.business-transaction-id'],
     description: "the V1 notification's businessTransactionId repeats the transactionId instead of the caller's externalId",
     onWebhook(d) {
       const body = jsonObjectOf(d)
@@ -91,10 +82,7 @@ export default [
   }),
 
   defineFault({
-    id: 'hooks-v1-refund-out-not-normalised',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['6.1.status-refund-normalised'],
+    id: 'hooks-v1-refund-out-not-normalised', area: 'webhooks', files: HOOK_FILES, clauses: ['6.1.status-refund-normalised'],
     description: 'the V1 notification of a refund carries REFUND_OUT instead of the normalised REFUND',
     onWebhook(d) {
       const body = jsonObjectOf(d)
@@ -104,10 +92,7 @@ export default [
   }),
 
   defineFault({
-    id: 'hooks-v1-refund-in-not-normalised',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['6.1.status-refund-normalised'],
+    id: 'hooks-v1-refund-in-not-normalised', area: 'webhooks', files: HOOK_FILES, clauses: ['6.1.status-refund-normalised'],
     description: 'the V1 notification of a refund the account sent (an outgoing movement) carries REFUND_IN instead of REFUND',
     onWebhook(d) {
       const body = jsonObjectOf(d)
@@ -117,10 +102,7 @@ export default [
   }),
 
   defineFault({
-    id: 'hooks-v1-confirmed-cash-in-confirmed',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['3.5.paid-is-confirmed-cash-in'],
+    id: 'hooks-v1-confirmed-cash-in-confirmed', area: 'webhooks', files: HOOK_FILES, clauses: ['3.5.paid-is-confirmed-cash-in'],
     description: 'the V1 notification of a confirmed cash-in leaks the internal CONFIRMED instead of PAID',
     onWebhook(d) {
       const body = jsonObjectOf(d)
@@ -132,10 +114,7 @@ export default [
   (() => {
     const seen = new Set<string>()
     return defineFault({
-      id: 'hooks-resend-restamps-created-date',
-      area: 'webhooks',
-      files: HOOK_FILES,
-      clauses: ['4.12.repeat-safe'],
+      id: 'hooks-resend-restamps-created-date', area: 'webhooks', files: HOOK_FILES, clauses: ['4.12.repeat-safe'],
       description: 'each repeated resend to the same URL stamps a new createdDate: the notifications differ',
       onWebhook(d) {
         const body = jsonObjectOf(d)
@@ -149,46 +128,31 @@ export default [
   })(),
 
   defineFault({
-    id: 'hooks-resend-body-url-loses-to-callback',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['4.12.destination-body-url'],
+    id: 'hooks-resend-body-url-loses-to-callback', area: 'webhooks', files: HOOK_FILES, clauses: ['4.12.destination-body-url'],
     description: 'resend prefers the transaction\'s callbackWebhookUrl over the url of the body',
     onWebhook: (d) => (channelName(d) === 'body' ? toChannel(d, 'callback') : undefined),
   }),
 
   defineFault({
-    id: 'hooks-resend-callback-ignored',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['4.12.destination-callback'],
+    id: 'hooks-resend-callback-ignored', area: 'webhooks', files: HOOK_FILES, clauses: ['4.12.destination-callback'],
     description: 'notifications ignore the transaction\'s callbackWebhookUrl and go to the account\'s pixWebhookUrl',
     onWebhook: (d) => (channelName(d) === 'callback' ? toChannel(d, 'pix') : undefined),
   }),
 
   defineFault({
-    id: 'hooks-pix-webhook-url-loses-to-global',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['4.12.destination-pix-webhook'],
+    id: 'hooks-pix-webhook-url-loses-to-global', area: 'webhooks', files: HOOK_FILES, clauses: ['4.12.destination-pix-webhook'],
     description: 'notifications prefer the global webhookUrl over the account\'s pixWebhookUrl',
     onWebhook: (d) => (channelName(d) === 'pix' ? toChannel(d, 'global') : undefined),
   }),
 
   defineFault({
-    id: 'hooks-global-webhook-url-ignored',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['4.12.destination-webhook-url'],
+    id: 'hooks-global-webhook-url-ignored', area: 'webhooks', files: HOOK_FILES, clauses: ['4.12.destination-webhook-url'],
     description: 'the global webhookUrl is never used as a last resort: nothing is sent there',
     onWebhook: (d) => (channelName(d) === 'global' ? 'drop' : undefined),
   }),
 
   defineFault({
-    id: 'hooks-resend-without-destination-succeeds',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['7.resend-no-webhook-url-400'],
+    id: 'hooks-resend-without-destination-succeeds', area: 'webhooks', files: HOOK_FILES, clauses: ['7.resend-no-webhook-url-400'],
     description: 'resend with no URL anywhere answers {"Success": true} instead of 400',
     onResponse(req, res) {
       const message = String(jsonObjectOf(res)?.message ?? '')
@@ -198,10 +162,7 @@ export default [
   }),
 
   defineFault({
-    id: 'hooks-resend-accepts-http-url',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['7.resend-url-not-https-400'],
+    id: 'hooks-resend-accepts-http-url', area: 'webhooks', files: HOOK_FILES, clauses: ['7.resend-url-not-https-400'],
     description: 'resend accepts a body url that is plain http (or no URL at all) and answers success',
     onResponse(req, res) {
       const url = jsonObjectOf(req)?.url
@@ -215,10 +176,7 @@ export default [
     // relay), and the relay puts the plain http url back: a sender that posts over plain HTTP.
     const plainUrls = new Set<string>()
     return defineFault({
-      id: 'hooks-resend-delivers-over-http',
-      area: 'webhooks',
-      files: HOOK_FILES,
-      clauses: ['4.12.url-http-not-delivered'],
+      id: 'hooks-resend-delivers-over-http', area: 'webhooks', files: HOOK_FILES, clauses: ['4.12.url-http-not-delivered'],
       description: 'resend takes a plain http body url and posts the notification there over plain HTTP',
       onRequest(req) {
         const url = jsonObjectOf(req)?.url
@@ -232,10 +190,7 @@ export default [
   })(),
 
   defineFault({
-    id: 'hooks-resend-other-account-succeeds',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['7.resend-other-account-400'],
+    id: 'hooks-resend-other-account-succeeds', area: 'webhooks', files: HOOK_FILES, clauses: ['7.resend-other-account-400'],
     description: "resend of another account's transaction answers success (a tenancy leak)",
     onResponse(req, res) {
       const message = String(jsonObjectOf(res)?.message ?? '')
@@ -256,10 +211,7 @@ export default [
 
   // ------------------------------------------------------------------------------- V2 events, §4.18
   defineFault({
-    id: 'hooks-receive-amount-number',
-    area: 'webhooks',
-    files: V2_FILES,
-    clauses: ['6.2.receive-fields'],
+    id: 'hooks-receive-amount-number', area: 'webhooks', files: V2_FILES, clauses: ['6.2.receive-fields'],
     description: 'RECEIVE carries payment.amount as a number instead of a string',
     onWebhook(d) {
       const payment = v2Event(d, 'RECEIVE') ? jsonObjectOf(d)?.data?.payment : undefined
@@ -270,10 +222,7 @@ export default [
 
   // Reading receive-txid-without-charge allows txId null only for a payment no charge asked for.
   defineFault({
-    id: 'hooks-receive-charge-txid-null',
-    area: 'webhooks',
-    files: V2_FILES,
-    clauses: ['6.2.receive-txid-of-charge'],
+    id: 'hooks-receive-charge-txid-null', area: 'webhooks', files: V2_FILES, clauses: ['6.2.receive-txid-of-charge'],
     description: 'RECEIVE of every payment, a paid charge\'s included, carries txId null',
     onWebhook(d) {
       const data = v2Event(d, 'RECEIVE') ? jsonObjectOf(d)?.data : undefined
@@ -283,10 +232,7 @@ export default [
   }),
 
   defineFault({
-    id: 'hooks-refund-item-carries-original-e2e',
-    area: 'webhooks',
-    files: V2_FILES,
-    clauses: ['6.2.refund-items'],
+    id: 'hooks-refund-item-carries-original-e2e', area: 'webhooks', files: V2_FILES, clauses: ['6.2.refund-items'],
     description: "REFUND's refunds item carries the original payment's end-to-end id instead of the return's",
     onWebhook(d) {
       const data = v2Event(d, 'REFUND') ? jsonObjectOf(d)?.data : undefined
@@ -296,10 +242,7 @@ export default [
   }),
 
   defineFault({
-    id: 'hooks-transfer-never-sent',
-    area: 'webhooks',
-    files: V2_FILES,
-    clauses: ['6.2.transfer-emitted'],
+    id: 'hooks-transfer-never-sent', area: 'webhooks', files: V2_FILES, clauses: ['6.2.transfer-emitted'],
     description: 'no TRANSFER event is sent when the bank settles a cash-out',
     onWebhook: (d) => (v2Event(d, 'TRANSFER') ? 'drop' : undefined),
   }),
@@ -315,9 +258,7 @@ export default [
     let accountUrl: string | undefined
     const bodyUrls = new Set<string>()
     return defineFault({
-      id: 'mn-resend-body-url-and-account-url-both-used',
-      area: 'webhooks',
-      clauses: ['4.12.destination-body-url'],
+      id: 'mn-resend-body-url-and-account-url-both-used', area: 'webhooks', clauses: ['4.12.destination-body-url'],
       description: "a resend with a body url delivers to the body url and also to the account's URL (both receive the notification)",
       onRequest(req) {
         const urls = jsonObjectOf(req)
@@ -338,9 +279,7 @@ export default [
 
   // §4.12 resend, §3.5, §6, §6.1, §6.2 notifications
   ob({
-    id: 'ob-resend-object-id-refused',
-    area: 'webhooks',
-    clauses: ['4.12.transaction-id-forms'],
+    id: 'ob-resend-object-id-refused', area: 'webhooks', clauses: ['4.12.transaction-id-forms'],
     description: 'resend validates the path as a UUID only: a 24-hex object id is refused with 400',
     onRequest(req) {
       if (matches(req, 'POST', outsiderRESEND, 'gateway') && /^[0-9a-f]{24}$/i.test(req.path.split('/').pop() ?? '')) {
@@ -351,9 +290,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-resend-body-url-ignored',
-    area: 'webhooks',
-    clauses: ['4.12.url-https'],
+    id: 'ob-resend-body-url-ignored', area: 'webhooks', clauses: ['4.12.url-https'],
     description: 'resend ignores the url of the body and delivers to the configured destination (a second setting ignored)',
     onRequest(req) {
       const j = req.json
@@ -364,9 +301,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-resend-body-required',
-    area: 'webhooks',
-    clauses: ['4.12.body-optional'],
+    id: 'ob-resend-body-required', area: 'webhooks', clauses: ['4.12.body-optional'],
     description: 'resend without a body answers 400 "url is required" even when the transaction or account has a webhook URL',
     onRequest(req) {
       if (matches(req, 'POST', outsiderRESEND, 'gateway') && (req.body.length === 0 || typeof req.json?.url !== 'string')) {
@@ -377,9 +312,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-resend-replays-creation-snapshot',
-    area: 'webhooks',
-    clauses: ['4.12.payload-v1'],
+    id: 'ob-resend-replays-creation-snapshot', area: 'webhooks', clauses: ['4.12.payload-v1'],
     description: 'resend posts the notification as it was built at creation: status PENDING, whatever the transaction became',
     onRequest(req) {
       if (matches(req, 'POST', outsiderRESEND, 'gateway')) resends.push(Date.now())
@@ -397,9 +330,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-v1-status-internal-confirmed',
-    area: 'webhooks',
-    clauses: ['3.5.statuses'],
+    id: 'ob-v1-status-internal-confirmed', area: 'webhooks', clauses: ['3.5.statuses'],
     description: 'the V1 notification of a confirmed cash-in says the internal status CONFIRMED instead of PAID',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -409,9 +340,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-notifications-text-plain',
-    area: 'webhooks',
-    clauses: ['6.http-post-json'],
+    id: 'ob-notifications-text-plain', area: 'webhooks', clauses: ['6.http-post-json'],
     description: 'notifications are posted with Content-Type text/plain (the JSON body serialised by hand)',
     onWebhook(d) {
       return { ...d, headers: { ...d.headers, 'content-type': 'text/plain; charset=utf-8' } }
@@ -419,9 +348,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-v1-transaction-id-is-business-id',
-    area: 'webhooks',
-    clauses: ['6.1.transaction-id'],
+    id: 'ob-v1-transaction-id-is-business-id', area: 'webhooks', clauses: ['6.1.transaction-id'],
     description: 'the V1 notification carries the caller\'s externalId as transactionId (both ids set from the same column)',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -431,9 +358,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-v1-value-in-cents',
-    area: 'webhooks',
-    clauses: ['6.1.value-number'],
+    id: 'ob-v1-value-in-cents', area: 'webhooks', clauses: ['6.1.value-number'],
     description: 'the V1 notification carries value in cents (R$ 10.50 as 1050)',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -443,9 +368,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-v1-movement-type-inverted',
-    area: 'webhooks',
-    clauses: ['6.1.movement-type'],
+    id: 'ob-v1-movement-type-inverted', area: 'webhooks', clauses: ['6.1.movement-type'],
     description: 'the V1 notification inverts movementType: OUT for an incoming payment, IN for an outgoing one',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -455,9 +378,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-v1-end-to-end-id-is-transaction-id',
-    area: 'webhooks',
-    clauses: ['6.1.end-to-end-id'],
+    id: 'ob-v1-end-to-end-id-is-transaction-id', area: 'webhooks', clauses: ['6.1.end-to-end-id'],
     description: 'the V1 notification fills endToEndId with the transaction id instead of the payment\'s end-to-end id',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -467,9 +388,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-v1-pix-key-is-receiver-document',
-    area: 'webhooks',
-    clauses: ['6.1.pix-key'],
+    id: 'ob-v1-pix-key-is-receiver-document', area: 'webhooks', clauses: ['6.1.pix-key'],
     description: 'the V1 notification fills pixKey with the receiver\'s document instead of the key of the transaction or account',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -479,9 +398,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-v1-created-date-is-send-time',
-    area: 'webhooks',
-    clauses: ['6.1.created-date'],
+    id: 'ob-v1-created-date-is-send-time', area: 'webhooks', clauses: ['6.1.created-date'],
     description: 'the V1 notification stamps createdDate with the sending machine\'s wall clock, not the transaction\'s creation time',
     escapes: 'not a fault but a reading: §6.1 gives createdDate no event, so the moment the notification is made is one of its two readings (specs/readings.yaml v1-created-date), and passes',
     onWebhook(d) {
@@ -492,9 +409,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-v1-payer-bank-fields-dropped',
-    area: 'webhooks',
-    clauses: ['6.1.payer-block'],
+    id: 'ob-v1-payer-bank-fields-dropped', area: 'webhooks', clauses: ['6.1.payer-block'],
     description: 'the V1 notification carries PayerName and PayerDocumentNumber but drops the payer\'s bank fields, though they are known',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -505,9 +420,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-v1-receiver-block-copies-payer',
-    area: 'webhooks',
-    clauses: ['6.1.receiver-block'],
+    id: 'ob-v1-receiver-block-copies-payer', area: 'webhooks', clauses: ['6.1.receiver-block'],
     description: 'the V1 notification fills the Receiver block from the payer (copy-paste): both blocks name the same party',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -518,9 +431,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-refund-status-liquidated',
-    area: 'webhooks',
-    clauses: ['6.2.refund-fields'],
+    id: 'ob-refund-status-liquidated', area: 'webhooks', clauses: ['6.2.refund-fields'],
     description: 'the REFUND notification says data.status LIQUIDATED (the refund item\'s status) instead of REFUNDED',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -530,9 +441,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-refund-end-to-end-id-of-return',
-    area: 'webhooks',
-    clauses: ['6.2.refund-links-original'],
+    id: 'ob-refund-end-to-end-id-of-return', area: 'webhooks', clauses: ['6.2.refund-links-original'],
     description: 'the REFUND notification carries the return\'s own end-to-end id (rtrId) as data.endToEndId instead of the original payment\'s',
     onWebhook(d) {
       const j = jsonObjectOf(d)
