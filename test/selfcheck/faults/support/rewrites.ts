@@ -1,7 +1,7 @@
 // Declarative builders for the faults that only edit one operation's answer: each fault then reads as its
 // metadata, one line of bug (description) and one line of rewrite. Built on answerOf/rewriteAnswer (fault.ts).
 import { defineFault, rewriteAnswer, type Fault, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
-import { ok2xx, type Obj } from './outsider.ts'
+import { listItems, ok2xx, type Obj } from './outsider.ts'
 
 export type FaultMeta = Omit<Fault, 'onRequest' | 'onResponse' | 'onWebhook'>
 
@@ -21,4 +21,20 @@ export function answerForTarget(when: (req: ProxyRequest) => boolean, by: (req: 
 /** Where `when(req, res)` holds, the target's answer is replaced by `by(req, res)`. */
 export function replaceAnswer(when: (req: ProxyRequest, res: ProxyResponse) => boolean, by: (req: ProxyRequest, res: ProxyResponse) => ProxyResponse, meta: FaultMeta): Fault {
   return defineFault({ ...meta, onResponse: (req, res) => (when(req, res) ? by(req, res) : undefined) })
+}
+
+/** Every list item of the listings `test` picks, edited in place (any status: a listing's items are where they are). */
+export function rewriteItems(test: (req: ProxyRequest) => boolean, edit: (item: Obj) => void, meta: FaultMeta): Fault {
+  return defineFault({
+    ...meta,
+    onResponse(req, res) {
+      if (test(req)) for (const item of listItems(res)) edit(item)
+      return undefined
+    },
+  })
+}
+
+/** One listing-item fault per row, WPT-style: [id, clauses, description, edit], the rows sharing `test`, area and files. */
+export function itemFaults(test: (req: ProxyRequest) => boolean, shared: Pick<FaultMeta, 'area' | 'files'>, rows: [string, string[], string, (item: Obj) => void][]): Fault[] {
+  return rows.map(([id, clauses, description, edit]) => rewriteItems(test, edit, { id, ...shared, clauses, description }))
 }
