@@ -9,7 +9,7 @@ import { okAnswerOf, cents, digitsOf, documentsIn, formatted, localAsUtc, maskOf
 import { tokenSubject } from './support/isolation.ts'
 import { defaultWindow, eachItem, isView, items, metadata, oneOver, sharedListingCache, viewByNumericIdOrExternalId, isAccountListing, isListing, isPixKeyListing } from './support/views-listings.ts'
 import combinationFaults from './support/combinations.ts'
-import { answerForTarget, replaceAnswer, rewriteOk } from './support/rewrites.ts'
+import { answerForTarget, itemFaults, replaceAnswer, rewriteItems, rewriteOk } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -117,41 +117,14 @@ export default [
   }),
 
   // ---- mapping tables, amounts, masking (mappings.test.ts) ----------------------------------
-  defineFault({
-    id: 'vl-listing-pending-untranslated', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.status-map-pending'],
-    description: 'the account listing shows PENDING untranslated instead of Pendente',
-    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.status === 'Pendente') i.status = 'PENDING' }) : undefined),
-  }),
-
-  defineFault({
-    id: 'vl-listing-confirmed-as-concluido', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.status-map-confirmed'],
-    description: 'the account listing shows CONFIRMED as Concluído instead of Confirmado',
-    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.status === 'Confirmado') i.status = 'Concluído' }) : undefined),
-  }),
-
-  defineFault({
-    id: 'vl-listing-error-as-erro', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.status-map-error'],
-    description: 'the account listing translates ERROR to Erro instead of Error',
-    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.status === 'Error') i.status = 'Erro' }) : undefined),
-  }),
-
-  defineFault({
-    id: 'vl-listing-payment-as-debit', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.type-map-payment'],
-    description: 'the account listing gives a received payment (Pix in) movementType DEBIT',
-    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Pix in') i.movementType = 'DEBIT' }) : undefined),
-  }),
-
-  defineFault({
-    id: 'vl-listing-withdraw-capital-out', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.type-map-withdraw'],
-    description: 'the account listing labels a WITHDRAW "Pix Out" instead of "Pix out"',
-    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Pix out') i.operationType = 'Pix Out' }) : undefined),
-  }),
-
-  defineFault({
-    id: 'vl-listing-refund-in-as-credit', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.type-map-refund-in'],
-    description: 'the account listing gives a REFUND_IN (Refund in) movementType CREDIT instead of DEBIT',
-    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Refund in') i.movementType = 'CREDIT' }) : undefined),
-  }),
+  ...itemFaults(isAccountListing, { area: 'transactions', files: ['transactions/mappings.test.ts'] }, [
+    ['vl-listing-pending-untranslated', ['2.2.status-map-pending'], 'the account listing shows PENDING untranslated instead of Pendente', (i) => { if (i.status === 'Pendente') i.status = 'PENDING' }],
+    ['vl-listing-confirmed-as-concluido', ['2.2.status-map-confirmed'], 'the account listing shows CONFIRMED as Concluído instead of Confirmado', (i) => { if (i.status === 'Confirmado') i.status = 'Concluído' }],
+    ['vl-listing-error-as-erro', ['2.2.status-map-error'], 'the account listing translates ERROR to Erro instead of Error', (i) => { if (i.status === 'Error') i.status = 'Erro' }],
+    ['vl-listing-payment-as-debit', ['2.2.type-map-payment'], 'the account listing gives a received payment (Pix in) movementType DEBIT', (i) => { if (i.operationType === 'Pix in') i.movementType = 'DEBIT' }],
+    ['vl-listing-withdraw-capital-out', ['2.2.type-map-withdraw'], 'the account listing labels a WITHDRAW "Pix Out" instead of "Pix out"', (i) => { if (i.operationType === 'Pix out') i.operationType = 'Pix Out' }],
+    ['vl-listing-refund-in-as-credit', ['2.2.type-map-refund-in'], 'the account listing gives a REFUND_IN (Refund in) movementType CREDIT instead of DEBIT', (i) => { if (i.operationType === 'Refund in') i.movementType = 'CREDIT' }],
+  ]),
 
   // A refund answered by its gateway id (docs/READINGS.md refund-answer-id), which its view does
   // not find (§4.3: the numeric id or the caller's externalId): the kit links the refund to its list
@@ -189,23 +162,11 @@ export default [
     }) : undefined),
   }),
 
-  defineFault({
-    id: 'vl-listing-refund-out-as-debit', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.type-map-refund-out'],
-    description: 'the account listing gives a REFUND_OUT (Refund out) movementType DEBIT instead of CREDIT',
-    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Refund out') i.movementType = 'DEBIT' }) : undefined),
-  }),
-
-  defineFault({
-    id: 'vl-listing-amounts-as-strings', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.original-amount'],
-    description: 'the account listing gives originalAmount as a two-decimal string, as the single view does, instead of a number',
-    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (typeof i.originalAmount === 'number') i.originalAmount = i.originalAmount.toFixed(2) }) : undefined),
-  }),
-
-  defineFault({
-    id: 'vl-listing-final-amount-ignores-fee', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.final-amount'],
-    description: 'the account listing gives finalAmount equal to originalAmount though a fee was charged',
-    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (typeof i.originalAmount === 'number' && i.feeAmount) i.finalAmount = i.originalAmount }) : undefined),
-  }),
+  ...itemFaults(isAccountListing, { area: 'transactions', files: ['transactions/mappings.test.ts'] }, [
+    ['vl-listing-refund-out-as-debit', ['2.2.type-map-refund-out'], 'the account listing gives a REFUND_OUT (Refund out) movementType DEBIT instead of CREDIT', (i) => { if (i.operationType === 'Refund out') i.movementType = 'DEBIT' }],
+    ['vl-listing-amounts-as-strings', ['2.2.original-amount'], 'the account listing gives originalAmount as a two-decimal string, as the single view does, instead of a number', (i) => { if (typeof i.originalAmount === 'number') i.originalAmount = i.originalAmount.toFixed(2) }],
+    ['vl-listing-final-amount-ignores-fee', ['2.2.final-amount'], 'the account listing gives finalAmount equal to originalAmount though a fee was charged', (i) => { if (typeof i.originalAmount === 'number' && i.feeAmount) i.finalAmount = i.originalAmount }],
+  ]),
 
   defineFault({
     id: 'vl-listing-cpf-mask-leaks-first-digits', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.mask-cpf'],
@@ -228,10 +189,9 @@ export default [
     }) : undefined),
   }),
 
-  defineFault({
+  rewriteItems(isPixKeyListing, (i) => { if (typeof i.counterpart?.name === 'string') i.counterpart.name = i.counterpart.name.toUpperCase() }, {
     id: 'vl-pix-key-listing-counterpart-name-upper-case', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.same-view-both-listings'],
     description: 'the pix-key listing upper-cases counterpart.name where the account listing does not',
-    onResponse: (req, res) => (isPixKeyListing(req) ? eachItem(res, (i) => { if (typeof i.counterpart?.name === 'string') i.counterpart.name = i.counterpart.name.toUpperCase() }) : undefined),
   }),
 
   // ---- pagination (pagination.test.ts) ------------------------------------------------------
