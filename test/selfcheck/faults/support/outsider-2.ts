@@ -12,6 +12,7 @@ import {
   RETURN,
   TX_VIEW,
   isAccountListing,
+  isListing,
   isPixKeyListing,
   isSlipNote,
   isV1,
@@ -23,7 +24,7 @@ import {
   refuse,
   type Obj,
 } from './outsider.ts'
-import { rewriteOk } from './rewrites.ts'
+import { itemFaults, rewriteItems, rewriteOk } from './rewrites.ts'
 
 // ── helpers of this batch ───────────────────────────────────────────────────────────────────
 
@@ -106,38 +107,12 @@ const transactions: Fault[] = [
     escapes: 'sent, not told apart: "updatedAt is the time of the last change … at or after the settlement" passed with updatedAt = createdAt, 13 ms before the settlement; with no clock move between creation and settlement the two are within the check\'s tolerance',
     description: 'status changes are written by a raw UPDATE that does not touch updatedAt: a settled or failed transaction keeps updatedAt = createdAt',
   }),
-  ob({
-    id: 'ob2-listing-operation-type-title-case', area: 'transactions', clauses: ['2.2.operation-type-enum', '2.2.type-map-payment', '2.2.type-map-withdraw'],
-    description: 'the listing capitalises every word of operationType: "Pix In", "Pix Out", "Refund In", "Refund Out"',
-    onResponse(req, res) {
-      if (!isAccountListing(req) && !isPixKeyListing(req)) return
-      for (const i of listItems(res)) if (typeof i.operationType === 'string') i.operationType = i.operationType.replace(/ (\w)/, (_m, c: string) => ` ${c.toUpperCase()}`)
-    },
-  }),
-  ob({
-    id: 'ob2-listing-created-at-epoch-ms', area: 'transactions', clauses: ['2.2.created-at'],
-    description: 'the listing sends createdAt as epoch milliseconds (a number), as its cache layer stores dates',
-    onResponse(req, res) {
-      if (!isAccountListing(req) && !isPixKeyListing(req)) return
-      for (const i of listItems(res)) i.createdAt = epochMs(i.createdAt)
-    },
-  }),
-  ob({
-    id: 'ob2-listing-processed-at-date-only', area: 'transactions', clauses: ['2.2.processed-at'],
-    description: 'processedAt in the listing comes from a DATE column: "2026-11-29" without the time',
-    onResponse(req, res) {
-      if (!isAccountListing(req) && !isPixKeyListing(req)) return
-      for (const i of listItems(res)) i.processedAt = dateOnly(i.processedAt)
-    },
-  }),
-  ob({
-    id: 'ob2-listing-counterpart-name-null', area: 'transactions', clauses: ['2.2.counterpart-name'],
-    description: 'a counterpart without a registered name is listed with counterpart.name null (the view of the same record has its name); here every name is dropped to null',
-    onResponse(req, res) {
-      if (!isAccountListing(req) && !isPixKeyListing(req)) return
-      for (const i of listItems(res)) if (i.counterpart && typeof i.counterpart === 'object') i.counterpart.name = null
-    },
-  }),
+  ...itemFaults(isListing, { area: 'transactions' }, [
+    ['ob2-listing-operation-type-title-case', ['2.2.operation-type-enum', '2.2.type-map-payment', '2.2.type-map-withdraw'], 'the listing capitalises every word of operationType: "Pix In", "Pix Out", "Refund In", "Refund Out"', (i) => { if (typeof i.operationType === 'string') i.operationType = i.operationType.replace(/ (\w)/, (_m, c: string) => ` ${c.toUpperCase()}`) }],
+    ['ob2-listing-created-at-epoch-ms', ['2.2.created-at'], 'the listing sends createdAt as epoch milliseconds (a number), as its cache layer stores dates', (i) => { i.createdAt = epochMs(i.createdAt) }],
+    ['ob2-listing-processed-at-date-only', ['2.2.processed-at'], 'processedAt in the listing comes from a DATE column: "2026-11-29" without the time', (i) => { i.processedAt = dateOnly(i.processedAt) }],
+    ['ob2-listing-counterpart-name-null', ['2.2.counterpart-name'], 'a counterpart without a registered name is listed with counterpart.name null (the view of the same record has its name); here every name is dropped to null', (i) => { if (i.counterpart && typeof i.counterpart === 'object') i.counterpart.name = null }],
+  ]),
   ob({
     id: 'ob2-listing-bank-codes-as-numbers', area: 'transactions', clauses: ['2.2.counterpart-bank'],
     escapes: 'caught on the wrong clause: the listing check fails 2.2.counterpart-name for a counterpart whose bank.bankCode and bank.accountBranch are numbers (the whole counterpart schema is filed under counterpart-name), not 2.2.counterpart-bank',
@@ -153,13 +128,9 @@ const transactions: Fault[] = [
       }
     },
   }),
-  ob({
+  rewriteItems(isListing, (i) => { if (typeof i.originalAmount === 'number' && typeof i.feeAmount === 'number' && i.feeAmount !== 0) i.finalAmount = i.originalAmount }, {
     id: 'ob2-listing-final-amount-ignores-fee', area: 'transactions', clauses: ['2.2.final-amount'],
     description: 'the listing copies originalAmount into finalAmount (the fee is applied only in the single view)',
-    onResponse(req, res) {
-      if (!isAccountListing(req) && !isPixKeyListing(req)) return
-      for (const i of listItems(res)) if (typeof i.originalAmount === 'number' && typeof i.feeAmount === 'number' && i.feeAmount !== 0) i.finalAmount = i.originalAmount
-    },
   }),
   ob({
     id: 'ob2-account-listing-total-counts-all-accounts', area: 'transactions', clauses: ['2.2.pagination-total', '2.2.pagination-total-pages', '1.own-account-transactions'],
