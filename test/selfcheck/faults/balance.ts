@@ -284,22 +284,14 @@ export default [
     },
   }),
 
-  ob({
+  answerForTarget((req) => matches(req, 'GET', '/api/balance', 'base') && !req.query.has('accountId'), () => refuse(400, 'accountId is required'), {
     id: 'ob-public-balance-needs-account-id', area: 'balance', clauses: ['4.8.status-200'],
     description: 'GET /api/balance without parameters answers 400 "accountId is required" (the account is not taken from the token)',
-    onRequest(req) {
-      if (matches(req, 'GET', '/api/balance', 'base') && !req.query.has('accountId')) return refuse(400, 'accountId is required')
-      return undefined
-    },
   }),
 
-  ob({
+  answerForTarget((req) => matches(req, 'GET', '/v1/account/balance', 'gateway') && !req.query.has('account'), () => jsonResponse(400, { statusCode: 400, message: 'account is required', error: 'Bad Request', code: 'INVALID_PARAMETERS' }), {
     id: 'ob-gateway-balance-needs-account-param', area: 'balance', clauses: ['4.13.status-200'],
     description: 'GET /v1/account/balance with no parameters answers 400 "account is required" unless an account query parameter names it',
-    onRequest(req) {
-      if (matches(req, 'GET', '/v1/account/balance', 'gateway') && !req.query.has('account')) return jsonResponse(400, { statusCode: 400, message: 'account is required', error: 'Bad Request', code: 'INVALID_PARAMETERS' })
-      return undefined
-    },
   }),
   // every surface after the change a check of the area makes (suites/common/surfaces.ts)
   ...surfaceFaults.filter((f) => f.area === 'balance'),
