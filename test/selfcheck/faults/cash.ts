@@ -7,7 +7,7 @@ import { accepted, body } from './support/auth-bounds.ts'
 import { okAnswerOf, localAsUtc, ob } from './support/outsider.ts'
 import { cashIn, CONTROL_SETTLE, eventOf, shiftEmvAmount, STATE_FILES, cashOut, TRUNCATED_PNG } from './support/state-machines.ts'
 import { surfaceFaults } from './support/surfaces.ts'
-import { rewriteOk } from './support/rewrites.ts'
+import { answerForTarget, rewriteOk } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -160,13 +160,9 @@ export default [
     description: 'the cash-in answer carries a correlationId that is not a UUID (dashes removed)',
   }),
 
-  defineFault({
+  answerForTarget((req) => postCashIn(req) && jsonObjectOf(req)?.additionalInfo !== undefined, () => refusal(400, 'additionalInfo is not allowed'), {
     id: 'answers-cash-in-additional-info-refused', area: 'cash', files: FILES.cash, clauses: ['4.6.full-request-accepted'],
     description: 'a cash-in carrying additionalInfo is refused with 400',
-    onRequest(req) {
-      if (postCashIn(req) && jsonObjectOf(req)?.additionalInfo !== undefined) return refusal(400, 'additionalInfo is not allowed')
-      return undefined
-    },
   }),
 
   defineFault({
