@@ -337,13 +337,9 @@ export default [
     },
   }),
 
-  defineFault({
+  answerForTarget((req) => putCob(req) && jsonObjectOf(req) !== undefined && !('devedor' in req.json), () => refusal(400, 'devedor is required'), {
     id: 'answers-cob-devedor-required', area: 'charges', files: FILES.charge, clauses: ['4.10.devedor-optional'],
     description: 'PUT /cob without devedor is refused with 400',
-    onRequest(req) {
-      if (putCob(req) && jsonObjectOf(req) && !('devedor' in req.json)) return refusal(400, 'devedor is required')
-      return undefined
-    },
   }),
 
   defineFault({
@@ -395,31 +391,19 @@ export default [
     description: 'the charge echoes valor.original through a float: trailing zeros are lost ("10.50" becomes "10.5", "10.00" becomes "10")',
   }),
 
-  ob({
+  replaceAnswer((req, res) => matches(req, 'PUT', COB, 'base') && res.status === 201, (_req, res) => withStatus(res, 200), {
     id: 'ob-cob-created-200', area: 'charges', clauses: ['4.10.status-201'],
     description: 'a valid PUT /cob answers 200 instead of 201',
-    onResponse(req, res) {
-      if (matches(req, 'PUT', COB, 'base') && res.status === 201) return withStatus(res, 200)
-      return undefined
-    },
   }),
 
-  ob({
+  answerForTarget((req) => matches(req, 'PUT', COB, 'base') && typeof req.json?.devedor?.cpf === 'string', () => refuse(400, 'devedor.cnpj is required'), {
     id: 'ob-cob-cpf-debtor-refused', area: 'charges', clauses: ['4.10.devedor-cpf-form'],
     description: 'PUT /cob accepts only company debtors: a devedor with cpf + nome is refused with 400',
-    onRequest(req) {
-      if (matches(req, 'PUT', COB, 'base') && typeof req.json?.devedor?.cpf === 'string') return refuse(400, 'devedor.cnpj is required')
-      return undefined
-    },
   }),
 
-  ob({
+  answerForTarget((req) => matches(req, 'PUT', COB, 'base') && typeof req.json?.devedor?.cnpj === 'string', () => refuse(400, 'devedor.cpf must be exactly 11 numeric digits'), {
     id: 'ob-cob-cnpj-debtor-refused', area: 'charges', clauses: ['4.10.devedor-cnpj-form'],
     description: 'PUT /cob validates every debtor document as a CPF: a devedor with a valid 14-digit cnpj is refused with 400',
-    onRequest(req) {
-      if (matches(req, 'PUT', COB, 'base') && typeof req.json?.devedor?.cnpj === 'string') return refuse(400, 'devedor.cpf must be exactly 11 numeric digits')
-      return undefined
-    },
   }),
 
   ob({
