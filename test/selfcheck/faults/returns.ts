@@ -365,13 +365,9 @@ export default [
     description: 'the return answers valor in cents as a string ("10.00" answered "1000")',
   }),
 
-  ob({
+  replaceAnswer((req, res) => matches(req, 'PUT', RETURN, 'base') && res.status === 201, (_req, res) => withStatus(res, 200), {
     id: 'ob-return-created-200', area: 'returns', clauses: ['4.11.status-201'],
     description: 'an accepted return answers 200 instead of 201',
-    onResponse(req, res) {
-      if (matches(req, 'PUT', RETURN, 'base') && res.status === 201) return withStatus(res, 200)
-      return undefined
-    },
   }),
   // every combination the contract allows or forbids (generators/combinations.ts)
   ...combinationFaults.filter((f) => f.area === 'returns'),
