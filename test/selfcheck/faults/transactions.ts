@@ -546,13 +546,9 @@ export default [
     description: 'the view answers updatedAt as São Paulo wall time labelled Z: three hours before the record was even created',
   }),
 
-  ob({
+  answerForTarget((req) => matches(req, 'GET', TX_VIEW, 'base') && /^\d+$/.test(req.path.split('/').pop() ?? ''), () => refuse(404, 'transaction not found'), {
     id: 'ob-get-by-numeric-id-404', area: 'transactions', clauses: ['4.3.get-by-id'],
     description: 'GET /api/pix/transaction/{id} finds a transaction only by its externalId: the numeric internal id answers 404',
-    onRequest(req) {
-      if (matches(req, 'GET', TX_VIEW, 'base') && /^\d+$/.test(req.path.split('/').pop() ?? '')) return refuse(404, 'transaction not found')
-      return undefined
-    },
   }),
 
   // §2.2 the list item, §4.4 and §4.5 the listings
