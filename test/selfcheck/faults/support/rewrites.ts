@@ -38,3 +38,16 @@ export function rewriteItems(test: (req: ProxyRequest) => boolean, edit: (item: 
 export function itemFaults(test: (req: ProxyRequest) => boolean, shared: Pick<FaultMeta, 'area' | 'files'>, rows: [string, string[], string, (item: Obj) => void][]): Fault[] {
   return rows.map(([id, clauses, description, edit]) => rewriteItems(test, edit, { id, ...shared, clauses, description }))
 }
+
+/** A row of an answer table: [id, clauses, operationId, description, edit]. */
+export type AnswerRow = [string, string[], string, string, (body: Obj, req: ProxyRequest, res: ProxyResponse) => void]
+
+/** One answer-rewrite fault per row (`rewriteAnswer`: answers of any status), the rows sharing area and files. */
+export function answerFaults(shared: Pick<FaultMeta, 'area' | 'files'>, rows: AnswerRow[]): Fault[] {
+  return rows.map(([id, clauses, operationId, description, edit]) => rewriteAnswer(operationId, edit, { id, ...shared, clauses, description }))
+}
+
+/** One 2xx-answer-rewrite fault per row (`rewriteOk`), the rows sharing area and files. */
+export function okAnswerFaults(shared: Pick<FaultMeta, 'area' | 'files'>, rows: AnswerRow[]): Fault[] {
+  return rows.map(([id, clauses, operationId, description, edit]) => rewriteOk(operationId, edit, { id, ...shared, clauses, description }))
+}
