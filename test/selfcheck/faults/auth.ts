@@ -5,18 +5,13 @@ import { defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from 
 import { bearerOf as authBoundsBearerOf, certToken as authBoundsCertToken, body, certTokenAnswer, errorResponse, IssuedTokens, missing, neverExpires, oauth, oauthTokenAnswer, refund, swapToken } from './support/auth-bounds.ts'
 import { oauthToken } from './support/core.ts'
 import { okAnswerOf, certTokens, ob, opaqueTokens, bearerOf as outsiderBearerOf, refuse, withStatus } from './support/outsider.ts'
-import { answerForTarget, replaceAnswer } from './support/rewrites.ts'
+import { answerFaults, answerForTarget, replaceAnswer } from './support/rewrites.ts'
 
 export default [
-  rewriteAnswer('createOauthToken', (body) => { if (body.token_type !== undefined) body.token_type = 'bearer' }, {
-    id: 'oauth-token-type-lower-case', area: 'auth', files: ['auth/tokens.test.ts'], clauses: ['4.2.token-type-bearer'],
-    description: 'POST /oauth/token answers token_type "bearer" instead of "Bearer"',
-  }),
-
-  rewriteAnswer('createOauthToken', (body) => { if (typeof body.expires_in === 'number') body.expires_in -= 1 }, {
-    id: 'oauth-expires-in-one-second-short', area: 'auth', files: ['auth/tokens.test.ts'], clauses: ['4.2.expires-in'],
-    description: 'POST /oauth/token answers expires_in 3599 for the default lifetime of 3600',
-  }),
+  ...answerFaults({ area: 'auth', files: ['auth/tokens.test.ts'] }, [
+    ['oauth-token-type-lower-case', ['4.2.token-type-bearer'], 'createOauthToken', 'POST /oauth/token answers token_type "bearer" instead of "Bearer"', (body) => { if (body.token_type !== undefined) body.token_type = 'bearer' }],
+    ['oauth-expires-in-one-second-short', ['4.2.expires-in'], 'createOauthToken', 'POST /oauth/token answers expires_in 3599 for the default lifetime of 3600', (body) => { if (typeof body.expires_in === 'number') body.expires_in -= 1 }],
+  ]),
 
   defineFault({
     id: 'oauth-scope-missing', area: 'auth', files: ['auth/tokens.test.ts'], clauses: ['4.2.scope'],
