@@ -7,7 +7,7 @@ import { errorResponse, gatewayBalance } from './support/auth-bounds.ts'
 import { plusCents } from './support/core.ts'
 import { amountCents, okAnswerOf, cashInValues, cents, cobValues, credits, firstConsultedAt, heldCents, ob, refuse } from './support/outsider.ts'
 import { surfaceFaults } from './support/surfaces.ts'
-import { answerForTarget, replaceAnswer, rewriteOk } from './support/rewrites.ts'
+import { answerFaults, answerForTarget, okAnswerFaults, replaceAnswer, rewriteOk } from './support/rewrites.ts'
 
 export default [
   rewriteAnswer('getBalance', (body) => { if (typeof body.grossBalance === 'number') body.grossBalance = plusCents(body.grossBalance, 1) }, {
@@ -56,15 +56,10 @@ export default [
   }),
 
   // ---- balance equivalences (balance/equivalences.test.ts) ----------------------------------
-  rewriteAnswer('getBalance', (body) => { if (typeof body.netBalance === 'number') body.grossBalance = body.netBalance }, {
-    id: 'vl-public-gross-ignores-blocked', area: 'balance', files: ['balance/equivalences.test.ts'], clauses: ['2.3.gross-equals-available-plus-blocked'],
-    description: 'GET /api/balance gives grossBalance = netBalance, leaving blocked funds out',
-  }),
-
-  rewriteAnswer('getGatewayBalance', (body) => { if (typeof body.availableBalance === 'number') body.totalBalance = body.availableBalance }, {
-    id: 'vl-gateway-total-ignores-blocked', area: 'balance', files: ['balance/equivalences.test.ts'], clauses: ['2.3.gateway-total-equals-available-plus-blocked'],
-    description: 'GET /v1/account/balance gives totalBalance = availableBalance, leaving blocked funds out',
-  }),
+  ...answerFaults({ area: 'balance', files: ['balance/equivalences.test.ts'] }, [
+    ['vl-public-gross-ignores-blocked', ['2.3.gross-equals-available-plus-blocked'], 'getBalance', 'GET /api/balance gives grossBalance = netBalance, leaving blocked funds out', (body) => { if (typeof body.netBalance === 'number') body.grossBalance = body.netBalance }],
+    ['vl-gateway-total-ignores-blocked', ['2.3.gateway-total-equals-available-plus-blocked'], 'getGatewayBalance', 'GET /v1/account/balance gives totalBalance = availableBalance, leaving blocked funds out', (body) => { if (typeof body.availableBalance === 'number') body.totalBalance = body.availableBalance }],
+  ]),
 
   rewriteAnswer('getGatewayBalance', (body) => {
     if (typeof body?.availableBalance !== 'number' || typeof body.totalBalance !== 'number') return
@@ -173,15 +168,10 @@ export default [
   }),
 
   // §2.3 balances, §4.8, §4.9, §4.13
-  rewriteOk('getBalance', (j) => { if (typeof j.netBalance === 'number') j.grossBalance = j.netBalance }, {
-    id: 'ob-public-gross-is-net', area: 'balance', clauses: ['2.3.public-gross-balance'],
-    description: 'the public balance answers grossBalance as the available amount only, leaving blocked funds out',
-  }),
-
-  rewriteOk('getBalance', (j) => { if (typeof j.grossBalance === 'number') j.netBalance = j.grossBalance }, {
-    id: 'ob-public-net-includes-blocked', area: 'balance', clauses: ['2.3.public-net-balance'],
-    description: 'the public balance answers netBalance as available plus blocked: reserved funds counted as usable',
-  }),
+  ...okAnswerFaults({ area: 'balance' }, [
+    ['ob-public-gross-is-net', ['2.3.public-gross-balance'], 'getBalance', 'the public balance answers grossBalance as the available amount only, leaving blocked funds out', (j) => { if (typeof j.netBalance === 'number') j.grossBalance = j.netBalance }],
+    ['ob-public-net-includes-blocked', ['2.3.public-net-balance'], 'getBalance', 'the public balance answers netBalance as available plus blocked: reserved funds counted as usable', (j) => { if (typeof j.grossBalance === 'number') j.netBalance = j.grossBalance }],
+  ]),
 
   rewriteOk('getGatewayBalance', (j, req) => {
     const key = req.headers['x-api-key']
