@@ -4,19 +4,14 @@ import { addDays } from '../../../generators/dates.ts'
 import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from '../fault.ts'
 import { okAnswerOf, cents, isSlipNote, localAsUtc, mapSlipIds, ob, slipIds } from './support/outsider.ts'
 import { CONTROL_SLIP_EXPIRE, CONTROL_SLIP_READ, generatePdf, SLIP_FILES, slipEvent, withoutAmount } from './support/slips-webhooks.ts'
-import { answerForTarget, replaceAnswer, rewriteOk } from './support/rewrites.ts'
+import { answerFaults, answerForTarget, okAnswerFaults, replaceAnswer, rewriteOk } from './support/rewrites.ts'
 
 export default [
   // ------------------------------------------------------------------------------- bank slips
-  rewriteAnswer('createBankSlip', (body) => { if (body.status === 'PENDING') body.status = 'WAITING_PAYMENT' }, {
-    id: 'slips-created-waiting-payment', area: 'bank-slip', files: SLIP_FILES, clauses: ['3.4.create-pending'],
-    description: 'POST /bank-slip/v1/payment answers status WAITING_PAYMENT instead of PENDING',
-  }),
-
-  rewriteAnswer('createBankSlip', (body) => { if (typeof body.dueDate === 'string') body.dueDate = addDays(body.dueDate, -1) }, {
-    id: 'slips-created-due-date-a-day-early', area: 'bank-slip', files: SLIP_FILES, clauses: ['2.6.due-date'],
-    description: 'POST /bank-slip/v1/payment echoes dueDate one day early (a time-zone slip)',
-  }),
+  ...answerFaults({ area: 'bank-slip', files: SLIP_FILES }, [
+    ['slips-created-waiting-payment', ['3.4.create-pending'], 'createBankSlip', 'POST /bank-slip/v1/payment answers status WAITING_PAYMENT instead of PENDING', (body) => { if (body.status === 'PENDING') body.status = 'WAITING_PAYMENT' }],
+    ['slips-created-due-date-a-day-early', ['2.6.due-date'], 'createBankSlip', 'POST /bank-slip/v1/payment echoes dueDate one day early (a time-zone slip)', (body) => { if (typeof body.dueDate === 'string') body.dueDate = addDays(body.dueDate, -1) }],
+  ]),
 
   defineFault({
     id: 'slips-waiting-payment-not-notified', area: 'bank-slip', files: SLIP_FILES, clauses: ['6.3.waiting-payment-emitted'],
@@ -166,25 +161,12 @@ export default [
     },
   }),
 
-  rewriteOk('createBankSlip', (j) => { if (typeof j.id === 'string') j.externalId = j.id }, {
-    id: 'ob-slip-external-id-is-id', area: 'bank-slip', clauses: ['2.6.external-id'],
-    description: 'the slip creation answer fills externalId with the slip id instead of the caller-supplied externalId',
-  }),
-
-  rewriteOk('createBankSlip', (j) => { if (typeof j.description === 'string') j.description = j.description.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase() }, {
-    id: 'ob-slip-description-cnab-upper', area: 'bank-slip', clauses: ['2.6.description'],
-    description: 'the slip description is answered as the bank stores it: upper case without accents (CNAB), not as sent',
-  }),
-
-  rewriteOk('createBankSlip', (j) => { if (typeof j.amount === 'number') j.amount = cents(j.amount) }, {
-    id: 'ob-slip-amount-in-cents', area: 'bank-slip', clauses: ['2.6.amount'],
-    description: 'the slip creation answer carries amount in cents (R$ 150.00 as 15000)',
-  }),
-
-  rewriteOk('createBankSlip', (j) => { if (typeof j.dueDate === 'string' && typeof j.createdAt === 'string') j.createdAt = `${j.dueDate}T00:00:00.000Z` }, {
-    id: 'ob-slip-created-at-is-due-date', area: 'bank-slip', clauses: ['2.6.created-at'],
-    description: 'the slip answers createdAt as the due date at midnight UTC, not the time it was created',
-  }),
+  ...okAnswerFaults({ area: 'bank-slip' }, [
+    ['ob-slip-external-id-is-id', ['2.6.external-id'], 'createBankSlip', 'the slip creation answer fills externalId with the slip id instead of the caller-supplied externalId', (j) => { if (typeof j.id === 'string') j.externalId = j.id }],
+    ['ob-slip-description-cnab-upper', ['2.6.description'], 'createBankSlip', 'the slip description is answered as the bank stores it: upper case without accents (CNAB), not as sent', (j) => { if (typeof j.description === 'string') j.description = j.description.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase() }],
+    ['ob-slip-amount-in-cents', ['2.6.amount'], 'createBankSlip', 'the slip creation answer carries amount in cents (R$ 150.00 as 15000)', (j) => { if (typeof j.amount === 'number') j.amount = cents(j.amount) }],
+    ['ob-slip-created-at-is-due-date', ['2.6.created-at'], 'createBankSlip', 'the slip answers createdAt as the due date at midnight UTC, not the time it was created', (j) => { if (typeof j.dueDate === 'string' && typeof j.createdAt === 'string') j.createdAt = `${j.dueDate}T00:00:00.000Z` }],
+  ]),
 
   ob({
     id: 'ob-slip-payer-number-must-be-numeric', area: 'bank-slip', clauses: ['2.6.payer-object'],
