@@ -7,7 +7,7 @@ import { accepted, body } from './support/auth-bounds.ts'
 import { okAnswerOf, localAsUtc, ob } from './support/outsider.ts'
 import { cashIn, CONTROL_SETTLE, eventOf, shiftEmvAmount, STATE_FILES, cashOut, TRUNCATED_PNG } from './support/state-machines.ts'
 import { surfaceFaults } from './support/surfaces.ts'
-import { answerForTarget, rewriteOk } from './support/rewrites.ts'
+import { answerFaults, answerForTarget, rewriteOk } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -55,20 +55,11 @@ export default [
     },
   }),
 
-  rewriteAnswer('createCashIn', (body) => { if (body.status === 'PENDING') body.status = 'CONFIRMED' }, {
-    id: 'sm-cash-in-confirmed-on-creation', area: 'cash', files: STATE_FILES.cashIn, clauses: ['3.1.new-results-pending'],
-    description: 'a new cash-in is answered CONFIRMED instead of PENDING',
-  }),
-
-  rewriteAnswer('createCashIn', (body) => { if (body.transactionId !== undefined) body.externalId = String(body.transactionId) }, {
-    id: 'sm-cash-in-external-id-replaced', area: 'cash', files: STATE_FILES.cashIn, clauses: ['4.6.external-id-echoed'],
-    description: 'the cash-in answer carries the transactionId as externalId instead of the caller\'s',
-  }),
-
-  rewriteAnswer('createCashIn', (body) => { if (typeof body.pixCode === 'string') body.pixCode = shiftEmvAmount(body.pixCode, 1) }, {
-    id: 'sm-cash-in-pixcode-amount-off-by-cent', area: 'cash', files: STATE_FILES.cashIn, clauses: ['4.6.pix-code-emv'],
-    description: 'the cash-in pixCode carries the value plus one cent (with a correct CRC)',
-  }),
+  ...answerFaults({ area: 'cash', files: STATE_FILES.cashIn }, [
+    ['sm-cash-in-confirmed-on-creation', ['3.1.new-results-pending'], 'createCashIn', 'a new cash-in is answered CONFIRMED instead of PENDING', (body) => { if (body.status === 'PENDING') body.status = 'CONFIRMED' }],
+    ['sm-cash-in-external-id-replaced', ['4.6.external-id-echoed'], 'createCashIn', 'the cash-in answer carries the transactionId as externalId instead of the caller\'s', (body) => { if (body.transactionId !== undefined) body.externalId = String(body.transactionId) }],
+    ['sm-cash-in-pixcode-amount-off-by-cent', ['4.6.pix-code-emv'], 'createCashIn', 'the cash-in pixCode carries the value plus one cent (with a correct CRC)', (body) => { if (typeof body.pixCode === 'string') body.pixCode = shiftEmvAmount(body.pixCode, 1) }],
+  ]),
 
   defineFault({
     id: 'sm-cash-in-qr-image-truncated', area: 'cash', files: STATE_FILES.cashIn, clauses: ['4.6.qr-image-when-requested'],
@@ -90,15 +81,10 @@ export default [
     },
   }),
 
-  rewriteAnswer('createCashOutQrCode', (body) => { if (body.status === 'PENDING') body.status = 'CONFIRMED' }, {
-    id: 'sm-cash-out-confirmed-on-creation', area: 'cash', files: STATE_FILES.cashOut, clauses: ['3.1.new-results-pending'],
-    description: 'a new cash-out is answered CONFIRMED instead of PENDING',
-  }),
-
-  rewriteAnswer('createCashOutQrCode', (body) => { if (body.transactionId !== undefined) body.externalId = String(body.transactionId) }, {
-    id: 'sm-cash-out-external-id-replaced', area: 'cash', files: STATE_FILES.cashOut, clauses: ['4.7.external-id-echoed'],
-    description: 'the cash-out answer carries the transactionId as externalId instead of the caller\'s',
-  }),
+  ...answerFaults({ area: 'cash', files: STATE_FILES.cashOut }, [
+    ['sm-cash-out-confirmed-on-creation', ['3.1.new-results-pending'], 'createCashOutQrCode', 'a new cash-out is answered CONFIRMED instead of PENDING', (body) => { if (body.status === 'PENDING') body.status = 'CONFIRMED' }],
+    ['sm-cash-out-external-id-replaced', ['4.7.external-id-echoed'], 'createCashOutQrCode', 'the cash-out answer carries the transactionId as externalId instead of the caller\'s', (body) => { if (body.transactionId !== undefined) body.externalId = String(body.transactionId) }],
+  ]),
 
   defineFault({
     id: 'sm-cash-out-pays-qr-amount', area: 'cash', files: STATE_FILES.cashOut, clauses: ['4.7.value-matches-qr'],
