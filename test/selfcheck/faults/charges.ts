@@ -12,7 +12,7 @@ import { okAnswerOf, COB, ob, refuse, withStatus } from './support/outsider.ts'
 import { CONTROL_COB, CONTROL_COB_PAY, CONTROL_COB_REMOVE, eventData, eventOf, shiftEmvAmount, STATE_FILES, putCob } from './support/state-machines.ts'
 import combinationFaults from './support/combinations.ts'
 import { surfaceFaults } from './support/surfaces.ts'
-import { answerForTarget, replaceAnswer, rewriteOk } from './support/rewrites.ts'
+import { answerForTarget, okAnswerFaults, replaceAnswer, rewriteOk } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -381,15 +381,10 @@ export default [
   })(),
 
   // §2.4 and §4.10 charges
-  rewriteOk('putCob', (j) => { if (typeof j.txid === 'string') j.txid = j.txid.toUpperCase() }, {
-    id: 'ob-cob-txid-uppercased', area: 'charges', clauses: ['2.4.txid-echo'],
-    description: 'PUT /cob stores the txid case-insensitively and answers it upper-cased, not as the path had it',
-  }),
-
-  rewriteOk('putCob', (j) => { if (typeof j.valor?.original === 'string') j.valor.original = String(Number(j.valor.original)) }, {
-    id: 'ob-cob-valor-trailing-zeros-lost', area: 'charges', clauses: ['2.4.valor-original-format'],
-    description: 'the charge echoes valor.original through a float: trailing zeros are lost ("10.50" becomes "10.5", "10.00" becomes "10")',
-  }),
+  ...okAnswerFaults({ area: 'charges' }, [
+    ['ob-cob-txid-uppercased', ['2.4.txid-echo'], 'putCob', 'PUT /cob stores the txid case-insensitively and answers it upper-cased, not as the path had it', (j) => { if (typeof j.txid === 'string') j.txid = j.txid.toUpperCase() }],
+    ['ob-cob-valor-trailing-zeros-lost', ['2.4.valor-original-format'], 'putCob', 'the charge echoes valor.original through a float: trailing zeros are lost ("10.50" becomes "10.5", "10.00" becomes "10")', (j) => { if (typeof j.valor?.original === 'string') j.valor.original = String(Number(j.valor.original)) }],
+  ]),
 
   replaceAnswer((req, res) => matches(req, 'PUT', COB, 'base') && res.status === 201, (_req, res) => withStatus(res, 200), {
     id: 'ob-cob-created-200', area: 'charges', clauses: ['4.10.status-201'],
