@@ -9,7 +9,7 @@ import { okAnswerOf, cents, ob, RETURN, withStatus } from './support/outsider.ts
 import { acceptDespite, CONTROL_RETURN, CONTROL_RETURN_ACTION, devolucaoE2eid, eventData, eventOf, fakeReturn, gatewayRefund, paymentBook, putDevolucao, STATE_FILES, REFUND as stateMachinesREFUND } from './support/state-machines.ts'
 import combinationFaults from './support/combinations.ts'
 import { surfaceFaults } from './support/surfaces.ts'
-import { replaceAnswer, rewriteOk } from './support/rewrites.ts'
+import { okAnswerFaults, replaceAnswer, rewriteOk } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -355,15 +355,10 @@ export default [
   })(),
 
   // §2.5 and §4.11 returns
-  rewriteOk('putDevolucao', (j) => { if (typeof j.rtrId === 'string') j.id = j.rtrId }, {
-    id: 'ob-return-id-is-rtr-id', area: 'returns', clauses: ['2.5.id-equals-path'],
-    description: 'the return answers as id its rtrId (the settlement id) instead of the id of the path',
-  }),
-
-  rewriteOk('putDevolucao', (j) => { if (typeof j.valor === 'string') j.valor = String(cents(j.valor)) }, {
-    id: 'ob-return-valor-in-cents', area: 'returns', clauses: ['2.5.valor-format'],
-    description: 'the return answers valor in cents as a string ("10.00" answered "1000")',
-  }),
+  ...okAnswerFaults({ area: 'returns' }, [
+    ['ob-return-id-is-rtr-id', ['2.5.id-equals-path'], 'putDevolucao', 'the return answers as id its rtrId (the settlement id) instead of the id of the path', (j) => { if (typeof j.rtrId === 'string') j.id = j.rtrId }],
+    ['ob-return-valor-in-cents', ['2.5.valor-format'], 'putDevolucao', 'the return answers valor in cents as a string ("10.00" answered "1000")', (j) => { if (typeof j.valor === 'string') j.valor = String(cents(j.valor)) }],
+  ]),
 
   replaceAnswer((req, res) => matches(req, 'PUT', RETURN, 'base') && res.status === 201, (_req, res) => withStatus(res, 200), {
     id: 'ob-return-created-200', area: 'returns', clauses: ['4.11.status-201'],
