@@ -24,7 +24,7 @@ import {
   refuse,
   type Obj,
 } from './outsider.ts'
-import { itemFaults, rewriteItems, rewriteOk } from './rewrites.ts'
+import { itemFaults, okAnswerFaults, rewriteItems, rewriteOk } from './rewrites.ts'
 
 // ── helpers of this batch ───────────────────────────────────────────────────────────────────
 
@@ -73,26 +73,13 @@ const balanceClock = { offsetMs: 0 }
 // ── transactions (single view §2.1, listings §2.2, §4.3–4.5) ──────────────────────────────────────
 
 const transactions: Fault[] = [
-  rewriteOk('getTransaction', (b) => { b.counterpartAccountBankCode = toNumberIfDigits(b.counterpartAccountBankCode) }, {
-    id: 'ob2-view-bank-code-as-number', area: 'transactions', clauses: ['2.1.counterpart-bank-code'],
-    description: 'the view serialises counterpartAccountBankCode from an integer column: 260 instead of "260" (and "001" would lose its zeros)',
-  }),
-  rewriteOk('getTransaction', (b) => { b.counterpartAccountBranch = toNumberIfDigits(b.counterpartAccountBranch) }, {
-    id: 'ob2-view-branch-as-number', area: 'transactions', clauses: ['2.1.counterpart-branch'],
-    description: 'the view parses the branch as a number: counterpartAccountBranch 1 instead of "0001"',
-  }),
-  rewriteOk('getTransaction', (b) => { if (typeof b.counterpartAccountNumber === 'string') b.counterpartAccountNumber = Number(b.counterpartAccountNumber.replace(/\D/g, '')) || b.counterpartAccountNumber }, {
-    id: 'ob2-view-account-number-digits-number', area: 'transactions', clauses: ['2.1.counterpart-account-number'],
-    description: 'the view strips the check-digit dash and sends the account number as a JSON number (45678909)',
-  }),
-  rewriteOk('getTransaction', (b) => { if (typeof b.counterpartAccountBankName === 'string') b.counterpartAccountBankName = { code: b.counterpartAccountBankCode, name: b.counterpartAccountBankName } }, {
-    id: 'ob2-view-bank-name-relation-object', area: 'transactions', clauses: ['2.1.counterpart-bank-name'],
-    description: 'the ORM eager-loads the bank relation into counterpartAccountBankName: {code, name} instead of the name string',
-  }),
-  rewriteOk('getTransaction', (b) => { b.createdAt = sqlDateTime(b.createdAt) }, {
-    id: 'ob2-view-created-at-sql-datetime', area: 'transactions', clauses: ['2.1.created-at'],
-    description: 'the view prints createdAt as the database driver gives it: "2026-11-29 07:32:37" (no T, no zone)',
-  }),
+  ...okAnswerFaults({ area: 'transactions' }, [
+    ['ob2-view-bank-code-as-number', ['2.1.counterpart-bank-code'], 'getTransaction', 'the view serialises counterpartAccountBankCode from an integer column: 260 instead of "260" (and "001" would lose its zeros)', (b) => { b.counterpartAccountBankCode = toNumberIfDigits(b.counterpartAccountBankCode) }],
+    ['ob2-view-branch-as-number', ['2.1.counterpart-branch'], 'getTransaction', 'the view parses the branch as a number: counterpartAccountBranch 1 instead of "0001"', (b) => { b.counterpartAccountBranch = toNumberIfDigits(b.counterpartAccountBranch) }],
+    ['ob2-view-account-number-digits-number', ['2.1.counterpart-account-number'], 'getTransaction', 'the view strips the check-digit dash and sends the account number as a JSON number (45678909)', (b) => { if (typeof b.counterpartAccountNumber === 'string') b.counterpartAccountNumber = Number(b.counterpartAccountNumber.replace(/\D/g, '')) || b.counterpartAccountNumber }],
+    ['ob2-view-bank-name-relation-object', ['2.1.counterpart-bank-name'], 'getTransaction', 'the ORM eager-loads the bank relation into counterpartAccountBankName: {code, name} instead of the name string', (b) => { if (typeof b.counterpartAccountBankName === 'string') b.counterpartAccountBankName = { code: b.counterpartAccountBankCode, name: b.counterpartAccountBankName } }],
+    ['ob2-view-created-at-sql-datetime', ['2.1.created-at'], 'getTransaction', 'the view prints createdAt as the database driver gives it: "2026-11-29 07:32:37" (no T, no zone)', (b) => { b.createdAt = sqlDateTime(b.createdAt) }],
+  ]),
   rewriteOk('getTransaction', (b) => { if (b.processedAt === null || b.processedAt === undefined) b.processedAt = '' }, {
     id: 'ob2-view-processed-at-empty-string', area: 'transactions', clauses: ['2.1.processed-at'],
     escapes: 'never sent: the only check naming 2.1.processed-at views a received payment, which is processed (processedAt set); no unprocessed transaction\'s view is judged on it',
@@ -191,26 +178,13 @@ const transactions: Fault[] = [
 // ── balance (§2.3, §4.8, §4.9, §4.13) ──────────────────────────────────────────────────────────
 
 const balance: Fault[] = [
-  rewriteOk('getBalance', (b) => { if (typeof b.blockedBalance === 'number') b.blockedBalance = b.blockedBalance.toFixed(2) }, {
-    id: 'ob2-public-blocked-balance-decimal-string', area: 'balance', clauses: ['2.3.public-blocked-balance'],
-    description: 'the public balance serialises blockedBalance from a Decimal column as a string ("0.00")',
-  }),
-  rewriteOk('getAccountBalances', (b) => { if (Array.isArray(b.data) && b.data.length === 1) b.data = b.data[0] }, {
-    id: 'ob2-bcb-balance-data-not-array', area: 'balance', clauses: ['2.3.bcb-data-array'],
-    description: 'with a single balance the central-bank-style answer sends data as that object, not an array of one',
-  }),
-  rewriteOk('getAccountBalances', (b) => { if (Array.isArray(b.data)) for (const i of b.data) if (i && typeof i === 'object') i.eventDate = dateOnly(i.eventDate) }, {
-    id: 'ob2-bcb-balance-event-date-date-only', area: 'balance', clauses: ['2.3.bcb-event-date'],
-    description: 'eventDate is the balance date ("2026-11-29"), not the date-time of the query',
-  }),
-  rewriteOk('getAccountBalances', (b) => { if (Array.isArray(b.data)) for (const i of b.data) if (typeof i?.balanceAmount?.available === 'number') i.balanceAmount.available = i.balanceAmount.available.toFixed(2) }, {
-    id: 'ob2-bcb-balance-available-string', area: 'balance', clauses: ['2.3.bcb-available'],
-    description: 'the central-bank-style balance writes available as a decimal string ("10012.22"), the way other central-bank APIs write amounts',
-  }),
-  rewriteOk('getAccountBalances', (b) => { if (Array.isArray(b.data)) for (const i of b.data) if (i?.balanceAmount?.blocked === 0) i.balanceAmount.blocked = null }, {
-    id: 'ob2-bcb-balance-blocked-null-when-zero', area: 'balance', clauses: ['2.3.bcb-blocked'],
-    description: 'an account with nothing blocked gets blocked null (no row in the blocks table) instead of 0',
-  }),
+  ...okAnswerFaults({ area: 'balance' }, [
+    ['ob2-public-blocked-balance-decimal-string', ['2.3.public-blocked-balance'], 'getBalance', 'the public balance serialises blockedBalance from a Decimal column as a string ("0.00")', (b) => { if (typeof b.blockedBalance === 'number') b.blockedBalance = b.blockedBalance.toFixed(2) }],
+    ['ob2-bcb-balance-data-not-array', ['2.3.bcb-data-array'], 'getAccountBalances', 'with a single balance the central-bank-style answer sends data as that object, not an array of one', (b) => { if (Array.isArray(b.data) && b.data.length === 1) b.data = b.data[0] }],
+    ['ob2-bcb-balance-event-date-date-only', ['2.3.bcb-event-date'], 'getAccountBalances', 'eventDate is the balance date ("2026-11-29"), not the date-time of the query', (b) => { if (Array.isArray(b.data)) for (const i of b.data) if (i && typeof i === 'object') i.eventDate = dateOnly(i.eventDate) }],
+    ['ob2-bcb-balance-available-string', ['2.3.bcb-available'], 'getAccountBalances', 'the central-bank-style balance writes available as a decimal string ("10012.22"), the way other central-bank APIs write amounts', (b) => { if (Array.isArray(b.data)) for (const i of b.data) if (typeof i?.balanceAmount?.available === 'number') i.balanceAmount.available = i.balanceAmount.available.toFixed(2) }],
+    ['ob2-bcb-balance-blocked-null-when-zero', ['2.3.bcb-blocked'], 'getAccountBalances', 'an account with nothing blocked gets blocked null (no row in the blocks table) instead of 0', (b) => { if (Array.isArray(b.data)) for (const i of b.data) if (i?.balanceAmount?.blocked === 0) i.balanceAmount.blocked = null }],
+  ]),
   ob({
     id: 'ob2-bcb-balance-requires-date-param', area: 'balance', clauses: ['4.9.status-200'],
     description: 'GET /accounts/balances without a query parameter is refused 400 "dataHora is required" (the provider made the reference date mandatory)',
@@ -288,18 +262,11 @@ const cash: Fault[] = [
 // ── charges (§2.4, §3.2, §4.10) ──────────────────────────────────────────────────────────────────
 
 const charges: Fault[] = [
-  rewriteOk('putCob', (b) => { if (typeof b.status === 'string') b.status = b.status.toLowerCase() }, {
-    id: 'ob2-cob-status-lowercase', area: 'charges', clauses: ['2.4.status-enum', '3.2.create-ativa'],
-    description: 'the charge status is serialised from a lower-case enum: "ativa"',
-  }),
-  rewriteOk('putCob', (b) => { if (typeof b.location === 'string' && typeof b.txid === 'string') b.location = `pix.provider.example/qr/v2/${b.txid}` }, {
-    id: 'ob2-cob-location-is-url', area: 'charges', clauses: ['2.4.location-equals-loc'],
-    description: 'top-level location is the payload URL of the charge (as in other central-bank APIs), not the EMV code of loc.location',
-  }),
-  rewriteOk('putCob', (b) => { if (typeof b.calendario?.expiracao === 'number') b.calendario.expiracao *= 1000 }, {
-    id: 'ob2-cob-expiracao-echoed-in-ms', area: 'charges', clauses: ['4.10.echoes-request', '4.10.expiracao-default'],
-    description: 'the charge stores calendario.expiracao in milliseconds and echoes it so: 3600 sent, 3600000 answered; the default 86400000',
-  }),
+  ...okAnswerFaults({ area: 'charges' }, [
+    ['ob2-cob-status-lowercase', ['2.4.status-enum', '3.2.create-ativa'], 'putCob', 'the charge status is serialised from a lower-case enum: "ativa"', (b) => { if (typeof b.status === 'string') b.status = b.status.toLowerCase() }],
+    ['ob2-cob-location-is-url', ['2.4.location-equals-loc'], 'putCob', 'top-level location is the payload URL of the charge (as in other central-bank APIs), not the EMV code of loc.location', (b) => { if (typeof b.location === 'string' && typeof b.txid === 'string') b.location = `pix.provider.example/qr/v2/${b.txid}` }],
+    ['ob2-cob-expiracao-echoed-in-ms', ['4.10.echoes-request', '4.10.expiracao-default'], 'putCob', 'the charge stores calendario.expiracao in milliseconds and echoes it so: 3600 sent, 3600000 answered; the default 86400000', (b) => { if (typeof b.calendario?.expiracao === 'number') b.calendario.expiracao *= 1000 }],
+  ]),
   ob({
     id: 'ob2-cob-cnpj-devedor-refused', area: 'charges', clauses: ['4.10.devedor-cnpj-form'],
     description: 'the provider supports only individual debtors: devedor with cnpj + nome is refused 400 "devedor.cpf is required"',
@@ -336,26 +303,13 @@ const charges: Fault[] = [
 // ── returns (§2.5, §3.3, §4.11) and the gateway refund (§4.14) ──────────────────────────────────
 
 const returns: Fault[] = [
-  rewriteOk('putDevolucao', (b) => { if (typeof b.natureza === 'string') b.natureza = b.natureza.toLowerCase() }, {
-    id: 'ob2-return-natureza-lowercase', area: 'returns', clauses: ['2.5.natureza-enum', '4.11.natureza-default'],
-    description: 'natureza is answered in lower case ("original", "retirada")',
-  }),
-  rewriteOk('putDevolucao', (b) => { if (b.status === 'EM_PROCESSAMENTO') b.status = 'PROCESSANDO' }, {
-    id: 'ob2-return-status-processando', area: 'returns', clauses: ['2.5.status-enum', '3.3.create-em-processamento'],
-    description: 'a return being processed is answered with status "PROCESSANDO" (the provider\'s own word) instead of EM_PROCESSAMENTO',
-  }),
-  rewriteOk('putDevolucao', (b) => { if (b.horario && typeof b.horario === 'object') b.horario.solicitacao = brazilianWallClock(b.horario.solicitacao) }, {
-    id: 'ob2-return-solicitacao-brazilian-format', area: 'returns', clauses: ['2.5.solicitacao-timestamp'],
-    description: 'horario.solicitacao is printed for people: "29/11/2026 04:32:46" (Brasília wall time, day first)',
-  }),
-  rewriteOk('putDevolucao', (b) => { if (b.motivo === undefined) b.motivo = null }, {
-    id: 'ob2-return-motivo-null', area: 'returns', clauses: ['2.5.motivo-optional'],
-    description: 'every return carries motivo null when there is nothing to explain, instead of leaving it out',
-  }),
-  rewriteOk('putDevolucao', (b) => { if (b.natureza === 'RETIRADA') b.natureza = 'ORIGINAL' }, {
-    id: 'ob2-return-retirada-stored-as-original', area: 'returns', clauses: ['4.11.natureza-retirada-accepted'],
-    description: 'natureza RETIRADA is accepted but not stored: the return is ORIGINAL',
-  }),
+  ...okAnswerFaults({ area: 'returns' }, [
+    ['ob2-return-natureza-lowercase', ['2.5.natureza-enum', '4.11.natureza-default'], 'putDevolucao', 'natureza is answered in lower case ("original", "retirada")', (b) => { if (typeof b.natureza === 'string') b.natureza = b.natureza.toLowerCase() }],
+    ['ob2-return-status-processando', ['2.5.status-enum', '3.3.create-em-processamento'], 'putDevolucao', 'a return being processed is answered with status "PROCESSANDO" (the provider\'s own word) instead of EM_PROCESSAMENTO', (b) => { if (b.status === 'EM_PROCESSAMENTO') b.status = 'PROCESSANDO' }],
+    ['ob2-return-solicitacao-brazilian-format', ['2.5.solicitacao-timestamp'], 'putDevolucao', 'horario.solicitacao is printed for people: "29/11/2026 04:32:46" (Brasília wall time, day first)', (b) => { if (b.horario && typeof b.horario === 'object') b.horario.solicitacao = brazilianWallClock(b.horario.solicitacao) }],
+    ['ob2-return-motivo-null', ['2.5.motivo-optional'], 'putDevolucao', 'every return carries motivo null when there is nothing to explain, instead of leaving it out', (b) => { if (b.motivo === undefined) b.motivo = null }],
+    ['ob2-return-retirada-stored-as-original', ['4.11.natureza-retirada-accepted'], 'putDevolucao', 'natureza RETIRADA is accepted but not stored: the return is ORIGINAL', (b) => { if (b.natureza === 'RETIRADA') b.natureza = 'ORIGINAL' }],
+  ]),
   ob({
     id: 'ob2-return-id-column-32', area: 'returns', clauses: ['4.11.id-length'],
     description: 'the return id column is VARCHAR(32) (the size of an e2e id): ids of 33 to 35 characters are refused with 400',
@@ -382,22 +336,12 @@ const returns: Fault[] = [
 // ── bank slips (§2.6, §3.4, §4.15, §4.16, §6.3) ──────────────────────────────────────────────────
 
 const bankSlip: Fault[] = [
-  rewriteOk('createBankSlip', (b) => { if (b.status === 'PENDING') b.status = 'CREATED' }, {
-    id: 'ob2-slip-created-status-created', area: 'bank-slip', clauses: ['2.6.status-enum', '3.4.create-pending'],
-    description: 'a new slip is answered with status "CREATED" (the provider\'s own state before sending it to the bank)',
-  }),
-  rewriteOk('createBankSlip', (b) => { if (typeof b.dueDate === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(b.dueDate)) b.dueDate = new Date(Date.parse(`${b.dueDate}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10) }, {
-    id: 'ob2-slip-due-date-day-early', area: 'bank-slip', clauses: ['2.6.due-date'],
-    description: 'dueDate is parsed as UTC midnight and printed in Brasília time: the slip is due one day early ("2026-12-09" for "2026-12-10")',
-  }),
-  rewriteOk('createBankSlip', (b) => { if (typeof b.amount === 'number') b.amount = Math.round(b.amount * 100) }, {
-    id: 'ob2-slip-amount-in-cents', area: 'bank-slip', clauses: ['2.6.amount'],
-    description: 'the slip answer gives amount in cents as the issuing bank stores it (100.5 sent, 10050 answered)',
-  }),
-  rewriteOk('createBankSlip', (b) => { if (typeof b.createdAt === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(b.createdAt)) b.createdAt = `${b.createdAt.slice(0, 10)}T00:00:00.000Z` }, {
-    id: 'ob2-slip-created-at-midnight', area: 'bank-slip', clauses: ['2.6.created-at'],
-    description: 'createdAt comes from the DATE of creation: midnight UTC of the day, not the moment the slip was created',
-  }),
+  ...okAnswerFaults({ area: 'bank-slip' }, [
+    ['ob2-slip-created-status-created', ['2.6.status-enum', '3.4.create-pending'], 'createBankSlip', 'a new slip is answered with status "CREATED" (the provider\'s own state before sending it to the bank)', (b) => { if (b.status === 'PENDING') b.status = 'CREATED' }],
+    ['ob2-slip-due-date-day-early', ['2.6.due-date'], 'createBankSlip', 'dueDate is parsed as UTC midnight and printed in Brasília time: the slip is due one day early ("2026-12-09" for "2026-12-10")', (b) => { if (typeof b.dueDate === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(b.dueDate)) b.dueDate = new Date(Date.parse(`${b.dueDate}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10) }],
+    ['ob2-slip-amount-in-cents', ['2.6.amount'], 'createBankSlip', 'the slip answer gives amount in cents as the issuing bank stores it (100.5 sent, 10050 answered)', (b) => { if (typeof b.amount === 'number') b.amount = Math.round(b.amount * 100) }],
+    ['ob2-slip-created-at-midnight', ['2.6.created-at'], 'createBankSlip', 'createdAt comes from the DATE of creation: midnight UTC of the day, not the moment the slip was created', (b) => { if (typeof b.createdAt === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(b.createdAt)) b.createdAt = `${b.createdAt.slice(0, 10)}T00:00:00.000Z` }],
+  ]),
   ob({
     id: 'ob2-slip-pdf-by-external-id-not-found', area: 'bank-slip', clauses: ['4.16.by-id-or-external-id'],
     description: 'generate-pdf looks the slip up by UUID only: by its externalId it answers 404 BOLETO_NOT_FOUND',
@@ -458,14 +402,10 @@ const buyer: Fault[] = [
       if (b && a && typeof a === 'object') b.address = `${a.street}, ${a.number} - ${a.district}, ${a.city}/${a.state}`
     },
   }),
-  rewriteOk('getBuyer', (b) => { if (typeof b.createdAt === 'string' && !Number.isNaN(Date.parse(b.createdAt))) b.createdAt = Math.floor(Date.parse(b.createdAt) / 1000) }, {
-    id: 'ob2-buyer-created-at-epoch-seconds', area: 'buyer', clauses: ['2.7.created-at'],
-    description: 'createdAt is a Unix timestamp in seconds (a number)',
-  }),
-  rewriteOk('getBuyer', (b) => { b.updatedAt = sqlDateTime(b.updatedAt) }, {
-    id: 'ob2-buyer-updated-at-sql-datetime', area: 'buyer', clauses: ['2.7.updated-at'],
-    description: 'updatedAt is the driver\'s DATETIME text "2026-11-29 07:32:22"',
-  }),
+  ...okAnswerFaults({ area: 'buyer' }, [
+    ['ob2-buyer-created-at-epoch-seconds', ['2.7.created-at'], 'getBuyer', 'createdAt is a Unix timestamp in seconds (a number)', (b) => { if (typeof b.createdAt === 'string' && !Number.isNaN(Date.parse(b.createdAt))) b.createdAt = Math.floor(Date.parse(b.createdAt) / 1000) }],
+    ['ob2-buyer-updated-at-sql-datetime', ['2.7.updated-at'], 'getBuyer', 'updatedAt is the driver\'s DATETIME text "2026-11-29 07:32:22"', (b) => { b.updatedAt = sqlDateTime(b.updatedAt) }],
+  ]),
 ]
 
 // ── auth (§4.1, §4.2, §5) ───────────────────────────────────────────────────────────────────────
