@@ -9,7 +9,7 @@ import { okAnswerOf, cents, digitsOf, documentsIn, formatted, localAsUtc, maskOf
 import { tokenSubject } from './support/isolation.ts'
 import { defaultWindow, eachItem, isView, items, metadata, oneOver, sharedListingCache, viewByNumericIdOrExternalId, isAccountListing, isListing, isPixKeyListing } from './support/views-listings.ts'
 import combinationFaults from './support/combinations.ts'
-import { answerForTarget, itemFaults, replaceAnswer, rewriteItems, rewriteOk } from './support/rewrites.ts'
+import { answerFaults, answerForTarget, itemFaults, okAnswerFaults, replaceAnswer, rewriteItems, rewriteOk } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -85,15 +85,10 @@ export default [
     description: 'GET /api/pix/transaction/{id} only looks up numeric ids: an externalId answers 404',
   }),
 
-  rewriteAnswer('getTransaction', (body) => { if (typeof body.originalAmount === 'string') body.originalAmount = body.originalAmount.replace('.', ',') }, {
-    id: 'vl-view-original-amount-decimal-comma', area: 'transactions', files: ['transactions/view.test.ts'], clauses: ['2.1.original-amount'],
-    description: 'GET /api/pix/transaction/{id} formats originalAmount the Brazilian way ("10,50")',
-  }),
-
-  rewriteAnswer('getTransaction', (body) => { if (typeof body.feeAmount === 'string') body.feeAmount = Number(body.feeAmount) }, {
-    id: 'vl-view-fee-amount-number', area: 'transactions', files: ['transactions/view.test.ts'], clauses: ['2.1.fee-amount'],
-    description: 'GET /api/pix/transaction/{id} gives feeAmount as a JSON number instead of a two-decimal string',
-  }),
+  ...answerFaults({ area: 'transactions', files: ['transactions/view.test.ts'] }, [
+    ['vl-view-original-amount-decimal-comma', ['2.1.original-amount'], 'getTransaction', 'GET /api/pix/transaction/{id} formats originalAmount the Brazilian way ("10,50")', (body) => { if (typeof body.originalAmount === 'string') body.originalAmount = body.originalAmount.replace('.', ',') }],
+    ['vl-view-fee-amount-number', ['2.1.fee-amount'], 'getTransaction', 'GET /api/pix/transaction/{id} gives feeAmount as a JSON number instead of a two-decimal string', (body) => { if (typeof body.feeAmount === 'string') body.feeAmount = Number(body.feeAmount) }],
+  ]),
 
   defineFault({
     id: 'vl-view-counterpart-document-formatted', area: 'transactions', files: ['transactions/view.test.ts'], clauses: ['2.1.counterpart-document-unmasked'],
@@ -502,15 +497,10 @@ export default [
   })(),
 
   // §2.1 the single-transaction view
-  rewriteOk('getTransaction', (j, req) => { j.id = decodeURIComponent(req.path.split('/').pop() ?? '') }, {
-    id: 'ob-tx-view-id-echoes-path', area: 'transactions', clauses: ['2.1.id'],
-    description: 'looked up by externalId, the transaction view answers the path value (the externalId) as its id instead of the internal id',
-  }),
-
-  rewriteOk('getTransaction', (j) => { if (typeof j.externalId === 'string') j.externalId = j.externalId.toUpperCase() }, {
-    id: 'ob-tx-view-external-id-uppercased', area: 'transactions', clauses: ['2.1.external-id'],
-    description: 'the transaction view answers externalId normalised to upper case, no longer the id the caller supplied',
-  }),
+  ...okAnswerFaults({ area: 'transactions' }, [
+    ['ob-tx-view-id-echoes-path', ['2.1.id'], 'getTransaction', 'looked up by externalId, the transaction view answers the path value (the externalId) as its id instead of the internal id', (j, req) => { j.id = decodeURIComponent(req.path.split('/').pop() ?? '') }],
+    ['ob-tx-view-external-id-uppercased', ['2.1.external-id'], 'getTransaction', 'the transaction view answers externalId normalised to upper case, no longer the id the caller supplied', (j) => { if (typeof j.externalId === 'string') j.externalId = j.externalId.toUpperCase() }],
+  ]),
 
   rewriteOk('getTransaction', (j) => {
     const label: Obj = { PENDING: 'Pendente', CONFIRMED: 'Confirmado', ERROR: 'Error' }
@@ -531,20 +521,11 @@ export default [
     description: 'the view computes finalAmount in floating point from the other two and prints it raw ("9.9", "10", "9.899999999999999")',
   }),
 
-  rewriteOk('getTransaction', (j) => { if (typeof j.counterpartName === 'string' && typeof j.counterpartAccountBankName === 'string') j.counterpartName = j.counterpartAccountBankName }, {
-    id: 'ob-tx-view-counterpart-name-is-bank', area: 'transactions', clauses: ['2.1.counterpart-name'],
-    description: 'the view maps counterpartName from the bank name column (the counterpart is named "Banco …")',
-  }),
-
-  rewriteOk('getTransaction', (j) => { if (typeof j.counterpartAccountIspb === 'string' && typeof j.counterpartAccountBankCode === 'string') j.counterpartAccountIspb = j.counterpartAccountBankCode }, {
-    id: 'ob-tx-view-ispb-is-bank-code', area: 'transactions', clauses: ['2.1.counterpart-ispb'],
-    description: 'the view fills counterpartAccountIspb with the 3-digit bank code instead of the 8-digit ISPB',
-  }),
-
-  rewriteOk('getTransaction', (j) => { if (typeof j.updatedAt === 'string') j.updatedAt = localAsUtc(j.updatedAt) }, {
-    id: 'ob-tx-view-updated-at-local-as-utc', area: 'transactions', clauses: ['2.1.updated-at'],
-    description: 'the view answers updatedAt as São Paulo wall time labelled Z: three hours before the record was even created',
-  }),
+  ...okAnswerFaults({ area: 'transactions' }, [
+    ['ob-tx-view-counterpart-name-is-bank', ['2.1.counterpart-name'], 'getTransaction', 'the view maps counterpartName from the bank name column (the counterpart is named "Banco …")', (j) => { if (typeof j.counterpartName === 'string' && typeof j.counterpartAccountBankName === 'string') j.counterpartName = j.counterpartAccountBankName }],
+    ['ob-tx-view-ispb-is-bank-code', ['2.1.counterpart-ispb'], 'getTransaction', 'the view fills counterpartAccountIspb with the 3-digit bank code instead of the 8-digit ISPB', (j) => { if (typeof j.counterpartAccountIspb === 'string' && typeof j.counterpartAccountBankCode === 'string') j.counterpartAccountIspb = j.counterpartAccountBankCode }],
+    ['ob-tx-view-updated-at-local-as-utc', ['2.1.updated-at'], 'getTransaction', 'the view answers updatedAt as São Paulo wall time labelled Z: three hours before the record was even created', (j) => { if (typeof j.updatedAt === 'string') j.updatedAt = localAsUtc(j.updatedAt) }],
+  ]),
 
   answerForTarget((req) => matches(req, 'GET', TX_VIEW, 'base') && /^\d+$/.test(req.path.split('/').pop() ?? ''), () => refuse(404, 'transaction not found'), {
     id: 'ob-get-by-numeric-id-404', area: 'transactions', clauses: ['4.3.get-by-id'],
