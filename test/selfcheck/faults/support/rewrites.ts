@@ -1,6 +1,6 @@
 // Declarative builders for the faults that only edit one operation's answer: each fault then reads as its
 // metadata, one line of bug (description) and one line of rewrite. Built on answerOf/rewriteAnswer (fault.ts).
-import { defineFault, rewriteAnswer, type Fault, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
+import { defineFault, jsonObjectOf, rewriteAnswer, type Fault, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
 import { listItems, ok2xx, type Obj } from './outsider.ts'
 
 export type FaultMeta = Omit<Fault, 'onRequest' | 'onResponse' | 'onWebhook'>
@@ -50,4 +50,16 @@ export function answerFaults(shared: Pick<FaultMeta, 'area' | 'files'>, rows: An
 /** One 2xx-answer-rewrite fault per row (`rewriteOk`), the rows sharing area and files. */
 export function okAnswerFaults(shared: Pick<FaultMeta, 'area' | 'files'>, rows: AnswerRow[]): Fault[] {
   return rows.map(([id, clauses, operationId, description, edit]) => rewriteOk(operationId, edit, { id, ...shared, clauses, description }))
+}
+
+/** Where `when(req, res)` holds and the answer is a JSON object, `edit` changes it in place (any operation, any status). */
+export function editAnswer(when: (req: ProxyRequest, res: ProxyResponse) => boolean, edit: (body: Obj, req: ProxyRequest, res: ProxyResponse) => void, meta: FaultMeta): Fault {
+  return defineFault({
+    ...meta,
+    onResponse(req, res) {
+      const body = jsonObjectOf(res)
+      if (body && when(req, res)) edit(body, req, res)
+      return undefined
+    },
+  })
 }
