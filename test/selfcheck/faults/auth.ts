@@ -5,7 +5,7 @@ import { defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from 
 import { bearerOf as authBoundsBearerOf, certToken as authBoundsCertToken, body, certTokenAnswer, errorResponse, IssuedTokens, missing, neverExpires, oauth, oauthTokenAnswer, refund, swapToken } from './support/auth-bounds.ts'
 import { oauthToken } from './support/core.ts'
 import { okAnswerOf, certTokens, ob, opaqueTokens, bearerOf as outsiderBearerOf, refuse, withStatus } from './support/outsider.ts'
-import { answerFaults, answerForTarget, replaceAnswer } from './support/rewrites.ts'
+import { answerFaults, answerForTarget, editAnswer, replaceAnswer } from './support/rewrites.ts'
 
 export default [
   ...answerFaults({ area: 'auth', files: ['auth/tokens.test.ts'] }, [
@@ -13,14 +13,9 @@ export default [
     ['oauth-expires-in-one-second-short', ['4.2.expires-in'], 'createOauthToken', 'POST /oauth/token answers expires_in 3599 for the default lifetime of 3600', (body) => { if (typeof body.expires_in === 'number') body.expires_in -= 1 }],
   ]),
 
-  defineFault({
+  editAnswer((req) => oauthToken(req), (body) => { delete body.scope }, {
     id: 'oauth-scope-missing', area: 'auth', files: ['auth/tokens.test.ts'], clauses: ['4.2.scope'],
     description: 'POST /oauth/token leaves scope out of the answer',
-    onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (oauthToken(req)) delete body?.scope
-      return res
-    },
   }),
 
   rewriteAnswer('createCertToken', (body) => { if (body.expires_in === 1800) body.expires_in = 1799 }, {

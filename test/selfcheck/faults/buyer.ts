@@ -2,7 +2,7 @@
 import { defineFault, jsonObjectOf, jsonResponse, matches } from '../fault.ts'
 import { buyer, errorResponse, rewriteBuyer } from './support/auth-bounds.ts'
 import { BUYER, ob } from './support/outsider.ts'
-import { replaceAnswer } from './support/rewrites.ts'
+import { editAnswer, replaceAnswer } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -37,26 +37,14 @@ export default [
     description: 'a malformed buyer UUID is looked up anyway: 404 BUYER_NOT_FOUND instead of 400 INVALID_UUID',
   }),
 
-  defineFault({
+  editAnswer((req, res) => buyer(req) && res.status === 401, (b) => { delete b.code }, {
     id: 'ab-buyer-401-without-code', area: 'buyer', files: ['buyer/errors.test.ts'], clauses: ['7.buyer-unauthorized-401'],
     description: 'the buyer 401 body lacks code UNAUTHORIZED',
-    onResponse(req, res) {
-      const b = jsonObjectOf(res)
-      if (!buyer(req) || res.status !== 401 || !b) return undefined
-      delete b.code
-      return res
-    },
   }),
 
-  defineFault({
+  editAnswer((req, res) => buyer(req) && res.status === 404, (b) => { b.code = 'NOT_FOUND' }, {
     id: 'ab-buyer-not-found-generic-code', area: 'buyer', files: ['buyer/errors.test.ts'], clauses: ['7.buyer-not-found-404'],
     description: 'an unknown buyer is answered with the generic code NOT_FOUND instead of BUYER_NOT_FOUND',
-    onResponse(req, res) {
-      const b = jsonObjectOf(res)
-      if (!buyer(req) || res.status !== 404 || !b) return undefined
-      b.code = 'NOT_FOUND'
-      return res
-    },
   }),
 
   // §2.7, §4.17, §7 buyer
