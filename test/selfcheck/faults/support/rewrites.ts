@@ -24,18 +24,18 @@ export function replaceAnswer(when: (req: ProxyRequest, res: ProxyResponse) => b
 }
 
 /** Every list item of the listings `test` picks, edited in place (any status: a listing's items are where they are). */
-export function rewriteItems(test: (req: ProxyRequest) => boolean, edit: (item: Obj) => void, meta: FaultMeta): Fault {
+export function rewriteItems(test: (req: ProxyRequest, res: ProxyResponse) => boolean, edit: (item: Obj) => void, meta: FaultMeta): Fault {
   return defineFault({
     ...meta,
     onResponse(req, res) {
-      if (test(req)) for (const item of listItems(res)) edit(item)
+      if (test(req, res)) for (const item of listItems(res)) edit(item)
       return undefined
     },
   })
 }
 
 /** One listing-item fault per row, WPT-style: [id, clauses, description, edit], the rows sharing `test`, area and files. */
-export function itemFaults(test: (req: ProxyRequest) => boolean, shared: Pick<FaultMeta, 'area' | 'files'>, rows: [string, string[], string, (item: Obj) => void][]): Fault[] {
+export function itemFaults(test: (req: ProxyRequest, res: ProxyResponse) => boolean, shared: Pick<FaultMeta, 'area' | 'files'>, rows: [string, string[], string, (item: Obj) => void][]): Fault[] {
   return rows.map(([id, clauses, description, edit]) => rewriteItems(test, edit, { id, ...shared, clauses, description }))
 }
 
