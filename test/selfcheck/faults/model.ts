@@ -3,6 +3,7 @@ import { answerOf, defineFault, jsonObjectOf, matches, rewriteAnswer } from '../
 import { isControl, isReset } from './support/meaning.ts'
 import { MODEL_FILES } from './support/slips-webhooks.ts'
 import { isAccountListing, isPixKeyListing, isBcbBalance, isReturnSettled, isAnyReset, listItems, settledCashOutView, plusOneCent, isView, movedClock, earlier } from './support/surfaces.ts'
+import { rewriteItems } from './support/rewrites.ts'
 
 export default [
   // ------------------------------------------------------------------------------- ledger model
@@ -104,14 +105,9 @@ export default [
       return d
     },
   }),
-  defineFault({
+  rewriteItems((req, res) => isAccountListing(req) && res.status === 200, (item) => { if (item.operationType === 'Pix out' && item.status === 'Confirmado') item.status = 'Pendente' }, {
     id: 'sf-account-listing-keeps-pending', area: 'model', files: MODEL_FILES, clauses: ['2.2.status-map-confirmed'],
     description: 'the account listing keeps a settled cash-out Pendente while its view says CONFIRMED',
-    onResponse(req, res) {
-      if (!isAccountListing(req) || res.status !== 200) return undefined
-      for (const item of listItems(res)) if (item.operationType === 'Pix out' && item.status === 'Confirmado') item.status = 'Pendente'
-      return res
-    },
   }),
   defineFault({
     id: 'sf-view-keeps-pending', area: 'model', files: MODEL_FILES, clauses: ['2.1.view-current'],
