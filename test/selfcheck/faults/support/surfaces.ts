@@ -3,6 +3,7 @@
 // ones (surfaceFaults below, each area's file takes its own) are caught by the shared reader of
 // suites/common/surfaces.ts after the change a check of that area makes.
 import { defineFault, jsonObjectOf, matches, type Fault, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
+import { rewriteItems } from './rewrites.ts'
 export const VIEW = /^\/api\/pix\/transaction\/[^/]+$/
 export const isView = (req: ProxyRequest) => matches(req, 'GET', VIEW, 'base')
 export const isAccountListing = (req: ProxyRequest) => matches(req, 'GET', '/api/transactions', 'base')
@@ -83,14 +84,9 @@ export const surfaceFaults: Fault[] = [
       },
     })
   })(),
-  defineFault({
+  rewriteItems((req, res) => isAccountListing(req) && res.status === 200, (item) => { if (item.operationType === 'Refund in' && item.status === 'Confirmado') item.status = 'Pendente' }, {
     id: 'sf-settled-return-listed-pending', area: 'returns', clauses: ['2.1.view-current'],
     description: "once a return settles, the account listing keeps its transaction Pendente while its view has moved on",
-    onResponse(req, res) {
-      if (!isAccountListing(req) || res.status !== 200) return undefined
-      for (const item of listItems(res)) if (item.operationType === 'Refund in' && item.status === 'Confirmado') item.status = 'Pendente'
-      return res
-    },
   }),
   (() => {
     const refunds = madeBy(isGatewayRefund)
@@ -107,23 +103,13 @@ export const surfaceFaults: Fault[] = [
       },
     })
   })(),
-  defineFault({
+  rewriteItems((req, res) => isAccountListing(req) && res.status === 200, (item) => { if (item.operationType === 'Pix out' && item.status === 'Error') item.status = 'Pendente' }, {
     id: 'sf-failed-cash-out-listed-pending', area: 'balance', clauses: ['2.1.view-current'],
     description: 'once the bank refuses a cash-out, the account listing keeps it Pendente while its view says ERROR',
-    onResponse(req, res) {
-      if (!isAccountListing(req) || res.status !== 200) return undefined
-      for (const item of listItems(res)) if (item.operationType === 'Pix out' && item.status === 'Error') item.status = 'Pendente'
-      return res
-    },
   }),
-  defineFault({
+  rewriteItems((req, res) => isPixKeyListing(req) && res.status === 200, (item) => { if (item.operationType === 'Pix in' && item.status === 'Confirmado') item.processedAt = null }, {
     id: 'sf-pix-key-listing-processed-at-not-updated', area: 'balance', clauses: ['2.2.same-view-both-listings'],
     description: "the pix-key listing gives a processed payment the processedAt it had while pending (null), while the account listing gives its time",
-    onResponse(req, res) {
-      if (!isPixKeyListing(req) || res.status !== 200) return undefined
-      for (const item of listItems(res)) if (item.operationType === 'Pix in' && item.status === 'Confirmado') item.processedAt = null
-      return res
-    },
   }),
   (() => {
     const slips = new Map<string, number>()
