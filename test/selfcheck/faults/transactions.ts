@@ -533,50 +533,25 @@ export default [
   }),
 
   // §2.2 the list item, §4.4 and §4.5 the listings
-  ob({
+  rewriteItems((req, res) => isAccountListing(req) && ok2xx(res), (it) => { if (typeof it.externalId === 'string' && it.transactionId !== undefined) it.externalId = String(it.transactionId) }, {
     id: 'ob-list-external-id-is-transaction-id', area: 'transactions', clauses: ['2.2.external-id'],
     description: 'the account listing fills externalId from the internal id column instead of the caller-supplied id',
-    onResponse(req, res) {
-      if (!isAccountListing(req) || !ok2xx(res)) return
-      for (const it of listItems(res)) if (typeof it.externalId === 'string' && it.transactionId !== undefined) it.externalId = String(it.transactionId)
-    },
   }),
 
-  ob({
+  rewriteItems((req, res) => isListing(req) && ok2xx(res), (it) => { if (it.status === 'Pendente') it.status = 'PENDING' }, {
     id: 'ob-list-pending-untranslated', area: 'transactions', clauses: ['2.2.status-enum'],
     description: 'the listings translate CONFIRMED and ERROR but leak PENDING untranslated (the translation table misses one row)',
-    onResponse(req, res) {
-      if (!isListing(req) || !ok2xx(res)) return
-      for (const it of listItems(res)) if (it.status === 'Pendente') it.status = 'PENDING'
-    },
   }),
 
-  ob({
+  rewriteItems((req, res) => isAccountListing(req) && ok2xx(res), (it) => { if (it.movementType === 'CREDIT' || it.movementType === 'DEBIT') it.movementType = it.movementType === 'CREDIT' ? 'IN' : 'OUT' }, {
     id: 'ob-list-movement-type-in-out', area: 'transactions', clauses: ['2.2.movement-type-enum'],
     description: 'the account listing answers movementType in the notification vocabulary (IN / OUT) instead of CREDIT / DEBIT',
-    onResponse(req, res) {
-      if (!isAccountListing(req) || !ok2xx(res)) return
-      for (const it of listItems(res)) if (it.movementType === 'CREDIT' || it.movementType === 'DEBIT') it.movementType = it.movementType === 'CREDIT' ? 'IN' : 'OUT'
-    },
   }),
 
-  ob({
-    id: 'ob-list-fee-in-cents', area: 'transactions', clauses: ['2.2.fee-amount'],
-    description: 'the listings answer feeAmount in cents (a R$ 0.10 fee listed as 10)',
-    onResponse(req, res) {
-      if (!isListing(req) || !ok2xx(res)) return
-      for (const it of listItems(res)) if (typeof it.feeAmount === 'number') it.feeAmount = cents(it.feeAmount)
-    },
-  }),
-
-  ob({
-    id: 'ob-list-end-to-end-id-null', area: 'transactions', clauses: ['2.2.end-to-end-id'],
-    description: 'the listings answer endToEndId null for every record (the column is not joined), though the single view has it',
-    onResponse(req, res) {
-      if (!isListing(req) || !ok2xx(res)) return
-      for (const it of listItems(res)) if (typeof it.endToEndId === 'string') it.endToEndId = null
-    },
-  }),
+  ...itemFaults((req, res) => isListing(req) && ok2xx(res), { area: 'transactions' }, [
+    ['ob-list-fee-in-cents', ['2.2.fee-amount'], 'the listings answer feeAmount in cents (a R$ 0.10 fee listed as 10)', (it) => { if (typeof it.feeAmount === 'number') it.feeAmount = cents(it.feeAmount) }],
+    ['ob-list-end-to-end-id-null', ['2.2.end-to-end-id'], 'the listings answer endToEndId null for every record (the column is not joined), though the single view has it', (it) => { if (typeof it.endToEndId === 'string') it.endToEndId = null }],
+  ]),
 
   ob({
     id: 'ob-list-pix-key-document-unmasked', area: 'transactions', clauses: ['2.2.counterpart-document'],
