@@ -1,6 +1,6 @@
 // Route tests, answers and hook state shared by the authentication and input-bound faults, which sit in the area
 // files (faults/<area>.ts) of the checks that catch them. A hook's state lives here: one instance per run.
-import { jsonObjectOf, jsonResponse, matches, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
+import { defineFault, jsonObjectOf, jsonResponse, matches, type Fault, type ProxyHooks, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
 
 // ---- helpers ------------------------------------------------------------------------------------
 
@@ -163,4 +163,9 @@ export const returnParts = (req: ProxyRequest) => /^\/pix\/([^/]*)\/devolucao(?:
 /** Rewrites a listing's query before the target sees it. */
 export function rewriteQuery(which: (req: ProxyRequest) => boolean, change: (q: URLSearchParams) => boolean) {
   return (req: ProxyRequest) => (which(req) && change(req.query) ? req : undefined)
+}
+
+/** A fault whose hooks share one IssuedTokens of their own (one instance per fault, as each hook set needs). */
+export function withIssuedTokens(hooks: (tokens: IssuedTokens) => ProxyHooks, meta: Omit<Fault, 'onRequest' | 'onResponse' | 'onWebhook'>): Fault {
+  return defineFault({ ...meta, ...hooks(new IssuedTokens()) })
 }
