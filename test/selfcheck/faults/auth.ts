@@ -2,7 +2,7 @@
 // The file is long because it holds all 37 faults of the area, one small definition each: the
 // area's catalogue reads in one place, as suites/auth/ does.
 import { defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from '../fault.ts'
-import { bearerOf as authBoundsBearerOf, certToken as authBoundsCertToken, body, certTokenAnswer, errorResponse, IssuedTokens, missing, neverExpires, oauth, oauthTokenAnswer, refund, swapToken } from './support/auth-bounds.ts'
+import { bearerOf as authBoundsBearerOf, certToken as authBoundsCertToken, body, certTokenAnswer, errorResponse, missing, neverExpires, withIssuedTokens, oauth, oauthTokenAnswer, refund, swapToken } from './support/auth-bounds.ts'
 import { oauthToken } from './support/core.ts'
 import { okAnswerOf, certTokens, ob, opaqueTokens, bearerOf as outsiderBearerOf, refuse, withStatus } from './support/outsider.ts'
 import { answerFaults, answerForTarget, editAnswer, replaceAnswer } from './support/rewrites.ts'
@@ -59,50 +59,30 @@ export default [
     },
   }),
 
-  (() => {
-    const tokens = new IssuedTokens()
-    return defineFault({
-      id: 'ab-bearer-signature-not-verified', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['7.bearer-invalid-token-401'],
-      description: 'the target decodes bearer tokens without verifying their signature',
-      ...swapToken(tokens, (t) => tokens.sameContent(t)),
-    })
-  })(),
+  withIssuedTokens((tokens) => swapToken(tokens, (t) => tokens.sameContent(t)), {
+    id: 'ab-bearer-signature-not-verified', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['7.bearer-invalid-token-401'],
+    description: 'the target decodes bearer tokens without verifying their signature',
+  }),
 
-  (() => {
-    const tokens = new IssuedTokens()
-    return defineFault({
-      id: 'ab-bearer-claims-not-covered-by-signature', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['7.bearer-invalid-token-401'],
-      description: 'a token whose claims were changed after signing is accepted (the signature is checked against the original claims)',
-      ...swapToken(tokens, (t) => tokens.sameSignature(t)),
-    })
-  })(),
+  withIssuedTokens((tokens) => swapToken(tokens, (t) => tokens.sameSignature(t)), {
+    id: 'ab-bearer-claims-not-covered-by-signature', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['7.bearer-invalid-token-401'],
+    description: 'a token whose claims were changed after signing is accepted (the signature is checked against the original claims)',
+  }),
 
-  (() => {
-    const tokens = new IssuedTokens()
-    return defineFault({
-      id: 'ab-bearer-alg-none-accepted', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['7.bearer-invalid-token-401'],
-      description: 'an unsigned token (alg none) carrying valid claims is accepted',
-      ...swapToken(tokens, (t) => (Buffer.from(t.split('.')[0] ?? '', 'base64url').toString().includes('"none"') ? tokens.samePayload(t) : undefined)),
-    })
-  })(),
+  withIssuedTokens((tokens) => swapToken(tokens, (t) => (Buffer.from(t.split('.')[0] ?? '', 'base64url').toString().includes('"none"') ? tokens.samePayload(t) : undefined)), {
+    id: 'ab-bearer-alg-none-accepted', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['7.bearer-invalid-token-401'],
+    description: 'an unsigned token (alg none) carrying valid claims is accepted',
+  }),
 
-  (() => {
-    const tokens = new IssuedTokens()
-    return defineFault({
-      id: 'ab-oauth-token-never-expires', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['5.credential-token-lifetime', '7.bearer-expired-token-401'],
-      description: 'the target does not check exp: tokens it issued are accepted after their lifetime',
-      ...neverExpires(tokens, false),
-    })
-  })(),
+  withIssuedTokens((tokens) => neverExpires(tokens, false), {
+    id: 'ab-oauth-token-never-expires', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['5.credential-token-lifetime', '7.bearer-expired-token-401'],
+    description: 'the target does not check exp: tokens it issued are accepted after their lifetime',
+  }),
 
-  (() => {
-    const tokens = new IssuedTokens()
-    return defineFault({
-      id: 'ab-cert-token-never-expires', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['5.cert-token-lifetime'],
-      description: 'certificate-backed tokens are accepted after their 1800 s lifetime',
-      ...neverExpires(tokens, true),
-    })
-  })(),
+  withIssuedTokens((tokens) => neverExpires(tokens, true), {
+    id: 'ab-cert-token-never-expires', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['5.cert-token-lifetime'],
+    description: 'certificate-backed tokens are accepted after their 1800 s lifetime',
+  }),
 
   replaceAnswer((req, res) => req.api === 'base' && res.status === 403, () => errorResponse(401, 'unauthorized'), {
     id: 'ab-bcb-scope-denied-401', area: 'auth', files: ['auth/bearer.test.ts'], clauses: ['7.bcb-permission-denied-403'],
