@@ -63,3 +63,8 @@ export function editAnswer(when: (req: ProxyRequest, res: ProxyResponse) => bool
     },
   })
 }
+
+/** Where `when(req)` holds, the target is sent `to(req)` instead (another path or body): a fault of what the target does. */
+export function rewriteRequest(when: (req: ProxyRequest) => boolean, to: (req: ProxyRequest) => ProxyRequest, meta: FaultMeta): Fault {
+  return defineFault({ ...meta, onRequest: (req) => (when(req) ? to(req) : undefined) })
+}
