@@ -7,7 +7,7 @@ import { errorResponse, gatewayBalance } from './support/auth-bounds.ts'
 import { plusCents } from './support/core.ts'
 import { amountCents, okAnswerOf, cashInValues, cents, cobValues, credits, firstConsultedAt, heldCents, ob, refuse } from './support/outsider.ts'
 import { surfaceFaults } from './support/surfaces.ts'
-import { answerFaults, answerForTarget, okAnswerFaults, replaceAnswer, rewriteOk } from './support/rewrites.ts'
+import { answerFaults, answerForTarget, okAnswerFaults, replaceAnswer, rewriteOk, rewriteRequest } from './support/rewrites.ts'
 
 export default [
   rewriteAnswer('getBalance', (body) => { if (typeof body.grossBalance === 'number') body.grossBalance = plusCents(body.grossBalance, 1) }, {
@@ -99,24 +99,14 @@ export default [
     description: 'GET /api/balance counts funds of pending payments as available: netBalance includes them, blockedBalance is 0',
   }),
 
-  defineFault({
+  rewriteRequest((req) => matches(req, 'POST', /^\/control\/transactions\/[^/]+\/settle$/, 'control'), (req) => ({ ...req, path: req.path.replace(/\/settle$/, '/fail') }), {
     id: 'vl-settlement-returns-funds-to-available', area: 'balance', files: ['balance/movement.test.ts'], clauses: ['3.6.confirm-releases-blocked'],
     description: "on the bank's confirmation of an outgoing payment the blocked amount goes back to available instead of leaving the account",
-    onRequest(req) {
-      const m = /^\/control\/transactions\/([^/]+)\/settle$/.exec(req.path)
-      if (req.api !== 'control' || req.method !== 'POST' || !m) return undefined
-      return { ...req, path: `/control/transactions/${m[1]}/fail` }
-    },
   }),
 
-  defineFault({
+  rewriteRequest((req) => matches(req, 'POST', /^\/control\/transactions\/[^/]+\/fail$/, 'control'), (req) => ({ ...req, path: req.path.replace(/\/fail$/, '/settle') }), {
     id: 'vl-failure-keeps-funds', area: 'balance', files: ['balance/movement.test.ts'], clauses: ['2.3.failed-operation-unblocks'],
     description: 'when the bank refuses an outgoing payment the blocked amount is released but never returned to available',
-    onRequest(req) {
-      const m = /^\/control\/transactions\/([^/]+)\/fail$/.exec(req.path)
-      if (req.api !== 'control' || req.method !== 'POST' || !m) return undefined
-      return { ...req, path: `/control/transactions/${m[1]}/settle` }
-    },
   }),
 
   defineFault({
