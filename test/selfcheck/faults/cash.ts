@@ -7,7 +7,7 @@ import { accepted, body } from './support/auth-bounds.ts'
 import { okAnswerOf, localAsUtc, ob } from './support/outsider.ts'
 import { cashIn, CONTROL_SETTLE, eventOf, shiftEmvAmount, STATE_FILES, cashOut, TRUNCATED_PNG } from './support/state-machines.ts'
 import { surfaceFaults } from './support/surfaces.ts'
-import { answerFaults, answerForTarget, rewriteOk } from './support/rewrites.ts'
+import { answerFaults, answerForTarget, rewriteOk, rewriteRequest } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -123,13 +123,9 @@ export default [
     description: 'accepted outgoing payments stay in available: the gateway balance shows nothing blocked',
   }),
 
-  defineFault({
+  rewriteRequest((req) => req.api === 'control' && req.method === 'POST' && CONTROL_SETTLE.test(req.path), (req) => ({ ...req, path: req.path.replace(/\/settle$/, '/fail'), json: {} }), {
     id: 'sm-cash-out-settle-credits-back', area: 'cash', files: STATE_FILES.cashOut, clauses: ['3.6.confirm-releases-blocked'],
     description: 'when the bank confirms a cash-out the blocked amount goes back to available instead of being released',
-    onRequest(req) {
-      if (req.api !== 'control' || req.method !== 'POST' || !CONTROL_SETTLE.test(req.path)) return undefined
-      return { ...req, path: req.path.replace(/\/settle$/, '/fail'), json: {} }
-    },
   }),
 
   defineFault({
