@@ -3,7 +3,7 @@ import { answerOf, defineFault, jsonObjectOf, matches, rewriteAnswer } from '../
 import { isControl, isReset } from './support/meaning.ts'
 import { MODEL_FILES } from './support/slips-webhooks.ts'
 import { isAccountListing, isPixKeyListing, isBcbBalance, isReturnSettled, isAnyReset, listItems, settledCashOutView, plusOneCent, isView, movedClock, earlier } from './support/surfaces.ts'
-import { rewriteItems } from './support/rewrites.ts'
+import { rewriteItems, rewriteRequest } from './support/rewrites.ts'
 
 export default [
   // ------------------------------------------------------------------------------- ledger model
@@ -15,13 +15,9 @@ export default [
     description: 'GET /api/balance reports netBalance as available plus blocked (pending cash-outs still spendable)',
   }),
 
-  defineFault({
+  rewriteRequest((req) => matches(req, 'POST', /^\/control\/transactions\/[^/]+\/fail$/, 'control'), (req) => ({ ...req, path: req.path.replace(/\/fail$/, '/settle'), body: Buffer.alloc(0), json: undefined }), {
     id: 'model-failed-cash-out-treated-as-settled', area: 'model', files: MODEL_FILES, clauses: ['2.3.failed-operation-unblocks'],
     description: 'a cash-out the bank refuses is booked like a settled one: its blocked amount never returns to available',
-    onRequest(req) {
-      if (!matches(req, 'POST', /^\/control\/transactions\/[^/]+\/fail$/, 'control')) return undefined
-      return { ...req, path: req.path.replace(/\/fail$/, '/settle'), body: Buffer.alloc(0), json: undefined }
-    },
   }),
 
   defineFault({
