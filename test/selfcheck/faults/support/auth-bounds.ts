@@ -28,6 +28,11 @@ export const certTokenAnswer = () => jsonResponse(201, { access_token: FAKE_JWT,
 
 export const body = (req: ProxyRequest): Record<string, any> | undefined => jsonObjectOf(req)
 export const missing = (v: unknown) => v === undefined || v === null || v === ''
+/** The request has a JSON body without `absent` (see `missing`) and, when named, with `present`. */
+export function sendsWithout(req: ProxyRequest, absent: string, present?: string): boolean {
+  const b = body(req)
+  return b !== undefined && missing(b[absent]) && (present === undefined || !missing(b[present]))
+}
 
 /** A proxy-side memory of the tokens the target issued: header.payload → the full token. */
 export class IssuedTokens {
