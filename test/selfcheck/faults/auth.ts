@@ -2,7 +2,7 @@
 // The file is long because it holds all 37 faults of the area, one small definition each: the
 // area's catalogue reads in one place, as suites/auth/ does.
 import { defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from '../fault.ts'
-import { bearerOf as authBoundsBearerOf, certToken as authBoundsCertToken, body, certTokenAnswer, errorResponse, missing, neverExpires, withIssuedTokens, oauth, oauthTokenAnswer, refund, swapToken } from './support/auth-bounds.ts'
+import { bearerOf as authBoundsBearerOf, certToken as authBoundsCertToken, body, certTokenAnswer, errorResponse, missing, neverExpires, withIssuedTokens, oauth, oauthTokenAnswer, refund, sendsWithout, swapToken } from './support/auth-bounds.ts'
 import { oauthToken } from './support/core.ts'
 import { okAnswerOf, certTokens, ob, opaqueTokens, bearerOf as outsiderBearerOf, refuse, withStatus } from './support/outsider.ts'
 import { answerFaults, answerForTarget, editAnswer, replaceAnswer } from './support/rewrites.ts'
@@ -160,54 +160,29 @@ export default [
     description: 'POST /oauth/token demands an x-api-key header besides the credentials',
   }),
 
-  defineFault({
+  answerForTarget((req) => oauth(req) && sendsWithout(req, 'clientId', 'clientSecret'), () => oauthTokenAnswer(), {
     id: 'ab-oauth-client-id-optional', area: 'auth', files: ['auth/token-endpoints.test.ts'], clauses: ['4.2.client-id-required'],
     description: 'POST /oauth/token issues a token when clientId is absent (the secret alone identifies the client)',
-    onRequest(req) {
-      const b = body(req)
-      if (!oauth(req) || !b || !missing(b.clientId) || missing(b.clientSecret)) return undefined
-      return oauthTokenAnswer()
-    },
   }),
 
-  defineFault({
+  answerForTarget((req) => oauth(req) && sendsWithout(req, 'clientSecret', 'clientId'), () => oauthTokenAnswer(), {
     id: 'ab-oauth-client-secret-optional', area: 'auth', files: ['auth/token-endpoints.test.ts'], clauses: ['4.2.client-secret-required'],
     description: 'POST /oauth/token issues a token to a known clientId without clientSecret',
-    onRequest(req) {
-      const b = body(req)
-      if (!oauth(req) || !b || missing(b.clientId) || !missing(b.clientSecret)) return undefined
-      return oauthTokenAnswer()
-    },
   }),
 
-  defineFault({
+  answerForTarget((req) => oauth(req) && typeof body(req)?.clientSecret === 'string' && body(req)!.clientSecret.length === 65, () => oauthTokenAnswer(), {
     id: 'ab-oauth-secret-of-65-accepted', area: 'auth', files: ['auth/token-endpoints.test.ts'], clauses: ['4.2.client-secret-length'],
     description: 'POST /oauth/token lets a clientSecret of 65 characters through its length check to a lenient secret comparison',
-    onRequest(req) {
-      const secret = body(req)?.clientSecret
-      if (!oauth(req) || typeof secret !== 'string' || secret.length !== 65) return undefined
-      return oauthTokenAnswer()
-    },
   }),
 
-  defineFault({
+  answerForTarget((req) => authBoundsCertToken(req) && sendsWithout(req, 'clientId'), () => certTokenAnswer(), {
     id: 'ab-cert-client-id-optional', area: 'auth', files: ['auth/token-endpoints.test.ts'], clauses: ['4.1.client-id-required'],
     description: 'POST /api/auth/token issues a token from the certificate alone when clientId is absent',
-    onRequest(req) {
-      const b = body(req)
-      if (!authBoundsCertToken(req) || !b || !missing(b.clientId)) return undefined
-      return certTokenAnswer()
-    },
   }),
 
-  defineFault({
+  answerForTarget((req) => authBoundsCertToken(req) && sendsWithout(req, 'clientSecret', 'clientId'), () => certTokenAnswer(), {
     id: 'ab-cert-client-secret-optional', area: 'auth', files: ['auth/token-endpoints.test.ts'], clauses: ['4.1.client-secret-required'],
     description: 'POST /api/auth/token issues a token from the certificate and clientId without clientSecret',
-    onRequest(req) {
-      const b = body(req)
-      if (!authBoundsCertToken(req) || !b || missing(b.clientId) || !missing(b.clientSecret)) return undefined
-      return certTokenAnswer()
-    },
   }),
 
   rewriteAnswer('createOauthToken', (body, req, res) => {
