@@ -15,14 +15,9 @@ export default [
     description: 'GET /api/balance reports grossBalance one cent above available + blocked',
   }),
 
-  defineFault({
+  rewriteAnswer('getAccountBalances', (body) => { const amount = body.data?.[0]?.balanceAmount; if (amount && typeof amount === 'object') amount.overdraft = 1 }, {
     id: 'bcb-overdraft-one', area: 'balance', files: ['balance/shapes.test.ts'], clauses: ['2.3.bcb-overdraft-zero'],
     description: 'GET /accounts/balances reports balanceAmount.overdraft 1 instead of 0',
-    onResponse(req, res) {
-      const amount = jsonObjectOf(res)?.data?.[0]?.balanceAmount
-      if (matches(req, 'GET', '/accounts/balances', 'base') && amount && typeof amount === 'object') amount.overdraft = 1
-      return res
-    },
   }),
 
   rewriteAnswer('getBalance', (body) => {
@@ -79,14 +74,9 @@ export default [
     description: 'GET /v1/account/balance counts blocked funds as available (blockedBalance 0), though its totalBalance stays right',
   }),
 
-  defineFault({
+  rewriteAnswer('getAccountBalances', (body) => { const item = body.data?.[0]; if (typeof item?.eventDate === 'string') item.eventDate = `${item.eventDate.slice(0, 10)}T00:00:00.000Z` }, {
     id: 'vl-bcb-event-date-start-of-day', area: 'balance', files: ['balance/equivalences.test.ts'], clauses: ['2.3.consulted-at-is-event-date'],
     description: 'GET /accounts/balances gives eventDate as the start of the day (a daily snapshot) instead of the moment of the query',
-    onResponse(req, res) {
-      const item = jsonObjectOf(res)?.data?.[0]
-      if (matches(req, 'GET', '/accounts/balances', 'base') && typeof item?.eventDate === 'string') item.eventDate = `${item.eventDate.slice(0, 10)}T00:00:00.000Z`
-      return res
-    },
   }),
 
   // ---- balance movement (balance/movement.test.ts) ------------------------------------------
