@@ -2,6 +2,7 @@
 // metadata, one line of bug (description) and one line of rewrite. Built on answerOf/rewriteAnswer (fault.ts).
 import { defineFault, jsonObjectOf, rewriteAnswer, type Fault, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
 import { listItems, ok2xx, type Obj } from './outsider.ts'
+import { metadata } from './views-listings.ts'
 
 export type FaultMeta = Omit<Fault, 'onRequest' | 'onResponse' | 'onWebhook'>
 
@@ -67,4 +68,16 @@ export function editAnswer(when: (req: ProxyRequest, res: ProxyResponse) => bool
 /** Where `when(req)` holds, the target is sent `to(req)` instead (another path or body): a fault of what the target does. */
 export function rewriteRequest(when: (req: ProxyRequest) => boolean, to: (req: ProxyRequest) => ProxyRequest, meta: FaultMeta): Fault {
   return defineFault({ ...meta, onRequest: (req) => (when(req) ? to(req) : undefined) })
+}
+
+/** The `metadata` object of the listing answers `test` picks, edited in place (`res` for what the edit reads of the answer). */
+export function rewriteMetadata(test: (req: ProxyRequest) => boolean, edit: (m: Obj, res: ProxyResponse) => void, meta: FaultMeta): Fault {
+  return defineFault({
+    ...meta,
+    onResponse(req, res) {
+      const m = metadata(res)
+      if (m && test(req)) edit(m, res)
+      return undefined
+    },
+  })
 }
