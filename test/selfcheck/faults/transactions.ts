@@ -9,7 +9,7 @@ import { okAnswerOf, cents, digitsOf, documentsIn, formatted, localAsUtc, maskOf
 import { tokenSubject } from './support/isolation.ts'
 import { defaultWindow, eachItem, isView, items, metadata, oneOver, sharedListingCache, viewByNumericIdOrExternalId, isAccountListing, isListing, isPixKeyListing } from './support/views-listings.ts'
 import combinationFaults from './support/combinations.ts'
-import { answerFaults, answerForTarget, itemFaults, okAnswerFaults, replaceAnswer, rewriteItems, rewriteOk } from './support/rewrites.ts'
+import { answerFaults, answerForTarget, itemFaults, okAnswerFaults, replaceAnswer, rewriteItems, rewriteMetadata, rewriteOk } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -190,64 +190,34 @@ export default [
   }),
 
   // ---- pagination (pagination.test.ts) ------------------------------------------------------
-  defineFault({
+  rewriteMetadata(isListing, (m) => { if (typeof m.page === 'number') m.page -= 1 }, {
     id: 'vl-listing-page-echo-zero-based', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['2.2.pagination-page'],
     description: 'both listings echo metadata.page zero-based (page 1 reported as 0)',
-    onResponse(req, res) {
-      const m = metadata(res)
-      if (isListing(req) && typeof m?.page === 'number') m.page -= 1
-      return res
-    },
   }),
 
-  defineFault({
+  rewriteMetadata(isAccountListing, (m) => { m.size = 20 }, {
     id: 'vl-listing-size-echo-default', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['2.2.pagination-size'],
     description: 'the account listing reports metadata.size 20 whatever size was asked for',
-    onResponse(req, res) {
-      const m = metadata(res)
-      if (isAccountListing(req) && m) m.size = 20
-      return res
-    },
   }),
 
-  defineFault({
+  rewriteMetadata(isListing, (m) => { if (typeof m.total === 'number' && typeof m.size === 'number' && m.size > 0) m.totalPages = Math.floor(m.total / m.size) }, {
     id: 'vl-listing-total-pages-floor', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['2.2.pagination-total-pages'],
     description: 'both listings compute totalPages as floor(total / size), losing the last partial page',
-    onResponse(req, res) {
-      const m = metadata(res)
-      if (isListing(req) && typeof m?.total === 'number' && typeof m.size === 'number' && m.size > 0) m.totalPages = Math.floor(m.total / m.size)
-      return res
-    },
   }),
 
-  defineFault({
+  rewriteMetadata(isListing, (m) => { if (typeof m.page === 'number' && typeof m.totalPages === 'number') m.hasNext = m.page <= m.totalPages }, {
     id: 'vl-listing-has-next-on-last-page', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['2.2.pagination-has-next'],
     description: 'both listings answer hasNext true on the last page (page <= totalPages instead of page < totalPages)',
-    onResponse(req, res) {
-      const m = metadata(res)
-      if (isListing(req) && typeof m?.page === 'number' && typeof m.totalPages === 'number') m.hasNext = m.page <= m.totalPages
-      return res
-    },
   }),
 
-  defineFault({
+  rewriteMetadata(isListing, (m) => { m.hasPrevious = false }, {
     id: 'vl-listing-has-previous-never', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['2.2.pagination-has-previous'],
     description: 'both listings always answer hasPrevious false',
-    onResponse(req, res) {
-      const m = metadata(res)
-      if (isListing(req) && m) m.hasPrevious = false
-      return res
-    },
   }),
 
-  defineFault({
+  rewriteMetadata(isAccountListing, (m, res) => { m.total = items(res).length }, {
     id: 'vl-listing-total-counts-the-page', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['2.2.pagination-total'],
     description: 'the account listing reports total as the number of items on the page served, not the records found',
-    onResponse(req, res) {
-      const m = metadata(res)
-      if (isAccountListing(req) && m) m.total = items(res).length
-      return res
-    },
   }),
 
   defineFault({
@@ -278,14 +248,9 @@ export default [
     },
   }),
 
-  defineFault({
+  rewriteMetadata((req) => isPixKeyListing(req) && !req.query.has('page'), (m) => { m.page = 0 }, {
     id: 'vl-pix-key-listing-default-page-zero', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['4.5.page-default'],
     description: 'the pix-key listing reports metadata.page 0 when no page is asked for',
-    onResponse(req, res) {
-      const m = metadata(res)
-      if (isPixKeyListing(req) && !req.query.has('page') && m) m.page = 0
-      return res
-    },
   }),
 
   // ---- filters and windows (filters.test.ts) -------------------------------------------------
