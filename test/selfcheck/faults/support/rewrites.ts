@@ -1,6 +1,6 @@
 // Declarative builders for the faults that only edit one operation's answer: each fault then reads as its
 // metadata, one line of bug (description) and one line of rewrite. Built on answerOf/rewriteAnswer (fault.ts).
-import { defineFault, jsonObjectOf, rewriteAnswer, type Fault, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
+import { defineFault, jsonObjectOf, rewriteAnswer, type Fault, type ProxyHooks, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
 import { listItems, ok2xx, type Obj } from './outsider.ts'
 import { metadata } from './views-listings.ts'
 
@@ -80,4 +80,12 @@ export function rewriteMetadata(test: (req: ProxyRequest) => boolean, edit: (m: 
       return undefined
     },
   })
+}
+
+/**
+ * A fault whose hooks share state of their own: `init` makes it once per fault (the proxy lives for a batch, so
+ * the state is keyed by what is unique to one check), `hooks` closes over it.
+ */
+export function withState<S>(init: () => S, hooks: (state: S) => ProxyHooks, meta: FaultMeta): Fault {
+  return defineFault({ ...meta, ...hooks(init()) })
 }
