@@ -5,7 +5,7 @@ import { defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from 
 import { bearerOf as authBoundsBearerOf, certToken as authBoundsCertToken, body, certTokenAnswer, errorResponse, missing, neverExpires, withIssuedTokens, oauth, oauthTokenAnswer, refund, sendsWithout, swapToken } from './support/auth-bounds.ts'
 import { oauthToken } from './support/core.ts'
 import { okAnswerOf, certTokens, ob, opaqueTokens, bearerOf as outsiderBearerOf, refuse, withStatus } from './support/outsider.ts'
-import { answerFaults, answerForTarget, editAnswer, replaceAnswer } from './support/rewrites.ts'
+import { answerFaults, answerForTarget, editAnswer, replaceAnswer, withState } from './support/rewrites.ts'
 
 export default [
   ...answerFaults({ area: 'auth', files: ['auth/tokens.test.ts'] }, [
@@ -193,25 +193,23 @@ export default [
     description: "POST /oauth/token answers every client the same scope (every permission the service has), whatever that client may do",
   }),
 
-  (() => {
-    // The key compared on its first 8 characters: any key of the same start is the known key.
-    const good = new Set<string>()
-    return defineFault({
-      id: 'mn-api-key-matched-on-its-start', area: 'auth', clauses: ['5.api-key-invalid-401'],
-      description: 'the gateway matches x-api-key on its first 8 characters: a different key with the same start, or the key one character longer, shorter or changed at the end, is accepted',
-      onRequest(req) {
-        const key = req.headers['x-api-key']
-        if (req.api !== 'gateway' || !key || good.has(key)) return undefined
-        const same = [...good].find((k) => k.slice(0, 8) === key.slice(0, 8))
-        return same ? { ...req, headers: { ...req.headers, 'x-api-key': same } } : undefined
-      },
-      onResponse(req, res) {
-        const key = req.headers['x-api-key']
-        if (req.api === 'gateway' && key && res.status >= 200 && res.status < 300) good.add(key)
-        return undefined
-      },
-    })
-  })(),
+  // The key compared on its first 8 characters: any key of the same start is the known key.
+  withState(() => new Set<string>(), (good) => ({
+    onRequest(req) {
+      const key = req.headers['x-api-key']
+      if (req.api !== 'gateway' || !key || good.has(key)) return undefined
+      const same = [...good].find((k) => k.slice(0, 8) === key.slice(0, 8))
+      return same ? { ...req, headers: { ...req.headers, 'x-api-key': same } } : undefined
+    },
+    onResponse(req, res) {
+      const key = req.headers['x-api-key']
+      if (req.api === 'gateway' && key && res.status >= 200 && res.status < 300) good.add(key)
+      return undefined
+    },
+  }), {
+    id: 'mn-api-key-matched-on-its-start', area: 'auth', clauses: ['5.api-key-invalid-401'],
+    description: 'the gateway matches x-api-key on its first 8 characters: a different key with the same start, or the key one character longer, shorter or changed at the end, is accepted',
+  }),
 
   (() => {
     // Both token endpoints compare clientSecret on its first 8 characters: a secret of the same start is the client's.
