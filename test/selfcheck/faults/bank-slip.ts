@@ -4,7 +4,7 @@ import { addDays } from '../../../generators/dates.ts'
 import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from '../fault.ts'
 import { okAnswerOf, cents, isSlipNote, localAsUtc, mapSlipIds, ob, slipIds } from './support/outsider.ts'
 import { CONTROL_SLIP_EXPIRE, CONTROL_SLIP_READ, generatePdf, SLIP_FILES, slipEvent, withoutAmount } from './support/slips-webhooks.ts'
-import { answerFaults, answerForTarget, okAnswerFaults, replaceAnswer, rewriteOk } from './support/rewrites.ts'
+import { answerFaults, answerForTarget, okAnswerFaults, replaceAnswer, rewriteOk, withState } from './support/rewrites.ts'
 
 export default [
   // ------------------------------------------------------------------------------- bank slips
@@ -113,27 +113,25 @@ export default [
     description: 'generate-pdf of an unknown slip answers code NOT_FOUND instead of BOLETO_NOT_FOUND',
   }),
 
-  (() => {
-    // The slip is paid at the target (so it posts PAID), while the driver says it expired.
-    const expired = new Set<string>()
-    return defineFault({
-      id: 'slips-paid-notified-for-an-expired-slip', area: 'bank-slip', files: SLIP_FILES, clauses: ['6.3.paid-claims-a-paid-slip'],
-      description: 'a slip that expires unpaid is notified PAID',
-      onRequest(req) {
-        const key = req.api === 'control' && req.method === 'POST' ? CONTROL_SLIP_EXPIRE.exec(req.path)?.[1] : undefined
-        if (key === undefined) return undefined
-        expired.add(key)
-        return { ...req, path: `${key}/pay`, body: Buffer.from('{}'), json: {} }
-      },
-      onResponse(req, res) {
-        const key = req.api === 'control' ? CONTROL_SLIP_READ.exec(req.path)?.[1] : undefined
-        const body = jsonObjectOf(res)
-        if (key === undefined || !expired.has(key) || body?.status !== 'PAID') return undefined
-        body.status = 'EXPIRED'
-        return res
-      },
-    })
-  })(),
+  // The slip is paid at the target (so it posts PAID), while the driver says it expired.
+  withState(() => new Set<string>(), (expired) => ({
+    onRequest(req) {
+      const key = req.api === 'control' && req.method === 'POST' ? CONTROL_SLIP_EXPIRE.exec(req.path)?.[1] : undefined
+      if (key === undefined) return undefined
+      expired.add(key)
+      return { ...req, path: `${key}/pay`, body: Buffer.from('{}'), json: {} }
+    },
+    onResponse(req, res) {
+      const key = req.api === 'control' ? CONTROL_SLIP_READ.exec(req.path)?.[1] : undefined
+      const body = jsonObjectOf(res)
+      if (key === undefined || !expired.has(key) || body?.status !== 'PAID') return undefined
+      body.status = 'EXPIRED'
+      return res
+    },
+  }), {
+    id: 'slips-paid-notified-for-an-expired-slip', area: 'bank-slip', files: SLIP_FILES, clauses: ['6.3.paid-claims-a-paid-slip'],
+    description: 'a slip that expires unpaid is notified PAID',
+  }),
 
   // §2.6, §3.4, §4.15, §4.16, §6.3 bank slips
   ob({
