@@ -7,7 +7,7 @@ import { accepted, body } from './support/auth-bounds.ts'
 import { okAnswerOf, localAsUtc, ob } from './support/outsider.ts'
 import { cashIn, CONTROL_SETTLE, eventOf, shiftEmvAmount, STATE_FILES, cashOut, TRUNCATED_PNG } from './support/state-machines.ts'
 import { surfaceFaults } from './support/surfaces.ts'
-import { answerFaults, answerForTarget, rewriteOk, rewriteRequest } from './support/rewrites.ts'
+import { answerFaults, answerForTarget, rewriteOk, rewriteRequest, withState } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -162,21 +162,19 @@ export default [
     description: 'the cash-out answer carries status "pending" instead of "PENDING"',
   }),
 
-  (() => {
-    const used = new Set<string>()
-    return defineFault({
-      id: 'answers-cash-out-external-id-pays-twice', area: 'cash', files: FILES.cash, clauses: ['4.7.external-id-unique'],
-      description: 'a cash-out reusing an externalId makes a second payment (the target does not look the externalId up)',
-      onRequest(req) {
-        const body = jsonObjectOf(req)
-        if (!postCashOut(req) || typeof body?.externalId !== 'string') return undefined
-        // The target would recognise the repeat; the faulty one behaves as if it were new.
-        if (used.has(body.externalId)) body.externalId = `${body.externalId}-again-${used.size}`
-        else used.add(body.externalId)
-        return req
-      },
-    })
-  })(),
+  withState(() => new Set<string>(), (used) => ({
+    onRequest(req) {
+      const body = jsonObjectOf(req)
+      if (!postCashOut(req) || typeof body?.externalId !== 'string') return undefined
+      // The target would recognise the repeat; the faulty one behaves as if it were new.
+      if (used.has(body.externalId)) body.externalId = `${body.externalId}-again-${used.size}`
+      else used.add(body.externalId)
+      return req
+    },
+  }), {
+    id: 'answers-cash-out-external-id-pays-twice', area: 'cash', files: FILES.cash, clauses: ['4.7.external-id-unique'],
+    description: 'a cash-out reusing an externalId makes a second payment (the target does not look the externalId up)',
+  }),
 
   defineFault({
     id: 'mn-cash-in-expiration-in-milliseconds', area: 'cash', clauses: ['4.6.expiration-date-from-expiration-time'],
