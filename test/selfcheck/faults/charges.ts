@@ -12,7 +12,7 @@ import { okAnswerOf, COB, ob, refuse, withStatus } from './support/outsider.ts'
 import { CONTROL_COB, CONTROL_COB_PAY, CONTROL_COB_REMOVE, eventData, eventOf, shiftEmvAmount, STATE_FILES, putCob } from './support/state-machines.ts'
 import combinationFaults from './support/combinations.ts'
 import { surfaceFaults } from './support/surfaces.ts'
-import { answerForTarget, okAnswerFaults, replaceAnswer, rewriteOk } from './support/rewrites.ts'
+import { answerForTarget, okAnswerFaults, replaceAnswer, rewriteOk, withState } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -247,24 +247,22 @@ export default [
     },
   }),
 
-  (() => {
-    const payerOf = new Map<string, string>()
-    return defineFault({
-      id: 'sm-cob-receive-document-unmasked', area: 'charges', files: STATE_FILES.charges, clauses: ['6.2.receive-debtor-masked'],
-      description: 'RECEIVE debtorAccount.document carries the payer document unmasked',
-      onRequest(req) {
-        const txid = CONTROL_COB_PAY.exec(req.path)?.[1]
-        if (req.api === 'control' && txid && typeof req.json?.payer?.document === 'string') payerOf.set(decodeURIComponent(txid), req.json.payer.document)
-        return undefined
-      },
-      onWebhook(d) {
-        const data = eventData(d)
-        const document = typeof data?.txId === 'string' ? payerOf.get(data.txId) : undefined
-        if (eventOf(d, 'RECEIVE') && document && data?.debtorAccount) data.debtorAccount.document = document
-        return d
-      },
-    })
-  })(),
+  withState(() => new Map<string, string>(), (payerOf) => ({
+    onRequest(req) {
+      const txid = CONTROL_COB_PAY.exec(req.path)?.[1]
+      if (req.api === 'control' && txid && typeof req.json?.payer?.document === 'string') payerOf.set(decodeURIComponent(txid), req.json.payer.document)
+      return undefined
+    },
+    onWebhook(d) {
+      const data = eventData(d)
+      const document = typeof data?.txId === 'string' ? payerOf.get(data.txId) : undefined
+      if (eventOf(d, 'RECEIVE') && document && data?.debtorAccount) data.debtorAccount.document = document
+      return d
+    },
+  }), {
+    id: 'sm-cob-receive-document-unmasked', area: 'charges', files: STATE_FILES.charges, clauses: ['6.2.receive-debtor-masked'],
+    description: 'RECEIVE debtorAccount.document carries the payer document unmasked',
+  }),
 
   defineFault({
     id: 'sm-cob-cancel-reported-as-psp', area: 'charges', files: STATE_FILES.charges, clauses: ['3.2.cancel-removida-recebedor'],
@@ -286,24 +284,22 @@ export default [
     },
   }),
 
-  (() => {
-    const removedByHand = new Set<string>()
-    return defineFault({
-      id: 'sm-cob-never-expires', area: 'charges', files: STATE_FILES.charges, clauses: ['3.2.remove-removida-psp'],
-      description: 'charges never expire: past calendario.expiracao they stay ATIVA',
-      onRequest(req) {
-        const txid = CONTROL_COB_REMOVE.exec(req.path)?.[1]
-        if (req.api === 'control' && txid) removedByHand.add(txid)
-        return undefined
-      },
-      onResponse(req, res) {
-        const txid = CONTROL_COB.exec(req.path)?.[1]
-        const body = jsonObjectOf(res)
-        if (matches(req, 'GET', CONTROL_COB, 'control') && txid && !removedByHand.has(txid) && body?.status === 'REMOVIDA_PELO_PSP') body.status = 'ATIVA'
-        return res
-      },
-    })
-  })(),
+  withState(() => new Set<string>(), (removedByHand) => ({
+    onRequest(req) {
+      const txid = CONTROL_COB_REMOVE.exec(req.path)?.[1]
+      if (req.api === 'control' && txid) removedByHand.add(txid)
+      return undefined
+    },
+    onResponse(req, res) {
+      const txid = CONTROL_COB.exec(req.path)?.[1]
+      const body = jsonObjectOf(res)
+      if (matches(req, 'GET', CONTROL_COB, 'control') && txid && !removedByHand.has(txid) && body?.status === 'REMOVIDA_PELO_PSP') body.status = 'ATIVA'
+      return res
+    },
+  }), {
+    id: 'sm-cob-never-expires', area: 'charges', files: STATE_FILES.charges, clauses: ['3.2.remove-removida-psp'],
+    description: 'charges never expire: past calendario.expiracao they stay ATIVA',
+  }),
 
   replaceAnswer((req, res) => matches(req, 'POST', CONTROL_COB_PAY, 'control') && res.status === 409, () => jsonResponse(200, { transactionId: '0', e2eId: 'E00000000202601010000000000000000', gatewayId: '00000000-0000-4000-8000-000000000000' }), {
     id: 'sm-cob-final-pay-accepted', area: 'charges', files: STATE_FILES.charges, clauses: ['3.2.final-states'],
@@ -352,33 +348,31 @@ export default [
     },
   }),
 
-  (() => {
-    const final = new Set<string>()
-    return defineFault({
-      id: 'mn-cob-txid-reused-after-final', area: 'charges', clauses: ['7.create-charge-duplicate-txid-409'],
-      description: 'PUT /cob/{txid} with the txid of a charge that reached a final state (paid, removed) creates a new charge instead of answering 409',
-      onRequest(req) {
-        const m = /^\/control\/cob\/([^/]+)\/(pay|remove)$/.exec(req.path)
-        if (req.api === 'control' && req.method === 'POST' && m) final.add(decodeURIComponent(m[1]!))
-        if (isReset(req)) final.clear()
-        const put = /^\/cob\/([^/]+)$/.exec(req.path)
-        if (!put || req.api !== 'base' || req.method !== 'PUT' || !final.has(decodeURIComponent(put[1]!))) return undefined
-        const body = jsonObjectOf(req) ?? {}
-        const txid = decodeURIComponent(put[1]!)
-        const location = `pix.example.com/qr/v2/${randomUUID().replace(/-/g, '')}`
-        return jsonResponse(201, {
-          ...body,
-          calendario: { expiracao: 86_400, ...(body.calendario ?? {}), criacao: new Date().toISOString() },
-          txid,
-          revisao: 0,
-          loc: { id: Math.floor(Math.random() * 1e6), location, tipoCob: 'cob' },
-          location,
-          status: 'ATIVA',
-          valor: { modalidadeAlteracao: 0, ...(body.valor ?? {}) },
-        })
-      },
-    })
-  })(),
+  withState(() => new Set<string>(), (final) => ({
+    onRequest(req) {
+      const m = /^\/control\/cob\/([^/]+)\/(pay|remove)$/.exec(req.path)
+      if (req.api === 'control' && req.method === 'POST' && m) final.add(decodeURIComponent(m[1]!))
+      if (isReset(req)) final.clear()
+      const put = /^\/cob\/([^/]+)$/.exec(req.path)
+      if (!put || req.api !== 'base' || req.method !== 'PUT' || !final.has(decodeURIComponent(put[1]!))) return undefined
+      const body = jsonObjectOf(req) ?? {}
+      const txid = decodeURIComponent(put[1]!)
+      const location = `pix.example.com/qr/v2/${randomUUID().replace(/-/g, '')}`
+      return jsonResponse(201, {
+        ...body,
+        calendario: { expiracao: 86_400, ...(body.calendario ?? {}), criacao: new Date().toISOString() },
+        txid,
+        revisao: 0,
+        loc: { id: Math.floor(Math.random() * 1e6), location, tipoCob: 'cob' },
+        location,
+        status: 'ATIVA',
+        valor: { modalidadeAlteracao: 0, ...(body.valor ?? {}) },
+      })
+    },
+  }), {
+    id: 'mn-cob-txid-reused-after-final', area: 'charges', clauses: ['7.create-charge-duplicate-txid-409'],
+    description: 'PUT /cob/{txid} with the txid of a charge that reached a final state (paid, removed) creates a new charge instead of answering 409',
+  }),
 
   // §2.4 and §4.10 charges
   ...okAnswerFaults({ area: 'charges' }, [
