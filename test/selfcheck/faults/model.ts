@@ -3,7 +3,7 @@ import { answerOf, defineFault, jsonObjectOf, matches, rewriteAnswer } from '../
 import { isControl, isReset } from './support/meaning.ts'
 import { MODEL_FILES } from './support/slips-webhooks.ts'
 import { isAccountListing, isPixKeyListing, isBcbBalance, isReturnSettled, isAnyReset, listItems, settledCashOutView, plusOneCent, isView, movedClock, earlier } from './support/surfaces.ts'
-import { rewriteItems, rewriteRequest } from './support/rewrites.ts'
+import { rewriteItems, rewriteRequest, withState } from './support/rewrites.ts'
 
 export default [
   // ------------------------------------------------------------------------------- ledger model
@@ -183,22 +183,20 @@ export default [
   }),
 
   // ------------------------------------------------------------------------------- after clock moves and expiries
-  (() => {
-    // The cash-ins the target made since the last reset: once one has expired, the listing keeps its old status.
-    const cashIns = new Set<string>()
-    return defineFault({
-      id: 'sf-listing-keeps-expired-cash-in-pending', area: 'model', files: MODEL_FILES, clauses: ['2.1.view-current'],
-      description: 'once a cash-in expires (the clock moved past its expirationDate), the account listing still shows it Pendente while its view has moved on',
-      onResponse(req, res) {
-        if (isAnyReset(req)) cashIns.clear()
-        const made = answerOf(req, res, 'createCashIn')
-        if (made && typeof made.transactionId === 'string') cashIns.add(made.transactionId)
-        if (!isAccountListing(req) || res.status !== 200) return undefined
-        for (const item of listItems(res)) if (cashIns.has(String(item.transactionId)) && item.status === 'Error') item.status = 'Pendente'
-        return res
-      },
-    })
-  })(),
+  // The cash-ins the target made since the last reset: once one has expired, the listing keeps its old status.
+  withState(() => new Set<string>(), (cashIns) => ({
+    onResponse(req, res) {
+      if (isAnyReset(req)) cashIns.clear()
+      const made = answerOf(req, res, 'createCashIn')
+      if (made && typeof made.transactionId === 'string') cashIns.add(made.transactionId)
+      if (!isAccountListing(req) || res.status !== 200) return undefined
+      for (const item of listItems(res)) if (cashIns.has(String(item.transactionId)) && item.status === 'Error') item.status = 'Pendente'
+      return res
+    },
+  }), {
+    id: 'sf-listing-keeps-expired-cash-in-pending', area: 'model', files: MODEL_FILES, clauses: ['2.1.view-current'],
+    description: 'once a cash-in expires (the clock moved past its expirationDate), the account listing still shows it Pendente while its view has moved on',
+  }),
   (() => {
     const clock = movedClock()
     return defineFault({
