@@ -2,6 +2,7 @@
 import { answerOf, defineFault, jsonObjectOf, jsonResponse } from '../fault.ts'
 import { collectIds, RESEND } from './support/meaning.ts'
 import { apiKeyOf, AREA, BALANCE_FILES, isBalance, isResend, limitedBy, RESEND_FILES, SimulatedLimiter, tooMany } from './support/rate-limits.ts'
+import { withState } from './support/rewrites.ts'
 
 export default [
   // ------------------------------------------------------------------------------- resend
@@ -100,24 +101,22 @@ export default [
     onRequest: limitedBy(new SimulatedLimiter(60, 120_000), isBalance, apiKeyOf),
   }),
 
-  (() => {
-    // The target looks the transaction up before counting the request: an unknown id answers 404
-    // without reaching the limiter. Known ids: every string a gateway, base or control answer named.
-    const known = new Set<string>()
-    return defineFault({
-      id: 'mn-resend-rate-limit-skips-unknown-ids', area: 'rate-limits', clauses: ['8.resend-rate'],
-      description: 'the resend rate limit counts only requests for transactions that exist: requests for unknown ids are answered 404 and never counted',
-      onRequest(req) {
-        const m = RESEND.exec(req.path)
-        if (req.api !== 'gateway' || req.method !== 'POST' || !m) return undefined
-        const id = decodeURIComponent(m[1]!)
-        if (known.has(id) || !/^[0-9a-f-]{24,36}$/i.test(id)) return undefined
-        return jsonResponse(404, { statusCode: 404, message: `transaction ${id} not found`, error: 'Not Found', code: 'TRANSACTION_NOT_FOUND' })
-      },
-      onResponse(_req, res) {
-        collectIds(jsonObjectOf(res) ?? res.json, known)
-        return undefined
-      },
-    })
-  })(),
+  // The target looks the transaction up before counting the request: an unknown id answers 404
+  // without reaching the limiter. Known ids: every string a gateway, base or control answer named.
+  withState(() => new Set<string>(), (known) => ({
+    onRequest(req) {
+      const m = RESEND.exec(req.path)
+      if (req.api !== 'gateway' || req.method !== 'POST' || !m) return undefined
+      const id = decodeURIComponent(m[1]!)
+      if (known.has(id) || !/^[0-9a-f-]{24,36}$/i.test(id)) return undefined
+      return jsonResponse(404, { statusCode: 404, message: `transaction ${id} not found`, error: 'Not Found', code: 'TRANSACTION_NOT_FOUND' })
+    },
+    onResponse(_req, res) {
+      collectIds(jsonObjectOf(res) ?? res.json, known)
+      return undefined
+    },
+  }), {
+    id: 'mn-resend-rate-limit-skips-unknown-ids', area: 'rate-limits', clauses: ['8.resend-rate'],
+    description: 'the resend rate limit counts only requests for transactions that exist: requests for unknown ids are answered 404 and never counted',
+  }),
 ]
