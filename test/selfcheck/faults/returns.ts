@@ -9,7 +9,7 @@ import { okAnswerOf, cents, ob, RETURN, withStatus } from './support/outsider.ts
 import { acceptDespite, CONTROL_RETURN, CONTROL_RETURN_ACTION, devolucaoE2eid, eventData, eventOf, fakeReturn, gatewayRefund, paymentBook, putDevolucao, STATE_FILES, REFUND as stateMachinesREFUND } from './support/state-machines.ts'
 import combinationFaults from './support/combinations.ts'
 import { surfaceFaults } from './support/surfaces.ts'
-import { okAnswerFaults, replaceAnswer, rewriteOk } from './support/rewrites.ts'
+import { okAnswerFaults, replaceAnswer, rewriteOk, withState } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -149,23 +149,21 @@ export default [
     })
   })(),
 
-  (() => {
-    const returned = new Set<string>()
-    return defineFault({
-      id: 'sm-return-one-per-payment', area: 'returns', files: STATE_FILES.returns, clauses: ['4.11.partial-returns-up-to-original'],
-      description: 'a second partial return of a payment is refused with 400 although the sum stays within the original',
-      onRequest(req) {
-        const e2eid = devolucaoE2eid(req)
-        if (!putDevolucao(req) || e2eid === undefined || !returned.has(e2eid)) return undefined
-        return jsonResponse(400, { statusCode: 400, message: 'this payment was already returned', error: 'Bad Request' })
-      },
-      onResponse(req, res) {
-        const e2eid = devolucaoE2eid(req)
-        if (putDevolucao(req) && e2eid !== undefined && res.status === 201) returned.add(e2eid)
-        return undefined
-      },
-    })
-  })(),
+  withState(() => new Set<string>(), (returned) => ({
+    onRequest(req) {
+      const e2eid = devolucaoE2eid(req)
+      if (!putDevolucao(req) || e2eid === undefined || !returned.has(e2eid)) return undefined
+      return jsonResponse(400, { statusCode: 400, message: 'this payment was already returned', error: 'Bad Request' })
+    },
+    onResponse(req, res) {
+      const e2eid = devolucaoE2eid(req)
+      if (putDevolucao(req) && e2eid !== undefined && res.status === 201) returned.add(e2eid)
+      return undefined
+    },
+  }), {
+    id: 'sm-return-one-per-payment', area: 'returns', files: STATE_FILES.returns, clauses: ['4.11.partial-returns-up-to-original'],
+    description: 'a second partial return of a payment is refused with 400 although the sum stays within the original',
+  }),
 
   (() => {
     const payments = paymentBook()
@@ -201,19 +199,17 @@ export default [
     })
   })(),
 
-  (() => {
-    const withdrawals = new Set<string>()
-    return defineFault({
-      id: 'sm-return-of-cash-out-accepted', area: 'returns', files: STATE_FILES.returns, clauses: ['7.return-not-received-payment-404'],
-      description: 'a return naming the e2eid of a cash-out is accepted as if it were a received payment',
-      onResponse(req, res) {
-        const body = answerOf(req, res, 'getTransaction')
-        if (body && body?.type === 'WITHDRAW' && typeof body.e2eId === 'string') withdrawals.add(body.e2eId)
-        const e2eid = devolucaoE2eid(req)
-        return putDevolucao(req) && res.status === 404 && e2eid !== undefined && withdrawals.has(e2eid) ? fakeReturn(req) : undefined
-      },
-    })
-  })(),
+  withState(() => new Set<string>(), (withdrawals) => ({
+    onResponse(req, res) {
+      const body = answerOf(req, res, 'getTransaction')
+      if (body && body?.type === 'WITHDRAW' && typeof body.e2eId === 'string') withdrawals.add(body.e2eId)
+      const e2eid = devolucaoE2eid(req)
+      return putDevolucao(req) && res.status === 404 && e2eid !== undefined && withdrawals.has(e2eid) ? fakeReturn(req) : undefined
+    },
+  }), {
+    id: 'sm-return-of-cash-out-accepted', area: 'returns', files: STATE_FILES.returns, clauses: ['7.return-not-received-payment-404'],
+    description: 'a return naming the e2eid of a cash-out is accepted as if it were a received payment',
+  }),
 
   (() => {
     const payments = paymentBook()
@@ -337,22 +333,20 @@ export default [
     },
   }),
 
-  (() => {
-    // The REFUND notification's refunds[] comes from a cache of the payment's returns filled at its first REFUND.
-    const cached = new Map<string, unknown>()
-    return defineFault({
-      id: 'mn-refund-notification-items-stale', area: 'returns', clauses: ['6.2.refund-items'],
-      description: "a REFUND notification's refunds[] lists the payment's returns as they were at its first REFUND, without the return just settled",
-      onWebhook(d) {
-        const body = jsonObjectOf(d)
-        const data = body?.data
-        if (body?.type !== 'REFUND' || !data || typeof data.endToEndId !== 'string' || !Array.isArray(data.refunds)) return d
-        if (cached.has(data.endToEndId)) data.refunds = structuredClone(cached.get(data.endToEndId))
-        else cached.set(data.endToEndId, structuredClone(data.refunds))
-        return d
-      },
-    })
-  })(),
+  // The REFUND notification's refunds[] comes from a cache of the payment's returns filled at its first REFUND.
+  withState(() => new Map<string, unknown>(), (cached) => ({
+    onWebhook(d) {
+      const body = jsonObjectOf(d)
+      const data = body?.data
+      if (body?.type !== 'REFUND' || !data || typeof data.endToEndId !== 'string' || !Array.isArray(data.refunds)) return d
+      if (cached.has(data.endToEndId)) data.refunds = structuredClone(cached.get(data.endToEndId))
+      else cached.set(data.endToEndId, structuredClone(data.refunds))
+      return d
+    },
+  }), {
+    id: 'mn-refund-notification-items-stale', area: 'returns', clauses: ['6.2.refund-items'],
+    description: "a REFUND notification's refunds[] lists the payment's returns as they were at its first REFUND, without the return just settled",
+  }),
 
   // §2.5 and §4.11 returns
   ...okAnswerFaults({ area: 'returns' }, [
