@@ -9,7 +9,7 @@ import { okAnswerOf, cents, digitsOf, documentsIn, formatted, localAsUtc, maskOf
 import { tokenSubject } from './support/isolation.ts'
 import { defaultWindow, eachItem, isView, items, metadata, oneOver, sharedListingCache, viewByNumericIdOrExternalId, isAccountListing, isListing, isPixKeyListing } from './support/views-listings.ts'
 import combinationFaults from './support/combinations.ts'
-import { answerFaults, answerForTarget, itemFaults, okAnswerFaults, replaceAnswer, rewriteItems, rewriteMetadata, rewriteOk } from './support/rewrites.ts'
+import { answerFaults, answerForTarget, itemFaults, okAnswerFaults, replaceAnswer, rewriteItems, rewriteMetadata, rewriteOk, withState } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -424,42 +424,40 @@ export default [
     },
   }),
 
-  (() => {
-    // The target takes the key's first 1000 records of the window, then filters them by status and type.
-    const asked = new WeakMap<ProxyRequest, URLSearchParams>()
-    return defineFault({
-      id: 'mn-pix-key-cap-before-filters', area: 'transactions', clauses: ['4.5.cap-after-filters'],
-      description: 'the pix-key listing applies its 1000 cap to the records of the window before the status and type filters, so matches beyond the 1000th are never found',
-      onRequest(req) {
-        if (!isPixKeyListing(req) || (!req.query.has('status') && !req.query.has('type'))) return undefined
-        const original = new URLSearchParams(req.query)
-        const query = new URLSearchParams(req.query)
-        query.delete('status')
-        query.delete('type')
-        query.set('page', '1')
-        query.set('size', '1000')
-        const changed = { ...req, query }
-        asked.set(changed, original)
-        return changed
-      },
-      onResponse(req, res) {
-        const original = asked.get(req)
-        if (!original || res.status !== 200) return undefined
-        const status = original.get('status')
-        const type = original.get('type')
-        const statusWord: Record<string, string> = { PENDING: 'Pendente', CONFIRMED: 'Confirmado', ERROR: 'Error' }
-        const typeWord: Record<string, string> = { PAYMENT: 'Pix in', WITHDRAW: 'Pix out', REFUND_IN: 'Refund in', REFUND_OUT: 'Refund out' }
-        const matching = listItems(res).filter((i) => (!status || i.status === statusWord[status]) && (!type || i.operationType === typeWord[type]))
-        const page = Math.max(1, Number(original.get('page') ?? '1') || 1)
-        const size = Math.max(1, Number(original.get('size') ?? '20') || 20)
-        const totalPages = Math.ceil(matching.length / size)
-        return jsonResponse(200, {
-          data: matching.slice((page - 1) * size, page * size),
-          metadata: { page, size, total: matching.length, totalPages, hasNext: page < totalPages, hasPrevious: page > 1 },
-        })
-      },
-    })
-  })(),
+  // The target takes the key's first 1000 records of the window, then filters them by status and type.
+  withState(() => new WeakMap<ProxyRequest, URLSearchParams>(), (asked) => ({
+    onRequest(req) {
+      if (!isPixKeyListing(req) || (!req.query.has('status') && !req.query.has('type'))) return undefined
+      const original = new URLSearchParams(req.query)
+      const query = new URLSearchParams(req.query)
+      query.delete('status')
+      query.delete('type')
+      query.set('page', '1')
+      query.set('size', '1000')
+      const changed = { ...req, query }
+      asked.set(changed, original)
+      return changed
+    },
+    onResponse(req, res) {
+      const original = asked.get(req)
+      if (!original || res.status !== 200) return undefined
+      const status = original.get('status')
+      const type = original.get('type')
+      const statusWord: Record<string, string> = { PENDING: 'Pendente', CONFIRMED: 'Confirmado', ERROR: 'Error' }
+      const typeWord: Record<string, string> = { PAYMENT: 'Pix in', WITHDRAW: 'Pix out', REFUND_IN: 'Refund in', REFUND_OUT: 'Refund out' }
+      const matching = listItems(res).filter((i) => (!status || i.status === statusWord[status]) && (!type || i.operationType === typeWord[type]))
+      const page = Math.max(1, Number(original.get('page') ?? '1') || 1)
+      const size = Math.max(1, Number(original.get('size') ?? '20') || 20)
+      const totalPages = Math.ceil(matching.length / size)
+      return jsonResponse(200, {
+        data: matching.slice((page - 1) * size, page * size),
+        metadata: { page, size, total: matching.length, totalPages, hasNext: page < totalPages, hasPrevious: page > 1 },
+      })
+    },
+  }), {
+    id: 'mn-pix-key-cap-before-filters', area: 'transactions', clauses: ['4.5.cap-after-filters'],
+    description: 'the pix-key listing applies its 1000 cap to the records of the window before the status and type filters, so matches beyond the 1000th are never found',
+  }),
 
   // §2.1 the single-transaction view
   ...okAnswerFaults({ area: 'transactions' }, [
