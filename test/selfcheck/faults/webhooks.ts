@@ -6,57 +6,53 @@ import { isControl, RESEND as meaningRESEND } from './support/meaning.ts'
 import { cents, isV1, isV2, ob, RESEND as outsiderRESEND, resends } from './support/outsider.ts'
 import { channelName, CONTROL_COB_READ, CONTROL_COB_REMOVE, CONTROL_RETURN_FAIL, CONTROL_RETURN_READ, HOOK_FILES, resend, SILENT_FILES, success, toChannel, v1Event, V2_FILES, v2Event } from './support/slips-webhooks.ts'
 import combinationFaults from './support/combinations.ts'
-import { answerForTarget, replaceAnswer } from './support/rewrites.ts'
+import { answerForTarget, replaceAnswer, withState } from './support/rewrites.ts'
 
 export default [
   // --------------------------------------------------------------------- notification content
-  (() => {
-    // The charge is paid at the target (so it posts RECEIVE LIQUIDATED), while the driver says it was removed.
-    const removed = new Map<string, string>()
-    return defineFault({
-      id: 'hooks-receive-for-a-removed-charge', area: 'webhooks', files: SILENT_FILES, clauses: ['6.2.receive-claims-a-paid-charge'],
-      description: 'a charge removed unpaid posts RECEIVE LIQUIDATED',
-      onRequest(req) {
-        const key = req.api === 'control' && req.method === 'POST' ? CONTROL_COB_REMOVE.exec(req.path)?.[1] : undefined
-        if (key === undefined) return undefined
-        removed.set(key, req.json?.by === 'psp' ? 'REMOVIDA_PELO_PSP' : 'REMOVIDA_PELO_USUARIO_RECEBEDOR')
-        return { ...req, path: `${key}/pay`, body: Buffer.from('{}'), json: {} }
-      },
-      onResponse(req, res) {
-        const key = req.api === 'control' && req.method === 'GET' ? CONTROL_COB_READ.exec(req.path)?.[1] : undefined
-        const body = jsonObjectOf(res)
-        const status = key === undefined ? undefined : removed.get(key)
-        if (status === undefined || body?.status !== 'CONCLUIDA') return undefined
-        body.status = status
-        return res
-      },
-    })
-  })(),
+  // The charge is paid at the target (so it posts RECEIVE LIQUIDATED), while the driver says it was removed.
+  withState(() => new Map<string, string>(), (removed) => ({
+    onRequest(req) {
+      const key = req.api === 'control' && req.method === 'POST' ? CONTROL_COB_REMOVE.exec(req.path)?.[1] : undefined
+      if (key === undefined) return undefined
+      removed.set(key, req.json?.by === 'psp' ? 'REMOVIDA_PELO_PSP' : 'REMOVIDA_PELO_USUARIO_RECEBEDOR')
+      return { ...req, path: `${key}/pay`, body: Buffer.from('{}'), json: {} }
+    },
+    onResponse(req, res) {
+      const key = req.api === 'control' && req.method === 'GET' ? CONTROL_COB_READ.exec(req.path)?.[1] : undefined
+      const body = jsonObjectOf(res)
+      const status = key === undefined ? undefined : removed.get(key)
+      if (status === undefined || body?.status !== 'CONCLUIDA') return undefined
+      body.status = status
+      return res
+    },
+  }), {
+    id: 'hooks-receive-for-a-removed-charge', area: 'webhooks', files: SILENT_FILES, clauses: ['6.2.receive-claims-a-paid-charge'],
+    description: 'a charge removed unpaid posts RECEIVE LIQUIDATED',
+  }),
 
-  (() => {
-    // The return is processed as settled (so the target posts REFUND REFUNDED with a LIQUIDATED
-    // item), while everything the driver says of it says it failed: NAO_REALIZADO with a motivo.
-    const failed = new Set<string>()
-    return defineFault({
-      id: 'hooks-refund-claims-refunded-for-a-failed-return', area: 'webhooks', files: SILENT_FILES, clauses: ['6.2.refund-claims-a-settled-return'],
-      description: 'REFUND claiming REFUNDED for a failed return: a return that ends NAO_REALIZADO still posts REFUND REFUNDED with a LIQUIDATED item',
-      onRequest(req) {
-        const key = req.api === 'control' && req.method === 'POST' ? CONTROL_RETURN_FAIL.exec(req.path)?.[1] : undefined
-        if (key === undefined) return undefined
-        failed.add(key)
-        return { ...req, path: `${key}/settle`, body: Buffer.alloc(0), json: undefined }
-      },
-      onResponse(req, res) {
-        const key = req.api === 'control' ? CONTROL_RETURN_READ.exec(req.path)?.[1] : undefined
-        const body = jsonObjectOf(res)
-        if (key === undefined || !failed.has(key) || body?.status !== 'DEVOLVIDO') return undefined
-        body.status = 'NAO_REALIZADO'
-        body.motivo = 'kit: the return fails'
-        if (body.horario && typeof body.horario === 'object') delete body.horario.liquidacao
-        return res
-      },
-    })
-  })(),
+  // The return is processed as settled (so the target posts REFUND REFUNDED with a LIQUIDATED
+  // item), while everything the driver says of it says it failed: NAO_REALIZADO with a motivo.
+  withState(() => new Set<string>(), (failed) => ({
+    onRequest(req) {
+      const key = req.api === 'control' && req.method === 'POST' ? CONTROL_RETURN_FAIL.exec(req.path)?.[1] : undefined
+      if (key === undefined) return undefined
+      failed.add(key)
+      return { ...req, path: `${key}/settle`, body: Buffer.alloc(0), json: undefined }
+    },
+    onResponse(req, res) {
+      const key = req.api === 'control' ? CONTROL_RETURN_READ.exec(req.path)?.[1] : undefined
+      const body = jsonObjectOf(res)
+      if (key === undefined || !failed.has(key) || body?.status !== 'DEVOLVIDO') return undefined
+      body.status = 'NAO_REALIZADO'
+      body.motivo = 'kit: the return fails'
+      if (body.horario && typeof body.horario === 'object') delete body.horario.liquidacao
+      return res
+    },
+  }), {
+    id: 'hooks-refund-claims-refunded-for-a-failed-return', area: 'webhooks', files: SILENT_FILES, clauses: ['6.2.refund-claims-a-settled-return'],
+    description: 'REFUND claiming REFUNDED for a failed return: a return that ends NAO_REALIZADO still posts REFUND REFUNDED with a LIQUIDATED item',
+  }),
 
   // ------------------------------------------------------------------------------- webhook resend
   replaceAnswer((req, res) => resend(req) && jsonObjectOf(res)?.Success === true, (req, res) => jsonResponse(res.status, { success: true }), {
@@ -111,21 +107,19 @@ export default [
     },
   }),
 
-  (() => {
-    const seen = new Set<string>()
-    return defineFault({
-      id: 'hooks-resend-restamps-created-date', area: 'webhooks', files: HOOK_FILES, clauses: ['4.12.repeat-safe'],
-      description: 'each repeated resend to the same URL stamps a new createdDate: the notifications differ',
-      onWebhook(d) {
-        const body = jsonObjectOf(d)
-        if (!v1Event(d) || !body) return undefined
-        const key = `${d.url} ${String(body.transactionId)}`
-        if (seen.has(key)) body.createdDate = new Date(Date.now() + seen.size * 1000).toISOString()
-        seen.add(key)
-        return d
-      },
-    })
-  })(),
+  withState(() => new Set<string>(), (seen) => ({
+    onWebhook(d) {
+      const body = jsonObjectOf(d)
+      if (!v1Event(d) || !body) return undefined
+      const key = `${d.url} ${String(body.transactionId)}`
+      if (seen.has(key)) body.createdDate = new Date(Date.now() + seen.size * 1000).toISOString()
+      seen.add(key)
+      return d
+    },
+  }), {
+    id: 'hooks-resend-restamps-created-date', area: 'webhooks', files: HOOK_FILES, clauses: ['4.12.repeat-safe'],
+    description: 'each repeated resend to the same URL stamps a new createdDate: the notifications differ',
+  }),
 
   defineFault({
     id: 'hooks-resend-body-url-loses-to-callback', area: 'webhooks', files: HOOK_FILES, clauses: ['4.12.destination-body-url'],
@@ -171,23 +165,21 @@ export default [
     },
   }),
 
-  (() => {
-    // The target is asked for the https twin of the url (so it accepts and delivers, through the
-    // relay), and the relay puts the plain http url back: a sender that posts over plain HTTP.
-    const plainUrls = new Set<string>()
-    return defineFault({
-      id: 'hooks-resend-delivers-over-http', area: 'webhooks', files: HOOK_FILES, clauses: ['4.12.url-http-not-delivered'],
-      description: 'resend takes a plain http body url and posts the notification there over plain HTTP',
-      onRequest(req) {
-        const url = jsonObjectOf(req)?.url
-        if (!resend(req) || typeof url !== 'string' || !url.startsWith('http://')) return undefined
-        const twin = `https://${url.slice('http://'.length)}`
-        plainUrls.add(twin)
-        return { ...req, json: { ...req.json, url: twin } }
-      },
-      onWebhook: (d) => (plainUrls.has(d.url) ? { ...d, url: `http://${d.url.slice('https://'.length)}` } : undefined),
-    })
-  })(),
+  // The target is asked for the https twin of the url (so it accepts and delivers, through the
+  // relay), and the relay puts the plain http url back: a sender that posts over plain HTTP.
+  withState(() => new Set<string>(), (plainUrls) => ({
+    onRequest(req) {
+      const url = jsonObjectOf(req)?.url
+      if (!resend(req) || typeof url !== 'string' || !url.startsWith('http://')) return undefined
+      const twin = `https://${url.slice('http://'.length)}`
+      plainUrls.add(twin)
+      return { ...req, json: { ...req.json, url: twin } }
+    },
+    onWebhook: (d) => (plainUrls.has(d.url) ? { ...d, url: `http://${d.url.slice('https://'.length)}` } : undefined),
+  }), {
+    id: 'hooks-resend-delivers-over-http', area: 'webhooks', files: HOOK_FILES, clauses: ['4.12.url-http-not-delivered'],
+    description: 'resend takes a plain http body url and posts the notification there over plain HTTP',
+  }),
 
   defineFault({
     id: 'hooks-resend-other-account-succeeds', area: 'webhooks', files: HOOK_FILES, clauses: ['7.resend-other-account-400'],
