@@ -1,6 +1,6 @@
 // Declarative builders for the faults that only edit one operation's answer: each fault then reads as its
 // metadata, one line of bug (description) and one line of rewrite. Built on answerOf/rewriteAnswer (fault.ts).
-import { defineFault, jsonObjectOf, rewriteAnswer, type Fault, type ProxyHooks, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
+import { defineFault, jsonObjectOf, rewriteAnswer, type Fault, type ProxyHooks, type ProxyRequest, type ProxyResponse, type WebhookDelivery } from '../../fault.ts'
 import { listItems, ok2xx, type Obj } from './outsider.ts'
 import { metadata } from './views-listings.ts'
 
@@ -88,4 +88,28 @@ export function rewriteMetadata(test: (req: ProxyRequest) => boolean, edit: (m: 
  */
 export function withState<S>(init: () => S, hooks: (state: S) => ProxyHooks, meta: FaultMeta): Fault {
   return defineFault({ ...meta, ...hooks(init()) })
+}
+
+/** The JSON object body of the requests `when` picks, edited in place before the target sees it. */
+export function editRequest(when: (req: ProxyRequest) => boolean, edit: (body: Obj, req: ProxyRequest) => void, meta: FaultMeta): Fault {
+  return defineFault({
+    ...meta,
+    onRequest(req) {
+      const body = jsonObjectOf(req)
+      if (body && when(req)) edit(body, req)
+      return req
+    },
+  })
+}
+
+/** The JSON object body of every notification the target sends, edited in place (`edit` decides which it touches). */
+export function rewriteNotification(edit: (body: Obj, d: WebhookDelivery) => void, meta: FaultMeta): Fault {
+  return defineFault({
+    ...meta,
+    onWebhook(d) {
+      const body = jsonObjectOf(d)
+      if (body) edit(body, d)
+      return d
+    },
+  })
 }
