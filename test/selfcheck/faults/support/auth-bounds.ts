@@ -27,6 +27,8 @@ export const oauthTokenAnswer = () => jsonResponse(200, { access_token: FAKE_JWT
 export const certTokenAnswer = () => jsonResponse(201, { access_token: FAKE_JWT, token_type: 'Bearer', expires_in: 1800 })
 
 export const body = (req: ProxyRequest): Record<string, any> | undefined => jsonObjectOf(req)
+/** The message of a JSON error answer ('' when it has none). */
+export const messageOf = (res: { json?: any }) => String(jsonObjectOf(res)?.message ?? '')
 export const missing = (v: unknown) => v === undefined || v === null || v === ''
 /** The request has a JSON body without `absent` (see `missing`) and, when named, with `present`. */
 export function sendsWithout(req: ProxyRequest, absent: string, present?: string): boolean {
