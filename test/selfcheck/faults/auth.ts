@@ -2,7 +2,7 @@
 // The file is long because it holds all 37 faults of the area, one small definition each: the
 // area's catalogue reads in one place, as suites/auth/ does.
 import { defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from '../fault.ts'
-import { bearerOf as authBoundsBearerOf, certToken as authBoundsCertToken, body, certTokenAnswer, errorResponse, missing, neverExpires, withIssuedTokens, oauth, oauthTokenAnswer, refund, sendsWithout, swapToken } from './support/auth-bounds.ts'
+import { bearerOf as authBoundsBearerOf, certToken as authBoundsCertToken, body, certTokenAnswer, errorResponse, messageOf, missing, neverExpires, withIssuedTokens, oauth, oauthTokenAnswer, refund, sendsWithout, swapToken } from './support/auth-bounds.ts'
 import { oauthToken } from './support/core.ts'
 import { okAnswerOf, certTokens, ob, opaqueTokens, bearerOf as outsiderBearerOf, refuse, withStatus } from './support/outsider.ts'
 import { answerFaults, answerForTarget, editAnswer, replaceAnswer, withState } from './support/rewrites.ts'
@@ -130,24 +130,14 @@ export default [
     description: 'an X-SSL-Client-Cert that is not a certificate is answered 401 (invalid certificate) instead of 400',
   }),
 
-  defineFault({
+  replaceAnswer((req, res) => authBoundsCertToken(req) && res.status === 401 && /credential/i.test(messageOf(res)), () => errorResponse(403, 'forbidden'), {
     id: 'ab-cert-bad-credentials-403', area: 'auth', files: ['auth/cert-token.test.ts'], clauses: ['7.cert-token-bad-credentials-401'],
     description: 'wrong client credentials with the linked certificate are answered 403 instead of 401',
-    onResponse(req, res) {
-      const message = String(jsonObjectOf(res)?.message ?? '')
-      if (!authBoundsCertToken(req) || res.status !== 401 || !/credential/i.test(message)) return undefined
-      return errorResponse(403, 'forbidden')
-    },
   }),
 
-  defineFault({
+  replaceAnswer((req, res) => authBoundsCertToken(req) && res.status === 401 && /certificate/i.test(messageOf(res)), () => errorResponse(400, 'bad certificate'), {
     id: 'ab-cert-unregistered-400', area: 'auth', files: ['auth/cert-token.test.ts'], clauses: ['7.cert-token-bad-certificate-401'],
     description: 'a well-formed certificate whose fingerprint is not registered is answered 400 (as if malformed) instead of 401 or 403',
-    onResponse(req, res) {
-      const message = String(jsonObjectOf(res)?.message ?? '')
-      if (!authBoundsCertToken(req) || res.status !== 401 || !/certificate/i.test(message)) return undefined
-      return errorResponse(400, 'bad certificate')
-    },
   }),
 
   replaceAnswer((req, res) => authBoundsCertToken(req) && res.status === 403, () => certTokenAnswer(), {
