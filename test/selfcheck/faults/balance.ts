@@ -2,7 +2,7 @@
 // The file is long because it holds all 30 faults of the area, one small definition each: the
 // area's catalogue reads in one place, as suites/balance/ does.
 import { createHash } from 'node:crypto'
-import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, type ProxyRequest, type ProxyResponse, rewriteAnswer } from '../fault.ts'
+import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, type Fault, type ProxyRequest, type ProxyResponse, rewriteAnswer } from '../fault.ts'
 import { errorResponse, gatewayBalance } from './support/auth-bounds.ts'
 import { plusCents } from './support/core.ts'
 import { amountCents, okAnswerOf, cashInValues, cents, cobValues, credits, firstConsultedAt, heldCents, ob, refuse } from './support/outsider.ts'
@@ -99,45 +99,33 @@ export default [
     description: 'when the bank refuses an outgoing payment the blocked amount is released but never returned to available',
   }),
 
-  defineFault({
-    id: 'vl-incoming-payment-credited-late', area: 'balance', files: ['balance/movement.test.ts'], clauses: ['3.6.incoming-raises-available'],
-    description: 'GET /api/balance shows a received payment as blocked (credited later) instead of available at once',
-    onResponse: (() => {
-      let heldCents = 0
-      return (req: ProxyRequest, res: ProxyResponse): ProxyResponse | undefined => {
-        if (req.api === 'control' && matches(req, 'POST', '/control/incoming-payments') && res.status === 200 && typeof req.json?.amount === 'number') {
-          heldCents += Math.round(req.json.amount * 100)
-          return undefined
-        }
-        if (req.api === 'control' && matches(req, 'POST', '/control/reset')) heldCents = 0
-        const body = answerOf(req, res, 'getBalance')
-        if (!body || typeof body?.netBalance !== 'number' || typeof body.blockedBalance !== 'number') return undefined
-        body.netBalance = (Math.round(body.netBalance * 100) - heldCents) / 100
-        body.blockedBalance = (Math.round(body.blockedBalance * 100) + heldCents) / 100
-        return res
-      }
-    })(),
-  }),
+  lagging(
+    (req, res) => (req.api === 'control' && matches(req, 'POST', '/control/incoming-payments') && res.status === 200 && typeof req.json?.amount === 'number' ? Math.round(req.json.amount * 100) : undefined),
+    'getBalance',
+    (body, cents) => {
+      if (typeof body.netBalance !== 'number' || typeof body.blockedBalance !== 'number') return
+      body.netBalance = (Math.round(body.netBalance * 100) - cents) / 100
+      body.blockedBalance = (Math.round(body.blockedBalance * 100) + cents) / 100
+    },
+    {
+      id: 'vl-incoming-payment-credited-late', area: 'balance', files: ['balance/movement.test.ts'], clauses: ['3.6.incoming-raises-available'],
+      description: 'GET /api/balance shows a received payment as blocked (credited later) instead of available at once',
+    },
+  ),
 
-  defineFault({
-    id: 'vl-slip-credited-at-once', area: 'balance', files: ['balance/movement.test.ts'], clauses: ['2.3.release-bank-slip-d1'],
-    description: 'GET /v1/account/balance counts a paid bank slip as available the moment it is paid (D+0 instead of D+1)',
-    onResponse: (() => {
-      let paidCents = 0
-      return (req: ProxyRequest, res: ProxyResponse): ProxyResponse | undefined => {
-        if (req.api === 'control' && req.method === 'POST' && /^\/control\/bank-slips\/[^/]+\/pay$/.test(req.path) && res.status === 200 && typeof res.json?.amount === 'number') {
-          paidCents += Math.round(res.json.amount * 100)
-          return undefined
-        }
-        if (req.api === 'control' && matches(req, 'POST', '/control/reset')) paidCents = 0
-        const body = answerOf(req, res, 'getGatewayBalance')
-        if (!body || typeof body?.availableBalance !== 'number' || typeof body.totalBalance !== 'number') return undefined
-        body.availableBalance = (Math.round(body.availableBalance * 100) + paidCents) / 100
-        body.totalBalance = (Math.round(body.totalBalance * 100) + paidCents) / 100
-        return res
-      }
-    })(),
-  }),
+  lagging(
+    (req, res) => (req.api === 'control' && req.method === 'POST' && /^\/control\/bank-slips\/[^/]+\/pay$/.test(req.path) && res.status === 200 && typeof res.json?.amount === 'number' ? Math.round(res.json.amount * 100) : undefined),
+    'getGatewayBalance',
+    (body, cents) => {
+      if (typeof body.availableBalance !== 'number' || typeof body.totalBalance !== 'number') return
+      body.availableBalance = (Math.round(body.availableBalance * 100) + cents) / 100
+      body.totalBalance = (Math.round(body.totalBalance * 100) + cents) / 100
+    },
+    {
+      id: 'vl-slip-credited-at-once', area: 'balance', files: ['balance/movement.test.ts'], clauses: ['2.3.release-bank-slip-d1'],
+      description: 'GET /v1/account/balance counts a paid bank slip as available the moment it is paid (D+0 instead of D+1)',
+    },
+  ),
 
   rewriteAnswer('getGatewayBalance', (body, req, res) => {
     if (res.status !== 200 || !body) return
@@ -266,3 +254,31 @@ export default [
   // every surface after the change a check of the area makes (suites/common/surfaces.ts)
   ...surfaceFaults.filter((f) => f.area === 'balance'),
 ]
+
+/**
+ * A balance that lags the money: the cents `learn` reads off control calls (their sum, reset by /control/reset) are
+ * applied by `apply` to each answer of `operationId`.
+ */
+function lagging(
+  learn: (req: ProxyRequest, res: ProxyResponse) => number | undefined,
+  operationId: string,
+  apply: (body: Record<string, any>, cents: number) => void,
+  meta: Omit<Fault, 'onRequest' | 'onResponse' | 'onWebhook'>,
+): Fault {
+  let cents = 0
+  return defineFault({
+    ...meta,
+    onResponse(req, res) {
+      const learnt = learn(req, res)
+      if (learnt !== undefined) {
+        cents += learnt
+        return undefined
+      }
+      if (req.api === 'control' && matches(req, 'POST', '/control/reset')) cents = 0
+      const body = answerOf(req, res, operationId)
+      if (!body) return undefined
+      apply(body, cents)
+      return res
+    },
+  })
+}
