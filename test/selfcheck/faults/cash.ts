@@ -147,14 +147,9 @@ export default [
     description: 'a cash-in carrying additionalInfo is refused with 400',
   }),
 
-  defineFault({
+  answerForTarget((req) => postCashOut(req) && jsonObjectOf(req) !== undefined && jsonObjectOf(req)!.document === undefined, () => refusal(400, 'document is required'), {
     id: 'answers-cash-out-document-required', area: 'cash', files: FILES.cash, clauses: ['4.7.optional-fields'],
     description: 'a cash-out without document is refused with 400',
-    onRequest(req) {
-      const body = jsonObjectOf(req)
-      if (postCashOut(req) && body && body.document === undefined) return refusal(400, 'document is required')
-      return undefined
-    },
   }),
 
   rewriteAnswer('createCashOutQrCode', (body) => { if (typeof body.status === 'string') body.status = body.status.toLowerCase() }, {
