@@ -6,13 +6,13 @@ import { centsOf, fromCents } from '../../../generators/amounts.ts'
 import { isValidCnpj, isValidCpf, randomCnpj, randomCpf } from '../../../generators/documents.ts'
 import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from '../fault.ts'
 import { FILES, refusal } from './support/answers.ts'
-import { asciiDigit, asTwoDecimals, putCob as authBoundsPutCob, errorResponse, refuseLength, refuseOverUtf16Units, rewriteCob, truncateAt } from './support/auth-bounds.ts'
+import { asciiDigit, asTwoDecimals, putCob as authBoundsPutCob, errorResponse, messageOf, refuseLength, refuseOverUtf16Units, rewriteCob, truncateAt } from './support/auth-bounds.ts'
 import { isReset } from './support/meaning.ts'
 import { okAnswerOf, COB, ob, refuse, withStatus } from './support/outsider.ts'
 import { CONTROL_COB, CONTROL_COB_PAY, CONTROL_COB_REMOVE, eventData, eventOf, shiftEmvAmount, STATE_FILES, putCob } from './support/state-machines.ts'
 import combinationFaults from './support/combinations.ts'
 import { surfaceFaults } from './support/surfaces.ts'
-import { answerForTarget, okAnswerFaults, replaceAnswer, rewriteOk, withState } from './support/rewrites.ts'
+import { answerForTarget, editRequest, okAnswerFaults, replaceAnswer, rewriteOk, withState } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -96,14 +96,9 @@ export default [
     }),
   }),
 
-  defineFault({
+  replaceAnswer((req, res) => authBoundsPutCob(req) && res.status === 400 && /txid/i.test(messageOf(res)), (_req, res) => errorResponse(422, messageOf(res)), {
     id: 'ab-cob-bad-txid-422', area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-txid-400'],
     description: 'a malformed txid is answered 422 instead of 400',
-    onResponse(req, res) {
-      const message = String(jsonObjectOf(res)?.message ?? '')
-      if (!authBoundsPutCob(req) || res.status !== 400 || !/txid/i.test(message)) return undefined
-      return errorResponse(422, message)
-    },
   }),
 
   defineFault({
@@ -338,14 +333,9 @@ export default [
     description: 'PUT /cob without devedor is refused with 400',
   }),
 
-  defineFault({
+  editRequest(putCob, ({ valor }) => { if (valor && typeof valor === 'object' && !('modalidadeAlteracao' in valor)) valor.modalidadeAlteracao = 1 }, {
     id: 'answers-cob-modalidade-default-1', area: 'charges', files: FILES.charge, clauses: ['4.10.modalidade-default'],
     description: 'a charge created without valor.modalidadeAlteracao has modalidadeAlteracao 1',
-    onRequest(req) {
-      const valor = jsonObjectOf(req)?.valor
-      if (putCob(req) && valor && typeof valor === 'object' && !('modalidadeAlteracao' in valor)) valor.modalidadeAlteracao = 1
-      return req
-    },
   }),
 
   withState(() => new Set<string>(), (final) => ({
