@@ -4,6 +4,7 @@ import { FILES } from './support/answers.ts'
 import { inBrasilia, isControl, isReset } from './support/meaning.ts'
 import protocolFaults from './support/protocol.ts'
 import { surfaceFaults } from './support/surfaces.ts'
+import { rewriteNotification } from './support/rewrites.ts'
 
 export default [
   // -------------------------------------------------------------------------------------------
@@ -23,17 +24,12 @@ export default [
     description: 'GET /v1/account/balance answers consultedAt without a zone (local time, no Z)',
   }),
 
-  defineFault({
+  rewriteNotification((body) => {
+    if (body.product !== 'BOLETO' || typeof body.processedAt !== 'string') return
+    body.processedAt = new Date(Date.parse(body.processedAt) - 3 * 3_600_000).toISOString().replace(/Z$/, '-03:00')
+  }, {
     id: 'answers-notification-timestamp-brasilia-offset', area: 'conventions', files: FILES.timestamps, clauses: ['0.timestamps-utc'],
     description: 'bank slip notifications carry processedAt in Brasilia time (-03:00) instead of UTC',
-    onWebhook(d) {
-      const body = jsonObjectOf(d)
-      if (body?.product === 'BOLETO' && typeof body.processedAt === 'string') {
-        const local = new Date(Date.parse(body.processedAt) - 3 * 3_600_000).toISOString()
-        body.processedAt = local.replace(/Z$/, '-03:00')
-      }
-      return d
-    },
   }),
 
   (() => {
