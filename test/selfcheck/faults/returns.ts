@@ -9,7 +9,7 @@ import { okAnswerOf, cents, ob, RETURN, withStatus } from './support/outsider.ts
 import { acceptDespite, CONTROL_RETURN, CONTROL_RETURN_ACTION, devolucaoE2eid, eventData, eventOf, fakeReturn, gatewayRefund, paymentBook, putDevolucao, STATE_FILES, REFUND as stateMachinesREFUND } from './support/state-machines.ts'
 import combinationFaults from './support/combinations.ts'
 import { surfaceFaults } from './support/surfaces.ts'
-import { okAnswerFaults, replaceAnswer, rewriteOk, withState } from './support/rewrites.ts'
+import { editRequest, okAnswerFaults, replaceAnswer, rewriteOk, withState } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -289,14 +289,9 @@ export default [
     },
   }),
 
-  defineFault({
+  editRequest(answersPutReturn, (body) => { if (body.natureza === 'RETIRADA') body.natureza = 'ORIGINAL' }, {
     id: 'answers-return-retirada-becomes-original', area: 'returns', files: FILES.ret, clauses: ['4.11.natureza-retirada-accepted'],
     description: 'a return requested with natureza RETIRADA is kept as ORIGINAL',
-    onRequest(req) {
-      const body = jsonObjectOf(req)
-      if (answersPutReturn(req) && body?.natureza === 'RETIRADA') body.natureza = 'ORIGINAL'
-      return req
-    },
   }),
 
   // -------------------------------------------------------------------------------------------
