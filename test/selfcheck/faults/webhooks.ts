@@ -6,7 +6,7 @@ import { isControl, RESEND as meaningRESEND } from './support/meaning.ts'
 import { cents, isV1, isV2, ob, RESEND as outsiderRESEND, resends } from './support/outsider.ts'
 import { channelName, CONTROL_COB_READ, CONTROL_COB_REMOVE, CONTROL_RETURN_FAIL, CONTROL_RETURN_READ, HOOK_FILES, resend, SILENT_FILES, success, toChannel, v1Event, V2_FILES, v2Event } from './support/slips-webhooks.ts'
 import combinationFaults from './support/combinations.ts'
-import { answerForTarget, replaceAnswer, withState } from './support/rewrites.ts'
+import { answerForTarget, replaceAnswer, rewriteNotification, withState } from './support/rewrites.ts'
 
 export default [
   // --------------------------------------------------------------------- notification content
@@ -77,14 +77,9 @@ export default [
     },
   }),
 
-  defineFault({
+  rewriteNotification((body, d) => { if (v1Event(d) && body.status === 'REFUND') body.status = 'REFUND_OUT' }, {
     id: 'hooks-v1-refund-out-not-normalised', area: 'webhooks', files: HOOK_FILES, clauses: ['6.1.status-refund-normalised'],
     description: 'the V1 notification of a refund carries REFUND_OUT instead of the normalised REFUND',
-    onWebhook(d) {
-      const body = jsonObjectOf(d)
-      if (v1Event(d) && body?.status === 'REFUND') body.status = 'REFUND_OUT'
-      return d
-    },
   }),
 
   defineFault({
