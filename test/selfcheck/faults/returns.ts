@@ -9,7 +9,7 @@ import { okAnswerOf, cents, ob, RETURN, withStatus } from './support/outsider.ts
 import { acceptDespite, CONTROL_RETURN, CONTROL_RETURN_ACTION, devolucaoE2eid, eventData, eventOf, fakeReturn, gatewayRefund, paymentBook, putDevolucao, STATE_FILES, REFUND as stateMachinesREFUND } from './support/state-machines.ts'
 import combinationFaults from './support/combinations.ts'
 import { surfaceFaults } from './support/surfaces.ts'
-import { editRequest, okAnswerFaults, replaceAnswer, rewriteOk, withState } from './support/rewrites.ts'
+import { editAnswer, editRequest, okAnswerFaults, replaceAnswer, rewriteOk, withState } from './support/rewrites.ts'
 
 export default [
   defineFault({
@@ -94,14 +94,9 @@ export default [
     description: 'an accepted return is answered DEVOLVIDO at once instead of EM_PROCESSAMENTO',
   }),
 
-  defineFault({
+  editAnswer((req) => req.api === 'control' && CONTROL_RETURN.test(req.path), (body) => { if (body.status === 'DEVOLVIDO' && body.horario) delete body.horario.liquidacao }, {
     id: 'sm-return-settled-without-liquidacao', area: 'returns', files: STATE_FILES.returns, clauses: ['3.3.settle-devolvido'],
     description: 'a DEVOLVIDO return has no horario.liquidacao',
-    onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (req.api === 'control' && CONTROL_RETURN.test(req.path) && body?.status === 'DEVOLVIDO' && body.horario) delete body.horario.liquidacao
-      return res
-    },
   }),
 
   defineFault({
@@ -120,14 +115,9 @@ export default [
     },
   }),
 
-  defineFault({
+  editAnswer((req) => req.api === 'control' && CONTROL_RETURN.test(req.path), (body) => { if (body.status === 'NAO_REALIZADO') body.status = 'EM_PROCESSAMENTO' }, {
     id: 'sm-return-fail-stays-processing', area: 'returns', files: STATE_FILES.returns, clauses: ['3.3.fail-nao-realizado'],
     description: 'a return whose processing fails stays EM_PROCESSAMENTO instead of becoming NAO_REALIZADO',
-    onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (req.api === 'control' && CONTROL_RETURN.test(req.path) && body?.status === 'NAO_REALIZADO') body.status = 'EM_PROCESSAMENTO'
-      return res
-    },
   }),
 
   replaceAnswer((req, res) => req.api === 'control' && CONTROL_RETURN_ACTION.test(req.path) && res.status === 409, () => jsonResponse(200, { status: 'DEVOLVIDO' }), {
@@ -135,19 +125,17 @@ export default [
     description: 'settling or failing a DEVOLVIDO or NAO_REALIZADO return is accepted (200) instead of refused with 409',
   }),
 
-  (() => {
-    const payments = paymentBook()
-    return defineFault({
-      id: 'sm-return-sum-checked-per-return', area: 'returns', files: STATE_FILES.returns, clauses: ['7.return-value-exceeds-refundable-400'],
-      description: 'each return is checked against the original alone, not against what is still refundable',
-      onResponse(req, res) {
-        payments.learn(req, res)
-        if (!putDevolucao(req) || res.status !== 400 || typeof req.json?.valor !== 'string') return undefined
-        const payment = payments.of(devolucaoE2eid(req))
-        return payment && centsOf(req.json.valor) <= payment.cents ? fakeReturn(req) : undefined
-      },
-    })
-  })(),
+  withState(() => paymentBook(), (payments) => ({
+    onResponse(req, res) {
+      payments.learn(req, res)
+      if (!putDevolucao(req) || res.status !== 400 || typeof req.json?.valor !== 'string') return undefined
+      const payment = payments.of(devolucaoE2eid(req))
+      return payment && centsOf(req.json.valor) <= payment.cents ? fakeReturn(req) : undefined
+    },
+  }), {
+    id: 'sm-return-sum-checked-per-return', area: 'returns', files: STATE_FILES.returns, clauses: ['7.return-value-exceeds-refundable-400'],
+    description: 'each return is checked against the original alone, not against what is still refundable',
+  }),
 
   withState(() => new Set<string>(), (returned) => ({
     onRequest(req) {
@@ -165,39 +153,35 @@ export default [
     description: 'a second partial return of a payment is refused with 400 although the sum stays within the original',
   }),
 
-  (() => {
-    const payments = paymentBook()
-    return defineFault({
-      id: 'sm-return-89-days-refused', area: 'returns', files: STATE_FILES.returns, clauses: ['4.11.within-89-days-accepted'],
-      description: 'a return 89 days after receipt is refused with 422 (the deadline counted one day short)',
-      onRequest(req) {
-        if (!putDevolucao(req) || (payments.of(devolucaoE2eid(req))?.ageDays ?? 0) < 89) return undefined
-        return jsonResponse(422, { statusCode: 422, message: 'return deadline passed', error: 'Unprocessable Entity' })
-      },
-      onResponse(req, res) {
-        payments.learn(req, res)
-        return undefined
-      },
-    })
-  })(),
+  withState(() => paymentBook(), (payments) => ({
+    onRequest(req) {
+      if (!putDevolucao(req) || (payments.of(devolucaoE2eid(req))?.ageDays ?? 0) < 89) return undefined
+      return jsonResponse(422, { statusCode: 422, message: 'return deadline passed', error: 'Unprocessable Entity' })
+    },
+    onResponse(req, res) {
+      payments.learn(req, res)
+      return undefined
+    },
+  }), {
+    id: 'sm-return-89-days-refused', area: 'returns', files: STATE_FILES.returns, clauses: ['4.11.within-89-days-accepted'],
+    description: 'a return 89 days after receipt is refused with 422 (the deadline counted one day short)',
+  }),
 
   replaceAnswer((req, res) => putDevolucao(req) && res.status === 422, () => jsonResponse(400, { statusCode: 400, message: 'return deadline passed', error: 'Bad Request' }), {
     id: 'sm-return-expired-400', area: 'returns', files: STATE_FILES.returns, clauses: ['7.return-after-89-days-422'],
     description: 'a return past 89 days is answered 400 instead of 422',
   }),
 
-  (() => {
-    const payments = paymentBook()
-    return defineFault({
-      id: 'sm-return-unknown-e2eid-400', area: 'returns', files: STATE_FILES.returns, clauses: ['7.return-original-not-found-404'],
-      description: 'a return naming an e2eid of no transaction is answered 400 instead of 404',
-      onResponse(req, res) {
-        payments.learn(req, res)
-        if (!putDevolucao(req) || res.status !== 404 || payments.of(devolucaoE2eid(req))) return undefined
-        return jsonResponse(400, { statusCode: 400, message: 'unknown e2eid', error: 'Bad Request' })
-      },
-    })
-  })(),
+  withState(() => paymentBook(), (payments) => ({
+    onResponse(req, res) {
+      payments.learn(req, res)
+      if (!putDevolucao(req) || res.status !== 404 || payments.of(devolucaoE2eid(req))) return undefined
+      return jsonResponse(400, { statusCode: 400, message: 'unknown e2eid', error: 'Bad Request' })
+    },
+  }), {
+    id: 'sm-return-unknown-e2eid-400', area: 'returns', files: STATE_FILES.returns, clauses: ['7.return-original-not-found-404'],
+    description: 'a return naming an e2eid of no transaction is answered 400 instead of 404',
+  }),
 
   withState(() => new Set<string>(), (withdrawals) => ({
     onResponse(req, res) {
@@ -211,22 +195,20 @@ export default [
     description: 'a return naming the e2eid of a cash-out is accepted as if it were a received payment',
   }),
 
-  (() => {
-    const payments = paymentBook()
-    return defineFault({
-      id: 'sm-refund-90-days-expired', area: 'returns', files: STATE_FILES.refunds, clauses: ['4.14.within-90-days'],
-      description: 'a gateway refund 90 days after the payment is refused REFUND_PERIOD_EXPIRED (the period counted one day short)',
-      onRequest(req) {
-        const id = stateMachinesREFUND.exec(req.path)?.[1]
-        if (!gatewayRefund(req) || (payments.of(id)?.ageDays ?? 0) < 90) return undefined
-        return jsonResponse(422, { statusCode: 422, message: 'refund period expired', error: 'Unprocessable Entity', code: 'REFUND_PERIOD_EXPIRED' })
-      },
-      onResponse(req, res) {
-        payments.learn(req, res)
-        return undefined
-      },
-    })
-  })(),
+  withState(() => paymentBook(), (payments) => ({
+    onRequest(req) {
+      const id = stateMachinesREFUND.exec(req.path)?.[1]
+      if (!gatewayRefund(req) || (payments.of(id)?.ageDays ?? 0) < 90) return undefined
+      return jsonResponse(422, { statusCode: 422, message: 'refund period expired', error: 'Unprocessable Entity', code: 'REFUND_PERIOD_EXPIRED' })
+    },
+    onResponse(req, res) {
+      payments.learn(req, res)
+      return undefined
+    },
+  }), {
+    id: 'sm-refund-90-days-expired', area: 'returns', files: STATE_FILES.refunds, clauses: ['4.14.within-90-days'],
+    description: 'a gateway refund 90 days after the payment is refused REFUND_PERIOD_EXPIRED (the period counted one day short)',
+  }),
 
   rewriteAnswer('refundPayment', (body) => { if (body.code === 'TRANSACTION_NOT_FOUND') body.code = 'NOT_FOUND' }, {
     id: 'sm-refund-not-found-generic-code', area: 'returns', files: STATE_FILES.refunds, clauses: ['7.refund-transaction-not-found'],
