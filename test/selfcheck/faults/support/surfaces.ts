@@ -3,7 +3,7 @@
 // ones (surfaceFaults below, each area's file takes its own) are caught by the shared reader of
 // suites/common/surfaces.ts after the change a check of that area makes.
 import { defineFault, jsonObjectOf, matches, type Fault, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
-import { rewriteItems } from './rewrites.ts'
+import { rewriteItems, withState } from './rewrites.ts'
 export const VIEW = /^\/api\/pix\/transaction\/[^/]+$/
 export const isView = (req: ProxyRequest) => matches(req, 'GET', VIEW, 'base')
 export const isAccountListing = (req: ProxyRequest) => matches(req, 'GET', '/api/transactions', 'base')
@@ -70,39 +70,35 @@ const viewPathId = (req: ProxyRequest) => decodeURIComponent(req.path.slice('/ap
 
 /** Stale surfaces after the change a per-area check makes: each caught there by the shared reader. */
 export const surfaceFaults: Fault[] = [
-  (() => {
-    const paid = madeBy(isCobPaid)
-    return defineFault({
-      id: 'sf-paid-charge-view-stays-pending', area: 'charges', clauses: ['2.1.view-current'],
-      description: "the view of a paid charge's payment stays PENDING, while both listings show it Confirmado",
-      onResponse(req, res) {
-        paid.see(req, res)
-        const view = isView(req) && res.status === 200 ? jsonObjectOf(res) : undefined
-        if (!view || !paid.has(view.id)) return undefined
-        view.status = 'PENDING'
-        return res
-      },
-    })
-  })(),
+  withState(() => madeBy(isCobPaid), (paid) => ({
+    onResponse(req, res) {
+      paid.see(req, res)
+      const view = isView(req) && res.status === 200 ? jsonObjectOf(res) : undefined
+      if (!view || !paid.has(view.id)) return undefined
+      view.status = 'PENDING'
+      return res
+    },
+  }), {
+    id: 'sf-paid-charge-view-stays-pending', area: 'charges', clauses: ['2.1.view-current'],
+    description: "the view of a paid charge's payment stays PENDING, while both listings show it Confirmado",
+  }),
   rewriteItems((req, res) => isAccountListing(req) && res.status === 200, (item) => { if (item.operationType === 'Refund in' && item.status === 'Confirmado') item.status = 'Pendente' }, {
     id: 'sf-settled-return-listed-pending', area: 'returns', clauses: ['2.1.view-current'],
     description: "once a return settles, the account listing keeps its transaction Pendente while its view has moved on",
   }),
-  (() => {
-    const refunds = madeBy(isGatewayRefund)
-    return defineFault({
-      id: 'sf-refund-view-amounts-apart-from-listing', area: 'returns', clauses: ['2.1.view-current'],
-      description: "the view of a gateway refund gives feeAmount and finalAmount a cent above its listed item's (conserved, so only the other surfaces show it)",
-      onResponse(req, res) {
-        refunds.see(req, res)
-        const view = isView(req) && res.status === 200 ? jsonObjectOf(res) : undefined
-        if (!view || !(refunds.has(viewPathId(req)) || refunds.has(view.id))) return undefined
-        view.feeAmount = plusOneCent(view.feeAmount)
-        view.finalAmount = plusOneCent(view.finalAmount)
-        return res
-      },
-    })
-  })(),
+  withState(() => madeBy(isGatewayRefund), (refunds) => ({
+    onResponse(req, res) {
+      refunds.see(req, res)
+      const view = isView(req) && res.status === 200 ? jsonObjectOf(res) : undefined
+      if (!view || !(refunds.has(viewPathId(req)) || refunds.has(view.id))) return undefined
+      view.feeAmount = plusOneCent(view.feeAmount)
+      view.finalAmount = plusOneCent(view.finalAmount)
+      return res
+    },
+  }), {
+    id: 'sf-refund-view-amounts-apart-from-listing', area: 'returns', clauses: ['2.1.view-current'],
+    description: "the view of a gateway refund gives feeAmount and finalAmount a cent above its listed item's (conserved, so only the other surfaces show it)",
+  }),
   rewriteItems((req, res) => isAccountListing(req) && res.status === 200, (item) => { if (item.operationType === 'Pix out' && item.status === 'Error') item.status = 'Pendente' }, {
     id: 'sf-failed-cash-out-listed-pending', area: 'balance', clauses: ['2.1.view-current'],
     description: 'once the bank refuses a cash-out, the account listing keeps it Pendente while its view says ERROR',
@@ -134,19 +130,17 @@ export const surfaceFaults: Fault[] = [
       },
     })
   })(),
-  (() => {
-    const cashIns = madeBy(isCashInMade)
-    return defineFault({
-      id: 'sf-pix-key-listing-keeps-expired-cash-in-pending', area: 'cash', clauses: ['2.1.view-current', '2.2.same-view-both-listings'],
-      description: 'once a cash-in expires, the pix-key listing still shows it Pendente while its view and the account listing have moved on',
-      onResponse(req, res) {
-        cashIns.see(req, res)
-        if (!isPixKeyListing(req) || res.status !== 200) return undefined
-        for (const item of listItems(res)) if (cashIns.has(item.transactionId) && item.status === 'Error') item.status = 'Pendente'
-        return res
-      },
-    })
-  })(),
+  withState(() => madeBy(isCashInMade), (cashIns) => ({
+    onResponse(req, res) {
+      cashIns.see(req, res)
+      if (!isPixKeyListing(req) || res.status !== 200) return undefined
+      for (const item of listItems(res)) if (cashIns.has(item.transactionId) && item.status === 'Error') item.status = 'Pendente'
+      return res
+    },
+  }), {
+    id: 'sf-pix-key-listing-keeps-expired-cash-in-pending', area: 'cash', clauses: ['2.1.view-current', '2.2.same-view-both-listings'],
+    description: 'once a cash-in expires, the pix-key listing still shows it Pendente while its view and the account listing have moved on',
+  }),
   (() => {
     const clock = movedClock()
     return defineFault({
