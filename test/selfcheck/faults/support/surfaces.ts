@@ -68,17 +68,27 @@ const isSlipMade = (req: ProxyRequest) => matches(req, 'POST', '/bank-slip/v1/pa
 const isSlipPaid = (req: ProxyRequest) => matches(req, 'POST', /^\/control\/bank-slips\/[^/]+\/pay$/, 'control')
 const viewPathId = (req: ProxyRequest) => decodeURIComponent(req.path.slice('/api/pix/transaction/'.length))
 
-/** Stale surfaces after the change a per-area check makes: each caught there by the shared reader. */
-export const surfaceFaults: Fault[] = [
-  withState(() => madeBy(isCobPaid), (paid) => ({
+/** The 200 view of a record `isCreation` made (`mine` picks it among the views), edited by `edit`. */
+function staleView(
+  isCreation: (req: ProxyRequest) => boolean,
+  mine: (made: ReturnType<typeof madeBy>, view: Record<string, any>, req: ProxyRequest) => boolean,
+  edit: (view: Record<string, any>) => void,
+  meta: Omit<Fault, 'onRequest' | 'onResponse' | 'onWebhook'>,
+): Fault {
+  return withState(() => madeBy(isCreation), (made) => ({
     onResponse(req, res) {
-      paid.see(req, res)
+      made.see(req, res)
       const view = isView(req) && res.status === 200 ? jsonObjectOf(res) : undefined
-      if (!view || !paid.has(view.id)) return undefined
-      view.status = 'PENDING'
+      if (!view || !mine(made, view, req)) return undefined
+      edit(view)
       return res
     },
-  }), {
+  }), meta)
+}
+
+/** Stale surfaces after the change a per-area check makes: each caught there by the shared reader. */
+export const surfaceFaults: Fault[] = [
+  staleView(isCobPaid, (paid, view) => paid.has(view.id), (view) => { view.status = 'PENDING' }, {
     id: 'sf-paid-charge-view-stays-pending', area: 'charges', clauses: ['2.1.view-current'],
     description: "the view of a paid charge's payment stays PENDING, while both listings show it Confirmado",
   }),
@@ -86,16 +96,10 @@ export const surfaceFaults: Fault[] = [
     id: 'sf-settled-return-listed-pending', area: 'returns', clauses: ['2.1.view-current'],
     description: "once a return settles, the account listing keeps its transaction Pendente while its view has moved on",
   }),
-  withState(() => madeBy(isGatewayRefund), (refunds) => ({
-    onResponse(req, res) {
-      refunds.see(req, res)
-      const view = isView(req) && res.status === 200 ? jsonObjectOf(res) : undefined
-      if (!view || !(refunds.has(viewPathId(req)) || refunds.has(view.id))) return undefined
-      view.feeAmount = plusOneCent(view.feeAmount)
-      view.finalAmount = plusOneCent(view.finalAmount)
-      return res
-    },
-  }), {
+  staleView(isGatewayRefund, (refunds, view, req) => refunds.has(viewPathId(req)) || refunds.has(view.id), (view) => {
+    view.feeAmount = plusOneCent(view.feeAmount)
+    view.finalAmount = plusOneCent(view.finalAmount)
+  }, {
     id: 'sf-refund-view-amounts-apart-from-listing', area: 'returns', clauses: ['2.1.view-current'],
     description: "the view of a gateway refund gives feeAmount and finalAmount a cent above its listed item's (conserved, so only the other surfaces show it)",
   }),
