@@ -1,6 +1,6 @@
 // Faults the checks of suites/auth/ must catch: each a target that breaks one of its clauses.
-// The file is long because it holds all 37 faults of the area, one small definition each: the
-// area's catalogue reads in one place, as suites/auth/ does.
+// It holds all 37 faults of the area, one small definition each: the area's catalogue reads in one
+// place, as suites/auth/ does.
 import { defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from '../fault.ts'
 import { bearerOf as authBoundsBearerOf, certToken as authBoundsCertToken, body, certTokenAnswer, errorResponse, messageOf, missing, neverExpires, withIssuedTokens, oauth, oauthTokenAnswer, refund, sendsWithout, swapToken } from './support/auth-bounds.ts'
 import { oauthToken } from './support/core.ts'

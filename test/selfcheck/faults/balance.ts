@@ -1,6 +1,6 @@
 // Faults the checks of suites/balance/ must catch: each a target that breaks one of its clauses.
-// The file is long because it holds all 30 faults of the area, one small definition each: the
-// area's catalogue reads in one place, as suites/balance/ does.
+// It holds all 30 faults of the area, one small definition each: the area's catalogue reads in one
+// place, as suites/balance/ does.
 import { createHash } from 'node:crypto'
 import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, type Fault, type ProxyRequest, type ProxyResponse, rewriteAnswer } from '../fault.ts'
 import { errorResponse, gatewayBalance } from './support/auth-bounds.ts'

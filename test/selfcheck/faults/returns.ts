@@ -1,6 +1,6 @@
 // Faults the checks of suites/returns/ must catch: each a target that breaks one of its clauses.
-// The file is long because it holds all 36 faults of the area, one small definition each: the
-// area's catalogue reads in one place, as suites/returns/ does.
+// It holds all 36 faults of the area, one small definition each: the area's catalogue reads in one
+// place, as suites/returns/ does.
 import { centsOf } from '../../../generators/amounts.ts'
 import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from '../fault.ts'
 import { putReturn as answersPutReturn, REFUND as answersREFUND, created, FILES, postRefund, refusal } from './support/answers.ts'
