@@ -1,5 +1,8 @@
-// Declarative builders for the faults that only edit one operation's answer: each fault then reads as its
-// metadata, one line of bug (description) and one line of rewrite. Built on answerOf/rewriteAnswer (fault.ts).
+// Declarative builders for the common fault shapes (an answer, list item, listing metadata, request or
+// notification edited in place; an answer given instead of the target's; a request rerouted; a fault with
+// state of its own), and WPT-style tables of them: each fault then reads as its metadata, one line of bug
+// (description) and one line of rewrite. Built on answerOf/rewriteAnswer (fault.ts); a shape only one file
+// uses stays in that file.
 import { defineFault, jsonObjectOf, rewriteAnswer, type Fault, type ProxyHooks, type ProxyRequest, type ProxyResponse, type WebhookDelivery } from '../../fault.ts'
 import { listItems, ok2xx, type Obj } from './outsider.ts'
 import { metadata } from './views-listings.ts'
