@@ -5,33 +5,23 @@ import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnsw
 import { okAnswerOf, cents, isSlipNote, localAsUtc, mapSlipIds, ob, slipIds } from './support/outsider.ts'
 import { CONTROL_SLIP_EXPIRE, CONTROL_SLIP_READ, generatePdf, SLIP_FILES, slipEvent, withoutAmount } from './support/slips-webhooks.ts'
 import meaningFieldFaults from './support/meaning-fields.ts'
+import { answerFaults, answerForTarget, okAnswerFaults, replaceAnswer, rewriteOk, withState } from './support/rewrites.ts'
 
 export default [
   // ------------------------------------------------------------------------------- bank slips
-  rewriteAnswer('createBankSlip', (body) => { if (body.status === 'PENDING') body.status = 'WAITING_PAYMENT' }, {
-    id: 'slips-created-waiting-payment', area: 'bank-slip', files: SLIP_FILES, clauses: ['3.4.create-pending'],
-    description: 'POST /bank-slip/v1/payment answers status WAITING_PAYMENT instead of PENDING',
-  }),
-
-  rewriteAnswer('createBankSlip', (body) => { if (typeof body.dueDate === 'string') body.dueDate = addDays(body.dueDate, -1) }, {
-    id: 'slips-created-due-date-a-day-early', area: 'bank-slip', files: SLIP_FILES, clauses: ['2.6.due-date'],
-    description: 'POST /bank-slip/v1/payment echoes dueDate one day early (a time-zone slip)',
-  }),
+  ...answerFaults({ area: 'bank-slip', files: SLIP_FILES }, [
+    ['slips-created-waiting-payment', ['3.4.create-pending'], 'createBankSlip', 'POST /bank-slip/v1/payment answers status WAITING_PAYMENT instead of PENDING', (body) => { if (body.status === 'PENDING') body.status = 'WAITING_PAYMENT' }],
+    ['slips-created-due-date-a-day-early', ['2.6.due-date'], 'createBankSlip', 'POST /bank-slip/v1/payment echoes dueDate one day early (a time-zone slip)', (body) => { if (typeof body.dueDate === 'string') body.dueDate = addDays(body.dueDate, -1) }],
+  ]),
 
   defineFault({
-    id: 'slips-waiting-payment-not-notified',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['6.3.waiting-payment-emitted'],
+    id: 'slips-waiting-payment-not-notified', area: 'bank-slip', files: SLIP_FILES, clauses: ['6.3.waiting-payment-emitted'],
     description: 'the WAITING_PAYMENT notification of a registered slip is never sent',
     onWebhook: (d) => (slipEvent(d, 'WAITING_PAYMENT') ? 'drop' : undefined),
   }),
 
   defineFault({
-    id: 'slips-pix-code-without-amount',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['6.3.waiting-payment-info'],
+    id: 'slips-pix-code-without-amount', area: 'bank-slip', files: SLIP_FILES, clauses: ['6.3.waiting-payment-info'],
     description: 'the WAITING_PAYMENT notification carries a static PIX code with no amount',
     onWebhook(d) {
       const info = slipEvent(d, 'WAITING_PAYMENT') ? jsonObjectOf(d)?.additionalInfo : undefined
@@ -41,10 +31,7 @@ export default [
   }),
 
   defineFault({
-    id: 'slips-barcode-due-date-a-day-late',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['6.3.waiting-payment-info'],
+    id: 'slips-barcode-due-date-a-day-late', area: 'bank-slip', files: SLIP_FILES, clauses: ['6.3.waiting-payment-info'],
     description: 'the barcode (and its line, consistently) encodes the due date one day late',
     onWebhook(d) {
       const info = slipEvent(d, 'WAITING_PAYMENT') ? jsonObjectOf(d)?.additionalInfo : undefined
@@ -57,10 +44,7 @@ export default [
   }),
 
   defineFault({
-    id: 'slips-line-field-check-digit-wrong',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['6.3.slip-line-of-barcode'],
+    id: 'slips-line-field-check-digit-wrong', area: 'bank-slip', files: SLIP_FILES, clauses: ['6.3.slip-line-of-barcode'],
     description: "the payment line's first field carries a wrong mod-10 check digit",
     onWebhook(d) {
       const info = slipEvent(d, 'WAITING_PAYMENT') ? jsonObjectOf(d)?.additionalInfo : undefined
@@ -73,10 +57,7 @@ export default [
   }),
 
   defineFault({
-    id: 'slips-paid-payment-type-string',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['6.3.paid-info'],
+    id: 'slips-paid-payment-type-string', area: 'bank-slip', files: SLIP_FILES, clauses: ['6.3.paid-info'],
     description: 'the PAID notification gives additionalInfo.paymentType as a string ("1")',
     onWebhook(d) {
       const info = slipEvent(d, 'PAID') ? jsonObjectOf(d)?.additionalInfo : undefined
@@ -85,47 +66,23 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'slips-overdue-never-expires',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['3.4.expire-expired'],
+  answerForTarget((req) => matches(req, 'POST', /^\/control\/bank-slips\/[^/]+\/expire$/, 'control'), () => jsonResponse(200, { status: 'WAITING_PAYMENT' }), {
+    id: 'slips-overdue-never-expires', area: 'bank-slip', files: SLIP_FILES, clauses: ['3.4.expire-expired'],
     description: 'an overdue slip stays WAITING_PAYMENT: the expiry is acknowledged but never applied',
-    onRequest(req) {
-      if (!matches(req, 'POST', /^\/control\/bank-slips\/[^/]+\/expire$/, 'control')) return undefined
-      return jsonResponse(200, { status: 'WAITING_PAYMENT' })
-    },
   }),
 
-  defineFault({
-    id: 'slips-late-payment-refused',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['2.6.pay-after-due-date'],
+  answerForTarget((req) => matches(req, 'POST', /^\/control\/bank-slips\/[^/]+\/pay$/, 'control'), () => jsonResponse(409, { statusCode: 409, message: 'bank slip is overdue', error: 'Conflict' }), {
+    id: 'slips-late-payment-refused', area: 'bank-slip', files: SLIP_FILES, clauses: ['2.6.pay-after-due-date'],
     description: 'the bank refuses every payment of a slip once its due date has passed',
-    onRequest(req) {
-      if (!matches(req, 'POST', /^\/control\/bank-slips\/[^/]+\/pay$/, 'control')) return undefined
-      return jsonResponse(409, { statusCode: 409, message: 'bank slip is overdue', error: 'Conflict' })
-    },
   }),
 
-  defineFault({
-    id: 'slips-pdf-before-registration',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['4.16.must-be-registered'],
+  replaceAnswer((req, res) => generatePdf(req) && jsonObjectOf(res)?.code === 'BOLETO_NOT_GENERATED', (req) => jsonResponse(200, { pdfAccessUrl: `http://${req.headers.host ?? '127.0.0.1'}/files/bank-slips/unregistered.pdf` }), {
+    id: 'slips-pdf-before-registration', area: 'bank-slip', files: SLIP_FILES, clauses: ['4.16.must-be-registered'],
     description: 'generate-pdf of a PENDING slip answers a download URL instead of BOLETO_NOT_GENERATED',
-    onResponse(req, res) {
-      if (!generatePdf(req) || jsonObjectOf(res)?.code !== 'BOLETO_NOT_GENERATED') return undefined
-      return jsonResponse(200, { pdfAccessUrl: `http://${req.headers.host ?? '127.0.0.1'}/files/bank-slips/unregistered.pdf` })
-    },
   }),
 
   defineFault({
-    id: 'slips-pdf-by-external-id-not-found',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['4.16.by-id-or-external-id'],
+    id: 'slips-pdf-by-external-id-not-found', area: 'bank-slip', files: SLIP_FILES, clauses: ['4.16.by-id-or-external-id'],
     description: 'generate-pdf only knows slip ids: an externalId in the path is BOLETO_NOT_FOUND',
     onRequest(req) {
       const id = /^\/bank-slip\/v1\/payment\/([^/]+)\/generate-pdf$/.exec(req.path)?.[1]
@@ -135,10 +92,7 @@ export default [
   }),
 
   defineFault({
-    id: 'slips-pdf-link-serves-html',
-    area: 'bank-slip',
-    files: SLIP_FILES,
-    clauses: ['4.16.url-serves-pdf'],
+    id: 'slips-pdf-link-serves-html', area: 'bank-slip', files: SLIP_FILES, clauses: ['4.16.url-serves-pdf'],
     description: 'the temporary download link serves an HTML page instead of the PDF',
     onResponse(req, res) {
       const body = answerOf(req, res, 'generateBankSlipPdf')
@@ -160,36 +114,29 @@ export default [
     description: 'generate-pdf of an unknown slip answers code NOT_FOUND instead of BOLETO_NOT_FOUND',
   }),
 
-  (() => {
-    // The slip is paid at the target (so it posts PAID), while the driver says it expired.
-    const expired = new Set<string>()
-    return defineFault({
-      id: 'slips-paid-notified-for-an-expired-slip',
-      area: 'bank-slip',
-      files: SLIP_FILES,
-      clauses: ['6.3.paid-claims-a-paid-slip'],
-      description: 'a slip that expires unpaid is notified PAID',
-      onRequest(req) {
-        const key = req.api === 'control' && req.method === 'POST' ? CONTROL_SLIP_EXPIRE.exec(req.path)?.[1] : undefined
-        if (key === undefined) return undefined
-        expired.add(key)
-        return { ...req, path: `${key}/pay`, body: Buffer.from('{}'), json: {} }
-      },
-      onResponse(req, res) {
-        const key = req.api === 'control' ? CONTROL_SLIP_READ.exec(req.path)?.[1] : undefined
-        const body = jsonObjectOf(res)
-        if (key === undefined || !expired.has(key) || body?.status !== 'PAID') return undefined
-        body.status = 'EXPIRED'
-        return res
-      },
-    })
-  })(),
+  // The slip is paid at the target (so it posts PAID), while the driver says it expired.
+  withState(() => new Set<string>(), (expired) => ({
+    onRequest(req) {
+      const key = req.api === 'control' && req.method === 'POST' ? CONTROL_SLIP_EXPIRE.exec(req.path)?.[1] : undefined
+      if (key === undefined) return undefined
+      expired.add(key)
+      return { ...req, path: `${key}/pay`, body: Buffer.from('{}'), json: {} }
+    },
+    onResponse(req, res) {
+      const key = req.api === 'control' ? CONTROL_SLIP_READ.exec(req.path)?.[1] : undefined
+      const body = jsonObjectOf(res)
+      if (key === undefined || !expired.has(key) || body?.status !== 'PAID') return undefined
+      body.status = 'EXPIRED'
+      return res
+    },
+  }), {
+    id: 'slips-paid-notified-for-an-expired-slip', area: 'bank-slip', files: SLIP_FILES, clauses: ['6.3.paid-claims-a-paid-slip'],
+    description: 'a slip that expires unpaid is notified PAID',
+  }),
 
   // §2.6, §3.4, §4.15, §4.16, §6.3 bank slips
   ob({
-    id: 'ob-slip-id-serial',
-    area: 'bank-slip',
-    clauses: ['2.6.id-uuid'],
+    id: 'ob-slip-id-serial', area: 'bank-slip', clauses: ['2.6.id-uuid'],
     description: 'bank slips are identified by a database serial ("100001") instead of a UUID, consistently on every surface',
     onRequest(req) {
       if (slipIds.toReal.size === 0) return undefined
@@ -213,54 +160,15 @@ export default [
     },
   }),
 
-  ob({
-    id: 'ob-slip-external-id-is-id',
-    area: 'bank-slip',
-    clauses: ['2.6.external-id'],
-    description: 'the slip creation answer fills externalId with the slip id instead of the caller-supplied externalId',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'createBankSlip')
-      if (j && typeof j.id === 'string') j.externalId = j.id
-    },
-  }),
+  ...okAnswerFaults({ area: 'bank-slip' }, [
+    ['ob-slip-external-id-is-id', ['2.6.external-id'], 'createBankSlip', 'the slip creation answer fills externalId with the slip id instead of the caller-supplied externalId', (j) => { if (typeof j.id === 'string') j.externalId = j.id }],
+    ['ob-slip-description-cnab-upper', ['2.6.description'], 'createBankSlip', 'the slip description is answered as the bank stores it: upper case without accents (CNAB), not as sent', (j) => { if (typeof j.description === 'string') j.description = j.description.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase() }],
+    ['ob-slip-amount-in-cents', ['2.6.amount'], 'createBankSlip', 'the slip creation answer carries amount in cents (R$ 150.00 as 15000)', (j) => { if (typeof j.amount === 'number') j.amount = cents(j.amount) }],
+    ['ob-slip-created-at-is-due-date', ['2.6.created-at'], 'createBankSlip', 'the slip answers createdAt as the due date at midnight UTC, not the time it was created', (j) => { if (typeof j.dueDate === 'string' && typeof j.createdAt === 'string') j.createdAt = `${j.dueDate}T00:00:00.000Z` }],
+  ]),
 
   ob({
-    id: 'ob-slip-description-cnab-upper',
-    area: 'bank-slip',
-    clauses: ['2.6.description'],
-    description: 'the slip description is answered as the bank stores it: upper case without accents (CNAB), not as sent',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'createBankSlip')
-      if (j && typeof j.description === 'string') j.description = j.description.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase()
-    },
-  }),
-
-  ob({
-    id: 'ob-slip-amount-in-cents',
-    area: 'bank-slip',
-    clauses: ['2.6.amount'],
-    description: 'the slip creation answer carries amount in cents (R$ 150.00 as 15000)',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'createBankSlip')
-      if (j && typeof j.amount === 'number') j.amount = cents(j.amount)
-    },
-  }),
-
-  ob({
-    id: 'ob-slip-created-at-is-due-date',
-    area: 'bank-slip',
-    clauses: ['2.6.created-at'],
-    description: 'the slip answers createdAt as the due date at midnight UTC, not the time it was created',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'createBankSlip')
-      if (j && typeof j.dueDate === 'string' && typeof j.createdAt === 'string') j.createdAt = `${j.dueDate}T00:00:00.000Z`
-    },
-  }),
-
-  ob({
-    id: 'ob-slip-payer-number-must-be-numeric',
-    area: 'bank-slip',
-    clauses: ['2.6.payer-object'],
+    id: 'ob-slip-payer-number-must-be-numeric', area: 'bank-slip', clauses: ['2.6.payer-object'],
     description: 'POST /bank-slip/v1/payment refuses payer.number sent as a string (400 "payer.number must be a number")',
     onRequest(req) {
       if (matches(req, 'POST', '/bank-slip/v1/payment', 'gateway') && typeof req.json?.payer?.number === 'string') {
@@ -271,9 +179,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-slip-due-date-br-format-only',
-    area: 'bank-slip',
-    clauses: ['4.15.request-accepted'],
+    id: 'ob-slip-due-date-br-format-only', area: 'bank-slip', clauses: ['4.15.request-accepted'],
     description: 'POST /bank-slip/v1/payment accepts dueDate only as DD/MM/YYYY: a YYYY-MM-DD due date is refused with 400',
     onRequest(req) {
       if (matches(req, 'POST', '/bank-slip/v1/payment', 'gateway') && typeof req.json?.dueDate === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(req.json.dueDate)) {
@@ -284,9 +190,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-slip-registered-notified-as-registered',
-    area: 'bank-slip',
-    clauses: ['3.4.register-waiting-payment'],
+    id: 'ob-slip-registered-notified-as-registered', area: 'bank-slip', clauses: ['3.4.register-waiting-payment'],
     description: 'on registration the slip notification says status REGISTERED (the bank\'s word) instead of WAITING_PAYMENT',
     escapes: 'caught on 6.3.waiting-payment-emitted, the clause this fault breaks: the slip does become WAITING_PAYMENT (the control driver reads it so), only its registration notification names another status; 3.4.register-waiting-payment is not broken',
     onWebhook(d) {
@@ -297,9 +201,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-slip-paid-notified-as-liquidated',
-    area: 'bank-slip',
-    clauses: ['3.4.pay-paid'],
+    id: 'ob-slip-paid-notified-as-liquidated', area: 'bank-slip', clauses: ['3.4.pay-paid'],
     description: 'on payment the slip notification says status LIQUIDATED (the PIX vocabulary) instead of PAID',
     escapes: 'caught on 6.3.paid-emitted, the clause this fault breaks: the slip does become PAID (the control driver reads it so), only its payment notification names another status; 3.4.pay-paid is not broken',
     onWebhook(d) {
@@ -310,9 +212,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-slip-paid-amount-only-nested',
-    area: 'bank-slip',
-    clauses: ['6.3.paid-emitted'],
+    id: 'ob-slip-paid-amount-only-nested', area: 'bank-slip', clauses: ['6.3.paid-emitted'],
     description: 'the PAID slip notification carries the amount only inside additionalInfo, not at the top level',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -322,9 +222,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-slip-processed-at-local-as-utc',
-    area: 'bank-slip',
-    clauses: ['6.3.common-fields'],
+    id: 'ob-slip-processed-at-local-as-utc', area: 'bank-slip', clauses: ['6.3.common-fields'],
     description: 'slip notifications stamp processedAt with São Paulo wall time labelled Z: three hours before the event',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -333,22 +231,18 @@ export default [
     },
   }),
 
-  ob({
-    id: 'ob-slip-pdf-url-relative',
-    area: 'bank-slip',
-    clauses: ['4.16.pdf-access-url'],
-    description: 'generate-pdf answers pdfAccessUrl as a path relative to the gateway ("/files/…"), not an absolute URI',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'generateBankSlipPdf')
-      if (j && typeof j.pdfAccessUrl === 'string') {
-        try {
-          const u = new URL(j.pdfAccessUrl)
-          j.pdfAccessUrl = `${u.pathname}${u.search}`
-        } catch {
-          /* already not absolute */
-        }
+  rewriteOk('generateBankSlipPdf', (j) => {
+    if (typeof j.pdfAccessUrl === 'string') {
+      try {
+        const u = new URL(j.pdfAccessUrl)
+        j.pdfAccessUrl = `${u.pathname}${u.search}`
+      } catch {
+        /* already not absolute */
       }
-    },
+    }
+  }, {
+    id: 'ob-slip-pdf-url-relative', area: 'bank-slip', clauses: ['4.16.pdf-access-url'],
+    description: 'generate-pdf answers pdfAccessUrl as a path relative to the gateway ("/files/…"), not an absolute URI',
   }),
   // what each field means (specs/meanings.yaml)
   ...meaningFieldFaults.filter((f) => f.area === 'bank-slip'),

@@ -7,11 +7,11 @@ import { accepted, body } from './support/auth-bounds.ts'
 import { okAnswerOf, localAsUtc, ob } from './support/outsider.ts'
 import { cashIn, CONTROL_SETTLE, eventOf, shiftEmvAmount, STATE_FILES, cashOut, TRUNCATED_PNG } from './support/state-machines.ts'
 import { surfaceFaults } from './support/surfaces.ts'
+import { answerFaults, answerForTarget, rewriteOk, rewriteRequest, withState } from './support/rewrites.ts'
 
 export default [
   defineFault({
-    id: 'ab-cash-out-qr-limit-600',
-    area: 'cash', files: ['cash/bounds.test.ts'], clauses: ['4.7.qr-length'],
+    id: 'ab-cash-out-qr-limit-600', area: 'cash', files: ['cash/bounds.test.ts'], clauses: ['4.7.qr-length'],
     description: 'a qrCode of 501 to 600 characters is accepted (limit set to 600)',
     onRequest(req) {
       const qr = body(req)?.qrCode
@@ -21,8 +21,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cash-out-prefix-not-checked',
-    area: 'cash', files: ['cash/bounds.test.ts'], clauses: ['4.7.qr-prefix'],
+    id: 'ab-cash-out-prefix-not-checked', area: 'cash', files: ['cash/bounds.test.ts'], clauses: ['4.7.qr-prefix'],
     description: 'the 000201 prefix is not checked: a code with another payload format indicator or order is paid',
     onRequest(req) {
       const qr = body(req)?.qrCode
@@ -32,8 +31,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cash-out-value-rounded',
-    area: 'cash', files: ['cash/bounds.test.ts'], clauses: ['4.7.value-two-decimals'],
+    id: 'ab-cash-out-value-rounded', area: 'cash', files: ['cash/bounds.test.ts'], clauses: ['4.7.value-two-decimals'],
     description: 'a cash-out value with more than two decimals is rounded to the cent instead of refused',
     onRequest(req) {
       const b = body(req)
@@ -44,8 +42,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cash-out-one-cent-tolerance',
-    area: 'cash', files: ['cash/bounds.test.ts'], clauses: ['4.7.value-matches-qr'],
+    id: 'ab-cash-out-one-cent-tolerance', area: 'cash', files: ['cash/bounds.test.ts'], clauses: ['4.7.value-matches-qr'],
     description: 'a cash-out value within one cent of the QR amount is accepted (paid at the QR amount)',
     onRequest(req) {
       const b = body(req)
@@ -58,26 +55,14 @@ export default [
     },
   }),
 
-  rewriteAnswer('createCashIn', (body) => { if (body.status === 'PENDING') body.status = 'CONFIRMED' }, {
-    id: 'sm-cash-in-confirmed-on-creation', area: 'cash', files: STATE_FILES.cashIn, clauses: ['3.1.new-results-pending'],
-    description: 'a new cash-in is answered CONFIRMED instead of PENDING',
-  }),
-
-  rewriteAnswer('createCashIn', (body) => { if (body.transactionId !== undefined) body.externalId = String(body.transactionId) }, {
-    id: 'sm-cash-in-external-id-replaced', area: 'cash', files: STATE_FILES.cashIn, clauses: ['4.6.external-id-echoed'],
-    description: 'the cash-in answer carries the transactionId as externalId instead of the caller\'s',
-  }),
-
-  rewriteAnswer('createCashIn', (body) => { if (typeof body.pixCode === 'string') body.pixCode = shiftEmvAmount(body.pixCode, 1) }, {
-    id: 'sm-cash-in-pixcode-amount-off-by-cent', area: 'cash', files: STATE_FILES.cashIn, clauses: ['4.6.pix-code-emv'],
-    description: 'the cash-in pixCode carries the value plus one cent (with a correct CRC)',
-  }),
+  ...answerFaults({ area: 'cash', files: STATE_FILES.cashIn }, [
+    ['sm-cash-in-confirmed-on-creation', ['3.1.new-results-pending'], 'createCashIn', 'a new cash-in is answered CONFIRMED instead of PENDING', (body) => { if (body.status === 'PENDING') body.status = 'CONFIRMED' }],
+    ['sm-cash-in-external-id-replaced', ['4.6.external-id-echoed'], 'createCashIn', 'the cash-in answer carries the transactionId as externalId instead of the caller\'s', (body) => { if (body.transactionId !== undefined) body.externalId = String(body.transactionId) }],
+    ['sm-cash-in-pixcode-amount-off-by-cent', ['4.6.pix-code-emv'], 'createCashIn', 'the cash-in pixCode carries the value plus one cent (with a correct CRC)', (body) => { if (typeof body.pixCode === 'string') body.pixCode = shiftEmvAmount(body.pixCode, 1) }],
+  ]),
 
   defineFault({
-    id: 'sm-cash-in-qr-image-truncated',
-    area: 'cash',
-    files: STATE_FILES.cashIn,
-    clauses: ['4.6.qr-image-when-requested'],
+    id: 'sm-cash-in-qr-image-truncated', area: 'cash', files: STATE_FILES.cashIn, clauses: ['4.6.qr-image-when-requested'],
     description: 'the cash-in qrCodeImage is a PNG data URI whose image is cut after 100 bytes',
     onResponse(req, res) {
       const body = answerOf(req, res, 'createCashIn')
@@ -87,10 +72,7 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-cash-in-qr-image-unasked',
-    area: 'cash',
-    files: STATE_FILES.cashIn,
-    clauses: ['4.6.qr-image-absent'],
+    id: 'sm-cash-in-qr-image-unasked', area: 'cash', files: STATE_FILES.cashIn, clauses: ['4.6.qr-image-absent'],
     description: 'the cash-in answer carries qrCodeImage although generateQrCode was not true',
     onResponse(req, res) {
       const body = answerOf(req, res, 'createCashIn')
@@ -99,21 +81,13 @@ export default [
     },
   }),
 
-  rewriteAnswer('createCashOutQrCode', (body) => { if (body.status === 'PENDING') body.status = 'CONFIRMED' }, {
-    id: 'sm-cash-out-confirmed-on-creation', area: 'cash', files: STATE_FILES.cashOut, clauses: ['3.1.new-results-pending'],
-    description: 'a new cash-out is answered CONFIRMED instead of PENDING',
-  }),
-
-  rewriteAnswer('createCashOutQrCode', (body) => { if (body.transactionId !== undefined) body.externalId = String(body.transactionId) }, {
-    id: 'sm-cash-out-external-id-replaced', area: 'cash', files: STATE_FILES.cashOut, clauses: ['4.7.external-id-echoed'],
-    description: 'the cash-out answer carries the transactionId as externalId instead of the caller\'s',
-  }),
+  ...answerFaults({ area: 'cash', files: STATE_FILES.cashOut }, [
+    ['sm-cash-out-confirmed-on-creation', ['3.1.new-results-pending'], 'createCashOutQrCode', 'a new cash-out is answered CONFIRMED instead of PENDING', (body) => { if (body.status === 'PENDING') body.status = 'CONFIRMED' }],
+    ['sm-cash-out-external-id-replaced', ['4.7.external-id-echoed'], 'createCashOutQrCode', 'the cash-out answer carries the transactionId as externalId instead of the caller\'s', (body) => { if (body.transactionId !== undefined) body.externalId = String(body.transactionId) }],
+  ]),
 
   defineFault({
-    id: 'sm-cash-out-pays-qr-amount',
-    area: 'cash',
-    files: STATE_FILES.cashOut,
-    clauses: ['4.7.value-matches-qr'],
+    id: 'sm-cash-out-pays-qr-amount', area: 'cash', files: STATE_FILES.cashOut, clauses: ['4.7.value-matches-qr'],
     description: 'a cash-out whose value differs from the QR amount is accepted (the QR amount is paid)',
     onRequest(req) {
       if (!cashOut(req) || typeof req.json?.qrCode !== 'string') return undefined
@@ -126,10 +100,7 @@ export default [
   (() => {
     let blockedByRefusals = 0
     return defineFault({
-      id: 'sm-cash-out-refused-still-blocks',
-      area: 'cash',
-      files: STATE_FILES.cashOut,
-      clauses: ['4.7.value-matches-qr'],
+      id: 'sm-cash-out-refused-still-blocks', area: 'cash', files: STATE_FILES.cashOut, clauses: ['4.7.value-matches-qr'],
       description: 'a cash-out refused because its value differs from the QR amount still blocks that value (the gateway balance shows it)',
       onResponse(req, res) {
         const value = req.json?.value
@@ -152,23 +123,13 @@ export default [
     description: 'accepted outgoing payments stay in available: the gateway balance shows nothing blocked',
   }),
 
-  defineFault({
-    id: 'sm-cash-out-settle-credits-back',
-    area: 'cash',
-    files: STATE_FILES.cashOut,
-    clauses: ['3.6.confirm-releases-blocked'],
+  rewriteRequest((req) => req.api === 'control' && req.method === 'POST' && CONTROL_SETTLE.test(req.path), (req) => ({ ...req, path: req.path.replace(/\/settle$/, '/fail'), json: {} }), {
+    id: 'sm-cash-out-settle-credits-back', area: 'cash', files: STATE_FILES.cashOut, clauses: ['3.6.confirm-releases-blocked'],
     description: 'when the bank confirms a cash-out the blocked amount goes back to available instead of being released',
-    onRequest(req) {
-      if (req.api !== 'control' || req.method !== 'POST' || !CONTROL_SETTLE.test(req.path)) return undefined
-      return { ...req, path: req.path.replace(/\/settle$/, '/fail'), json: {} }
-    },
   }),
 
   defineFault({
-    id: 'sm-cash-out-transfer-dropped',
-    area: 'cash',
-    files: STATE_FILES.cashOut,
-    clauses: ['6.2.transfer-emitted'],
+    id: 'sm-cash-out-transfer-dropped', area: 'cash', files: STATE_FILES.cashOut, clauses: ['6.2.transfer-emitted'],
     description: 'a settled cash-out sends no TRANSFER event',
     onWebhook: (d) => (eventOf(d, 'TRANSFER') ? 'drop' : undefined),
   }),
@@ -181,29 +142,14 @@ export default [
     description: 'the cash-in answer carries a correlationId that is not a UUID (dashes removed)',
   }),
 
-  defineFault({
-    id: 'answers-cash-in-additional-info-refused',
-    area: 'cash',
-    files: FILES.cash,
-    clauses: ['4.6.full-request-accepted'],
+  answerForTarget((req) => postCashIn(req) && jsonObjectOf(req)?.additionalInfo !== undefined, () => refusal(400, 'additionalInfo is not allowed'), {
+    id: 'answers-cash-in-additional-info-refused', area: 'cash', files: FILES.cash, clauses: ['4.6.full-request-accepted'],
     description: 'a cash-in carrying additionalInfo is refused with 400',
-    onRequest(req) {
-      if (postCashIn(req) && jsonObjectOf(req)?.additionalInfo !== undefined) return refusal(400, 'additionalInfo is not allowed')
-      return undefined
-    },
   }),
 
-  defineFault({
-    id: 'answers-cash-out-document-required',
-    area: 'cash',
-    files: FILES.cash,
-    clauses: ['4.7.optional-fields'],
+  answerForTarget((req) => postCashOut(req) && jsonObjectOf(req) !== undefined && jsonObjectOf(req)!.document === undefined, () => refusal(400, 'document is required'), {
+    id: 'answers-cash-out-document-required', area: 'cash', files: FILES.cash, clauses: ['4.7.optional-fields'],
     description: 'a cash-out without document is refused with 400',
-    onRequest(req) {
-      const body = jsonObjectOf(req)
-      if (postCashOut(req) && body && body.document === undefined) return refusal(400, 'document is required')
-      return undefined
-    },
   }),
 
   rewriteAnswer('createCashOutQrCode', (body) => { if (typeof body.status === 'string') body.status = body.status.toLowerCase() }, {
@@ -211,29 +157,22 @@ export default [
     description: 'the cash-out answer carries status "pending" instead of "PENDING"',
   }),
 
-  (() => {
-    const used = new Set<string>()
-    return defineFault({
-      id: 'answers-cash-out-external-id-pays-twice',
-      area: 'cash',
-      files: FILES.cash,
-      clauses: ['4.7.external-id-unique'],
-      description: 'a cash-out reusing an externalId makes a second payment (the target does not look the externalId up)',
-      onRequest(req) {
-        const body = jsonObjectOf(req)
-        if (!postCashOut(req) || typeof body?.externalId !== 'string') return undefined
-        // The target would recognise the repeat; the faulty one behaves as if it were new.
-        if (used.has(body.externalId)) body.externalId = `${body.externalId}-again-${used.size}`
-        else used.add(body.externalId)
-        return req
-      },
-    })
-  })(),
+  withState(() => new Set<string>(), (used) => ({
+    onRequest(req) {
+      const body = jsonObjectOf(req)
+      if (!postCashOut(req) || typeof body?.externalId !== 'string') return undefined
+      // The target would recognise the repeat; the faulty one behaves as if it were new.
+      if (used.has(body.externalId)) body.externalId = `${body.externalId}-again-${used.size}`
+      else used.add(body.externalId)
+      return req
+    },
+  }), {
+    id: 'answers-cash-out-external-id-pays-twice', area: 'cash', files: FILES.cash, clauses: ['4.7.external-id-unique'],
+    description: 'a cash-out reusing an externalId makes a second payment (the target does not look the externalId up)',
+  }),
 
   defineFault({
-    id: 'mn-cash-in-expiration-in-milliseconds',
-    area: 'cash',
-    clauses: ['4.6.expiration-date-from-expiration-time'],
+    id: 'mn-cash-in-expiration-in-milliseconds', area: 'cash', clauses: ['4.6.expiration-date-from-expiration-time'],
     description: 'the cash-in expirationDate adds transaction.expirationTime as milliseconds, not seconds',
     onResponse(req, res) {
       const body = jsonObjectOf(res)
@@ -245,51 +184,29 @@ export default [
   }),
 
   // §4.6, §4.7 cash-in and cash-out
-  ob({
-    id: 'ob-cash-in-transaction-id-is-correlation',
-    area: 'cash',
-    clauses: ['4.6.transaction-id'],
+  rewriteOk('createCashIn', (j) => { if (typeof j.correlationId === 'string') j.transactionId = j.correlationId }, {
+    id: 'ob-cash-in-transaction-id-is-correlation', area: 'cash', clauses: ['4.6.transaction-id'],
     description: 'the cash-in answer carries the correlationId (a UUID the transaction view does not know) as transactionId',
     escapes: 'not a fault of the reference: its correlationId is the transaction\'s gateway id, which the view finds, so transactionId = correlationId names the same cash-in (reading operation-answer-id allows another id than the numeric one; suites/cash/answer-values.test.ts looks it up and finds it)',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'createCashIn')
-      if (j && typeof j.correlationId === 'string') j.transactionId = j.correlationId
-    },
   }),
 
-  ob({
-    id: 'ob-cash-in-generate-time-local-as-utc',
-    area: 'cash',
-    clauses: ['4.6.generate-time'],
+  rewriteOk('createCashIn', (j) => { if (typeof j.generateTime === 'string') j.generateTime = localAsUtc(j.generateTime) }, {
+    id: 'ob-cash-in-generate-time-local-as-utc', area: 'cash', clauses: ['4.6.generate-time'],
     description: 'the cash-in answer stamps generateTime with São Paulo wall time labelled Z: three hours before the request',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'createCashIn')
-      if (j && typeof j.generateTime === 'string') j.generateTime = localAsUtc(j.generateTime)
-    },
   }),
 
-  ob({
-    id: 'ob-cash-in-expiration-ignores-request',
-    area: 'cash',
-    clauses: ['4.6.expiration-date', '4.6.expiration-date-from-expiration-time'],
+  rewriteOk('createCashIn', (j) => {
+    if (typeof j.generateTime !== 'string' || typeof j.expirationDate !== 'string') return
+    const t = Date.parse(j.generateTime)
+    if (!Number.isNaN(t)) j.expirationDate = new Date(t + 86_400_000).toISOString()
+  }, {
+    id: 'ob-cash-in-expiration-ignores-request', area: 'cash', clauses: ['4.6.expiration-date', '4.6.expiration-date-from-expiration-time'],
     description: 'the cash-in answer ignores transaction.expirationTime: expirationDate is always generateTime plus 24 h',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'createCashIn')
-      if (!j || typeof j.generateTime !== 'string' || typeof j.expirationDate !== 'string') return
-      const t = Date.parse(j.generateTime)
-      if (!Number.isNaN(t)) j.expirationDate = new Date(t + 86_400_000).toISOString()
-    },
   }),
 
-  ob({
-    id: 'ob-cash-out-transaction-id-is-external',
-    area: 'cash',
-    clauses: ['4.7.transaction-id'],
+  rewriteOk('createCashOutQrCode', (j) => { if (typeof j.externalId === 'string') j.transactionId = j.externalId }, {
+    id: 'ob-cash-out-transaction-id-is-external', area: 'cash', clauses: ['4.7.transaction-id'],
     description: 'the cash-out answer echoes the caller\'s externalId as transactionId instead of the new transaction\'s id',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'createCashOutQrCode')
-      if (j && typeof j.externalId === 'string') j.transactionId = j.externalId
-    },
   }),
   // every surface after the change a check of the area makes (suites/common/surfaces.ts)
   ...surfaceFaults.filter((f) => f.area === 'cash'),

@@ -6,70 +6,59 @@ import { centsOf, fromCents } from '../../../generators/amounts.ts'
 import { isValidCnpj, isValidCpf, randomCnpj, randomCpf } from '../../../generators/documents.ts'
 import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from '../fault.ts'
 import { FILES, refusal } from './support/answers.ts'
-import { asciiDigit, asTwoDecimals, putCob as authBoundsPutCob, errorResponse, refuseLength, refuseOverUtf16Units, rewriteCob, truncateAt } from './support/auth-bounds.ts'
+import { asciiDigit, asTwoDecimals, putCob as authBoundsPutCob, errorResponse, messageOf, refuseLength, refuseOverUtf16Units, rewriteCob, truncateAt } from './support/auth-bounds.ts'
 import { isReset } from './support/meaning.ts'
 import { okAnswerOf, COB, ob, refuse, withStatus } from './support/outsider.ts'
 import { CONTROL_COB, CONTROL_COB_PAY, CONTROL_COB_REMOVE, eventData, eventOf, shiftEmvAmount, STATE_FILES, putCob } from './support/state-machines.ts'
 import combinationFaults from './support/combinations.ts'
 import { surfaceFaults } from './support/surfaces.ts'
 import meaningFieldFaults from './support/meaning-fields.ts'
+import { answerForTarget, editRequest, okAnswerFaults, replaceAnswer, rewriteOk, withState } from './support/rewrites.ts'
 
 export default [
   defineFault({
-    id: 'ab-cob-chave-truncated-to-77',
-    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.chave-max'],
+    id: 'ab-cob-chave-truncated-to-77', area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.chave-max'],
     description: 'a chave over 77 characters is silently cut to 77 instead of refused',
     onRequest: truncateAt(77, (b) => b, 'chave'),
   }),
 
   defineFault({
-    id: 'ab-cob-solicitacao-limit-139',
-    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.solicitacao-max'],
+    id: 'ab-cob-solicitacao-limit-139', area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.solicitacao-max'],
     description: 'solicitacaoPagador of exactly 140 characters is refused (limit off by one)',
     onRequest: refuseLength(140, (b) => b, 'solicitacaoPagador'),
   }),
 
   defineFault({
-    id: 'ab-cob-devedor-nome-truncated',
-    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.devedor-nome-max'],
+    id: 'ab-cob-devedor-nome-truncated', area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.devedor-nome-max'],
     description: 'a devedor.nome over 200 characters is silently cut to 200',
     onRequest: truncateAt(200, (b) => b.devedor, 'nome'),
   }),
 
   defineFault({
-    id: 'ab-cob-devedor-nome-counted-in-utf16-units',
-    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.devedor-nome-max'],
+    id: 'ab-cob-devedor-nome-counted-in-utf16-units', area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.devedor-nome-max'],
     description: 'devedor.nome is bounded in UTF-16 units, not characters: 200 emoji (400 units) are refused',
     onRequest: refuseOverUtf16Units(200, (b) => b.devedor, 'nome'),
   }),
 
   defineFault({
-    id: 'ab-cob-info-nome-limit-49',
-    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.info-nome-max'],
+    id: 'ab-cob-info-nome-limit-49', area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.info-nome-max'],
     description: 'an infoAdicionais nome of exactly 50 characters is refused (limit off by one)',
     onRequest: refuseLength(50, (b) => b.infoAdicionais?.[0], 'nome'),
   }),
 
   defineFault({
-    id: 'ab-cob-info-valor-truncated',
-    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.info-valor-max'],
+    id: 'ab-cob-info-valor-truncated', area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.info-valor-max'],
     description: 'an infoAdicionais valor over 200 characters is silently cut to 200',
     onRequest: truncateAt(200, (b) => b.infoAdicionais?.[0], 'valor'),
   }),
 
-  defineFault({
-    id: 'ab-cob-txid-limit-34',
-    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.txid-length'],
+  answerForTarget((req) => authBoundsPutCob(req) && decodeURIComponent(req.path.slice('/cob/'.length)).length === 35, () => errorResponse(400, 'txid must have 26 to 34 characters'), {
+    id: 'ab-cob-txid-limit-34', area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.txid-length'],
     description: 'a txid of 35 characters is refused (upper limit off by one)',
-    onRequest(req) {
-      if (!authBoundsPutCob(req) || decodeURIComponent(req.path.slice('/cob/'.length)).length !== 35) return undefined
-      return errorResponse(400, 'txid must have 26 to 34 characters')
-    },
   }),
 
   defineFault({
-    id: 'ab-cob-modalidade-2-accepted',
-    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.modalidade-values'],
+    id: 'ab-cob-modalidade-2-accepted', area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.modalidade-values'],
     description: 'modalidadeAlteracao other than 0 is read as "payer may change" (2 accepted as 1)',
     onRequest: rewriteCob((b) => {
       if (b.valor?.modalidadeAlteracao !== 2) return false
@@ -79,8 +68,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cob-calendario-optional',
-    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.calendario-required'],
+    id: 'ab-cob-calendario-optional', area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['4.10.calendario-required'],
     description: 'a charge without calendario is created with the default expiration',
     onRequest: rewriteCob((b) => {
       if (b.calendario !== undefined || b.valor === undefined) return false
@@ -90,8 +78,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cob-cpf-extra-digit-ignored',
-    area: 'charges', files: ['charges/bounds.test.ts', 'charges/errors.test.ts'], clauses: ['7.create-charge-cpf-digits-400'],
+    id: 'ab-cob-cpf-extra-digit-ignored', area: 'charges', files: ['charges/bounds.test.ts', 'charges/errors.test.ts'], clauses: ['7.create-charge-cpf-digits-400'],
     description: 'a devedor.cpf of 12 digits is read as its first 11',
     onRequest: rewriteCob((b) => {
       if (typeof b.devedor?.cpf !== 'string' || !/^\d{12}$/.test(b.devedor.cpf)) return false
@@ -101,8 +88,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cob-cnpj-extra-digit-ignored',
-    area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['2.4.devedor-cnpj-digits'],
+    id: 'ab-cob-cnpj-extra-digit-ignored', area: 'charges', files: ['charges/bounds.test.ts'], clauses: ['2.4.devedor-cnpj-digits'],
     description: 'a devedor.cnpj of 15 digits is read as its first 14',
     onRequest: rewriteCob((b) => {
       if (typeof b.devedor?.cnpj !== 'string' || !/^\d{15}$/.test(b.devedor.cnpj)) return false
@@ -111,20 +97,13 @@ export default [
     }),
   }),
 
-  defineFault({
-    id: 'ab-cob-bad-txid-422',
-    area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-txid-400'],
+  replaceAnswer((req, res) => authBoundsPutCob(req) && res.status === 400 && /txid/i.test(messageOf(res)), (_req, res) => errorResponse(422, messageOf(res)), {
+    id: 'ab-cob-bad-txid-422', area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-txid-400'],
     description: 'a malformed txid is answered 422 instead of 400',
-    onResponse(req, res) {
-      const message = String(jsonObjectOf(res)?.message ?? '')
-      if (!authBoundsPutCob(req) || res.status !== 400 || !/txid/i.test(message)) return undefined
-      return errorResponse(422, message)
-    },
   }),
 
   defineFault({
-    id: 'ab-cob-formatted-cpf-accepted',
-    area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-cpf-digits-400'],
+    id: 'ab-cob-formatted-cpf-accepted', area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-cpf-digits-400'],
     description: 'a devedor.cpf is normalised instead of refused: punctuation stripped, digits beyond 11 dropped',
     onRequest: rewriteCob((b) => {
       const cpf = b.devedor?.cpf
@@ -135,8 +114,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cob-check-digits-not-verified',
-    area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-document-invalid-400'],
+    id: 'ab-cob-check-digits-not-verified', area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-document-invalid-400'],
     description: 'CPF and CNPJ check digits are not verified (any 11 or 14 digits pass)',
     onRequest: rewriteCob((b) => {
       const d = b.devedor
@@ -149,8 +127,7 @@ export default [
 
   // A vendor's implementation took "10.0٣" as 10.03: a `\d` that matches every Unicode digit.
   defineFault({
-    id: 'ab-cob-value-unicode-digits',
-    area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-value-format-400'],
+    id: 'ab-cob-value-unicode-digits', area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-value-format-400'],
     description: 'valor.original with a non-ASCII decimal digit (an Arabic-Indic ٣) is taken as that digit instead of refused',
     onRequest: rewriteCob((b) => {
       const original = b.valor?.original
@@ -163,8 +140,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-cob-value-parsed-leniently',
-    area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-value-format-400'],
+    id: 'ab-cob-value-parsed-leniently', area: 'charges', files: ['charges/errors.test.ts'], clauses: ['7.create-charge-value-format-400'],
     description: 'valor.original is parsed as any number and re-written with two decimals instead of refused',
     onRequest: rewriteCob((b) => {
       const fixed = asTwoDecimals(b.valor?.original)
@@ -180,10 +156,7 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-cob-criacao-stale',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['2.4.criacao'],
+    id: 'sm-cob-criacao-stale', area: 'charges', files: STATE_FILES.charges, clauses: ['2.4.criacao'],
     description: 'PUT /cob stamps calendario.criacao one day before the creation',
     onResponse(req, res) {
       const calendario = answerOf(req, res, 'putCob')?.calendario
@@ -195,10 +168,7 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-cob-tipocob-cobv',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['2.4.loc-tipo-cob'],
+    id: 'sm-cob-tipocob-cobv', area: 'charges', files: STATE_FILES.charges, clauses: ['2.4.loc-tipo-cob'],
     description: 'PUT /cob answers loc.tipoCob "cobv" (the due-date kind) for an immediate charge',
     onResponse(req, res) {
       const loc = answerOf(req, res, 'putCob')?.loc
@@ -213,10 +183,7 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-cob-expiracao-default-3600',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['4.10.expiracao-default'],
+    id: 'sm-cob-expiracao-default-3600', area: 'charges', files: STATE_FILES.charges, clauses: ['4.10.expiracao-default'],
     description: 'a charge created without calendario.expiracao gets 3600 s instead of 86400',
     onResponse(req, res) {
       const calendario = answerOf(req, res, 'putCob')?.calendario
@@ -235,23 +202,13 @@ export default [
     description: 'the BR Code of a charge carries valor.original plus one cent (with a correct CRC)',
   }),
 
-  defineFault({
-    id: 'sm-cob-duplicate-txid-400',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['7.create-charge-duplicate-txid-409'],
+  replaceAnswer((req, res) => putCob(req) && res.status === 409, () => jsonResponse(400, { statusCode: 400, message: 'txid already used', error: 'Bad Request' }), {
+    id: 'sm-cob-duplicate-txid-400', area: 'charges', files: STATE_FILES.charges, clauses: ['7.create-charge-duplicate-txid-409'],
     description: 'PUT /cob with a txid already used answers 400 instead of 409',
-    onResponse(req, res) {
-      if (!putCob(req) || res.status !== 409) return undefined
-      return jsonResponse(400, { statusCode: 400, message: 'txid already used', error: 'Bad Request' })
-    },
   }),
 
   defineFault({
-    id: 'sm-cob-paid-stays-ativa',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['3.2.pay-ativa-concluida'],
+    id: 'sm-cob-paid-stays-ativa', area: 'charges', files: STATE_FILES.charges, clauses: ['3.2.pay-ativa-concluida'],
     description: 'a paid charge keeps status ATIVA instead of becoming CONCLUIDA',
     onResponse(req, res) {
       const body = jsonObjectOf(res)
@@ -261,19 +218,13 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-cob-receive-dropped',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['6.2.receive-emitted'],
+    id: 'sm-cob-receive-dropped', area: 'charges', files: STATE_FILES.charges, clauses: ['6.2.receive-emitted'],
     description: 'paying a charge sends no RECEIVE event',
     onWebhook: (d) => (eventOf(d, 'RECEIVE') ? 'drop' : undefined),
   }),
 
   defineFault({
-    id: 'sm-cob-receive-without-end-to-end-id',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['6.2.receive-fields'],
+    id: 'sm-cob-receive-without-end-to-end-id', area: 'charges', files: STATE_FILES.charges, clauses: ['6.2.receive-fields'],
     description: 'RECEIVE data carries no endToEndId',
     onWebhook(d) {
       const data = eventData(d)
@@ -283,10 +234,7 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-cob-receive-amount-off-by-cent',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['6.2.receive-txid-of-charge'],
+    id: 'sm-cob-receive-amount-off-by-cent', area: 'charges', files: STATE_FILES.charges, clauses: ['6.2.receive-txid-of-charge'],
     description: 'RECEIVE payment.amount is one cent above the charge valor.original',
     onWebhook(d) {
       const payment = eventData(d)?.payment
@@ -295,33 +243,25 @@ export default [
     },
   }),
 
-  (() => {
-    const payerOf = new Map<string, string>()
-    return defineFault({
-      id: 'sm-cob-receive-document-unmasked',
-      area: 'charges',
-      files: STATE_FILES.charges,
-      clauses: ['6.2.receive-debtor-masked'],
-      description: 'RECEIVE debtorAccount.document carries the payer document unmasked',
-      onRequest(req) {
-        const txid = CONTROL_COB_PAY.exec(req.path)?.[1]
-        if (req.api === 'control' && txid && typeof req.json?.payer?.document === 'string') payerOf.set(decodeURIComponent(txid), req.json.payer.document)
-        return undefined
-      },
-      onWebhook(d) {
-        const data = eventData(d)
-        const document = typeof data?.txId === 'string' ? payerOf.get(data.txId) : undefined
-        if (eventOf(d, 'RECEIVE') && document && data?.debtorAccount) data.debtorAccount.document = document
-        return d
-      },
-    })
-  })(),
+  withState(() => new Map<string, string>(), (payerOf) => ({
+    onRequest(req) {
+      const txid = CONTROL_COB_PAY.exec(req.path)?.[1]
+      if (req.api === 'control' && txid && typeof req.json?.payer?.document === 'string') payerOf.set(decodeURIComponent(txid), req.json.payer.document)
+      return undefined
+    },
+    onWebhook(d) {
+      const data = eventData(d)
+      const document = typeof data?.txId === 'string' ? payerOf.get(data.txId) : undefined
+      if (eventOf(d, 'RECEIVE') && document && data?.debtorAccount) data.debtorAccount.document = document
+      return d
+    },
+  }), {
+    id: 'sm-cob-receive-document-unmasked', area: 'charges', files: STATE_FILES.charges, clauses: ['6.2.receive-debtor-masked'],
+    description: 'RECEIVE debtorAccount.document carries the payer document unmasked',
+  }),
 
   defineFault({
-    id: 'sm-cob-cancel-reported-as-psp',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['3.2.cancel-removida-recebedor'],
+    id: 'sm-cob-cancel-reported-as-psp', area: 'charges', files: STATE_FILES.charges, clauses: ['3.2.cancel-removida-recebedor'],
     description: 'a charge the receiver cancels becomes REMOVIDA_PELO_PSP',
     onResponse(req, res) {
       const body = jsonObjectOf(res)
@@ -331,10 +271,7 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-cob-psp-removal-reported-as-receiver',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['3.2.remove-removida-psp'],
+    id: 'sm-cob-psp-removal-reported-as-receiver', area: 'charges', files: STATE_FILES.charges, clauses: ['3.2.remove-removida-psp'],
     description: 'a charge the provider removes becomes REMOVIDA_PELO_USUARIO_RECEBEDOR',
     onResponse(req, res) {
       const body = jsonObjectOf(res)
@@ -343,48 +280,33 @@ export default [
     },
   }),
 
-  (() => {
-    const removedByHand = new Set<string>()
-    return defineFault({
-      id: 'sm-cob-never-expires',
-      area: 'charges',
-      files: STATE_FILES.charges,
-      clauses: ['3.2.remove-removida-psp'],
-      description: 'charges never expire: past calendario.expiracao they stay ATIVA',
-      onRequest(req) {
-        const txid = CONTROL_COB_REMOVE.exec(req.path)?.[1]
-        if (req.api === 'control' && txid) removedByHand.add(txid)
-        return undefined
-      },
-      onResponse(req, res) {
-        const txid = CONTROL_COB.exec(req.path)?.[1]
-        const body = jsonObjectOf(res)
-        if (matches(req, 'GET', CONTROL_COB, 'control') && txid && !removedByHand.has(txid) && body?.status === 'REMOVIDA_PELO_PSP') body.status = 'ATIVA'
-        return res
-      },
-    })
-  })(),
-
-  defineFault({
-    id: 'sm-cob-final-pay-accepted',
-    area: 'charges',
-    files: STATE_FILES.charges,
-    clauses: ['3.2.final-states'],
-    description: 'paying a charge in a final state is accepted (200) instead of refused with 409',
-    onResponse(req, res) {
-      if (!matches(req, 'POST', CONTROL_COB_PAY, 'control') || res.status !== 409) return undefined
-      return jsonResponse(200, { transactionId: '0', e2eId: 'E00000000202601010000000000000000', gatewayId: '00000000-0000-4000-8000-000000000000' })
+  withState(() => new Set<string>(), (removedByHand) => ({
+    onRequest(req) {
+      const txid = CONTROL_COB_REMOVE.exec(req.path)?.[1]
+      if (req.api === 'control' && txid) removedByHand.add(txid)
+      return undefined
     },
+    onResponse(req, res) {
+      const txid = CONTROL_COB.exec(req.path)?.[1]
+      const body = jsonObjectOf(res)
+      if (matches(req, 'GET', CONTROL_COB, 'control') && txid && !removedByHand.has(txid) && body?.status === 'REMOVIDA_PELO_PSP') body.status = 'ATIVA'
+      return res
+    },
+  }), {
+    id: 'sm-cob-never-expires', area: 'charges', files: STATE_FILES.charges, clauses: ['3.2.remove-removida-psp'],
+    description: 'charges never expire: past calendario.expiracao they stay ATIVA',
+  }),
+
+  replaceAnswer((req, res) => matches(req, 'POST', CONTROL_COB_PAY, 'control') && res.status === 409, () => jsonResponse(200, { transactionId: '0', e2eId: 'E00000000202601010000000000000000', gatewayId: '00000000-0000-4000-8000-000000000000' }), {
+    id: 'sm-cob-final-pay-accepted', area: 'charges', files: STATE_FILES.charges, clauses: ['3.2.final-states'],
+    description: 'paying a charge in a final state is accepted (200) instead of refused with 409',
   }),
 
   // -------------------------------------------------------------------------------------------
   // PUT /cob answer (§2.4, §4.10)
 
   defineFault({
-    id: 'answers-cob-loc-id-string',
-    area: 'charges',
-    files: FILES.charge,
-    clauses: ['2.4.loc-id'],
+    id: 'answers-cob-loc-id-string', area: 'charges', files: FILES.charge, clauses: ['2.4.loc-id'],
     description: 'PUT /cob answers loc.id as a string ("17") instead of a number',
     onResponse(req, res) {
       const loc = answerOf(req, res, 'putCob')?.loc
@@ -399,10 +321,7 @@ export default [
   }),
 
   defineFault({
-    id: 'answers-cob-drops-info-adicionais',
-    area: 'charges',
-    files: FILES.charge,
-    clauses: ['4.10.echoes-request'],
+    id: 'answers-cob-drops-info-adicionais', area: 'charges', files: FILES.charge, clauses: ['4.10.echoes-request'],
     description: 'PUT /cob leaves infoAdicionais out of the created charge',
     onResponse(req, res) {
       delete answerOf(req, res, 'putCob')?.infoAdicionais
@@ -410,121 +329,65 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'answers-cob-devedor-required',
-    area: 'charges',
-    files: FILES.charge,
-    clauses: ['4.10.devedor-optional'],
+  answerForTarget((req) => putCob(req) && jsonObjectOf(req) !== undefined && !('devedor' in req.json), () => refusal(400, 'devedor is required'), {
+    id: 'answers-cob-devedor-required', area: 'charges', files: FILES.charge, clauses: ['4.10.devedor-optional'],
     description: 'PUT /cob without devedor is refused with 400',
-    onRequest(req) {
-      if (putCob(req) && jsonObjectOf(req) && !('devedor' in req.json)) return refusal(400, 'devedor is required')
-      return undefined
-    },
   }),
 
-  defineFault({
-    id: 'answers-cob-modalidade-default-1',
-    area: 'charges',
-    files: FILES.charge,
-    clauses: ['4.10.modalidade-default'],
+  editRequest(putCob, ({ valor }) => { if (valor && typeof valor === 'object' && !('modalidadeAlteracao' in valor)) valor.modalidadeAlteracao = 1 }, {
+    id: 'answers-cob-modalidade-default-1', area: 'charges', files: FILES.charge, clauses: ['4.10.modalidade-default'],
     description: 'a charge created without valor.modalidadeAlteracao has modalidadeAlteracao 1',
-    onRequest(req) {
-      const valor = jsonObjectOf(req)?.valor
-      if (putCob(req) && valor && typeof valor === 'object' && !('modalidadeAlteracao' in valor)) valor.modalidadeAlteracao = 1
-      return req
-    },
   }),
 
-  (() => {
-    const final = new Set<string>()
-    return defineFault({
-      id: 'mn-cob-txid-reused-after-final',
-      area: 'charges',
-      clauses: ['7.create-charge-duplicate-txid-409'],
-      description: 'PUT /cob/{txid} with the txid of a charge that reached a final state (paid, removed) creates a new charge instead of answering 409',
-      onRequest(req) {
-        const m = /^\/control\/cob\/([^/]+)\/(pay|remove)$/.exec(req.path)
-        if (req.api === 'control' && req.method === 'POST' && m) final.add(decodeURIComponent(m[1]!))
-        if (isReset(req)) final.clear()
-        const put = /^\/cob\/([^/]+)$/.exec(req.path)
-        if (!put || req.api !== 'base' || req.method !== 'PUT' || !final.has(decodeURIComponent(put[1]!))) return undefined
-        const body = jsonObjectOf(req) ?? {}
-        const txid = decodeURIComponent(put[1]!)
-        const location = `pix.example.com/qr/v2/${randomUUID().replace(/-/g, '')}`
-        return jsonResponse(201, {
-          ...body,
-          calendario: { expiracao: 86_400, ...(body.calendario ?? {}), criacao: new Date().toISOString() },
-          txid,
-          revisao: 0,
-          loc: { id: Math.floor(Math.random() * 1e6), location, tipoCob: 'cob' },
-          location,
-          status: 'ATIVA',
-          valor: { modalidadeAlteracao: 0, ...(body.valor ?? {}) },
-        })
-      },
-    })
-  })(),
+  withState(() => new Set<string>(), (final) => ({
+    onRequest(req) {
+      const m = /^\/control\/cob\/([^/]+)\/(pay|remove)$/.exec(req.path)
+      if (req.api === 'control' && req.method === 'POST' && m) final.add(decodeURIComponent(m[1]!))
+      if (isReset(req)) final.clear()
+      const put = /^\/cob\/([^/]+)$/.exec(req.path)
+      if (!put || req.api !== 'base' || req.method !== 'PUT' || !final.has(decodeURIComponent(put[1]!))) return undefined
+      const body = jsonObjectOf(req) ?? {}
+      const txid = decodeURIComponent(put[1]!)
+      const location = `pix.example.com/qr/v2/${randomUUID().replace(/-/g, '')}`
+      return jsonResponse(201, {
+        ...body,
+        calendario: { expiracao: 86_400, ...(body.calendario ?? {}), criacao: new Date().toISOString() },
+        txid,
+        revisao: 0,
+        loc: { id: Math.floor(Math.random() * 1e6), location, tipoCob: 'cob' },
+        location,
+        status: 'ATIVA',
+        valor: { modalidadeAlteracao: 0, ...(body.valor ?? {}) },
+      })
+    },
+  }), {
+    id: 'mn-cob-txid-reused-after-final', area: 'charges', clauses: ['7.create-charge-duplicate-txid-409'],
+    description: 'PUT /cob/{txid} with the txid of a charge that reached a final state (paid, removed) creates a new charge instead of answering 409',
+  }),
 
   // §2.4 and §4.10 charges
-  ob({
-    id: 'ob-cob-txid-uppercased',
-    area: 'charges',
-    clauses: ['2.4.txid-echo'],
-    description: 'PUT /cob stores the txid case-insensitively and answers it upper-cased, not as the path had it',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'putCob')
-      if (j && typeof j.txid === 'string') j.txid = j.txid.toUpperCase()
-    },
-  }),
+  ...okAnswerFaults({ area: 'charges' }, [
+    ['ob-cob-txid-uppercased', ['2.4.txid-echo'], 'putCob', 'PUT /cob stores the txid case-insensitively and answers it upper-cased, not as the path had it', (j) => { if (typeof j.txid === 'string') j.txid = j.txid.toUpperCase() }],
+    ['ob-cob-valor-trailing-zeros-lost', ['2.4.valor-original-format'], 'putCob', 'the charge echoes valor.original through a float: trailing zeros are lost ("10.50" becomes "10.5", "10.00" becomes "10")', (j) => { if (typeof j.valor?.original === 'string') j.valor.original = String(Number(j.valor.original)) }],
+  ]),
 
-  ob({
-    id: 'ob-cob-valor-trailing-zeros-lost',
-    area: 'charges',
-    clauses: ['2.4.valor-original-format'],
-    description: 'the charge echoes valor.original through a float: trailing zeros are lost ("10.50" becomes "10.5", "10.00" becomes "10")',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'putCob')
-      if (j && typeof j.valor?.original === 'string') j.valor.original = String(Number(j.valor.original))
-    },
-  }),
-
-  ob({
-    id: 'ob-cob-created-200',
-    area: 'charges',
-    clauses: ['4.10.status-201'],
+  replaceAnswer((req, res) => matches(req, 'PUT', COB, 'base') && res.status === 201, (_req, res) => withStatus(res, 200), {
+    id: 'ob-cob-created-200', area: 'charges', clauses: ['4.10.status-201'],
     description: 'a valid PUT /cob answers 200 instead of 201',
-    onResponse(req, res) {
-      if (matches(req, 'PUT', COB, 'base') && res.status === 201) return withStatus(res, 200)
-      return undefined
-    },
   }),
 
-  ob({
-    id: 'ob-cob-cpf-debtor-refused',
-    area: 'charges',
-    clauses: ['4.10.devedor-cpf-form'],
+  answerForTarget((req) => matches(req, 'PUT', COB, 'base') && typeof req.json?.devedor?.cpf === 'string', () => refuse(400, 'devedor.cnpj is required'), {
+    id: 'ob-cob-cpf-debtor-refused', area: 'charges', clauses: ['4.10.devedor-cpf-form'],
     description: 'PUT /cob accepts only company debtors: a devedor with cpf + nome is refused with 400',
-    onRequest(req) {
-      if (matches(req, 'PUT', COB, 'base') && typeof req.json?.devedor?.cpf === 'string') return refuse(400, 'devedor.cnpj is required')
-      return undefined
-    },
   }),
 
-  ob({
-    id: 'ob-cob-cnpj-debtor-refused',
-    area: 'charges',
-    clauses: ['4.10.devedor-cnpj-form'],
+  answerForTarget((req) => matches(req, 'PUT', COB, 'base') && typeof req.json?.devedor?.cnpj === 'string', () => refuse(400, 'devedor.cpf must be exactly 11 numeric digits'), {
+    id: 'ob-cob-cnpj-debtor-refused', area: 'charges', clauses: ['4.10.devedor-cnpj-form'],
     description: 'PUT /cob validates every debtor document as a CPF: a devedor with a valid 14-digit cnpj is refused with 400',
-    onRequest(req) {
-      if (matches(req, 'PUT', COB, 'base') && typeof req.json?.devedor?.cnpj === 'string') return refuse(400, 'devedor.cpf must be exactly 11 numeric digits')
-      return undefined
-    },
   }),
 
   ob({
-    id: 'ob-cob-debtor-name-optional',
-    area: 'charges',
-    clauses: ['4.10.devedor-fields-required'],
+    id: 'ob-cob-debtor-name-optional', area: 'charges', clauses: ['4.10.devedor-fields-required'],
     description: 'PUT /cob accepts a devedor without nome (filled with "NAO INFORMADO") or with nome and no document (the debtor dropped)',
     onRequest(req) {
       const d = req.json?.devedor
@@ -536,9 +399,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-cob-valor-defaulted',
-    area: 'charges',
-    clauses: ['4.10.valor-required'],
+    id: 'ob-cob-valor-defaulted', area: 'charges', clauses: ['4.10.valor-required'],
     description: 'PUT /cob without valor or valor.original creates an open-amount charge of R$ 0.01 instead of refusing with 400',
     onRequest(req) {
       const j = req.json
@@ -551,9 +412,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-cob-info-item-partial-accepted',
-    area: 'charges',
-    clauses: ['4.10.info-item-fields-required'],
+    id: 'ob-cob-info-item-partial-accepted', area: 'charges', clauses: ['4.10.info-item-fields-required'],
     description: 'PUT /cob accepts infoAdicionais items missing nome or valor (filled with "-")',
     onRequest(req) {
       const items = req.json?.infoAdicionais

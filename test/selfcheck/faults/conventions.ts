@@ -4,16 +4,14 @@ import { FILES } from './support/answers.ts'
 import { inBrasilia, isControl, isReset } from './support/meaning.ts'
 import protocolFaults from './support/protocol.ts'
 import { surfaceFaults } from './support/surfaces.ts'
+import { rewriteNotification } from './support/rewrites.ts'
 
 export default [
   // -------------------------------------------------------------------------------------------
   // Conventions: JSON bodies and UTC timestamps
 
   defineFault({
-    id: 'answers-json-balance-labelled-text-plain',
-    area: 'conventions',
-    files: FILES.json,
-    clauses: ['0.json-bodies'],
+    id: 'answers-json-balance-labelled-text-plain', area: 'conventions', files: FILES.json, clauses: ['0.json-bodies'],
     description: 'GET /api/balance answers its JSON body labelled Content-Type text/plain',
     onResponse(req, res) {
       if (matches(req, 'GET', '/api/balance', 'base')) res.headers['content-type'] = 'text/plain; charset=utf-8'
@@ -26,28 +24,18 @@ export default [
     description: 'GET /v1/account/balance answers consultedAt without a zone (local time, no Z)',
   }),
 
-  defineFault({
-    id: 'answers-notification-timestamp-brasilia-offset',
-    area: 'conventions',
-    files: FILES.timestamps,
-    clauses: ['0.timestamps-utc'],
+  rewriteNotification((body) => {
+    if (body.product !== 'BOLETO' || typeof body.processedAt !== 'string') return
+    body.processedAt = new Date(Date.parse(body.processedAt) - 3 * 3_600_000).toISOString().replace(/Z$/, '-03:00')
+  }, {
+    id: 'answers-notification-timestamp-brasilia-offset', area: 'conventions', files: FILES.timestamps, clauses: ['0.timestamps-utc'],
     description: 'bank slip notifications carry processedAt in Brasilia time (-03:00) instead of UTC',
-    onWebhook(d) {
-      const body = jsonObjectOf(d)
-      if (body?.product === 'BOLETO' && typeof body.processedAt === 'string') {
-        const local = new Date(Date.parse(body.processedAt) - 3 * 3_600_000).toISOString()
-        body.processedAt = local.replace(/Z$/, '-03:00')
-      }
-      return d
-    },
   }),
 
   (() => {
     let moved = false
     return defineFault({
-      id: 'mn-bcb-time-brasilia-once-clock-moved',
-      area: 'conventions',
-      clauses: ['0.timestamps-utc'],
+      id: 'mn-bcb-time-brasilia-once-clock-moved', area: 'conventions', clauses: ['0.timestamps-utc'],
       description: "once the sandbox clock has moved, the central-bank-style surface renders its times in Brasilia's zone (-03:00): balances eventDate and the charge's calendario.criacao",
       onRequest(req) {
         if (isControl(req, 'POST', '/control/clock/advance')) moved = true

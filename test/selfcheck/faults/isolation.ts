@@ -5,9 +5,7 @@ import { COB, env, isSecondAccountBearer, noteFirstAccount, storedCharges, swapp
 
 export default [
   defineFault({
-    id: 'iso-cert-token-any-linked-certificate',
-    area: 'isolation',
-    clauses: ['4.1.other-account-certificate-refused'],
+    id: 'iso-cert-token-any-linked-certificate', area: 'isolation', clauses: ['4.1.other-account-certificate-refused'],
     description: 'POST /api/auth/token issues a token for valid client credentials whatever account the certificate is linked to (it checks the fingerprint is registered, not whose it is)',
     onRequest(req) {
       const file = env('PIX_CERT_OTHER_ACCOUNT_FILE')
@@ -39,9 +37,7 @@ export default [
     "GET /accounts/balances reports the first account's balance to the second account's token"),
 
   defineFault({
-    id: 'iso-cob-serves-other-account-charge',
-    area: 'isolation',
-    clauses: ['4.10.other-account-charge-unchanged'],
+    id: 'iso-cob-serves-other-account-charge', area: 'isolation', clauses: ['4.10.other-account-charge-unchanged'],
     description: "PUT /cob/{txid} of an existing txid answers with the stored charge (an idempotent PUT), whoever asks: the second account is served the first account's charge",
     onRequest(req) {
       noteFirstAccount(req)

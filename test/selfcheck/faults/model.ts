@@ -3,6 +3,7 @@ import { answerOf, defineFault, jsonObjectOf, matches, rewriteAnswer } from '../
 import { isControl, isReset } from './support/meaning.ts'
 import { MODEL_FILES } from './support/slips-webhooks.ts'
 import { isAccountListing, isPixKeyListing, isBcbBalance, isReturnSettled, isAnyReset, listItems, settledCashOutView, plusOneCent, isView, movedClock, earlier } from './support/surfaces.ts'
+import { rewriteItems, rewriteRequest, withState } from './support/rewrites.ts'
 
 export default [
   // ------------------------------------------------------------------------------- ledger model
@@ -14,23 +15,13 @@ export default [
     description: 'GET /api/balance reports netBalance as available plus blocked (pending cash-outs still spendable)',
   }),
 
-  defineFault({
-    id: 'model-failed-cash-out-treated-as-settled',
-    area: 'model',
-    files: MODEL_FILES,
-    clauses: ['2.3.failed-operation-unblocks'],
+  rewriteRequest((req) => matches(req, 'POST', /^\/control\/transactions\/[^/]+\/fail$/, 'control'), (req) => ({ ...req, path: req.path.replace(/\/fail$/, '/settle'), body: Buffer.alloc(0), json: undefined }), {
+    id: 'model-failed-cash-out-treated-as-settled', area: 'model', files: MODEL_FILES, clauses: ['2.3.failed-operation-unblocks'],
     description: 'a cash-out the bank refuses is booked like a settled one: its blocked amount never returns to available',
-    onRequest(req) {
-      if (!matches(req, 'POST', /^\/control\/transactions\/[^/]+\/fail$/, 'control')) return undefined
-      return { ...req, path: req.path.replace(/\/fail$/, '/settle'), body: Buffer.alloc(0), json: undefined }
-    },
   }),
 
   defineFault({
-    id: 'model-listed-debit-final-minus-fee',
-    area: 'model',
-    files: MODEL_FILES,
-    clauses: ['2.2.final-amount'],
+    id: 'model-listed-debit-final-minus-fee', area: 'model', files: MODEL_FILES, clauses: ['2.2.final-amount'],
     description: 'the listing gives debits a finalAmount of original minus the fee, disagreeing with the single view',
     onResponse(req, res) {
       const data = answerOf(req, res, 'listTransactions')?.data
@@ -51,9 +42,7 @@ export default [
     const refundCents = new Map<string, number>()
     let releasedTwiceCents = 0
     return defineFault({
-      id: 'mn-refund-settle-releases-blocked-twice',
-      area: 'model',
-      clauses: ['3.6.confirm-releases-blocked'],
+      id: 'mn-refund-settle-releases-blocked-twice', area: 'model', clauses: ['3.6.confirm-releases-blocked'],
       description: 'when a refund settles, its blocked amount is released twice: subtracted from blocked a second time and given back to available',
       onResponse(req, res) {
         if (isReset(req) || isControl(req, 'POST', /^\/control\/accounts\/[^/]+\/reset$/)) {
@@ -103,10 +92,7 @@ export default [
 
   // ------------------------------------------------------------------------------- stale surfaces
   defineFault({
-    id: 'sf-receive-amount-a-cent-off',
-    area: 'model',
-    files: MODEL_FILES,
-    clauses: ['6.2.receive-txid-of-charge'],
+    id: 'sf-receive-amount-a-cent-off', area: 'model', files: MODEL_FILES, clauses: ['6.2.receive-txid-of-charge'],
     description: "the RECEIVE notification of a paid charge gives payment.amount a cent above the charge's valor.original (and the view's amount)",
     onWebhook(d) {
       const payment = d.json?.type === 'RECEIVE' && typeof d.json.data?.txId === 'string' ? d.json.data.payment : undefined
@@ -115,23 +101,12 @@ export default [
       return d
     },
   }),
-  defineFault({
-    id: 'sf-account-listing-keeps-pending',
-    area: 'model',
-    files: MODEL_FILES,
-    clauses: ['2.2.status-map-confirmed'],
+  rewriteItems((req, res) => isAccountListing(req) && res.status === 200, (item) => { if (item.operationType === 'Pix out' && item.status === 'Confirmado') item.status = 'Pendente' }, {
+    id: 'sf-account-listing-keeps-pending', area: 'model', files: MODEL_FILES, clauses: ['2.2.status-map-confirmed'],
     description: 'the account listing keeps a settled cash-out Pendente while its view says CONFIRMED',
-    onResponse(req, res) {
-      if (!isAccountListing(req) || res.status !== 200) return undefined
-      for (const item of listItems(res)) if (item.operationType === 'Pix out' && item.status === 'Confirmado') item.status = 'Pendente'
-      return res
-    },
   }),
   defineFault({
-    id: 'sf-view-keeps-pending',
-    area: 'model',
-    files: MODEL_FILES,
-    clauses: ['2.1.view-current'],
+    id: 'sf-view-keeps-pending', area: 'model', files: MODEL_FILES, clauses: ['2.1.view-current'],
     description: 'the single view of a settled cash-out stays PENDING while both listings say Confirmado',
     onResponse(req, res) {
       const view = settledCashOutView(req, res)
@@ -141,10 +116,7 @@ export default [
     },
   }),
   defineFault({
-    id: 'sf-view-final-amount-apart-from-listing',
-    area: 'model',
-    files: MODEL_FILES,
-    clauses: ['2.1.view-current'],
+    id: 'sf-view-final-amount-apart-from-listing', area: 'model', files: MODEL_FILES, clauses: ['2.1.view-current'],
     description: "once a cash-out settles, its view's feeAmount and finalAmount are a cent above the listing's (conserved, so only the other surfaces show it)",
     onResponse(req, res) {
       const view = settledCashOutView(req, res)
@@ -158,10 +130,7 @@ export default [
     // The time of the last settled return: the pix-key listing no longer shows a return made before it.
     let settledAt: number | undefined
     return defineFault({
-      id: 'sf-pix-key-listing-misses-settled-return',
-      area: 'model',
-      files: MODEL_FILES,
-      clauses: ['2.2.same-view-both-listings'],
+      id: 'sf-pix-key-listing-misses-settled-return', area: 'model', files: MODEL_FILES, clauses: ['2.2.same-view-both-listings'],
       description: 'the pix-key listing drops a return once it settles, while the account listing keeps it',
       onRequest(req) {
         if (isAnyReset(req)) settledAt = undefined
@@ -182,10 +151,7 @@ export default [
     let last: Buffer | undefined
     let stale: Buffer | undefined
     return defineFault({
-      id: 'sf-bcb-balance-stale-after-return-settles',
-      area: 'model',
-      files: MODEL_FILES,
-      clauses: ['2.3.gross-equals-available-plus-blocked', '2.3.blocked-equals-blocked', '2.3.net-equals-available', '3.6.confirm-releases-blocked'],
+      id: 'sf-bcb-balance-stale-after-return-settles', area: 'model', files: MODEL_FILES, clauses: ['2.3.gross-equals-available-plus-blocked', '2.3.blocked-equals-blocked', '2.3.net-equals-available', '3.6.confirm-releases-blocked'],
       description: 'GET /accounts/balances is not updated when a return settles: the next reading is the one before it',
       onRequest(req) {
         if (isAnyReset(req)) last = stale = undefined
@@ -206,10 +172,7 @@ export default [
   })(),
 
   defineFault({
-    id: 'sf-refund-item-amount-a-cent-off',
-    area: 'model',
-    files: MODEL_FILES,
-    clauses: ['6.2.refund-item-amount'],
+    id: 'sf-refund-item-amount-a-cent-off', area: 'model', files: MODEL_FILES, clauses: ['6.2.refund-item-amount'],
     description: "the REFUND notification of a settled return gives its refunds item a payment.amount a cent above the return's valor (and its transaction's amount on every other surface)",
     onWebhook(d) {
       const refunds = d.json?.type === 'REFUND' ? d.json.data?.refunds : undefined
@@ -220,32 +183,24 @@ export default [
   }),
 
   // ------------------------------------------------------------------------------- after clock moves and expiries
-  (() => {
-    // The cash-ins the target made since the last reset: once one has expired, the listing keeps its old status.
-    const cashIns = new Set<string>()
-    return defineFault({
-      id: 'sf-listing-keeps-expired-cash-in-pending',
-      area: 'model',
-      files: MODEL_FILES,
-      clauses: ['2.1.view-current'],
-      description: 'once a cash-in expires (the clock moved past its expirationDate), the account listing still shows it Pendente while its view has moved on',
-      onResponse(req, res) {
-        if (isAnyReset(req)) cashIns.clear()
-        const made = answerOf(req, res, 'createCashIn')
-        if (made && typeof made.transactionId === 'string') cashIns.add(made.transactionId)
-        if (!isAccountListing(req) || res.status !== 200) return undefined
-        for (const item of listItems(res)) if (cashIns.has(String(item.transactionId)) && item.status === 'Error') item.status = 'Pendente'
-        return res
-      },
-    })
-  })(),
+  // The cash-ins the target made since the last reset: once one has expired, the listing keeps its old status.
+  withState(() => new Set<string>(), (cashIns) => ({
+    onResponse(req, res) {
+      if (isAnyReset(req)) cashIns.clear()
+      const made = answerOf(req, res, 'createCashIn')
+      if (made && typeof made.transactionId === 'string') cashIns.add(made.transactionId)
+      if (!isAccountListing(req) || res.status !== 200) return undefined
+      for (const item of listItems(res)) if (cashIns.has(String(item.transactionId)) && item.status === 'Error') item.status = 'Pendente'
+      return res
+    },
+  }), {
+    id: 'sf-listing-keeps-expired-cash-in-pending', area: 'model', files: MODEL_FILES, clauses: ['2.1.view-current'],
+    description: 'once a cash-in expires (the clock moved past its expirationDate), the account listing still shows it Pendente while its view has moved on',
+  }),
   (() => {
     const clock = movedClock()
     return defineFault({
-      id: 'sf-view-updated-at-on-host-clock',
-      area: 'model',
-      files: MODEL_FILES,
-      clauses: ['2.1.updated-at'],
+      id: 'sf-view-updated-at-on-host-clock', area: 'model', files: MODEL_FILES, clauses: ['2.1.updated-at'],
       description: "a transaction's view gives updatedAt on the host's clock: once the sandbox's clock has moved, the time of its last change (an expiry) is not the moved clock's",
       onRequest(req) {
         clock.see(req)
@@ -262,10 +217,7 @@ export default [
   (() => {
     const clock = movedClock()
     return defineFault({
-      id: 'sf-balance-times-on-host-clock',
-      area: 'model',
-      files: MODEL_FILES,
-      clauses: ['2.3.consulted-at-is-event-date'],
+      id: 'sf-balance-times-on-host-clock', area: 'model', files: MODEL_FILES, clauses: ['2.3.consulted-at-is-event-date'],
       description: "GET /api/balance gives consultedAt on the host's clock: once the sandbox's clock has moved, it is not the moment of the query",
       onRequest(req) {
         clock.see(req)

@@ -1,6 +1,6 @@
 // Faults the checks of suites/returns/ must catch: each a target that breaks one of its clauses.
-// The file is long because it holds all 36 faults of the area, one small definition each: the
-// area's catalogue reads in one place, as suites/returns/ does.
+// It holds all 36 faults of the area, one small definition each: the area's catalogue reads in one
+// place, as suites/returns/ does.
 import { centsOf } from '../../../generators/amounts.ts'
 import { answerOf, defineFault, jsonObjectOf, jsonResponse, matches, rewriteAnswer } from '../fault.ts'
 import { putReturn as answersPutReturn, REFUND as answersREFUND, created, FILES, postRefund, refusal } from './support/answers.ts'
@@ -10,11 +10,11 @@ import { acceptDespite, CONTROL_RETURN, CONTROL_RETURN_ACTION, devolucaoE2eid, e
 import combinationFaults from './support/combinations.ts'
 import { surfaceFaults } from './support/surfaces.ts'
 import meaningFieldFaults from './support/meaning-fields.ts'
+import { editAnswer, editRequest, okAnswerFaults, replaceAnswer, rewriteOk, withState } from './support/rewrites.ts'
 
 export default [
   defineFault({
-    id: 'ab-return-e2eid-truncated-to-32',
-    area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.11.e2eid-length'],
+    id: 'ab-return-e2eid-truncated-to-32', area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.11.e2eid-length'],
     description: 'an e2eid longer than 32 characters is cut to 32 and the return created',
     onRequest(req) {
       const m = authBoundsPutReturn(req) ? returnParts(req) : null
@@ -25,8 +25,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-return-id-limit-34',
-    area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.11.id-length'],
+    id: 'ab-return-id-limit-34', area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.11.id-length'],
     description: 'a return id of exactly 35 characters is refused (limit off by one)',
     onRequest(req) {
       const m = authBoundsPutReturn(req) ? returnParts(req) : null
@@ -36,8 +35,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-return-descricao-truncated',
-    area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.11.descricao-max'],
+    id: 'ab-return-descricao-truncated', area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.11.descricao-max'],
     description: 'a return descricao over 140 characters is silently cut to 140',
     onRequest(req) {
       const b = body(req)
@@ -48,8 +46,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-return-med-natureza-ignored',
-    area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.11.natureza-med-refused'],
+    id: 'ab-return-med-natureza-ignored', area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.11.natureza-med-refused'],
     description: 'a MED_* natureza in a return request is ignored (treated as ORIGINAL) instead of refused',
     onRequest(req) {
       const b = body(req)
@@ -60,8 +57,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-return-valor-defaults',
-    area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.11.valor-required'],
+    id: 'ab-return-valor-defaults', area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.11.valor-required'],
     description: 'a return without valor defaults to one cent instead of being refused',
     onRequest(req) {
       const b = body(req)
@@ -72,8 +68,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-refund-zero-means-total',
-    area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.14.value-min'],
+    id: 'ab-refund-zero-means-total', area: 'returns', files: ['returns/bounds.test.ts'], clauses: ['4.14.value-min'],
     description: 'a gateway refund value below 0.01 is read as "no value" (a total refund) instead of refused',
     onRequest(req) {
       const b = body(req)
@@ -84,8 +79,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-return-valor-parsed-leniently',
-    area: 'returns', files: ['returns/errors.test.ts'], clauses: ['7.return-value-format-400'],
+    id: 'ab-return-valor-parsed-leniently', area: 'returns', files: ['returns/errors.test.ts'], clauses: ['7.return-value-format-400'],
     description: 'a return valor is parsed as any number and re-written with two decimals instead of refused',
     onRequest(req) {
       const b = body(req)
@@ -101,33 +95,19 @@ export default [
     description: 'an accepted return is answered DEVOLVIDO at once instead of EM_PROCESSAMENTO',
   }),
 
-  defineFault({
-    id: 'sm-return-settled-without-liquidacao',
-    area: 'returns',
-    files: STATE_FILES.returns,
-    clauses: ['3.3.settle-devolvido'],
+  editAnswer((req) => req.api === 'control' && CONTROL_RETURN.test(req.path), (body) => { if (body.status === 'DEVOLVIDO' && body.horario) delete body.horario.liquidacao }, {
+    id: 'sm-return-settled-without-liquidacao', area: 'returns', files: STATE_FILES.returns, clauses: ['3.3.settle-devolvido'],
     description: 'a DEVOLVIDO return has no horario.liquidacao',
-    onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (req.api === 'control' && CONTROL_RETURN.test(req.path) && body?.status === 'DEVOLVIDO' && body.horario) delete body.horario.liquidacao
-      return res
-    },
   }),
 
   defineFault({
-    id: 'sm-return-refund-dropped',
-    area: 'returns',
-    files: STATE_FILES.returns,
-    clauses: ['6.2.refund-emitted'],
+    id: 'sm-return-refund-dropped', area: 'returns', files: STATE_FILES.returns, clauses: ['6.2.refund-emitted'],
     description: 'a processed return sends no REFUND event',
     onWebhook: (d) => (eventOf(d, 'REFUND') ? 'drop' : undefined),
   }),
 
   defineFault({
-    id: 'sm-return-refund-item-without-information',
-    area: 'returns',
-    files: STATE_FILES.returns,
-    clauses: ['6.2.refund-items'],
+    id: 'sm-return-refund-item-without-information', area: 'returns', files: STATE_FILES.returns, clauses: ['6.2.refund-items'],
     description: 'the REFUND refunds[] items carry no information field',
     onWebhook(d) {
       const items = eventData(d)?.refunds
@@ -136,152 +116,100 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'sm-return-fail-stays-processing',
-    area: 'returns',
-    files: STATE_FILES.returns,
-    clauses: ['3.3.fail-nao-realizado'],
+  editAnswer((req) => req.api === 'control' && CONTROL_RETURN.test(req.path), (body) => { if (body.status === 'NAO_REALIZADO') body.status = 'EM_PROCESSAMENTO' }, {
+    id: 'sm-return-fail-stays-processing', area: 'returns', files: STATE_FILES.returns, clauses: ['3.3.fail-nao-realizado'],
     description: 'a return whose processing fails stays EM_PROCESSAMENTO instead of becoming NAO_REALIZADO',
-    onResponse(req, res) {
-      const body = jsonObjectOf(res)
-      if (req.api === 'control' && CONTROL_RETURN.test(req.path) && body?.status === 'NAO_REALIZADO') body.status = 'EM_PROCESSAMENTO'
-      return res
-    },
   }),
 
-  defineFault({
-    id: 'sm-return-final-settle-accepted',
-    area: 'returns',
-    files: STATE_FILES.returns,
-    clauses: ['3.3.final-states'],
+  replaceAnswer((req, res) => req.api === 'control' && CONTROL_RETURN_ACTION.test(req.path) && res.status === 409, () => jsonResponse(200, { status: 'DEVOLVIDO' }), {
+    id: 'sm-return-final-settle-accepted', area: 'returns', files: STATE_FILES.returns, clauses: ['3.3.final-states'],
     description: 'settling or failing a DEVOLVIDO or NAO_REALIZADO return is accepted (200) instead of refused with 409',
-    onResponse(req, res) {
-      if (req.api !== 'control' || !CONTROL_RETURN_ACTION.test(req.path) || res.status !== 409) return undefined
-      return jsonResponse(200, { status: 'DEVOLVIDO' })
-    },
   }),
 
-  (() => {
-    const payments = paymentBook()
-    return defineFault({
-      id: 'sm-return-sum-checked-per-return',
-      area: 'returns',
-      files: STATE_FILES.returns,
-      clauses: ['7.return-value-exceeds-refundable-400'],
-      description: 'each return is checked against the original alone, not against what is still refundable',
-      onResponse(req, res) {
-        payments.learn(req, res)
-        if (!putDevolucao(req) || res.status !== 400 || typeof req.json?.valor !== 'string') return undefined
-        const payment = payments.of(devolucaoE2eid(req))
-        return payment && centsOf(req.json.valor) <= payment.cents ? fakeReturn(req) : undefined
-      },
-    })
-  })(),
+  withState(() => paymentBook(), (payments) => ({
+    onResponse(req, res) {
+      payments.learn(req, res)
+      if (!putDevolucao(req) || res.status !== 400 || typeof req.json?.valor !== 'string') return undefined
+      const payment = payments.of(devolucaoE2eid(req))
+      return payment && centsOf(req.json.valor) <= payment.cents ? fakeReturn(req) : undefined
+    },
+  }), {
+    id: 'sm-return-sum-checked-per-return', area: 'returns', files: STATE_FILES.returns, clauses: ['7.return-value-exceeds-refundable-400'],
+    description: 'each return is checked against the original alone, not against what is still refundable',
+  }),
 
-  (() => {
-    const returned = new Set<string>()
-    return defineFault({
-      id: 'sm-return-one-per-payment',
-      area: 'returns',
-      files: STATE_FILES.returns,
-      clauses: ['4.11.partial-returns-up-to-original'],
-      description: 'a second partial return of a payment is refused with 400 although the sum stays within the original',
-      onRequest(req) {
-        const e2eid = devolucaoE2eid(req)
-        if (!putDevolucao(req) || e2eid === undefined || !returned.has(e2eid)) return undefined
-        return jsonResponse(400, { statusCode: 400, message: 'this payment was already returned', error: 'Bad Request' })
-      },
-      onResponse(req, res) {
-        const e2eid = devolucaoE2eid(req)
-        if (putDevolucao(req) && e2eid !== undefined && res.status === 201) returned.add(e2eid)
-        return undefined
-      },
-    })
-  })(),
+  withState(() => new Set<string>(), (returned) => ({
+    onRequest(req) {
+      const e2eid = devolucaoE2eid(req)
+      if (!putDevolucao(req) || e2eid === undefined || !returned.has(e2eid)) return undefined
+      return jsonResponse(400, { statusCode: 400, message: 'this payment was already returned', error: 'Bad Request' })
+    },
+    onResponse(req, res) {
+      const e2eid = devolucaoE2eid(req)
+      if (putDevolucao(req) && e2eid !== undefined && res.status === 201) returned.add(e2eid)
+      return undefined
+    },
+  }), {
+    id: 'sm-return-one-per-payment', area: 'returns', files: STATE_FILES.returns, clauses: ['4.11.partial-returns-up-to-original'],
+    description: 'a second partial return of a payment is refused with 400 although the sum stays within the original',
+  }),
 
-  (() => {
-    const payments = paymentBook()
-    return defineFault({
-      id: 'sm-return-89-days-refused',
-      area: 'returns',
-      files: STATE_FILES.returns,
-      clauses: ['4.11.within-89-days-accepted'],
-      description: 'a return 89 days after receipt is refused with 422 (the deadline counted one day short)',
-      onRequest(req) {
-        if (!putDevolucao(req) || (payments.of(devolucaoE2eid(req))?.ageDays ?? 0) < 89) return undefined
-        return jsonResponse(422, { statusCode: 422, message: 'return deadline passed', error: 'Unprocessable Entity' })
-      },
-      onResponse(req, res) {
-        payments.learn(req, res)
-        return undefined
-      },
-    })
-  })(),
+  withState(() => paymentBook(), (payments) => ({
+    onRequest(req) {
+      if (!putDevolucao(req) || (payments.of(devolucaoE2eid(req))?.ageDays ?? 0) < 89) return undefined
+      return jsonResponse(422, { statusCode: 422, message: 'return deadline passed', error: 'Unprocessable Entity' })
+    },
+    onResponse(req, res) {
+      payments.learn(req, res)
+      return undefined
+    },
+  }), {
+    id: 'sm-return-89-days-refused', area: 'returns', files: STATE_FILES.returns, clauses: ['4.11.within-89-days-accepted'],
+    description: 'a return 89 days after receipt is refused with 422 (the deadline counted one day short)',
+  }),
 
-  defineFault({
-    id: 'sm-return-expired-400',
-    area: 'returns',
-    files: STATE_FILES.returns,
-    clauses: ['7.return-after-89-days-422'],
+  replaceAnswer((req, res) => putDevolucao(req) && res.status === 422, () => jsonResponse(400, { statusCode: 400, message: 'return deadline passed', error: 'Bad Request' }), {
+    id: 'sm-return-expired-400', area: 'returns', files: STATE_FILES.returns, clauses: ['7.return-after-89-days-422'],
     description: 'a return past 89 days is answered 400 instead of 422',
-    onResponse(req, res) {
-      if (!putDevolucao(req) || res.status !== 422) return undefined
-      return jsonResponse(400, { statusCode: 400, message: 'return deadline passed', error: 'Bad Request' })
-    },
   }),
 
-  (() => {
-    const payments = paymentBook()
-    return defineFault({
-      id: 'sm-return-unknown-e2eid-400',
-      area: 'returns',
-      files: STATE_FILES.returns,
-      clauses: ['7.return-original-not-found-404'],
-      description: 'a return naming an e2eid of no transaction is answered 400 instead of 404',
-      onResponse(req, res) {
-        payments.learn(req, res)
-        if (!putDevolucao(req) || res.status !== 404 || payments.of(devolucaoE2eid(req))) return undefined
-        return jsonResponse(400, { statusCode: 400, message: 'unknown e2eid', error: 'Bad Request' })
-      },
-    })
-  })(),
+  withState(() => paymentBook(), (payments) => ({
+    onResponse(req, res) {
+      payments.learn(req, res)
+      if (!putDevolucao(req) || res.status !== 404 || payments.of(devolucaoE2eid(req))) return undefined
+      return jsonResponse(400, { statusCode: 400, message: 'unknown e2eid', error: 'Bad Request' })
+    },
+  }), {
+    id: 'sm-return-unknown-e2eid-400', area: 'returns', files: STATE_FILES.returns, clauses: ['7.return-original-not-found-404'],
+    description: 'a return naming an e2eid of no transaction is answered 400 instead of 404',
+  }),
 
-  (() => {
-    const withdrawals = new Set<string>()
-    return defineFault({
-      id: 'sm-return-of-cash-out-accepted',
-      area: 'returns',
-      files: STATE_FILES.returns,
-      clauses: ['7.return-not-received-payment-404'],
-      description: 'a return naming the e2eid of a cash-out is accepted as if it were a received payment',
-      onResponse(req, res) {
-        const body = answerOf(req, res, 'getTransaction')
-        if (body && body?.type === 'WITHDRAW' && typeof body.e2eId === 'string') withdrawals.add(body.e2eId)
-        const e2eid = devolucaoE2eid(req)
-        return putDevolucao(req) && res.status === 404 && e2eid !== undefined && withdrawals.has(e2eid) ? fakeReturn(req) : undefined
-      },
-    })
-  })(),
+  withState(() => new Set<string>(), (withdrawals) => ({
+    onResponse(req, res) {
+      const body = answerOf(req, res, 'getTransaction')
+      if (body && body?.type === 'WITHDRAW' && typeof body.e2eId === 'string') withdrawals.add(body.e2eId)
+      const e2eid = devolucaoE2eid(req)
+      return putDevolucao(req) && res.status === 404 && e2eid !== undefined && withdrawals.has(e2eid) ? fakeReturn(req) : undefined
+    },
+  }), {
+    id: 'sm-return-of-cash-out-accepted', area: 'returns', files: STATE_FILES.returns, clauses: ['7.return-not-received-payment-404'],
+    description: 'a return naming the e2eid of a cash-out is accepted as if it were a received payment',
+  }),
 
-  (() => {
-    const payments = paymentBook()
-    return defineFault({
-      id: 'sm-refund-90-days-expired',
-      area: 'returns',
-      files: STATE_FILES.refunds,
-      clauses: ['4.14.within-90-days'],
-      description: 'a gateway refund 90 days after the payment is refused REFUND_PERIOD_EXPIRED (the period counted one day short)',
-      onRequest(req) {
-        const id = stateMachinesREFUND.exec(req.path)?.[1]
-        if (!gatewayRefund(req) || (payments.of(id)?.ageDays ?? 0) < 90) return undefined
-        return jsonResponse(422, { statusCode: 422, message: 'refund period expired', error: 'Unprocessable Entity', code: 'REFUND_PERIOD_EXPIRED' })
-      },
-      onResponse(req, res) {
-        payments.learn(req, res)
-        return undefined
-      },
-    })
-  })(),
+  withState(() => paymentBook(), (payments) => ({
+    onRequest(req) {
+      const id = stateMachinesREFUND.exec(req.path)?.[1]
+      if (!gatewayRefund(req) || (payments.of(id)?.ageDays ?? 0) < 90) return undefined
+      return jsonResponse(422, { statusCode: 422, message: 'refund period expired', error: 'Unprocessable Entity', code: 'REFUND_PERIOD_EXPIRED' })
+    },
+    onResponse(req, res) {
+      payments.learn(req, res)
+      return undefined
+    },
+  }), {
+    id: 'sm-refund-90-days-expired', area: 'returns', files: STATE_FILES.refunds, clauses: ['4.14.within-90-days'],
+    description: 'a gateway refund 90 days after the payment is refused REFUND_PERIOD_EXPIRED (the period counted one day short)',
+  }),
 
   rewriteAnswer('refundPayment', (body) => { if (body.code === 'TRANSACTION_NOT_FOUND') body.code = 'NOT_FOUND' }, {
     id: 'sm-refund-not-found-generic-code', area: 'returns', files: STATE_FILES.refunds, clauses: ['7.refund-transaction-not-found'],
@@ -289,28 +217,19 @@ export default [
   }),
 
   defineFault({
-    id: 'sm-refund-any-status-refundable',
-    area: 'returns',
-    files: STATE_FILES.refunds,
-    clauses: ['4.14.requires-paid'],
+    id: 'sm-refund-any-status-refundable', area: 'returns', files: STATE_FILES.refunds, clauses: ['4.14.requires-paid'],
     description: 'a gateway refund of a transaction that is not PAID (pending cash-in, cash-out) is accepted',
     onResponse: acceptDespite('TRANSACTION_NOT_REFUNDABLE'),
   }),
 
   defineFault({
-    id: 'sm-refund-overdraft-allowed',
-    area: 'returns',
-    files: STATE_FILES.refunds,
-    clauses: ['4.14.enough-balance'],
+    id: 'sm-refund-overdraft-allowed', area: 'returns', files: STATE_FILES.refunds, clauses: ['4.14.enough-balance'],
     description: 'a gateway refund larger than the available balance is accepted (the account goes into overdraft)',
     onResponse: acceptDespite('INSUFFICIENT_BALANCE'),
   }),
 
   defineFault({
-    id: 'sm-refund-sum-unchecked',
-    area: 'returns',
-    files: STATE_FILES.refunds,
-    clauses: ['4.14.sum-not-exceed-original'],
+    id: 'sm-refund-sum-unchecked', area: 'returns', files: STATE_FILES.refunds, clauses: ['4.14.sum-not-exceed-original'],
     description: 'gateway refunds beyond the original value are accepted',
     onResponse: acceptDespite('REFUND_VALUE_EXCEEDS_ORIGINAL'),
   }),
@@ -324,10 +243,7 @@ export default [
   }),
 
   defineFault({
-    id: 'answers-return-descricao-not-echoed',
-    area: 'returns',
-    files: FILES.ret,
-    clauses: ['2.5.descricao'],
+    id: 'answers-return-descricao-not-echoed', area: 'returns', files: FILES.ret, clauses: ['2.5.descricao'],
     description: 'the return answer leaves out the descricao sent',
     onResponse(req, res) {
       delete answerOf(req, res, 'putDevolucao')?.descricao
@@ -336,10 +252,7 @@ export default [
   }),
 
   defineFault({
-    id: 'answers-return-liquidacao-while-processing',
-    area: 'returns',
-    files: FILES.ret,
-    clauses: ['2.5.liquidacao-only-devolvido'],
+    id: 'answers-return-liquidacao-while-processing', area: 'returns', files: FILES.ret, clauses: ['2.5.liquidacao-only-devolvido'],
     description: 'a new return (EM_PROCESSAMENTO) already carries horario.liquidacao',
     onResponse(req, res) {
       const body = jsonObjectOf(res)
@@ -350,10 +263,7 @@ export default [
   }),
 
   defineFault({
-    id: 'answers-return-natureza-default-retirada',
-    area: 'returns',
-    files: FILES.ret,
-    clauses: ['4.11.natureza-default'],
+    id: 'answers-return-natureza-default-retirada', area: 'returns', files: FILES.ret, clauses: ['4.11.natureza-default'],
     description: 'a return requested without natureza gets natureza RETIRADA',
     onRequest(req) {
       const body = jsonObjectOf(req)
@@ -362,27 +272,16 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'answers-return-retirada-becomes-original',
-    area: 'returns',
-    files: FILES.ret,
-    clauses: ['4.11.natureza-retirada-accepted'],
+  editRequest(answersPutReturn, (body) => { if (body.natureza === 'RETIRADA') body.natureza = 'ORIGINAL' }, {
+    id: 'answers-return-retirada-becomes-original', area: 'returns', files: FILES.ret, clauses: ['4.11.natureza-retirada-accepted'],
     description: 'a return requested with natureza RETIRADA is kept as ORIGINAL',
-    onRequest(req) {
-      const body = jsonObjectOf(req)
-      if (answersPutReturn(req) && body?.natureza === 'RETIRADA') body.natureza = 'ORIGINAL'
-      return req
-    },
   }),
 
   // -------------------------------------------------------------------------------------------
   // Gateway refund answer (§4.14)
 
   defineFault({
-    id: 'answers-refund-without-value-one-cent',
-    area: 'returns',
-    files: FILES.refund,
-    clauses: ['4.14.total-when-omitted-or-equal'],
+    id: 'answers-refund-without-value-one-cent', area: 'returns', files: FILES.refund, clauses: ['4.14.total-when-omitted-or-equal'],
     description: 'a gateway refund without value refunds 0.01 instead of the whole original',
     onRequest(req) {
       const body = jsonObjectOf(req)
@@ -392,10 +291,7 @@ export default [
   }),
 
   defineFault({
-    id: 'answers-refund-description-required',
-    area: 'returns',
-    files: FILES.refund,
-    clauses: ['4.14.description-optional'],
+    id: 'answers-refund-description-required', area: 'returns', files: FILES.refund, clauses: ['4.14.description-optional'],
     description: 'a gateway refund without description is refused with 400',
     onRequest(req) {
       const body = jsonObjectOf(req)
@@ -405,10 +301,7 @@ export default [
   }),
 
   defineFault({
-    id: 'answers-refund-transaction-id-of-payment',
-    area: 'returns',
-    files: FILES.refund,
-    clauses: ['4.14.success-transaction-id'],
+    id: 'answers-refund-transaction-id-of-payment', area: 'returns', files: FILES.refund, clauses: ['4.14.success-transaction-id'],
     description: 'an accepted gateway refund answers the refunded payment\'s id as its transactionId',
     onResponse(req, res) {
       const paymentId = answersREFUND.exec(req.path)?.[1]
@@ -418,57 +311,30 @@ export default [
     },
   }),
 
-  (() => {
-    // The REFUND notification's refunds[] comes from a cache of the payment's returns filled at its first REFUND.
-    const cached = new Map<string, unknown>()
-    return defineFault({
-      id: 'mn-refund-notification-items-stale',
-      area: 'returns',
-      clauses: ['6.2.refund-items'],
-      description: "a REFUND notification's refunds[] lists the payment's returns as they were at its first REFUND, without the return just settled",
-      onWebhook(d) {
-        const body = jsonObjectOf(d)
-        const data = body?.data
-        if (body?.type !== 'REFUND' || !data || typeof data.endToEndId !== 'string' || !Array.isArray(data.refunds)) return d
-        if (cached.has(data.endToEndId)) data.refunds = structuredClone(cached.get(data.endToEndId))
-        else cached.set(data.endToEndId, structuredClone(data.refunds))
-        return d
-      },
-    })
-  })(),
+  // The REFUND notification's refunds[] comes from a cache of the payment's returns filled at its first REFUND.
+  withState(() => new Map<string, unknown>(), (cached) => ({
+    onWebhook(d) {
+      const body = jsonObjectOf(d)
+      const data = body?.data
+      if (body?.type !== 'REFUND' || !data || typeof data.endToEndId !== 'string' || !Array.isArray(data.refunds)) return d
+      if (cached.has(data.endToEndId)) data.refunds = structuredClone(cached.get(data.endToEndId))
+      else cached.set(data.endToEndId, structuredClone(data.refunds))
+      return d
+    },
+  }), {
+    id: 'mn-refund-notification-items-stale', area: 'returns', clauses: ['6.2.refund-items'],
+    description: "a REFUND notification's refunds[] lists the payment's returns as they were at its first REFUND, without the return just settled",
+  }),
 
   // §2.5 and §4.11 returns
-  ob({
-    id: 'ob-return-id-is-rtr-id',
-    area: 'returns',
-    clauses: ['2.5.id-equals-path'],
-    description: 'the return answers as id its rtrId (the settlement id) instead of the id of the path',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'putDevolucao')
-      if (j && typeof j.rtrId === 'string') j.id = j.rtrId
-    },
-  }),
+  ...okAnswerFaults({ area: 'returns' }, [
+    ['ob-return-id-is-rtr-id', ['2.5.id-equals-path'], 'putDevolucao', 'the return answers as id its rtrId (the settlement id) instead of the id of the path', (j) => { if (typeof j.rtrId === 'string') j.id = j.rtrId }],
+    ['ob-return-valor-in-cents', ['2.5.valor-format'], 'putDevolucao', 'the return answers valor in cents as a string ("10.00" answered "1000")', (j) => { if (typeof j.valor === 'string') j.valor = String(cents(j.valor)) }],
+  ]),
 
-  ob({
-    id: 'ob-return-valor-in-cents',
-    area: 'returns',
-    clauses: ['2.5.valor-format'],
-    description: 'the return answers valor in cents as a string ("10.00" answered "1000")',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'putDevolucao')
-      if (j && typeof j.valor === 'string') j.valor = String(cents(j.valor))
-    },
-  }),
-
-  ob({
-    id: 'ob-return-created-200',
-    area: 'returns',
-    clauses: ['4.11.status-201'],
+  replaceAnswer((req, res) => matches(req, 'PUT', RETURN, 'base') && res.status === 201, (_req, res) => withStatus(res, 200), {
+    id: 'ob-return-created-200', area: 'returns', clauses: ['4.11.status-201'],
     description: 'an accepted return answers 200 instead of 201',
-    onResponse(req, res) {
-      if (matches(req, 'PUT', RETURN, 'base') && res.status === 201) return withStatus(res, 200)
-      return undefined
-    },
   }),
   // every combination the contract allows or forbids (generators/combinations.ts)
   ...combinationFaults.filter((f) => f.area === 'returns'),

@@ -10,42 +10,34 @@ import { tokenSubject } from './support/isolation.ts'
 import { defaultWindow, eachItem, isView, items, metadata, oneOver, sharedListingCache, viewByNumericIdOrExternalId, isAccountListing, isListing, isPixKeyListing } from './support/views-listings.ts'
 import combinationFaults from './support/combinations.ts'
 import meaningFieldFaults from './support/meaning-fields.ts'
+import { answerFaults, answerForTarget, itemFaults, okAnswerFaults, replaceAnswer, rewriteItems, rewriteMetadata, rewriteOk, withState } from './support/rewrites.ts'
 
 export default [
   defineFault({
-    id: 'ab-listing-page-0-served-as-1',
-    area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.4.page-min'],
+    id: 'ab-listing-page-0-served-as-1', area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.4.page-min'],
     description: 'the account listing serves page 0 as page 1 instead of refusing it',
     onRequest: rewriteQuery(isAccountListing, (q) => q.get('page') === '0' && (q.set('page', '1'), true)),
   }),
 
   defineFault({
-    id: 'ab-pix-key-listing-page-0-served-as-1',
-    area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.5.page-min'],
+    id: 'ab-pix-key-listing-page-0-served-as-1', area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.5.page-min'],
     description: 'the pix-key listing serves page 0 as page 1 instead of refusing it',
     onRequest: rewriteQuery(isPixKeyListing, (q) => q.get('page') === '0' && (q.set('page', '1'), true)),
   }),
 
   defineFault({
-    id: 'ab-listing-size-clamped-to-100',
-    area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.4.size-range'],
+    id: 'ab-listing-size-clamped-to-100', area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.4.size-range'],
     description: 'the account listing clamps a size above 100 to 100 instead of refusing it',
     onRequest: rewriteQuery(isAccountListing, (q) => Number(q.get('size')) > 100 && (q.set('size', '100'), true)),
   }),
 
-  defineFault({
-    id: 'ab-pix-key-listing-size-limit-999',
-    area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.5.size-range'],
+  answerForTarget((req) => isPixKeyListing(req) && req.query.get('size') === '1000', () => errorResponse(400, 'size must be 1 to 999'), {
+    id: 'ab-pix-key-listing-size-limit-999', area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.5.size-range'],
     description: 'the pix-key listing refuses size 1000 (limit off by one)',
-    onRequest(req) {
-      if (!isPixKeyListing(req) || req.query.get('size') !== '1000') return undefined
-      return errorResponse(400, 'size must be 1 to 999')
-    },
   }),
 
   defineFault({
-    id: 'ab-listing-interval-clamped-to-31-days',
-    area: 'transactions', files: ['transactions/bounds.test.ts', 'transactions/errors.test.ts'], clauses: ['7.list-interval-over-31-days-400'],
+    id: 'ab-listing-interval-clamped-to-31-days', area: 'transactions', files: ['transactions/bounds.test.ts', 'transactions/errors.test.ts'], clauses: ['7.list-interval-over-31-days-400'],
     description: 'the account listing silently moves startDate to 31 days before endDate instead of refusing a longer interval',
     onRequest: rewriteQuery(isAccountListing, (q) => {
       const start = q.get('startDate')
@@ -57,8 +49,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-pix-key-listing-interval-below-31',
-    area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.5.interval-max-31'],
+    id: 'ab-pix-key-listing-interval-below-31', area: 'transactions', files: ['transactions/bounds.test.ts'], clauses: ['4.5.interval-max-31'],
     description: 'the pix-key listing refuses an interval of exactly 31 days (checks >= 31)',
     onRequest(req) {
       const start = req.query.get('startDate')
@@ -69,8 +60,7 @@ export default [
   }),
 
   defineFault({
-    id: 'ab-listing-malformed-date-ignored',
-    area: 'transactions', files: ['transactions/errors.test.ts'], clauses: ['7.list-invalid-params-400'],
+    id: 'ab-listing-malformed-date-ignored', area: 'transactions', files: ['transactions/errors.test.ts'], clauses: ['7.list-invalid-params-400'],
     description: 'the account listing ignores a startDate or endDate it cannot read (the default applies) instead of refusing it',
     onRequest: rewriteQuery(isAccountListing, (q) => {
       let changed = false
@@ -91,33 +81,18 @@ export default [
     description: 'GET /api/pix/transaction/{id} gives type in lower case ("payment")',
   }),
 
-  defineFault({
-    id: 'vl-view-by-external-id-not-found',
-    area: 'transactions',
-    files: ['transactions/view.test.ts'],
-    clauses: ['4.3.get-by-external-id'],
+  replaceAnswer((req, res) => isView(req) && !/\/\d+$/.test(req.path) && res.status === 200, () => jsonResponse(404, { statusCode: 404, message: 'transaction not found', error: 'Not Found' }), {
+    id: 'vl-view-by-external-id-not-found', area: 'transactions', files: ['transactions/view.test.ts'], clauses: ['4.3.get-by-external-id'],
     description: 'GET /api/pix/transaction/{id} only looks up numeric ids: an externalId answers 404',
-    onResponse(req, res) {
-      if (!isView(req) || /\/\d+$/.test(req.path) || res.status !== 200) return undefined
-      return jsonResponse(404, { statusCode: 404, message: 'transaction not found', error: 'Not Found' })
-    },
   }),
 
-  rewriteAnswer('getTransaction', (body) => { if (typeof body.originalAmount === 'string') body.originalAmount = body.originalAmount.replace('.', ',') }, {
-    id: 'vl-view-original-amount-decimal-comma', area: 'transactions', files: ['transactions/view.test.ts'], clauses: ['2.1.original-amount'],
-    description: 'GET /api/pix/transaction/{id} formats originalAmount the Brazilian way ("10,50")',
-  }),
-
-  rewriteAnswer('getTransaction', (body) => { if (typeof body.feeAmount === 'string') body.feeAmount = Number(body.feeAmount) }, {
-    id: 'vl-view-fee-amount-number', area: 'transactions', files: ['transactions/view.test.ts'], clauses: ['2.1.fee-amount'],
-    description: 'GET /api/pix/transaction/{id} gives feeAmount as a JSON number instead of a two-decimal string',
-  }),
+  ...answerFaults({ area: 'transactions', files: ['transactions/view.test.ts'] }, [
+    ['vl-view-original-amount-decimal-comma', ['2.1.original-amount'], 'getTransaction', 'GET /api/pix/transaction/{id} formats originalAmount the Brazilian way ("10,50")', (body) => { if (typeof body.originalAmount === 'string') body.originalAmount = body.originalAmount.replace('.', ',') }],
+    ['vl-view-fee-amount-number', ['2.1.fee-amount'], 'getTransaction', 'GET /api/pix/transaction/{id} gives feeAmount as a JSON number instead of a two-decimal string', (body) => { if (typeof body.feeAmount === 'string') body.feeAmount = Number(body.feeAmount) }],
+  ]),
 
   defineFault({
-    id: 'vl-view-counterpart-document-formatted',
-    area: 'transactions',
-    files: ['transactions/view.test.ts'],
-    clauses: ['2.1.counterpart-document-unmasked'],
+    id: 'vl-view-counterpart-document-formatted', area: 'transactions', files: ['transactions/view.test.ts'], clauses: ['2.1.counterpart-document-unmasked'],
     description: 'GET /api/pix/transaction/{id} gives the payer CPF with its punctuation (NNN.NNN.NNN-NN) instead of digits',
     onResponse(req, res) {
       const body = jsonObjectOf(res)
@@ -132,81 +107,26 @@ export default [
     description: 'GET /api/pix/transaction/{id} puts the internal id where the end-to-end id belongs',
   }),
 
-  defineFault({
-    id: 'vl-view-unknown-id-empty-200',
-    area: 'transactions',
-    files: ['transactions/view.test.ts'],
-    clauses: ['7.transaction-not-found-404'],
+  replaceAnswer((req, res) => isView(req) && res.status === 404, () => jsonResponse(200, {}), {
+    id: 'vl-view-unknown-id-empty-200', area: 'transactions', files: ['transactions/view.test.ts'], clauses: ['7.transaction-not-found-404'],
     description: 'GET /api/pix/transaction/{id} of an unknown id answers 200 with an empty object',
-    onResponse(req, res) {
-      if (!isView(req) || res.status !== 404) return undefined
-      return jsonResponse(200, {})
-    },
   }),
 
   // ---- mapping tables, amounts, masking (mappings.test.ts) ----------------------------------
-  defineFault({
-    id: 'vl-listing-pending-untranslated',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.status-map-pending'],
-    description: 'the account listing shows PENDING untranslated instead of Pendente',
-    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.status === 'Pendente') i.status = 'PENDING' }) : undefined),
-  }),
-
-  defineFault({
-    id: 'vl-listing-confirmed-as-concluido',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.status-map-confirmed'],
-    description: 'the account listing shows CONFIRMED as Concluído instead of Confirmado',
-    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.status === 'Confirmado') i.status = 'Concluído' }) : undefined),
-  }),
-
-  defineFault({
-    id: 'vl-listing-error-as-erro',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.status-map-error'],
-    description: 'the account listing translates ERROR to Erro instead of Error',
-    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.status === 'Error') i.status = 'Erro' }) : undefined),
-  }),
-
-  defineFault({
-    id: 'vl-listing-payment-as-debit',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.type-map-payment'],
-    description: 'the account listing gives a received payment (Pix in) movementType DEBIT',
-    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Pix in') i.movementType = 'DEBIT' }) : undefined),
-  }),
-
-  defineFault({
-    id: 'vl-listing-withdraw-capital-out',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.type-map-withdraw'],
-    description: 'the account listing labels a WITHDRAW "Pix Out" instead of "Pix out"',
-    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Pix out') i.operationType = 'Pix Out' }) : undefined),
-  }),
-
-  defineFault({
-    id: 'vl-listing-refund-in-as-credit',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.type-map-refund-in'],
-    description: 'the account listing gives a REFUND_IN (Refund in) movementType CREDIT instead of DEBIT',
-    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Refund in') i.movementType = 'CREDIT' }) : undefined),
-  }),
+  ...itemFaults(isAccountListing, { area: 'transactions', files: ['transactions/mappings.test.ts'] }, [
+    ['vl-listing-pending-untranslated', ['2.2.status-map-pending'], 'the account listing shows PENDING untranslated instead of Pendente', (i) => { if (i.status === 'Pendente') i.status = 'PENDING' }],
+    ['vl-listing-confirmed-as-concluido', ['2.2.status-map-confirmed'], 'the account listing shows CONFIRMED as Concluído instead of Confirmado', (i) => { if (i.status === 'Confirmado') i.status = 'Concluído' }],
+    ['vl-listing-error-as-erro', ['2.2.status-map-error'], 'the account listing translates ERROR to Erro instead of Error', (i) => { if (i.status === 'Error') i.status = 'Erro' }],
+    ['vl-listing-payment-as-debit', ['2.2.type-map-payment'], 'the account listing gives a received payment (Pix in) movementType DEBIT', (i) => { if (i.operationType === 'Pix in') i.movementType = 'DEBIT' }],
+    ['vl-listing-withdraw-capital-out', ['2.2.type-map-withdraw'], 'the account listing labels a WITHDRAW "Pix Out" instead of "Pix out"', (i) => { if (i.operationType === 'Pix out') i.operationType = 'Pix Out' }],
+    ['vl-listing-refund-in-as-credit', ['2.2.type-map-refund-in'], 'the account listing gives a REFUND_IN (Refund in) movementType CREDIT instead of DEBIT', (i) => { if (i.operationType === 'Refund in') i.movementType = 'CREDIT' }],
+  ]),
 
   // A refund answered by its gateway id (docs/READINGS.md refund-answer-id), which its view does
   // not find (§4.3: the numeric id or the caller's externalId): the kit links the refund to its list
   // item by amount, type and time, and still catches a listing that breaks it.
   defineFault({
-    id: 'vl-gateway-refund-missing-from-listing',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts', 'transactions/filters.test.ts'],
-    clauses: ['2.2.type-map-refund-in', '2.2.transaction-id', '2.2.final-amount', '4.4.type-filter'],
+    id: 'vl-gateway-refund-missing-from-listing', area: 'transactions', files: ['transactions/mappings.test.ts', 'transactions/filters.test.ts'], clauses: ['2.2.type-map-refund-in', '2.2.transaction-id', '2.2.final-amount', '4.4.type-filter'],
     description: 'a refund answered by its gateway id, which the view does not find, is missing from the account listing',
     readings: { refundAnswerId: 'gateway' },
     onRequest: viewByNumericIdOrExternalId,
@@ -219,10 +139,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-gateway-refund-listed-as-pix-out',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts', 'transactions/filters.test.ts'],
-    clauses: ['2.2.type-map-refund-in', '4.4.type-filter'],
+    id: 'vl-gateway-refund-listed-as-pix-out', area: 'transactions', files: ['transactions/mappings.test.ts', 'transactions/filters.test.ts'], clauses: ['2.2.type-map-refund-in', '4.4.type-filter'],
     description: 'a refund answered by its gateway id, which the view does not find, is listed as Pix out (DEBIT) instead of Refund in',
     readings: { refundAnswerId: 'gateway' },
     onRequest: viewByNumericIdOrExternalId,
@@ -230,10 +147,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-gateway-refund-listed-wrong-amount',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.original-amount', '2.2.final-amount'],
+    id: 'vl-gateway-refund-listed-wrong-amount', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.original-amount', '2.2.final-amount'],
     description: 'a refund answered by its gateway id, which the view does not find, is listed with 1.00 more than was refunded',
     readings: { refundAnswerId: 'gateway' },
     onRequest: viewByNumericIdOrExternalId,
@@ -244,38 +158,14 @@ export default [
     }) : undefined),
   }),
 
-  defineFault({
-    id: 'vl-listing-refund-out-as-debit',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.type-map-refund-out'],
-    description: 'the account listing gives a REFUND_OUT (Refund out) movementType DEBIT instead of CREDIT',
-    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (i.operationType === 'Refund out') i.movementType = 'DEBIT' }) : undefined),
-  }),
+  ...itemFaults(isAccountListing, { area: 'transactions', files: ['transactions/mappings.test.ts'] }, [
+    ['vl-listing-refund-out-as-debit', ['2.2.type-map-refund-out'], 'the account listing gives a REFUND_OUT (Refund out) movementType DEBIT instead of CREDIT', (i) => { if (i.operationType === 'Refund out') i.movementType = 'DEBIT' }],
+    ['vl-listing-amounts-as-strings', ['2.2.original-amount'], 'the account listing gives originalAmount as a two-decimal string, as the single view does, instead of a number', (i) => { if (typeof i.originalAmount === 'number') i.originalAmount = i.originalAmount.toFixed(2) }],
+    ['vl-listing-final-amount-ignores-fee', ['2.2.final-amount'], 'the account listing gives finalAmount equal to originalAmount though a fee was charged', (i) => { if (typeof i.originalAmount === 'number' && i.feeAmount) i.finalAmount = i.originalAmount }],
+  ]),
 
   defineFault({
-    id: 'vl-listing-amounts-as-strings',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.original-amount'],
-    description: 'the account listing gives originalAmount as a two-decimal string, as the single view does, instead of a number',
-    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (typeof i.originalAmount === 'number') i.originalAmount = i.originalAmount.toFixed(2) }) : undefined),
-  }),
-
-  defineFault({
-    id: 'vl-listing-final-amount-ignores-fee',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.final-amount'],
-    description: 'the account listing gives finalAmount equal to originalAmount though a fee was charged',
-    onResponse: (req, res) => (isAccountListing(req) ? eachItem(res, (i) => { if (typeof i.originalAmount === 'number' && i.feeAmount) i.finalAmount = i.originalAmount }) : undefined),
-  }),
-
-  defineFault({
-    id: 'vl-listing-cpf-mask-leaks-first-digits',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.mask-cpf'],
+    id: 'vl-listing-cpf-mask-leaks-first-digits', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.mask-cpf'],
     description: 'both listings mask a CPF as NNN.NNN.***-** (first digits shown, middle ones hidden) instead of ***.NNN.NNN-**',
     onResponse(req, res) {
       if (!isListing(req)) return undefined
@@ -287,10 +177,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-listing-cnpj-mask-shows-branch',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.mask-cnpj'],
+    id: 'vl-listing-cnpj-mask-shows-branch', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.mask-cnpj'],
     description: 'both listings mask a CNPJ as **.NNN.NNN/0001-** (the branch digits shown) instead of **.NNN.NNN/****-**',
     onResponse: (req, res) => (isListing(req) ? eachItem(res, (i) => {
       const doc = i.counterpart?.document
@@ -298,99 +185,44 @@ export default [
     }) : undefined),
   }),
 
-  defineFault({
-    id: 'vl-pix-key-listing-counterpart-name-upper-case',
-    area: 'transactions',
-    files: ['transactions/mappings.test.ts'],
-    clauses: ['2.2.same-view-both-listings'],
+  rewriteItems(isPixKeyListing, (i) => { if (typeof i.counterpart?.name === 'string') i.counterpart.name = i.counterpart.name.toUpperCase() }, {
+    id: 'vl-pix-key-listing-counterpart-name-upper-case', area: 'transactions', files: ['transactions/mappings.test.ts'], clauses: ['2.2.same-view-both-listings'],
     description: 'the pix-key listing upper-cases counterpart.name where the account listing does not',
-    onResponse: (req, res) => (isPixKeyListing(req) ? eachItem(res, (i) => { if (typeof i.counterpart?.name === 'string') i.counterpart.name = i.counterpart.name.toUpperCase() }) : undefined),
   }),
 
   // ---- pagination (pagination.test.ts) ------------------------------------------------------
-  defineFault({
-    id: 'vl-listing-page-echo-zero-based',
-    area: 'transactions',
-    files: ['transactions/pagination.test.ts'],
-    clauses: ['2.2.pagination-page'],
+  rewriteMetadata(isListing, (m) => { if (typeof m.page === 'number') m.page -= 1 }, {
+    id: 'vl-listing-page-echo-zero-based', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['2.2.pagination-page'],
     description: 'both listings echo metadata.page zero-based (page 1 reported as 0)',
-    onResponse(req, res) {
-      const m = metadata(res)
-      if (isListing(req) && typeof m?.page === 'number') m.page -= 1
-      return res
-    },
   }),
 
-  defineFault({
-    id: 'vl-listing-size-echo-default',
-    area: 'transactions',
-    files: ['transactions/pagination.test.ts'],
-    clauses: ['2.2.pagination-size'],
+  rewriteMetadata(isAccountListing, (m) => { m.size = 20 }, {
+    id: 'vl-listing-size-echo-default', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['2.2.pagination-size'],
     description: 'the account listing reports metadata.size 20 whatever size was asked for',
-    onResponse(req, res) {
-      const m = metadata(res)
-      if (isAccountListing(req) && m) m.size = 20
-      return res
-    },
   }),
 
-  defineFault({
-    id: 'vl-listing-total-pages-floor',
-    area: 'transactions',
-    files: ['transactions/pagination.test.ts'],
-    clauses: ['2.2.pagination-total-pages'],
+  rewriteMetadata(isListing, (m) => { if (typeof m.total === 'number' && typeof m.size === 'number' && m.size > 0) m.totalPages = Math.floor(m.total / m.size) }, {
+    id: 'vl-listing-total-pages-floor', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['2.2.pagination-total-pages'],
     description: 'both listings compute totalPages as floor(total / size), losing the last partial page',
-    onResponse(req, res) {
-      const m = metadata(res)
-      if (isListing(req) && typeof m?.total === 'number' && typeof m.size === 'number' && m.size > 0) m.totalPages = Math.floor(m.total / m.size)
-      return res
-    },
   }),
 
-  defineFault({
-    id: 'vl-listing-has-next-on-last-page',
-    area: 'transactions',
-    files: ['transactions/pagination.test.ts'],
-    clauses: ['2.2.pagination-has-next'],
+  rewriteMetadata(isListing, (m) => { if (typeof m.page === 'number' && typeof m.totalPages === 'number') m.hasNext = m.page <= m.totalPages }, {
+    id: 'vl-listing-has-next-on-last-page', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['2.2.pagination-has-next'],
     description: 'both listings answer hasNext true on the last page (page <= totalPages instead of page < totalPages)',
-    onResponse(req, res) {
-      const m = metadata(res)
-      if (isListing(req) && typeof m?.page === 'number' && typeof m.totalPages === 'number') m.hasNext = m.page <= m.totalPages
-      return res
-    },
   }),
 
-  defineFault({
-    id: 'vl-listing-has-previous-never',
-    area: 'transactions',
-    files: ['transactions/pagination.test.ts'],
-    clauses: ['2.2.pagination-has-previous'],
+  rewriteMetadata(isListing, (m) => { m.hasPrevious = false }, {
+    id: 'vl-listing-has-previous-never', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['2.2.pagination-has-previous'],
     description: 'both listings always answer hasPrevious false',
-    onResponse(req, res) {
-      const m = metadata(res)
-      if (isListing(req) && m) m.hasPrevious = false
-      return res
-    },
   }),
 
-  defineFault({
-    id: 'vl-listing-total-counts-the-page',
-    area: 'transactions',
-    files: ['transactions/pagination.test.ts'],
-    clauses: ['2.2.pagination-total'],
+  rewriteMetadata(isAccountListing, (m, res) => { m.total = items(res).length }, {
+    id: 'vl-listing-total-counts-the-page', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['2.2.pagination-total'],
     description: 'the account listing reports total as the number of items on the page served, not the records found',
-    onResponse(req, res) {
-      const m = metadata(res)
-      if (isAccountListing(req) && m) m.total = items(res).length
-      return res
-    },
   }),
 
   defineFault({
-    id: 'vl-listing-page-one-item-over-size',
-    area: 'transactions',
-    files: ['transactions/pagination.test.ts'],
-    clauses: ['4.4.data-at-most-size'],
+    id: 'vl-listing-page-one-item-over-size', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['4.4.data-at-most-size'],
     description: 'the account listing serves size + 1 items on its first page (an off-by-one limit), still reporting the size asked for',
     onRequest(req) {
       const size = Number(req.query.get('size'))
@@ -408,10 +240,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-listing-default-size-10',
-    area: 'transactions',
-    files: ['transactions/pagination.test.ts'],
-    clauses: ['4.4.size-default'],
+    id: 'vl-listing-default-size-10', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['4.4.size-default'],
     description: 'the account listing uses a default page size of 10 instead of 20',
     onRequest(req) {
       if (!isAccountListing(req) || req.query.has('size')) return undefined
@@ -420,17 +249,9 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'vl-pix-key-listing-default-page-zero',
-    area: 'transactions',
-    files: ['transactions/pagination.test.ts'],
-    clauses: ['4.5.page-default'],
+  rewriteMetadata((req) => isPixKeyListing(req) && !req.query.has('page'), (m) => { m.page = 0 }, {
+    id: 'vl-pix-key-listing-default-page-zero', area: 'transactions', files: ['transactions/pagination.test.ts'], clauses: ['4.5.page-default'],
     description: 'the pix-key listing reports metadata.page 0 when no page is asked for',
-    onResponse(req, res) {
-      const m = metadata(res)
-      if (isPixKeyListing(req) && !req.query.has('page') && m) m.page = 0
-      return res
-    },
   }),
 
   // ---- filters and windows (filters.test.ts) -------------------------------------------------
@@ -450,23 +271,13 @@ export default [
     },
   })),
 
-  defineFault({
-    id: 'vl-pix-key-listing-refuses-phone',
-    area: 'transactions',
-    files: ['transactions/filters.test.ts'],
-    clauses: ['4.5.pix-key-kinds'],
+  answerForTarget((req) => isPixKeyListing(req) && decodeURIComponent(req.path).includes('/pix-key/+'), () => jsonResponse(400, { statusCode: 400, message: 'invalid pixKey', error: 'Bad Request' }), {
+    id: 'vl-pix-key-listing-refuses-phone', area: 'transactions', files: ['transactions/filters.test.ts'], clauses: ['4.5.pix-key-kinds'],
     description: 'the pix-key listing refuses a phone key (+55…) with 400, taking only documents, e-mails and EVP keys',
-    onRequest(req) {
-      if (!isPixKeyListing(req) || !decodeURIComponent(req.path).includes('/pix-key/+')) return undefined
-      return jsonResponse(400, { statusCode: 400, message: 'invalid pixKey', error: 'Bad Request' })
-    },
   }),
 
   defineFault({
-    id: 'vl-listing-explicit-dates-ignored',
-    area: 'transactions',
-    files: ['transactions/filters.test.ts'],
-    clauses: ['4.4.date-range-filter'],
+    id: 'vl-listing-explicit-dates-ignored', area: 'transactions', files: ['transactions/filters.test.ts'], clauses: ['4.4.date-range-filter'],
     description: 'the account listing ignores startDate and endDate and always lists its default window',
     onRequest(req) {
       if (!isAccountListing(req) || !req.query.has('startDate')) return undefined
@@ -477,10 +288,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-pix-key-listing-explicit-dates-ignored',
-    area: 'transactions',
-    files: ['transactions/filters.test.ts'],
-    clauses: ['4.5.date-range-filter'],
+    id: 'vl-pix-key-listing-explicit-dates-ignored', area: 'transactions', files: ['transactions/filters.test.ts'], clauses: ['4.5.date-range-filter'],
     description: 'the pix-key listing ignores startDate and endDate and always lists its default window',
     onRequest(req) {
       if (!isPixKeyListing(req) || !req.query.has('startDate')) return undefined
@@ -503,46 +311,31 @@ export default [
   })),
 
   defineFault({
-    id: 'vl-listing-default-window-32-days',
-    area: 'transactions',
-    files: ['transactions/filters.test.ts'],
-    clauses: ['4.4.start-date-default'],
+    id: 'vl-listing-default-window-32-days', area: 'transactions', files: ['transactions/filters.test.ts'], clauses: ['4.4.start-date-default'],
     description: 'the account listing without dates covers 32 days back instead of 31',
     onRequest: (req) => (isAccountListing(req) ? defaultWindow(req, 32) : undefined),
   }),
 
   defineFault({
-    id: 'vl-pix-key-listing-default-window-31-days',
-    area: 'transactions',
-    files: ['transactions/filters.test.ts'],
-    clauses: ['4.5.start-date-default'],
+    id: 'vl-pix-key-listing-default-window-31-days', area: 'transactions', files: ['transactions/filters.test.ts'], clauses: ['4.5.start-date-default'],
     description: "the pix-key listing without dates covers 31 days back (the account listing's default) instead of 30",
     onRequest: (req) => (isPixKeyListing(req) ? defaultWindow(req, 31) : undefined),
   }),
 
   defineFault({
-    id: 'vl-listing-default-window-ends-yesterday',
-    area: 'transactions',
-    files: ['transactions/filters.test.ts'],
-    clauses: ['4.4.end-date-default'],
+    id: 'vl-listing-default-window-ends-yesterday', area: 'transactions', files: ['transactions/filters.test.ts'], clauses: ['4.4.end-date-default'],
     description: 'the account listing without dates stops at yesterday, leaving out what happened today',
     onRequest: (req) => (isAccountListing(req) ? defaultWindow(req, 31, 1) : undefined),
   }),
 
   defineFault({
-    id: 'vl-pix-key-listing-default-window-ends-yesterday',
-    area: 'transactions',
-    files: ['transactions/filters.test.ts'],
-    clauses: ['4.5.end-date-default'],
+    id: 'vl-pix-key-listing-default-window-ends-yesterday', area: 'transactions', files: ['transactions/filters.test.ts'], clauses: ['4.5.end-date-default'],
     description: 'the pix-key listing without dates stops at yesterday, leaving out what happened today',
     onRequest: (req) => (isPixKeyListing(req) ? defaultWindow(req, 30, 1) : undefined),
   }),
 
   defineFault({
-    id: 'vl-pix-key-listing-ignores-key',
-    area: 'transactions',
-    files: ['transactions/filters.test.ts'],
-    clauses: ['4.5.filters-by-key'],
+    id: 'vl-pix-key-listing-ignores-key', area: 'transactions', files: ['transactions/filters.test.ts'], clauses: ['4.5.filters-by-key'],
     description: "the pix-key listing lists every transaction of the account, whatever the key",
     onRequest(req) {
       if (!isPixKeyListing(req)) return undefined
@@ -554,10 +347,7 @@ export default [
 
   // ---- scope (scope.test.ts) ----------------------------------------------------------------
   defineFault({
-    id: 'vl-pix-key-listing-total-counts-beyond-cap',
-    area: 'transactions',
-    files: ['transactions/scope.test.ts'],
-    clauses: ['4.5.total-at-most-1000'],
+    id: 'vl-pix-key-listing-total-counts-beyond-cap', area: 'transactions', files: ['transactions/scope.test.ts'], clauses: ['4.5.total-at-most-1000'],
     description: 'the pix-key listing caps its items at 1000 but reports the uncapped total (1001 when 1001 match)',
     onResponse(req, res) {
       const m = metadata(res)
@@ -571,10 +361,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-listing-cache-ignores-account',
-    area: 'transactions',
-    files: ['transactions/scope.test.ts'],
-    clauses: ['1.own-account-transactions'],
+    id: 'vl-listing-cache-ignores-account', area: 'transactions', files: ['transactions/scope.test.ts'], clauses: ['1.own-account-transactions'],
     description: 'the account listing caches answers by query string, so one account is served what another account was listed',
     onResponse(req, res) {
       if (!isAccountListing(req) || !req.query.has('externalId')) return undefined
@@ -588,10 +375,7 @@ export default [
   }),
 
   defineFault({
-    id: 'vl-pix-key-listing-lists-key-owner',
-    area: 'transactions',
-    files: ['transactions/scope.test.ts'],
-    clauses: ['1.own-account-transactions'],
+    id: 'vl-pix-key-listing-lists-key-owner', area: 'transactions', files: ['transactions/scope.test.ts'], clauses: ['1.own-account-transactions'],
     description: "the pix-key listing lists the transactions of the key's owner, whoever asks (it filters by key, not by the caller's account)",
     ...(() => {
       const ownerOfKey = new Map<string, string>()
@@ -619,9 +403,7 @@ export default [
   }),
 
   defineFault({
-    id: 'mn-listing-amount-float-noise',
-    area: 'transactions',
-    clauses: ['2.2.original-amount'],
+    id: 'mn-listing-amount-float-noise', area: 'transactions', clauses: ['2.2.original-amount'],
     description: 'the account listing serves originalAmount as the float its sum left (10.100000000000001) instead of a number of two decimals',
     onResponse(req, res) {
       if (!isAccountListing(req) || res.status !== 200) return undefined
@@ -633,9 +415,7 @@ export default [
   }),
 
   defineFault({
-    id: 'mn-listing-size-100-serves-99',
-    area: 'transactions',
-    clauses: ['4.4.size-served'],
+    id: 'mn-listing-size-100-serves-99', area: 'transactions', clauses: ['4.4.size-served'],
     description: 'GET /api/transactions?size=100 serves 99 items on a page that is not the last (an off-by-one at the maximum size)',
     onResponse(req, res) {
       if (!isAccountListing(req) || res.status !== 200 || req.query.get('size') !== '100') return undefined
@@ -645,199 +425,100 @@ export default [
     },
   }),
 
-  (() => {
-    // The target takes the key's first 1000 records of the window, then filters them by status and type.
-    const asked = new WeakMap<ProxyRequest, URLSearchParams>()
-    return defineFault({
-      id: 'mn-pix-key-cap-before-filters',
-      area: 'transactions',
-      clauses: ['4.5.cap-after-filters'],
-      description: 'the pix-key listing applies its 1000 cap to the records of the window before the status and type filters, so matches beyond the 1000th are never found',
-      onRequest(req) {
-        if (!isPixKeyListing(req) || (!req.query.has('status') && !req.query.has('type'))) return undefined
-        const original = new URLSearchParams(req.query)
-        const query = new URLSearchParams(req.query)
-        query.delete('status')
-        query.delete('type')
-        query.set('page', '1')
-        query.set('size', '1000')
-        const changed = { ...req, query }
-        asked.set(changed, original)
-        return changed
-      },
-      onResponse(req, res) {
-        const original = asked.get(req)
-        if (!original || res.status !== 200) return undefined
-        const status = original.get('status')
-        const type = original.get('type')
-        const statusWord: Record<string, string> = { PENDING: 'Pendente', CONFIRMED: 'Confirmado', ERROR: 'Error' }
-        const typeWord: Record<string, string> = { PAYMENT: 'Pix in', WITHDRAW: 'Pix out', REFUND_IN: 'Refund in', REFUND_OUT: 'Refund out' }
-        const matching = listItems(res).filter((i) => (!status || i.status === statusWord[status]) && (!type || i.operationType === typeWord[type]))
-        const page = Math.max(1, Number(original.get('page') ?? '1') || 1)
-        const size = Math.max(1, Number(original.get('size') ?? '20') || 20)
-        const totalPages = Math.ceil(matching.length / size)
-        return jsonResponse(200, {
-          data: matching.slice((page - 1) * size, page * size),
-          metadata: { page, size, total: matching.length, totalPages, hasNext: page < totalPages, hasPrevious: page > 1 },
-        })
-      },
-    })
-  })(),
+  // The target takes the key's first 1000 records of the window, then filters them by status and type.
+  withState(() => new WeakMap<ProxyRequest, URLSearchParams>(), (asked) => ({
+    onRequest(req) {
+      if (!isPixKeyListing(req) || (!req.query.has('status') && !req.query.has('type'))) return undefined
+      const original = new URLSearchParams(req.query)
+      const query = new URLSearchParams(req.query)
+      query.delete('status')
+      query.delete('type')
+      query.set('page', '1')
+      query.set('size', '1000')
+      const changed = { ...req, query }
+      asked.set(changed, original)
+      return changed
+    },
+    onResponse(req, res) {
+      const original = asked.get(req)
+      if (!original || res.status !== 200) return undefined
+      const status = original.get('status')
+      const type = original.get('type')
+      const statusWord: Record<string, string> = { PENDING: 'Pendente', CONFIRMED: 'Confirmado', ERROR: 'Error' }
+      const typeWord: Record<string, string> = { PAYMENT: 'Pix in', WITHDRAW: 'Pix out', REFUND_IN: 'Refund in', REFUND_OUT: 'Refund out' }
+      const matching = listItems(res).filter((i) => (!status || i.status === statusWord[status]) && (!type || i.operationType === typeWord[type]))
+      const page = Math.max(1, Number(original.get('page') ?? '1') || 1)
+      const size = Math.max(1, Number(original.get('size') ?? '20') || 20)
+      const totalPages = Math.ceil(matching.length / size)
+      return jsonResponse(200, {
+        data: matching.slice((page - 1) * size, page * size),
+        metadata: { page, size, total: matching.length, totalPages, hasNext: page < totalPages, hasPrevious: page > 1 },
+      })
+    },
+  }), {
+    id: 'mn-pix-key-cap-before-filters', area: 'transactions', clauses: ['4.5.cap-after-filters'],
+    description: 'the pix-key listing applies its 1000 cap to the records of the window before the status and type filters, so matches beyond the 1000th are never found',
+  }),
 
   // §2.1 the single-transaction view
-  ob({
-    id: 'ob-tx-view-id-echoes-path',
-    area: 'transactions',
-    clauses: ['2.1.id'],
-    description: 'looked up by externalId, the transaction view answers the path value (the externalId) as its id instead of the internal id',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getTransaction')
-      if (j) j.id = decodeURIComponent(req.path.split('/').pop() ?? '')
-    },
-  }),
+  ...okAnswerFaults({ area: 'transactions' }, [
+    ['ob-tx-view-id-echoes-path', ['2.1.id'], 'getTransaction', 'looked up by externalId, the transaction view answers the path value (the externalId) as its id instead of the internal id', (j, req) => { j.id = decodeURIComponent(req.path.split('/').pop() ?? '') }],
+    ['ob-tx-view-external-id-uppercased', ['2.1.external-id'], 'getTransaction', 'the transaction view answers externalId normalised to upper case, no longer the id the caller supplied', (j) => { if (typeof j.externalId === 'string') j.externalId = j.externalId.toUpperCase() }],
+  ]),
 
-  ob({
-    id: 'ob-tx-view-external-id-uppercased',
-    area: 'transactions',
-    clauses: ['2.1.external-id'],
-    description: 'the transaction view answers externalId normalised to upper case, no longer the id the caller supplied',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getTransaction')
-      if (j && typeof j.externalId === 'string') j.externalId = j.externalId.toUpperCase()
-    },
-  }),
-
-  ob({
-    id: 'ob-tx-view-status-translated',
-    area: 'transactions',
-    clauses: ['2.1.status-enum'],
+  rewriteOk('getTransaction', (j) => {
+    const label: Obj = { PENDING: 'Pendente', CONFIRMED: 'Confirmado', ERROR: 'Error' }
+    if (typeof j.status === 'string' && label[j.status]) j.status = label[j.status]
+  }, {
+    id: 'ob-tx-view-status-translated', area: 'transactions', clauses: ['2.1.status-enum'],
     description: 'the single-transaction view answers the listing translation of the status (Pendente, Confirmado) instead of PENDING, CONFIRMED',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getTransaction')
-      const label: Obj = { PENDING: 'Pendente', CONFIRMED: 'Confirmado', ERROR: 'Error' }
-      if (j && typeof j.status === 'string' && label[j.status]) j.status = label[j.status]
-    },
   }),
 
-  ob({
-    id: 'ob-tx-view-final-amount-float',
-    area: 'transactions',
-    clauses: ['2.1.final-amount'],
+  rewriteOk('getTransaction', (j) => {
+    if (typeof j.originalAmount !== 'string' || typeof j.feeAmount !== 'string') return
+    const o = Number(j.originalAmount)
+    const f = Number(j.feeAmount)
+    const credit = Math.abs(Number(j.finalAmount) - (o + f)) < 0.005
+    j.finalAmount = String(credit ? o + f : o - f)
+  }, {
+    id: 'ob-tx-view-final-amount-float', area: 'transactions', clauses: ['2.1.final-amount'],
     description: 'the view computes finalAmount in floating point from the other two and prints it raw ("9.9", "10", "9.899999999999999")',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getTransaction')
-      if (!j || typeof j.originalAmount !== 'string' || typeof j.feeAmount !== 'string') return
-      const o = Number(j.originalAmount)
-      const f = Number(j.feeAmount)
-      const credit = Math.abs(Number(j.finalAmount) - (o + f)) < 0.005
-      j.finalAmount = String(credit ? o + f : o - f)
-    },
   }),
 
-  ob({
-    id: 'ob-tx-view-counterpart-name-is-bank',
-    area: 'transactions',
-    clauses: ['2.1.counterpart-name'],
-    description: 'the view maps counterpartName from the bank name column (the counterpart is named "Banco …")',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getTransaction')
-      if (j && typeof j.counterpartName === 'string' && typeof j.counterpartAccountBankName === 'string') j.counterpartName = j.counterpartAccountBankName
-    },
-  }),
+  ...okAnswerFaults({ area: 'transactions' }, [
+    ['ob-tx-view-counterpart-name-is-bank', ['2.1.counterpart-name'], 'getTransaction', 'the view maps counterpartName from the bank name column (the counterpart is named "Banco …")', (j) => { if (typeof j.counterpartName === 'string' && typeof j.counterpartAccountBankName === 'string') j.counterpartName = j.counterpartAccountBankName }],
+    ['ob-tx-view-ispb-is-bank-code', ['2.1.counterpart-ispb'], 'getTransaction', 'the view fills counterpartAccountIspb with the 3-digit bank code instead of the 8-digit ISPB', (j) => { if (typeof j.counterpartAccountIspb === 'string' && typeof j.counterpartAccountBankCode === 'string') j.counterpartAccountIspb = j.counterpartAccountBankCode }],
+    ['ob-tx-view-updated-at-local-as-utc', ['2.1.updated-at'], 'getTransaction', 'the view answers updatedAt as São Paulo wall time labelled Z: three hours before the record was even created', (j) => { if (typeof j.updatedAt === 'string') j.updatedAt = localAsUtc(j.updatedAt) }],
+  ]),
 
-  ob({
-    id: 'ob-tx-view-ispb-is-bank-code',
-    area: 'transactions',
-    clauses: ['2.1.counterpart-ispb'],
-    description: 'the view fills counterpartAccountIspb with the 3-digit bank code instead of the 8-digit ISPB',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getTransaction')
-      if (j && typeof j.counterpartAccountIspb === 'string' && typeof j.counterpartAccountBankCode === 'string') j.counterpartAccountIspb = j.counterpartAccountBankCode
-    },
-  }),
-
-  ob({
-    id: 'ob-tx-view-updated-at-local-as-utc',
-    area: 'transactions',
-    clauses: ['2.1.updated-at'],
-    description: 'the view answers updatedAt as São Paulo wall time labelled Z: three hours before the record was even created',
-    onResponse(req, res) {
-      const j = okAnswerOf(req, res, 'getTransaction')
-      if (j && typeof j.updatedAt === 'string') j.updatedAt = localAsUtc(j.updatedAt)
-    },
-  }),
-
-  ob({
-    id: 'ob-get-by-numeric-id-404',
-    area: 'transactions',
-    clauses: ['4.3.get-by-id'],
+  answerForTarget((req) => matches(req, 'GET', TX_VIEW, 'base') && /^\d+$/.test(req.path.split('/').pop() ?? ''), () => refuse(404, 'transaction not found'), {
+    id: 'ob-get-by-numeric-id-404', area: 'transactions', clauses: ['4.3.get-by-id'],
     description: 'GET /api/pix/transaction/{id} finds a transaction only by its externalId: the numeric internal id answers 404',
-    onRequest(req) {
-      if (matches(req, 'GET', TX_VIEW, 'base') && /^\d+$/.test(req.path.split('/').pop() ?? '')) return refuse(404, 'transaction not found')
-      return undefined
-    },
   }),
 
   // §2.2 the list item, §4.4 and §4.5 the listings
-  ob({
-    id: 'ob-list-external-id-is-transaction-id',
-    area: 'transactions',
-    clauses: ['2.2.external-id'],
+  rewriteItems((req, res) => isAccountListing(req) && ok2xx(res), (it) => { if (typeof it.externalId === 'string' && it.transactionId !== undefined) it.externalId = String(it.transactionId) }, {
+    id: 'ob-list-external-id-is-transaction-id', area: 'transactions', clauses: ['2.2.external-id'],
     description: 'the account listing fills externalId from the internal id column instead of the caller-supplied id',
-    onResponse(req, res) {
-      if (!isAccountListing(req) || !ok2xx(res)) return
-      for (const it of listItems(res)) if (typeof it.externalId === 'string' && it.transactionId !== undefined) it.externalId = String(it.transactionId)
-    },
   }),
 
-  ob({
-    id: 'ob-list-pending-untranslated',
-    area: 'transactions',
-    clauses: ['2.2.status-enum'],
+  rewriteItems((req, res) => isListing(req) && ok2xx(res), (it) => { if (it.status === 'Pendente') it.status = 'PENDING' }, {
+    id: 'ob-list-pending-untranslated', area: 'transactions', clauses: ['2.2.status-enum'],
     description: 'the listings translate CONFIRMED and ERROR but leak PENDING untranslated (the translation table misses one row)',
-    onResponse(req, res) {
-      if (!isListing(req) || !ok2xx(res)) return
-      for (const it of listItems(res)) if (it.status === 'Pendente') it.status = 'PENDING'
-    },
   }),
 
-  ob({
-    id: 'ob-list-movement-type-in-out',
-    area: 'transactions',
-    clauses: ['2.2.movement-type-enum'],
+  rewriteItems((req, res) => isAccountListing(req) && ok2xx(res), (it) => { if (it.movementType === 'CREDIT' || it.movementType === 'DEBIT') it.movementType = it.movementType === 'CREDIT' ? 'IN' : 'OUT' }, {
+    id: 'ob-list-movement-type-in-out', area: 'transactions', clauses: ['2.2.movement-type-enum'],
     description: 'the account listing answers movementType in the notification vocabulary (IN / OUT) instead of CREDIT / DEBIT',
-    onResponse(req, res) {
-      if (!isAccountListing(req) || !ok2xx(res)) return
-      for (const it of listItems(res)) if (it.movementType === 'CREDIT' || it.movementType === 'DEBIT') it.movementType = it.movementType === 'CREDIT' ? 'IN' : 'OUT'
-    },
   }),
 
-  ob({
-    id: 'ob-list-fee-in-cents',
-    area: 'transactions',
-    clauses: ['2.2.fee-amount'],
-    description: 'the listings answer feeAmount in cents (a R$ 0.10 fee listed as 10)',
-    onResponse(req, res) {
-      if (!isListing(req) || !ok2xx(res)) return
-      for (const it of listItems(res)) if (typeof it.feeAmount === 'number') it.feeAmount = cents(it.feeAmount)
-    },
-  }),
+  ...itemFaults((req, res) => isListing(req) && ok2xx(res), { area: 'transactions' }, [
+    ['ob-list-fee-in-cents', ['2.2.fee-amount'], 'the listings answer feeAmount in cents (a R$ 0.10 fee listed as 10)', (it) => { if (typeof it.feeAmount === 'number') it.feeAmount = cents(it.feeAmount) }],
+    ['ob-list-end-to-end-id-null', ['2.2.end-to-end-id'], 'the listings answer endToEndId null for every record (the column is not joined), though the single view has it', (it) => { if (typeof it.endToEndId === 'string') it.endToEndId = null }],
+  ]),
 
   ob({
-    id: 'ob-list-end-to-end-id-null',
-    area: 'transactions',
-    clauses: ['2.2.end-to-end-id'],
-    description: 'the listings answer endToEndId null for every record (the column is not joined), though the single view has it',
-    onResponse(req, res) {
-      if (!isListing(req) || !ok2xx(res)) return
-      for (const it of listItems(res)) if (typeof it.endToEndId === 'string') it.endToEndId = null
-    },
-  }),
-
-  ob({
-    id: 'ob-list-pix-key-document-unmasked',
-    area: 'transactions',
-    clauses: ['2.2.counterpart-document'],
+    id: 'ob-list-pix-key-document-unmasked', area: 'transactions', clauses: ['2.2.counterpart-document'],
     description: 'the pix-key listing (only that surface) answers the counterpart document unmasked, formatted as NNN.NNN.NNN-NN',
     onRequest(req) {
       documentsIn(req.json, seenDocuments)
@@ -856,9 +537,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-list-page-default-zero',
-    area: 'transactions',
-    clauses: ['4.4.page-default'],
+    id: 'ob-list-page-default-zero', area: 'transactions', clauses: ['4.4.page-default'],
     description: 'without page, the account listing reports metadata.page 0 (a 0-indexed default) and hasPrevious false',
     onResponse(req, res) {
       if (!isAccountListing(req) || req.query.has('page') || !ok2xx(res)) return
@@ -868,9 +547,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-list-interval-31-refused',
-    area: 'transactions',
-    clauses: ['4.4.interval-max-31'],
+    id: 'ob-list-interval-31-refused', area: 'transactions', clauses: ['4.4.interval-max-31'],
     description: 'the account listing refuses an interval of exactly 31 days (off by one: "must be less than 31 days")',
     onRequest(req) {
       if (!isAccountListing(req)) return undefined
@@ -882,9 +559,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-list-data-renamed-content',
-    area: 'transactions',
-    clauses: ['4.4.response-shape'],
+    id: 'ob-list-data-renamed-content', area: 'transactions', clauses: ['4.4.response-shape'],
     description: 'the account listing answers a Spring-style page: the items under content instead of data',
     onResponse(req, res) {
       if (!isAccountListing(req) || !ok2xx(res)) return
@@ -897,9 +572,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-pix-key-listing-bare-array',
-    area: 'transactions',
-    clauses: ['4.5.response-shape'],
+    id: 'ob-pix-key-listing-bare-array', area: 'transactions', clauses: ['4.5.response-shape'],
     description: 'the pix-key listing answers the bare array of items, without the {data, metadata} envelope',
     onResponse(req, res) {
       if (!isPixKeyListing(req) || !ok2xx(res)) return undefined

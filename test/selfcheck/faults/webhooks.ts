@@ -7,95 +7,69 @@ import { cents, isV1, isV2, ob, RESEND as outsiderRESEND, resends } from './supp
 import { channelName, CONTROL_COB_READ, CONTROL_COB_REMOVE, CONTROL_RETURN_FAIL, CONTROL_RETURN_READ, HOOK_FILES, resend, SILENT_FILES, success, toChannel, v1Event, V2_FILES, v2Event } from './support/slips-webhooks.ts'
 import combinationFaults from './support/combinations.ts'
 import meaningFieldFaults from './support/meaning-fields.ts'
+import { answerForTarget, replaceAnswer, rewriteNotification, withState } from './support/rewrites.ts'
 
 export default [
   // --------------------------------------------------------------------- notification content
-  (() => {
-    // The charge is paid at the target (so it posts RECEIVE LIQUIDATED), while the driver says it was removed.
-    const removed = new Map<string, string>()
-    return defineFault({
-      id: 'hooks-receive-for-a-removed-charge',
-      area: 'webhooks',
-      files: SILENT_FILES,
-      clauses: ['6.2.receive-claims-a-paid-charge'],
-      description: 'a charge removed unpaid posts RECEIVE LIQUIDATED',
-      onRequest(req) {
-        const key = req.api === 'control' && req.method === 'POST' ? CONTROL_COB_REMOVE.exec(req.path)?.[1] : undefined
-        if (key === undefined) return undefined
-        removed.set(key, req.json?.by === 'psp' ? 'REMOVIDA_PELO_PSP' : 'REMOVIDA_PELO_USUARIO_RECEBEDOR')
-        return { ...req, path: `${key}/pay`, body: Buffer.from('{}'), json: {} }
-      },
-      onResponse(req, res) {
-        const key = req.api === 'control' && req.method === 'GET' ? CONTROL_COB_READ.exec(req.path)?.[1] : undefined
-        const body = jsonObjectOf(res)
-        const status = key === undefined ? undefined : removed.get(key)
-        if (status === undefined || body?.status !== 'CONCLUIDA') return undefined
-        body.status = status
-        return res
-      },
-    })
-  })(),
+  // The charge is paid at the target (so it posts RECEIVE LIQUIDATED), while the driver says it was removed.
+  withState(() => new Map<string, string>(), (removed) => ({
+    onRequest(req) {
+      const key = req.api === 'control' && req.method === 'POST' ? CONTROL_COB_REMOVE.exec(req.path)?.[1] : undefined
+      if (key === undefined) return undefined
+      removed.set(key, req.json?.by === 'psp' ? 'REMOVIDA_PELO_PSP' : 'REMOVIDA_PELO_USUARIO_RECEBEDOR')
+      return { ...req, path: `${key}/pay`, body: Buffer.from('{}'), json: {} }
+    },
+    onResponse(req, res) {
+      const key = req.api === 'control' && req.method === 'GET' ? CONTROL_COB_READ.exec(req.path)?.[1] : undefined
+      const body = jsonObjectOf(res)
+      const status = key === undefined ? undefined : removed.get(key)
+      if (status === undefined || body?.status !== 'CONCLUIDA') return undefined
+      body.status = status
+      return res
+    },
+  }), {
+    id: 'hooks-receive-for-a-removed-charge', area: 'webhooks', files: SILENT_FILES, clauses: ['6.2.receive-claims-a-paid-charge'],
+    description: 'a charge removed unpaid posts RECEIVE LIQUIDATED',
+  }),
 
-  (() => {
-    // The return is processed as settled (so the target posts REFUND REFUNDED with a LIQUIDATED
-    // item), while everything the driver says of it says it failed: NAO_REALIZADO with a motivo.
-    const failed = new Set<string>()
-    return defineFault({
-      id: 'hooks-refund-claims-refunded-for-a-failed-return',
-      area: 'webhooks',
-      files: SILENT_FILES,
-      clauses: ['6.2.refund-claims-a-settled-return'],
-      description: 'REFUND claiming REFUNDED for a failed return: a return that ends NAO_REALIZADO still posts REFUND REFUNDED with a LIQUIDATED item',
-      onRequest(req) {
-        const key = req.api === 'control' && req.method === 'POST' ? CONTROL_RETURN_FAIL.exec(req.path)?.[1] : undefined
-        if (key === undefined) return undefined
-        failed.add(key)
-        return { ...req, path: `${key}/settle`, body: Buffer.alloc(0), json: undefined }
-      },
-      onResponse(req, res) {
-        const key = req.api === 'control' ? CONTROL_RETURN_READ.exec(req.path)?.[1] : undefined
-        const body = jsonObjectOf(res)
-        if (key === undefined || !failed.has(key) || body?.status !== 'DEVOLVIDO') return undefined
-        body.status = 'NAO_REALIZADO'
-        body.motivo = 'kit: the return fails'
-        if (body.horario && typeof body.horario === 'object') delete body.horario.liquidacao
-        return res
-      },
-    })
-  })(),
+  // The return is processed as settled (so the target posts REFUND REFUNDED with a LIQUIDATED
+  // item), while everything the driver says of it says it failed: NAO_REALIZADO with a motivo.
+  withState(() => new Set<string>(), (failed) => ({
+    onRequest(req) {
+      const key = req.api === 'control' && req.method === 'POST' ? CONTROL_RETURN_FAIL.exec(req.path)?.[1] : undefined
+      if (key === undefined) return undefined
+      failed.add(key)
+      return { ...req, path: `${key}/settle`, body: Buffer.alloc(0), json: undefined }
+    },
+    onResponse(req, res) {
+      const key = req.api === 'control' ? CONTROL_RETURN_READ.exec(req.path)?.[1] : undefined
+      const body = jsonObjectOf(res)
+      if (key === undefined || !failed.has(key) || body?.status !== 'DEVOLVIDO') return undefined
+      body.status = 'NAO_REALIZADO'
+      body.motivo = 'kit: the return fails'
+      if (body.horario && typeof body.horario === 'object') delete body.horario.liquidacao
+      return res
+    },
+  }), {
+    id: 'hooks-refund-claims-refunded-for-a-failed-return', area: 'webhooks', files: SILENT_FILES, clauses: ['6.2.refund-claims-a-settled-return'],
+    description: 'REFUND claiming REFUNDED for a failed return: a return that ends NAO_REALIZADO still posts REFUND REFUNDED with a LIQUIDATED item',
+  }),
 
   // ------------------------------------------------------------------------------- webhook resend
-  defineFault({
-    id: 'hooks-resend-answers-lower-case-success',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['4.12.response-success'],
+  replaceAnswer((req, res) => resend(req) && jsonObjectOf(res)?.Success === true, (req, res) => jsonResponse(res.status, { success: true }), {
+    id: 'hooks-resend-answers-lower-case-success', area: 'webhooks', files: HOOK_FILES, clauses: ['4.12.response-success'],
     description: 'a successful resend answers {"success": true} (key not spelled Success)',
-    onResponse(req, res) {
-      if (!resend(req) || jsonObjectOf(res)?.Success !== true) return undefined
-      return jsonResponse(res.status, { success: true })
-    },
   }),
 
-  defineFault({
-    id: 'hooks-v2-resend-answers-ok-string',
-    area: 'webhooks',
-    files: HOOK_FILES,
+  replaceAnswer((req, res) => resend(req) && req.path.startsWith('/pix/v2/') && jsonObjectOf(res)?.Success === true, (req, res) => jsonResponse(res.status, { Success: 'true' }), {
+    id: 'hooks-v2-resend-answers-ok-string', area: 'webhooks', files: HOOK_FILES, clauses: ['4.12.v2-identical', '4.12.response-success'],
     // The v2 answer breaks 4.12.response-success on that path; a v2 check alone cannot tell the
     // paths differ, so that is the clause it fails (suites/webhooks/resend.test.ts).
-    clauses: ['4.12.v2-identical', '4.12.response-success'],
     description: 'only the /pix/v2/ resend answers {"Success": "true"} (a string): the two paths differ',
-    onResponse(req, res) {
-      if (!resend(req) || !req.path.startsWith('/pix/v2/') || jsonObjectOf(res)?.Success !== true) return undefined
-      return jsonResponse(res.status, { Success: 'true' })
-    },
   }),
 
   defineFault({
-    id: 'hooks-v1-business-id-is-gateway-id',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['6.1.business-transaction-id'],
+    id: 'hooks-v1-business-id-is-gateway-id', area: 'webhooks', files: HOOK_FILES, clauses: ['6.1.business-transaction-id'],
     description: "the V1 notification's businessTransactionId repeats the transactionId instead of the caller's externalId",
     onWebhook(d) {
       const body = jsonObjectOf(d)
@@ -104,24 +78,13 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'hooks-v1-refund-out-not-normalised',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['6.1.status-refund-normalised'],
+  rewriteNotification((body, d) => { if (v1Event(d) && body.status === 'REFUND') body.status = 'REFUND_OUT' }, {
+    id: 'hooks-v1-refund-out-not-normalised', area: 'webhooks', files: HOOK_FILES, clauses: ['6.1.status-refund-normalised'],
     description: 'the V1 notification of a refund carries REFUND_OUT instead of the normalised REFUND',
-    onWebhook(d) {
-      const body = jsonObjectOf(d)
-      if (v1Event(d) && body?.status === 'REFUND') body.status = 'REFUND_OUT'
-      return d
-    },
   }),
 
   defineFault({
-    id: 'hooks-v1-refund-in-not-normalised',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['6.1.status-refund-normalised'],
+    id: 'hooks-v1-refund-in-not-normalised', area: 'webhooks', files: HOOK_FILES, clauses: ['6.1.status-refund-normalised'],
     description: 'the V1 notification of a refund the account sent (an outgoing movement) carries REFUND_IN instead of REFUND',
     onWebhook(d) {
       const body = jsonObjectOf(d)
@@ -131,10 +94,7 @@ export default [
   }),
 
   defineFault({
-    id: 'hooks-v1-confirmed-cash-in-confirmed',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['3.5.paid-is-confirmed-cash-in'],
+    id: 'hooks-v1-confirmed-cash-in-confirmed', area: 'webhooks', files: HOOK_FILES, clauses: ['3.5.paid-is-confirmed-cash-in'],
     description: 'the V1 notification of a confirmed cash-in leaks the internal CONFIRMED instead of PAID',
     onWebhook(d) {
       const body = jsonObjectOf(d)
@@ -143,66 +103,46 @@ export default [
     },
   }),
 
-  (() => {
-    const seen = new Set<string>()
-    return defineFault({
-      id: 'hooks-resend-restamps-created-date',
-      area: 'webhooks',
-      files: HOOK_FILES,
-      clauses: ['4.12.repeat-safe'],
-      description: 'each repeated resend to the same URL stamps a new createdDate: the notifications differ',
-      onWebhook(d) {
-        const body = jsonObjectOf(d)
-        if (!v1Event(d) || !body) return undefined
-        const key = `${d.url} ${String(body.transactionId)}`
-        if (seen.has(key)) body.createdDate = new Date(Date.now() + seen.size * 1000).toISOString()
-        seen.add(key)
-        return d
-      },
-    })
-  })(),
+  withState(() => new Set<string>(), (seen) => ({
+    onWebhook(d) {
+      const body = jsonObjectOf(d)
+      if (!v1Event(d) || !body) return undefined
+      const key = `${d.url} ${String(body.transactionId)}`
+      if (seen.has(key)) body.createdDate = new Date(Date.now() + seen.size * 1000).toISOString()
+      seen.add(key)
+      return d
+    },
+  }), {
+    id: 'hooks-resend-restamps-created-date', area: 'webhooks', files: HOOK_FILES, clauses: ['4.12.repeat-safe'],
+    description: 'each repeated resend to the same URL stamps a new createdDate: the notifications differ',
+  }),
 
   defineFault({
-    id: 'hooks-resend-body-url-loses-to-callback',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['4.12.destination-body-url'],
+    id: 'hooks-resend-body-url-loses-to-callback', area: 'webhooks', files: HOOK_FILES, clauses: ['4.12.destination-body-url'],
     description: 'resend prefers the transaction\'s callbackWebhookUrl over the url of the body',
     onWebhook: (d) => (channelName(d) === 'body' ? toChannel(d, 'callback') : undefined),
   }),
 
   defineFault({
-    id: 'hooks-resend-callback-ignored',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['4.12.destination-callback'],
+    id: 'hooks-resend-callback-ignored', area: 'webhooks', files: HOOK_FILES, clauses: ['4.12.destination-callback'],
     description: 'notifications ignore the transaction\'s callbackWebhookUrl and go to the account\'s pixWebhookUrl',
     onWebhook: (d) => (channelName(d) === 'callback' ? toChannel(d, 'pix') : undefined),
   }),
 
   defineFault({
-    id: 'hooks-pix-webhook-url-loses-to-global',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['4.12.destination-pix-webhook'],
+    id: 'hooks-pix-webhook-url-loses-to-global', area: 'webhooks', files: HOOK_FILES, clauses: ['4.12.destination-pix-webhook'],
     description: 'notifications prefer the global webhookUrl over the account\'s pixWebhookUrl',
     onWebhook: (d) => (channelName(d) === 'pix' ? toChannel(d, 'global') : undefined),
   }),
 
   defineFault({
-    id: 'hooks-global-webhook-url-ignored',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['4.12.destination-webhook-url'],
+    id: 'hooks-global-webhook-url-ignored', area: 'webhooks', files: HOOK_FILES, clauses: ['4.12.destination-webhook-url'],
     description: 'the global webhookUrl is never used as a last resort: nothing is sent there',
     onWebhook: (d) => (channelName(d) === 'global' ? 'drop' : undefined),
   }),
 
   defineFault({
-    id: 'hooks-resend-without-destination-succeeds',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['7.resend-no-webhook-url-400'],
+    id: 'hooks-resend-without-destination-succeeds', area: 'webhooks', files: HOOK_FILES, clauses: ['7.resend-no-webhook-url-400'],
     description: 'resend with no URL anywhere answers {"Success": true} instead of 400',
     onResponse(req, res) {
       const message = String(jsonObjectOf(res)?.message ?? '')
@@ -212,10 +152,7 @@ export default [
   }),
 
   defineFault({
-    id: 'hooks-resend-accepts-http-url',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['7.resend-url-not-https-400'],
+    id: 'hooks-resend-accepts-http-url', area: 'webhooks', files: HOOK_FILES, clauses: ['7.resend-url-not-https-400'],
     description: 'resend accepts a body url that is plain http (or no URL at all) and answers success',
     onResponse(req, res) {
       const url = jsonObjectOf(req)?.url
@@ -224,32 +161,24 @@ export default [
     },
   }),
 
-  (() => {
-    // The target is asked for the https twin of the url (so it accepts and delivers, through the
-    // relay), and the relay puts the plain http url back: a sender that posts over plain HTTP.
-    const plainUrls = new Set<string>()
-    return defineFault({
-      id: 'hooks-resend-delivers-over-http',
-      area: 'webhooks',
-      files: HOOK_FILES,
-      clauses: ['4.12.url-http-not-delivered'],
-      description: 'resend takes a plain http body url and posts the notification there over plain HTTP',
-      onRequest(req) {
-        const url = jsonObjectOf(req)?.url
-        if (!resend(req) || typeof url !== 'string' || !url.startsWith('http://')) return undefined
-        const twin = `https://${url.slice('http://'.length)}`
-        plainUrls.add(twin)
-        return { ...req, json: { ...req.json, url: twin } }
-      },
-      onWebhook: (d) => (plainUrls.has(d.url) ? { ...d, url: `http://${d.url.slice('https://'.length)}` } : undefined),
-    })
-  })(),
+  // The target is asked for the https twin of the url (so it accepts and delivers, through the
+  // relay), and the relay puts the plain http url back: a sender that posts over plain HTTP.
+  withState(() => new Set<string>(), (plainUrls) => ({
+    onRequest(req) {
+      const url = jsonObjectOf(req)?.url
+      if (!resend(req) || typeof url !== 'string' || !url.startsWith('http://')) return undefined
+      const twin = `https://${url.slice('http://'.length)}`
+      plainUrls.add(twin)
+      return { ...req, json: { ...req.json, url: twin } }
+    },
+    onWebhook: (d) => (plainUrls.has(d.url) ? { ...d, url: `http://${d.url.slice('https://'.length)}` } : undefined),
+  }), {
+    id: 'hooks-resend-delivers-over-http', area: 'webhooks', files: HOOK_FILES, clauses: ['4.12.url-http-not-delivered'],
+    description: 'resend takes a plain http body url and posts the notification there over plain HTTP',
+  }),
 
   defineFault({
-    id: 'hooks-resend-other-account-succeeds',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['7.resend-other-account-400'],
+    id: 'hooks-resend-other-account-succeeds', area: 'webhooks', files: HOOK_FILES, clauses: ['7.resend-other-account-400'],
     description: "resend of another account's transaction answers success (a tenancy leak)",
     onResponse(req, res) {
       const message = String(jsonObjectOf(res)?.message ?? '')
@@ -258,36 +187,19 @@ export default [
     },
   }),
 
-  defineFault({
-    id: 'hooks-resend-unknown-is-400',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['7.resend-not-found-404'],
+  replaceAnswer((req, res) => resend(req) && res.status === 404, () => jsonResponse(400, { statusCode: 400, message: 'transaction not found', error: 'Bad Request' }), {
+    id: 'hooks-resend-unknown-is-400', area: 'webhooks', files: HOOK_FILES, clauses: ['7.resend-not-found-404'],
     description: 'resend of an unknown transaction answers 400 instead of 404',
-    onResponse(req, res) {
-      if (!resend(req) || res.status !== 404) return undefined
-      return jsonResponse(400, { statusCode: 400, message: 'transaction not found', error: 'Bad Request' })
-    },
   }),
 
-  defineFault({
-    id: 'hooks-resend-empty-id-is-404',
-    area: 'webhooks',
-    files: HOOK_FILES,
-    clauses: ['7.resend-missing-id-400'],
+  answerForTarget((req) => resend(req) && req.path.endsWith('/resend/'), () => jsonResponse(404, { statusCode: 404, message: 'Cannot POST', error: 'Not Found' }), {
+    id: 'hooks-resend-empty-id-is-404', area: 'webhooks', files: HOOK_FILES, clauses: ['7.resend-missing-id-400'],
     description: 'resend with an empty transaction id answers 404 (no route) instead of 400',
-    onRequest(req) {
-      if (!resend(req) || !req.path.endsWith('/resend/')) return undefined
-      return jsonResponse(404, { statusCode: 404, message: 'Cannot POST', error: 'Not Found' })
-    },
   }),
 
   // ------------------------------------------------------------------------------- V2 events, §4.18
   defineFault({
-    id: 'hooks-receive-amount-number',
-    area: 'webhooks',
-    files: V2_FILES,
-    clauses: ['6.2.receive-fields'],
+    id: 'hooks-receive-amount-number', area: 'webhooks', files: V2_FILES, clauses: ['6.2.receive-fields'],
     description: 'RECEIVE carries payment.amount as a number instead of a string',
     onWebhook(d) {
       const payment = v2Event(d, 'RECEIVE') ? jsonObjectOf(d)?.data?.payment : undefined
@@ -298,10 +210,7 @@ export default [
 
   // Reading receive-txid-without-charge allows txId null only for a payment no charge asked for.
   defineFault({
-    id: 'hooks-receive-charge-txid-null',
-    area: 'webhooks',
-    files: V2_FILES,
-    clauses: ['6.2.receive-txid-of-charge'],
+    id: 'hooks-receive-charge-txid-null', area: 'webhooks', files: V2_FILES, clauses: ['6.2.receive-txid-of-charge'],
     description: 'RECEIVE of every payment, a paid charge\'s included, carries txId null',
     onWebhook(d) {
       const data = v2Event(d, 'RECEIVE') ? jsonObjectOf(d)?.data : undefined
@@ -311,10 +220,7 @@ export default [
   }),
 
   defineFault({
-    id: 'hooks-refund-item-carries-original-e2e',
-    area: 'webhooks',
-    files: V2_FILES,
-    clauses: ['6.2.refund-items'],
+    id: 'hooks-refund-item-carries-original-e2e', area: 'webhooks', files: V2_FILES, clauses: ['6.2.refund-items'],
     description: "REFUND's refunds item carries the original payment's end-to-end id instead of the return's",
     onWebhook(d) {
       const data = v2Event(d, 'REFUND') ? jsonObjectOf(d)?.data : undefined
@@ -324,24 +230,14 @@ export default [
   }),
 
   defineFault({
-    id: 'hooks-transfer-never-sent',
-    area: 'webhooks',
-    files: V2_FILES,
-    clauses: ['6.2.transfer-emitted'],
+    id: 'hooks-transfer-never-sent', area: 'webhooks', files: V2_FILES, clauses: ['6.2.transfer-emitted'],
     description: 'no TRANSFER event is sent when the bank settles a cash-out',
     onWebhook: (d) => (v2Event(d, 'TRANSFER') ? 'drop' : undefined),
   }),
 
-  defineFault({
-    id: 'hooks-account-webhook-not-stored',
-    area: 'webhooks',
-    files: V2_FILES,
-    clauses: ['4.18.set-pix-webhook-url'],
+  answerForTarget((req) => matches(req, 'POST', '/v1/account/webhook', 'gateway'), (req) => jsonResponse(200, { pixWebhookUrl: jsonObjectOf(req)?.pixWebhookUrl ?? null }), {
+    id: 'hooks-account-webhook-not-stored', area: 'webhooks', files: V2_FILES, clauses: ['4.18.set-pix-webhook-url'],
     description: 'POST /v1/account/webhook answers 200 but does not store pixWebhookUrl',
-    onRequest(req) {
-      if (!matches(req, 'POST', '/v1/account/webhook', 'gateway')) return undefined
-      return jsonResponse(200, { pixWebhookUrl: jsonObjectOf(req)?.pixWebhookUrl ?? null })
-    },
   }),
 
   (() => {
@@ -350,9 +246,7 @@ export default [
     let accountUrl: string | undefined
     const bodyUrls = new Set<string>()
     return defineFault({
-      id: 'mn-resend-body-url-and-account-url-both-used',
-      area: 'webhooks',
-      clauses: ['4.12.destination-body-url'],
+      id: 'mn-resend-body-url-and-account-url-both-used', area: 'webhooks', clauses: ['4.12.destination-body-url'],
       description: "a resend with a body url delivers to the body url and also to the account's URL (both receive the notification)",
       onRequest(req) {
         const urls = jsonObjectOf(req)
@@ -373,9 +267,7 @@ export default [
 
   // §4.12 resend, §3.5, §6, §6.1, §6.2 notifications
   ob({
-    id: 'ob-resend-object-id-refused',
-    area: 'webhooks',
-    clauses: ['4.12.transaction-id-forms'],
+    id: 'ob-resend-object-id-refused', area: 'webhooks', clauses: ['4.12.transaction-id-forms'],
     description: 'resend validates the path as a UUID only: a 24-hex object id is refused with 400',
     onRequest(req) {
       if (matches(req, 'POST', outsiderRESEND, 'gateway') && /^[0-9a-f]{24}$/i.test(req.path.split('/').pop() ?? '')) {
@@ -386,9 +278,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-resend-body-url-ignored',
-    area: 'webhooks',
-    clauses: ['4.12.url-https'],
+    id: 'ob-resend-body-url-ignored', area: 'webhooks', clauses: ['4.12.url-https'],
     description: 'resend ignores the url of the body and delivers to the configured destination (a second setting ignored)',
     onRequest(req) {
       const j = req.json
@@ -399,9 +289,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-resend-body-required',
-    area: 'webhooks',
-    clauses: ['4.12.body-optional'],
+    id: 'ob-resend-body-required', area: 'webhooks', clauses: ['4.12.body-optional'],
     description: 'resend without a body answers 400 "url is required" even when the transaction or account has a webhook URL',
     onRequest(req) {
       if (matches(req, 'POST', outsiderRESEND, 'gateway') && (req.body.length === 0 || typeof req.json?.url !== 'string')) {
@@ -412,9 +300,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-resend-replays-creation-snapshot',
-    area: 'webhooks',
-    clauses: ['4.12.payload-v1'],
+    id: 'ob-resend-replays-creation-snapshot', area: 'webhooks', clauses: ['4.12.payload-v1'],
     description: 'resend posts the notification as it was built at creation: status PENDING, whatever the transaction became',
     onRequest(req) {
       if (matches(req, 'POST', outsiderRESEND, 'gateway')) resends.push(Date.now())
@@ -432,9 +318,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-v1-status-internal-confirmed',
-    area: 'webhooks',
-    clauses: ['3.5.statuses'],
+    id: 'ob-v1-status-internal-confirmed', area: 'webhooks', clauses: ['3.5.statuses'],
     description: 'the V1 notification of a confirmed cash-in says the internal status CONFIRMED instead of PAID',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -444,9 +328,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-notifications-text-plain',
-    area: 'webhooks',
-    clauses: ['6.http-post-json'],
+    id: 'ob-notifications-text-plain', area: 'webhooks', clauses: ['6.http-post-json'],
     description: 'notifications are posted with Content-Type text/plain (the JSON body serialised by hand)',
     onWebhook(d) {
       return { ...d, headers: { ...d.headers, 'content-type': 'text/plain; charset=utf-8' } }
@@ -454,9 +336,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-v1-transaction-id-is-business-id',
-    area: 'webhooks',
-    clauses: ['6.1.transaction-id'],
+    id: 'ob-v1-transaction-id-is-business-id', area: 'webhooks', clauses: ['6.1.transaction-id'],
     description: 'the V1 notification carries the caller\'s externalId as transactionId (both ids set from the same column)',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -466,9 +346,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-v1-value-in-cents',
-    area: 'webhooks',
-    clauses: ['6.1.value-number'],
+    id: 'ob-v1-value-in-cents', area: 'webhooks', clauses: ['6.1.value-number'],
     description: 'the V1 notification carries value in cents (R$ 10.50 as 1050)',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -478,9 +356,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-v1-movement-type-inverted',
-    area: 'webhooks',
-    clauses: ['6.1.movement-type'],
+    id: 'ob-v1-movement-type-inverted', area: 'webhooks', clauses: ['6.1.movement-type'],
     description: 'the V1 notification inverts movementType: OUT for an incoming payment, IN for an outgoing one',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -490,9 +366,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-v1-end-to-end-id-is-transaction-id',
-    area: 'webhooks',
-    clauses: ['6.1.end-to-end-id'],
+    id: 'ob-v1-end-to-end-id-is-transaction-id', area: 'webhooks', clauses: ['6.1.end-to-end-id'],
     description: 'the V1 notification fills endToEndId with the transaction id instead of the payment\'s end-to-end id',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -502,9 +376,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-v1-pix-key-is-receiver-document',
-    area: 'webhooks',
-    clauses: ['6.1.pix-key'],
+    id: 'ob-v1-pix-key-is-receiver-document', area: 'webhooks', clauses: ['6.1.pix-key'],
     description: 'the V1 notification fills pixKey with the receiver\'s document instead of the key of the transaction or account',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -514,9 +386,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-v1-created-date-is-send-time',
-    area: 'webhooks',
-    clauses: ['6.1.created-date'],
+    id: 'ob-v1-created-date-is-send-time', area: 'webhooks', clauses: ['6.1.created-date'],
     description: 'the V1 notification stamps createdDate with the sending machine\'s wall clock, not the transaction\'s creation time',
     escapes: 'not a fault but a reading: §6.1 gives createdDate no event, so the moment the notification is made is one of its two readings (specs/readings.yaml v1-created-date), and passes',
     onWebhook(d) {
@@ -527,9 +397,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-v1-payer-bank-fields-dropped',
-    area: 'webhooks',
-    clauses: ['6.1.payer-block'],
+    id: 'ob-v1-payer-bank-fields-dropped', area: 'webhooks', clauses: ['6.1.payer-block'],
     description: 'the V1 notification carries PayerName and PayerDocumentNumber but drops the payer\'s bank fields, though they are known',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -540,9 +408,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-v1-receiver-block-copies-payer',
-    area: 'webhooks',
-    clauses: ['6.1.receiver-block'],
+    id: 'ob-v1-receiver-block-copies-payer', area: 'webhooks', clauses: ['6.1.receiver-block'],
     description: 'the V1 notification fills the Receiver block from the payer (copy-paste): both blocks name the same party',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -553,9 +419,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-refund-status-liquidated',
-    area: 'webhooks',
-    clauses: ['6.2.refund-fields'],
+    id: 'ob-refund-status-liquidated', area: 'webhooks', clauses: ['6.2.refund-fields'],
     description: 'the REFUND notification says data.status LIQUIDATED (the refund item\'s status) instead of REFUNDED',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -565,9 +429,7 @@ export default [
   }),
 
   ob({
-    id: 'ob-refund-end-to-end-id-of-return',
-    area: 'webhooks',
-    clauses: ['6.2.refund-links-original'],
+    id: 'ob-refund-end-to-end-id-of-return', area: 'webhooks', clauses: ['6.2.refund-links-original'],
     description: 'the REFUND notification carries the return\'s own end-to-end id (rtrId) as data.endToEndId instead of the original payment\'s',
     onWebhook(d) {
       const j = jsonObjectOf(d)

@@ -1,6 +1,6 @@
 // Route tests, answers and hook state shared by the authentication and input-bound faults, which sit in the area
 // files (faults/<area>.ts) of the checks that catch them. A hook's state lives here: one instance per run.
-import { jsonObjectOf, jsonResponse, matches, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
+import { defineFault, jsonObjectOf, jsonResponse, matches, type Fault, type ProxyHooks, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
 
 // ---- helpers ------------------------------------------------------------------------------------
 
@@ -27,7 +27,14 @@ export const oauthTokenAnswer = () => jsonResponse(200, { access_token: FAKE_JWT
 export const certTokenAnswer = () => jsonResponse(201, { access_token: FAKE_JWT, token_type: 'Bearer', expires_in: 1800 })
 
 export const body = (req: ProxyRequest): Record<string, any> | undefined => jsonObjectOf(req)
+/** The message of a JSON error answer ('' when it has none). */
+export const messageOf = (res: { json?: any }) => String(jsonObjectOf(res)?.message ?? '')
 export const missing = (v: unknown) => v === undefined || v === null || v === ''
+/** The request has a JSON body without `absent` (see `missing`) and, when named, with `present`. */
+export function sendsWithout(req: ProxyRequest, absent: string, present?: string): boolean {
+  const b = body(req)
+  return b !== undefined && missing(b[absent]) && (present === undefined || !missing(b[present]))
+}
 
 /** A proxy-side memory of the tokens the target issued: header.payload → the full token. */
 export class IssuedTokens {
@@ -163,4 +170,9 @@ export const returnParts = (req: ProxyRequest) => /^\/pix\/([^/]*)\/devolucao(?:
 /** Rewrites a listing's query before the target sees it. */
 export function rewriteQuery(which: (req: ProxyRequest) => boolean, change: (q: URLSearchParams) => boolean) {
   return (req: ProxyRequest) => (which(req) && change(req.query) ? req : undefined)
+}
+
+/** A fault whose hooks share one IssuedTokens of their own (one instance per fault, as each hook set needs). */
+export function withIssuedTokens(hooks: (tokens: IssuedTokens) => ProxyHooks, meta: Omit<Fault, 'onRequest' | 'onResponse' | 'onWebhook'>): Fault {
+  return defineFault({ ...meta, ...hooks(new IssuedTokens()) })
 }

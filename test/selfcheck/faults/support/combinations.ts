@@ -16,8 +16,7 @@ const refusal = (detail: string) => jsonResponse(400, { type: 'https://pix.examp
 
 export default [
   defineFault({
-    id: 'combo-cob-devedor-both-documents-accepted',
-    area: 'charges', files: BOUNDS, clauses: ['4.10.devedor-fields-required'],
+    id: 'combo-cob-devedor-both-documents-accepted', area: 'charges', files: BOUNDS, clauses: ['4.10.devedor-fields-required'],
     description: 'a devedor with both cpf and cnpj is accepted: the cnpj is silently dropped',
     onRequest(req) {
       const d = cobBody(req)?.devedor
@@ -26,8 +25,7 @@ export default [
     },
   }),
   defineFault({
-    id: 'combo-cob-cnpj-without-nome-accepted',
-    area: 'charges', files: BOUNDS, clauses: ['4.10.devedor-fields-required'],
+    id: 'combo-cob-cnpj-without-nome-accepted', area: 'charges', files: BOUNDS, clauses: ['4.10.devedor-fields-required'],
     description: 'a devedor with a cnpj and no nome is accepted (nome is required only beside a cpf)',
     onRequest(req) {
       const d = cobBody(req)?.devedor
@@ -36,8 +34,7 @@ export default [
     },
   }),
   defineFault({
-    id: 'combo-cob-empty-devedor-accepted',
-    area: 'charges', files: BOUNDS, clauses: ['4.10.devedor-fields-required'],
+    id: 'combo-cob-empty-devedor-accepted', area: 'charges', files: BOUNDS, clauses: ['4.10.devedor-fields-required'],
     description: 'an empty devedor {} is taken for no devedor and the charge created',
     onRequest(req) {
       const b = cobBody(req)
@@ -46,8 +43,7 @@ export default [
     },
   }),
   defineFault({
-    id: 'combo-cob-info-adicionais-required',
-    area: 'charges', files: BOUNDS, clauses: ['4.10.status-201'],
+    id: 'combo-cob-info-adicionais-required', area: 'charges', files: BOUNDS, clauses: ['4.10.status-201'],
     description: 'PUT /cob without infoAdicionais is refused with 400 (the optional array is required)',
     onRequest(req) {
       const b = cobBody(req)
@@ -55,8 +51,7 @@ export default [
     },
   }),
   defineFault({
-    id: 'combo-cob-expiracao-required',
-    area: 'charges', files: BOUNDS, clauses: ['4.10.status-201'],
+    id: 'combo-cob-expiracao-required', area: 'charges', files: BOUNDS, clauses: ['4.10.status-201'],
     description: 'PUT /cob with calendario but no calendario.expiracao is refused with 400 (the default is never applied)',
     onRequest(req) {
       const b = cobBody(req)
@@ -64,8 +59,7 @@ export default [
     },
   }),
   defineFault({
-    id: 'combo-view-digits-read-as-internal-id-only',
-    area: 'transactions', files: VIEW_FILE, clauses: ['4.3.get-by-external-id'],
+    id: 'combo-view-digits-read-as-internal-id-only', area: 'transactions', files: VIEW_FILE, clauses: ['4.3.get-by-external-id'],
     description: 'GET /api/pix/transaction/{id} reads an id of digits only as an internal id: an externalId of digits is never found (404)',
     onResponse(req, res) {
       const id = matches(req, 'GET', VIEW, 'base') ? decodeURIComponent(req.path.split('/').pop()!) : ''
@@ -74,8 +68,7 @@ export default [
     },
   }),
   defineFault({
-    id: 'combo-return-descricao-required',
-    area: 'returns', files: RETURN_BOUNDS, clauses: ['4.11.status-201'],
+    id: 'combo-return-descricao-required', area: 'returns', files: RETURN_BOUNDS, clauses: ['4.11.status-201'],
     description: 'PUT /pix/{e2eid}/devolucao/{id} without descricao is refused with 400 (the optional text is required)',
     onRequest(req) {
       const b = matches(req, 'PUT', RETURN, 'base') ? jsonObjectOf(req) : undefined
@@ -86,8 +79,7 @@ export default [
     // a pixWebhookUrl set again within seconds is not stored: a cache of the first setting not invalidated
     let lastSetAt = 0
     return defineFault({
-      id: 'combo-pix-webhook-url-second-set-ignored',
-      area: 'webhooks', files: V2_EVENTS, clauses: ['4.18.set-pix-webhook-url'],
+      id: 'combo-pix-webhook-url-second-set-ignored', area: 'webhooks', files: V2_EVENTS, clauses: ['4.18.set-pix-webhook-url'],
       description: 'POST /v1/account/webhook within 5 s of the previous one answers 200 and changes nothing: the first pixWebhookUrl keeps the notifications',
       onRequest(req) {
         if (!matches(req, 'POST', '/v1/account/webhook', 'gateway')) return undefined
@@ -102,8 +94,7 @@ export default [
     // the URLs set are kept in a list: every notification goes to the latest one and to the one before
     const set: string[] = []
     return defineFault({
-      id: 'combo-pix-webhook-url-both-kept',
-      area: 'webhooks', files: V2_EVENTS, clauses: ['4.18.set-pix-webhook-url'],
+      id: 'combo-pix-webhook-url-both-kept', area: 'webhooks', files: V2_EVENTS, clauses: ['4.18.set-pix-webhook-url'],
       description: 'after pixWebhookUrl is set twice, the notifications go to the second URL and to the first as well',
       onRequest(req) {
         const url = matches(req, 'POST', '/v1/account/webhook', 'gateway') ? jsonObjectOf(req)?.pixWebhookUrl : undefined

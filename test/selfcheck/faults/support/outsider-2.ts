@@ -4,7 +4,8 @@
 // Grouped per area; faults/index.ts spreads each group. Where a fault keeps state, it is keyed by
 // something unique to one check (a txid, an e2e id, a record's id with its creation time) or lives
 // a few seconds of real time, since the target is reset between checks without the proxy seeing it.
-// This file is long because it is one batch, written and measured as one (its kill rate is the batch's).
+// The file is long because it holds the batch's 77 faults, one small definition or table row each, kept
+// together as the batch was written; moving each group into its faults/<area>.ts would shorten it.
 import { jsonObjectOf, jsonResponse, matches, type Fault, type ProxyRequest, type WebhookDelivery } from '../../fault.ts'
 import { asFirstAccount, noteFirstAccount, swapped } from './isolation.ts'
 import {
@@ -13,6 +14,7 @@ import {
   RETURN,
   TX_VIEW,
   isAccountListing,
+  isListing,
   isPixKeyListing,
   isSlipNote,
   isV1,
@@ -24,6 +26,7 @@ import {
   refuse,
   type Obj,
 } from './outsider.ts'
+import { itemFaults, okAnswerFaults, rewriteItems, rewriteOk } from './rewrites.ts'
 
 // ── helpers of this batch ───────────────────────────────────────────────────────────────────
 
@@ -72,130 +75,33 @@ const balanceClock = { offsetMs: 0 }
 // ── transactions (single view §2.1, listings §2.2, §4.3–4.5) ──────────────────────────────────────
 
 const transactions: Fault[] = [
-  ob({
-    id: 'ob2-view-bank-code-as-number',
-    area: 'transactions',
-    clauses: ['2.1.counterpart-bank-code'],
-    description: 'the view serialises counterpartAccountBankCode from an integer column: 260 instead of "260" (and "001" would lose its zeros)',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getTransaction')
-      if (b) b.counterpartAccountBankCode = toNumberIfDigits(b.counterpartAccountBankCode)
-    },
-  }),
-  ob({
-    id: 'ob2-view-branch-as-number',
-    area: 'transactions',
-    clauses: ['2.1.counterpart-branch'],
-    description: 'the view parses the branch as a number: counterpartAccountBranch 1 instead of "0001"',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getTransaction')
-      if (b) b.counterpartAccountBranch = toNumberIfDigits(b.counterpartAccountBranch)
-    },
-  }),
-  ob({
-    id: 'ob2-view-account-number-digits-number',
-    area: 'transactions',
-    clauses: ['2.1.counterpart-account-number'],
-    description: 'the view strips the check-digit dash and sends the account number as a JSON number (45678909)',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getTransaction')
-      if (b && typeof b.counterpartAccountNumber === 'string') b.counterpartAccountNumber = Number(b.counterpartAccountNumber.replace(/\D/g, '')) || b.counterpartAccountNumber
-    },
-  }),
-  ob({
-    id: 'ob2-view-bank-name-relation-object',
-    area: 'transactions',
-    clauses: ['2.1.counterpart-bank-name'],
-    description: 'the ORM eager-loads the bank relation into counterpartAccountBankName: {code, name} instead of the name string',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getTransaction')
-      if (b && typeof b.counterpartAccountBankName === 'string') b.counterpartAccountBankName = { code: b.counterpartAccountBankCode, name: b.counterpartAccountBankName }
-    },
-  }),
-  ob({
-    id: 'ob2-view-created-at-sql-datetime',
-    area: 'transactions',
-    clauses: ['2.1.created-at'],
-    description: 'the view prints createdAt as the database driver gives it: "2026-11-29 07:32:37" (no T, no zone)',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getTransaction')
-      if (b) b.createdAt = sqlDateTime(b.createdAt)
-    },
-  }),
-  ob({
-    id: 'ob2-view-processed-at-empty-string',
-    area: 'transactions',
-    clauses: ['2.1.processed-at'],
+  ...okAnswerFaults({ area: 'transactions' }, [
+    ['ob2-view-bank-code-as-number', ['2.1.counterpart-bank-code'], 'getTransaction', 'the view serialises counterpartAccountBankCode from an integer column: 260 instead of "260" (and "001" would lose its zeros)', (b) => { b.counterpartAccountBankCode = toNumberIfDigits(b.counterpartAccountBankCode) }],
+    ['ob2-view-branch-as-number', ['2.1.counterpart-branch'], 'getTransaction', 'the view parses the branch as a number: counterpartAccountBranch 1 instead of "0001"', (b) => { b.counterpartAccountBranch = toNumberIfDigits(b.counterpartAccountBranch) }],
+    ['ob2-view-account-number-digits-number', ['2.1.counterpart-account-number'], 'getTransaction', 'the view strips the check-digit dash and sends the account number as a JSON number (45678909)', (b) => { if (typeof b.counterpartAccountNumber === 'string') b.counterpartAccountNumber = Number(b.counterpartAccountNumber.replace(/\D/g, '')) || b.counterpartAccountNumber }],
+    ['ob2-view-bank-name-relation-object', ['2.1.counterpart-bank-name'], 'getTransaction', 'the ORM eager-loads the bank relation into counterpartAccountBankName: {code, name} instead of the name string', (b) => { if (typeof b.counterpartAccountBankName === 'string') b.counterpartAccountBankName = { code: b.counterpartAccountBankCode, name: b.counterpartAccountBankName } }],
+    ['ob2-view-created-at-sql-datetime', ['2.1.created-at'], 'getTransaction', 'the view prints createdAt as the database driver gives it: "2026-11-29 07:32:37" (no T, no zone)', (b) => { b.createdAt = sqlDateTime(b.createdAt) }],
+  ]),
+  rewriteOk('getTransaction', (b) => { if (b.processedAt === null || b.processedAt === undefined) b.processedAt = '' }, {
+    id: 'ob2-view-processed-at-empty-string', area: 'transactions', clauses: ['2.1.processed-at'],
     description: 'an unprocessed transaction shows processedAt "" (an empty string) instead of null or no field',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getTransaction')
-      if (b && (b.processedAt === null || b.processedAt === undefined)) b.processedAt = ''
-    },
   }),
-  ob({
-    id: 'ob2-view-external-id-null-for-cash-out',
-    area: 'transactions',
-    clauses: ['2.1.external-id'],
+  rewriteOk('getTransaction', (b) => { if (b.type === 'WITHDRAW') b.externalId = null }, {
+    id: 'ob2-view-external-id-null-for-cash-out', area: 'transactions', clauses: ['2.1.external-id'],
     description: 'the cash-out externalId is stored in another column the view does not read: a WITHDRAW shows externalId null',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getTransaction')
-      if (b && b.type === 'WITHDRAW') b.externalId = null
-    },
   }),
-  ob({
-    id: 'ob2-view-updated-at-not-touched',
-    area: 'transactions',
-    clauses: ['2.1.updated-at'],
+  rewriteOk('getTransaction', (b) => { if (typeof b.createdAt === 'string') b.updatedAt = b.createdAt }, {
+    id: 'ob2-view-updated-at-not-touched', area: 'transactions', clauses: ['2.1.updated-at'],
     description: 'status changes are written by a raw UPDATE that does not touch updatedAt: a settled or failed transaction keeps updatedAt = createdAt',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getTransaction')
-      if (b && typeof b.createdAt === 'string') b.updatedAt = b.createdAt
-    },
   }),
+  ...itemFaults(isListing, { area: 'transactions' }, [
+    ['ob2-listing-operation-type-title-case', ['2.2.operation-type-enum', '2.2.type-map-payment', '2.2.type-map-withdraw'], 'the listing capitalises every word of operationType: "Pix In", "Pix Out", "Refund In", "Refund Out"', (i) => { if (typeof i.operationType === 'string') i.operationType = i.operationType.replace(/ (\w)/, (_m, c: string) => ` ${c.toUpperCase()}`) }],
+    ['ob2-listing-created-at-epoch-ms', ['2.2.created-at'], 'the listing sends createdAt as epoch milliseconds (a number), as its cache layer stores dates', (i) => { i.createdAt = epochMs(i.createdAt) }],
+    ['ob2-listing-processed-at-date-only', ['2.2.processed-at'], 'processedAt in the listing comes from a DATE column: "2026-11-29" without the time', (i) => { i.processedAt = dateOnly(i.processedAt) }],
+    ['ob2-listing-counterpart-name-null', ['2.2.counterpart-name'], 'a counterpart without a registered name is listed with counterpart.name null (the view of the same record has its name); here every name is dropped to null', (i) => { if (i.counterpart && typeof i.counterpart === 'object') i.counterpart.name = null }],
+  ]),
   ob({
-    id: 'ob2-listing-operation-type-title-case',
-    area: 'transactions',
-    clauses: ['2.2.operation-type-enum', '2.2.type-map-payment', '2.2.type-map-withdraw'],
-    description: 'the listing capitalises every word of operationType: "Pix In", "Pix Out", "Refund In", "Refund Out"',
-    onResponse(req, res) {
-      if (!isAccountListing(req) && !isPixKeyListing(req)) return
-      for (const i of listItems(res)) if (typeof i.operationType === 'string') i.operationType = i.operationType.replace(/ (\w)/, (_m, c: string) => ` ${c.toUpperCase()}`)
-    },
-  }),
-  ob({
-    id: 'ob2-listing-created-at-epoch-ms',
-    area: 'transactions',
-    clauses: ['2.2.created-at'],
-    description: 'the listing sends createdAt as epoch milliseconds (a number), as its cache layer stores dates',
-    onResponse(req, res) {
-      if (!isAccountListing(req) && !isPixKeyListing(req)) return
-      for (const i of listItems(res)) i.createdAt = epochMs(i.createdAt)
-    },
-  }),
-  ob({
-    id: 'ob2-listing-processed-at-date-only',
-    area: 'transactions',
-    clauses: ['2.2.processed-at'],
-    description: 'processedAt in the listing comes from a DATE column: "2026-11-29" without the time',
-    onResponse(req, res) {
-      if (!isAccountListing(req) && !isPixKeyListing(req)) return
-      for (const i of listItems(res)) i.processedAt = dateOnly(i.processedAt)
-    },
-  }),
-  ob({
-    id: 'ob2-listing-counterpart-name-null',
-    area: 'transactions',
-    clauses: ['2.2.counterpart-name'],
-    description: 'a counterpart without a registered name is listed with counterpart.name null (the view of the same record has its name); here every name is dropped to null',
-    onResponse(req, res) {
-      if (!isAccountListing(req) && !isPixKeyListing(req)) return
-      for (const i of listItems(res)) if (i.counterpart && typeof i.counterpart === 'object') i.counterpart.name = null
-    },
-  }),
-  ob({
-    id: 'ob2-listing-bank-codes-as-numbers',
-    area: 'transactions',
-    clauses: ['2.2.counterpart-bank'],
+    id: 'ob2-listing-bank-codes-as-numbers', area: 'transactions', clauses: ['2.2.counterpart-bank'],
     description: 'counterpart.bank.bankCode and accountBranch are numbers in the listing (260, 1): numeric columns serialised as they are',
     onResponse(req, res) {
       if (!isAccountListing(req) && !isPixKeyListing(req)) return
@@ -208,20 +114,12 @@ const transactions: Fault[] = [
       }
     },
   }),
-  ob({
-    id: 'ob2-listing-final-amount-ignores-fee',
-    area: 'transactions',
-    clauses: ['2.2.final-amount'],
+  rewriteItems(isListing, (i) => { if (typeof i.originalAmount === 'number' && typeof i.feeAmount === 'number' && i.feeAmount !== 0) i.finalAmount = i.originalAmount }, {
+    id: 'ob2-listing-final-amount-ignores-fee', area: 'transactions', clauses: ['2.2.final-amount'],
     description: 'the listing copies originalAmount into finalAmount (the fee is applied only in the single view)',
-    onResponse(req, res) {
-      if (!isAccountListing(req) && !isPixKeyListing(req)) return
-      for (const i of listItems(res)) if (typeof i.originalAmount === 'number' && typeof i.feeAmount === 'number' && i.feeAmount !== 0) i.finalAmount = i.originalAmount
-    },
   }),
   ob({
-    id: 'ob2-account-listing-total-counts-all-accounts',
-    area: 'transactions',
-    clauses: ['2.2.pagination-total', '2.2.pagination-total-pages', '1.own-account-transactions'],
+    id: 'ob2-account-listing-total-counts-all-accounts', area: 'transactions', clauses: ['2.2.pagination-total', '2.2.pagination-total-pages', '1.own-account-transactions'],
     description: 'the COUNT query of the account listing lacks the account filter: total (and totalPages, hasNext) count 7 records of other accounts',
     onResponse(req, res) {
       if (!isAccountListing(req) || res.status !== 200) return
@@ -233,9 +131,7 @@ const transactions: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-account-listing-e2e-filter-else-if',
-    area: 'transactions',
-    clauses: ['4.4.end-to-end-id-filter'],
+    id: 'ob2-account-listing-e2e-filter-else-if', area: 'transactions', clauses: ['4.4.end-to-end-id-filter'],
     description: 'the filters are an if/else-if chain: when status or type is given too, endToEndId is ignored',
     onRequest(req) {
       if (!isAccountListing(req)) return
@@ -247,9 +143,7 @@ const transactions: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-account-listing-31-day-interval-refused',
-    area: 'transactions',
-    clauses: ['4.4.interval-max-31'],
+    id: 'ob2-account-listing-31-day-interval-refused', area: 'transactions', clauses: ['4.4.interval-max-31'],
     description: 'the interval rule is written `days >= 31`: a startDate/endDate pair exactly 31 days apart is refused with 400',
     onRequest(req) {
       if (!isAccountListing(req)) return
@@ -261,9 +155,7 @@ const transactions: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-pix-key-listing-size-capped-at-100',
-    area: 'transactions',
-    clauses: ['4.5.size-range'],
+    id: 'ob2-pix-key-listing-size-capped-at-100', area: 'transactions', clauses: ['4.5.size-range'],
     description: 'the pix-key listing reuses the account listing validator: size above 100 (up to 1000 allowed) is refused with 400',
     onRequest(req) {
       if (!isPixKeyListing(req)) return
@@ -272,9 +164,7 @@ const transactions: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-pix-key-listing-default-31-days',
-    area: 'transactions',
-    clauses: ['4.5.start-date-default'],
+    id: 'ob2-pix-key-listing-default-31-days', area: 'transactions', clauses: ['4.5.start-date-default'],
     description: 'the pix-key listing copies the account listing default: without startDate it goes 31 days back instead of 30',
     onRequest(req) {
       if (!isPixKeyListing(req) || req.query.has('startDate')) return
@@ -287,93 +177,35 @@ const transactions: Fault[] = [
 // ── balance (§2.3, §4.8, §4.9, §4.13) ──────────────────────────────────────────────────────────
 
 const balance: Fault[] = [
+  ...okAnswerFaults({ area: 'balance' }, [
+    ['ob2-public-blocked-balance-decimal-string', ['2.3.public-blocked-balance'], 'getBalance', 'the public balance serialises blockedBalance from a Decimal column as a string ("0.00")', (b) => { if (typeof b.blockedBalance === 'number') b.blockedBalance = b.blockedBalance.toFixed(2) }],
+    ['ob2-bcb-balance-data-not-array', ['2.3.bcb-data-array'], 'getAccountBalances', 'with a single balance the central-bank-style answer sends data as that object, not an array of one', (b) => { if (Array.isArray(b.data) && b.data.length === 1) b.data = b.data[0] }],
+    ['ob2-bcb-balance-event-date-date-only', ['2.3.bcb-event-date'], 'getAccountBalances', 'eventDate is the balance date ("2026-11-29"), not the date-time of the query', (b) => { if (Array.isArray(b.data)) for (const i of b.data) if (i && typeof i === 'object') i.eventDate = dateOnly(i.eventDate) }],
+    ['ob2-bcb-balance-available-string', ['2.3.bcb-available'], 'getAccountBalances', 'the central-bank-style balance writes available as a decimal string ("10012.22"), the way other central-bank APIs write amounts', (b) => { if (Array.isArray(b.data)) for (const i of b.data) if (typeof i?.balanceAmount?.available === 'number') i.balanceAmount.available = i.balanceAmount.available.toFixed(2) }],
+    ['ob2-bcb-balance-blocked-null-when-zero', ['2.3.bcb-blocked'], 'getAccountBalances', 'an account with nothing blocked gets blocked null (no row in the blocks table) instead of 0', (b) => { if (Array.isArray(b.data)) for (const i of b.data) if (i?.balanceAmount?.blocked === 0) i.balanceAmount.blocked = null }],
+  ]),
   ob({
-    id: 'ob2-public-blocked-balance-decimal-string',
-    area: 'balance',
-    clauses: ['2.3.public-blocked-balance'],
-    description: 'the public balance serialises blockedBalance from a Decimal column as a string ("0.00")',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getBalance')
-      if (b && typeof b.blockedBalance === 'number') b.blockedBalance = b.blockedBalance.toFixed(2)
-    },
-  }),
-  ob({
-    id: 'ob2-bcb-balance-data-not-array',
-    area: 'balance',
-    clauses: ['2.3.bcb-data-array'],
-    description: 'with a single balance the central-bank-style answer sends data as that object, not an array of one',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getAccountBalances')
-      if (b && Array.isArray(b.data) && b.data.length === 1) b.data = b.data[0]
-    },
-  }),
-  ob({
-    id: 'ob2-bcb-balance-event-date-date-only',
-    area: 'balance',
-    clauses: ['2.3.bcb-event-date'],
-    description: 'eventDate is the balance date ("2026-11-29"), not the date-time of the query',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getAccountBalances')
-      if (b && Array.isArray(b.data)) for (const i of b.data) if (i && typeof i === 'object') i.eventDate = dateOnly(i.eventDate)
-    },
-  }),
-  ob({
-    id: 'ob2-bcb-balance-available-string',
-    area: 'balance',
-    clauses: ['2.3.bcb-available'],
-    description: 'the central-bank-style balance writes available as a decimal string ("10012.22"), the way other central-bank APIs write amounts',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getAccountBalances')
-      if (b && Array.isArray(b.data)) for (const i of b.data) if (typeof i?.balanceAmount?.available === 'number') i.balanceAmount.available = i.balanceAmount.available.toFixed(2)
-    },
-  }),
-  ob({
-    id: 'ob2-bcb-balance-blocked-null-when-zero',
-    area: 'balance',
-    clauses: ['2.3.bcb-blocked'],
-    description: 'an account with nothing blocked gets blocked null (no row in the blocks table) instead of 0',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getAccountBalances')
-      if (b && Array.isArray(b.data)) for (const i of b.data) if (i?.balanceAmount?.blocked === 0) i.balanceAmount.blocked = null
-    },
-  }),
-  ob({
-    id: 'ob2-bcb-balance-requires-date-param',
-    area: 'balance',
-    clauses: ['4.9.status-200'],
+    id: 'ob2-bcb-balance-requires-date-param', area: 'balance', clauses: ['4.9.status-200'],
     description: 'GET /accounts/balances without a query parameter is refused 400 "dataHora is required" (the provider made the reference date mandatory)',
     onRequest(req) {
       if (matches(req, 'GET', '/accounts/balances', 'base') && [...req.query.keys()].length === 0 && req.headers.authorization) return refuse(400, 'dataHora is required')
     },
   }),
-  ob({
-    id: 'ob2-public-consulted-at-local-as-utc',
-    area: 'balance',
-    clauses: ['2.3.consulted-at-is-event-date', '2.3.public-consulted-at'],
+  rewriteOk('getBalance', (b) => { if (typeof b.consultedAt === 'string') b.consultedAt = localAsUtc(b.consultedAt) }, {
+    id: 'ob2-public-consulted-at-local-as-utc', area: 'balance', clauses: ['2.3.consulted-at-is-event-date', '2.3.public-consulted-at'],
     description: 'the public balance stamps consultedAt with São Paulo wall time labelled Z: three hours before the query',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getBalance')
-      if (b && typeof b.consultedAt === 'string') b.consultedAt = localAsUtc(b.consultedAt)
-    },
   }),
-  ob({
-    id: 'ob2-gateway-consulted-at-of-cache-fill',
-    area: 'balance',
-    clauses: ['2.3.gateway-consulted-at'],
+  rewriteOk('getGatewayBalance', (b, req) => {
+    const key = req.headers['x-api-key'] ?? ''
+    const hit = gatewayConsultedCache.get(key)
+    if (hit && Date.now() - hit.at < 60_000) b.consultedAt = hit.consultedAt
+    else gatewayConsultedCache.set(key, { consultedAt: b.consultedAt, at: Date.now() })
+  }, {
+    id: 'ob2-gateway-consulted-at-of-cache-fill', area: 'balance', clauses: ['2.3.gateway-consulted-at'],
     description: 'the gateway balance is cached for 60 s per key and consultedAt is the time the cache was filled, not of this query (the amounts are read live)',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getGatewayBalance')
-      if (!b) return
-      const key = req.headers['x-api-key'] ?? ''
-      const hit = gatewayConsultedCache.get(key)
-      if (hit && Date.now() - hit.at < 60_000) b.consultedAt = hit.consultedAt
-      else gatewayConsultedCache.set(key, { consultedAt: b.consultedAt, at: Date.now() })
-    },
   }),
   ob({
-    id: 'ob2-public-balance-cached-per-token',
-    area: 'balance',
-    clauses: ['1.balance-shapes-one-balance', '2.3.net-equals-available', '3.6.accept-moves-to-blocked', '3.6.incoming-raises-available'],
+    id: 'ob2-public-balance-cached-per-token', area: 'balance', clauses: ['1.balance-shapes-one-balance', '2.3.net-equals-available', '3.6.accept-moves-to-blocked', '3.6.incoming-raises-available'],
     description: 'the public balance is cached 15 s per bearer token: after a payment or a cash-out the same token reads the old balance while the other shapes moved',
     onResponse(req, res) {
       if (!okAnswerOf(req, res, 'getBalance')) return
@@ -388,56 +220,34 @@ const balance: Fault[] = [
 // ── cash (§4.6, §4.7) ─────────────────────────────────────────────────────────────────────────
 
 const cash: Fault[] = [
-  ob({
-    id: 'ob2-cash-out-generate-time-local-as-utc',
-    area: 'cash',
-    clauses: ['4.7.generate-time'],
+  rewriteOk('createCashOutQrCode', (b) => { if (typeof b.generateTime === 'string') b.generateTime = localAsUtc(b.generateTime) }, {
+    id: 'ob2-cash-out-generate-time-local-as-utc', area: 'cash', clauses: ['4.7.generate-time'],
     description: 'the cash-out answer stamps generateTime with São Paulo wall time labelled Z (three hours early)',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'createCashOutQrCode')
-      if (b && typeof b.generateTime === 'string') b.generateTime = localAsUtc(b.generateTime)
-    },
   }),
-  ob({
-    id: 'ob2-cash-in-times-on-host-clock',
-    area: 'cash',
-    clauses: ['4.6.generate-time'],
+  rewriteOk('createCashIn', (b) => {
+    if (typeof b.generateTime !== 'string' || typeof b.expirationDate !== 'string') return
+    const span = Date.parse(b.expirationDate) - Date.parse(b.generateTime)
+    const now = Date.now()
+    b.generateTime = new Date(now).toISOString()
+    if (Number.isFinite(span)) b.expirationDate = new Date(now + span).toISOString()
+  }, {
+    id: 'ob2-cash-in-times-on-host-clock', area: 'cash', clauses: ['4.6.generate-time'],
     description: 'the cash-in service stamps generateTime (and expirationDate from it) with its own host clock, not the platform clock the other services use: equal until the clock moves',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'createCashIn')
-      if (!b || typeof b.generateTime !== 'string' || typeof b.expirationDate !== 'string') return
-      const span = Date.parse(b.expirationDate) - Date.parse(b.generateTime)
-      const now = Date.now()
-      b.generateTime = new Date(now).toISOString()
-      if (Number.isFinite(span)) b.expirationDate = new Date(now + span).toISOString()
-    },
   }),
-  ob({
-    id: 'ob2-cash-in-expiration-time-in-minutes',
-    area: 'cash',
-    clauses: ['4.6.expiration-date-from-expiration-time'],
+  rewriteOk('createCashIn', (b, req) => {
+    const seconds = jsonObjectOf(req)?.transaction?.expirationTime
+    if (typeof b.generateTime !== 'string' || typeof seconds !== 'number') return
+    b.expirationDate = new Date(Date.parse(b.generateTime) + seconds * 60_000).toISOString()
+  }, {
+    id: 'ob2-cash-in-expiration-time-in-minutes', area: 'cash', clauses: ['4.6.expiration-date-from-expiration-time'],
     description: 'transaction.expirationTime is read as minutes: expirationDate = generateTime + expirationTime × 60 s',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'createCashIn')
-      const seconds = jsonObjectOf(req)?.transaction?.expirationTime
-      if (!b || typeof b.generateTime !== 'string' || typeof seconds !== 'number') return
-      b.expirationDate = new Date(Date.parse(b.generateTime) + seconds * 60_000).toISOString()
-    },
   }),
-  ob({
-    id: 'ob2-cash-in-qr-image-raw-base64',
-    area: 'cash',
-    clauses: ['4.6.qr-image-when-requested'],
+  rewriteOk('createCashIn', (b) => { if (typeof b.qrCodeImage === 'string') b.qrCodeImage = b.qrCodeImage.replace(/^data:[^,]*,/, '') }, {
+    id: 'ob2-cash-in-qr-image-raw-base64', area: 'cash', clauses: ['4.6.qr-image-when-requested'],
     description: 'qrCodeImage is the bare base64 of the PNG, without the data:image/png;base64, prefix',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'createCashIn')
-      if (b && typeof b.qrCodeImage === 'string') b.qrCodeImage = b.qrCodeImage.replace(/^data:[^,]*,/, '')
-    },
   }),
   ob({
-    id: 'ob2-cash-out-requires-recipient-fields',
-    area: 'cash',
-    clauses: ['4.7.optional-fields'],
+    id: 'ob2-cash-out-requires-recipient-fields', area: 'cash', clauses: ['4.7.optional-fields'],
     description: 'the cash-out validator marks name and document required: a payment from a QR code alone is refused with 400',
     onRequest(req) {
       if (!matches(req, 'POST', '/api/pix/cash-out-qrcode', 'base')) return
@@ -450,59 +260,24 @@ const cash: Fault[] = [
 // ── charges (§2.4, §3.2, §4.10) ──────────────────────────────────────────────────────────────────
 
 const charges: Fault[] = [
+  ...okAnswerFaults({ area: 'charges' }, [
+    ['ob2-cob-status-lowercase', ['2.4.status-enum', '3.2.create-ativa'], 'putCob', 'the charge status is serialised from a lower-case enum: "ativa"', (b) => { if (typeof b.status === 'string') b.status = b.status.toLowerCase() }],
+    ['ob2-cob-location-is-url', ['2.4.location-equals-loc'], 'putCob', 'top-level location is the payload URL of the charge (as in other central-bank APIs), not the EMV code of loc.location', (b) => { if (typeof b.location === 'string' && typeof b.txid === 'string') b.location = `pix.provider.example/qr/v2/${b.txid}` }],
+    ['ob2-cob-expiracao-echoed-in-ms', ['4.10.echoes-request', '4.10.expiracao-default'], 'putCob', 'the charge stores calendario.expiracao in milliseconds and echoes it so: 3600 sent, 3600000 answered; the default 86400000', (b) => { if (typeof b.calendario?.expiracao === 'number') b.calendario.expiracao *= 1000 }],
+  ]),
   ob({
-    id: 'ob2-cob-status-lowercase',
-    area: 'charges',
-    clauses: ['2.4.status-enum', '3.2.create-ativa'],
-    description: 'the charge status is serialised from a lower-case enum: "ativa"',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'putCob')
-      if (b && typeof b.status === 'string') b.status = b.status.toLowerCase()
-    },
-  }),
-  ob({
-    id: 'ob2-cob-location-is-url',
-    area: 'charges',
-    clauses: ['2.4.location-equals-loc'],
-    description: 'top-level location is the payload URL of the charge (as in other central-bank APIs), not the EMV code of loc.location',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'putCob')
-      if (b && typeof b.location === 'string' && typeof b.txid === 'string') b.location = `pix.provider.example/qr/v2/${b.txid}`
-    },
-  }),
-  ob({
-    id: 'ob2-cob-expiracao-echoed-in-ms',
-    area: 'charges',
-    clauses: ['4.10.echoes-request', '4.10.expiracao-default'],
-    description: 'the charge stores calendario.expiracao in milliseconds and echoes it so: 3600 sent, 3600000 answered; the default 86400000',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'putCob')
-      if (b && typeof b.calendario?.expiracao === 'number') b.calendario.expiracao *= 1000
-    },
-  }),
-  ob({
-    id: 'ob2-cob-cnpj-devedor-refused',
-    area: 'charges',
-    clauses: ['4.10.devedor-cnpj-form'],
+    id: 'ob2-cob-cnpj-devedor-refused', area: 'charges', clauses: ['4.10.devedor-cnpj-form'],
     description: 'the provider supports only individual debtors: devedor with cnpj + nome is refused 400 "devedor.cpf is required"',
     onRequest(req) {
       if (isCobPut(req) && typeof jsonObjectOf(req)?.devedor?.cnpj === 'string') return refuse(400, 'devedor.cpf is required')
     },
   }),
-  ob({
-    id: 'ob2-cob-modalidade-1-ignored',
-    area: 'charges',
-    clauses: ['4.10.modalidade-values'],
+  rewriteOk('putCob', (b) => { if (b.valor?.modalidadeAlteracao === 1) b.valor.modalidadeAlteracao = 0 }, {
+    id: 'ob2-cob-modalidade-1-ignored', area: 'charges', clauses: ['4.10.modalidade-values'],
     description: 'valor.modalidadeAlteracao is not stored: 1 is accepted and answered as 0',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'putCob')
-      if (b && b.valor?.modalidadeAlteracao === 1) b.valor.modalidadeAlteracao = 0
-    },
   }),
   ob({
-    id: 'ob2-cob-txid-reusable-after-final-state',
-    area: 'charges',
-    clauses: ['7.create-charge-duplicate-txid-409', '3.2.final-states'],
+    id: 'ob2-cob-txid-reusable-after-final-state', area: 'charges', clauses: ['7.create-charge-duplicate-txid-409', '3.2.final-states'],
     description: 'txid uniqueness is a partial index over ATIVA charges: once a charge was paid or removed, PUT of the same txid creates a new ATIVA charge (201) instead of 409',
     onRequest(req) {
       const txid = txidOf(req.path)
@@ -526,60 +301,15 @@ const charges: Fault[] = [
 // ── returns (§2.5, §3.3, §4.11) and the gateway refund (§4.14) ──────────────────────────────────
 
 const returns: Fault[] = [
+  ...okAnswerFaults({ area: 'returns' }, [
+    ['ob2-return-natureza-lowercase', ['2.5.natureza-enum', '4.11.natureza-default'], 'putDevolucao', 'natureza is answered in lower case ("original", "retirada")', (b) => { if (typeof b.natureza === 'string') b.natureza = b.natureza.toLowerCase() }],
+    ['ob2-return-status-processando', ['2.5.status-enum', '3.3.create-em-processamento'], 'putDevolucao', 'a return being processed is answered with status "PROCESSANDO" (the provider\'s own word) instead of EM_PROCESSAMENTO', (b) => { if (b.status === 'EM_PROCESSAMENTO') b.status = 'PROCESSANDO' }],
+    ['ob2-return-solicitacao-brazilian-format', ['2.5.solicitacao-timestamp'], 'putDevolucao', 'horario.solicitacao is printed for people: "29/11/2026 04:32:46" (Brasília wall time, day first)', (b) => { if (b.horario && typeof b.horario === 'object') b.horario.solicitacao = brazilianWallClock(b.horario.solicitacao) }],
+    ['ob2-return-motivo-null', ['2.5.motivo-optional'], 'putDevolucao', 'every return carries motivo null when there is nothing to explain, instead of leaving it out', (b) => { if (b.motivo === undefined) b.motivo = null }],
+    ['ob2-return-retirada-stored-as-original', ['4.11.natureza-retirada-accepted'], 'putDevolucao', 'natureza RETIRADA is accepted but not stored: the return is ORIGINAL', (b) => { if (b.natureza === 'RETIRADA') b.natureza = 'ORIGINAL' }],
+  ]),
   ob({
-    id: 'ob2-return-natureza-lowercase',
-    area: 'returns',
-    clauses: ['2.5.natureza-enum', '4.11.natureza-default'],
-    description: 'natureza is answered in lower case ("original", "retirada")',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'putDevolucao')
-      if (b && typeof b.natureza === 'string') b.natureza = b.natureza.toLowerCase()
-    },
-  }),
-  ob({
-    id: 'ob2-return-status-processando',
-    area: 'returns',
-    clauses: ['2.5.status-enum', '3.3.create-em-processamento'],
-    description: 'a return being processed is answered with status "PROCESSANDO" (the provider\'s own word) instead of EM_PROCESSAMENTO',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'putDevolucao')
-      if (b && b.status === 'EM_PROCESSAMENTO') b.status = 'PROCESSANDO'
-    },
-  }),
-  ob({
-    id: 'ob2-return-solicitacao-brazilian-format',
-    area: 'returns',
-    clauses: ['2.5.solicitacao-timestamp'],
-    description: 'horario.solicitacao is printed for people: "29/11/2026 04:32:46" (Brasília wall time, day first)',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'putDevolucao')
-      if (b && b.horario && typeof b.horario === 'object') b.horario.solicitacao = brazilianWallClock(b.horario.solicitacao)
-    },
-  }),
-  ob({
-    id: 'ob2-return-motivo-null',
-    area: 'returns',
-    clauses: ['2.5.motivo-optional'],
-    description: 'every return carries motivo null when there is nothing to explain, instead of leaving it out',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'putDevolucao')
-      if (b && b.motivo === undefined) b.motivo = null
-    },
-  }),
-  ob({
-    id: 'ob2-return-retirada-stored-as-original',
-    area: 'returns',
-    clauses: ['4.11.natureza-retirada-accepted'],
-    description: 'natureza RETIRADA is accepted but not stored: the return is ORIGINAL',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'putDevolucao')
-      if (b && b.natureza === 'RETIRADA') b.natureza = 'ORIGINAL'
-    },
-  }),
-  ob({
-    id: 'ob2-return-id-column-32',
-    area: 'returns',
-    clauses: ['4.11.id-length'],
+    id: 'ob2-return-id-column-32', area: 'returns', clauses: ['4.11.id-length'],
     description: 'the return id column is VARCHAR(32) (the size of an e2e id): ids of 33 to 35 characters are refused with 400',
     onRequest(req) {
       const p = isReturnPut(req) ? returnPath(req) : undefined
@@ -588,9 +318,7 @@ const returns: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-return-failed-return-still-counts',
-    area: 'returns',
-    clauses: ['4.11.partial-returns-up-to-original', '3.3.fail-nao-realizado'],
+    id: 'ob2-return-failed-return-still-counts', area: 'returns', clauses: ['4.11.partial-returns-up-to-original', '3.3.fail-nao-realizado'],
     description: 'the returned total is raised when a return is requested and not lowered when it fails: after a NAO_REALIZADO return, a new return of the payment is refused 400 as exceeding the refundable amount',
     onRequest(req) {
       const failed = /^\/control\/returns\/([^/]+)\/[^/]+\/fail$/.exec(req.path)
@@ -605,50 +333,14 @@ const returns: Fault[] = [
 // ── bank slips (§2.6, §3.4, §4.15, §4.16, §6.3) ──────────────────────────────────────────────────
 
 const bankSlip: Fault[] = [
+  ...okAnswerFaults({ area: 'bank-slip' }, [
+    ['ob2-slip-created-status-created', ['2.6.status-enum', '3.4.create-pending'], 'createBankSlip', 'a new slip is answered with status "CREATED" (the provider\'s own state before sending it to the bank)', (b) => { if (b.status === 'PENDING') b.status = 'CREATED' }],
+    ['ob2-slip-due-date-day-early', ['2.6.due-date'], 'createBankSlip', 'dueDate is parsed as UTC midnight and printed in Brasília time: the slip is due one day early ("2026-12-09" for "2026-12-10")', (b) => { if (typeof b.dueDate === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(b.dueDate)) b.dueDate = new Date(Date.parse(`${b.dueDate}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10) }],
+    ['ob2-slip-amount-in-cents', ['2.6.amount'], 'createBankSlip', 'the slip answer gives amount in cents as the issuing bank stores it (100.5 sent, 10050 answered)', (b) => { if (typeof b.amount === 'number') b.amount = Math.round(b.amount * 100) }],
+    ['ob2-slip-created-at-midnight', ['2.6.created-at'], 'createBankSlip', 'createdAt comes from the DATE of creation: midnight UTC of the day, not the moment the slip was created', (b) => { if (typeof b.createdAt === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(b.createdAt)) b.createdAt = `${b.createdAt.slice(0, 10)}T00:00:00.000Z` }],
+  ]),
   ob({
-    id: 'ob2-slip-created-status-created',
-    area: 'bank-slip',
-    clauses: ['2.6.status-enum', '3.4.create-pending'],
-    description: 'a new slip is answered with status "CREATED" (the provider\'s own state before sending it to the bank)',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'createBankSlip')
-      if (b && b.status === 'PENDING') b.status = 'CREATED'
-    },
-  }),
-  ob({
-    id: 'ob2-slip-due-date-day-early',
-    area: 'bank-slip',
-    clauses: ['2.6.due-date'],
-    description: 'dueDate is parsed as UTC midnight and printed in Brasília time: the slip is due one day early ("2026-12-09" for "2026-12-10")',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'createBankSlip')
-      if (b && typeof b.dueDate === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(b.dueDate)) b.dueDate = new Date(Date.parse(`${b.dueDate}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10)
-    },
-  }),
-  ob({
-    id: 'ob2-slip-amount-in-cents',
-    area: 'bank-slip',
-    clauses: ['2.6.amount'],
-    description: 'the slip answer gives amount in cents as the issuing bank stores it (100.5 sent, 10050 answered)',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'createBankSlip')
-      if (b && typeof b.amount === 'number') b.amount = Math.round(b.amount * 100)
-    },
-  }),
-  ob({
-    id: 'ob2-slip-created-at-midnight',
-    area: 'bank-slip',
-    clauses: ['2.6.created-at'],
-    description: 'createdAt comes from the DATE of creation: midnight UTC of the day, not the moment the slip was created',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'createBankSlip')
-      if (b && typeof b.createdAt === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(b.createdAt)) b.createdAt = `${b.createdAt.slice(0, 10)}T00:00:00.000Z`
-    },
-  }),
-  ob({
-    id: 'ob2-slip-pdf-by-external-id-not-found',
-    area: 'bank-slip',
-    clauses: ['4.16.by-id-or-external-id'],
+    id: 'ob2-slip-pdf-by-external-id-not-found', area: 'bank-slip', clauses: ['4.16.by-id-or-external-id'],
     description: 'generate-pdf looks the slip up by UUID only: by its externalId it answers 404 BOLETO_NOT_FOUND',
     onRequest(req) {
       const id = /^\/bank-slip\/v1\/payment\/([^/]+)\/generate-pdf$/.exec(req.path)?.[1]
@@ -658,9 +350,7 @@ const bankSlip: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-slip-paid-note-processed-at-of-creation',
-    area: 'bank-slip',
-    clauses: ['6.3.common-fields'],
+    id: 'ob2-slip-paid-note-processed-at-of-creation', area: 'bank-slip', clauses: ['6.3.common-fields'],
     description: 'the PAID notification carries processedAt = the slip\'s createdAt (the record\'s timestamp), not the moment of payment',
     onResponse(req, res) {
       const b = okAnswerOf(req, res, 'createBankSlip')
@@ -674,9 +364,7 @@ const bankSlip: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-slip-line-is-barcode',
-    area: 'bank-slip',
-    clauses: ['6.3.slip-line-of-barcode'],
+    id: 'ob2-slip-line-is-barcode', area: 'bank-slip', clauses: ['6.3.slip-line-of-barcode'],
     description: 'slipLine carries the 44-digit barcode itself, not the 47-digit human-readable line built from it',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -688,33 +376,21 @@ const bankSlip: Fault[] = [
 // ── buyer (§2.7, §4.17) ──────────────────────────────────────────────────────────────────────────
 
 const buyer: Fault[] = [
-  ob({
-    id: 'ob2-buyer-name-split-object',
-    area: 'buyer',
-    clauses: ['2.7.name'],
+  rewriteOk('getBuyer', (b) => {
+    if (typeof b.name === 'string') {
+      const [first, ...rest] = b.name.split(' ')
+      b.name = { first, last: rest.join(' ') }
+    }
+  }, {
+    id: 'ob2-buyer-name-split-object', area: 'buyer', clauses: ['2.7.name'],
     description: 'the buyer name comes back as the stored {first, last} object rather than the name string',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getBuyer')
-      if (b && typeof b.name === 'string') {
-        const [first, ...rest] = b.name.split(' ')
-        b.name = { first, last: rest.join(' ') }
-      }
-    },
   }),
-  ob({
-    id: 'ob2-buyer-alternative-email-null',
-    area: 'buyer',
-    clauses: ['2.7.alternative-email'],
+  rewriteOk('getBuyer', (b) => { if (b.alternativeEmail === undefined) b.alternativeEmail = null }, {
+    id: 'ob2-buyer-alternative-email-null', area: 'buyer', clauses: ['2.7.alternative-email'],
     description: 'a buyer without an alternative e-mail is sent with alternativeEmail null instead of no field',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getBuyer')
-      if (b && b.alternativeEmail === undefined) b.alternativeEmail = null
-    },
   }),
   ob({
-    id: 'ob2-buyer-address-formatted-string',
-    area: 'buyer',
-    clauses: ['2.7.address'],
+    id: 'ob2-buyer-address-formatted-string', area: 'buyer', clauses: ['2.7.address'],
     description: 'the address is returned as one formatted line ("Avenida Paulista, 1000 - Bela Vista, Sao Paulo/SP") instead of the object',
     onResponse(req, res) {
       const b = okAnswerOf(req, res, 'getBuyer')
@@ -722,45 +398,21 @@ const buyer: Fault[] = [
       if (b && a && typeof a === 'object') b.address = `${a.street}, ${a.number} - ${a.district}, ${a.city}/${a.state}`
     },
   }),
-  ob({
-    id: 'ob2-buyer-created-at-epoch-seconds',
-    area: 'buyer',
-    clauses: ['2.7.created-at'],
-    description: 'createdAt is a Unix timestamp in seconds (a number)',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getBuyer')
-      if (b && typeof b.createdAt === 'string' && !Number.isNaN(Date.parse(b.createdAt))) b.createdAt = Math.floor(Date.parse(b.createdAt) / 1000)
-    },
-  }),
-  ob({
-    id: 'ob2-buyer-updated-at-sql-datetime',
-    area: 'buyer',
-    clauses: ['2.7.updated-at'],
-    description: 'updatedAt is the driver\'s DATETIME text "2026-11-29 07:32:22"',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getBuyer')
-      if (b) b.updatedAt = sqlDateTime(b.updatedAt)
-    },
-  }),
+  ...okAnswerFaults({ area: 'buyer' }, [
+    ['ob2-buyer-created-at-epoch-seconds', ['2.7.created-at'], 'getBuyer', 'createdAt is a Unix timestamp in seconds (a number)', (b) => { if (typeof b.createdAt === 'string' && !Number.isNaN(Date.parse(b.createdAt))) b.createdAt = Math.floor(Date.parse(b.createdAt) / 1000) }],
+    ['ob2-buyer-updated-at-sql-datetime', ['2.7.updated-at'], 'getBuyer', 'updatedAt is the driver\'s DATETIME text "2026-11-29 07:32:22"', (b) => { b.updatedAt = sqlDateTime(b.updatedAt) }],
+  ]),
 ]
 
 // ── auth (§4.1, §4.2, §5) ───────────────────────────────────────────────────────────────────────
 
 const auth: Fault[] = [
-  ob({
-    id: 'ob2-cert-token-type-jwt',
-    area: 'auth',
-    clauses: ['4.1.token-type-bearer'],
+  rewriteOk('createCertToken', (b) => { if (typeof b.token_type === 'string') b.token_type = 'JWT' }, {
+    id: 'ob2-cert-token-type-jwt', area: 'auth', clauses: ['4.1.token-type-bearer'],
     description: 'the certificate token answer says token_type "JWT" (the token\'s format) instead of Bearer',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'createCertToken')
-      if (b && typeof b.token_type === 'string') b.token_type = 'JWT'
-    },
   }),
   ob({
-    id: 'ob2-bearer-scheme-not-checked',
-    area: 'auth',
-    clauses: ['7.bearer-invalid-token-401', '7.bearer-missing-token-401'],
+    id: 'ob2-bearer-scheme-not-checked', area: 'auth', clauses: ['7.bearer-invalid-token-401', '7.bearer-missing-token-401'],
     description: 'the token is taken as the last word of Authorization whatever the scheme: "Basic <jwt>", "Token <jwt>" or the bare JWT are accepted',
     onRequest(req) {
       const a = req.headers.authorization
@@ -770,9 +422,7 @@ const auth: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-api-key-case-and-space-insensitive',
-    area: 'auth',
-    clauses: ['5.api-key-invalid-401'],
+    id: 'ob2-api-key-case-and-space-insensitive', area: 'auth', clauses: ['5.api-key-invalid-401'],
     description: 'API keys are looked up case-insensitively and trimmed: a key with its case changed or a space added is accepted as the real one',
     onRequest(req) {
       const key = req.headers['x-api-key']
@@ -788,9 +438,7 @@ const auth: Fault[] = [
 
 const webhooks: Fault[] = [
   ob({
-    id: 'ob2-v1-created-date-local-as-utc',
-    area: 'webhooks',
-    clauses: ['6.1.created-date'],
+    id: 'ob2-v1-created-date-local-as-utc', area: 'webhooks', clauses: ['6.1.created-date'],
     description: 'the V1 notification stamps createdDate with São Paulo wall time labelled Z: three hours before both the creation and the notification',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -798,9 +446,7 @@ const webhooks: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-v1-refund-status-not-normalised',
-    area: 'webhooks',
-    clauses: ['6.1.status-refund-normalised'],
+    id: 'ob2-v1-refund-status-not-normalised', area: 'webhooks', clauses: ['6.1.status-refund-normalised'],
     description: 'the V1 notification of a refund sends the internal REFUND_IN instead of the normalised REFUND',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -808,9 +454,7 @@ const webhooks: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-receive-amount-net-of-fee',
-    area: 'webhooks',
-    clauses: ['6.2.receive-txid-of-charge'],
+    id: 'ob2-receive-amount-net-of-fee', area: 'webhooks', clauses: ['6.2.receive-txid-of-charge'],
     description: 'RECEIVE payment.amount is the amount credited after the fee (1% off), not the charge\'s valor.original',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -820,9 +464,7 @@ const webhooks: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-refund-items-e2e-of-original',
-    area: 'webhooks',
-    clauses: ['6.2.refund-items'],
+    id: 'ob2-refund-items-e2e-of-original', area: 'webhooks', clauses: ['6.2.refund-items'],
     description: 'each REFUND refunds item carries the end-to-end id of the original payment instead of the return\'s own',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -831,9 +473,7 @@ const webhooks: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-receive-posted-as-text-plain',
-    area: 'webhooks',
-    clauses: ['6.http-post-json'],
+    id: 'ob2-receive-posted-as-text-plain', area: 'webhooks', clauses: ['6.http-post-json'],
     description: 'V2 notifications are posted with a pre-serialised string body, so the HTTP client labels them text/plain',
     onWebhook(d) {
       const j = jsonObjectOf(d)
@@ -841,9 +481,7 @@ const webhooks: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-resend-object-id-refused',
-    area: 'webhooks',
-    clauses: ['4.12.transaction-id-forms'],
+    id: 'ob2-resend-object-id-refused', area: 'webhooks', clauses: ['4.12.transaction-id-forms'],
     description: 'resend validates the path id as a UUID only: a 24-hex object id is refused with 400',
     onRequest(req) {
       const id = /^\/pix\/v[12]\/webhooks\/resend\/([^/]+)$/.exec(req.path)?.[1]
@@ -853,9 +491,7 @@ const webhooks: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-webhook-setting-first-wins',
-    area: 'webhooks',
-    clauses: ['4.18.set-pix-webhook-url'],
+    id: 'ob2-webhook-setting-first-wins', area: 'webhooks', clauses: ['4.18.set-pix-webhook-url'],
     description: 'POST /v1/account/webhook is an insert-if-absent: setting pixWebhookUrl a second time keeps the first URL (and answers 200)',
     onRequest(req) {
       if (!matches(req, 'POST', '/v1/account/webhook', 'gateway')) return
@@ -877,9 +513,7 @@ const webhooks: Fault[] = [
 
 const model: Fault[] = [
   ob({
-    id: 'ob2-pix-key-listing-status-cached',
-    area: 'model',
-    clauses: ['2.2.same-view-both-listings', '2.1.view-current'],
+    id: 'ob2-pix-key-listing-status-cached', area: 'model', clauses: ['2.2.same-view-both-listings', '2.1.view-current'],
     description: 'the pix-key listing is served from a cache filled on first sight of each record: a payment listed Pendente stays Pendente there after it is confirmed or fails, while the account listing moves on',
     onResponse(req, res) {
       if (!isPixKeyListing(req) || res.status !== 200) return
@@ -892,9 +526,7 @@ const model: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-view-status-stale-after-failure',
-    area: 'model',
-    clauses: ['2.1.view-current'],
+    id: 'ob2-view-status-stale-after-failure', area: 'model', clauses: ['2.1.view-current'],
     description: 'the single view does not see a failure the bank reports: a failed transaction stays PENDING there while both listings show Error',
     onRequest(req) {
       const id = /^\/control\/transactions\/([^/]+)\/fail$/.exec(req.path)?.[1]
@@ -910,15 +542,9 @@ const model: Fault[] = [
       }
     },
   }),
-  ob({
-    id: 'ob2-view-amount-is-net',
-    area: 'model',
-    clauses: ['2.1.view-current'],
+  rewriteOk('getTransaction', (b) => { if (typeof b.finalAmount === 'string' && b.feeAmount !== '0.00') b.originalAmount = b.finalAmount }, {
+    id: 'ob2-view-amount-is-net', area: 'model', clauses: ['2.1.view-current'],
     description: 'the single view shows the net amount as originalAmount (originalAmount = finalAmount), so the view and the listings give the payment different amounts',
-    onResponse(req, res) {
-      const b = okAnswerOf(req, res, 'getTransaction')
-      if (b && typeof b.finalAmount === 'string' && b.feeAmount !== '0.00') b.originalAmount = b.finalAmount
-    },
   }),
 ]
 
@@ -926,9 +552,7 @@ const model: Fault[] = [
 
 const conventions: Fault[] = [
   ob({
-    id: 'ob2-bcb-balance-text-plain',
-    area: 'conventions',
-    clauses: ['0.json-bodies'],
+    id: 'ob2-bcb-balance-text-plain', area: 'conventions', clauses: ['0.json-bodies'],
     description: 'the central-bank-style balance is written by a hand-made serialiser with Content-Type text/plain',
     onResponse(req, res) {
       if (matches(req, 'GET', '/accounts/balances', 'base') && res.status === 200) return { ...res, headers: { ...res.headers, 'content-type': 'text/plain; charset=utf-8' } }
@@ -956,9 +580,7 @@ const isolation: Fault[] = [
     'the return looks the e2eid up across accounts: another account\'s token returns this account\'s received payment',
   ),
   ob({
-    id: 'ob2-view-by-external-id-not-scoped',
-    area: 'isolation',
-    clauses: ['4.3.other-account-view-refused'],
+    id: 'ob2-view-by-external-id-not-scoped', area: 'isolation', clauses: ['4.3.other-account-view-refused'],
     description: 'the view scopes the numeric-id lookup to the account but not the externalId lookup: another account\'s token reads this account\'s transaction by its externalId',
     onRequest(req) {
       noteFirstAccount(req)
@@ -967,9 +589,7 @@ const isolation: Fault[] = [
     },
   }),
   ob({
-    id: 'ob2-pdf-by-external-id-not-scoped',
-    area: 'isolation',
-    clauses: ['4.16.other-account-pdf-refused'],
+    id: 'ob2-pdf-by-external-id-not-scoped', area: 'isolation', clauses: ['4.16.other-account-pdf-refused'],
     description: 'generate-pdf scopes the UUID lookup to the key\'s account but not the externalId lookup: another account\'s key gets the PDF of this account\'s slip by externalId',
     onRequest(req) {
       const id = /^\/bank-slip\/v1\/payment\/([^/]+)\/generate-pdf$/.exec(req.path)?.[1]
@@ -982,9 +602,7 @@ const isolation: Fault[] = [
 
 const rateLimits: Fault[] = [
   ob({
-    id: 'ob2-gateway-balance-limit-per-account',
-    area: 'rate-limits',
-    clauses: ['8.gateway-balance-rate'],
+    id: 'ob2-gateway-balance-limit-per-account', area: 'rate-limits', clauses: ['8.gateway-balance-rate'],
     description: 'the gateway balance limit is counted per account, not per API key: the account\'s second key is refused (429) once the first used the 60 requests of the minute (the window rolls on the target clock)',
     readings: { limitedBalance: 'allowed' },
     onRequest(req) {

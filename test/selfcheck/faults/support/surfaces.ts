@@ -3,6 +3,7 @@
 // ones (surfaceFaults below, each area's file takes its own) are caught by the shared reader of
 // suites/common/surfaces.ts after the change a check of that area makes.
 import { defineFault, jsonObjectOf, matches, type Fault, type ProxyRequest, type ProxyResponse } from '../../fault.ts'
+import { rewriteItems, withState } from './rewrites.ts'
 export const VIEW = /^\/api\/pix\/transaction\/[^/]+$/
 export const isView = (req: ProxyRequest) => matches(req, 'GET', VIEW, 'base')
 export const isAccountListing = (req: ProxyRequest) => matches(req, 'GET', '/api/transactions', 'base')
@@ -67,81 +68,54 @@ const isSlipMade = (req: ProxyRequest) => matches(req, 'POST', '/bank-slip/v1/pa
 const isSlipPaid = (req: ProxyRequest) => matches(req, 'POST', /^\/control\/bank-slips\/[^/]+\/pay$/, 'control')
 const viewPathId = (req: ProxyRequest) => decodeURIComponent(req.path.slice('/api/pix/transaction/'.length))
 
+/** The 200 view of a record `isCreation` made (`mine` picks it among the views), edited by `edit`. */
+function staleView(
+  isCreation: (req: ProxyRequest) => boolean,
+  mine: (made: ReturnType<typeof madeBy>, view: Record<string, any>, req: ProxyRequest) => boolean,
+  edit: (view: Record<string, any>) => void,
+  meta: Omit<Fault, 'onRequest' | 'onResponse' | 'onWebhook'>,
+): Fault {
+  return withState(() => madeBy(isCreation), (made) => ({
+    onResponse(req, res) {
+      made.see(req, res)
+      const view = isView(req) && res.status === 200 ? jsonObjectOf(res) : undefined
+      if (!view || !mine(made, view, req)) return undefined
+      edit(view)
+      return res
+    },
+  }), meta)
+}
+
 /** Stale surfaces after the change a per-area check makes: each caught there by the shared reader. */
 export const surfaceFaults: Fault[] = [
-  (() => {
-    const paid = madeBy(isCobPaid)
-    return defineFault({
-      id: 'sf-paid-charge-view-stays-pending',
-      area: 'charges',
-      clauses: ['2.1.view-current'],
-      description: "the view of a paid charge's payment stays PENDING, while both listings show it Confirmado",
-      onResponse(req, res) {
-        paid.see(req, res)
-        const view = isView(req) && res.status === 200 ? jsonObjectOf(res) : undefined
-        if (!view || !paid.has(view.id)) return undefined
-        view.status = 'PENDING'
-        return res
-      },
-    })
-  })(),
-  defineFault({
-    id: 'sf-settled-return-listed-pending',
-    area: 'returns',
-    clauses: ['2.1.view-current'],
+  staleView(isCobPaid, (paid, view) => paid.has(view.id), (view) => { view.status = 'PENDING' }, {
+    id: 'sf-paid-charge-view-stays-pending', area: 'charges', clauses: ['2.1.view-current'],
+    description: "the view of a paid charge's payment stays PENDING, while both listings show it Confirmado",
+  }),
+  rewriteItems((req, res) => isAccountListing(req) && res.status === 200, (item) => { if (item.operationType === 'Refund in' && item.status === 'Confirmado') item.status = 'Pendente' }, {
+    id: 'sf-settled-return-listed-pending', area: 'returns', clauses: ['2.1.view-current'],
     description: "once a return settles, the account listing keeps its transaction Pendente while its view has moved on",
-    onResponse(req, res) {
-      if (!isAccountListing(req) || res.status !== 200) return undefined
-      for (const item of listItems(res)) if (item.operationType === 'Refund in' && item.status === 'Confirmado') item.status = 'Pendente'
-      return res
-    },
   }),
-  (() => {
-    const refunds = madeBy(isGatewayRefund)
-    return defineFault({
-      id: 'sf-refund-view-amounts-apart-from-listing',
-      area: 'returns',
-      clauses: ['2.1.view-current'],
-      description: "the view of a gateway refund gives feeAmount and finalAmount a cent above its listed item's (conserved, so only the other surfaces show it)",
-      onResponse(req, res) {
-        refunds.see(req, res)
-        const view = isView(req) && res.status === 200 ? jsonObjectOf(res) : undefined
-        if (!view || !(refunds.has(viewPathId(req)) || refunds.has(view.id))) return undefined
-        view.feeAmount = plusOneCent(view.feeAmount)
-        view.finalAmount = plusOneCent(view.finalAmount)
-        return res
-      },
-    })
-  })(),
-  defineFault({
-    id: 'sf-failed-cash-out-listed-pending',
-    area: 'balance',
-    clauses: ['2.1.view-current'],
+  staleView(isGatewayRefund, (refunds, view, req) => refunds.has(viewPathId(req)) || refunds.has(view.id), (view) => {
+    view.feeAmount = plusOneCent(view.feeAmount)
+    view.finalAmount = plusOneCent(view.finalAmount)
+  }, {
+    id: 'sf-refund-view-amounts-apart-from-listing', area: 'returns', clauses: ['2.1.view-current'],
+    description: "the view of a gateway refund gives feeAmount and finalAmount a cent above its listed item's (conserved, so only the other surfaces show it)",
+  }),
+  rewriteItems((req, res) => isAccountListing(req) && res.status === 200, (item) => { if (item.operationType === 'Pix out' && item.status === 'Error') item.status = 'Pendente' }, {
+    id: 'sf-failed-cash-out-listed-pending', area: 'balance', clauses: ['2.1.view-current'],
     description: 'once the bank refuses a cash-out, the account listing keeps it Pendente while its view says ERROR',
-    onResponse(req, res) {
-      if (!isAccountListing(req) || res.status !== 200) return undefined
-      for (const item of listItems(res)) if (item.operationType === 'Pix out' && item.status === 'Error') item.status = 'Pendente'
-      return res
-    },
   }),
-  defineFault({
-    id: 'sf-pix-key-listing-processed-at-not-updated',
-    area: 'balance',
-    clauses: ['2.2.same-view-both-listings'],
+  rewriteItems((req, res) => isPixKeyListing(req) && res.status === 200, (item) => { if (item.operationType === 'Pix in' && item.status === 'Confirmado') item.processedAt = null }, {
+    id: 'sf-pix-key-listing-processed-at-not-updated', area: 'balance', clauses: ['2.2.same-view-both-listings'],
     description: "the pix-key listing gives a processed payment the processedAt it had while pending (null), while the account listing gives its time",
-    onResponse(req, res) {
-      if (!isPixKeyListing(req) || res.status !== 200) return undefined
-      for (const item of listItems(res)) if (item.operationType === 'Pix in' && item.status === 'Confirmado') item.processedAt = null
-      return res
-    },
   }),
   (() => {
     const slips = new Map<string, number>()
     let paidCents = 0
     return defineFault({
-      id: 'sf-paid-slip-in-public-balance-only',
-      area: 'balance',
-      clauses: ['2.3.gross-equals-available-plus-blocked', '2.3.net-equals-available'],
+      id: 'sf-paid-slip-in-public-balance-only', area: 'balance', clauses: ['2.3.gross-equals-available-plus-blocked', '2.3.net-equals-available'],
       description: 'a paid slip raises the public balance (gross and net) while the central-bank-style balance does not move: the two shapes part after a slip payment',
       onResponse(req, res) {
         if (isAnyReset(req)) {
@@ -160,27 +134,21 @@ export const surfaceFaults: Fault[] = [
       },
     })
   })(),
-  (() => {
-    const cashIns = madeBy(isCashInMade)
-    return defineFault({
-      id: 'sf-pix-key-listing-keeps-expired-cash-in-pending',
-      area: 'cash',
-      clauses: ['2.1.view-current', '2.2.same-view-both-listings'],
-      description: 'once a cash-in expires, the pix-key listing still shows it Pendente while its view and the account listing have moved on',
-      onResponse(req, res) {
-        cashIns.see(req, res)
-        if (!isPixKeyListing(req) || res.status !== 200) return undefined
-        for (const item of listItems(res)) if (cashIns.has(item.transactionId) && item.status === 'Error') item.status = 'Pendente'
-        return res
-      },
-    })
-  })(),
+  withState(() => madeBy(isCashInMade), (cashIns) => ({
+    onResponse(req, res) {
+      cashIns.see(req, res)
+      if (!isPixKeyListing(req) || res.status !== 200) return undefined
+      for (const item of listItems(res)) if (cashIns.has(item.transactionId) && item.status === 'Error') item.status = 'Pendente'
+      return res
+    },
+  }), {
+    id: 'sf-pix-key-listing-keeps-expired-cash-in-pending', area: 'cash', clauses: ['2.1.view-current', '2.2.same-view-both-listings'],
+    description: 'once a cash-in expires, the pix-key listing still shows it Pendente while its view and the account listing have moved on',
+  }),
   (() => {
     const clock = movedClock()
     return defineFault({
-      id: 'sf-gateway-balance-time-on-host-clock',
-      area: 'conventions',
-      clauses: ['2.3.gateway-consulted-at'],
+      id: 'sf-gateway-balance-time-on-host-clock', area: 'conventions', clauses: ['2.3.gateway-consulted-at'],
       description: "the gateway balance gives consultedAt on the host's clock: once the sandbox's clock has moved, it is not the moment of the query",
       onRequest(req) {
         clock.see(req)
