@@ -16,7 +16,7 @@ import { CannotRun } from './verdicts.ts'
 import { encodeCertHeader } from '../generators/cert-header.ts'
 import type { Exchange, ExchangeRequest, ExchangeResponse } from './exchange.ts'
 import { pacerFor, type Pacer } from './pacing.ts'
-import { newSpanId, traceForCheck, traceparentOf, type TraceContext } from './trace.ts'
+import { newSpanId, traceForCheck, traceparentHead, TRACEPARENT_TAIL, type TraceContext } from './trace.ts'
 
 export { encodeCertHeader }
 
@@ -168,6 +168,9 @@ export interface HttpClientOptions {
 
 export class HttpClient {
   private ownTrace: TraceContext | undefined
+  /** `00-<trace-id>-` of the trace last used (a client serves one check's trace). */
+  private traced: TraceContext | undefined
+  private traceHead = ''
 
   constructor(readonly options: HttpClientOptions) {}
 
@@ -191,11 +194,20 @@ export class HttpClient {
     return ex
   }
 
-  /** A traceparent (a new span of the trace) and the tracestate, unless the caller set its own. */
+  /**
+   * A traceparent (a new span of the trace) and the tracestate, unless the caller set its own; set
+   * on `headers`, the request's own copy. The trace's part of the traceparent is formatted once.
+   */
   private withTraceContext(headers: Record<string, string>): Record<string, string> {
     if (headers.traceparent !== undefined) return headers
     const trace = this.options.trace ?? (this.ownTrace ??= traceForCheck(undefined))
-    return { ...headers, traceparent: traceparentOf(trace.traceId, newSpanId()), ...(headers.tracestate === undefined ? { tracestate: trace.tracestate } : {}) }
+    if (this.traced !== trace) {
+      this.traced = trace
+      this.traceHead = traceparentHead(trace.traceId)
+    }
+    headers.traceparent = `${this.traceHead}${newSpanId()}${TRACEPARENT_TAIL}`
+    if (headers.tracestate === undefined) headers.tracestate = trace.tracestate
+    return headers
   }
 
   private guardReadonly(method: string, url: string): void {

@@ -42,8 +42,16 @@ function nonZeroHex(bytes: number): string {
 
 /** `00-<trace-id>-<span-id>-01`: version 00, sampled. */
 export function traceparentOf(traceId: string, spanId: string): string {
-  return `00-${traceId}-${spanId}-01`
+  return `${traceparentHead(traceId)}${spanId}${TRACEPARENT_TAIL}`
 }
+
+/** What a trace's traceparents share before the span id (formatted once per check by the client). */
+export function traceparentHead(traceId: string): string {
+  return `00-${traceId}-`
+}
+
+/** After the span id: the sampled flag. */
+export const TRACEPARENT_TAIL = '-01'
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/
 
