@@ -1,0 +1,57 @@
+// The package's compiled build (`npm run build`, run by `prepack`): the CLI bundled into dist/ as
+// plain JavaScript, so the installed bin starts without tsx compiling and resolving the kit's
+// modules one by one (bin/pix-conformance.js uses dist/ when it is present). Only the CLI's main
+// process is built: the suites, the harness they import and vitest.config.ts stay TypeScript,
+// which vitest transforms in its workers as in the repository. What a subcommand or a run loads
+// lazily (the embedded reference, the certify run, the products) is a chunk of its own, loaded
+// when asked. A module's import.meta.url is its source file's URL, so every path the kit reads
+// relative to itself (specs/, suites/, the repository's root) is the same in dist/ as in the
+// repository: every output file lies directly in dist/, one folder below the root.
+import { readFileSync, readdirSync, rmSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const DIST = join(ROOT, 'dist')
+const commands = readdirSync(join(ROOT, 'cli', 'commands')).filter((f) => f.endsWith('.ts')).sort()
+
+const entry = [
+  `import { useBundledCommands } from './cli/subcommand.ts'`,
+  ...commands.map((f, i) => `import * as c${i} from './cli/commands/${f}'`),
+  `useBundledCommands({ ${commands.map((f, i) => `${JSON.stringify(f)}: c${i}`).join(', ')} })`,
+  `export { answerWithoutRunning, main } from './cli/main.ts'`,
+].join('\n')
+
+/** import.meta.url and import.meta.dirname of each kit module: its source file's, as under tsx. */
+const sourceLocation = {
+  name: 'source-location',
+  setup(b) {
+    b.onLoad({ filter: /\.ts$/ }, (args) => {
+      if (args.path.includes(`${join('node_modules', '')}`)) return undefined
+      const text = readFileSync(args.path, 'utf8')
+      if (!text.includes('import.meta.')) return { contents: text, loader: 'ts' }
+      const fromDist = relative(DIST, args.path).split('\\').join('/')
+      const head = `import { fileURLToPath as __kitPath } from 'node:url'\nconst __kitUrl = new URL(${JSON.stringify(fromDist)}, import.meta.url).href\n`
+      const body = text.replaceAll('import.meta.url', '__kitUrl').replaceAll('import.meta.dirname', `__kitPath(new URL('.', __kitUrl)).replace(/[\\\\/]$/, '')`)
+      return { contents: head + body, loader: 'ts' }
+    })
+  },
+}
+
+rmSync(DIST, { recursive: true, force: true })
+await build({
+  stdin: { contents: entry, resolveDir: ROOT, sourcefile: 'pix-conformance.ts', loader: 'ts' },
+  outdir: DIST,
+  entryNames: 'pix-conformance',
+  chunkNames: '[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  plugins: [sourceLocation],
+  logLevel: 'warning',
+  legalComments: 'none',
+})
