@@ -16,12 +16,29 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const DIST = join(ROOT, 'dist')
 const commands = readdirSync(join(ROOT, 'cli', 'commands')).filter((f) => f.endsWith('.ts')).sort()
 
-const entry = [
+// The entries: the bin's (cli/main.ts) and the programmatic API's (cli/api.ts, index.js and the
+// monitor's run use it); each first hands the subcommand table to cli/subcommand.ts.
+const ENTRIES = {
+  'pix-conformance': `export { answerWithoutRunning, main } from './cli/main.ts'`,
+  api: `export { certify } from './cli/api.ts'`,
+}
+const commandTable = [
   `import { useBundledCommands } from './cli/subcommand.ts'`,
   ...commands.map((f, i) => `import * as c${i} from './cli/commands/${f}'`),
   `useBundledCommands({ ${commands.map((f, i) => `${JSON.stringify(f)}: c${i}`).join(', ')} })`,
-  `export { answerWithoutRunning, main } from './cli/main.ts'`,
 ].join('\n')
+
+const entries = {
+  name: 'entries',
+  setup(b) {
+    b.onResolve({ filter: /^kit:/ }, (args) => ({ path: args.path.slice(4), namespace: 'kit' }))
+    b.onLoad({ filter: /.*/, namespace: 'kit' }, (args) => ({
+      contents: args.path === 'commands' ? commandTable : `import 'kit:commands'\n${ENTRIES[args.path]}`,
+      resolveDir: ROOT,
+      loader: 'ts',
+    }))
+  },
+}
 
 /** import.meta.url and import.meta.dirname of each kit module: its source file's, as under tsx. */
 const sourceLocation = {
@@ -41,9 +58,8 @@ const sourceLocation = {
 
 rmSync(DIST, { recursive: true, force: true })
 await build({
-  stdin: { contents: entry, resolveDir: ROOT, sourcefile: 'pix-conformance.ts', loader: 'ts' },
+  entryPoints: Object.keys(ENTRIES).map((name) => ({ in: `kit:${name}`, out: name })),
   outdir: DIST,
-  entryNames: 'pix-conformance',
   chunkNames: '[name]-[hash]',
   bundle: true,
   splitting: true,
@@ -51,7 +67,7 @@ await build({
   platform: 'node',
   target: 'node20',
   packages: 'external',
-  plugins: [sourceLocation],
+  plugins: [entries, sourceLocation],
   logLevel: 'warning',
   legalComments: 'none',
 })
