@@ -1,12 +1,13 @@
-// The package's compiled build (`npm run build`, run by `prepack`): the CLI bundled into dist/ as
-// plain JavaScript, so the installed bin starts without tsx compiling and resolving the kit's
-// modules one by one (bin/pix-conformance.js uses dist/ when it is present). Only the CLI's main
-// process is built: the suites, the harness they import and vitest.config.ts stay TypeScript,
-// which vitest transforms in its workers as in the repository. What a subcommand or a run loads
-// lazily (the embedded reference, the certify run, the products) is a chunk of its own, loaded
-// when asked. A module's import.meta.url is its source file's URL, so every path the kit reads
-// relative to itself (specs/, suites/, the repository's root) is the same in dist/ as in the
-// repository: every output file lies directly in dist/, one folder below the root.
+// The package's compiled build (run by `prepack`; `postpack` removes it, so that the repository
+// never runs a dist/ older than its sources): the CLI bundled into dist/ as plain JavaScript, so
+// the installed bin starts without tsx compiling and resolving the kit's modules one by one
+// (bin/pix-conformance.js, index.js and the monitor's run use dist/ when it is present). Only the
+// CLI's main process is built: the suites, the harness they import and vitest.config.ts stay
+// TypeScript, which vitest transforms in its workers as in the repository. What a subcommand or a
+// run loads lazily (the embedded reference, the certify run, the products) is a chunk of its own,
+// loaded when asked. A module's import.meta.url is its source file's URL, so every path the kit
+// reads relative to itself (specs/, suites/, the repository's root) is the same in dist/ as in
+// the repository: every output file lies directly in dist/, one folder below the root.
 import { readFileSync, readdirSync, rmSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
