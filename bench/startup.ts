@@ -8,6 +8,7 @@ import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { memoryText, watchTree, type TreeMemory } from './memory.ts'
 
 export interface StartupRun {
   /** Seconds from the spawn: the console's "Certifying" line, vitest's run start, the first check, the last, the exit. */
@@ -17,6 +18,7 @@ export interface StartupRun {
   checksDone: number
   exit: number
   code: number | null
+  memory: TreeMemory | undefined
 }
 
 const BUILT = 'dist/pix-conformance.js'
@@ -38,7 +40,7 @@ export async function startupFigures(
     const replay = await timedRun(repoRoot, [...extra, '--check', REPLAY_CHECK, '--seed', '42'])
     rmSync(join(repoRoot, 'dist'), { recursive: true, force: true })
     const source = await timedRun(repoRoot, [...extra, '--area', 'buyer', '--seed', '42'])
-    line(`(i) one-area run (--area buyer), compiled as packed: ${phasesText(area)}`)
+    line(`(i) one-area run (--area buyer), compiled as packed: ${phasesText(area)}; ${memoryText(area.memory)}`)
     line(`    the same from the repository's sources (tsx): ${phasesText(source)}`)
     line(`    one-check replay (--check "${REPLAY_CHECK}", compiled): ${replay.exit.toFixed(1)} s end to end; ${phasesText(replay)}`)
     return [
@@ -61,6 +63,7 @@ async function timedRun(repoRoot: string, args: string[]): Promise<StartupRun> {
   try {
     const spawnedAt = Date.now()
     let certifying = Number.NaN
+    let memory: TreeMemory | undefined
     const code = await new Promise<number | null>((done, fail) => {
       const child = spawn(process.execPath, ['bin/pix-conformance.js', '--report-dir', reportDir, ...args], {
         cwd: repoRoot,
@@ -70,15 +73,19 @@ async function timedRun(repoRoot: string, args: string[]): Promise<StartupRun> {
       child.stdout.on('data', (chunk: Buffer) => {
         if (Number.isNaN(certifying) && chunk.toString().includes('Certifying ')) certifying = (Date.now() - spawnedAt) / 1000
       })
+      const watch = watchTree(child.pid as number)
       child.on('error', fail)
-      child.on('close', done)
+      child.on('close', (c) => {
+        memory = watch.stop()
+        done(c)
+      })
     })
     const exit = (Date.now() - spawnedAt) / 1000
     const [run] = readdirSync(reportDir)
     const results = JSON.parse(readFileSync(join(reportDir, run!, 'results.json'), 'utf8')) as { startedAt: string; finishedAt: string; checks: { startedAt?: string }[] }
     const at = (iso: string) => (Date.parse(iso) - spawnedAt) / 1000
     const firstCheck = Math.min(...results.checks.flatMap((c) => (c.startedAt ? [at(c.startedAt)] : [])))
-    return { certifying, vitestStarted: at(results.startedAt), firstCheck, checksDone: at(results.finishedAt), exit, code }
+    return { certifying, vitestStarted: at(results.startedAt), firstCheck, checksDone: at(results.finishedAt), exit, code, memory }
   } finally {
     rmSync(reportDir, { recursive: true, force: true })
   }
