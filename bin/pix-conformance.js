@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// The installed command: the kit is TypeScript, run by tsx, registered here for the kit's own
-// modules only (a namespace). --help and a bad argument are answered from the subcommand table
-// (cli/main.ts, cli/commands/) alone, before the rest of the kit loads. vitest (several hundred plain-JS modules) is loaded by the
-// import below, made from this plain file where tsx does not resolve each module: through tsx it
-// cost about 1.4 s of CPU more. It is loaded only when a run starts it (cli/certify/vitest-node.ts), so a
-// bad config or an unreachable target is reported without it.
+// The installed command. The kit is TypeScript: the package runs its compiled build (dist/), the
+// repository its sources through tsx, registered here for the kit's own modules only (a
+// namespace). --help and a bad argument are answered from the subcommand table (cli/main.ts,
+// cli/commands/) alone, before the rest of the kit loads. vitest (several hundred plain-JS
+// modules) is loaded by the import below, made from this plain file where tsx does not resolve
+// each module: through tsx it cost about 1.4 s of CPU more. It is loaded only when a run starts it
+// (cli/certify/vitest-node.ts), so a bad config or an unreachable target is reported without it.
 import { setFlagsFromString } from 'node:v8'
-import { register } from 'tsx/esm/api'
+import { existsSync } from 'node:fs'
 
 // The young generation of each isolate (this one's is fixed by now; the vitest worker threads are
 // made later and take it): V8's default of up to 3 × 16 MB per isolate, in five isolates, was a
@@ -19,9 +20,13 @@ setFlagsFromString("--max-semi-space-size=2")
 // 7 % more CPU and no wall time beyond the pairs' spread (+0–2 %).
 setFlagsFromString("--heap-growing-percent=20")
 
-const tsx = register({ namespace: 'pix-conformance' })
 const argv = process.argv.slice(2)
-const { answerWithoutRunning, main } = await tsx.import('../cli/main.ts', import.meta.url)
+// The package ships the CLI compiled (dist/, `npm run build` at prepack): no tsx to start and no
+// module compiled or resolved one by one. The repository has no dist/ and runs its sources.
+const built = new URL('../dist/pix-conformance.js', import.meta.url)
+const { answerWithoutRunning, main } = existsSync(built)
+  ? await import(built.href)
+  : await (await import('tsx/esm/api')).register({ namespace: 'pix-conformance' }).import('../cli/main.ts', import.meta.url)
 const answer = await answerWithoutRunning(argv)
 if (answer) {
   if (answer.stdout) process.stdout.write(`${answer.stdout}\n`)

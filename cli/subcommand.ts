@@ -41,12 +41,24 @@ export function flagNamesOf(command: Subcommand): readonly string[] | undefined 
 }
 
 let table: Promise<readonly Subcommand[]> | undefined
+type CommandModule = { command?: Subcommand }
+let bundled: Record<string, CommandModule> | undefined
+
+/**
+ * The files of cli/commands/ as the package's compiled build (scripts/build.mjs) holds them, by
+ * file name: it imports each at build time, as there are no .ts files to import at run time.
+ */
+export function useBundledCommands(modules: Record<string, CommandModule>): void {
+  bundled = modules
+  table = undefined
+}
 
 /** Every file of cli/commands/, in `order`; a file's `command` must carry the file's name. */
 export function subcommands(): Promise<readonly Subcommand[]> {
+  const files = bundled ? Object.keys(bundled) : readdirSync(COMMANDS_DIR).filter((f) => f.endsWith('.ts'))
   table ??= Promise.all(
-    readdirSync(COMMANDS_DIR).filter((f) => f.endsWith('.ts')).sort().map(async (file) => {
-      const { command } = (await import(pathToFileURL(join(COMMANDS_DIR, file)).href)) as { command?: Subcommand }
+    files.sort().map(async (file) => {
+      const { command } = bundled?.[file] ?? ((await import(pathToFileURL(join(COMMANDS_DIR, file)).href)) as CommandModule)
       if (command?.name !== basename(file, '.ts')) throw new Error(`cli/commands/${file} must export the command ${basename(file, '.ts')}`)
       return command
     }),

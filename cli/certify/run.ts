@@ -138,6 +138,8 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
 
   if (!env.PIX_BASE_URL?.trim()) {
     refuseEmbeddedForATarget(args, env)
+    // the embedded reference has no config to get wrong nor a distance to wait on: vitest loads while it starts
+    loadVitestNode().catch(() => {})  // a failure surfaces where the run awaits it
     const started = await startEmbeddedReference()
     if (!started.ok) return unusable(new Error(`embedded reference did not start (${started.reason})`))
     reference = started.reference
