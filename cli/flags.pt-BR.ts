@@ -58,7 +58,7 @@ export const FLAG_HELP_PT: Partial<Record<FlagName, FlagText>> = {
   '--fail-on': { help: 'só falhas destas gravidades (money,security,data,protocol) reprovam a execução; as outras são relatadas (as dispensas continuam valendo)' },
   '--require-coverage': { help: 'sai com 1 quando a execução observou menos de P% dos status e códigos de erro documentados (§7 e specs/openapi.yaml, por operação)' },
   '--otlp-endpoint': { help: 'envia a execução como spans OpenTelemetry (OTLP/HTTP JSON) a um coletor' },
-  '--lang': { help: 'idioma do console (progresso, resumo, mensagens de configuração), do --help, do report.html, do bloco legível do certificado e dos alertas do monitor: en ou pt-BR (enunciados das cláusulas de specs/clauses.pt-BR.yaml; as mensagens de falha escritas pelas verificações ficam em inglês)' },
+  '--lang': { help: 'idioma do console (progresso, resumo, mensagens de configuração), do --help, do report.html, do bloco legível do certificado e dos alertas do monitor: en ou pt-BR (enunciados das cláusulas de specs/clauses.pt-BR.yaml, o que as verificações escrevem de specs/messages.pt-BR.yaml; results.json, JUnit e evidências HTTP ficam como registrados)' },
   '--version': { help: 'imprime a versão do kit e o hash das suas specs ("specHash" do results.json); não executa nada' },
   '--help': { help: 'este texto' },
 }

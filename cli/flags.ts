@@ -116,7 +116,7 @@ export const FLAGS = [
   value('failOn', '--fail-on', 'LIST', (v, flag) => withFlag(flag, () => parseSeverityList(v)), { help: 'only failures of these severities (money,security,data,protocol) fail the run; the others are reported (waivers still apply)' }),
   value('requireCoverage', '--require-coverage', 'P', (v, flag) => whole(0, 100)(v.replace(/%$/, ''), flag), { help: 'exit 1 when the run observed fewer than P% of the documented statuses and error codes (§7 and specs/openapi.yaml, per operation)' }),
   value('otlpEndpoint', '--otlp-endpoint', 'URL', (v, flag) => httpUrl(flag, v).href, { help: 'send the run as OpenTelemetry spans (OTLP/HTTP JSON) to a collector' }),
-  value('lang', '--lang', 'LANG', oneOf(['en', 'pt-BR'] as const), { env: 'PIX_LANG', default: 'en', help: 'language of the console (progress, summary, config and preflight messages), --help, report.html, the certificate\'s readable block and the monitor\'s alerts: en or pt-BR (clause statements from specs/clauses.pt-BR.yaml; failure messages written by checks stay in English)' }),
+  value('lang', '--lang', 'LANG', oneOf(['en', 'pt-BR'] as const), { env: 'PIX_LANG', default: 'en', help: 'language of the console (progress, summary, config and preflight messages), --help, report.html, the certificate\'s readable block and the monitor\'s alerts: en or pt-BR (clause statements from specs/clauses.pt-BR.yaml, what checks write from specs/messages.pt-BR.yaml; results.json, JUnit and HTTP evidence stay as recorded)' }),
   toggle('version', '--version', { help: 'print the kit\'s version and the hash of its specs (results.json "specHash"); run nothing' }),
   toggle('help', '--help', { short: '-h', help: 'this text' }),
 ] as const

@@ -1,6 +1,6 @@
 // The monitor's alert texts in the run's language (--lang, PIX_LANG; cli/reporting/i18n.ts). cli/monitor/changes.ts
 // words each change once, in English; its summary is translated here by pattern, and a summary of
-// a shape not listed keeps its English words. Failure messages written by checks stay in English.
+// a shape not listed keeps its English words. What checks wrote is translated by cli/reporting/messages.ts.
 import { langOf, tr, type Lang } from '../reporting/i18n.ts'
 import { certifyFlag } from './options.ts'
 

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { Change } from './changes.ts'
 import { ruleOf } from './extract.ts'
 import { currentLang, statementIn, tr, word, type Lang } from '../reporting/i18n.ts'
+import { translateText } from '../reporting/messages.ts'
 import { kindIn, summaryIn } from './alerts-i18n.ts'
 
 export interface AlertContext {
@@ -61,8 +62,8 @@ export function alertLine(body: AlertBody): string {
   const lang = body.lang ?? 'en'
   const parts = [tr(lang, 'alert.head', { kind: kindIn(lang, body.kind), summary: body.summary })]
   if (body.statement) parts.push(`  ${tr(lang, 'alert.clause', { clause: body.clause ?? '', severity: lang === 'en' ? body.severity : word('severity', body.severity, lang), statement: body.statement })}`)
-  if (body.check) parts.push(`  ${tr(lang, 'alert.check', { check: body.check })}`)
-  if (body.message) parts.push(`  ${tr(lang, 'alert.broke', { message: body.message })}${tr(lang, 'alert.messagesNote') ? ` ${tr(lang, 'alert.messagesNote')}` : ''}`)
+  if (body.check) parts.push(`  ${tr(lang, 'alert.check', { check: lang === 'en' ? body.check : translateText(body.check, lang) })}`)
+  if (body.message) parts.push(`  ${tr(lang, 'alert.broke', { message: lang === 'en' ? body.message : translateText(body.message, lang) })}`)
   if (body.traceId) parts.push(`  ${tr(lang, 'alert.trace', { id: body.traceId })}`)
   parts.push(`  ${tr(lang, 'alert.evidence', { path: body.evidence })}`)
   return parts.join('\n')

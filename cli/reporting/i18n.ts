@@ -1,6 +1,7 @@
 // The kit's own words in each language of `--lang` (PIX_LANG): one table, message id → English and
 // Portuguese (pt-BR), read through `tr(lang, id, vars)`. English is the default. What checks write
-// (titles, failure messages with expected/got) is not the kit's fixed text and stays in English;
+// (titles, failure messages with expected/got) is not the kit's fixed text: cli/reporting/messages.ts
+// translates it from specs/messages.<lang>.yaml;
 // clause statements come from specs/clauses.<lang>.yaml (generators/clauses.ts statementIn).
 // This file is long because it is one table of every fixed text of the kit in both languages, so
 // that a missing translation is one place to look.
@@ -191,7 +192,6 @@ export const MESSAGES = {
   'console.scope': [' of {areas}', ' de {areas}'],
   'console.failures': ['Failures ({n}{waived}):', 'Falhas ({n}{waived}):'],
   'console.waived': [', {n} waived', ', {n} dispensadas'],
-  'console.messagesNote': ['', '(mensagens de falha em inglês: o que cada verificação escreveu, esperado/obtido)'],
   'console.sameWay': ['{n} checks failed the same way', '{n} verificações falharam do mesmo modo'],
   'console.flaky': ['Flaky ({n}): failed, then passed on a retry (report.html shows every attempt)', 'Instáveis ({n}): falharam e depois passaram numa nova tentativa (report.html mostra cada tentativa)'],
   'console.withoutVerdict': ['Without a verdict ({n}): not failures of the target, not passes either', 'Sem veredito ({n}): não são falhas do alvo, nem aprovações'],
@@ -260,7 +260,6 @@ export const MESSAGES = {
   'alert.kind.clause-failed': ['clause-failed', 'cláusula reprovada'],
   'alert.kind.clause-recovered': ['clause-recovered', 'cláusula recuperada'],
   'alert.kind.latency-doubled': ['latency-doubled', 'latência dobrou'],
-  'alert.messagesNote': ['', '(mensagem de falha em inglês)'],
 } as const satisfies Record<string, Entry>
 
 export type MessageId = keyof typeof MESSAGES

@@ -5,7 +5,8 @@ import type { CheckResult, Counts, Results } from './types.ts'
 import { traceHint } from './trace.ts'
 import { bySeverity, severityLabel } from './severity.ts'
 import { isolationLines } from './isolation.ts'
-import { headline, t, word } from './i18n.ts'
+import { currentLang, headline, t, word } from './i18n.ts'
+import { translateText } from './messages.ts'
 import { countText, progress } from './progress-i18n.ts'
 
 export interface Paint {
@@ -58,13 +59,12 @@ export function summaryText(r: Results, reportDir: string, p: Paint): string {
   if (failed.length > 0) {
     const waived = failed.filter((c) => c.waiver && !c.waiver.expired).length
     lines.push('', p.fail(p.bold(t('console.failures', { n: failed.length, waived: waived ? t('console.waived', { n: waived }) : '' }))))
-    if (t('console.messagesNote')) lines.push(p.dim(`  ${t('console.messagesNote')}`))
     for (const group of groupByCause(failed, failureCause)) lines.push(...failureLines(group, p))
   }
   const flaky = r.checks.filter((c) => c.flaky)
   if (flaky.length > 0) {
     lines.push('', p.skip(p.bold(t('console.flaky', { n: flaky.length }))))
-    for (const c of flaky) lines.push(`  ${p.skip('~')} ${c.area} › ${c.title}`, `      ${progress('summary.firstAttempt')} ${oneLine(c.attempts?.[0]?.message ?? '', 300)}`)
+    for (const c of flaky) lines.push(`  ${p.skip('~')} ${c.area} › ${said(c.title)}`, `      ${progress('summary.firstAttempt')} ${oneLine(said(c.attempts?.[0]?.message ?? ''), 300)}`)
   }
   const unverdicted = r.checks.filter((c) => c.status === 'blocked' || c.status === 'inconclusive')
   if (unverdicted.length > 0) {
@@ -79,12 +79,18 @@ export function summaryText(r: Results, reportDir: string, p: Paint): string {
   if (skipped.length > 0) {
     lines.push('', p.skip(p.bold(t('console.skipped', { n: skipped.length }))))
     for (const group of groupByCause(skipped, (c) => c.skipReason ?? '')) {
-      lines.push(`  ${p.skip('↷')} ${group.length} ${p.dim('·')} ${oneLine(group[0]!.skipReason ?? progress('summary.noReason'), 300)}`)
+      lines.push(`  ${p.skip('↷')} ${group.length} ${p.dim('·')} ${oneLine(group[0]!.skipReason ? said(group[0]!.skipReason) : progress('summary.noReason'), 300)}`)
     }
   }
   if (r.excludedByProfile.length > 0) lines.push('', p.dim(t('console.excluded', { n: r.excludedByProfile.length, profile: r.profile })))
   lines.push('', verdictLine(r, p), t('console.report', { dir: reportDir }), '')
   return lines.join('\n')
+}
+
+/** What a check wrote (its title, message, reason), in the language of the run (specs/messages.<lang>.yaml). */
+function said(text: string): string {
+  const lang = currentLang()
+  return lang === 'en' ? text : translateText(text, lang)
 }
 
 function areaRow(name: string, c: Counts, p: Paint, bold = false): string {
@@ -110,13 +116,14 @@ const SHOWN_PER_GROUP = 3
 
 function failureLines(group: CheckResult[], p: Paint): string[] {
   const first = group[0]!
-  const head = group.length > 1 ? t('console.sameWay', { n: group.length }) : `${first.area} › ${first.title}`
+  const head = group.length > 1 ? t('console.sameWay', { n: group.length }) : `${first.area} › ${said(first.title)}`
   const lines = [`  ${p.fail('✗')} ${first.failedClause ?? t('console.kitBug')} ${p.dim('·')} ${head}${severityLabel(first)}`]
-  lines.push(`      ${oneLine(first.message ?? progress('summary.noMessage'), 300)}`)
-  const detail = (first.message ?? '').split('\n')[1]
+  const message = first.message === undefined ? undefined : said(first.message)
+  lines.push(`      ${oneLine(message ?? progress('summary.noMessage'), 300)}`)
+  const detail = (message ?? '').split('\n')[1]
   if (detail) lines.push(`      ${oneLine(detail, 300)}`)
   if (group.length > 1) {
-    for (const c of group.slice(0, SHOWN_PER_GROUP)) lines.push(p.dim(`      · ${c.area} › ${c.title}`))
+    for (const c of group.slice(0, SHOWN_PER_GROUP)) lines.push(p.dim(`      · ${c.area} › ${said(c.title)}`))
     if (group.length > SHOWN_PER_GROUP) lines.push(p.dim(`      · … ${t('console.more', { n: group.length - SHOWN_PER_GROUP })}`))
   }
   const trace = traceHint(first)
@@ -127,10 +134,10 @@ function failureLines(group: CheckResult[], p: Paint): string[] {
 
 function noVerdictLines(group: CheckResult[], p: Paint): string[] {
   const first = group[0]!
-  const head = group.length > 1 ? t('console.nChecks', { n: group.length }) : `${first.area} › ${first.title}`
-  const lines = [`  ${p.skip('?')} ${word('status', first.status)} ${p.dim('·')} ${head}`, `      ${oneLine(first.reason ?? '', 300)}`]
+  const head = group.length > 1 ? t('console.nChecks', { n: group.length }) : `${first.area} › ${said(first.title)}`
+  const lines = [`  ${p.skip('?')} ${word('status', first.status)} ${p.dim('·')} ${head}`, `      ${oneLine(said(first.reason ?? ''), 300)}`]
   if (group.length > 1) {
-    for (const c of group.slice(0, SHOWN_PER_GROUP)) lines.push(p.dim(`      · ${c.area} › ${c.title}`))
+    for (const c of group.slice(0, SHOWN_PER_GROUP)) lines.push(p.dim(`      · ${c.area} › ${said(c.title)}`))
     if (group.length > SHOWN_PER_GROUP) lines.push(p.dim(`      · … ${t('console.andMore', { n: group.length - SHOWN_PER_GROUP })}`))
   }
   return lines

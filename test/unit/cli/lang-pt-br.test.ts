@@ -113,7 +113,7 @@ describe('the console summary in pt-BR', () => {
     const text = inLang('pt-BR', () => summaryText(results, '/tmp/run', paint(false)))
     expect(englishLeft(text, ids('console.'))).toEqual([])
     expect(text).toContain(headlineIn('pt-BR', results.verdict.headline))
-    expect(text).toContain('mensagens de falha em inglês')
+    expect(text).toContain('status: esperado 400, obtido 201')  // what the check wrote, translated
     expect(text).toMatch(/^ {2}área\s+aprov\./m)
   })
 })
@@ -160,7 +160,7 @@ describe('a monitor alert in pt-BR', () => {
     const line = alertLine(body)
     expect(englishLeft(line, ids('alert.'))).toEqual([])
     expect(line).toContain('ALERTA cláusula reprovada: 4.10.txid-length reprovada (aprovada antes; confirmado por uma segunda execução)')
-    expect(line).toContain('(mensagem de falha em inglês)')
+    expect(line).toContain('status: esperado 400, obtido 201')
     expect(alertLine(alertBody(change as never, ctx, 'en'))).toContain('ALERT clause-failed: 4.10.txid-length failed (passed before; confirmed by a second run)')
   })
 })
