@@ -2,13 +2,21 @@
 // options name its reason as `alone: ALONE.<reason>`. vitest.config.ts collects the alone phase from
 // these files only; the CLI asks whether a selection has a check meant for a balance account. The
 // coverage self-check holds the text to what vitest collects.
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
 /** The reasons whose checks run on a balance account when the run has one (harness/schedule.ts onTheBalanceAccount). */
 export const BALANCE_ACCOUNT_REASONS = ['balances', 'accountUrls', 'accountReset'] as const
 
 const SUITES = join(import.meta.dirname, '..', 'suites')
+
+/** The areas: the folders under `suitesDir` that hold a suite file (suites/common/ holds what areas share, no check). */
+export function suiteAreas(suitesDir: string = SUITES): string[] {
+  if (!existsSync(suitesDir)) return []
+  return readdirSync(suitesDir)
+    .filter((name) => statSync(join(suitesDir, name)).isDirectory() && readdirSync(join(suitesDir, name)).some((f) => f.endsWith('.test.ts')))
+    .sort()
+}
 
 /** Suite files (`suites/…`) that declare a check alone, for any reason or for one of `reasons`. */
 export function suiteFilesDeclaringAlone(reasons?: readonly string[]): string[] {

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { BALANCE_ACCOUNT_REASONS, suiteFilesDeclaringAlone } from '../../harness/suite-files.ts'
+import { BALANCE_ACCOUNT_REASONS, suiteAreas, suiteFilesDeclaringAlone } from '../../harness/suite-files.ts'
 import { ArgsError, type CliArgs } from '../flags.ts'
 import { loadExtension, type Extension } from './extension.ts'
 import { closestIds, selectChecks } from './list.ts'
@@ -27,11 +27,9 @@ export async function selectRun(args: CliArgs): Promise<{ files: string[]; nameP
   return selection
 }
 
-/** Every --area must name a folder under suites/. */
+/** Every --area must name an area: a folder under suites/ with a suite file. */
 function checkAreas(areas: string[]): void {
-  const known = existsSync(SUITES_DIR)
-    ? readdirSync(SUITES_DIR).filter((name) => statSync(join(SUITES_DIR, name)).isDirectory()).sort()
-    : []
+  const known = suiteAreas(SUITES_DIR)
   for (const area of areas) {
     if (!known.includes(area)) throw new ArgsError('--area', `unknown area "${area}" (known: ${known.join(', ') || 'none'})`)
   }

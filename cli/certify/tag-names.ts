@@ -6,12 +6,13 @@ import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { SEVERITY_ORDER } from '../reporting/severity.ts'
 import { NEEDS } from '../../harness/need-names.ts'
+import { suiteAreas } from '../../harness/suite-files.ts'
 import { didYouMean } from '../did-you-mean.ts'
 import { ArgsError } from '../flags.ts'
 
 /** The tags every kit check may carry: areas (the folders under suites/), severities, needs. */
 export function kitTags(suitesDir: string): string[] {
-  const areas = existsSync(suitesDir) ? readdirSync(suitesDir).filter((name) => statSync(join(suitesDir, name)).isDirectory()).sort() : []
+  const areas = suiteAreas(suitesDir)
   return [...new Set([...areas, ...SEVERITY_ORDER, ...NEEDS])]
 }
 

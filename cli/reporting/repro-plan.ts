@@ -72,7 +72,7 @@ export function planOf(r: Results, c: CheckResult): ReproPlan {
     return plan
   }
   const json = jsonOf(failingEx.response.json ?? failingEx.response.body)
-  const gotValue = parseLoose(got!)
+  const gotValue = parseLoose(valueOfGot(got!))
   if (/^(absent|missing|undefined|none|no [a-z]+)$/i.test(got!.trim())) {
     const key = keysIn(rule!, json).at(-1)
     if (key !== undefined) plan.missingPath = [key]
@@ -88,6 +88,11 @@ export function planOf(r: Results, c: CheckResult): ReproPlan {
     if (!plan.allowedStatuses?.length) throw new ReproError(`${c.id}: the rule "${ruleLine}" names no status or body value the reproducer can assert`)
   }
   return plan
+}
+
+/** The value of a `got`: the shape verbs (harness/context.ts t.string …) write its JSON type before it (`string "12-34"`). */
+function valueOfGot(got: string): string {
+  return /^(?:string|number|boolean|object|array) (.+)$/s.exec(got.trim())?.[1] ?? got
 }
 
 /** Headers a rule may name without saying "header" (`Content-Type: expected application/json …`). */

@@ -148,7 +148,7 @@ export class Lister {
     if (name) return
     const expected = `transaction ${m.id} listed for ${show(l.query)}`
     if (l.cut) return this.undecide(`${rule}: ${expected}, absent from the ${l.items.length} items read, but the listing is incomplete: ${l.cut}`)
-    const unnamed = l.items.filter((i) => sameAmount(i, m))
+    const unnamed = l.items.filter((i) => isOfAmount(i, m))
     // An item of its amount may be the record under an id the kit was never given: not linked, not judged.
     if (unnamed.length > 0 && !m.absent) return this.observeUnlinked(clause, { ...m, unlinked: `no item of ${show(l.query)} names it by ${idsText(m)}, and ${unnamed.length} of its amount name other ids` })
     this.t.fail(clause, rule, expected, `absent among ${l.items.length} items (the whole listing): none names it by ${idsText(m)}, none has its amount ${m.amount}${m.absent ? `; ${m.absent}` : ''}`, l.ex)
@@ -190,7 +190,7 @@ export class Lister {
     const rule = 'the transaction is listed'
     const expected = `an item naming transaction ${m.id} in ${path}`
     if (!last || last.cut) this.t.inconclusive(`${rule}: ${expected} was not found, and the broadest listing read is incomplete: ${last?.cut ?? 'none was read'}`)
-    const unnamed = last.items.filter((i) => sameAmount(i, m))
+    const unnamed = last.items.filter((i) => isOfAmount(i, m))
     if (unnamed.length > 0 && !m.absent) {
       const why = `no item of ${path} names it by ${idsText(m)}, and ${unnamed.length} of its amount name other ids`
       this.observeUnlinked(clause, { ...m, unlinked: why })
@@ -237,7 +237,7 @@ function idsText(m: Made): string {
 }
 
 /** The item's originalAmount is the record's amount (to the cent). */
-function sameAmount(i: Json, m: Made): boolean {
+function isOfAmount(i: Json, m: Made): boolean {
   const c = readAmount(i.originalAmount)
   try {
     return c !== undefined && c === centsOf(m.amount)

@@ -4,6 +4,7 @@
 // the whole by-area table; the history: its title and first plot, drawn at the page's width with
 // time ticks and round values). A screenshot of each first screen is written under
 // reports/screenshots/ (printed) for a person to look at.
+import { suiteAreas } from '../../harness/suite-files.ts'
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -134,7 +135,7 @@ describe.skipIf(chromiumMissing)(`the reports in a real browser (${CHROMIUM})`, 
 /** A certification of every area of suites/ against the real catalogue, with each kind of verdict and a long failure. */
 function certificationResults() {
   const catalogue = loadClauses() as ClauseInfo[]
-  const areas = readdirSync(join(REPO_ROOT, 'suites'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()
+  const areas = suiteAreas(join(REPO_ROOT, 'suites'))
   const must = catalogue.filter((c) => c.level === 'must' && c.testability !== 'not-shown')
   const checks: CheckResult[] = []
   let n = 0

@@ -38,7 +38,8 @@ describe.each([
     expect(failedChecks(r), c.tail).toEqual([])
     expect(c.run.exitCode, c.tail).toBe(0)
     const consultedAt = checksWhere(r, (k) => k.clauses.includes('2.3.consulted-at-is-event-date'))
-    expect(consultedAt.map((k) => k.status)).toEqual(['passed'])
+    // the checks that move the clock themselves need a mutating profile: skipped in readonly
+    expect(consultedAt.filter((k) => k.status !== 'skipped').map((k) => k.status)).toEqual(['passed'])
   })
 
   test('the preflight says the target\'s clock is ahead of this machine\'s, and where it read it', () => {
