@@ -201,7 +201,7 @@ function issuedToken(t: CheckContext, what: string, clause: string, issue: () =>
     const ex = await issue()
     t.expectStatus(clause, ex, [200, 201])
     const body = t.json(clause, ex)
-    t.expectThat(clause, 'access_token', typeof body.access_token === 'string', 'a string', show(body.access_token), ex)
+    t.string(clause, 'access_token', body.access_token, ex)
     const expiresIn = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600
     return { token: body.access_token as string, expiresIn }
   })

@@ -123,7 +123,7 @@ function firstItem(t: CheckContext, clause: string, body: Json, ex: Exchange): J
 
 /** `field` of `obj` is present and a number, or `clause` fails. */
 function expectNumber(t: CheckContext, clause: string, obj: Json, field: string, ex: Exchange, where = ''): void {
-  t.expectThat(clause, `${where}${field}`, typeof obj[field] === 'number', 'a number', show(obj[field]), ex)
+  t.number(clause, `${where}${field}`, obj[field], ex)
 }
 
 /** `[name, value, answer]` of each of `fields` of `obj`, the name prefixed. */

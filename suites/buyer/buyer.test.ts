@@ -74,7 +74,7 @@ async function givenBuyer(t: CheckContext): Promise<{ ex: Exchange; body: Json; 
 }
 
 function expectString(t: CheckContext, clause: string, obj: Json, field: string, ex: Exchange, where = ''): void {
-  t.expectThat(clause, `${where}${field}`, typeof obj[field] === 'string', 'a string', show(obj[field]), ex)
+  t.string(clause, `${where}${field}`, obj[field], ex)
 }
 
 /** An object whose `fields` are strings, or `clause` fails. */

@@ -14,7 +14,7 @@ export const POST_JSON = '6.http-post-json'
  * bodies leniently (a byte order mark stripped) so the notification is found; this judges its text.
  */
 export function expectJsonNotification(t: CheckContext, kind: string, c: Captured): void {
-  t.expectThat(POST_JSON, `${kind} notification method`, c.method === 'POST', 'POST', c.method)
+  t.expectEqual(POST_JSON, `${kind} notification method`, c.method, 'POST')
   const type = c.headers['content-type']
   t.expectThat(POST_JSON, `${kind} notification Content-Type`, isJsonContentType(type), 'application/json (charset allowed)', show(type ?? '(none)'))
   const problem = strictJsonProblem(c.raw)

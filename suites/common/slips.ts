@@ -38,7 +38,7 @@ export async function createSlip(t: CheckContext, given?: SlipRequest): Promise<
   const created = await t.gateway.post('/bank-slip/v1/payment', request)
   t.expectStatus('4.15.request-accepted', created, acceptedSuccessStatuses('createBankSlip'))
   const id = t.json('4.15.request-accepted', created).id
-  t.expectThat('4.15.request-accepted', 'slip id (2.6)', typeof id === 'string', 'a string', show(id), created)
+  t.string('4.15.request-accepted', 'slip id (2.6)', id, created)
   return { request, id: id as string, created }
 }
 
