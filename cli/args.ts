@@ -86,10 +86,11 @@ export function flagEnv(args: CliArgs): Record<string, string> {
 // ---------------------------------------------------------------------------------------------
 // --help, from FLAGS.
 
-const HELP_WIDTH = 100
-const HELP_INDENT = 22
+export const HELP_WIDTH = 100
+export const HELP_INDENT = 22
 
-function wrap(text: string, width: number): string[] {
+/** `text` in lines of at most `width` characters, broken between words. */
+export function wrap(text: string, width: number): string[] {
   const lines: string[] = []
   let line = ''
   for (const word of text.split(' ')) {

@@ -3,6 +3,7 @@
 // back unless pt-BR is asked (`--lang pt-BR` on the command line, else PIX_LANG). This file imports
 // no usage text (cli/args.ts imports it): the English ones are passed in.
 import { MAX_TIMEOUT_MS } from '../harness/config.ts'
+import { HELP_INDENT, HELP_WIDTH, wrap } from './args.ts'
 import { DEFAULTS, FLAGS, flagSyntax, type FlagRow } from './flags.ts'
 import { DEFAULTS_PT, FLAG_HELP_PT } from './flags.pt-BR.ts'
 import { langOf, type Lang } from './reporting/i18n.ts'
@@ -18,24 +19,7 @@ export function langOfArgv(argv: readonly string[], env: string | undefined = pr
   return langOf(env)
 }
 
-// the layout of cli/args.ts's --help: the same widths, so both languages line up alike
-const HELP_WIDTH = 100
-const HELP_INDENT = 22
-
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = []
-  let line = ''
-  for (const word of text.split(' ')) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line)
-      line = word
-    } else {
-      line = line ? `${line} ${word}` : word
-    }
-  }
-  if (line) lines.push(line)
-  return lines
-}
+// the layout of cli/args.ts's --help: the same widths and wrapping, so both languages line up alike
 
 /** A flag's Portuguese help with its default: "… (padrão: …)". */
 export function flagHelpPt(r: Pick<FlagRow, 'flag' | 'help' | 'default'>): string {

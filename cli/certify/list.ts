@@ -3,6 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join, sep } from 'node:path'
 import { escapeRegExp } from '../../harness/redact.ts'
+import { editDistance } from '../did-you-mean.ts'
 import { ArgsError } from '../flags.ts'
 import { SEVERITY_ORDER } from '../reporting/severity.ts'
 import { loadVitestNode } from './vitest-node.ts'
@@ -122,14 +123,4 @@ function patternOf(text: string): RegExp | undefined {
 export function closestIds(wanted: string, ids: readonly string[], count = 3): string[] {
   const scored = ids.map((id) => ({ id, distance: editDistance(wanted, id.slice(0, Math.max(wanted.length, id.indexOf('::') + 2))) }))
   return scored.sort((a, b) => a.distance - b.distance || a.id.localeCompare(b.id)).slice(0, count).map((s) => s.id)
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i]
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
-    previous = row
-  }
-  return previous[b.length]!
 }
