@@ -10,9 +10,8 @@ import type { Exchange } from '../../harness/exchange.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { cashOut, receivedRecord } from '../common/records.ts'
 import { finalCents, signed, type Json } from './fixtures.ts'
+import { TRUNCATION_MS } from '../common/times.ts'
 
-/** A timestamp may be cut to the second. */
-const TRUNCATION_MS = 1_000
 
 /** Cents of a balance value, rounded (its decimals are judged on their own, by the field's clause). */
 const roundCents = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v * 100) : Number.NaN)

@@ -3,8 +3,7 @@
 // the target's clock; payer is an object of strings (§2.6), so a payer whose every field is a string
 // is accepted, and a refusal that only a payer's string fields cause fails that rule.
 import { show } from '../../harness/assertions.ts'
-import { check, type CheckContext } from '../../harness/check.ts'
-import type { Exchange } from '../../harness/exchange.ts'
+import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { EVENTS_APART_S, targetTime } from '../../harness/target-clock.ts'
 import { newUuid } from '../../generators/ids.ts'
@@ -12,15 +11,8 @@ import { acceptedSuccessStatuses } from '../../generators/openapi.ts'
 import { waitForSlipEvent } from './fixtures.ts'
 import { createSlip, registerSlip, slipDueSoon, type Slip } from '../common/slips.ts'
 import type { Json } from '../common/events.ts'
+import { TRUNCATION_MS, expectWithin } from '../common/times.ts'
 
-/** A timestamp may be cut to the second. */
-const TRUNCATION_MS = 1_000
-
-function expectWithin(t: CheckContext, clause: string, rule: string, value: unknown, start: number, end: number, skew: number, ex?: Exchange): void {
-  const at = typeof value === 'string' ? Date.parse(value) : Number.NaN
-  t.expectThat(clause, rule, at >= start - skew - TRUNCATION_MS && at <= end + skew,
-    `between ${new Date(start).toISOString()} and ${new Date(end).toISOString()}${skew ? ` (± ${skew / 60_000} min clock skew)` : ''}`, show(value), ex)
-}
 
 check('bank slip: createdAt is the moment of the creation request, on the target clock (not the due date)', {
   clauses: ['2.6.created-at'],
