@@ -2,7 +2,6 @@
 // moment the slip was created, processedAt the moment of the event a notification reports, both on
 // the target's clock; payer is an object of strings (§2.6), so a payer whose every field is a string
 // is accepted, and a refusal that only a payer's string fields cause fails that rule.
-import { show } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { EVENTS_APART_S, targetTime } from '../../harness/target-clock.ts'
@@ -53,7 +52,7 @@ check("bank slip notifications: processedAt is the moment of the event they repo
     const body = event.body as Json
     const info = (body.additionalInfo ?? {}) as Json
     for (const [field, value] of [['amount', body.amount], ['additionalInfo.amount', info.amount]] as const) {
-      t.expectThat('6.3.paid-amount-and-date', `the PAID notification's ${field} is the amount paid`, typeof value === 'number' && Math.round(value * 100) === Math.round(request.amount * 100), `${request.amount} (the slip's amount, paid in full)`, show(value))
+      t.expectAmount('6.3.paid-amount-and-date', `the PAID notification's ${field} is the slip's amount, paid in full`, value, request.amount, undefined, { as: 'number' })
     }
     expectWithin(t, '6.3.paid-amount-and-date', 'additionalInfo.paymentDate is the moment of the payment', info.paymentDate, start, end, skew)
   }
