@@ -15,19 +15,38 @@ export const MAX_ARB_CENTS = 100_000_000
 const PLAIN_DECIMAL_RE = /^-?\d+(?:\.\d+)?$/
 const NUMBER_TEXT_RE = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i
 
+/** An exact decimal: (-1)^negative × digits × 10^exponent, digits without leading or trailing zeros ("0" for zero, never negative). */
+interface Decimal {
+  negative: boolean
+  digits: string
+  exponent: number
+}
+
+/**
+ * The one parse of an amount: its exact decimal value, or undefined when it is no amount. A number is
+ * read through its shortest decimal form (String(x)); a string must be a plain decimal
+ * (-?digits[.digits]). Nothing is rounded here: 10.504 stays 10.504.
+ */
+function decimalOf(x: unknown): Decimal | undefined {
+  if (typeof x === 'number' ? !Number.isFinite(x) : typeof x !== 'string' || !PLAIN_DECIMAL_RE.test(x)) return undefined
+  const m = NUMBER_TEXT_RE.exec(String(x))
+  if (!m) return undefined
+  const [, sign = '', whole = '', fraction = '', exponentText = '0'] = m
+  const digits = (whole + fraction).replace(/^0+/, '')
+  if (digits === '') return { negative: false, digits: '0', exponent: 0 }
+  const kept = digits.replace(/0+$/, '')
+  return { negative: sign === '-', digits: kept, exponent: Number(exponentText) - fraction.length + (digits.length - kept.length) }
+}
+
 interface Cents {
   cents: number
   /** false when rounding dropped a non-zero digit beyond the second decimal */
   exact: boolean
 }
 
-/** Reads a decimal text (with optional exponent) into cents, rounding half away from zero. */
-function readCents(text: string): Cents {
-  const m = NUMBER_TEXT_RE.exec(text)
-  if (!m) throw new Error(`not a decimal amount: "${text}"`)
-  const [, sign = '', whole = '', fraction = '', exponentText = '0'] = m
-  const digits = (whole + fraction).replace(/^0+(?=\d)/, '')
-  const shift = Number(exponentText) - fraction.length + 2 // value * 100 = digits * 10^shift
+/** A decimal in cents, rounded half away from zero; `text` names it in the range error. */
+function centsOfDecimal({ negative, digits, exponent }: Decimal, text: string): Cents {
+  const shift = exponent + 2 // value * 100 = digits * 10^shift
   let magnitude: bigint
   let exact = true
   if (shift >= 0) {
@@ -39,18 +58,18 @@ function readCents(text: string): Cents {
     exact = /^0*$/.test(dropped)
     magnitude = BigInt(kept) + (dropped[0] !== undefined && dropped[0] >= '5' ? 1n : 0n)
   }
-  const cents = Number(sign === '-' ? -magnitude : magnitude)
+  const cents = Number(negative ? -magnitude : magnitude)
   if (!Number.isSafeInteger(cents)) throw new RangeError(`amount out of range: "${text}"`)
   return { cents: cents === 0 ? 0 : cents, exact }
 }
 
 function centsOfAny(x: number | string): Cents {
-  if (typeof x === 'number') {
-    if (!Number.isFinite(x)) throw new RangeError(`not a finite amount: ${x}`)
-    return readCents(String(x))
+  const decimal = decimalOf(x)
+  if (decimal === undefined) {
+    if (typeof x === 'number') throw new RangeError(`not a finite amount: ${x}`)
+    throw new Error(`not a decimal amount: "${String(x)}"`)
   }
-  if (typeof x !== 'string' || !PLAIN_DECIMAL_RE.test(x)) throw new Error(`not a decimal amount: "${String(x)}"`)
-  return readCents(x)
+  return centsOfDecimal(decimal, String(x))
 }
 
 /** Exact integer cents of an amount in reais (number or decimal string). */
@@ -84,34 +103,15 @@ export function hasAtMostTwoDecimals(x: number | string): boolean {
  * "10.50", gives undefined.
  */
 export function readAmount(value: unknown, options: { numberOnly?: boolean } = {}): number | undefined {
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return undefined
-  } else if (typeof value !== 'string' || options.numberOnly) {
-    return undefined
-  }
+  if (options.numberOnly && typeof value !== 'number') return undefined
+  const decimal = decimalOf(value)
+  if (decimal === undefined) return undefined
   try {
-    const { cents, exact } = centsOfAny(value)
+    const { cents, exact } = centsOfDecimal(decimal, String(value))
     return exact ? cents : undefined
   } catch {
     return undefined
   }
-}
-
-/**
- * The exact decimal value of an amount, as `<sign><digits>e<exponent>` with no leading or trailing
- * zero in the digits ("0" for zero), or undefined when it is no amount (a string that is not a plain
- * decimal, a number that is not finite, anything else). Nothing is rounded: 10.504 is not 10.50.
- */
-function exactDecimal(x: unknown): string | undefined {
-  if (typeof x === 'number' && !Number.isFinite(x)) return undefined
-  if (typeof x !== 'number' && (typeof x !== 'string' || !PLAIN_DECIMAL_RE.test(x))) return undefined
-  const m = NUMBER_TEXT_RE.exec(String(x))
-  if (!m) return undefined
-  const [, sign = '', whole = '', fraction = '', exponentText = '0'] = m
-  const digits = (whole + fraction).replace(/^0+/, '')
-  if (digits === '') return '0'
-  const kept = digits.replace(/0+$/, '')
-  return `${sign}${kept}e${Number(exponentText) - fraction.length + (digits.length - kept.length)}`
 }
 
 /**
@@ -122,15 +122,17 @@ function exactDecimal(x: unknown): string | undefined {
  * this one. False when either is no amount.
  */
 export function sameAmount(a: unknown, b: unknown): boolean {
-  const x = exactDecimal(a)
-  return x !== undefined && x === exactDecimal(b)
+  const x = decimalOf(a)
+  const y = decimalOf(b)
+  return x !== undefined && y !== undefined && x.negative === y.negative && x.digits === y.digits && x.exponent === y.exponent
 }
 
 /** The amount as the kit shows it: two places when it has at most two ("10.50"), else every digit it has; undefined when it is no amount. */
 export function amountText(x: unknown): string | undefined {
-  if (exactDecimal(x) === undefined) return undefined
-  const amount = x as number | string
-  return hasAtMostTwoDecimals(amount) ? fromCents(centsOf(amount)) : String(amount)
+  const decimal = decimalOf(x)
+  if (decimal === undefined) return undefined
+  const { cents, exact } = centsOfDecimal(decimal, String(x))
+  return exact ? fromCents(cents) : String(x)
 }
 
 /** "12.34" from 1234 cents; "-0.05" from -5. */

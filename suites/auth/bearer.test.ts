@@ -6,7 +6,7 @@ import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions
 import { check, type CheckContext } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { CENTRAL_BANK_STYLE, bearerRequests, type EndpointRequest, BEARER_ERROR_BODY_NOT_SHOWN } from './endpoints.ts'
-import { expectNotInvalid } from './fixtures.ts'
+import { expectNotInvalid, isSuccess } from './fixtures.ts'
 import { type Exchange } from '../../harness/exchange.ts'
 
 /** Seconds of slack on either side of a lifetime: requests and the clock do not move in one instant. */
@@ -135,7 +135,6 @@ check('a token lacking permission is refused by the public API with 403, never 4
   }
 })
 
-const isSuccess = (ex: Exchange): boolean => !ex.response.error && ex.response.status >= 200 && ex.response.status <= 299
 
 async function everyEndpointRefuses(t: CheckContext, clause: string, auth: string): Promise<void> {
   for (const [r, ex] of await sentToEvery(t, auth)) expectBearerUnauthorized(t, clause, r, ex)

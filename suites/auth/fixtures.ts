@@ -17,6 +17,9 @@ export function expectNotInvalid(t: CheckContext, clause: string, credential: st
 // ---- token answers ------------------------------------------------------------------------------------------
 
 /** True when the answer hands out a token. */
+/** A 2xx answer (not a transport error). */
+export const isSuccess = (ex: Exchange): boolean => !ex.response.error && ex.response.status >= 200 && ex.response.status <= 299
+
 export function carriesToken(ex: Exchange): boolean {
   const json = ex.response.json
   return json !== null && typeof json === 'object' && 'access_token' in json

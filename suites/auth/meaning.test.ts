@@ -7,9 +7,8 @@
 // excludes it), so a key with spaces around it is the same key and is not sent as a wrong one.
 import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
-import type { Exchange } from '../../harness/exchange.ts'
 import { bearerRequests } from './endpoints.ts'
-import { expectCertTokenRefusal, expectRefusedWithoutToken } from './fixtures.ts'
+import { expectCertTokenRefusal, expectRefusedWithoutToken, isSuccess } from './fixtures.ts'
 
 /** The other character of the same kind: the key stays of its form, only its value changes. */
 function changed(c: string): string {
@@ -47,7 +46,6 @@ check('an API key near the configured one (one character longer, shorter, change
   }
 })
 
-const isSuccess = (ex: Exchange) => !ex.response.error && ex.response.status >= 200 && ex.response.status <= 299
 const scopesOf = (scope: unknown) => (typeof scope === 'string' ? [...new Set(scope.split(' ').filter(Boolean))].sort() : undefined)
 
 // Only reads are probed: a target that wrongly lets the limited client through changes nothing.

@@ -9,9 +9,8 @@ import { ALONE } from '../../harness/schedule.ts'
 import { cashOut } from '../common/records.ts'
 import { givenBalances, type Balances } from '../common/balances.ts'
 import { type Exchange } from '../../harness/exchange.ts'
+import { TRUNCATION_MS } from '../common/times.ts'
 
-/** A timestamp may be cut to the second. */
-const TRUNCATION_MS = 1_000
 
 check('consultedAt and eventDate give the moment of the query', {
   alone: ALONE.balances,

@@ -261,9 +261,7 @@ async function registeredSlip(t: CheckContext, request?: SlipRequest): Promise<{
 
 /** The notification's additionalInfo object, or a failure of `clause`. */
 function additionalInfo(t: CheckContext, clause: string, event: Json): Json {
-  const info = event.additionalInfo
-  t.expectThat(clause, 'additionalInfo (6.3)', info !== null && typeof info === 'object' && !Array.isArray(info), 'an object', show(info))
-  return info as Json
+  return t.object(clause, 'additionalInfo (6.3)', event.additionalInfo)
 }
 
 function generatePdf(t: CheckContext, idOrExternalId: string): Promise<Exchange> {

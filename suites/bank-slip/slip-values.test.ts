@@ -2,9 +2,7 @@
 // moment the slip was created, processedAt the moment of the event a notification reports, both on
 // the target's clock; payer is an object of strings (§2.6), so a payer whose every field is a string
 // is accepted, and a refusal that only a payer's string fields cause fails that rule.
-import { show } from '../../harness/assertions.ts'
-import { check, type CheckContext } from '../../harness/check.ts'
-import type { Exchange } from '../../harness/exchange.ts'
+import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { EVENTS_APART_S, targetTime } from '../../harness/target-clock.ts'
 import { newUuid } from '../../generators/ids.ts'
@@ -12,15 +10,8 @@ import { acceptedSuccessStatuses } from '../../generators/openapi.ts'
 import { waitForSlipEvent } from './fixtures.ts'
 import { createSlip, registerSlip, slipDueSoon, type Slip } from '../common/slips.ts'
 import type { Json } from '../common/events.ts'
+import { TRUNCATION_MS, expectWithin } from '../common/times.ts'
 
-/** A timestamp may be cut to the second. */
-const TRUNCATION_MS = 1_000
-
-function expectWithin(t: CheckContext, clause: string, rule: string, value: unknown, start: number, end: number, skew: number, ex?: Exchange): void {
-  const at = typeof value === 'string' ? Date.parse(value) : Number.NaN
-  t.expectThat(clause, rule, at >= start - skew - TRUNCATION_MS && at <= end + skew,
-    `between ${new Date(start).toISOString()} and ${new Date(end).toISOString()}${skew ? ` (± ${skew / 60_000} min clock skew)` : ''}`, show(value), ex)
-}
 
 check('bank slip: createdAt is the moment of the creation request, on the target clock (not the due date)', {
   clauses: ['2.6.created-at'],
@@ -61,7 +52,7 @@ check("bank slip notifications: processedAt is the moment of the event they repo
     const body = event.body as Json
     const info = (body.additionalInfo ?? {}) as Json
     for (const [field, value] of [['amount', body.amount], ['additionalInfo.amount', info.amount]] as const) {
-      t.expectThat('6.3.paid-amount-and-date', `the PAID notification's ${field} is the amount paid`, typeof value === 'number' && Math.round(value * 100) === Math.round(request.amount * 100), `${request.amount} (the slip's amount, paid in full)`, show(value))
+      t.expectAmount('6.3.paid-amount-and-date', `the PAID notification's ${field} is the slip's amount, paid in full`, value, request.amount, undefined, { as: 'number' })
     }
     expectWithin(t, '6.3.paid-amount-and-date', 'additionalInfo.paymentDate is the moment of the payment', info.paymentDate, start, end, skew)
   }

@@ -9,12 +9,11 @@ import type { Exchange } from '../../harness/exchange.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { EVENTS_APART_S, targetTime } from '../../harness/target-clock.ts'
 import { givenCashOut, postCashIn, expectAccepted } from '../common/cash.ts'
+import { TRUNCATION_MS } from '../common/times.ts'
+import { viewPath } from '../common/records.ts'
 
-/** A timestamp may be cut to the second. */
-const TRUNCATION_MS = 1_000
 const CASH_OUT_CENTS = 137
 
-const VIEW = (id: string) => `/api/pix/transaction/${encodeURIComponent(id)}`
 
 /** transactionId is the transaction's, not the caller's, and GET /api/pix/transaction/{transactionId} finds this transaction. */
 async function expectNamesTheTransaction(t: CheckContext, clause: string, answer: Json, externalId: string, ex: Exchange): Promise<void> {
@@ -22,8 +21,8 @@ async function expectNamesTheTransaction(t: CheckContext, clause: string, answer
   if (typeof id !== 'string' || id === '') return t.fail(clause, 'transactionId', 'a non-empty string', show(id), ex)
   t.expectThat(clause, "transactionId is the new transaction's id, not the caller's externalId", id !== externalId, `an id other than ${show(externalId)}`, show(id), ex)
   // The view must know the transaction at all (by the caller's id) before its answer on the other id says anything.
-  await t.given('the transaction by its externalId (GET /api/pix/transaction/{externalId})', async () => t.expectStatus('4.3.get-by-external-id', await t.base.get(VIEW(externalId)), 200))
-  const view = await t.base.get(VIEW(id))
+  await t.given('the transaction by its externalId (GET /api/pix/transaction/{externalId})', async () => t.expectStatus('4.3.get-by-external-id', await t.base.get(viewPath(externalId)), 200))
+  const view = await t.base.get(viewPath(id))
   t.expectEqual(clause, 'GET /api/pix/transaction/{transactionId} finds the transaction the answer named (HTTP status)', view.response.error ?? view.response.status, 200, view)
   const found = t.json(clause, view)
   t.expectEqual(clause, 'the transaction found by transactionId is the one created (its externalId)', found.externalId, externalId, view)

@@ -156,8 +156,7 @@ async function bareCashOut(t: CheckContext, value: number, qrCode: string): Prom
 /** Accepted (any 2xx) and a payment initiated (a transactionId). */
 function expectPaymentInitiated(t: CheckContext, clause: string, ex: Exchange, what: string): void {
   expectAccepted(t, clause, ex, `the cash-out accepted for ${what}`)
-  const id = t.json(clause, ex).transactionId
-  t.expectThat(clause, `a payment was initiated for ${what}`, typeof id === 'string' && id !== '', 'a transactionId', show(id), ex)
+  t.string(clause, `a payment was initiated for ${what}: its transactionId`, t.json(clause, ex).transactionId, ex, { nonEmpty: true })
 }
 
 /** Refused with a 4xx; an acceptance names the case. */

@@ -5,10 +5,9 @@ import { check } from '../../harness/check.ts'
 import { targetTime } from '../../harness/target-clock.ts'
 import { objectAt } from './fixtures.ts'
 import { givenCharge } from '../common/charges.ts'
+import { TRUNCATION_MS } from '../common/times.ts'
 
 const CLAUSE = '2.4.criacao-at-creation'
-/** A timestamp may be cut to the second. */
-const TRUNCATION_MS = 1_000
 
 check('created charge: calendario.criacao is the moment of the creation request, on the target clock', {
   clauses: [CLAUSE],

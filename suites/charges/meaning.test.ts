@@ -9,12 +9,12 @@ import { randomCpf } from '../../generators/documents.ts'
 const CLAUSE = '7.create-charge-duplicate-txid-409'
 const body = (original: string) => ({ calendario: { expiracao: 3600 }, valor: { original } })
 
-const FINAL_STATES: readonly { state: string; end: (t: CheckContext, txid: string) => Promise<unknown> }[] = [
+const FINAL_STATE_ENDINGS: readonly { state: string; end: (t: CheckContext, txid: string) => Promise<unknown> }[] = [
   { state: 'CONCLUIDA (paid)', end: (t: CheckContext, txid: string) => t.control.payCob(txid, { payer: { name: 'Pagador Final', document: randomCpf() } }) },
   { state: 'REMOVIDA_PELO_USUARIO_RECEBEDOR (removed)', end: (t: CheckContext, txid: string) => t.control.removeCob(txid, 'receiver') },
 ]
 
-for (const { state, end } of FINAL_STATES) {
+for (const { state, end } of FINAL_STATE_ENDINGS) {
   check(`a PUT /cob with the txid of a charge ${state} answers 409: the txid stays taken`, {
     clauses: [CLAUSE, ...ERROR_BODY],
     needs: ['mutating', 'control'],

@@ -104,6 +104,9 @@ export function transactionIdOf(t: CheckContext, clause: string, ex: Exchange): 
 }
 
 /** GET /api/pix/transaction/{id}: 200 and a JSON object, or a failure of `clause`. */
+/** The §2.1 view of one transaction, by its id or externalId. */
+export const viewPath = (id: string): string => `/api/pix/transaction/${encodeURIComponent(id)}`
+
 export async function viewOf(t: CheckContext, clause: string, id: string): Promise<{ view: Json; ex: Exchange }> {
   const ex = await t.base.get(`/api/pix/transaction/${encodeURIComponent(id)}`)
   t.expectStatus(clause, ex, 200)

@@ -95,7 +95,8 @@ async function viewByAnyId(t: CheckContext, ids: readonly string[]): Promise<Rec
   return undefined
 }
 
-const ITEM_ID_FIELDS = ['transactionId', 'endToEndId', 'externalId'] as const
+/** The id fields of a list item (§2.2) through which the kit's ids for a record may name it. */
+export const ITEM_ID_FIELDS = ['transactionId', 'endToEndId', 'externalId'] as const
 const namesRecord = (item: Json, record: RecordIds) => ITEM_ID_FIELDS.some((f) => matchesAnyId(item[f], record))
 
 /**
@@ -179,7 +180,8 @@ export async function readRecordSurfaces(t: CheckContext, record: RecordIds, { p
   return { ...(view ? { view } : {}), ...(account ? { account } : {}), ...(byKey ? { byKey } : {}) }
 }
 
-const sortedJson = (x: unknown): string => JSON.stringify(x, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v))
+/** JSON with object keys sorted, to compare two values whatever their key order. */
+export const sortedJson = (x: unknown): string => JSON.stringify(x, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v))
 
 /**
  * The surfaces of one record held to each other after `change`: the view's status and amounts are

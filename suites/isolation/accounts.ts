@@ -16,6 +16,9 @@ export type OtherKind = Exclude<CredentialKind, 'limited'>
 
 export const KIND_LABEL: Record<OtherKind, string> = KIND_WORDS
 
+/** A check's title: the row's operation and the kind B asks with (the report reads the kind back from it). */
+export const isolationTitle = (row: IsolationRow, kind: OtherKind, what: string): string => `${row.method} ${row.path} with ${KIND_WORDS[kind]}: ${what}`
+
 /** What each kind needs of the config besides the second account. */
 export const KIND_NEEDS: Record<OtherKind, Need[]> = { bearer: ['otherAccount'], certToken: ['otherAccount', 'otherAccountCert'], apiKey: ['otherAccount'] }
 

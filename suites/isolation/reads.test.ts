@@ -8,12 +8,10 @@ import { readCertificate } from '../../harness/config.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { matchesAnyId } from '../../harness/record-ids.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import { READ_REFUSALS, idsAReads, isolationExternalId, itemsOf, needsOf, otherCaller, recordOfA, someReais, type Caller, type Json, type OtherKind } from './accounts.ts'
-import { KIND_WORDS, isolationRow, type IsolationRow } from './operations.ts'
+import { READ_REFUSALS, idsAReads, isolationExternalId, itemsOf, needsOf, otherCaller, recordOfA, someReais, type Caller, type Json, type OtherKind, isolationTitle } from './accounts.ts'
+import { isolationRow, type IsolationRow } from './operations.ts'
 
 const forKinds = (row: IsolationRow, declare: (kind: OtherKind) => void) => row.otherKinds.forEach(declare)
-const title = (row: IsolationRow, kind: OtherKind, what: string) => `${row.method} ${row.path} with ${kindWords(kind)}: ${what}`
-const kindWords = (kind: OtherKind) => KIND_WORDS[kind]
 
 // ---- §4.1: a certificate of A makes no token for B ------------------------------------------------
 {
@@ -35,7 +33,7 @@ const kindWords = (kind: OtherKind) => KIND_WORDS[kind]
 // ---- §4.3: the single view ---------------------------------------------------------------------------
 {
   const row = isolationRow('getTransaction')
-  forKinds(row, (kind) => check(title(row, kind, "this account's transaction, by id and by externalId, is refused"), {
+  forKinds(row, (kind) => check(isolationTitle(row, kind, "this account's transaction, by id and by externalId, is refused"), {
     clauses: [row.clause],
     needs: needsOf(row, kind),
   }, async (t) => {
@@ -49,7 +47,7 @@ const kindWords = (kind: OtherKind) => KIND_WORDS[kind]
 // ---- §4.4: the account listing -----------------------------------------------------------------------
 {
   const row = isolationRow('listTransactions')
-  forKinds(row, (kind) => check(title(row, kind, "filtered by this account's externalId or endToEndId, lists none of its transactions"), {
+  forKinds(row, (kind) => check(isolationTitle(row, kind, "filtered by this account's externalId or endToEndId, lists none of its transactions"), {
     clauses: [row.clause],
     needs: needsOf(row, kind),
   }, async (t) => {
@@ -84,7 +82,7 @@ function expectNotListed(t: CheckContext, clause: string, ex: Exchange, ofA: Set
 // ---- §4.5: the pix-key listing -----------------------------------------------------------------------
 {
   const row = isolationRow('listTransactionsByPixKey')
-  forKinds(row, (kind) => check(title(row, kind, "naming this account's PIX key, lists none of its transactions"), {
+  forKinds(row, (kind) => check(isolationTitle(row, kind, "naming this account's PIX key, lists none of its transactions"), {
     clauses: [row.clause],
     needs: needsOf(row, kind),
   }, async (t) => {
@@ -211,7 +209,7 @@ async function expectOwnBalance(t: CheckContext, row: IsolationRow, b: Caller): 
 
 for (const operationId of ['getBalance', 'getAccountBalances', 'getGatewayBalance']) {
   const row = isolationRow(operationId)
-  forKinds(row, (kind) => check(title(row, kind, "reports that account's balance, never this account's"), {
+  forKinds(row, (kind) => check(isolationTitle(row, kind, "reports that account's balance, never this account's"), {
     clauses: [row.clause],
     needs: needsOf(row, kind),
     // this account's balance must stand still while it is compared (on a balance account, or alone)
@@ -222,7 +220,7 @@ for (const operationId of ['getBalance', 'getAccountBalances', 'getGatewayBalanc
 // ---- §4.17: the buyer --------------------------------------------------------------------------------
 {
   const row = isolationRow('getBuyer')
-  forKinds(row, (kind) => check(title(row, kind, "this account's buyer is refused"), {
+  forKinds(row, (kind) => check(isolationTitle(row, kind, "this account's buyer is refused"), {
     clauses: [row.clause],
     needs: needsOf(row, kind),
   }, async (t) => {

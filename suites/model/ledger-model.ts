@@ -40,7 +40,7 @@ import { show } from '../../harness/assertions.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
 import { centsOf, fromCents } from '../../generators/amounts.ts'
-import { cents, expectBalanceTimes, expectShapesAgree, type BalanceReading } from '../common/surfaces.ts'
+import { ITEM_ID_FIELDS, cents, expectBalanceTimes, expectShapesAgree, pixKeyOf, sortedJson, type BalanceReading } from '../common/surfaces.ts'
 import { givenBalanceAnswers } from '../common/balances.ts'
 import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
 
@@ -180,9 +180,9 @@ interface Listing {
   ex?: Exchange
 }
 
-const ACCOUNT_LISTING = { name: 'the account listing (GET /api/transactions)', path: '/api/transactions', size: 100, pages: 20, shape: '4.4.response-shape' }
+const ACCOUNT_LISTING_SOURCE = { name: 'the account listing (GET /api/transactions)', path: '/api/transactions', size: 100, pages: 20, shape: '4.4.response-shape' }
 
-export function listedTransactions(t: CheckContext, query: Record<string, string | number> = {}, of: typeof ACCOUNT_LISTING = ACCOUNT_LISTING): Promise<Listing> {
+export function listedTransactions(t: CheckContext, query: Record<string, string | number> = {}, of: typeof ACCOUNT_LISTING_SOURCE = ACCOUNT_LISTING_SOURCE): Promise<Listing> {
   return t.given(of.name, async () => {
     const items = new Map<string, Record<string, unknown>>()
     for (let page = 1; ; page++) {
@@ -233,9 +233,6 @@ function expectBalances(m: Model, t: CheckContext, reading: BalanceReading, move
   expectBalanceTimes(t, reading, command)
   expectModelBalances(m, t, reading, moved, command)
 }
-
-/** The id fields of a list item (§2.2) through which the kit's ids for a record may name it. */
-const ITEM_ID_FIELDS = ['transactionId', 'endToEndId', 'externalId'] as const
 
 type Item = Record<string, unknown>
 const namesOf = (id: string, want: Listed): string[] => [id, ...(want.ids ?? [])]
@@ -341,7 +338,6 @@ function expectViewCurrent(m: Model, t: CheckContext, id: string, v: ViewAmounts
   }
 }
 
-const sortedJson = (x: unknown): string => JSON.stringify(x, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v))
 
 /**
  * The pix-key listing against the account listing: a model transaction it shows is the same item
@@ -400,11 +396,6 @@ export async function verify(
  */
 export const blank = (t: CheckContext): Promise<void> => (onTheBalanceAccount(t) ? t.control.resetAccount() : t.control.reset())
 export const onTheBalanceAccount = (t: CheckContext): boolean => isBalanceAccount(t.config, t.config.clientId)
-
-/** A PIX key of the account (PIX_PIX_KEY, else the driver's first), once per sequence; none: the pix-key listing is not read. */
-async function pixKeyOf(t: CheckContext): Promise<string | undefined> {
-  return t.config.pixKey ?? (await t.control.account()).pixKeys[0]
-}
 
 /** A blank account, its notifications pointed at this run's channel, the model at its balances; `clock`: the sequence may move the clock (a check declared ALONE.clock). */
 export async function setup(t: CheckContext, run: number, clock = false): Promise<{ model: Model; real: Real }> {

@@ -32,6 +32,8 @@ export const BOUNDED_LISTINGS: BoundedListing[] = [
 // ---- filters (filters.test.ts) -------------------------------------------------------------------
 
 export const DAY_MS = 86_400_000
+/** What a check on a record the kit makes and then moves needs. */
+export const ON_CONTROL = ['control', 'mutating'] as const
 
 // ---- mapping tables and list items (mappings.test.ts) --------------------------------------------
 

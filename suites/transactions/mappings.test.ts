@@ -130,9 +130,7 @@ check('the same received payment is listed with the same fields in the account l
   const inAccount = await listedItem(t, clause, ACCOUNT_LISTING, view)
   const inKey = await listedItem(t, clause, pixKeyListing(key), view)
   expectListingShape(t, '4.5.response-shape', inKey.ex)
-  const a = JSON.stringify(sorted(inAccount.item))
-  const k = JSON.stringify(sorted(inKey.item))
-  t.expectThat(clause, 'the same list item in both listings', a === k, `as in ${ACCOUNT_LISTING}: ${a}`, k, inKey.ex)
+  t.expectEqual(clause, `the same list item in both listings (as in ${ACCOUNT_LISTING})`, sorted(inKey.item), sorted(inAccount.item), inKey.ex)
 })
 
 /**

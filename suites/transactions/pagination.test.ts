@@ -107,9 +107,7 @@ async function seedDay(t: CheckContext, ageDays: number, count: number): Promise
 
 /** metadata.total of a page: a non-negative integer, or a failure of 2.2.pagination-total. */
 function totalOf(t: CheckContext, p: Page): number {
-  const n = p.metadata.total
-  t.expectThat('2.2.pagination-total', 'metadata.total is the count of records found', typeof n === 'number' && Number.isInteger(n) && n >= 0, 'a non-negative integer', show(n), p.ex)
-  return n as number
+  return t.number('2.2.pagination-total', 'metadata.total is the count of records found', p.metadata.total, p.ex, { integer: true, min: 0 })
 }
 
 /** The §2.2 metadata rules for page `page` of `size`, given the total the first page gave. */

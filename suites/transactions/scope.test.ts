@@ -6,8 +6,8 @@ import { isoDate } from '../../generators/dates.ts'
 import { ACCOUNT_LISTING, listPage, ourPixKey, pixKeyListing, targetNow, type Json, type Page } from './seed.ts'
 import { receivedRecord, targetToday, type Made } from '../common/records.ts'
 import { daysAround, withListings } from './listing.ts'
+import { DAY_MS } from './fixtures.ts'
 
-const DAY_MS = 86_400_000
 const CAP = 1000
 
 // The payments are seeded 60 days back, in bulk where the control API takes a count, and listed

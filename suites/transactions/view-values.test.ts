@@ -12,10 +12,9 @@ import { newUuid } from '../../generators/ids.ts'
 import { arbCpf } from '../../generators/documents.ts'
 import fc from 'fast-check'
 import { cashOut, receivedRecord, singleView, viewOf } from '../common/records.ts'
+import { TRUNCATION_MS } from '../common/times.ts'
+import { ON_CONTROL } from './fixtures.ts'
 
-const ON_CONTROL = ['control', 'mutating'] as const
-/** A timestamp may be cut to the second. */
-const TRUNCATION_MS = 1_000
 
 const somePayer = () => ({ name: `Kit Counterpart ${newUuid().slice(0, 8)}`, document: fc.sample(arbCpf(), 1)[0] as string })
 

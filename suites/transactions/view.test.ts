@@ -6,13 +6,12 @@ import { ERROR_BODY_CLAUSES as ERROR_BODY, show } from '../../harness/assertions
 import { arbCnpj, arbCpf } from '../../generators/documents.ts'
 import { arbAmountString, centsOf } from '../../generators/amounts.ts'
 import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
-import { cashIn, cashOut, receivedRecord, singleView, uniqueExternalId, viewOf, someAmount, type Made, transactionIdOf } from '../common/records.ts'
+import { cashIn, cashOut, receivedRecord, singleView, uniqueExternalId, viewOf, viewPath, someAmount, type Made, transactionIdOf } from '../common/records.ts'
 import { expectViewShape } from './shapes.ts'
 import { type Exchange } from '../../harness/exchange.ts'
 import { cashInBody } from '../../generators/requests.ts'
+import { ON_CONTROL } from './fixtures.ts'
 
-const VIEW = (id: string) => `/api/pix/transaction/${encodeURIComponent(id)}`
-const ON_CONTROL = ['control', 'mutating'] as const
 
 check('single view by internal id: 200 with the Transaction of 2.1 for a received payment', {
   clauses: ['4.3.get-by-id', '2.1.id', '2.1.type-enum', '2.1.status-enum', '2.1.created-at', '2.1.updated-at', '2.1.processed-at',
@@ -72,7 +71,7 @@ check('single view by an externalId of digits only (an internal id\'s form): the
 }, async (t) => {
   const externalId = `9${Array.from({ length: 18 }, () => Math.floor(Math.random() * 10)).join('')}`
   const made = await cashIn(t, { externalId })
-  const ex = await t.base.get(VIEW(externalId))
+  const ex = await t.base.get(viewPath(externalId))
   const found = ex.response.json as { id?: unknown } | undefined
   if (ex.response.status === 200 && String(found?.id) === externalId && made.id !== externalId) t.inconclusive(`the externalId ${externalId} is also an internal id of the account`)
   const { view } = await viewOf(t, '4.3.get-by-external-id', externalId)
@@ -127,7 +126,7 @@ check('single view of an id that matches no transaction of the account: 404 with
 }, async (t) => {
   // Digits only, far beyond any id a fresh account issues, and an externalId nobody used.
   for (const id of ['987654321098765432', uniqueExternalId('never-used')]) {
-    t.expectErrorBody('7.transaction-not-found-404', await t.base.get(VIEW(id)), 404)
+    t.expectErrorBody('7.transaction-not-found-404', await t.base.get(viewPath(id)), 404)
   }
 })
 
@@ -137,6 +136,6 @@ check("single view of another account's transaction: 404, as for no transaction 
 }, async (t) => {
   const other = t.config.otherClientId ?? t.skip('no client id of the second account (PIX_OTHER_CLIENT_ID) to name it to the control driver')
   const theirs = await receivedRecord(t, { account: other })
-  for (const id of [theirs.id, theirs.externalId as string]) t.expectErrorBody('7.transaction-not-found-404', await t.base.get(VIEW(id)), 404)
+  for (const id of [theirs.id, theirs.externalId as string]) t.expectErrorBody('7.transaction-not-found-404', await t.base.get(viewPath(id)), 404)
 })
 

@@ -13,9 +13,8 @@ import { randomCpf } from '../../generators/documents.ts'
 import { isResendTransactionId } from '../../generators/formats.ts'
 import { eventIfAny, v1For, type Json } from '../common/events.ts'
 import { cashInTransactionId, givenResentV1, paymentToOurKey, type Received } from './fixtures.ts'
+import { TRUNCATION_MS } from '../common/times.ts'
 
-/** A timestamp may be cut to the second. */
-const TRUNCATION_MS = 1_000
 /** A clock read through the Date header is to the second. */
 const CLOCK_READ_MS = 2_000
 const NEEDS = ['control', 'mutating', 'webhooks'] as const
