@@ -39,7 +39,7 @@ export async function startupFigures(
     const area = await timedRun(repoRoot, [...extra, '--area', 'buyer', '--seed', '42'])
     const replay = await timedRun(repoRoot, [...extra, '--check', REPLAY_CHECK, '--seed', '42'])
     rmSync(join(repoRoot, 'dist'), { recursive: true, force: true })
-    const source = await timedRun(repoRoot, [...extra, '--area', 'buyer', '--seed', '42'])
+    const source = await timedRun(repoRoot, [...extra, '--area', 'buyer', '--seed', '42'], false)
     line(`(i) one-area run (--area buyer), compiled as packed: ${phasesText(area)}; ${memoryText(area.memory)}`)
     line(`    the same from the repository's sources (tsx): ${phasesText(source)}`)
     line(`    one-check replay (--check "${REPLAY_CHECK}", compiled): ${replay.exit.toFixed(1)} s end to end; ${phasesText(replay)}`)
@@ -58,7 +58,7 @@ function phasesText(r: StartupRun): string {
   return `start-up ${s(r.firstCheck)} (CLI, reference and preflight ${s(r.certifying)}, vitest start ${s(r.vitestStarted - r.certifying)}, workers and suite import ${s(r.firstCheck - r.vitestStarted)}), checks ${s(r.checksDone - r.firstCheck)}, reports and exit ${s(r.exit - r.checksDone)}${r.code === 0 ? '' : `; exit code ${r.code}`}`
 }
 
-async function timedRun(repoRoot: string, args: string[]): Promise<StartupRun> {
+async function timedRun(repoRoot: string, args: string[], built = true): Promise<StartupRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'pix-bench-startup-'))
   try {
     const spawnedAt = Date.now()
@@ -68,7 +68,7 @@ async function timedRun(repoRoot: string, args: string[]): Promise<StartupRun> {
       const child = spawn(process.execPath, ['bin/pix-conformance.js', '--report-dir', reportDir, ...args], {
         cwd: repoRoot,
         stdio: ['ignore', 'pipe', 'inherit'],
-        env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIX_'))), NO_COLOR: '1' },
+        env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIX_'))), NO_COLOR: '1', ...(built ? { CONFORMANCE_KIT_BUILT: '1' } : {}) },
       })
       child.stdout.on('data', (chunk: Buffer) => {
         if (Number.isNaN(certifying) && chunk.toString().includes('Certifying ')) certifying = (Date.now() - spawnedAt) / 1000

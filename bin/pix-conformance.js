@@ -7,7 +7,7 @@
 // each module: through tsx it cost about 1.4 s of CPU more. It is loaded only when a run starts it
 // (cli/certify/vitest-node.ts), so a bad config or an unreachable target is reported without it.
 import { setFlagsFromString } from 'node:v8'
-import { existsSync } from 'node:fs'
+import { builtModule } from './built.js'
 
 // The young generation of each isolate (this one's is fixed by now; the vitest worker threads are
 // made later and take it): V8's default of up to 3 × 16 MB per isolate, in five isolates, was a
@@ -22,9 +22,9 @@ setFlagsFromString("--heap-growing-percent=20")
 
 const argv = process.argv.slice(2)
 // The package ships the CLI compiled (dist/, `npm run build` at prepack): no tsx to start and no
-// module compiled or resolved one by one. The repository has no dist/ and runs its sources.
-const built = new URL('../dist/pix-conformance.js', import.meta.url)
-const { answerWithoutRunning, main } = existsSync(built)
+// module compiled or resolved one by one. A git checkout runs its sources (bin/built.js).
+const built = builtModule('pix-conformance.js')
+const { answerWithoutRunning, main } = built
   ? await import(built.href)
   : await (await import('tsx/esm/api')).register({ namespace: 'pix-conformance' }).import('../cli/main.ts', import.meta.url)
 const answer = await answerWithoutRunning(argv)

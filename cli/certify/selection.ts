@@ -1,6 +1,6 @@
 // What a certification runs: --area, --file, --check and --tag are checked against suites/ before
 // anything runs (an unknown one is exit 2, with the nearest names), and become vitest's filters.
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { BALANCE_ACCOUNT_REASONS, suiteAreas, suiteFilesDeclaringAlone } from '../../harness/suite-files.ts'

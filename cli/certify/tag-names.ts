@@ -2,8 +2,6 @@
 // clauses' severities, its needs, and tags of its own (an extension's checks may have some). A
 // tag no check carries selects nothing, or excludes nothing: a typo, refused before the run with
 // the nearest tag, as --area and --check are.
-import { existsSync, readdirSync, statSync } from 'node:fs'
-import { join } from 'node:path'
 import { SEVERITY_ORDER } from '../reporting/severity.ts'
 import { NEEDS } from '../../harness/need-names.ts'
 import { suiteAreas } from '../../harness/suite-files.ts'

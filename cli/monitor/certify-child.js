@@ -2,7 +2,7 @@
 // monitor outlives hundreds of runs, and a run's vitest, workers and module graph end with it.
 // Plain JS, like bin/pix-conformance.js: tsx is registered for the kit's modules only, and vitest
 // is imported from here, outside tsx's reach.
-import { existsSync } from 'node:fs'
+import { builtModule } from '../../bin/built.js'
 import { register } from 'tsx/esm/api'
 
 // A monitor that died (SIGKILL, a crash) leaves no run behind: the IPC channel closes and the run
@@ -11,8 +11,8 @@ let finished = false
 process.once('disconnect', () => finished || process.kill(process.pid, 'SIGINT'))
 
 // the package's compiled build when present (scripts/build.mjs), else the sources through tsx
-const built = new URL('../../dist/api.js', import.meta.url)
-const { certify } = existsSync(built) ? await import(built.href) : await register({ namespace: 'pix-monitor-run' }).import('../api.ts', import.meta.url)
+const built = builtModule('api.js')
+const { certify } = built ? await import(built.href) : await register({ namespace: 'pix-monitor-run' }).import('../api.ts', import.meta.url)
 try {
   const { exitCode, runDir } = await certify({ argv: process.argv.slice(2) }, () => import('vitest/node'))
   finished = true
