@@ -4,7 +4,8 @@
 // back to back (default 50; one cheap check each, the embedded reference in each child) and
 // prints the monitor process's heap and RSS after each, then the growth from the first tenth
 // (after warm-up) to the last. Never part of `npm test`: it takes minutes.
-// Flags: --runs N (default 50), --check ID (default one token check).
+// Flags: --runs N (default 50), --check ID (default one token check), --json (a last line
+// `monitor-figures {…}` for `npm run bench`, which runs this as a child: it needs --expose-gc).
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -58,10 +59,19 @@ function report(dbBytes: number): void {
   const warm = samples.slice(tenth, 2 * tenth)
   const last = samples.slice(-tenth)
   const avg = (list: Sample[], key: keyof Sample) => list.reduce((a, s) => a + s[key], 0) / list.length
-  const line = (key: 'heapMb' | 'rssMb' | 'externalMb') => {
+  const growth = (key: 'heapMb' | 'rssMb' | 'externalMb') => {
     const a = avg(warm, key)
     const b = avg(last, key)
-    return `${key.replace('Mb', '')}: ${a.toFixed(1)} MB (runs ${warm[0]!.run}-${warm[warm.length - 1]!.run}) -> ${b.toFixed(1)} MB (runs ${last[0]!.run}-${last[last.length - 1]!.run}), ${(((b - a) / a) * 100).toFixed(1)}%, ${(((b - a) * 1024) / (last[0]!.run - warm[0]!.run)).toFixed(1)} KB per run`
+    return { a, b, percent: ((b - a) / a) * 100, kbPerRun: ((b - a) * 1024) / (last[0]!.run - warm[0]!.run) }
+  }
+  const line = (key: 'heapMb' | 'rssMb' | 'externalMb') => {
+    const { a, b, percent, kbPerRun } = growth(key)
+    return `${key.replace('Mb', '')}: ${a.toFixed(1)} MB (runs ${warm[0]!.run}-${warm[warm.length - 1]!.run}) -> ${b.toFixed(1)} MB (runs ${last[0]!.run}-${last[last.length - 1]!.run}), ${percent.toFixed(1)}%, ${kbPerRun.toFixed(1)} KB per run`
   }
   process.stdout.write(`\n${samples.length} runs in ${((Date.now() - started) / 1000).toFixed(0)} s; history ${(dbBytes / 1024).toFixed(0)} KB\n${line('heapMb')}\n${line('rssMb')}\n${line('externalMb')}\n`)
+  if (argv.includes('--json')) {
+    const heap = growth('heapMb')
+    const rss = growth('rssMb')
+    process.stdout.write(`monitor-figures ${JSON.stringify({ runs: samples.length, gc: gc !== undefined, heapPercent: heap.percent, heapKbPerRun: heap.kbPerRun, rssPercent: rss.percent, lastRssMb: rss.b })}\n`)
+  }
 }

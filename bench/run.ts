@@ -13,7 +13,9 @@
 //       package runs them (compiled) and as the repository does (sources): aims 2 s and 3 s
 //   (h) sandbox certification (--reset) of a fresh reference at 0 and at 100,000 received payments
 //       over the last 31 days (busy-account.ts; the seeding time apart). Takes minutes.
-// Flags: --skip-certification (a takes the longest), --busy (only h), --skip-busy, --depths (a at quick and deep depth too, as
+//   (k) the monitor's memory over 50 scheduled runs (monitor.ts, a child with --expose-gc): the
+//       heap after a full collection, from the runs after warm-up to the last ones. About 2.5 min.
+// Flags: --skip-certification (a takes the longest), --busy (only h), --skip-busy, --monitor (only k), --skip-monitor, --depths (a at quick and deep depth too, as
 // ratios to default), --requests N (default 6000: 60 paired rounds, whose median moves little from run to run),
 // --latency (only g), --skip-latency, --profiles 0,100,jitter (g's profiles, default all),
 // --workers N and anything after `--`: passed to the CLI in (a) and (g), to compare scheduling settings.
@@ -40,6 +42,9 @@ const PIPELINE_TARGET = 0.8
 const PEAK_MEMORY_TARGET_MB = 300
 const STARTUP_TARGET_S = 2
 const REPLAY_TARGET_S = 3
+const MONITOR_RUNS = 50
+/** The monitor's heap may not grow by more than this over its runs (after warm-up, after a full collection): "flat". */
+const MONITOR_GROWTH_TARGET_PERCENT = 5
 const HELP_TARGET_S = 0.5  // issue 41: 0.4 s, keep (with the margin of a loaded machine)
 const REFERENCE_TARGET = 0.7
 
@@ -62,6 +67,7 @@ async function main(): Promise<void> {
   const figures: (() => void)[] = []
   if (latencyOnly) return latencyOnlyRun(figures)
   if (busyOnly) return busyFigures()
+  if (argv.includes('--monitor')) return monitorFigures(figures).then(() => printRatios(figures))
   line(`bench: node ${process.version}, ${requests} requests per throughput figure, sequential on loopback`)
 
   if (!skipCertification) {
@@ -105,8 +111,29 @@ async function main(): Promise<void> {
   if (!skipBusy) await busyFigures(figures)
   else figures.push(() => aimLine('100k records / empty', Number.NaN, '<= 1.2', false, '--skip-busy'))
   if (skipLatency) figures.push(() => aimLine('100 ms RTT / 0 ms', Number.NaN, '<= 2.0', false, '--skip-latency'))
-  figures.push(() => aimLine('monitor memory over 50 runs', Number.NaN, 'flat', false, 'measured by `npm run bench:monitor`, not here'))
+  if (argv.includes('--skip-monitor')) figures.push(() => aimLine(`monitor heap growth over ${MONITOR_RUNS} runs (%)`, Number.NaN, `<= ${MONITOR_GROWTH_TARGET_PERCENT}`, false, '--skip-monitor'))
+  else await monitorFigures(figures)
   printRatios(figures)
+}
+
+/** (k) The monitor's memory over its runs, from `bench/monitor.ts --json` run as a child. */
+async function monitorFigures(figures: (() => void)[]): Promise<void> {
+  let out = ''
+  const code = await new Promise<number | null>((done, fail) => {
+    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/monitor.ts', '--runs', String(MONITOR_RUNS), '--json'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    child.on('error', fail)
+    child.on('close', done)
+  })
+  const json = /^monitor-figures (.*)$/mu.exec(out)?.[1]
+  if (code !== 0 || json === undefined) {
+    line(`(k) the monitor bench exited ${code} without its figures`)
+    figures.push(() => aimLine(`monitor heap growth over ${MONITOR_RUNS} runs (%)`, Number.NaN, `<= ${MONITOR_GROWTH_TARGET_PERCENT}`, false, 'the monitor bench failed'))
+    return
+  }
+  const m = JSON.parse(json) as { runs: number; heapPercent: number; heapKbPerRun: number; rssPercent: number; lastRssMb: number }
+  line(`(k) monitor, ${m.runs} runs: heap ${m.heapPercent >= 0 ? '+' : ''}${m.heapPercent.toFixed(1)} % (${m.heapKbPerRun.toFixed(1)} KB a run) after warm-up, resident set ${m.rssPercent >= 0 ? '+' : ''}${m.rssPercent.toFixed(1)} % (${m.lastRssMb.toFixed(0)} MB at the end)`)
+  figures.push(() => aimLine(`monitor heap growth over ${m.runs} runs (%)`, m.heapPercent, `<= ${MONITOR_GROWTH_TARGET_PERCENT}`, m.heapPercent <= MONITOR_GROWTH_TARGET_PERCENT, `resident set ${m.rssPercent.toFixed(1)} %`))
 }
 
 /** (h) The certification time of an empty and of a busy account, one after the other. */
