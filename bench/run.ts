@@ -15,7 +15,7 @@
 //       over the last 31 days (busy-account.ts; the seeding time apart). Takes minutes.
 // Flags: --skip-certification (a takes the longest), --busy (only h), --skip-busy, --depths (a at quick and deep depth too, as
 // ratios to default), --requests N (default 6000: 60 paired rounds, whose median moves little from run to run),
-// --latency (only g), --skip-latency, --profiles 0,100,jitter (g's profiles, default all),
+// --latency (only g), --skip-latency, --pipeline (only b, e and f), --profiles 0,100,jitter (g's profiles, default all),
 // --workers N and anything after `--`: passed to the CLI in (a) and (g), to compare scheduling settings.
 import { spawn } from 'node:child_process'
 import { EventEmitter } from 'node:events'
@@ -50,6 +50,7 @@ const skipCertification = argv.includes('--skip-certification') || latencyOnly
 const skipLatency = argv.includes('--skip-latency')
 const busyOnly = argv.includes('--busy')
 const skipBusy = argv.includes('--skip-busy')
+const pipelineOnly = argv.includes('--pipeline')
 const BUSY_RECORDS = 100_000
 const workers = valueOf('--workers')
 const extraArgs = [...(workers === undefined ? [] : ['--workers', workers]), ...cliArgs]
@@ -64,7 +65,7 @@ async function main(): Promise<void> {
   if (busyOnly) return busyFigures()
   line(`bench: node ${process.version}, ${requests} requests per throughput figure, sequential on loopback`)
 
-  if (!skipCertification) {
+  if (!skipCertification && !pipelineOnly) {
     const { seconds, memory } = await certification(extraArgs)
     line(`(a) full certification of the embedded reference: ${seconds.toFixed(1)} s; ${memoryText(memory)}`)
     figures.push(() => ratioLine('(a) certification s / 20 s', seconds / CERTIFICATION_TARGET_S, '<= 1.00', seconds <= CERTIFICATION_TARGET_S))
@@ -88,6 +89,14 @@ async function main(): Promise<void> {
   line(`(b) kit pipeline ${rate(pipeline.kit)}, raw undici ${rate(pipeline.raw)}; per-round ratios ${spreadText(pipeline.spread)}`)
   const pipelineRatio = pipeline.ratio
   figures.push(() => ratioLine('(b) kit pipeline / raw undici', pipelineRatio, `>= ${PIPELINE_TARGET}`, pipelineRatio >= PIPELINE_TARGET))
+
+  if (pipelineOnly) {
+    line('(e) the kit pipeline (HttpClient + recorder + redaction) under load: top self time')
+    for (const row of pipeline.profile) line(`  ${row}`)
+    line('(f) the kit pipeline taken apart (req/s, each step adds one thing to raw undici):')
+    for (const row of await pipelineSteps(Math.max(500, Math.floor(requests / 2)))) line(`  ${row}`)
+    return printRatios(figures)
+  }
 
   const reference = await referenceVsBare(requests)
   line(`(c) reference GET /api/balance ${rate(reference.reference)}, bare node:http ${rate(reference.bare)} (body ${reference.bodyBytes} bytes); per-round ratios ${spreadText(reference.spread)}`)
