@@ -177,10 +177,11 @@ export class HttpClient {
     const method = req.method.toUpperCase()
     this.guardReadonly(method, req.url)
     const headers = this.withTraceContext(lowerCaseKeys(req.headers ?? {}))
-    const sent: ExchangeRequest = { method, url: req.url, headers, ...(req.body === undefined ? {} : { body: req.body }) }
+    const sent: ExchangeRequest = { method, url: req.url, headers }
+    if (req.body !== undefined) sent.body = req.body
     const timeoutMs = req.timeoutMs ?? this.options.timeoutMs
     if (this.options.pacer) await this.options.pacer.beforeSend(sent, { unpaced: req.unpaced === true })
-    const leave = await this.options.gate?.enter()
+    const leave = this.options.gate ? await this.options.gate.enter() : undefined
     const started = performance.now()
     let response: ExchangeResponse
     try {
