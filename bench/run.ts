@@ -18,7 +18,6 @@
 // --latency (only g), --skip-latency, --pipeline (only b, e and f), --profiles 0,100,jitter (g's profiles, default all),
 // --workers N and anything after `--`: passed to the CLI in (a) and (g), to compare scheduling settings.
 import { spawn } from 'node:child_process'
-import { EventEmitter } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -26,6 +25,7 @@ import { Agent, request } from 'undici'
 import { HttpClient } from '../harness/http.ts'
 import { Recorder } from '../harness/recorder.ts'
 import { Redactor } from '../harness/redact.ts'
+import { newSpanId, traceForCheck, traceparentOf } from '../harness/trace.ts'
 import { startReference } from '../reference/index.ts'
 import { certifyBusyReference } from './busy-account.ts'
 import { latencyBench, profilesFrom } from './latency.ts'
@@ -266,29 +266,24 @@ async function pipelineSteps(n: number): Promise<string[]> {
   const nextUrl = () => `${server.url}/api/balance?page=${++sent}`
   const headers = { accept: 'application/json', authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJiZW5jaCJ9.c2ln' }
   const redactor = new Redactor([{ name: 'PIX_CLIENT_SECRET', value: 'bench-client-secret-0123456789' }])
+  const trace = traceForCheck('bench')
   const steps: [string, () => Promise<void>][] = [
     ['raw undici, body.text() + JSON.parse', async () => {
       const res = await request(nextUrl(), { headers, dispatcher: agent })
       JSON.parse(await res.body.text())
     }],
-    ['+ a deadline as the harness arms it (EventEmitter signal, one timer)', async () => {
-      const deadline = new EventEmitter()
-      const timer = setTimeout(() => deadline.emit('abort'), 10_000)
-      try {
-        const res = await request(nextUrl(), { headers, dispatcher: agent, signal: deadline })
-        JSON.parse(await res.body.text())
-      } finally {
-        clearTimeout(timer)
-      }
+    ['+ a traceparent and tracestate per request, as the harness sends them', async () => {
+      const res = await request(nextUrl(), { headers: { ...headers, traceparent: traceparentOf(trace.traceId, newSpanId()), tracestate: trace.tracestate }, dispatcher: agent })
+      JSON.parse(await res.body.text())
     }],
-    ['harness HttpClient, no recorder', (() => {
-      const kit = new HttpClient({ timeoutMs: 10_000, dispatcher: agent })
+    ['harness HttpClient, no recorder (its own dispatch handler and deadline, the trace headers)', (() => {
+      const kit = new HttpClient({ timeoutMs: 10_000, dispatcher: agent, trace })
       return async () => void (await kit.send({ method: 'GET', url: nextUrl(), headers }))
     })()],
     ['harness HttpClient + recorder/redaction', (() => {
       let recorder = new Recorder(redactor)
       let k = 0
-      const kit = new HttpClient({ timeoutMs: 10_000, dispatcher: agent, onExchange: (ex) => {
+      const kit = new HttpClient({ timeoutMs: 10_000, dispatcher: agent, trace, onExchange: (ex) => {
         if (++k % 20 === 0) recorder = new Recorder(redactor)
         recorder.record(ex)
       } })
@@ -296,13 +291,17 @@ async function pipelineSteps(n: number): Promise<string[]> {
     })()],
   ]
   try {
-    const rows: string[] = []
-    for (const [name, fn] of steps) {
-      await measure(200, fn)
-      const m = await measure(n, fn)
-      rows.push(`${String(Math.round(m.perSecond)).padStart(6)} req/s  ${name}`)
+    // Interleaved rounds of 100, the order rotating, after a warm-up of each: run one after the
+    // other, the first step ran colder and each met a different moment of the machine's load.
+    for (const [, fn] of steps) await measure(200, fn)
+    const seconds = steps.map(() => 0)
+    for (let done = 0, i = 0; done < n; done += 100, i++) {
+      for (let j = 0; j < steps.length; j++) {
+        const k = (i + j) % steps.length
+        seconds[k] = (seconds[k] as number) + (await measure(Math.min(100, n - done), steps[k]![1])).seconds
+      }
     }
-    return rows
+    return steps.map(([name], k) => `${String(Math.round(n / (seconds[k] as number))).padStart(6)} req/s  ${name}`)
   } finally {
     await Promise.all([agent.close(), server.close()])
   }
