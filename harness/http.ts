@@ -426,10 +426,11 @@ function joinUrl(base: string, path: string, query?: Query): string {
 }
 
 function encodeBody(body: Body, headers: Record<string, string>): { body?: string; headers: Record<string, string> } {
-  const h = lowerCaseKeys(headers)
-  if (body === undefined) return { headers: { accept: 'application/json', ...h } }
-  const text = typeof body === 'string' ? body : JSON.stringify(body)
-  return { body: text, headers: { accept: 'application/json', 'content-type': 'application/json', ...h } }
+  // the defaults first, the caller's headers over them, lower-cased: one object
+  const out: Record<string, string> = body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' }
+  for (const k in headers) out[k.toLowerCase()] = headers[k] as string
+  if (body === undefined) return { headers: out }
+  return { body: typeof body === 'string' ? body : JSON.stringify(body), headers: out }
 }
 
 abstract class FamilyClient<Auth> {
