@@ -17,10 +17,9 @@
 //       heap after a full collection, from the runs after warm-up to the last ones. About 2.5 min.
 // Flags: --skip-certification (a takes the longest), --busy (only h), --skip-busy, --monitor (only k), --skip-monitor, --depths (a at quick and deep depth too, as
 // ratios to default), --requests N (default 6000: 60 paired rounds, whose median moves little from run to run),
-// --latency (only g), --skip-latency, --profiles 0,100,jitter (g's profiles, default all),
+// --latency (only g), --skip-latency, --pipeline (only b, e and f), --profiles 0,100,jitter (g's profiles, default all),
 // --workers N and anything after `--`: passed to the CLI in (a) and (g), to compare scheduling settings.
 import { spawn } from 'node:child_process'
-import { EventEmitter } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -28,6 +27,7 @@ import { Agent, request } from 'undici'
 import { HttpClient } from '../harness/http.ts'
 import { Recorder } from '../harness/recorder.ts'
 import { Redactor } from '../harness/redact.ts'
+import { newSpanId, traceForCheck, traceparentOf } from '../harness/trace.ts'
 import { startReference } from '../reference/index.ts'
 import { certifyBusyReference } from './busy-account.ts'
 import { latencyBench, profilesFrom } from './latency.ts'
@@ -55,6 +55,7 @@ const skipCertification = argv.includes('--skip-certification') || latencyOnly
 const skipLatency = argv.includes('--skip-latency')
 const busyOnly = argv.includes('--busy')
 const skipBusy = argv.includes('--skip-busy')
+const pipelineOnly = argv.includes('--pipeline')
 const BUSY_RECORDS = 100_000
 const workers = valueOf('--workers')
 const extraArgs = [...(workers === undefined ? [] : ['--workers', workers]), ...cliArgs]
@@ -70,7 +71,7 @@ async function main(): Promise<void> {
   if (argv.includes('--monitor')) return monitorFigures(figures).then(() => printRatios(figures))
   line(`bench: node ${process.version}, ${requests} requests per throughput figure, sequential on loopback`)
 
-  if (!skipCertification) {
+  if (!skipCertification && !pipelineOnly) {
     const { seconds, memory } = await certification(extraArgs)
     line(`(a) full certification of the embedded reference: ${seconds.toFixed(1)} s; ${memoryText(memory)}`)
     figures.push(() => ratioLine('(a) certification s / 20 s', seconds / CERTIFICATION_TARGET_S, '<= 1.00', seconds <= CERTIFICATION_TARGET_S))
@@ -94,6 +95,14 @@ async function main(): Promise<void> {
   line(`(b) kit pipeline ${rate(pipeline.kit)}, raw undici ${rate(pipeline.raw)}; per-round ratios ${spreadText(pipeline.spread)}`)
   const pipelineRatio = pipeline.ratio
   figures.push(() => ratioLine('(b) kit pipeline / raw undici', pipelineRatio, `>= ${PIPELINE_TARGET}`, pipelineRatio >= PIPELINE_TARGET))
+
+  if (pipelineOnly) {
+    line('(e) the kit pipeline (HttpClient + recorder + redaction) under load: top self time')
+    for (const row of pipeline.profile) line(`  ${row}`)
+    line('(f) the kit pipeline taken apart (req/s, each step adds one thing to raw undici):')
+    for (const row of await pipelineSteps(Math.max(500, Math.floor(requests / 2)))) line(`  ${row}`)
+    return printRatios(figures)
+  }
 
   const reference = await referenceVsBare(requests)
   line(`(c) reference GET /api/balance ${rate(reference.reference)}, bare node:http ${rate(reference.bare)} (body ${reference.bodyBytes} bytes); per-round ratios ${spreadText(reference.spread)}`)
@@ -284,29 +293,24 @@ async function pipelineSteps(n: number): Promise<string[]> {
   const nextUrl = () => `${server.url}/api/balance?page=${++sent}`
   const headers = { accept: 'application/json', authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJiZW5jaCJ9.c2ln' }
   const redactor = new Redactor([{ name: 'PIX_CLIENT_SECRET', value: 'bench-client-secret-0123456789' }])
+  const trace = traceForCheck('bench')
   const steps: [string, () => Promise<void>][] = [
     ['raw undici, body.text() + JSON.parse', async () => {
       const res = await request(nextUrl(), { headers, dispatcher: agent })
       JSON.parse(await res.body.text())
     }],
-    ['+ a deadline as the harness arms it (EventEmitter signal, one timer)', async () => {
-      const deadline = new EventEmitter()
-      const timer = setTimeout(() => deadline.emit('abort'), 10_000)
-      try {
-        const res = await request(nextUrl(), { headers, dispatcher: agent, signal: deadline })
-        JSON.parse(await res.body.text())
-      } finally {
-        clearTimeout(timer)
-      }
+    ['+ a traceparent and tracestate per request, as the harness sends them', async () => {
+      const res = await request(nextUrl(), { headers: { ...headers, traceparent: traceparentOf(trace.traceId, newSpanId()), tracestate: trace.tracestate }, dispatcher: agent })
+      JSON.parse(await res.body.text())
     }],
-    ['harness HttpClient, no recorder', (() => {
-      const kit = new HttpClient({ timeoutMs: 10_000, dispatcher: agent })
+    ['harness HttpClient, no recorder (its own dispatch handler and deadline, the trace headers)', (() => {
+      const kit = new HttpClient({ timeoutMs: 10_000, dispatcher: agent, trace })
       return async () => void (await kit.send({ method: 'GET', url: nextUrl(), headers }))
     })()],
     ['harness HttpClient + recorder/redaction', (() => {
       let recorder = new Recorder(redactor)
       let k = 0
-      const kit = new HttpClient({ timeoutMs: 10_000, dispatcher: agent, onExchange: (ex) => {
+      const kit = new HttpClient({ timeoutMs: 10_000, dispatcher: agent, trace, onExchange: (ex) => {
         if (++k % 20 === 0) recorder = new Recorder(redactor)
         recorder.record(ex)
       } })
@@ -314,13 +318,17 @@ async function pipelineSteps(n: number): Promise<string[]> {
     })()],
   ]
   try {
-    const rows: string[] = []
-    for (const [name, fn] of steps) {
-      await measure(200, fn)
-      const m = await measure(n, fn)
-      rows.push(`${String(Math.round(m.perSecond)).padStart(6)} req/s  ${name}`)
+    // Interleaved rounds of 100, the order rotating, after a warm-up of each: run one after the
+    // other, the first step ran colder and each met a different moment of the machine's load.
+    for (const [, fn] of steps) await measure(200, fn)
+    const seconds = steps.map(() => 0)
+    for (let done = 0, i = 0; done < n; done += 100, i++) {
+      for (let j = 0; j < steps.length; j++) {
+        const k = (i + j) % steps.length
+        seconds[k] = (seconds[k] as number) + (await measure(Math.min(100, n - done), steps[k]![1])).seconds
+      }
     }
-    return rows
+    return steps.map(([name], k) => `${String(Math.round(n / (seconds[k] as number))).padStart(6)} req/s  ${name}`)
   } finally {
     await Promise.all([agent.close(), server.close()])
   }

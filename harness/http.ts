@@ -6,10 +6,9 @@
 // agents, the body cap, the readonly guard, pacing, tracing) and the bearer and gateway families
 // over one base (FamilyClient); kept together, a family reads beside what it relies on. The
 // sections below are the seams: transport, request building, one section per family, createClients.
-import { EventEmitter } from 'node:events'
 import { readFileSync } from 'node:fs'
 import { rootCertificates } from 'node:tls'
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici'
+import { Agent, EnvHttpProxyAgent, errors, type Dispatcher } from 'undici'
 import type { Profile, TargetConfig } from './config.ts'
 import { certificatePem, privateKeyPem, readCertificate } from './config.ts'
 import { CannotRun } from './verdicts.ts'
@@ -178,10 +177,11 @@ export class HttpClient {
     const method = req.method.toUpperCase()
     this.guardReadonly(method, req.url)
     const headers = this.withTraceContext(lowerCaseKeys(req.headers ?? {}))
-    const sent: ExchangeRequest = { method, url: req.url, headers, ...(req.body === undefined ? {} : { body: req.body }) }
+    const sent: ExchangeRequest = { method, url: req.url, headers }
+    if (req.body !== undefined) sent.body = req.body
     const timeoutMs = req.timeoutMs ?? this.options.timeoutMs
     if (this.options.pacer) await this.options.pacer.beforeSend(sent, { unpaced: req.unpaced === true })
-    const leave = await this.options.gate?.enter()
+    const leave = this.options.gate ? await this.options.gate.enter() : undefined
     const started = performance.now()
     let response: ExchangeResponse
     try {
@@ -217,63 +217,126 @@ export class HttpClient {
   }
 
   private async exchange(req: ExchangeRequest, timeoutMs: number, started: number, dispatcher?: Dispatcher): Promise<ExchangeResponse> {
-    // One timer per request, cleared as soon as the body is in. undici takes an EventEmitter as the
-    // signal (its 'abort' event), much cheaper to make than an AbortController; AbortSignal.timeout
-    // costs more still, and its timers outlive the request.
-    const deadline = new EventEmitter()
-    let timedOut = false
-    const timer = setTimeout(() => {
-      timedOut = true
-      deadline.emit('abort')
-    }, timeoutMs)
-    let status = 0
-    let headers: Record<string, string> = {}
-    try {
-      const res = await request(req.url, {
-        method: req.method as Dispatcher.HttpMethod,
-        headers: req.headers,
-        body: req.body,
-        signal: deadline,
-        dispatcher: dispatcher ?? this.options.dispatcher ?? sharedAgent(),
-      })
-      status = res.statusCode
-      headers = flattenHeaders(res.headers)
-      const cap = this.options.bodyCapBytes ?? BODY_CAP_BYTES
-      // The common case without a further async step: a declared length within the cap is read whole.
-      // Buffer decoding, not body.text(): the WHATWG decoder drops a byte order mark, which
-      // 0.json-bodies must see (RFC 8259 §8.1); addJson still reads past it.
-      const { text, error } = fitsCap(headers['content-length'], cap) ? { text: Buffer.from(await res.body.arrayBuffer()).toString('utf8'), error: undefined } : await readCapped(res.body, cap)
-      const response: ExchangeResponse = { status, headers, body: text, durationMs: Math.round(performance.now() - started) }
-      addJson(response, headers['content-type'])
-      if (error) response.error = error
-      return response
-    } catch (err) {
-      return { status, headers, body: '', durationMs: Math.round(performance.now() - started), error: timedOut ? `timeout after ${timeoutMs} ms` : describeNetworkError(err) }
-    } finally {
-      clearTimeout(timer)
+    const cap = this.options.bodyCapBytes ?? BODY_CAP_BYTES
+    const got = await new Promise<ExchangeHandler>((done) => {
+      const handler = new ExchangeHandler(done, timeoutMs, cap)
+      try {
+        const target = targetOf(req.url)
+        // as undici's request() asks it: the path with its query, no fragment
+        const method = req.method || (req.body ? 'PUT' : 'GET')
+        if (method === 'CONNECT') throw new errors.InvalidArgumentError('invalid method')
+        const options: Dispatcher.DispatchOptions = { origin: target.origin, path: target.search ? `${target.pathname}${target.search}` : target.pathname, method: method as Dispatcher.HttpMethod, headers: req.headers }
+        if (req.body !== undefined) options.body = req.body
+        ;(dispatcher ?? this.options.dispatcher ?? sharedAgent()).dispatch(options, handler)
+      } catch (err) {
+        handler.onResponseError(undefined, err as Error)
+      }
+    })
+    const { status, headers } = got
+    if (got.failure !== undefined) {
+      return { status, headers, body: '', durationMs: Math.round(performance.now() - started), error: got.timedOut ? `timeout after ${timeoutMs} ms` : describeNetworkError(got.failure) }
     }
+    // Buffer decoding, not the WHATWG decoder: that drops a byte order mark, which 0.json-bodies
+    // must see (RFC 8259 §8.1); addJson still reads past it.
+    const response: ExchangeResponse = { status, headers, body: got.text(), durationMs: Math.round(performance.now() - started) }
+    addJson(response, headers['content-type'])
+    if (got.capped) response.error = `body exceeds cap of ${cap} bytes (stopped reading)`
+    return response
   }
 }
 
-/** A body whose declared length fits the cap is read whole: undici holds a server to its Content-Length. */
-function fitsCap(contentLength: string | undefined, cap: number): boolean {
-  return contentLength !== undefined && /^\d+$/.test(contentLength) && Number(contentLength) <= cap
+/**
+ * One exchange on undici's dispatcher API: a handler of its own in place of request()'s stream,
+ * async resource and promise per request. It keeps the status, the headers and the body's bytes,
+ * stops reading at `cap` bytes, and holds the request's one timer: at the deadline it aborts the
+ * request (once it is on a connection, as request() with a signal does). A request ends exactly
+ * once: answered, capped or failed.
+ */
+class ExchangeHandler implements Dispatcher.DispatchHandler {
+  status = 0
+  headers: Record<string, string> = {}
+  failure: Error | undefined
+  timedOut = false
+  capped = false
+  private readonly chunks: Buffer[] = []
+  private size = 0
+  private controller: Dispatcher.DispatchController | undefined
+  private readonly timer: NodeJS.Timeout
+  private ended = false
+
+  constructor(
+    private readonly done: (handler: ExchangeHandler) => void,
+    timeoutMs: number,
+    private readonly cap: number,
+  ) {
+    this.timer = setTimeout(deadlineReached, timeoutMs, this)
+  }
+
+  /** The deadline: the request is aborted now, or as soon as it is on a connection. */
+  expire(): void {
+    this.timedOut = true
+    this.controller?.abort(new errors.RequestAbortedError())
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller
+    if (this.timedOut) controller.abort(new errors.RequestAbortedError())
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    if (statusCode < 200) return  // an informational answer (1xx): the final one follows
+    this.status = statusCode
+    this.headers = flattenHeaders(headers)
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.ended) return
+    if (this.size + chunk.length > this.cap) {
+      // A hostile or broken target cannot make the kit hold more: what came before the cap is kept.
+      this.capped = true
+      this.end()
+      controller.abort(new errors.RequestAbortedError())
+      return
+    }
+    this.chunks.push(chunk)
+    this.size += chunk.length
+  }
+
+  onResponseEnd(): void {
+    this.end()
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    if (this.ended) return
+    this.failure = error
+    this.end()
+  }
+
+  /** The body as text: every byte decoded as UTF-8, a byte order mark kept. */
+  text(): string {
+    const chunks = this.chunks
+    if (chunks.length === 0) return ''
+    return chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, this.size).toString('utf8')
+  }
+
+  private end(): void {
+    if (this.ended) return
+    this.ended = true
+    clearTimeout(this.timer)
+    this.done(this)
+  }
 }
 
-/** Any other body is read chunk by chunk, and cut at `cap` bytes. */
-async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise<{ text: string; error?: string }> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of body) {
-    const buf = chunk as Buffer
-    size += buf.length
-    if (size > cap) {
-      body.destroy()
-      return { text: Buffer.concat(chunks).toString('utf8'), error: `body exceeds cap of ${cap} bytes (stopped reading)` }
-    }
-    chunks.push(buf)
-  }
-  return { text: Buffer.concat(chunks).toString('utf8') }
+function deadlineReached(handler: ExchangeHandler): void {
+  handler.expire()
+}
+
+/** The request's URL as undici's request() reads it: absolute, http or https. */
+function targetOf(url: string): URL {
+  if (!url) throw new errors.InvalidArgumentError('invalid url')
+  const target = new URL(url)
+  if (!/^https?:/.test(target.origin || target.protocol)) throw new errors.InvalidArgumentError('Invalid URL protocol: the URL must start with `http:` or `https:`.')
+  return target
 }
 
 /**
@@ -363,10 +426,11 @@ function joinUrl(base: string, path: string, query?: Query): string {
 }
 
 function encodeBody(body: Body, headers: Record<string, string>): { body?: string; headers: Record<string, string> } {
-  const h = lowerCaseKeys(headers)
-  if (body === undefined) return { headers: { accept: 'application/json', ...h } }
-  const text = typeof body === 'string' ? body : JSON.stringify(body)
-  return { body: text, headers: { accept: 'application/json', 'content-type': 'application/json', ...h } }
+  // the defaults first, the caller's headers over them, lower-cased: one object
+  const out: Record<string, string> = body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' }
+  for (const k in headers) out[k.toLowerCase()] = headers[k] as string
+  if (body === undefined) return { headers: out }
+  return { body: typeof body === 'string' ? body : JSON.stringify(body), headers: out }
 }
 
 abstract class FamilyClient<Auth> {

@@ -29,8 +29,10 @@ export class Redactor {
   private pattern: RegExp | undefined
   /** No text shorter than the shortest form can hold a secret (most header values). */
   private shortest = Number.POSITIVE_INFINITY
-  /** Redacted header values by their text (see recurring()); emptied when a secret is added. */
+  /** Redacted header values by their text (see headerValue()); emptied when a secret is added. */
   private readonly seen = new Map<string, string>()
+  /** The same for the credential headers, by header: their final form (scheme kept, credential blanked). */
+  private readonly seenCredentials = new Map<string, Map<string, string>>()
 
   constructor(secrets: SecretValue[] = []) {
     for (const s of secrets) this.add(s.name, s.value)
@@ -44,6 +46,7 @@ export class Redactor {
         this.forms.set(form, name)
         this.pattern = undefined
         this.seen.clear()
+        this.seenCredentials.clear()
         this.shortest = Math.min(this.shortest, form.length)
       }
     }
@@ -66,23 +69,34 @@ export class Redactor {
     return s.replace(this.pattern, (match) => placeholder(this.forms.get(match) ?? 'secret'))
   }
 
-  /** text(), remembered for the texts that recur from exchange to exchange: header values. */
-  private recurring(s: string): string {
-    return remembered(this.seen, s, (text) => this.text(text))
-  }
-
   /** The headers with secrets replaced: the same object when nothing needed replacing. */
   headers(headers: Record<string, string>): Record<string, string> {
     let out: Record<string, string> | undefined
     for (const name in headers) {
       const value = headers[name] as string
-      const redacted = this.recurring(value)
-      const lower = name.toLowerCase()
-      const clean = CREDENTIAL_HEADERS.has(lower) ? credentialHeader(lower, redacted) : redacted
+      const clean = this.headerValue(name, value)
       if (clean !== value) out ??= { ...headers }
       if (out) out[name] = clean
     }
     return out ?? headers
+  }
+
+  /**
+   * One header's value, redacted. Header values recur from exchange to exchange (a check's
+   * Authorization, a server's Content-Type), so each is redacted once and remembered; a value too
+   * short to hold a secret is not looked up at all, and a traceparent, new on every request, is
+   * redacted without being remembered, where it would only crowd out the values that recur.
+   */
+  private headerValue(name: string, value: string): string {
+    const lower = name.toLowerCase()
+    if (CREDENTIAL_HEADERS.has(lower)) {
+      let memo = this.seenCredentials.get(lower)
+      if (!memo) this.seenCredentials.set(lower, (memo = new Map()))
+      return remembered(memo, value, (text) => credentialHeader(lower, this.text(text)))
+    }
+    if (value.length < this.shortest) return value
+    if (lower === 'traceparent') return this.text(value)
+    return remembered(this.seen, value, (text) => this.text(text))
   }
 
   body(body: string): string {

@@ -34,9 +34,9 @@ function nonZeroHex(bytes: number): string {
       pool = randomBytes(POOL_BYTES)
       poolAt = 0
     }
-    const hex = pool.toString('hex', poolAt, poolAt + bytes)
+    const start = poolAt
     poolAt += bytes
-    if (!/^0+$/.test(hex)) return hex
+    for (let i = start; i < poolAt; i++) if (pool[i] !== 0) return pool.toString('hex', start, poolAt)
   }
 }
 

@@ -36,6 +36,22 @@ beforeAll(async () => {
         res.writeHead(302, { location: '/ok' })
         res.end()
         return
+      case '/early-hints':
+        res.writeEarlyHints({ link: '</style.css>; rel=preload' })
+        json(res, 201, { final: true })
+        return
+      case '/bom':
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}')]))
+        return
+      case '/trickle': {
+        // a two-byte character cut between two writes
+        const bytes = Buffer.from('{"name":"ação"}')
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.write(bytes.subarray(0, 12))
+        setTimeout(() => res.end(bytes.subarray(12)), 20)
+        return
+      }
       case '/text':
         res.writeHead(200, { 'content-type': 'text/plain' })
         res.end('{"not":"parsed"}')
@@ -120,6 +136,32 @@ describe('HttpClient', () => {
     await closed.close()
     const ex = await client().send({ method: 'GET', url: `${closed.url}/` })
     expect(ex.response).toMatchObject({ status: 0, error: 'connection refused' })
+  })
+
+  test('an informational answer (103) is passed over: the exchange holds the final one', async () => {
+    const ex = await client().send({ method: 'GET', url: `${server.url}/early-hints` })
+    expect(ex.response).toMatchObject({ status: 201, json: { final: true } })
+    expect(ex.response.headers.link).toBeUndefined()
+  })
+
+  test('the body is every byte decoded: a byte order mark kept, a character cut between writes whole', async () => {
+    const bom = await client().send({ method: 'GET', url: `${server.url}/bom` })
+    expect(bom.response.body).toBe('\uFEFF{"a":1}')
+    expect(bom.response.json).toEqual({ a: 1 })
+    const trickle = await client().send({ method: 'GET', url: `${server.url}/trickle` })
+    expect(trickle.response.json).toEqual({ name: 'ação' })
+  })
+
+  test.each([
+    ['a header value undici will not send', { url: '/ok', headers: { 'x-a': 'a\r\nb' } }, /^UND_ERR_INVALID_ARG: invalid x-a header$/],
+    ['a URL that is not http or https', { url: 'ftp://127.0.0.1/x' }, /^UND_ERR_INVALID_ARG: Invalid URL protocol/],
+    ['no URL at all', { url: '' }, /^UND_ERR_INVALID_ARG: invalid url$/],
+    ['a CONNECT', { url: '/ok', method: 'CONNECT' }, /^UND_ERR_INVALID_ARG: invalid method$/],
+  ])('%s is the exchange\'s error, never a throw', async (_name, req, error) => {
+    const url = req.url.startsWith('/') ? `${server.url}${req.url}` : req.url
+    const ex = await client().send({ method: 'GET', ...req, url })
+    expect(ex.response.status).toBe(0)
+    expect(ex.response.error).toMatch(error)
   })
 
   test('every exchange reaches onExchange', async () => {
