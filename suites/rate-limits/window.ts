@@ -7,7 +7,7 @@
 // the kit's pacer is told, so it neither waits for nothing nor lets a later check hit a 429.
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
-import type { GatewayClient } from '../../harness/http.ts'
+import { CONNECTIONS_PER_ORIGIN, type GatewayClient } from '../../harness/http.ts'
 import { flushPacingLogs, pacerFor, type Slot } from '../../harness/pacing.ts'
 import { resend, resendPath } from '../common/events.ts'
 
@@ -95,7 +95,8 @@ export async function burstOf(count: number, send: () => Promise<Exchange>): Pro
   return exchanges
 }
 
-const BURST_IN_FLIGHT = 20
+/** As many as the kit's pool puts on the wire at once: a larger wave would wait for connections, two round trips counted as one. */
+const BURST_IN_FLIGHT = CONNECTIONS_PER_ORIGIN
 
 /** The first `LIMIT` answers of a burst are 2xx; fails `clause` naming the first that is not. */
 export function expectServed(t: CheckContext, clause: string, exchanges: Exchange[]): void {
@@ -157,8 +158,8 @@ export function throttlePrimaryKey(t: CheckContext): Promise<void> {
 /** Throttles the primary key, then asks with `otherKey`: it must be served (the limit is per key). */
 export async function expectServedWhilePrimaryThrottled(t: CheckContext, otherKey: { client: GatewayClient; value: string; served: string }): Promise<Exchange> {
   const slot = balanceSlot(t)
-  await cleanWindow(t, slot)
-  await cleanWindow(t, balanceSlot(t, otherKey.value))
+  // both windows made clean side by side (with the control clock: two moves in one round trip)
+  await Promise.all([cleanWindow(t, slot), cleanWindow(t, balanceSlot(t, otherKey.value))])
   try {
     await throttlePrimaryKey(t)
     const ex = await balanceUnpaced(otherKey.client)
