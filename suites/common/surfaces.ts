@@ -16,7 +16,7 @@ import { show } from '../../harness/assertions.ts'
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { idsOf, matchesAnyId, type RecordIds } from '../../harness/record-ids.ts'
-import { targetTime, type TargetTime } from '../../harness/target-clock.ts'
+import { advancedClock, targetTime, type TargetTime } from '../../harness/target-clock.ts'
 import { centsOf, fromCents, readAmount } from '../../generators/amounts.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
@@ -51,14 +51,10 @@ export async function during<T>(t: CheckContext, act: () => Promise<T>): Promise
   return { value, span: { since, until: await targetTime(t) } }
 }
 
-/**
- * Moves the target's clock by `seconds` between two readings of it: the second is the move's own
- * answer (the clock it moved to, specs/control.yaml Clock), read again only when it gives none.
- */
+/** Moves the target's clock by `seconds` between two readings of it, the second the move's own answer (harness/target-clock.ts advancedClock). */
 export async function clockMoved(t: CheckContext, seconds: number): Promise<Span> {
   const since = await targetTime(t)
-  const moved = Date.parse(String((await t.control.advance(seconds))?.now))
-  return { since, until: Number.isNaN(moved) ? await targetTime(t) : { nowMs: moved, skewMs: 0 } }
+  return { since, until: await advancedClock(t, seconds) }
 }
 
 function within(ms: number, span: Span): boolean {
