@@ -21,6 +21,7 @@ import { centsOf, fromCents, readAmount } from '../../generators/amounts.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
 import { newListedRecord } from '../transactions/records.ts'
+import { running } from './waves.ts'
 import type { BalanceAnswers, Span } from './balances.ts'
 
 export type { Span }
@@ -186,8 +187,7 @@ export async function readRecordSurfaces(t: CheckContext, record: RecordIds, { p
   let account = filtered.map((page) => itemIn(page, known)).find(Boolean)
   const window = await windowOf(t, view)
   // the pix-key listing's page, read beside the account listing's fallbacks; its item matched once those have taught the kit the record's ids
-  const keyPage = pixKey ? pageOf(t, `/api/pix/transactions/pix-key/${encodeURIComponent(pixKey)}`, window, 1000) : undefined
-  keyPage?.catch(() => {})
+  const keyPage = pixKey ? running(pageOf(t, `/api/pix/transactions/pix-key/${encodeURIComponent(pixKey)}`, window, 1000)) : undefined
   account ??= await itemOf(t, '/api/transactions', window, known, 100, WINDOW_PAGES)
   if (!account && find) {
     const found = await newListedRecord(t, find)
