@@ -32,13 +32,16 @@ export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
   return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy)
 }
 
+/** Requests the kit's pool has on the wire to one origin at once: those beyond wait for a connection (another round trip). */
+export const CONNECTIONS_PER_ORIGIN = 16
+
 /**
  * A keep-alive pool; with a proxy in the environment, undici's EnvHttpProxyAgent, which sends
  * each request through HTTP_PROXY or HTTPS_PROXY (by the target's scheme) unless NO_PROXY names
  * its host. `tls` applies to the target's TLS, directly or inside the proxy's tunnel.
  */
 function pool(tls: { cert?: string; key?: string; ca?: string[] } = {}): Dispatcher {
-  const base = { connections: 16, pipelining: 1, keepAliveTimeout: 4_000 }
+  const base = { connections: CONNECTIONS_PER_ORIGIN, pipelining: 1, keepAliveTimeout: 4_000 }
   if (!proxyConfigured()) return new Agent({ ...base, connect: { timeout: 10_000, ...tls } })
   // an empty lower-case setting must not hide the upper-case one (undici reads `http_proxy ?? HTTP_PROXY`)
   const env = process.env

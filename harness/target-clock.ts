@@ -123,3 +123,13 @@ export async function targetTime(t: ClockReader): Promise<TargetTime> {
 export async function targetNow(t: ClockReader): Promise<Date> {
   return new Date((await targetTime(t)).nowMs)
 }
+
+/**
+ * Moves the target's clock by `seconds` (POST /control/clock/advance) and returns where it moved
+ * to, as the advance answers it (specs/control.yaml Clock: a reading of the moved clock, one round
+ * trip fewer than reading it again), else as read after.
+ */
+export async function advancedClock(t: ClockReader & { control: ControlClient }, seconds: number): Promise<TargetTime> {
+  const moved = Date.parse(String((await t.control.advance(seconds))?.now))
+  return Number.isNaN(moved) ? targetTime(t) : { nowMs: moved, skewMs: 0 }
+}

@@ -4,7 +4,7 @@
 // refused somewhere with 403 and never treated as an invalid key.
 import { ERROR_BODY_CLAUSES as ERROR_BODY } from '../../harness/assertions.ts'
 import { check, type CheckContext } from '../../harness/check.ts'
-import { expectNotInvalid } from './fixtures.ts'
+import { expectNotInvalid, judgedInOrder } from './fixtures.ts'
 import { randomBytes } from 'node:crypto'
 import { type Exchange } from '../../harness/exchange.ts'
 import { type GatewayClient } from '../../harness/http.ts'
@@ -15,14 +15,16 @@ import { GATEWAY_IN_ERROR_TABLE, gatewayRequests, type EndpointRequest } from '.
 check('every gateway endpoint called without x-api-key answers 401', {
   clauses: ['5.api-key-required', ...ERROR_BODY],
 }, async (t) => {
-  for (const r of await gatewayProbes(t)) expectGatewayUnauthorized(t, '5.api-key-required', r, await sendGateway(t.gateway, r, 'none'))
+  await judgedInOrder(await gatewayProbes(t), (r) => sendGateway(t.gateway, r, 'none'), (r, ex) => expectGatewayUnauthorized(t, '5.api-key-required', r, ex))
 })
 
 check('every gateway endpoint called with an unknown x-api-key answers 401', {
   clauses: ['5.api-key-invalid-401', ...ERROR_BODY],
 }, async (t) => {
+  // the target's today read once; each key gets fresh requests of that day
+  const today = await probeDay(t)
   for (const key of unknownKeys()) {
-    for (const r of await gatewayProbes(t)) expectGatewayUnauthorized(t, '5.api-key-invalid-401', r, await sendGateway(t.gateway, r, key))
+    await judgedInOrder(gatewayRequests(t.config, today), (r) => sendGateway(t.gateway, r, key), (r, ex) => expectGatewayUnauthorized(t, '5.api-key-invalid-401', r, ex))
   }
 })
 
@@ -32,7 +34,7 @@ check('resend webhook with an absent or invalid x-api-key answers 401 (v1 and v2
 }, async (t) => {
   const resends = (await gatewayProbes(t)).filter((r) => r.operationId.startsWith('resendWebhook'))
   for (const auth of ['none', ...unknownKeys()]) {
-    for (const r of resends) t.expectErrorBody('7.resend-api-key-401', await sendGateway(t.gateway, r, auth), 401)
+    await judgedInOrder(resends, (r) => sendGateway(t.gateway, r, auth), (_r, ex) => t.expectErrorBody('7.resend-api-key-401', ex, 401))
   }
 })
 
@@ -76,5 +78,10 @@ function expectGatewayUnauthorized(t: CheckContext, clause: string, r: EndpointR
 
 /** The gateway requests of endpoints.ts, a slip among them due ten days after the target's today. */
 async function gatewayProbes(t: CheckContext): Promise<EndpointRequest[]> {
-  return gatewayRequests(t.config, isoDate(await targetNow(t)))
+  return gatewayRequests(t.config, await probeDay(t))
+}
+
+/** The target's today, the day the probes' slip is dated from. */
+async function probeDay(t: CheckContext): Promise<string> {
+  return isoDate(await targetNow(t))
 }

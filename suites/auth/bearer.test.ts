@@ -141,18 +141,22 @@ async function everyEndpointRefuses(t: CheckContext, clause: string, auth: strin
 }
 
 /**
- * Every bearer endpoint called with `auth`: the reads at once (one round trip, not one per
- * endpoint), then the writes one at a time, none after one is accepted (a target that takes the
- * token would act on each). Answers in the endpoints' order, to be judged in it.
+ * Every bearer endpoint called with `auth`: the reads and the first write at once (one round trip,
+ * not one per endpoint), then the other writes one at a time, none after one is accepted (a target
+ * that takes the token would act on each). Answers in the endpoints' order, to be judged in it.
  */
 async function sentToEvery(t: CheckContext, auth: string, headers?: Record<string, string>): Promise<[EndpointRequest, Exchange][]> {
   const requests = bearerRequests(t.config)
   const answers = new Map<EndpointRequest, Exchange>()
-  await Promise.all(requests.filter((r) => !r.writes).map(async (r) => answers.set(r, await sendBearer(t, r, auth, headers))))
-  for (const r of requests.filter((r) => r.writes)) {
+  const send = async (r: EndpointRequest) => {
     const ex = await sendBearer(t, r, auth, headers)
     answers.set(r, ex)
-    if (isSuccess(ex)) break
+    return ex
+  }
+  const [first, ...writes] = requests.filter((r) => r.writes)
+  const [firstAnswer] = await Promise.all([first && send(first), ...requests.filter((r) => !r.writes).map(send)])
+  if (!firstAnswer || !isSuccess(firstAnswer)) {
+    for (const r of writes) if (isSuccess(await send(r))) break
   }
   return requests.flatMap((r) => {
     const ex = answers.get(r)

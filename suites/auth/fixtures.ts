@@ -14,6 +14,18 @@ export function expectNotInvalid(t: CheckContext, clause: string, credential: st
   t.expectThat(clause, `a valid ${credential} lacking permission is not an invalid ${credential}`, ex.response.status !== 401, "HTTP 403 or the operation's own answer", 'HTTP 401', ex)
 }
 
+/**
+ * Sends `requests` (refusals expected) and judges each answer in the requests' order: the reads and
+ * the first write at once (one round trip, not one per endpoint), every other write only once the
+ * answers before it are judged (a target that took the credential would act on each; the first
+ * failure stops the check, as one request after another would).
+ */
+export async function judgedInOrder<R extends { writes: boolean }>(requests: readonly R[], send: (r: R) => Promise<Exchange>, judge: (r: R, ex: Exchange) => void): Promise<void> {
+  const first = requests.find((r) => r.writes)
+  const early = new Map(await Promise.all(requests.filter((r) => !r.writes || r === first).map(async (r) => [r, await send(r)] as const)))
+  for (const r of requests) judge(r, early.get(r) ?? await send(r))
+}
+
 // ---- token answers ------------------------------------------------------------------------------------------
 
 /** True when the answer hands out a token. */

@@ -9,6 +9,7 @@ import { check, type CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { cashOut, receivedRecord } from '../common/records.ts'
+import { inOrder } from '../common/waves.ts'
 import { finalCents, signed, type Json } from './fixtures.ts'
 import { TRUNCATION_MS } from '../common/times.ts'
 
@@ -31,9 +32,8 @@ interface Reading {
 /** The three balance answers, each 200 with a JSON object: the input of the rules (a precondition). */
 function givenReading(t: CheckContext, when: string): Promise<Reading> {
   return t.given(`the three balances ${when} (GET /api/balance, /accounts/balances, /v1/account/balance)`, async () => {
-    const publicEx = await t.base.get('/api/balance')
-    const bcbEx = await t.base.get('/accounts/balances')
-    const gatewayEx = await t.gateway.get('/v1/account/balance')
+    // the three at once (one round trip): nothing else moves this account's money meanwhile (ALONE.balances)
+    const [publicEx, bcbEx, gatewayEx] = await Promise.all([t.base.get('/api/balance'), t.base.get('/accounts/balances'), t.gateway.get('/v1/account/balance')])
     t.expectStatus('4.8.status-200', publicEx, 200)
     t.expectStatus('4.9.status-200', bcbEx, 200)
     t.expectStatus('4.13.status-200', gatewayEx, 200)
@@ -52,8 +52,7 @@ check('while a pending cash-out holds funds blocked: netBalance drops by it, gro
   const before = await givenReading(t, 'before the cash-out')
   const out = await cashOut(t)
   try {
-    const amount = await finalCents(t, out)
-    const after = await givenReading(t, 'while the cash-out is pending')
+    const [amount, after] = await inOrder(finalCents(t, out), givenReading(t, 'while the cash-out is pending'))
     // Funds are blocked: the central-bank-style surface shows them (its own clauses judge it); else nothing here can show.
     const bcbBlocked = roundCents(after.bcb.blocked)
     await t.given('funds blocked by the pending cash-out', () => t.expectThat('3.6.accept-moves-to-blocked', 'central-bank-style blocked', bcbBlocked > 0, 'above 0', show(after.bcb.blocked), after.bcbEx))
@@ -93,8 +92,7 @@ check('a credit of R$ 12.34 raises every balance shape by 12.34 reais: the value
 }, async (t) => {
   const before = await givenReading(t, 'before the credit')
   const paid = await receivedRecord(t, { cents: 1_234 })
-  const amount = await finalCents(t, paid)
-  const after = await givenReading(t, 'after the credit')
+  const [amount, after] = await inOrder(finalCents(t, paid), givenReading(t, 'after the credit'))
   const moved: [string, unknown, unknown, Exchange][] = [
     ['public netBalance', before.pub.netBalance, after.pub.netBalance, after.publicEx],
     ['central-bank-style available', before.bcb.available, after.bcb.available, after.bcbEx],

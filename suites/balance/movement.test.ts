@@ -11,7 +11,9 @@ import { givenSlip, registerSlip, slipRequest } from '../common/slips.ts'
 import { finalCents, signed } from './fixtures.ts'
 import { givenBalanceAnswers, givenBalances, type Balances } from '../common/balances.ts'
 import { type Exchange } from '../../harness/exchange.ts'
-import { BALANCE_SHAPE_CLAUSES, CHANGE_TIME_CLAUSE, RECORD_SURFACE_CLAUSES, during, expectShapesAgree, pixKeyOf, surfacesAfter } from '../common/surfaces.ts'
+import { BALANCE_SHAPE_CLAUSES, CHANGE_TIME_CLAUSE, RECORD_SURFACE_CLAUSES, expectShapesAgree, pixKeyOf, surfacesAfter } from '../common/surfaces.ts'
+import { inOrder, running } from '../common/waves.ts'
+import { targetTime } from '../../harness/target-clock.ts'
 
 /** After each change, every surface that shows the transaction is read again and held to the others (suites/common/surfaces.ts). */
 const SURFACES = [...RECORD_SURFACE_CLAUSES, CHANGE_TIME_CLAUSE]
@@ -23,8 +25,7 @@ check('an accepted cash-out moves its finalAmount from available to blocked, in 
 }, async (t) => {
   const before = await givenBalances(t, 'before')
   const out = await cashOut(t)
-  const after = await givenBalances(t, 'after')
-  const amount = await finalCents(t, out)
+  const [after, amount] = await inOrder(givenBalances(t, 'after'), finalCents(t, out))
   expectMoved(t, '3.6.accept-moves-to-blocked', before, after, { available: -amount, blocked: amount })
   // Leave no funds blocked behind when the sandbox can settle them.
   if (t.config.controlUrl) await t.control.settleTransaction(out.id)
@@ -36,12 +37,13 @@ check("the bank's confirmation of a cash-out releases its blocked amount; availa
   needs: ['control', 'mutating'],
 }, async (t) => {
   const out = await cashOut(t)
-  const amount = await finalCents(t, out)
-  const before = await givenBalances(t, 'before')
-  const { span } = await during(t, () => t.control.settleTransaction(out.id))
-  const after = await givenBalances(t, 'after')
+  // what the change is measured from, read side by side; what it left, likewise
+  const pixKey = running(pixKeyOf(t))
+  const [amount, before, since] = await inOrder(finalCents(t, out), givenBalances(t, 'before'), targetTime(t))
+  await t.control.settleTransaction(out.id)
+  const [after, until] = await inOrder(givenBalances(t, 'after'), targetTime(t))
   expectMoved(t, '3.6.confirm-releases-blocked', before, after, { available: 0, blocked: -amount })
-  await surfacesAfter(t, { transactionId: out.id, externalId: out.externalId }, { what: 'its settlement', span, status: 'CONFIRMED' }, { pixKey: await pixKeyOf(t) })
+  await surfacesAfter(t, { transactionId: out.id, externalId: out.externalId }, { what: 'its settlement', span: { since, until }, status: 'CONFIRMED' }, { pixKey: await pixKey })
 })
 
 check('a failed cash-out returns its blocked amount to available', {
@@ -50,12 +52,13 @@ check('a failed cash-out returns its blocked amount to available', {
   needs: ['control', 'mutating'],
 }, async (t) => {
   const out = await cashOut(t)
-  const amount = await finalCents(t, out)
-  const before = await givenBalances(t, 'before')
-  const { span } = await during(t, () => t.control.failTransaction(out.id, 'refused by the conformance kit'))
-  const after = await givenBalances(t, 'after')
+  // what the change is measured from, read side by side; what it left, likewise
+  const pixKey = running(pixKeyOf(t))
+  const [amount, before, since] = await inOrder(finalCents(t, out), givenBalances(t, 'before'), targetTime(t))
+  await t.control.failTransaction(out.id, 'refused by the conformance kit')
+  const [after, until] = await inOrder(givenBalances(t, 'after'), targetTime(t))
   expectMoved(t, '2.3.failed-operation-unblocks', before, after, { available: amount, blocked: -amount })
-  await surfacesAfter(t, { transactionId: out.id, externalId: out.externalId }, { what: 'its failure', span, status: 'ERROR' }, { pixKey: await pixKeyOf(t) })
+  await surfacesAfter(t, { transactionId: out.id, externalId: out.externalId }, { what: 'its failure', span: { since, until }, status: 'ERROR' }, { pixKey: await pixKey })
 })
 
 check('an incoming payment raises available by its finalAmount at once, in all three shapes (gateway included: PIX is available immediately)', {
@@ -63,12 +66,12 @@ check('an incoming payment raises available by its finalAmount at once, in all t
   clauses: ['3.6.incoming-raises-available', '2.3.release-pix-immediate', ...SURFACES],
   needs: ['control', 'mutating'],
 }, async (t) => {
-  const before = await givenBalances(t, 'before')
-  const { value: paid, span } = await during(t, () => receivedRecord(t))
-  const after = await givenBalances(t, 'after')
-  const amount = await finalCents(t, paid)
+  const pixKey = running(pixKeyOf(t))
+  const [before, since] = await inOrder(givenBalances(t, 'before'), targetTime(t))
+  const paid = await receivedRecord(t)
+  const [until, after, amount] = await inOrder(targetTime(t), givenBalances(t, 'after'), finalCents(t, paid))
   expectMoved(t, '3.6.incoming-raises-available', before, after, { available: amount, blocked: 0 }, '2.3.release-pix-immediate')
-  await surfacesAfter(t, { transactionId: paid.id, externalId: paid.externalId, e2eId: paid.e2eId, gatewayId: paid.gatewayId }, { what: 'its arrival', span, status: 'CONFIRMED' }, { pixKey: await pixKeyOf(t) })
+  await surfacesAfter(t, { transactionId: paid.id, externalId: paid.externalId, e2eId: paid.e2eId, gatewayId: paid.gatewayId }, { what: 'its arrival', span: { since, until }, status: 'CONFIRMED' }, { pixKey: await pixKey })
 })
 
 // Only the "not before" half of D+1 is checked here: seeing the amount arrive one business day

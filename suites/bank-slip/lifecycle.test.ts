@@ -74,7 +74,7 @@ check('bank slip registration: pixCode is a valid BR Code carrying the slip amou
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
   const clause = '6.3.waiting-payment-info'
-  const { slip, notification } = await registeredSlip(t, await slipDueSoon(t, { amount: 87.3 }))
+  const { slip, notification } = await registeredSlip(t, slipDueSoon(t, { amount: 87.3 }))
   const info = additionalInfo(t, clause, notification)
   const pixCode = t.string(clause, 'additionalInfo.pixCode', info.pixCode)
   const parsed = parsePixCode(pixCode)
@@ -87,9 +87,8 @@ check('bank slip registration: barcode has valid check digits and encodes the sl
   clauses: ['6.3.waiting-payment-info'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
-  const request = slipRequest({ amount: 1234.56, dueDate: addDays(isoDate(await targetNow(t)), 17) })
   const clause = '6.3.waiting-payment-info'
-  const { notification } = await registeredSlip(t, request)
+  const { slip: { request }, notification } = await registeredSlip(t, targetNow(t).then((now) => slipRequest({ amount: 1234.56, dueDate: addDays(isoDate(now), 17) })))
   const barcode = t.string(clause, 'additionalInfo.barcode', additionalInfo(t, clause, notification).barcode)
   const parsed = parseBarcode(barcode, request.dueDate)
   if (!parsed.ok) t.fail(clause, 'barcode check digits', 'a 44-digit barcode whose general check digit is right', `${parsed.reason}: ${show(barcode)}`)
@@ -102,9 +101,8 @@ check('bank slip registration: slipLine is the payment line of the barcode, with
   clauses: ['6.3.slip-line-of-barcode'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
-  const request = slipRequest({ amount: 42.42, dueDate: addDays(isoDate(await targetNow(t)), 5) })
   const clause = '6.3.slip-line-of-barcode'
-  const { notification } = await registeredSlip(t, request)
+  const { slip: { request }, notification } = await registeredSlip(t, targetNow(t).then((now) => slipRequest({ amount: 42.42, dueDate: addDays(isoDate(now), 5) })))
   const info = additionalInfo(t, clause, notification)
   const { barcode, slipLine } = info
   t.string(clause, 'additionalInfo.slipLine', slipLine)
@@ -122,7 +120,7 @@ check('bank slip payment: a PAID notification with top-level amount and addition
   clauses: ['3.4.pay-paid', '6.3.paid-emitted', '6.3.paid-info', '6.3.common-fields'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t: CheckContext) => {
-  const { slip } = await registeredSlip(t, await slipDueSoon(t, { amount: 310.09 }))
+  const { slip } = await registeredSlip(t, slipDueSoon(t, { amount: 310.09 }))
   await t.control.paySlip(slip.id)
   const event = await waitForSlipEvent(t, '6.3.paid-emitted', slip, 'PAID')
   // The top-level amount is 6.3.paid-emitted's (the PAID row "also carries top-level amount"); additionalInfo is 6.3.paid-info's.
@@ -157,8 +155,7 @@ check('bank slip: a registered slip can still be paid after its due date', {
   needs: ['control', 'mutating', 'webhooks', 'reset'],
 }, async (t: CheckContext) => {
   try {
-    const targetToday = (await t.control.clock()).now.slice(0, 10)
-    const { slip } = await registeredSlip(t, slipRequest({ dueDate: targetToday }))
+    const { slip } = await registeredSlip(t, t.control.clock().then(({ now }) => slipRequest({ dueDate: now.slice(0, 10) })))
     await t.control.advance(86_400) // the next day: just after the due date
     const paid = await t.control.attempt(() => t.control.paySlip(slip.id))
     if (!paid.accepted) {
@@ -249,10 +246,11 @@ async function observedStatus(t: CheckContext, slip: Slip): Promise<unknown> {
  * A registered slip, the account's notifications pointed at this check: a precondition of the
  * checks about what comes after registration (the registration check itself proves it).
  */
-async function registeredSlip(t: CheckContext, request?: SlipRequest): Promise<{ slip: Slip; notification: Json }> {
+async function registeredSlip(t: CheckContext, request?: SlipRequest | Promise<SlipRequest>): Promise<{ slip: Slip; notification: Json }> {
   return t.given('a registered bank slip and its WAITING_PAYMENT notification', async () => {
-    await t.hooks.useForAccount()
-    const slip = await createSlip(t, request)
+    // the request (dated from the target's clock) made beside the pointing of the account's URLs, the slip only once they point here
+    const [, made] = await Promise.all([t.hooks.useForAccount(), request ?? slipDueSoon(t)])
+    const slip = await createSlip(t, made)
     await registerSlip(t, slip.id)
     const event = await waitForSlipEvent(t, '6.3.waiting-payment-emitted', slip, 'WAITING_PAYMENT')
     return { slip, notification: event.body as Json }

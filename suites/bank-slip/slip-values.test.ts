@@ -4,11 +4,11 @@
 // is accepted, and a refusal that only a payer's string fields cause fails that rule.
 import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import { EVENTS_APART_S, targetTime } from '../../harness/target-clock.ts'
+import { EVENTS_APART_S, advancedClock, targetTime } from '../../harness/target-clock.ts'
 import { newUuid } from '../../generators/ids.ts'
 import { acceptedSuccessStatuses } from '../../generators/openapi.ts'
 import { waitForSlipEvent } from './fixtures.ts'
-import { createSlip, registerSlip, slipDueSoon, type Slip } from '../common/slips.ts'
+import { createSlip, registerSlip, slipDueSoon, slipDueSoonFrom, type Slip } from '../common/slips.ts'
 import type { Json } from '../common/events.ts'
 import { TRUNCATION_MS, expectWithin } from '../common/times.ts'
 
@@ -31,18 +31,18 @@ check("bank slip notifications: processedAt is the moment of the event they repo
   clauses: ['6.3.common-fields', '6.3.paid-amount-and-date'],
   needs: ['control', 'mutating', 'webhooks'],
 }, async (t) => {
-  await t.hooks.useForAccount()
-  const request = await slipDueSoon(t)
   // From before the creation: a target may register the slip on its own before the driver asks.
-  const created = await targetTime(t)
+  // The one reading dates the slip too; the account's URLs are pointed here beside it.
+  const [, created] = await Promise.all([t.hooks.useForAccount(), targetTime(t)])
+  const request = slipDueSoonFrom(created.nowMs)
   const slip: Slip = await t.given('a bank slip (POST /bank-slip/v1/payment)', () => createSlip(t, request))
   const steps: [string, () => Promise<unknown>][] = [
     ['WAITING_PAYMENT', () => registerSlip(t, slip.id)],
     ['PAID', () => t.control.paySlip(slip.id)],
   ]
   for (const [status, act] of steps) {
-    if (status === 'PAID') await t.control.advance(EVENTS_APART_S)
-    const { nowMs: start, skewMs: skew } = status === 'PAID' ? await targetTime(t) : created
+    // the payment's "before": the clock the advance answers it moved to (else a reading)
+    const { nowMs: start, skewMs: skew } = status === 'PAID' ? await advancedClock(t, EVENTS_APART_S) : created
     await act()
     const event = await t.given(`the ${status} notification of the slip`, () => waitForSlipEvent(t, status === 'PAID' ? '6.3.paid-emitted' : '6.3.waiting-payment-emitted', slip, status))
     const end = (await targetTime(t)).nowMs

@@ -4,7 +4,7 @@
 import { show } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import { CHANGE_TIME_CLAUSE, RECORD_SURFACE_CLAUSES, during, pixKeyOf, surfacesAfter } from '../common/surfaces.ts'
+import { CHANGE_TIME_CLAUSE, RECORD_SURFACE_CLAUSES, clockMoved, pixKeyOf, surfacesAfter } from '../common/surfaces.ts'
 import { givenCashIn } from '../common/cash.ts'
 
 const CLAUSE = '4.6.expiration-date-from-expiration-time'
@@ -39,7 +39,7 @@ check('an expired cash-in: its view and both listings agree once the clock has p
   needs: ['mutating', 'control'],
 }, async (t) => {
   const { body, externalId } = await givenCashIn(t, { expirationTime: EXPIRES_IN_S })
-  const { span } = await during(t, () => t.control.advance(MOVE_S))
+  const span = await clockMoved(t, MOVE_S)
   const record = { transactionId: typeof body.transactionId === 'string' ? body.transactionId : null, externalId }
   const shown = await surfacesAfter(t, record, { what: `its expiry (the clock moved ${MOVE_S} s, past its expirationTime of ${EXPIRES_IN_S} s)`, span, from: 'PENDING' }, { pixKey: await pixKeyOf(t) })
   if (shown?.view) t.observe(TRANSITIONS_NOT_SHOWN, 'cashInExpired', { status: shown.view.body.status, ...(shown.account ? { listed: shown.account.item.status } : {}) })

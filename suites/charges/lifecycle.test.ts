@@ -14,6 +14,7 @@ import { dateTimeMs } from '../../generators/formats.ts'
 import { eventData } from '../common/events.ts'
 import { CHANGE_TIME_CLAUSE, RECORD_SURFACE_CLAUSES, during, pixKeyOf, surfacesAfter } from '../common/surfaces.ts'
 import { expectControlRefusal } from '../common/refusals.ts'
+import { running } from '../common/waves.ts'
 import { objectAt } from './fixtures.ts'
 import { createCharge, givenCharge } from '../common/charges.ts'
 import { type Captured } from '../../harness/webhook-capture.ts'
@@ -176,9 +177,10 @@ check('final charge states stay final: pay and remove are refused with 409 and c
         ['remove by the provider', () => t.control.removeCob(txid, 'psp')],
       ]
       for (const [what, call] of attempts) await expectControlRefusal(t, '3.2.final-states', `${state} is final`, what, call)
-      const status = await chargeStatus(t, txid)
-      t.expectEqual('3.2.final-states', `${state} is final (its status after pay and remove)`, status, state)
-      const availableAfter = await availableBalance(t)
+      // what the refusals left, both read at once, judged in order
+      const after = running(availableBalance(t))
+      t.expectEqual('3.2.final-states', `${state} is final (its status after pay and remove)`, await chargeStatus(t, txid), state)
+      const availableAfter = await after
       t.expectEqual('3.2.final-states', `${state} is final (the available balance after pay and remove, unchanged)`, availableAfter, availableBefore)
     })
   }

@@ -45,7 +45,7 @@ const TITLE = (when: string) => `the three balances${when ? ` ${when}` : ''} (GE
  * 200 with a JSON object: a precondition. A reader that judges the amounts itself (the ledger model
  * fails the movement a wrong amount breaks) takes them from here as they came.
  */
-export function givenBalanceAnswers(t: CheckContext, when = '', timed = false): Promise<BalanceAnswers> {
+export function givenBalanceAnswers(t: CheckContext, when = '', timed: Timed = false): Promise<BalanceAnswers> {
   return t.given(TITLE(when), () => balanceAnswers(t, timed))
 }
 
@@ -85,9 +85,15 @@ export function givenBalances(t: CheckContext, when = ''): Promise<Balances> {
   })
 }
 
-/** `timed`: read between two readings of the target's clock, so the answers' times can be judged. */
-async function balanceAnswers(t: CheckContext, timed = false): Promise<BalanceAnswers> {
-  const since = timed ? await targetTime(t) : undefined
+/**
+ * `timed`: read between two readings of the target's clock, so the answers' times can be judged:
+ * true reads the first one here, a reading already taken after what the answers follow (the clock
+ * after a move) stands for it (one round trip fewer; the span then begins a little earlier).
+ */
+export type Timed = boolean | TargetTime
+
+async function balanceAnswers(t: CheckContext, timed: Timed = false): Promise<BalanceAnswers> {
+  const since = timed === true ? await targetTime(t) : timed || undefined
   const [publicEx, bcbEx, gatewayEx] = await Promise.all([t.base.get('/api/balance'), t.base.get('/accounts/balances'), t.gateway.get('/v1/account/balance')])
   const until = timed ? await targetTime(t) : undefined
   t.expectStatus('2.3.public-net-balance', publicEx, 200)

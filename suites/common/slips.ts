@@ -29,7 +29,12 @@ export function slipRequest(overrides: Partial<SlipRequest> = {}): SlipRequest {
 
 /** A slip due ten days after the target's today (a sandbox's clock may be ahead of this machine's). */
 export async function slipDueSoon(t: CheckContext, overrides: Partial<SlipRequest> = {}): Promise<SlipRequest> {
-  return slipBody({ dueDate: addDays(isoDate(await targetNow(t)), 10), ...overrides })
+  return slipDueSoonFrom((await targetNow(t)).getTime(), overrides)
+}
+
+/** A slip due ten days after the day of `nowMs`, a reading of the target's clock the caller has already taken. */
+export function slipDueSoonFrom(nowMs: number, overrides: Partial<SlipRequest> = {}): SlipRequest {
+  return slipBody({ dueDate: addDays(isoDate(new Date(nowMs)), 10), ...overrides })
 }
 
 /** POST /bank-slip/v1/payment; fails 4.15.request-accepted unless the slip is created with an id. */

@@ -16,11 +16,12 @@ import { show } from '../../harness/assertions.ts'
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { idsOf, matchesAnyId, type RecordIds } from '../../harness/record-ids.ts'
-import { targetTime, type TargetTime } from '../../harness/target-clock.ts'
+import { advancedClock, targetTime, type TargetTime } from '../../harness/target-clock.ts'
 import { centsOf, fromCents, readAmount } from '../../generators/amounts.ts'
 import { addDays, isoDate } from '../../generators/dates.ts'
 import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
 import { newListedRecord } from '../transactions/records.ts'
+import { running } from './waves.ts'
 import type { BalanceAnswers, Span } from './balances.ts'
 
 export type { Span }
@@ -49,6 +50,12 @@ export async function during<T>(t: CheckContext, act: () => Promise<T>): Promise
   const since = await targetTime(t)
   const value = await act()
   return { value, span: { since, until: await targetTime(t) } }
+}
+
+/** Moves the target's clock by `seconds` between two readings of it, the second the move's own answer (harness/target-clock.ts advancedClock). */
+export async function clockMoved(t: CheckContext, seconds: number): Promise<Span> {
+  const since = await targetTime(t)
+  return { since, until: await advancedClock(t, seconds) }
 }
 
 function within(ms: number, span: Span): boolean {
@@ -115,16 +122,29 @@ function theItemOf(data: unknown[], record: RecordIds): Json | 'several' | undef
 /** Pages of a dated listing read to find the record (a busier window leaves it unfound, not absent). */
 const WINDOW_PAGES = 5
 
+/** One page of a listing (pages of `size`): its items, or undefined when it is not a 200 with a data array. */
+async function pageOf(t: CheckContext, path: string, query: Record<string, string | number>, size: number, page = 1): Promise<{ data: unknown[]; hasNext: boolean; ex: Exchange } | undefined> {
+  const ex = await t.base.get(path, { query: { ...query, size, page } })
+  const body = ex.response.status === 200 ? (ex.response.json as { data?: unknown; metadata?: { hasNext?: unknown } } | undefined) : undefined
+  if (!body || !Array.isArray(body.data)) return undefined
+  return { data: body.data, hasNext: body.metadata?.hasNext === true, ex }
+}
+
+/** The record's item of a page read, or undefined (none, or several: nothing is judged on a guess). */
+function itemIn(page: Awaited<ReturnType<typeof pageOf>>, record: RecordIds): { item: Json; ex: Exchange } | undefined {
+  const item = page ? theItemOf(page.data, record) : undefined
+  return item && item !== 'several' ? { item, ex: page!.ex } : undefined
+}
+
 /** The item of one listing that names the record, read page by page (pages of `size`), or undefined. */
 async function itemOf(t: CheckContext, path: string, query: Record<string, string | number>, record: RecordIds, size: number, pages: number): Promise<{ item: Json; ex: Exchange } | undefined> {
   for (let page = 1; page <= pages; page++) {
-    const ex = await t.base.get(path, { query: { ...query, size, page } })
-    const body = ex.response.status === 200 ? (ex.response.json as { data?: unknown; metadata?: { hasNext?: unknown } } | undefined) : undefined
-    if (!body || !Array.isArray(body.data)) return undefined
-    const item = theItemOf(body.data, record)
+    const read = await pageOf(t, path, query, size, page)
+    if (!read) return undefined
+    const item = theItemOf(read.data, record)
     if (item === 'several') return undefined
-    if (item) return { item, ex }
-    if (body.data.length === 0 || body.metadata?.hasNext !== true) return undefined
+    if (item) return { item, ex: read.ex }
+    if (read.data.length === 0 || !read.hasNext) return undefined
   }
   return undefined
 }
@@ -151,21 +171,23 @@ export interface Where {
  */
 export async function readRecordSurfaces(t: CheckContext, record: RecordIds, { pixKey, find }: Where = {}): Promise<RecordSurfaces> {
   const known = { ...record, others: [...(record.others ?? [])] }
-  let view = await viewByAnyId(t, idsOf(known))
   const learn = (body: Json | undefined) => {
     for (const f of ['id', 'e2eId', 'externalId', 'transactionId', 'endToEndId']) if (typeof body?.[f] === 'string' || typeof body?.[f] === 'number') known.others.push(String(body[f]))
   }
-  learn(view?.body)
   const filters: Record<string, string>[] = [
     ...(typeof known.externalId === 'string' ? [{ externalId: known.externalId }] : []),
     ...(typeof (known.e2eId ?? known.endToEndId) === 'string' ? [{ endToEndId: (known.e2eId ?? known.endToEndId) as string }] : []),
   ]
-  let account: RecordSurfaces['account']
-  for (const filter of filters) {
-    account = await itemOf(t, '/api/transactions', filter, known, 100, 1)
-    if (account) break
-  }
+  // The view and the listing filtered by the record's own ids need nothing of each other: read side
+  // by side (a distant target makes every round trip count); the items are matched once the view's
+  // ids are known, the first filter that shows the record winning, as one read after the other would.
+  const [byIds, filtered] = await Promise.all([viewByAnyId(t, idsOf(known)), Promise.all(filters.map((filter) => pageOf(t, '/api/transactions', filter, 100)))])
+  let view = byIds
+  learn(view?.body)
+  let account = filtered.map((page) => itemIn(page, known)).find(Boolean)
   const window = await windowOf(t, view)
+  // the pix-key listing's page, read beside the account listing's fallbacks; its item matched once those have taught the kit the record's ids
+  const keyPage = pixKey ? running(pageOf(t, `/api/pix/transactions/pix-key/${encodeURIComponent(pixKey)}`, window, 1000)) : undefined
   account ??= await itemOf(t, '/api/transactions', window, known, 100, WINDOW_PAGES)
   if (!account && find) {
     const found = await newListedRecord(t, find)
@@ -176,7 +198,7 @@ export async function readRecordSurfaces(t: CheckContext, record: RecordIds, { p
   }
   learn(account?.item)
   if (!view && account) view = await viewByAnyId(t, [String(account.item.transactionId)])
-  const byKey = pixKey ? await itemOf(t, `/api/pix/transactions/pix-key/${encodeURIComponent(pixKey)}`, window, known, 1000, 1) : undefined
+  const byKey = keyPage ? itemIn(await keyPage, known) : undefined
   return { ...(view ? { view } : {}), ...(account ? { account } : {}), ...(byKey ? { byKey } : {}) }
 }
 

@@ -168,15 +168,16 @@ async function expectOwnBalance(t: CheckContext, row: IsolationRow, b: Caller): 
   let verdictless = 'the balances moved while they were read (other checks): whose the answer is cannot be told from the amounts'
   for (let attempt = 0; attempt < 6; attempt += 1) {
     if (attempt > 0) await new Promise((done) => setTimeout(done, 150 * attempt))
-    const w1 = await witness()
-    const a1 = readingOf(row.operationId, await t.given('the account under test reads its own balance', async () => {
+    // B's witness and A's own reading side by side just before B's answer, and again just after it
+    const [w1, own] = await Promise.all([witness(), t.given('the account under test reads its own balance', async () => {
       const ex = await ownRead()
       t.expectStatus(gateway ? '4.13.status-200' : row.operationId === 'getBalance' ? '2.3.public-net-balance' : '4.9.status-200', ex, 200)
       return ex
-    }))
+    })])
+    const a1 = readingOf(row.operationId, own)
     const theirs = readingOf(row.operationId, await b.get(shape.path))
-    const a2 = readingOf(row.operationId, await ownRead())
-    const w2 = await witness()
+    const [after, w2] = await Promise.all([ownRead(), witness()])
+    const a2 = readingOf(row.operationId, after)
     const ex = theirs.ex
     if (ex.response.status >= 400 && ex.response.status < 500) return // refused: nothing of this account's shown
     t.expectStatus(row.clause, ex, 200)

@@ -13,7 +13,7 @@ import { newListedRecord } from '../transactions/records.ts'
 import { transactionIdOf } from '../common/records.ts'
 import { targetTime } from '../../harness/target-clock.ts'
 import { cashInBody } from '../../generators/requests.ts'
-import { during, expectNotifiedAmount, expectRecordSurfacesAgree, readRecordSurfaces } from '../common/surfaces.ts'
+import { clockMoved, expectNotifiedAmount, expectRecordSurfacesAgree, readRecordSurfaces } from '../common/surfaces.ts'
 import {
   ACCEPTED, CONFIRMED, FAILED, INCOMING, amountsOf, expectEvent, expectEventCount, listedTransactions, viewAmounts, verify,
   VIEW_STATUS, type Command, type Listed, type Model, type Real,
@@ -176,15 +176,17 @@ class ReturnPayment implements Command {
       if ('absent' in made) return r.t.fail('2.2.type-map-refund-in', 'the listing shows the return transaction', `a Refund in of ${fromCents(valorCents)}`, made.absent, made.ex)
       return r.t.inconclusive(`the return's transaction is not found: ${made.unlinked}`)
     })
-    const view = await viewAmounts(r.t, transactionId, (v) => {
+    // its view read beside the surfaces it changed (the model takes the amounts from it first)
+    const read = viewAmounts(r.t, transactionId, (v) => {
       if (v.originalCents !== valorCents) r.t.fail('2.1.original-amount', 'the return transaction is for valor', fromCents(valorCents), fromCents(v.originalCents), v.ex)
     })
-    original.refundableCents -= valorCents
-    m.available -= view.finalCents
-    m.blocked += view.finalCents
-    m.returns.push({ transactionId, finalCents: view.finalCents, valorCents, e2eId: original.e2eId, id, rtrId })
-    list(m, transactionId, { operationType: 'Refund in', movementType: 'DEBIT', ...amountsOf(view, [rtrId]) })
-    await verify(m, r, ACCEPTED, this.toString())
+    await verify(m, r, ACCEPTED, this.toString(), { id: transactionId, read, apply: (view) => {
+      original.refundableCents -= valorCents
+      m.available -= view.finalCents
+      m.blocked += view.finalCents
+      m.returns.push({ transactionId, finalCents: view.finalCents, valorCents, e2eId: original.e2eId, id, rtrId })
+      list(m, transactionId, { operationType: 'Refund in', movementType: 'DEBIT', ...amountsOf(view, [rtrId]) })
+    } })
   }
   toString = () => `returnPayment(#${this.index}, ${fromCents(this.amountCents)})`
 }
@@ -251,18 +253,21 @@ class MoveClock implements Command {
   constructor(readonly seconds: number) {}
   check = (m: Readonly<Model>) => m.clock
   async run(m: Model, r: Real): Promise<void> {
-    const { span } = await during(r.t, () => r.t.control.advance(this.seconds))
+    const span = await clockMoved(r.t, this.seconds)
     const now = span.until.nowMs
     // a charge whose expiry the kit does not know is left alone from now on, as one that expired
     m.charges = m.charges.filter((c) => c.expiresAtMs !== undefined && c.expiresAtMs > now)
     const expired = m.cashIns.filter((c) => c.expiresAtMs === undefined || c.expiresAtMs <= now)
     m.cashIns = m.cashIns.filter((c) => !expired.includes(c))
-    for (const c of expired) {
-      if (c.expiresAtMs === undefined) continue
-      const seen = await readRecordSurfaces(r.t, { transactionId: c.transactionId, externalId: c.externalId }, { pixKey: m.pixKey })
-      expectRecordSurfacesAgree(r.t, seen, { what: `its expiry (${this.toString()})`, span, from: 'PENDING' })
-    }
-    await verify(m, r, undefined, this.toString(), undefined, { timed: true })
+    // Every surface after the move, read side by side (the balances between the moved clock and a
+    // reading after them), judged in order: the expired cash-ins' first, then the model's.
+    const [seen, compared] = await Promise.allSettled([
+      Promise.all(expired.filter((c) => c.expiresAtMs !== undefined).map((c) => readRecordSurfaces(r.t, { transactionId: c.transactionId, externalId: c.externalId }, { pixKey: m.pixKey }))),
+      verify(m, r, undefined, this.toString(), undefined, { timed: span.until }),
+    ])
+    if (seen.status === 'rejected') throw seen.reason
+    for (const surfaces of seen.value) expectRecordSurfacesAgree(r.t, surfaces, { what: `its expiry (${this.toString()})`, span, from: 'PENDING' })
+    if (compared.status === 'rejected') throw compared.reason
   }
   toString = () => `moveClock(${this.seconds} s)`
 }

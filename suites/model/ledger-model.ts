@@ -41,7 +41,7 @@ import type { Exchange } from '../../harness/exchange.ts'
 import type { Captured } from '../../harness/webhook-capture.ts'
 import { centsOf, fromCents } from '../../generators/amounts.ts'
 import { ITEM_ID_FIELDS, cents, expectBalanceTimes, expectShapesAgree, pixKeyOf, sortedJson, type BalanceReading } from '../common/surfaces.ts'
-import { givenBalanceAnswers } from '../common/balances.ts'
+import { givenBalanceAnswers, type Timed } from '../common/balances.ts'
 import { AMOUNT_TWO_DECIMALS } from '../../generators/formats.ts'
 
 const EVENT_WAIT_MS = 5_000
@@ -363,14 +363,14 @@ function expectKeyListing(m: Model, t: CheckContext, key: Listing, account: List
  * After `command`: every surface that shows the account's records, each read once, against the
  * model: the three balances (moved as `moved` says), the account listing, the pix-key listing, and
  * the view of the transaction the command changed (`subject`, when the command did not read it);
- * `timed`: the balances read between two readings of the target's clock, their times judged (after a clock move).
+ * `timed`: the balances read between two readings of the target's clock, their times judged (after a clock move; a reading of the moved clock stands for the first).
  * A command whose effect the model takes from the transaction's view passes the view's reading and
  * what to do with it: the model is brought up to date from the view before the comparisons.
  */
 export async function verify(
   m: Model, r: Real, moved: Movement | undefined, command: string,
   view?: { id: string; read: Promise<ViewAmounts>; apply: (v: ViewAmounts) => void },
-  { subject, timed = false }: { subject?: string; timed?: boolean } = {},
+  { subject, timed = false }: { subject?: string; timed?: Timed } = {},
 ): Promise<void> {
   const listing = m.listed.size > 0 || view
   // read together (one round trip, not five: a distant target makes every one count), compared in order

@@ -2,8 +2,9 @@
 // 60 seconds; more than 60 within a minute answers 429 with the error body.
 //
 // Each check starts from a window the kit has not used (control clock) and leaves the windows
-// rolled behind it, so no other check meets the 429 it provoked. Every resend goes to this
-// check's own capture channel, so the 60 notifications land nowhere else.
+// rolled behind it, so no other check meets the 429 it provoked; the payment it resends is made
+// beside that cleaning (neither is a resend: neither counts in the window). Every resend goes to
+// this check's own capture channel, so the 60 notifications land nowhere else.
 import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
 import { ERROR_BODY_CLAUSES } from '../../harness/assertions.ts'
@@ -19,8 +20,7 @@ check('resend: the 61st request within 60 s is refused with 429 and the error bo
   needs: [...NEEDS],
 }, async (t) => {
   const slot = resendSlot(t)
-  await cleanWindow(t, slot)
-  const id = await transactionToResend(t)
+  const [, id] = await Promise.all([cleanWindow(t, slot), transactionToResend(t)])
   const url = t.hooks.url('burst')
   try {
     const exchanges = await burst(() => resend(t.gateway, id, url))
@@ -39,12 +39,10 @@ check('resend: the limit is per account, another account is served while the fir
   const otherAccount = t.config.otherClientId ?? t.skip('the control API names accounts by client id: PIX_OTHER_CLIENT_ID is not set')
   const otherGateway = t.other.gateway
   const slot = resendSlot(t)
-  await cleanWindow(t, slot)
-  const mine = await transactionToResend(t)
-  const theirs = await transactionToResend(t, otherAccount)
+  const [, mine, theirs] = await Promise.all([cleanWindow(t, slot), transactionToResend(t), transactionToResend(t, otherAccount)])
   try {
-    await throttled(t, RESEND_RATE, 'the first account', () => resend(t.gateway, mine, t.hooks.url('mine')))
-    const ex = await resend(otherGateway, theirs, t.hooks.url('theirs'))
+    // the other account asked together with request 61, while the first account's window holds its 60
+    const ex = await throttled(t, RESEND_RATE, 'the first account', () => resend(t.gateway, mine, t.hooks.url('mine')), () => resend(otherGateway, theirs, t.hooks.url('theirs')))
     expectResendServed(t, ex, 'the other account served (HTTP 200) right after the first account was throttled')
   } finally {
     await leaveWindow(t, slot)
@@ -58,8 +56,7 @@ check('resend: the window rolls, a throttled account is served again once 60 s h
   timeout: SLOW_CHECK_TIMEOUT_MS,
 }, async (t) => {
   const slot = resendSlot(t)
-  await cleanWindow(t, slot)
-  const id = await transactionToResend(t)
+  const [, id] = await Promise.all([cleanWindow(t, slot), transactionToResend(t)])
   const url = t.hooks.url('window')
   try {
     await throttled(t, RESEND_RATE, 'the account', () => resend(t.gateway, id, url))

@@ -7,7 +7,7 @@
 // the kit's pacer is told, so it neither waits for nothing nor lets a later check hit a 429.
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
-import type { GatewayClient } from '../../harness/http.ts'
+import { CONNECTIONS_PER_ORIGIN, type GatewayClient } from '../../harness/http.ts'
 import { flushPacingLogs, pacerFor, type Slot } from '../../harness/pacing.ts'
 import { resend, resendPath } from '../common/events.ts'
 
@@ -79,10 +79,19 @@ export async function cleanWindow(t: CheckContext, slot: Slot): Promise<void> {
  * pacer never delays them. Returns every exchange, in the order sent.
  */
 export async function burst(send: () => Promise<Exchange>): Promise<Exchange[]> {
+  return (await burstBeside(send)).exchanges
+}
+
+/**
+ * A burst whose request `LIMIT + 1` goes out together with `beside` (a request another window
+ * counts: the other key or account, asked while this window holds its `LIMIT`): one round trip.
+ */
+async function burstBeside<T>(send: () => Promise<Exchange>, beside?: () => Promise<T>): Promise<{ exchanges: Exchange[]; besides?: T }> {
   const exchanges = await burstOf(LIMIT, send)
-  exchanges.push(await send())
+  const [last, besides] = await Promise.all([send(), beside?.()])
+  exchanges.push(last)
   flushPacingLogs()  // a full window is on disk at once, should the run be killed before the file ends
-  return exchanges
+  return { exchanges, ...(beside ? { besides: besides as T } : {}) }
 }
 
 /** `count` requests, BURST_IN_FLIGHT at a time, never delayed by the pacer; the exchanges in the order sent. */
@@ -95,7 +104,8 @@ export async function burstOf(count: number, send: () => Promise<Exchange>): Pro
   return exchanges
 }
 
-const BURST_IN_FLIGHT = 20
+/** As many as the kit's pool puts on the wire at once: a larger wave would wait for connections, two round trips counted as one. */
+const BURST_IN_FLIGHT = CONNECTIONS_PER_ORIGIN
 
 /** The first `LIMIT` answers of a burst are 2xx; fails `clause` naming the first that is not. */
 export function expectServed(t: CheckContext, clause: string, exchanges: Exchange[]): void {
@@ -118,14 +128,17 @@ export function refusal(t: CheckContext, clause: string, exchanges: Exchange[]):
  * A burst that the limit (`clause`) throttled: the precondition of the checks about the limit's
  * scope and window (whether it is enforced at all is the enforcement check's verdict, not theirs).
  */
-export async function throttled(t: CheckContext, clause: string, what: string, send: () => Promise<Exchange>): Promise<void> {
-  const exchanges = await burst(send)
+export async function throttled(t: CheckContext, clause: string, what: string, send: () => Promise<Exchange>): Promise<void>
+export async function throttled(t: CheckContext, clause: string, what: string, send: () => Promise<Exchange>, beside: () => Promise<Exchange>): Promise<Exchange>
+export async function throttled(t: CheckContext, clause: string, what: string, send: () => Promise<Exchange>, beside?: () => Promise<Exchange>): Promise<Exchange | void> {
+  const { exchanges, besides } = await burstBeside(send, beside)
   const last = exchanges[LIMIT]
   await t.given(`throttling ${what} with ${LIMIT + 1} requests`, () => {
     const refused = last !== undefined && !last.response.error && last.response.status >= 400 && last.response.status <= 499
     const answer = last === undefined ? `the burst stopped after ${exchanges.length}` : last.response.error ?? `HTTP ${last.response.status}`
     t.expectThat(clause, `request ${LIMIT + 1}`, refused, 'a 4xx', answer, last)
   })
+  return besides
 }
 
 /** A 429 where the other key or account, or the rolled window, must be served: `rule` says which limit. */
@@ -157,11 +170,11 @@ export function throttlePrimaryKey(t: CheckContext): Promise<void> {
 /** Throttles the primary key, then asks with `otherKey`: it must be served (the limit is per key). */
 export async function expectServedWhilePrimaryThrottled(t: CheckContext, otherKey: { client: GatewayClient; value: string; served: string }): Promise<Exchange> {
   const slot = balanceSlot(t)
-  await cleanWindow(t, slot)
-  await cleanWindow(t, balanceSlot(t, otherKey.value))
+  // both windows made clean side by side (with the control clock: two moves in one round trip)
+  await Promise.all([cleanWindow(t, slot), cleanWindow(t, balanceSlot(t, otherKey.value))])
   try {
-    await throttlePrimaryKey(t)
-    const ex = await balanceUnpaced(otherKey.client)
+    // the other key asked together with request 61, while the primary key's window holds its 60
+    const ex = await throttled(t, BALANCE_RATE, 'the primary API key', () => balanceUnpaced(t.gateway), () => balanceUnpaced(otherKey.client))
     expectBalanceNotThrottled(t, ex, `${otherKey.served} (HTTP 200) right after the primary key was throttled`)
     return ex
   } finally {

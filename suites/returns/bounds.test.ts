@@ -12,6 +12,7 @@ import { E2EID_PATH_RE, newUuid, newTxid } from '../../generators/ids.ts'
 import { NEAR_MISSES } from '../../generators/near-miss.ts'
 import { optionalAbsences } from '../../generators/combinations.ts'
 import { putReturn, paidGatewayId, receivedE2eId, refund as refundOf, type Json } from './fixtures.ts'
+import { inWaves } from '../common/waves.ts'
 import { type Exchange } from '../../harness/exchange.ts'
 
 const DEVOLUCAO_REQUEST = requestBodySchema('putDevolucao') as object
@@ -36,11 +37,20 @@ check('return e2eid: 32 alphanumerics are accepted; 31, 33 or a stray character 
   const clause = '4.11.e2eid-length'
   for (const wrong of nearMisses) {
     if (judge(wrong) === true || E2EID_PATH_RE.test(wrong)) throw new Error(`kit bug: the near miss ${show(wrong)} is a 32-alphanumeric e2eid`)
-    const id = returnIdOfLength(10)
-    t.expectStatus(clause, await putReturn(t, wrong, id, { valor: '0.01' }), [400, 404])
-    const stored = await storedReturn(t, wrong, id)
-    t.expectEqual(clause, `a refused e2eid (${show(wrong)}) creates no return (the return stored)`, stored, undefined)
   }
+  // Each near miss names its own return (its own e2eid and id): the attempts side by side, then the
+  // returns they may have stored, judged in the order one after another would judge them.
+  const tried = await inWaves(nearMisses, async (wrong) => {
+    const id = returnIdOfLength(10)
+    return { wrong, id, ex: await putReturn(t, wrong, id, { valor: '0.01' }) }
+  })
+  const stored = await inWaves(tried, ({ wrong, id }) => storedReturn(t, wrong, id).then((value) => ({ value }), (error: unknown) => ({ error })))
+  tried.forEach(({ wrong, ex }, i) => {
+    t.expectStatus(clause, ex, [400, 404])
+    const read = stored[i]!
+    if ('error' in read) throw read.error
+    t.expectEqual(clause, `a refused e2eid (${show(wrong)}) creates no return (the return stored)`, read.value, undefined)
+  })
   const id = returnIdOfLength(10)
   expectCreated(t, clause, await putReturn(t, e2eid, id, { valor: '0.01' }))
 })

@@ -8,6 +8,7 @@ import { check } from '../../harness/check.ts'
 import { arbOverlongDateWindow, daysBetween, today, addDays, type DateWindow } from '../../generators/dates.ts'
 import { boundaryCases } from '../../generators/schema-arb.ts'
 import { parameterSchema, validator } from '../../generators/openapi.ts'
+import { inWaves } from '../common/waves.ts'
 
 const LISTING = '/api/transactions'
 const MAX_INTERVAL_DAYS = 31
@@ -19,13 +20,15 @@ check('account listing with an invalid parameter (non-integer page or size, unkn
   for (const name of ['page', 'size', 'status', 'type', 'startDate']) {
     if (!cases.some((c) => c.name === name)) throw new Error(`kit bug: no invalid case for the listing parameter ${name}`)
   }
-  for (const { name, value } of cases) {
+  // reads, each its own: side by side, judged in order
+  const answers = await inWaves(cases, ({ name, value }) => {
     const query = { [name]: typeof value === 'string' || typeof value === 'number' ? value : JSON.stringify(value) }
     // A valid endDate keeps a lone startDate from being refused for its interval instead of its form.
     if (name === 'startDate') query.endDate = today()
     if (name === 'endDate') query.startDate = addDays(today(), -1)
-    t.expectErrorBody('7.list-invalid-params-400', await t.base.get(LISTING, { query }), 400)
-  }
+    return t.base.get(LISTING, { query })
+  })
+  for (const ex of answers) t.expectErrorBody('7.list-invalid-params-400', ex, 400)
 })
 
 check('account listing with startDate and endDate more than 31 days apart answers 400 with the error body', {

@@ -7,7 +7,7 @@
 import { show } from '../../harness/assertions.ts'
 import { check } from '../../harness/check.ts'
 import { ALONE } from '../../harness/schedule.ts'
-import { EVENTS_APART_S, targetTime } from '../../harness/target-clock.ts'
+import { EVENTS_APART_S, advancedClock, targetTime } from '../../harness/target-clock.ts'
 import { newUuid } from '../../generators/ids.ts'
 import { arbCpf } from '../../generators/documents.ts'
 import fc from 'fast-check'
@@ -58,8 +58,7 @@ check('single view: updatedAt is the time of the last change, on the target cloc
 }, async (t) => {
   await t.given('funds for the cash-out (control incoming payment)', () => receivedRecord(t, { cents: 500 }))
   const out = await cashOut(t, { cents: 123 })
-  await t.control.advance(EVENTS_APART_S)
-  const { nowMs: settledFrom, skewMs: skew } = await targetTime(t)
+  const { nowMs: settledFrom, skewMs: skew } = await advancedClock(t, EVENTS_APART_S)
   await t.control.settleTransaction(out.id)
   const { view, ex } = await viewOf(t, '2.1.updated-at', out.id)
   const end = (await targetTime(t)).nowMs
