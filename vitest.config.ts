@@ -1,6 +1,7 @@
 import { relative } from 'node:path'
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
+import { SMALL_HEAP_FLAGS } from './bin/v8-flags.js'
 import { DEFAULT_CONCURRENCY, DEFAULT_WORKERS } from './harness/config.ts'
 import { suiteFilesDeclaringAlone } from './harness/suite-files.ts'
 
@@ -15,11 +16,16 @@ export const ALONE_SUITE_FILES: string[] = suiteFilesDeclaringAlone()
 /** A provider's own suites (--suites DIR, docs/EXTENDING.md), in both phases beside the kit's. */
 const EXTENSION_SUITES: string[] = process.env.PIX_EXTENSION_SUITES ? [`${process.env.PIX_EXTENSION_SUITES.split('\\').join('/')}/**/*.test.ts`] : []
 
-/** The suites, one file and one check at a time, every check in: --list and the fault self-check's batch runs (threads: see the phases below). */
+/** Ends a worker process whose CLI is gone (harness/worker-exit.ts). */
+const WORKER_EXIT = './harness/worker-exit.ts'
+
+/** The suites, one file and one check at a time, every check in: --list and the fault self-check's batch runs (forks: see the phases below). */
 export const conformanceProject = {
   test: {
     name: 'conformance',
-    pool: 'threads',
+    pool: 'forks',
+    execArgv: SMALL_HEAP_FLAGS,
+    setupFiles: [WORKER_EXIT],
     include: ['suites/**/*.test.ts', ...EXTENSION_SUITES],
     fileParallelism: false,
     isolate: false,
@@ -30,13 +36,21 @@ export const conformanceProject = {
 // A certification's two phases (harness/schedule.ts): the CLI runs both projects; the shared one first.
 const positive = (value: string | undefined, fallback: number) => (Number(value) >= 1 ? Math.floor(Number(value)) : fallback)
 
-// Worker threads, not processes: a certification's workers start about a second sooner and spend
-// about a second less CPU (no node process to boot per worker); the harness keeps no process-wide
-// state a thread would share (its locks are files; its capture servers, sockets and config are per worker).
+// Worker processes (vitest's forks), not threads, so that no process of a certification holds every
+// isolate: as threads of the CLI's process, the workers (about 60 MB each) made it the largest
+// process at 450–555 MB; as processes the CLI's is 285–298 MB and each worker 115–135 MB (seed 42,
+// 4 workers, measured paired on this machine, bench/README.md), for the same CPU (a node start per
+// worker, about 0.1 s each, overlapped with the CLI's own start). Each worker gets the CLI's V8 flags
+// (bin/v8-flags.js) on its command line, and ends when the CLI is gone (harness/worker-exit.ts). The
+// harness keeps no process-wide state a worker would need to share: its locks and claims are files,
+// its capture servers, sockets and config are per worker, and the CLI hands the workers their
+// settings through the environment (PIX_*) and vitest's provide/inject.
 const sharedPhase = {
   test: {
     name: 'conformance-shared',
-    pool: 'threads',
+    pool: 'forks',
+    execArgv: SMALL_HEAP_FLAGS,
+    setupFiles: [WORKER_EXIT],
     include: ['suites/**/*.test.ts', ...EXTENSION_SUITES],
     isolate: false,
     testTimeout: 30_000,
@@ -50,7 +64,9 @@ const sharedPhase = {
 const alonePhase = {
   test: {
     name: 'conformance-alone',
-    pool: 'threads',
+    pool: 'forks',
+    execArgv: SMALL_HEAP_FLAGS,
+    setupFiles: [WORKER_EXIT],
     include: [...ALONE_SUITE_FILES, ...EXTENSION_SUITES],
     fileParallelism: false,
     isolate: false,
