@@ -1,7 +1,7 @@
 import { relative } from 'node:path'
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
-import { SMALL_HEAP_FLAGS } from './bin/v8-flags.js'
+import { SMALL_HEAP_FLAGS } from './bin/small-heap.js'
 import { DEFAULT_CONCURRENCY, DEFAULT_WORKERS } from './harness/config.ts'
 import { suiteFilesDeclaringAlone } from './harness/suite-files.ts'
 
@@ -19,13 +19,15 @@ const EXTENSION_SUITES: string[] = process.env.PIX_EXTENSION_SUITES ? [`${proces
 /** Ends a worker process whose CLI is gone (harness/worker-exit.ts). */
 const WORKER_EXIT = './harness/worker-exit.ts'
 
-/** The suites, one file and one check at a time, every check in: --list and the fault self-check's batch runs (forks: see the phases below). */
+/**
+ * The suites, one file and one check at a time, every check in: --list and the fault self-check's
+ * batch runs. One worker, a thread (unlike the certification's phases below): it never holds more
+ * than one isolate beside its process's, and a batch of the fault self-check runs hundreds of rounds in it.
+ */
 export const conformanceProject = {
   test: {
     name: 'conformance',
-    pool: 'forks',
-    execArgv: SMALL_HEAP_FLAGS,
-    setupFiles: [WORKER_EXIT],
+    pool: 'threads',
     include: ['suites/**/*.test.ts', ...EXTENSION_SUITES],
     fileParallelism: false,
     isolate: false,
@@ -41,7 +43,7 @@ const positive = (value: string | undefined, fallback: number) => (Number(value)
 // process at 450–555 MB; as processes the CLI's is 285–298 MB and each worker 115–135 MB (seed 42,
 // 4 workers, measured paired on this machine, bench/README.md), for the same CPU (a node start per
 // worker, about 0.1 s each, overlapped with the CLI's own start). Each worker gets the CLI's V8 flags
-// (bin/v8-flags.js) on its command line, and ends when the CLI is gone (harness/worker-exit.ts). The
+// (bin/small-heap.js) on its command line, and ends when the CLI is gone (harness/worker-exit.ts). The
 // harness keeps no process-wide state a worker would need to share: its locks and claims are files,
 // its capture servers, sockets and config are per worker, and the CLI hands the workers their
 // settings through the environment (PIX_*) and vitest's provide/inject.

@@ -8,16 +8,13 @@
 // (cli/certify/vitest-node.ts), so a bad config or an unreachable target is reported without it.
 import { setFlagsFromString } from 'node:v8'
 import { builtModule } from './built.js'
-import { SMALL_HEAP_FLAGS } from './v8-flags.js'
+import { SMALL_HEAP_ENV, SMALL_HEAP_FLAGS } from './small-heap.js'
 
 // Smaller heaps for this process (the CLI, vitest's main side, the embedded reference, the
-// reporter); the vitest workers are processes that get the same flags on their command line.
+// reporter; its young generation was sized at node's start, before these flags) and, through the
+// environment and vitest.config.ts, for the vitest workers (bin/small-heap.js).
 for (const flag of SMALL_HEAP_FLAGS) setFlagsFromString(flag)
-// vite's native bundler (rolldown, loaded with vitest) allocates through mimalloc, which commits its
-// first arena (64 MB) at once; on a Linux with transparent huge pages that arena became ~40 MB of
-// resident huge pages for ~2 MB in use, a seventh of the CLI's peak. Committed as used instead: the
-// same run, 38 MB less resident (read when the binding loads, so set before vitest is imported).
-process.env.MIMALLOC_ARENA_EAGER_COMMIT ??= '0'
+for (const [name, value] of Object.entries(SMALL_HEAP_ENV)) process.env[name] ??= value
 
 const argv = process.argv.slice(2)
 // The package ships the CLI compiled (dist/, `npm run build` at prepack): no tsx to start and no
