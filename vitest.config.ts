@@ -40,13 +40,15 @@ const positive = (value: string | undefined, fallback: number) => (Number(value)
 
 // Worker processes (vitest's forks), not threads, so that no process of a certification holds every
 // isolate: as threads of the CLI's process, the workers (about 60 MB each) made it the largest
-// process at 450–555 MB; as processes the CLI's is 285–298 MB and each worker 115–135 MB (seed 42,
-// 4 workers, measured paired on this machine, bench/README.md), for the same CPU (a node start per
-// worker, about 0.1 s each, overlapped with the CLI's own start). Each worker gets the CLI's V8 flags
-// (bin/small-heap.js) on its command line, and ends when the CLI is gone (harness/worker-exit.ts). The
-// harness keeps no process-wide state a worker would need to share: its locks and claims are files,
-// its capture servers, sockets and config are per worker, and the CLI hands the workers their
-// settings through the environment (PIX_*) and vitest's provide/inject.
+// process, 457–460 MB (547 MB on a cold module cache); as processes the CLI peaks at 254–266 MB and
+// each worker at 116–128 MB (seed 42, 4 workers, three pairs on this machine, bench/README.md). The
+// tree's proportional set grows by 10–35 MB, and a worker costs a node start: about 0.15 s of CPU
+// and 0.2 s before a one-area run's first check, 1.0–1.7 s more CPU in a certification (8–13 %).
+// Each worker gets the CLI's memory settings (bin/small-heap.js) on its command line and ends when
+// the CLI is gone (harness/worker-exit.ts). The harness keeps no process-wide state the workers
+// would need to share: their locks, claims and pacing logs are files, capture servers, sockets and
+// config are per worker, and the CLI hands them their settings through the environment (PIX_*) and
+// vitest's provide/inject.
 const sharedPhase = {
   test: {
     name: 'conformance-shared',
