@@ -157,7 +157,7 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
     const exit = process.exit.bind(process)
     process.exit = (() => undefined) as typeof process.exit
     setTimeout(() => exit(130), STOP_GRACE_MS).unref()
-    running.cancel?.()  // no worker started in the meantime (its workers ended with the signal)
+    running.cancel?.()  // vitest starts no worker meanwhile (a Ctrl-C ends the workers too)
     void (async () => {
       await urls?.restore()
       await reference?.close()
