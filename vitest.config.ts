@@ -43,7 +43,8 @@ const positive = (value: string | undefined, fallback: number) => (Number(value)
 // process, 444–460 MB (547 MB on a cold module cache); as processes the CLI peaks at 251–266 MB and
 // each worker at 116–128 MB (seed 42, 4 workers, four pairs on this machine, bench/README.md). The
 // tree's proportional set grows by 10–35 MB, and a worker costs a node start: about 0.15 s of CPU
-// each, 1.0–1.9 s more CPU in a certification (8–15 %), no wall time beyond the pairs' spread.
+// each, 1.0–1.9 s more CPU in a certification (8–15 %), up to a few tenths of a second of a short
+// run's wall time on a loaded machine (none measurable at load 4).
 // Each worker gets the CLI's memory settings (bin/small-heap.js) on its command line and ends when
 // the CLI is gone (harness/worker-exit.ts). The harness keeps no process-wide state the workers
 // would need to share: their locks, claims and pacing logs are files, capture servers, sockets and
