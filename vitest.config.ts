@@ -1,6 +1,7 @@
 import { relative } from 'node:path'
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
+import { SMALL_HEAP_FLAGS } from './bin/small-heap.js'
 import { DEFAULT_CONCURRENCY, DEFAULT_WORKERS } from './harness/config.ts'
 import { suiteFilesDeclaringAlone } from './harness/suite-files.ts'
 
@@ -15,7 +16,14 @@ export const ALONE_SUITE_FILES: string[] = suiteFilesDeclaringAlone()
 /** A provider's own suites (--suites DIR, docs/EXTENDING.md), in both phases beside the kit's. */
 const EXTENSION_SUITES: string[] = process.env.PIX_EXTENSION_SUITES ? [`${process.env.PIX_EXTENSION_SUITES.split('\\').join('/')}/**/*.test.ts`] : []
 
-/** The suites, one file and one check at a time, every check in: --list and the fault self-check's batch runs (threads: see the phases below). */
+/** Ends a worker process whose CLI is gone (harness/worker-exit.ts). */
+const WORKER_EXIT = './harness/worker-exit.ts'
+
+/**
+ * The suites, one file and one check at a time, every check in: --list and the fault self-check's
+ * batch runs. One worker, a thread (unlike the certification's phases below): it never holds more
+ * than one isolate beside its process's, and a batch of the fault self-check runs hundreds of rounds in it.
+ */
 export const conformanceProject = {
   test: {
     name: 'conformance',
@@ -30,13 +38,24 @@ export const conformanceProject = {
 // A certification's two phases (harness/schedule.ts): the CLI runs both projects; the shared one first.
 const positive = (value: string | undefined, fallback: number) => (Number(value) >= 1 ? Math.floor(Number(value)) : fallback)
 
-// Worker threads, not processes: a certification's workers start about a second sooner and spend
-// about a second less CPU (no node process to boot per worker); the harness keeps no process-wide
-// state a thread would share (its locks are files; its capture servers, sockets and config are per worker).
+// Worker processes (vitest's forks), not threads, so that no process of a certification holds every
+// isolate: as threads of the CLI's process, the workers (about 60 MB each) made it the largest
+// process, 444–460 MB (547 MB on a cold module cache); as processes the CLI peaks at 251–266 MB and
+// each worker at 116–128 MB (seed 42, 4 workers, four pairs on this machine, bench/README.md). The
+// tree's proportional set grows by 10–35 MB, and a worker costs a node start: about 0.15 s of CPU
+// each, 1.0–1.9 s more CPU in a certification (8–15 %), up to a few tenths of a second of a short
+// run's wall time on a loaded machine (none measurable at load 4).
+// Each worker gets the CLI's memory settings (bin/small-heap.js) on its command line and ends when
+// the CLI is gone (harness/worker-exit.ts). The harness keeps no process-wide state the workers
+// would need to share: their locks, claims and pacing logs are files, capture servers, sockets and
+// config are per worker, and the CLI hands them their settings through the environment (PIX_*) and
+// vitest's provide/inject.
 const sharedPhase = {
   test: {
     name: 'conformance-shared',
-    pool: 'threads',
+    pool: 'forks',
+    execArgv: SMALL_HEAP_FLAGS,
+    setupFiles: [WORKER_EXIT],
     include: ['suites/**/*.test.ts', ...EXTENSION_SUITES],
     isolate: false,
     testTimeout: 30_000,
@@ -50,7 +69,9 @@ const sharedPhase = {
 const alonePhase = {
   test: {
     name: 'conformance-alone',
-    pool: 'threads',
+    pool: 'forks',
+    execArgv: SMALL_HEAP_FLAGS,
+    setupFiles: [WORKER_EXIT],
     include: [...ALONE_SUITE_FILES, ...EXTENSION_SUITES],
     fileParallelism: false,
     isolate: false,

@@ -8,17 +8,13 @@
 // (cli/certify/vitest-node.ts), so a bad config or an unreachable target is reported without it.
 import { setFlagsFromString } from 'node:v8'
 import { builtModule } from './built.js'
+import { SMALL_HEAP_ENV, SMALL_HEAP_FLAGS } from './small-heap.js'
 
-// The young generation of each isolate (this one's is fixed by now; the vitest worker threads are
-// made later and take it): V8's default of up to 3 × 16 MB per isolate, in five isolates, was a
-// fifth of a certification's peak resident set; 2 MB semi-spaces cost no time measurable here.
-setFlagsFromString("--max-semi-space-size=2")
-// How far each isolate's heap may grow past what its last full collection kept alive: V8 lets a
-// small heap grow up to 4× before collecting it in full, and the workers' heaps grow through the
-// whole shared phase (the certification's peak is its end). At 20 % the peak fell by 27–40 MB
-// (two pairs run side by side with the default on this machine: 510 → 470 and 501 → 473 MB) for
-// 7 % more CPU and no wall time beyond the pairs' spread (+0–2 %).
-setFlagsFromString("--heap-growing-percent=20")
+// Smaller heaps for this process (the CLI, vitest's main side, the embedded reference, the
+// reporter; its young generation was sized at node's start, before these flags) and, through the
+// environment and vitest.config.ts, for the vitest workers (bin/small-heap.js).
+for (const flag of SMALL_HEAP_FLAGS) setFlagsFromString(flag)
+for (const [name, value] of Object.entries(SMALL_HEAP_ENV)) process.env[name] ??= value
 
 const argv = process.argv.slice(2)
 // The package ships the CLI compiled (dist/, `npm run build` at prepack): no tsx to start and no

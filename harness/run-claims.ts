@@ -1,6 +1,6 @@
 // Which check of a run fails a clause that several checks could fail (a valid request the target
 // refused, harness/valid-requests.ts): the first to claim it. A certification's workers are
-// separate threads, so the claim is a folder made atomically under the run's own scratch folder,
+// separate processes, so the claim is a folder made atomically under the run's own scratch folder,
 // which the CLI removes when the run ends (claimsDirOf).
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'

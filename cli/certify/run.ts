@@ -81,6 +81,8 @@ interface RunPlace {
   gate: GateInputs
   /** The titles --check picked (vitest's testNamePattern). */
   namePattern?: string
+  /** Set while vitest runs: stops it starting more work (an interrupted run). */
+  running?: { cancel?: () => void }
 }
 
 /** What --waivers and --compare name, read and checked before anything runs (a bad file exits 2). */
@@ -147,10 +149,20 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
   }
 
   let urls: AccountUrlsGuard | undefined
-  const stopOnSignal = () => void (async () => {
-    await urls?.restore()
-    await reference?.close()
-  })().finally(() => process.exit(130))
+  const running: NonNullable<RunPlace['running']> = {}
+  const stopOnSignal = () => {
+    // vitest's own SIGINT handler, added after this one, exits a millisecond later: that exit waits
+    // until the account's URLs are put back and the reference is closed (its key files removed), at
+    // most STOP_GRACE_MS
+    const exit = process.exit.bind(process)
+    process.exit = (() => undefined) as typeof process.exit
+    setTimeout(() => exit(130), STOP_GRACE_MS).unref()
+    running.cancel?.()  // vitest starts no worker meanwhile (a Ctrl-C ends the workers too)
+    void (async () => {
+      await urls?.restore()
+      await reference?.close()
+    })().finally(() => exit(130))
+  }
   process.once('SIGINT', stopOnSignal)
   try {
     const config = loadConfig(env)
@@ -178,7 +190,7 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
 
     const workers = workerCountFor(config, checked.fastestAnswerMs)
     const clock = await watchSandboxClock(config)
-    const code = await runSuites(args, { ...config, unavailable: { ...config.unavailable, ...checked.unavailable }, balanceAccountResets: checked.balanceAccountResets, workers: workers.count }, env, place, workers.why)
+    const code = await runSuites(args, { ...config, unavailable: { ...config.unavailable, ...checked.unavailable }, balanceAccountResets: checked.balanceAccountResets, workers: workers.count }, env, { ...place, running }, workers.why)
     const moved = await clock.moved()
     if (moved) say(consoleMessageIn(currentLang(), moved))
     return code
@@ -188,6 +200,9 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
     await reference?.close()
   }
 }
+
+/** How long an interrupted run may take to put back what it changed before it exits anyway. */
+const STOP_GRACE_MS = 10_000
 
 /**
  * The embedded reference is certified only when nothing describes a target: no --env file and no
@@ -296,7 +311,7 @@ async function runVitest(args: CliArgs, config: TargetConfig, place: RunPlace, r
     run: true,
     watch: false,
     project: ['conformance-shared', 'conformance-alone'],
-    reporters: [reporter],
+    reporters: [reporter, { onInit: (v) => void (place.running && (place.running.cancel = () => void v.cancelCurrentRun('keyboard-input'))) }],
     env: workerEnv,
     passWithNoTests: true,
     ...(shard ? { shard } : {}),
