@@ -1,11 +1,13 @@
 // How a certification schedules checks that share the account, proven against broken targets (the
 // fault self-check's batches run every check alone, outside the phases): the checks that read
 // balances to the cent run on the balance account (PIX_BALANCE_*), and those that take their own
-// notifications from the account's shared channel (ALONE.accountEvents) run side by side, those
+// notifications from the account's shared channel (ALONE.accountEvents) run side by side with the
+// rest while their worker holds the account's URLs, those
 // that point the account's URLs at their own channel run on a balance account, and the ledger
 // model runs on one when the driver resets that account alone; a target
 // that gets one of their rules wrong still fails them there, on the rule's clause.
 import { afterAll, expect, test } from 'vitest'
+import { ALONE } from '../../harness/schedule.ts'
 import { jsonResponse } from './fault.ts'
 import { FAULTS } from './faults/index.ts'
 import { certify, closeReferences } from './runner.ts'
@@ -35,7 +37,7 @@ test.concurrent('the checks on the shared account channel fail a target that bre
     areas: ['bank-slip', 'webhooks'], files: ['bank-slip/lifecycle.test.ts', 'webhooks/v2-events.test.ts'], fault: fault('slips-pix-code-without-amount'),
     variant: { ...second, description: second.description }, extraArgs: ['--retries', '0'],
   })
-  const onChannel = run.checks.filter((c) => c.alone?.startsWith("points the account's notification URLs at the alone phase's shared channel"))
+  const onChannel = run.checks.filter((c) => c.alone === ALONE.accountEvents)
   expect(onChannel.length).toBeGreaterThan(1)
   for (const clause of ['6.3.waiting-payment-info', '6.2.receive-fields']) {
     expect(onChannel.filter((c) => c.status === 'failed').map((c) => c.failedClause), `${clause}\n${run.run.output.slice(-2000)}`).toContain(clause)
