@@ -157,8 +157,8 @@ export class CheckHooks {
 
   /**
    * Whether the account's URLs still point at the shared account channel (read through the
-   * driver, as it showed them once pointed; true without one, or when the check took nothing from
-   * that channel, or `name` is another of its channels): a notification
+   * driver; true without one, or when the check took nothing from that channel, or `name` is
+   * another of its channels): a notification
    * that did not come, or a quiet period with none, proves nothing when another request pointed
    * them elsewhere meanwhile (a target that let a refused request change them).
    */
@@ -305,8 +305,6 @@ export class SharedAccountChannel {
   private keeper: AccountUrlsKeeper | undefined
   private restoring: Promise<void> = Promise.resolve()
   private inLane = false
-  /** The account's URLs as the driver showed them once pointed at this channel (its own spelling of them). */
-  private pointedView: Promise<string> | undefined
 
   constructor(private readonly capture: WebhookCapture, private readonly lane: AccountUrlsLane) {}
 
@@ -350,27 +348,32 @@ export class SharedAccountChannel {
     this.keeper = keeper
     const [ex] = await this.lane.serially(async () => {
       await keeper?.remember()
-      const pointed = await Promise.all([gateway.post('/v1/account/webhook', { pixWebhookUrl: url }), driver?.setWebhookUrls({ webhookUrl: url })])
-      // read while the checks start (a round trip each pointing would otherwise wait for); none judges before it is in
-      const view = driver?.account().then(urlsOf)
-      view?.catch(() => undefined)
-      this.pointedView = view
-      return pointed
+      return Promise.all([gateway.post('/v1/account/webhook', { pixWebhookUrl: url }), driver?.setWebhookUrls({ webhookUrl: url })])
     })
     if (ex.response.error || ex.response.status < 200 || ex.response.status > 299) {
       throw new Blocked("pointing the account's notifications at the capture server (POST /v1/account/webhook, §4.18)", ex.response.error ?? `HTTP ${ex.response.status}`, ex)
     }
   }
 
-  /** Whether the driver shows the account's URLs as it did once they were pointed here. */
+  /**
+   * Whether the driver shows both of the account's URLs pointing here (a URL as the WHATWG parser
+   * writes it); one the driver does not show at all cannot tell.
+   */
   async stillPointed(driver: ControlClient): Promise<boolean> {
-    if (this.pointedView === undefined) return true
-    const [then, now] = await Promise.all([this.pointedView, driver.account().then(urlsOf)])
-    return now === then
+    const url = this.capture.url(this.name)
+    const view = await driver.account()
+    return [view.pixWebhookUrl, view.webhookUrl].every((shown) => shown === undefined || sameUrl(shown, url))
   }
 }
 
-const urlsOf = (view: { webhookUrl?: string | null; pixWebhookUrl?: string | null }) => JSON.stringify([view.pixWebhookUrl ?? null, view.webhookUrl ?? null])
+function sameUrl(shown: string | null, url: string): boolean {
+  if (shown === null) return false
+  try {
+    return new URL(shown).href === new URL(url).href
+  } catch {
+    return false
+  }
+}
 
 let accountChannel: { capture: WebhookCapture; key: string; channel: SharedAccountChannel } | undefined
 

@@ -172,20 +172,26 @@ describe('check hooks', () => {
     await expect(whileHoldingAccountUrls(config, 50, async () => 'probed')).resolves.toBe('probed')
   })
 
-  test("an account-events check reads the account's URLs back before judging by the shared channel: changed since they were pointed there, the channel is not intact", async () => {
+  test("an account-events check reads the account's URLs back before judging by the shared channel: pointed elsewhere, the channel is not intact", async () => {
     const { config, gateway, control } = setup()
+    const shown: { pixWebhookUrl?: string | null; webhookUrl?: string | null }[] = []
     const driver = new ControlClient(new HttpClient({ timeoutMs: 5_000 }), target.url, 'acme')
+    Object.defineProperty(driver, 'account', { value: async () => ({ clientId: 'acme', ...(shown.shift() ?? { webhookUrl: 'https://before.test/hook', pixWebhookUrl: null }) }) })
     const hooks = await checkHooks(config, '-702_0', gateway, () => control, { exclusive: notAlone('an account-events check'), accountEvents: true, driver })
     expect(await hooks.accountChannelIntact()).toBe(true)  // it took nothing from the shared channel
-    await hooks.useForAccount()
-    expect(await hooks.accountChannelIntact()).toBe(true)  // as the driver showed them once pointed
-    expect(await hooks.accountChannelIntact('elsewhere')).toBe(true)  // a channel of its own: no read
-    const changed = new ControlClient(new HttpClient({ timeoutMs: 5_000 }), target.url, 'acme')
-    Object.defineProperty(changed, 'account', { value: async () => ({ clientId: 'acme', webhookUrl: 'https://before.test/hook', pixWebhookUrl: 'https://kit-auth.example.com/hooks/never-delivered' }) })
-    const other = await checkHooks(config, '-703_0', gateway, () => control, { exclusive: notAlone('an account-events check'), accountEvents: true, driver: changed })
-    await other.useForAccount()
-    expect(await other.accountChannelIntact()).toBe(false)
+    const url = await hooks.useForAccount()
+    const upper = url.replace('127.0.0.1', '127.0.0.1').replace('https://', 'HTTPS://')
+    for (const [view, intact] of [
+      [{ pixWebhookUrl: url, webhookUrl: url }, true],
+      [{ pixWebhookUrl: upper, webhookUrl: url }, true],  // the same URL, spelt otherwise
+      [{}, true],  // a driver that shows no URL cannot tell
+      [{ pixWebhookUrl: 'https://kit-auth.example.com/hooks/never-delivered', webhookUrl: url }, false],
+      [{ pixWebhookUrl: null, webhookUrl: url }, false],
+    ] as const) {
+      shown.push(view)
+      expect(await hooks.accountChannelIntact(), JSON.stringify(view)).toBe(intact)
+    }
+    expect(await hooks.accountChannelIntact('elsewhere')).toBe(true)  // a channel of its own: nothing read
     await hooks.leaveAccountChannel()
-    await other.leaveAccountChannel()
   })
 })
