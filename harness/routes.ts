@@ -141,12 +141,14 @@ async function slipProbe(k: ProbeKit) {
  * The account's pixWebhookUrl set to what it already is (put back through the driver when it had
  * none), while this worker holds the account's URLs and makes no other change of them: read
  * before another worker's pointing and set after it, it would send that worker's notifications
- * nowhere (harness/webhooks.ts AccountUrlsLane).
+ * nowhere (harness/webhooks.ts AccountUrlsLane). It waits a third of a check's time limit at most
+ * (a worker holds them a few seconds), so that the check it proves ends within its own: past that,
+ * the probe could not be set up, and the check's refusals prove nothing (inconclusive).
  */
 async function setAccountWebhookProbe(k: ProbeKit): Promise<Exchange | undefined> {
   const control = k.control
   if (!mutating(k) || !control) return undefined
-  return whileHoldingAccountUrls(k.config, runCheckTimeoutMs(k.config), async () => {
+  return whileHoldingAccountUrls(k.config, runCheckTimeoutMs(k.config) / 3, async () => {
     const { pixWebhookUrl } = await control.account()
     const ex = await k.gateway.post('/v1/account/webhook', { pixWebhookUrl: pixWebhookUrl ?? NOWHERE_HTTPS })
     if (!pixWebhookUrl) await control.setWebhookUrls({ pixWebhookUrl: null })
