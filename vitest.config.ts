@@ -3,15 +3,16 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 import { SMALL_HEAP_FLAGS } from './bin/small-heap.js'
 import { DEFAULT_CONCURRENCY, DEFAULT_WORKERS } from './harness/config.ts'
-import { suiteFilesDeclaringAlone } from './harness/suite-files.ts'
+import { SHARED_PHASE_REASONS, suiteFilesDeclaringAlone } from './harness/suite-files.ts'
 
 /**
- * The suite files that declare a check alone (`alone: ALONE.…`): the only ones the alone phase
- * collects. A run whose selection has none starts no worker for that phase, and a full run imports
- * a third of the suites there instead of all (test/selfcheck/coverage.test.ts holds the list to
- * what vitest collects).
+ * The suite files that declare a check alone (`alone: ALONE.…`) for a reason that runs in the alone
+ * phase (not only `ALONE.accountEvents`, whose checks run in the shared phase): the only ones the
+ * alone phase collects. A run whose selection has none starts no worker for that phase, and a full
+ * run imports a fraction of the suites there instead of all (test/selfcheck/coverage.test.ts holds
+ * the list to what vitest collects).
  */
-export const ALONE_SUITE_FILES: string[] = suiteFilesDeclaringAlone()
+export const ALONE_SUITE_FILES: string[] = suiteFilesDeclaringAlone(undefined, SHARED_PHASE_REASONS)
 
 /** A provider's own suites (--suites DIR, docs/EXTENDING.md), in both phases beside the kit's. */
 const EXTENSION_SUITES: string[] = process.env.PIX_EXTENSION_SUITES ? [`${process.env.PIX_EXTENSION_SUITES.split('\\').join('/')}/**/*.test.ts`] : []
@@ -77,8 +78,6 @@ const alonePhase = {
     isolate: false,
     testTimeout: 30_000,
     maxWorkers: 1,
-    // only the checks declared ALONE.accountEvents run concurrently here (harness/schedule.ts)
-    maxConcurrency: positive(process.env.PIX_CONCURRENCY, DEFAULT_CONCURRENCY),
     provide: { pixPhase: 'alone' },
     sequence: { groupOrder: 1 },
   },

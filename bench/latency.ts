@@ -129,10 +129,11 @@ function report(runs: Map<ProfileId, ProfileRun>, line: (s?: string) => void): R
   }
   const longest = maxBy(shape.results.checks, roundsOf)
   if (longest) line(`  longest in-order chain: ${roundsOf(longest)} rounds (${requestsOf(longest)} requests), ${nameOf(longest)}`)
-  const phases = phasesOf(shape.results.checks)
-  if (phases) {
+  for (const run of [loopback, distant]) {
+    const phases = run && phasesOf(run.results.checks)
+    if (!run || !phases) continue
     const lanes = [...phases.busyByBalanceAccount].map(([setting, ms]) => `${setting} busy ${seconds(ms)}`).join(', ')
-    line(`  phases, ${shape.profile.name} run: shared ${seconds(phases.sharedMs)}${lanes ? ` (${lanes})` : ''}, then alone ${seconds(phases.aloneMs)}`)
+    line(`  phases, ${run.profile.name} run: shared ${seconds(phases.sharedMs)} (side by side on the main account until ${seconds(phases.sideBySideEndMs)}; the account's URLs held ${seconds(phases.accountUrlsMs)}${lanes ? `; ${lanes}` : ''}), then alone ${seconds(phases.aloneMs)}`)
   }
 
   const ratios: Ratio[] = []
@@ -142,8 +143,9 @@ function report(runs: Map<ProfileId, ProfileRun>, line: (s?: string) => void): R
     const floor = floorAt(RTT_MS, loopback.results.checks, distant.results.checks)
     const longestText = floor.longest ? `${seconds(floor.longest.ms)} (${nameOf(floor.longest.check)}: ${seconds(floor.longest.ownMs)} own + ${roundsOf(floor.longest.check)} rounds × ${RTT_MS} ms)` : 'none'
     const onAccounts = floor.balanceAccounts > 1 ? `the balance accounts' checks, one after another on each of ${floor.balanceAccounts}, ${seconds(floor.balanceAccountMs)}` : `the balance account's checks one after another ${seconds(floor.balanceAccountMs)}`
-    const shared = floor.balanceAccountMs > (floor.longest?.ms ?? 0) ? onAccounts : `longest check ${longestText}`
-    line(`  floor at ${RTT_MS} ms RTT: ${seconds(floor.ms)} = ${shared} + ${seconds(floor.aloneMs)} of ${floor.aloneCount} checks that run alone (those of a file sharing the account's channel count with their longest)`)
+    const widest = Math.max(floor.longest?.ms ?? 0, floor.balanceAccountMs, floor.accountUrlsMs)
+    const shared = widest === floor.balanceAccountMs ? onAccounts : widest === floor.accountUrlsMs ? `the account-events checks, one file's at a time, ${seconds(floor.accountUrlsMs)}` : `longest check ${longestText}`
+    line(`  floor at ${RTT_MS} ms RTT: ${seconds(floor.ms)} = ${shared} + ${seconds(floor.aloneMs)} of ${floor.aloneCount} checks that run alone`)
     line(`  the same checks one after another would take ${seconds(floor.serialMs)} (sum over checks of own time + rounds × ${RTT_MS} ms)`)
     const overFloor = distant.results.run.durationMs / floor.ms
     ratios.push({ name: '(g) 100 ms RTT / its floor', ratio: overFloor, target: `<= ${FLOOR_TARGET.toFixed(2)}`, ok: overFloor <= FLOOR_TARGET })
@@ -170,6 +172,8 @@ interface Floor {
   balanceAccountMs: number
   /** How many balance accounts the run held. */
   balanceAccounts: number
+  /** The account-events checks (`ALONE.accountEvents`), one worker at a time holding the account's URLs: each file's longest, added up. */
+  accountUrlsMs: number
   aloneMs: number
   aloneCount: number
   /** Every check's floor added up: a run with no overlap at all. */
@@ -179,15 +183,16 @@ interface Floor {
 /**
  * The run's floor at `rttMs`: each check's own time (its duration on loopback) plus its rounds (as
  * the distant run counted them, where overlapping requests are visible) × RTT. The shared phase
- * lasts at least its longest check, and at least the checks on the balance accounts one after
- * another, shared among the accounts; then come the checks that run alone, added up, but for those of a file that share the
- * account's channel (`ALONE.accountEvents`), which count with their longest.
+ * lasts at least its longest check, at least the checks on the balance accounts one after
+ * another, shared among the accounts, and at least the account-events checks (`ALONE.accountEvents`)
+ * of one file after another's (one worker at a time holds the account's URLs; a file's run side by
+ * side, and count with their longest); then come the checks that run alone, added up.
  */
 export function floorAt(rttMs: number, loopback: CheckResult[], distant: CheckResult[]): Floor {
   // a check's own time leaves out its wait for the balance account (another check's time)
   const ownMs = new Map(loopback.map((c) => [c.id, c.durationMs - (c.balanceAccountWaitMs ?? 0)]))
-  const floor: Floor = { ms: 0, balanceAccountMs: 0, balanceAccounts: 0, aloneMs: 0, aloneCount: 0, serialMs: 0 }
-  const sideBySideAlone = new Map<string, number>()
+  const floor: Floor = { ms: 0, balanceAccountMs: 0, balanceAccounts: 0, accountUrlsMs: 0, aloneMs: 0, aloneCount: 0, serialMs: 0 }
+  const accountEventsByFile = new Map<string, number>()
   const balanceAccounts = new Set<string>()
   let onBalanceAccounts = 0
   let longestOnOne = 0
@@ -200,8 +205,7 @@ export function floorAt(rttMs: number, loopback: CheckResult[], distant: CheckRe
       onBalanceAccounts += ms
       longestOnOne = Math.max(longestOnOne, ms)
     } else if (check.alone === ALONE.accountEvents) {
-      floor.aloneCount++
-      sideBySideAlone.set(check.file, Math.max(sideBySideAlone.get(check.file) ?? 0, ms))
+      accountEventsByFile.set(check.file, Math.max(accountEventsByFile.get(check.file) ?? 0, ms))
     } else if (check.alone !== undefined) {
       floor.aloneMs += ms
       floor.aloneCount++
@@ -209,10 +213,10 @@ export function floorAt(rttMs: number, loopback: CheckResult[], distant: CheckRe
       floor.longest = { check, ms, ownMs: own }
     }
   }
-  for (const ms of sideBySideAlone.values()) floor.aloneMs += ms
+  for (const ms of accountEventsByFile.values()) floor.accountUrlsMs += ms
   floor.balanceAccounts = balanceAccounts.size
   floor.balanceAccountMs = Math.max(longestOnOne, onBalanceAccounts / Math.max(1, balanceAccounts.size))
-  floor.ms = Math.max(floor.longest?.ms ?? 0, floor.balanceAccountMs) + floor.aloneMs
+  floor.ms = Math.max(floor.longest?.ms ?? 0, floor.balanceAccountMs, floor.accountUrlsMs) + floor.aloneMs
   return floor
 }
 
@@ -250,20 +254,40 @@ export function areaFloors(rttMs: number, loopback: CheckResult[], distant: Chec
 const ratioText = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : '—')
 
 /**
- * How long each phase lasted (first start to last end of its checks), and how long each balance
- * account was held; undefined when the results carry no start times.
+ * How long each phase lasted (first start to last end of its checks); in the shared phase, when
+ * its last side-by-side check on the main account ended (from the phase's start), how long the
+ * account-events checks ran (the union of their spans, their waits for the account's URLs
+ * included) and how long each balance account was held; undefined when the results carry no start times.
  */
-export function phasesOf(checks: CheckResult[]): { sharedMs: number; aloneMs: number; busyByBalanceAccount: Map<string, number> } | undefined {
+export function phasesOf(checks: CheckResult[]): { sharedMs: number; sideBySideEndMs: number; accountUrlsMs: number; aloneMs: number; busyByBalanceAccount: Map<string, number> } | undefined {
   const spans = checks.filter((c) => c.startedAt !== undefined).map((c) => ({ c, start: Date.parse(c.startedAt as string), end: Date.parse(c.startedAt as string) + c.durationMs }))
   if (spans.length === 0) return undefined
   const span = (of: typeof spans) => (of.length === 0 ? 0 : Math.max(...of.map((s) => s.end)) - Math.min(...of.map((s) => s.start)))
-  const inAlonePhase = (c: CheckResult) => c.alone !== undefined && !c.balanceAccount
+  const inAlonePhase = (c: CheckResult) => c.alone !== undefined && c.alone !== ALONE.accountEvents && !c.balanceAccount
   const busyByBalanceAccount = new Map<string, number>()
   for (const { c } of spans) {
     if (!c.balanceAccountSetting) continue
     busyByBalanceAccount.set(c.balanceAccountSetting, (busyByBalanceAccount.get(c.balanceAccountSetting) ?? 0) + c.durationMs - (c.balanceAccountWaitMs ?? 0))
   }
-  return { sharedMs: span(spans.filter((s) => !inAlonePhase(s.c))), aloneMs: span(spans.filter((s) => inAlonePhase(s.c))), busyByBalanceAccount }
+  const shared = spans.filter((s) => !inAlonePhase(s.c))
+  const sharedStart = Math.min(...shared.map((s) => s.start))
+  const sideBySide = shared.filter((s) => s.c.alone === undefined)
+  const sideBySideEndMs = sideBySide.length === 0 ? 0 : Math.max(...sideBySide.map((s) => s.end)) - sharedStart
+  return { sharedMs: span(shared), sideBySideEndMs, accountUrlsMs: unionMs(spans.filter((s) => s.c.alone === ALONE.accountEvents)), aloneMs: span(spans.filter((s) => inAlonePhase(s.c))), busyByBalanceAccount }
+}
+
+/** The time covered by any of `spans`. */
+function unionMs(spans: { start: number; end: number }[]): number {
+  let total = 0
+  let open: { start: number; end: number } | undefined
+  for (const s of [...spans].sort((a, b) => a.start - b.start)) {
+    if (open && s.start <= open.end) open.end = Math.max(open.end, s.end)
+    else {
+      if (open) total += open.end - open.start
+      open = { ...s }
+    }
+  }
+  return total + (open ? open.end - open.start : 0)
 }
 
 function byArea(checks: CheckResult[]): [string, CheckResult[]][] {

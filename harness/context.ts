@@ -22,11 +22,12 @@ import { pacerFor, type ClockMove } from './pacing.ts'
 import { runModel, runProperty, type ModelRun, type ModelRunOptions, type PropertyOptions } from './property.ts'
 import type { Recorder, RecordedExchange } from './recorder.ts'
 import { noteControlExchange, noteTargetExchange, operationOf, type ProbeKit } from './routes.ts'
+import { balanceAccountWaitMs } from './lanes.ts'
 import { notAlone, onlyItsAccount, type RunMode } from './schedule.ts'
 import { noteTargetDate } from './target-clock.ts'
 import type { TraceContext } from './trace.ts'
 import { expectEventSchema, expectSchemaOf } from './validate.ts'
-import { Inconclusive, KitError } from './verdicts.ts'
+import { Blocked, Inconclusive, KitError } from './verdicts.ts'
 import type { Captured } from './webhook-capture.ts'
 import { checkHooks, type CheckHooks } from './webhooks.ts'
 import { provokedKey } from './meta.ts'
@@ -185,7 +186,7 @@ export async function buildContext(
     state.recorded.set(ex, recorder.record(ex))
   }
   // the alone phase runs one worker, after the shared phase: its checks get the run's whole rate (--max-rps)
-  const clients = createClients(mode === 'alone' || mode === 'account-events' ? { ...c, workers: 1 } : c, record, state.trace)
+  const clients = createClients(mode === 'alone' ? { ...c, workers: 1 } : c, record, state.trace)
   // The control API is the sandbox's driver, not the target's surface; readonly runs never drive it.
   const onControl = (ex: Exchange) => {
     noteSpan(state, ex)
@@ -201,12 +202,15 @@ export async function buildContext(
   const probeControl = drivable ? new ControlClient(controlHttp, c.controlUrl!, c.clientId, { namesAccount: onBalanceAccount, onClockMove }) : undefined
   const keeper = probeControl ? new AccountUrlsKeeper(probeControl) : undefined
   // Beside other checks, a check may not change what they all see (the account-events checks share
-  // the account's channel through their hooks; a check on the balance account has that account to itself).
+  // the account's channel through their hooks, their worker holding the account's URLs; a check on
+  // the balance account has that account to itself).
   const guard = mode === 'alone' ? undefined : onBalanceAccount ? onlyItsAccount(ctx.task.name) : notAlone(ctx.task.name)
   const control = drivable ? new ControlClient(controlHttp, c.controlUrl!, c.clientId, { exclusive: guard, keeper, namesAccount: onBalanceAccount, onClockMove }) : undefined
   const skip = (reason: string): never => skipCheck(ctx, reason)
   const hooks = needs.includes('webhooks')
-    ? await preconditionOf('the webhook capture set up on the target', () => checkHooks(c, ctx.task.id, clients.gateway, () => control, { exclusive: guard, keeper, accountEvents: mode === 'account-events', driver: probeControl }))
+    ? await preconditionOf('the webhook capture set up on the target', () => checkHooks(c, ctx.task.id, clients.gateway, () => control, {
+      exclusive: guard, keeper, accountEvents: mode === 'account-events', driver: probeControl, accountUrlsWaitMs: balanceAccountWaitMs(undefined),
+    }))
     : undefined
   const meta = ctx.task.meta
   const kit: ProbeKit = { config: c, base: clients.base, gateway: clients.gateway, certToken: clients.certToken, ...(probeControl ? { control: probeControl } : {}) }
@@ -300,6 +304,7 @@ export async function buildContext(
       } catch (err) {
         if (err instanceof KitError) throw err
         const hooks = capturedHooks()
+        await expectAccountChannelIntact(hooks, what, opts.channel)
         const seen = hooks.events(opts.channel).length
         const where = hooks.sharesAccountChannel ? "this check's channels, the account channel it shares with other checks included" : "this check's channels"
         return on(clause, [], () => fail(`notification: ${what}`, `it within ${deadline} ms`, `none (${seen} other notification${seen === 1 ? '' : 's'} reached ${where})`))
@@ -310,6 +315,7 @@ export async function buildContext(
       await new Promise((r) => setTimeout(r, quiet))
       const arrived = capturedHooks().events(opts.channel).filter(pred)
       if (arrived.length > 0) on(clause, [], () => fail(`no notification: ${what}`, `none within ${quiet} ms`, `${arrived.length}: ${show(arrived[0]!.body)}`))
+      await expectAccountChannelIntact(capturedHooks(), `no ${what}`, opts.channel)
     },
     property: ((first: readonly fc.Arbitrary<unknown>[] | ModelRun<object, unknown>, second?: unknown, third?: unknown) =>
       Array.isArray(first)
@@ -317,6 +323,16 @@ export async function buildContext(
         : runModel(meta, c, first as ModelRun<object, unknown>, second as ModelRunOptions<object, unknown>)) as CheckContext['property'],
   }
   return { t, kit, keeper, hooks }
+}
+
+/**
+ * A check taking its notifications from the account channel it shares (ALONE.accountEvents) judges
+ * one that did not come, or a quiet period, only while the account's URLs still point there: else
+ * it is blocked (another request, one a target should have refused, pointed them elsewhere).
+ */
+async function expectAccountChannelIntact(hooks: CheckHooks, what: string, channel: string | undefined): Promise<void> {
+  const intact = await preconditionOf("the account's notification URLs, read back (GET /control/accounts/{id})", () => hooks.accountChannelIntact(channel))
+  if (!intact) throw new Blocked(`waiting for ${what} on the account channel`, "the account's notification URLs no longer point at it: another request changed them during the check")
 }
 
 /** Deep equality as JSON sees it: -0 (which a JSON body can carry) equals 0. */

@@ -49,9 +49,12 @@ export function balanceAccountWaitMs(timeout: number | undefined): number {
 /** Between giving up the wait (blocked) and the test's own time limit. */
 const WAIT_MARGIN_MS = 5_000
 
-/** On the balance account a check may wait for the others on it: the wait is given time of its own. */
+/**
+ * On the balance account a check may wait for the others on it, and an account-events check for
+ * the worker holding the account's URLs: the wait is given time of its own.
+ */
 export function laneTimeoutMs(timeout: number | undefined, mode: RunMode): number | undefined {
-  return mode === 'balance-account' ? checkTimeoutMs(timeout) + balanceAccountWaitMs(timeout) + WAIT_MARGIN_MS : timeout
+  return mode === 'balance-account' || mode === 'account-events' ? checkTimeoutMs(timeout) + balanceAccountWaitMs(timeout) + WAIT_MARGIN_MS : timeout
 }
 
 /**

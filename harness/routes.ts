@@ -8,9 +8,10 @@ import { addDays, isoDate } from '../generators/dates.ts'
 import { targetNow } from './target-clock.ts'
 import { buildPixCode } from '../generators/emv.ts'
 import { newTxid, newUuid } from '../generators/ids.ts'
-import type { TargetConfig } from './config.ts'
+import { runCheckTimeoutMs, type TargetConfig } from './config.ts'
 import { ControlError, type ControlClient } from './control.ts'
 import { Blocked, NotProvided } from './verdicts.ts'
+import { whileHoldingAccountUrls } from './webhooks.ts'
 import type { Exchange } from './exchange.ts'
 import type { BearerClient, CertTokenClient, GatewayClient } from './http.ts'
 import { cashInBody, slipBody } from '../generators/requests.ts'
@@ -136,13 +137,23 @@ async function slipProbe(k: ProbeKit) {
   return slipBody({ amount: 1, dueDate: addDays(isoDate(await targetNow(k)), 10), description: 'route probe', externalId: probeId(), payer: { name: 'Route Probe' } })
 }
 
-/** The account's pixWebhookUrl set to what it already is (put back through the driver when it had none). */
+/**
+ * The account's pixWebhookUrl set to what it already is (put back through the driver when it had
+ * none), while this worker holds the account's URLs and makes no other change of them: read
+ * before another worker's pointing and set after it, it would send that worker's notifications
+ * nowhere (harness/webhooks.ts AccountUrlsLane). It waits a third of a check's time limit at most
+ * (a worker holds them a few seconds), so that the check it proves ends within its own: past that,
+ * the probe could not be set up, and the check's refusals prove nothing (inconclusive).
+ */
 async function setAccountWebhookProbe(k: ProbeKit): Promise<Exchange | undefined> {
-  if (!mutating(k) || !k.control) return undefined
-  const { pixWebhookUrl } = await k.control.account()
-  const ex = await k.gateway.post('/v1/account/webhook', { pixWebhookUrl: pixWebhookUrl ?? NOWHERE_HTTPS })
-  if (!pixWebhookUrl) await k.control.setWebhookUrls({ pixWebhookUrl: null })
-  return ex
+  const control = k.control
+  if (!mutating(k) || !control) return undefined
+  return whileHoldingAccountUrls(k.config, runCheckTimeoutMs(k.config) / 3, async () => {
+    const { pixWebhookUrl } = await control.account()
+    const ex = await k.gateway.post('/v1/account/webhook', { pixWebhookUrl: pixWebhookUrl ?? NOWHERE_HTTPS })
+    if (!pixWebhookUrl) await control.setWebhookUrls({ pixWebhookUrl: null })
+    return ex
+  })
 }
 
 /** `.invalid` never resolves (RFC 2606): the resend is accepted and its delivery goes nowhere. */

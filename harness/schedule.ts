@@ -2,8 +2,11 @@
 // round trips long as it has requests. A run has two
 // phases, two vitest projects over the same suite files (vitest.config.ts):
 //   shared: every check that did not declare `alone`, side by side: suite files in parallel
-//           workers (PIX_WORKERS), the checks of a file concurrently (PIX_CONCURRENCY each);
-//   alone:  then, in one worker, the checks that declared `alone`, one after another.
+//           workers (PIX_WORKERS), the checks of a file concurrently (PIX_CONCURRENCY each); and in
+//           lanes beside them, the checks that declared `alone` for the sake of one account: on a
+//           balance account of their own (`holdBalanceAccount`), or, for `ALONE.accountEvents`,
+//           while their worker holds the main account's notification URLs (`holdAccountUrls`);
+//   alone:  then, in one worker, the other checks that declared `alone`, one after another.
 // A round trip to a distant target costs 50–150 ms; run one after another, a certification is its
 // request count times that. Side by side, it is its longest chain of requests, plus the alone phase.
 //
@@ -35,15 +38,17 @@ export function schedulingPhase(): Phase | undefined {
 }
 
 /**
- * How a check runs in the phase it registered in: side by side with the rest (the shared phase),
- * beside only the other checks of its file that take their own notifications from the account's
- * shared channel (`ALONE.accountEvents`), or alone.
+ * How a check runs in the phase it registered in: side by side with the rest (the shared phase);
+ * there too, taking its own notifications from the account's channel while its worker holds the
+ * main account's URLs (`ALONE.accountEvents`), or on a balance account of its own; or alone.
  */
 export type RunMode = 'side-by-side' | 'account-events' | 'balance-account' | 'alone'
 
 export function runModeOf(phase: Phase | undefined, alone: string | undefined, balanceAccount = false, resetsIt = false): RunMode {
-  if (phase === 'shared') return onTheBalanceAccount(alone, balanceAccount, resetsIt) ? 'balance-account' : 'side-by-side'
-  if (phase === 'alone' && alone === ALONE.accountEvents) return 'account-events'
+  if (phase === 'shared') {
+    if (onTheBalanceAccount(alone, balanceAccount, resetsIt)) return 'balance-account'
+    return alone === ALONE.accountEvents ? 'account-events' : 'side-by-side'
+  }
   return 'alone'
 }
 
@@ -60,12 +65,16 @@ export function onTheBalanceAccount(alone: string | undefined, balanceAccount: b
   return alone !== ALONE.accountReset || resetsIt
 }
 
-/** Whether a check (alone when given a reason) registers in this phase. */
+/**
+ * Whether a check (alone when given a reason) registers in this phase. A check declared
+ * `ALONE.accountEvents` runs in the shared phase: no check there but those of the worker holding
+ * the main account's URLs (`holdAccountUrls`) has its notifications sent to that account's URLs,
+ * and each such check takes only its own records' notifications.
+ */
 export function inPhase(phase: Phase | undefined, alone: string | undefined, balanceAccount = false, resetsIt = false): boolean {
   if (phase === undefined) return true
-  const onItsAccount = onTheBalanceAccount(alone, balanceAccount, resetsIt)
-  if (phase === 'alone') return alone !== undefined && !onItsAccount
-  return alone === undefined || onItsAccount
+  const shared = alone === undefined || alone === ALONE.accountEvents || onTheBalanceAccount(alone, balanceAccount, resetsIt)
+  return phase === 'shared' ? shared : !shared
 }
 
 /**
@@ -98,25 +107,43 @@ export const ALONE = {
   reset: 'resets the sandbox, and every record with it',
   accountReset: 'starts from a blank account: it resets the sandbox, or, on a balance account whose driver resets one account, only that account',
   accountUrls: "points the account's notification URLs at its own channel: the account's events go there",
-  accountEvents: "points the account's notification URLs at the alone phase's shared channel and takes from there only its own records' notifications, so it runs beside the other such checks of its file",
+  accountEvents: "points the account's notification URLs at its worker's shared channel and takes from there only its own records' notifications, so it runs beside the other checks while its worker holds the account's URLs",
   balances: "reads balance changes to the cent: other checks' payments would move them",
   rateWindow: 'exhausts a rate-limit window, then rolls it with the clock',
   settings: "changes the sandbox's settings (delivery policy), which every delivery follows",
 } as const
 
-/** How often a check waiting for the balance account looks again. */
-const BALANCE_ACCOUNT_POLL_MS = 10
+/** How often a check waiting for a hold (a balance account, the account's URLs) looks again. */
+const HOLD_POLL_MS = 10
 
 /**
  * Takes a balance account for one check (`keys`: one per account, each naming the run, its gateway
  * and the account's client id): the first free one, one check per account at a time across the
- * run's workers. A hold is a folder made atomically (mkdir), removed by its holder only; the run id
- * in the key means a folder left by a crashed run blocks no other. Resolves with the account's
- * index and the release; rejects with Blocked (naming `settings`, the accounts' settings) after
- * `waitMs`, or when `signal` aborts.
+ * run's workers. Resolves with the account's index and the release; rejects with Blocked (naming
+ * `settings`, the accounts' settings) after `waitMs`, or when `signal` aborts.
  */
 export async function holdBalanceAccount(keys: string[], waitMs: number, signal?: AbortSignal, settings = 'PIX_BALANCE_*'): Promise<{ index: number; release: () => void }> {
-  const dirs = keys.map((key) => join(tmpdir(), `pix-kit-balance-account-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`))
+  return holdOneOf('balance-account', keys, waitMs, signal, () => new Blocked(`taking a balance account (${settings}), which one check holds at a time`, `still held by other checks after ${Math.round(waitMs / 1000)} s`))
+}
+
+/**
+ * Takes the main account's notification URLs for one worker (`key` names the run, its gateway and
+ * the account's client id): one worker at a time across the run's workers points them at its
+ * capture server (harness/webhooks.ts AccountUrlsLane). Resolves with the release; rejects with
+ * Blocked after `waitMs`.
+ */
+export async function holdAccountUrls(key: string, waitMs: number): Promise<() => void> {
+  const held = await holdOneOf('account-urls', [key], waitMs, undefined, () => new Blocked("taking the account's notification URLs, which one worker holds at a time", `still held by another worker after ${Math.round(waitMs / 1000)} s`))
+  return held.release
+}
+
+/**
+ * The first free of `keys` (`kind` keeps kinds of hold apart): a hold is a folder made atomically
+ * (mkdir), removed by its holder only, so it holds across workers, threads or processes; the run id
+ * in a key means a folder left by a crashed run blocks no other.
+ */
+async function holdOneOf(kind: string, keys: string[], waitMs: number, signal: AbortSignal | undefined, blocked: () => Blocked): Promise<{ index: number; release: () => void }> {
+  const dirs = keys.map((key) => join(tmpdir(), `pix-kit-${kind}-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`))
   const giveUpAt = Date.now() + waitMs
   for (;;) {
     for (const [index, dir] of dirs.entries()) {
@@ -127,9 +154,7 @@ export async function holdBalanceAccount(keys: string[], waitMs: number, signal?
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
       }
     }
-    if (signal?.aborted || Date.now() >= giveUpAt) {
-      throw new Blocked(`taking a balance account (${settings}), which one check holds at a time`, `still held by other checks after ${Math.round(waitMs / 1000)} s`)
-    }
-    await new Promise((r) => setTimeout(r, BALANCE_ACCOUNT_POLL_MS))
+    if (signal?.aborted || Date.now() >= giveUpAt) throw blocked()
+    await new Promise((r) => setTimeout(r, HOLD_POLL_MS))
   }
 }

@@ -18,9 +18,20 @@ export function suiteAreas(suitesDir: string = SUITES): string[] {
     .sort()
 }
 
-/** Suite files (`suites/…`) that declare a check alone, for any reason or for one of `reasons`. */
-export function suiteFilesDeclaringAlone(reasons?: readonly string[]): string[] {
-  const declaration = reasons ? new RegExp(`\\bALONE\\.(${reasons.join('|')})\\b`) : /\bALONE\.\w+/
+/**
+ * The reasons whose checks run in the shared phase, beside the others, whatever the run
+ * (harness/schedule.ts inPhase): the alone phase need not collect a file that declares only these.
+ */
+export const SHARED_PHASE_REASONS = ['accountEvents'] as const
+
+/**
+ * Suite files (`suites/…`) that declare a check alone, for any reason or for one of `reasons`;
+ * `except`: leaves out a file whose only declarations are of these reasons.
+ */
+export function suiteFilesDeclaringAlone(reasons?: readonly string[], except: readonly string[] = []): string[] {
+  const declaration = reasons
+    ? new RegExp(`\\bALONE\\.(${reasons.join('|')})\\b`)
+    : new RegExp(`\\bALONE\\.${except.length > 0 ? `(?!(?:${except.join('|')})\\b)` : ''}\\w+`)
   return (readdirSync(SUITES, { recursive: true }) as string[])
     .filter((f) => f.endsWith('.test.ts') && declaration.test(readFileSync(join(SUITES, f), 'utf8')))
     .map((f) => `suites/${f.split('\\').join('/')}`)

@@ -3,7 +3,7 @@
 // each other's notifications.
 import type { TargetConfig } from './config.ts'
 import { AccountUrlsKeeper, type ControlClient } from './control.ts'
-import type { Exclusive } from './schedule.ts'
+import { holdAccountUrls, type Exclusive } from './schedule.ts'
 import type { GatewayClient } from './http.ts'
 import { Blocked } from './verdicts.ts'
 import { readFileSync } from 'node:fs'
@@ -79,7 +79,7 @@ export class CheckHooks {
     /** Remembers the account's URLs before they change, to put them back after the check. */
     private readonly keeper?: AccountUrlsKeeper,
     /** For a check declared `ALONE.accountEvents`: the worker's account channel, which useForAccount joins. */
-    private readonly accountChannel?: { channel: SharedAccountChannel; driver: ControlClient | undefined },
+    private readonly accountChannel?: { channel: SharedAccountChannel; driver: ControlClient | undefined; waitMs: number },
   ) {}
 
   /** The names this check gave useForAccount while it holds the shared account channel. */
@@ -126,7 +126,7 @@ export class CheckHooks {
   async useForAccount(name = 'default'): Promise<string> {
     if (this.accountChannel) {
       this.onAccountChannel.add(name)
-      this.joined ??= this.accountChannel.channel.join(this.gateway, this.accountChannel.driver)
+      this.joined ??= this.accountChannel.channel.join(this.gateway, this.accountChannel.driver, this.accountChannel.waitMs)
       await this.joined
       return this.url(name)
     }
@@ -155,6 +155,19 @@ export class CheckHooks {
     return this.onAccountChannel.size > 0
   }
 
+  /**
+   * Whether the account's URLs still point at the shared account channel (read through the
+   * driver; true without one, or when the check took nothing from that channel, or `name` is
+   * another of its channels): a notification
+   * that did not come, or a quiet period with none, proves nothing when another request pointed
+   * them elsewhere meanwhile (a target that let a refused request change them).
+   */
+  async accountChannelIntact(name?: string): Promise<boolean> {
+    const driver = this.accountChannel?.driver
+    if (!driver || !this.sharesAccountChannel || (name !== undefined && !this.onAccountChannel.has(name))) return true
+    return this.accountChannel!.channel.stillPointed(driver)
+  }
+
   /** After the check: lets go of the shared account channel (the last check to let go puts the account's URLs back). */
   async leaveAccountChannel(): Promise<void> {
     if (!this.joined || !this.accountChannel) return
@@ -176,6 +189,8 @@ export interface HookOptions {
   accountEvents?: boolean
   /** An unguarded driver, for pointing the shared account channel and putting the URLs back. */
   driver?: ControlClient
+  /** How long an account-events check may wait for its worker to hold the account's URLs (harness/lanes.ts). */
+  accountUrlsWaitMs?: number
 }
 
 /**
@@ -193,14 +208,95 @@ export async function checkHooks(
   const cap = await workerCapture(config)
   const driver = control()
   if (driver && cap.caPem) await trustOnce(driver, cap.caPem)
-  const accountChannel = options.accountEvents ? { channel: sharedAccountChannel(cap), driver: options.driver } : undefined
+  const accountChannel = options.accountEvents ? { channel: sharedAccountChannel(cap, config), driver: options.driver, waitMs: options.accountUrlsWaitMs ?? DEFAULT_ACCOUNT_URLS_WAIT_MS } : undefined
   return new CheckHooks(cap, channelSafe(checkId), gateway, control, options.exclusive, options.keeper, accountChannel)
+}
+
+/** How long an account-events check waits for the account's URLs when not told (4 × the default check time limit, as for a balance account). */
+const DEFAULT_ACCOUNT_URLS_WAIT_MS = 120_000
+
+/**
+ * One account's notification URLs as this worker holds them: across the run's workers one at a
+ * time (`holdAccountUrls`, a folder made atomically), within the worker for as long as any user is
+ * in (the account-events checks through their shared channel, a route probe that sets the URL to
+ * what it is); and every change of them this worker makes (a pointing, a putting back, a probe's
+ * setting) one after another, so that no probe reads them before a pointing and writes after it.
+ */
+export class AccountUrlsLane {
+  private users = 0
+  private taken: Promise<void> | undefined
+  private release: (() => void) | undefined
+  private changes: Promise<unknown> = Promise.resolve()
+
+  constructor(private readonly take: (waitMs: number) => Promise<() => void>) {}
+
+  async enter(waitMs: number): Promise<void> {
+    this.users++
+    try {
+      await (this.taken ??= this.take(waitMs).then((release) => {
+        this.release = release
+      }))
+    } catch (err) {
+      this.exit()
+      throw err
+    }
+  }
+
+  exit(): void {
+    if (--this.users > 0) return
+    this.taken = undefined
+    const release = this.release
+    this.release = undefined
+    release?.()
+  }
+
+  /** Runs `change` after the worker's earlier changes of the URLs. */
+  serially<T>(change: () => Promise<T>): Promise<T> {
+    const run = this.changes.then(change, change)
+    this.changes = run.catch(() => undefined)
+    return run
+  }
+}
+
+const lanes = new Map<string, AccountUrlsLane>()
+
+/** What names the URLs of `config`'s account across the run's workers: the run, the gateway, the account's client id. */
+export function accountUrlsKey(config: Pick<TargetConfig, 'gatewayUrl' | 'clientId'>): string {
+  return `${process.env.PIX_RUN_ID ?? 'no run id'}\n${config.gatewayUrl}\n${config.clientId}`
+}
+
+/** This worker's hold of the URLs of `config`'s account (its client id on its gateway, in this run). */
+export function accountUrlsLane(config: Pick<TargetConfig, 'gatewayUrl' | 'clientId'>): AccountUrlsLane {
+  const key = accountUrlsKey(config)
+  let lane = lanes.get(key)
+  if (!lane) {
+    lane = new AccountUrlsLane((waitMs) => holdAccountUrls(key, waitMs))
+    lanes.set(key, lane)
+  }
+  return lane
+}
+
+/**
+ * Runs `change` of the URLs of `config`'s account while this worker holds them, after its other
+ * changes of them: a route probe that sets the URL to what it is must not interleave with another
+ * worker's pointing, or its own.
+ */
+export async function whileHoldingAccountUrls<T>(config: Pick<TargetConfig, 'gatewayUrl' | 'clientId'>, waitMs: number, change: () => Promise<T>): Promise<T> {
+  const lane = accountUrlsLane(config)
+  await lane.enter(waitMs)
+  try {
+    return await lane.serially(change)
+  } finally {
+    lane.exit()
+  }
 }
 
 /**
  * The worker's account channel for the checks declared `ALONE.accountEvents`: the account's URLs
- * point at it while any of them runs, and are put back when the last one ends. Each such check
- * takes from it only the notifications of its own records, so they can run side by side.
+ * point at it while any of them runs, and are put back when the last one ends; meanwhile the worker
+ * holds the account's URLs (`AccountUrlsLane`), so no other worker's checks point them elsewhere.
+ * Each such check takes from it only the notifications of its own records, so they run side by side
+ * with every other check.
  */
 export class SharedAccountChannel {
   readonly name = 'account-events'
@@ -208,40 +304,83 @@ export class SharedAccountChannel {
   private pointed: Promise<void> | undefined
   private keeper: AccountUrlsKeeper | undefined
   private restoring: Promise<void> = Promise.resolve()
+  private inLane = false
 
-  constructor(private readonly capture: WebhookCapture) {}
+  constructor(private readonly capture: WebhookCapture, private readonly lane: AccountUrlsLane) {}
 
-  async join(gateway: GatewayClient, driver: ControlClient | undefined): Promise<void> {
+  async join(gateway: GatewayClient, driver: ControlClient | undefined, waitMs: number): Promise<void> {
     this.holders++
     await this.restoring
-    this.pointed ??= this.point(gateway, driver)
+    this.pointed ??= this.point(gateway, driver, waitMs)
     await this.pointed
   }
 
   async leave(): Promise<void> {
     if (--this.holders > 0) return
-    const keeper = this.keeper
-    this.keeper = undefined
-    this.pointed = undefined
-    this.restoring = (keeper?.restore() ?? Promise.resolve()).catch(() => {})
+    // a check that ends (its time up) while the pointing is still under way lets it end first
+    const pointing = this.pointed
+    this.restoring = (pointing ?? Promise.resolve()).catch(() => undefined).then(() => this.putBack())
     await this.restoring
   }
 
-  private async point(gateway: GatewayClient, driver: ControlClient | undefined): Promise<void> {
+  /** The URLs put back and the hold let go, unless a check joined meanwhile (it keeps the pointing). */
+  private async putBack(): Promise<void> {
+    if (this.holders > 0) return
+    const keeper = this.keeper
+    const inLane = this.inLane
+    this.keeper = undefined
+    this.pointed = undefined
+    this.inLane = false
+    try {
+      if (keeper) await this.lane.serially(() => keeper.restore())
+    } catch {
+      // putting back is housekeeping (harness/check.ts); the run puts the URLs back at its end too
+    } finally {
+      if (inLane) this.lane.exit()
+    }
+  }
+
+  private async point(gateway: GatewayClient, driver: ControlClient | undefined, waitMs: number): Promise<void> {
+    await this.lane.enter(waitMs)
+    this.inLane = true
     const url = this.capture.url(this.name)
-    this.keeper = driver ? new AccountUrlsKeeper(driver) : undefined
-    await this.keeper?.remember()
-    const [ex] = await Promise.all([gateway.post('/v1/account/webhook', { pixWebhookUrl: url }), driver?.setWebhookUrls({ webhookUrl: url })])
+    const keeper = driver ? new AccountUrlsKeeper(driver) : undefined
+    this.keeper = keeper
+    const [ex] = await this.lane.serially(async () => {
+      await keeper?.remember()
+      return Promise.all([gateway.post('/v1/account/webhook', { pixWebhookUrl: url }), driver?.setWebhookUrls({ webhookUrl: url })])
+    })
     if (ex.response.error || ex.response.status < 200 || ex.response.status > 299) {
       throw new Blocked("pointing the account's notifications at the capture server (POST /v1/account/webhook, §4.18)", ex.response.error ?? `HTTP ${ex.response.status}`, ex)
     }
   }
+
+  /**
+   * Whether the driver shows both of the account's URLs pointing here (a URL as the WHATWG parser
+   * writes it); one the driver does not show at all cannot tell.
+   */
+  async stillPointed(driver: ControlClient): Promise<boolean> {
+    const url = this.capture.url(this.name)
+    const view = await driver.account()
+    return [view.pixWebhookUrl, view.webhookUrl].every((shown) => shown === undefined || sameUrl(shown, url))
+  }
 }
 
-let accountChannel: { capture: WebhookCapture; channel: SharedAccountChannel } | undefined
+function sameUrl(shown: string | null, url: string): boolean {
+  if (shown === null) return false
+  try {
+    return new URL(shown).href === new URL(url).href
+  } catch {
+    return false
+  }
+}
 
-function sharedAccountChannel(capture: WebhookCapture): SharedAccountChannel {
-  if (accountChannel?.capture !== capture) accountChannel = { capture, channel: new SharedAccountChannel(capture) }
+let accountChannel: { capture: WebhookCapture; key: string; channel: SharedAccountChannel } | undefined
+
+function sharedAccountChannel(capture: WebhookCapture, config: TargetConfig): SharedAccountChannel {
+  const lane = accountUrlsLane(config)
+  const key = `${config.gatewayUrl}\n${config.clientId}`
+  if (accountChannel?.capture !== capture || accountChannel.key !== key) accountChannel = { capture, key, channel: new SharedAccountChannel(capture, lane) }
   return accountChannel.channel
 }
 

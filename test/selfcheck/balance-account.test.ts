@@ -1,11 +1,13 @@
 // How a certification schedules checks that share the account, proven against broken targets (the
 // fault self-check's batches run every check alone, outside the phases): the checks that read
 // balances to the cent run on the balance account (PIX_BALANCE_*), and those that take their own
-// notifications from the account's shared channel (ALONE.accountEvents) run side by side, those
+// notifications from the account's shared channel (ALONE.accountEvents) run side by side with the
+// rest while their worker holds the account's URLs, those
 // that point the account's URLs at their own channel run on a balance account, and the ledger
 // model runs on one when the driver resets that account alone; a target
 // that gets one of their rules wrong still fails them there, on the rule's clause.
 import { afterAll, expect, test } from 'vitest'
+import { ALONE } from '../../harness/schedule.ts'
 import { jsonResponse } from './fault.ts'
 import { FAULTS } from './faults/index.ts'
 import { certify, closeReferences } from './runner.ts'
@@ -35,11 +37,43 @@ test.concurrent('the checks on the shared account channel fail a target that bre
     areas: ['bank-slip', 'webhooks'], files: ['bank-slip/lifecycle.test.ts', 'webhooks/v2-events.test.ts'], fault: fault('slips-pix-code-without-amount'),
     variant: { ...second, description: second.description }, extraArgs: ['--retries', '0'],
   })
-  const onChannel = run.checks.filter((c) => c.alone?.startsWith("points the account's notification URLs at the alone phase's shared channel"))
+  const onChannel = run.checks.filter((c) => c.alone === ALONE.accountEvents)
   expect(onChannel.length).toBeGreaterThan(1)
   for (const clause of ['6.3.waiting-payment-info', '6.2.receive-fields']) {
     expect(onChannel.filter((c) => c.status === 'failed').map((c) => c.failedClause), `${clause}\n${run.run.output.slice(-2000)}`).toContain(clause)
   }
+})
+
+// A target that lets a request without an API key set the account's pixWebhookUrl (the auth check
+// posts one, §4.18): held until a worker has pointed the main account's URLs at its account
+// channel, then let through with that pointing's key, it points them elsewhere while the
+// account-events checks wait on that channel for RECEIVE and REFUND. The auth check fails on its
+// clause; an account-events check that misses its notification is blocked, naming why (it reads
+// the URLs back first), never failed (in the run measured, all three of v2-events.test.ts were).
+test.concurrent("a target that lets a request without an API key move the account's URLs: the auth check fails, the account-events checks sharing the channel are not failed for it", async () => {
+  let pointedWithKey: (key: string) => void = () => {}
+  const pointed = new Promise<string>((resolve) => (pointedWithKey = resolve))
+  const variant: Variant = {
+    id: 'account-webhook-without-key-accepted',
+    description: 'POST /v1/account/webhook without an API key sets the pixWebhookUrl of the account last pointed at an account channel',
+    onRequest: async (req) => {
+      if (req.api !== 'gateway' || req.method !== 'POST' || req.path !== '/v1/account/webhook') return undefined
+      const key = req.headers['x-api-key']
+      if (key && String(req.json?.pixWebhookUrl).endsWith('/account-events')) pointedWithKey(key)
+      if (key) return undefined
+      const mainKey = await Promise.race([pointed, new Promise<undefined>((r) => setTimeout(() => r(undefined), 20_000))])
+      return mainKey ? { ...req, headers: { ...req.headers, 'x-api-key': mainKey } } : undefined
+    },
+  }
+  const run = await certify({
+    areas: ['auth', 'webhooks'], files: ['auth/api-key.test.ts', 'webhooks/v2-events.test.ts'], variant, extraArgs: ['--retries', '0', '--workers', '2'],
+  })
+  const failed = run.checks.filter((c) => c.status === 'failed')
+  expect(failed.map((c) => c.failedClause), run.run.output.slice(-2000)).toContain('5.api-key-required')
+  const onChannel = run.checks.filter((c) => c.alone === ALONE.accountEvents)
+  expect(onChannel.length).toBeGreaterThan(1)
+  const notPassed = onChannel.filter((c) => c.status !== 'passed')
+  expect(notPassed.filter((c) => c.status !== 'blocked' || !/the account's notification URLs no longer point at it/.test(c.reason ?? '')).map((c) => `${c.id} [${c.status}]: ${c.failedClause ?? c.reason}`)).toEqual([])
 })
 
 test.concurrent('the checks that point the account URLs at their own channel, on a balance account, fail a target that breaks their rule, on its clause', async () => {

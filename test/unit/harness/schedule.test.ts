@@ -1,11 +1,12 @@
 // The certification's two phases (harness/schedule.ts), as the CLI configures them: the checks
-// that did not declare `alone` run side by side, then the alone ones, one at a time, with nothing
-// else in flight; a check that moves shared state without declaring alone fails as a kit bug.
+// that did not declare `alone` run side by side, and the account-events ones beside them while
+// their worker holds the account's URLs; then the alone ones, one at a time, with nothing else in
+// flight; a check that moves shared state without declaring alone fails as a kit bug.
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startVitest } from 'vitest/node'
 import type { Reporter, TestCase } from 'vitest/node'
-import { ALONE, holdBalanceAccount, inPhase, runModeOf } from '../../../harness/schedule.ts'
+import { ALONE, holdAccountUrls, holdBalanceAccount, inPhase, runModeOf } from '../../../harness/schedule.ts'
 import { Blocked } from '../../../harness/verdicts.ts'
 import { fakeServer, json, type FakeServer } from './fake-server.ts'
 
@@ -50,8 +51,6 @@ const row = (name: string): Row => {
 
 test('each check registers in one phase: alone ones in the alone phase only', () => {
   expect(rows.filter((r) => r.project === 'alone').map((r) => r.name).sort()).toEqual([
-    'account-events checks run side by side in the alone phase (A)',
-    'account-events checks run side by side in the alone phase (B)',
     'an alone check may move the clock',
     'an alone check runs after every shared check, with none in flight',
   ])
@@ -69,19 +68,20 @@ test('an alone check runs after the shared phase, with no other check in flight'
   expect(row('an alone check may move the clock').state).toBe('passed')
   const marks = target.requests.map((r) => r.url).filter((u) => u.startsWith('/mark/'))
   const aloneStart = marks.indexOf('/mark/alone/start')
-  expect(marks.slice(0, aloneStart).sort()).toEqual(['/mark/first/end', '/mark/first/start', '/mark/second/end', '/mark/second/start'])
+  expect(marks.slice(0, aloneStart).filter((m) => !m.includes('/events')).sort()).toEqual(['/mark/first/end', '/mark/first/start', '/mark/second/end', '/mark/second/start'])
   expect(marks[aloneStart + 1]).toBe('/mark/alone/end')
 })
 
-test("account-events checks run side by side in the alone phase, sharing one pointing of the account, and beside no alone check", () => {
-  expect(row('account-events checks run side by side in the alone phase (A)').state).toBe('passed')
-  expect(row('account-events checks run side by side in the alone phase (B)').state).toBe('passed')
+test("account-events checks run in the shared phase side by side, sharing one pointing of the account, and beside no alone check", () => {
+  expect(row('account-events checks run side by side in the shared phase (A)').state).toBe('passed')
+  expect(row('account-events checks run side by side in the shared phase (B)').state).toBe('passed')
+  expect(row('account-events checks run side by side in the shared phase (A)').project).toBe('shared')
   const marks = target.requests.map((r) => r.url).filter((u) => u.startsWith('/mark/'))
   const alone = marks.indexOf('/mark/alone/start')
   expect(marks[alone + 1]).toBe('/mark/alone/end')
   const events = marks.filter((m) => m.includes('/events'))
   expect(events.indexOf('/mark/eventsB/start')).toBeLessThan(events.indexOf('/mark/eventsA/end'))
-  expect(marks.indexOf('/mark/eventsA/start')).toBeGreaterThan(alone + 1)
+  expect(marks.indexOf('/mark/eventsA/end')).toBeLessThan(alone)
   expect(target.requests.filter((q) => q.url === '/v1/account/webhook')).toHaveLength(1)
 })
 
@@ -101,7 +101,11 @@ test('with a balance account, the checks declared balances run on it in the shar
   expect(inPhase('alone', ALONE.clock, true)).toBe(true)
   expect(runModeOf('shared', ALONE.accountUrls, true)).toBe('balance-account')  // no other check's events reach that account
   expect(inPhase('alone', ALONE.accountUrls, false)).toBe(true)
-  expect(runModeOf('alone', ALONE.accountEvents)).toBe('account-events')
+  expect(runModeOf('shared', ALONE.accountEvents)).toBe('account-events')
+  for (const balanceAccount of [true, false]) {
+    expect(inPhase('shared', ALONE.accountEvents, balanceAccount)).toBe(true)  // on the main account, whose URLs its worker holds
+    expect(inPhase('alone', ALONE.accountEvents, balanceAccount)).toBe(false)
+  }
 })
 
 test('a check that starts from a blank account runs on the balance account only when the driver resets that account alone; otherwise alone, resetting the sandbox', () => {
@@ -149,6 +153,19 @@ test('with two balance accounts, two checks hold one each at once, and a third w
   expect((await third).index).toBe(1)
   first.release()
   ;(await third).release()
+})
+
+test("the account's URLs are held by one worker at a time; a wait too long is blocked, not failed", async () => {
+  const key = `schedule-test-urls-${process.pid}-${Date.now()}`
+  const release = await holdAccountUrls(key, 50)
+  const waited = await holdAccountUrls(key, 50).then(() => undefined, (e: unknown) => e)
+  expect(waited).toBeInstanceOf(Blocked)
+  expect((waited as Blocked).message).toMatch(/taking the account's notification URLs, which one worker holds at a time failed \(still held by another worker/)
+  // a balance account's hold of the same key is another hold
+  ;(await holdBalanceAccount([key], 50)).release()
+  const next = holdAccountUrls(key, 5_000)
+  setTimeout(release, 30)
+  ;(await next)()
 })
 
 test('outside a certification (no phase) every check registers', () => {

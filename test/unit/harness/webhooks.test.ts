@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { loadConfig } from '../../../harness/config.ts'
 import { AccountUrlsKeeper, ControlClient } from '../../../harness/control.ts'
 import { GatewayClient, HttpClient } from '../../../harness/http.ts'
-import { notAlone } from '../../../harness/schedule.ts'
-import { checkHooks, closeWorkerCapture } from '../../../harness/webhooks.ts'
+import { holdAccountUrls, notAlone } from '../../../harness/schedule.ts'
+import { Blocked } from '../../../harness/verdicts.ts'
+import { AccountUrlsLane, SharedAccountChannel, accountUrlsKey, checkHooks, closeWorkerCapture, whileHoldingAccountUrls, workerCapture } from '../../../harness/webhooks.ts'
 import { fakeServer, json, type FakeServer } from './fake-server.ts'
 
 let target: FakeServer
@@ -134,5 +135,63 @@ describe('check hooks', () => {
     expect(settings().length - before.settings).toBe(1)  // only the pointing: the second check still holds the channel
     await second.leaveAccountChannel()
     expect(settings().slice(before.settings)).toEqual([{ webhookUrl: url1 }, { webhookUrl: 'https://before.test/hook', pixWebhookUrl: null }])
+  })
+
+  test("one worker at a time holds the account's URLs: another worker's account-events checks wait until the first has put them back", async () => {
+    const { config, gateway } = setup()
+    const driver = new ControlClient(new HttpClient({ timeoutMs: 5_000 }), target.url, 'acme')
+    const capture = await workerCapture(config)
+    const key = `webhooks-test-${process.pid}-${Date.now()}`
+    const worker = () => new SharedAccountChannel(capture, new AccountUrlsLane((waitMs) => holdAccountUrls(key, waitMs)))
+    const [first, second] = [worker(), worker()]
+    const from = target.requests.length
+    await first.join(gateway, driver, 5_000)
+    let secondIn = false
+    const secondJoined = second.join(gateway, driver, 5_000).then(() => (secondIn = true))
+    await new Promise((r) => setTimeout(r, 100))
+    expect(secondIn).toBe(false)
+    await first.leave()
+    await secondJoined
+    const order = target.requests.slice(from).filter((r) => r.url === '/v1/account/webhook' || r.url === '/control/accounts/acme/webhook-urls').map((r) => `${r.url} ${r.body}`)
+    expect(order).toHaveLength(5)  // first: point (2); first: put back; second: point (2)
+    expect(order[2]).toBe(`/control/accounts/acme/webhook-urls ${JSON.stringify({ webhookUrl: 'https://before.test/hook', pixWebhookUrl: null })}`)
+    await second.leave()
+    ;(await holdAccountUrls(key, 50))()  // the last to leave let go of the hold
+  })
+
+  test("a route probe that sets the account's URL runs while its worker holds them: at once in a worker that holds them, blocked after its wait while another worker does", async () => {
+    const { config, gateway, control } = setup()
+    const driver = new ControlClient(new HttpClient({ timeoutMs: 5_000 }), target.url, 'acme')
+    const hooks = await checkHooks(config, '-701_0', gateway, () => control, { exclusive: notAlone('an account-events check'), accountEvents: true, driver })
+    await hooks.useForAccount()
+    await expect(whileHoldingAccountUrls(config, 50, async () => 'probed')).resolves.toBe('probed')
+    await hooks.leaveAccountChannel()
+    const release = await holdAccountUrls(accountUrlsKey(config), 50)  // another worker
+    await expect(whileHoldingAccountUrls(config, 50, async () => 'probed')).rejects.toBeInstanceOf(Blocked)
+    release()
+    await expect(whileHoldingAccountUrls(config, 50, async () => 'probed')).resolves.toBe('probed')
+  })
+
+  test("an account-events check reads the account's URLs back before judging by the shared channel: pointed elsewhere, the channel is not intact", async () => {
+    const { config, gateway, control } = setup()
+    const shown: { pixWebhookUrl?: string | null; webhookUrl?: string | null }[] = []
+    const driver = new ControlClient(new HttpClient({ timeoutMs: 5_000 }), target.url, 'acme')
+    Object.defineProperty(driver, 'account', { value: async () => ({ clientId: 'acme', ...(shown.shift() ?? { webhookUrl: 'https://before.test/hook', pixWebhookUrl: null }) }) })
+    const hooks = await checkHooks(config, '-702_0', gateway, () => control, { exclusive: notAlone('an account-events check'), accountEvents: true, driver })
+    expect(await hooks.accountChannelIntact()).toBe(true)  // it took nothing from the shared channel
+    const url = await hooks.useForAccount()
+    const upper = url.replace('127.0.0.1', '127.0.0.1').replace('https://', 'HTTPS://')
+    for (const [view, intact] of [
+      [{ pixWebhookUrl: url, webhookUrl: url }, true],
+      [{ pixWebhookUrl: upper, webhookUrl: url }, true],  // the same URL, spelt otherwise
+      [{}, true],  // a driver that shows no URL cannot tell
+      [{ pixWebhookUrl: 'https://kit-auth.example.com/hooks/never-delivered', webhookUrl: url }, false],
+      [{ pixWebhookUrl: null, webhookUrl: url }, false],
+    ] as const) {
+      shown.push(view)
+      expect(await hooks.accountChannelIntact(), JSON.stringify(view)).toBe(intact)
+    }
+    expect(await hooks.accountChannelIntact('elsewhere')).toBe(true)  // a channel of its own: nothing read
+    await hooks.leaveAccountChannel()
   })
 })

@@ -41,7 +41,7 @@ check('an alone check may move the clock', { alone: ALONE.clock, clauses: ['2.3.
 let eventsBStarted: () => void = () => {}
 const eventsBHasStarted = new Promise<void>((resolve) => (eventsBStarted = resolve))
 
-check('account-events checks run side by side in the alone phase (A)', { alone: ALONE.accountEvents, clauses: ['2.3.gateway-id'], needs: ['control', 'webhooks'] }, async (t) => {
+check('account-events checks run side by side in the shared phase (A)', { alone: ALONE.accountEvents, clauses: ['2.3.gateway-id'], needs: ['control', 'webhooks'] }, async (t) => {
   await t.hooks.useForAccount()
   await mark(t, 'eventsA', 'start')
   let timer: NodeJS.Timeout | undefined
@@ -50,7 +50,7 @@ check('account-events checks run side by side in the alone phase (A)', { alone: 
   await mark(t, 'eventsA', 'end')
 })
 
-check('account-events checks run side by side in the alone phase (B)', { alone: ALONE.accountEvents, clauses: ['2.3.gateway-id'], needs: ['control', 'webhooks'] }, async (t) => {
+check('account-events checks run side by side in the shared phase (B)', { alone: ALONE.accountEvents, clauses: ['2.3.gateway-id'], needs: ['control', 'webhooks'] }, async (t) => {
   await t.hooks.useForAccount()
   await mark(t, 'eventsB', 'start')
   eventsBStarted()
