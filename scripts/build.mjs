@@ -22,7 +22,10 @@ const commands = readdirSync(join(ROOT, 'cli', 'commands')).filter((f) => f.ends
 const ENTRIES = {
   'pix-conformance': `export { answerWithoutRunning, main } from './cli/main.ts'`,
   api: `export { certify } from './cli/api.ts'`,
+  // the embedded reference's child process (bin/embedded-reference.js): no subcommand table
+  'embedded-reference': `export { serveEmbeddedReference } from './cli/embedded-reference.ts'`,
 }
+const WITHOUT_COMMANDS = new Set(['embedded-reference'])
 const commandTable = [
   `import { useBundledCommands } from './cli/subcommand.ts'`,
   ...commands.map((f, i) => `import * as c${i} from './cli/commands/${f}'`),
@@ -34,7 +37,7 @@ const entries = {
   setup(b) {
     b.onResolve({ filter: /^kit:/ }, (args) => ({ path: args.path.slice(4), namespace: 'kit' }))
     b.onLoad({ filter: /.*/, namespace: 'kit' }, (args) => ({
-      contents: args.path === 'commands' ? commandTable : `import 'kit:commands'\n${ENTRIES[args.path]}`,
+      contents: args.path === 'commands' ? commandTable : WITHOUT_COMMANDS.has(args.path) ? ENTRIES[args.path] : `import 'kit:commands'\n${ENTRIES[args.path]}`,
       resolveDir: ROOT,
       loader: 'ts',
     }))

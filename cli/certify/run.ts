@@ -9,8 +9,7 @@
 // workers, the last run) is set and put back here alone. What it runs is chosen by selection.ts,
 // whether the target answers at all by reachability.ts, its replay line by replay.ts.
 
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { CHECK_TIMEOUT_MS, ConfigError, TARGET_SETTINGS, loadConfig, loadDotenv, resetsBalanceAccount, runCheckTimeoutMs, secretValues, usableBalanceAccounts, workerCountFor, type TargetConfig } from '../../harness/config.ts'
 import { flagEnv, mergeEnv, pixOnly, selectionEnv, shardText, type Env } from '../args.ts'
@@ -28,6 +27,7 @@ import { afterRun, gateSettingsOf } from './run-extras.ts'
 import { watchSandboxClock } from './sandbox-clock.ts'
 import { REPO_ROOT, selectRun, selectsBalanceAccountChecks, suiteFilters } from './selection.ts'
 import { loadVitestNode } from './vitest-node.ts'
+import { startEmbeddedReference } from '../embedded-reference.ts'
 import { checkSettingNames } from '../setting-names.ts'
 import { CertificateError, makeCertificate } from '../reporting/certificate.ts'
 import { DiffError, addDiffToReport, diffResults, diffText, readResultsFile } from '../reporting/diff.ts'
@@ -381,25 +381,6 @@ async function merge(args: CliArgs, dirs: string[]): Promise<number> {
 /** Reports land under the caller's working directory (a project that installed the kit, or this repository). */
 function reportRoot(args: CliArgs): string {
   return resolve(args.reportDir ?? 'reports')
-}
-
-/** The reference on free loopback ports; its certificate files live in a temporary folder removed on close. */
-async function startEmbeddedReference(): Promise<
-  { ok: true; reference: { env: Record<string, string>; close(): Promise<void> } } | { ok: false; reason: string }
-> {
-  const outDir = mkdtempSync(join(tmpdir(), 'pix-embedded-'))
-  try {
-    const { startReference } = await import('../../reference/index.ts')
-    const running = await startReference({ quiet: true, outDir })
-    const close = async () => {
-      await running.close()
-      rmSync(outDir, { recursive: true, force: true })
-    }
-    return { ok: true, reference: { env: running.env, close } }
-  } catch (e) {
-    rmSync(outDir, { recursive: true, force: true })
-    return { ok: false, reason: (e as Error).message }
-  }
 }
 
 /** The interface's clauses, then the extension's (--clauses) when given. */
