@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { SMALL_HEAP_ENV, SMALL_HEAP_FLAGS } from '../bin/small-heap.js'
+import { SMALL_HEAP_ENV, SMALL_HEAP_FLAGS } from './process-settings.ts'
 
 const CHILD_BIN = fileURLToPath(new URL('../bin/embedded-reference.js', import.meta.url))
 /** How long the child may take to print its settings. */

@@ -1,6 +1,7 @@
 // Webhook capture for checks (interface §6): one capture server per worker, started on first use;
 // each check gets its own channels (`<check-id>-<name>`), so checks running side by side never see
-// each other's notifications.
+// each other's notifications. It is long because the account's shared channel and its hold (one
+// worker at a time points the account's URLs at its channel) live here beside the checks' own.
 import type { TargetConfig } from './config.ts'
 import { AccountUrlsKeeper, type ControlClient } from './control.ts'
 import { holdAccountUrls, type Exclusive } from './schedule.ts'

@@ -5,7 +5,7 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { SMALL_HEAP_ENV, SMALL_HEAP_FLAGS } from '../../bin/small-heap.js'
+import { SMALL_HEAP_ENV, SMALL_HEAP_FLAGS } from '../process-settings.ts'
 
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), 'certify-child.js')
 /** How long a stopped run may take to restore what it changed before it is killed. */
