@@ -41,8 +41,8 @@ const positive = (value: string | undefined, fallback: number) => (Number(value)
 
 // Worker processes (vitest's forks), not threads, so that no process of a certification holds every
 // isolate: as threads of the CLI's process, the workers (about 60 MB each) made it the largest
-// process, 444–460 MB (547 MB on a cold module cache); as processes the CLI peaks at 251–266 MB and
-// each worker at 116–128 MB (seed 42, 4 workers, four pairs on this machine, bench/README.md). The
+// process, 444–460 MB (547 MB on a cold module cache); as processes the CLI peaks at 251–266 MB (the
+// embedded reference still in it; 238–242 MB since it has a process of its own) and each worker at 116–128 MB (seed 42, 4 workers, four pairs on this machine, bench/README.md). The
 // tree's proportional set grows by 10–35 MB, and a worker costs a node start: about 0.15 s of CPU
 // each, 1.0–1.9 s more CPU in a certification (8–15 %), up to a few tenths of a second of a short
 // run's wall time on a loaded machine (none measurable at load 4).
