@@ -694,7 +694,7 @@ export interface Clients extends AccountClients {
   other?: Partial<AccountClients>
   /** The limited client (bearer, PIX_LIMITED_CLIENT_*) and key (gateway, PIX_API_KEY_LIMITED), when set. */
   limited?: Partial<AccountClients>
-  /** The balance accounts (PIX_BALANCE_*, PIX_BALANCE_2_*, PIX_BALANCE_3_*), as configured: the preflight tries them; their checks get clients of their own (balanceAccountConfig). */
+  /** The balance accounts (PIX_BALANCE_*, PIX_BALANCE_2_* to PIX_BALANCE_8_*), as configured: the preflight tries them; their checks get clients of their own (balanceAccountConfig). */
   balances: AccountClients[]
 }
 

@@ -13,7 +13,7 @@ export interface CheckMeta {
   balanceAccount?: boolean
   /** How long it waited for the balance account (part of its duration). */
   balanceAccountWaitMs?: number
-  /** Which balance account it held: the settings it comes from (PIX_BALANCE, PIX_BALANCE_2, PIX_BALANCE_3). */
+  /** Which balance account it held: the settings it comes from (PIX_BALANCE, PIX_BALANCE_2, … PIX_BALANCE_8). */
   balanceAccountSetting?: string
   tags?: string[]
   /** Redacted evidence, the most recent MAX_EXCHANGES exchanges (the recorder adds a curl line to each). */

@@ -125,9 +125,14 @@ async function writeCertificates(dir: string, prefix: string, ids: Identities, w
 }
 
 function envOf(urls: { baseUrl: string; gatewayUrl: string; controlUrl: string }, ids: Identities, certFiles: Record<string, string>): Record<string, string> {
-  const [one, two, three, four, five] = ids.accounts
+  const [one, two, ...balance] = ids.accounts
   const limited = ids.clients.find((c) => c.clientId === 'reference-client-limited')
-  if (!one || !two || !three || !four || !five || !limited) throw new Error('reference identities are incomplete')
+  if (!one || !two || balance.length === 0 || !limited) throw new Error('reference identities are incomplete')
+  // accounts 3 on: PIX_BALANCE_*, PIX_BALANCE_2_*, … (the kit's balance accounts)
+  const balanceEnv = Object.fromEntries(balance.flatMap((a, i) => {
+    const prefix = i === 0 ? 'PIX_BALANCE' : `PIX_BALANCE_${i + 1}`
+    return [[`${prefix}_CLIENT_ID`, a.clientId], [`${prefix}_CLIENT_SECRET`, a.clientSecret], [`${prefix}_API_KEY`, a.apiKey]]
+  }))
   return {
     PIX_BASE_URL: urls.baseUrl,
     PIX_GATEWAY_URL: urls.gatewayUrl,
@@ -144,15 +149,7 @@ function envOf(urls: { baseUrl: string; gatewayUrl: string; controlUrl: string }
     PIX_OTHER_CLIENT_ID: two.clientId,
     PIX_OTHER_CLIENT_SECRET: two.clientSecret,
     PIX_OTHER_API_KEY: two.apiKey,
-    PIX_BALANCE_CLIENT_ID: three.clientId,
-    PIX_BALANCE_CLIENT_SECRET: three.clientSecret,
-    PIX_BALANCE_API_KEY: three.apiKey,
-    PIX_BALANCE_2_CLIENT_ID: four.clientId,
-    PIX_BALANCE_2_CLIENT_SECRET: four.clientSecret,
-    PIX_BALANCE_2_API_KEY: four.apiKey,
-    PIX_BALANCE_3_CLIENT_ID: five.clientId,
-    PIX_BALANCE_3_CLIENT_SECRET: five.clientSecret,
-    PIX_BALANCE_3_API_KEY: five.apiKey,
+    ...balanceEnv,
     PIX_LIMITED_CLIENT_ID: limited.clientId,
     PIX_LIMITED_CLIENT_SECRET: limited.clientSecret,
     PIX_BUYER_UUID: one.buyers[0]?.uuid ?? '',

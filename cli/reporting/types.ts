@@ -67,11 +67,11 @@ export interface CheckResult {
   attempts?: { message?: string; failedClause?: string; exchanges: EvidenceExchange[] }[]
   /** Why it ran with no other check in flight (harness/schedule.ts), when it did. */
   alone?: string
-  /** It ran on a balance account (PIX_BALANCE_*, PIX_BALANCE_2_*, PIX_BALANCE_3_*) beside the other checks, one at a time with those on that account, instead of alone. */
+  /** It ran on a balance account (PIX_BALANCE_*, PIX_BALANCE_2_* to PIX_BALANCE_8_*) beside the other checks, one at a time with those on that account, instead of alone. */
   balanceAccount?: true
   /** How much of its duration it waited for the balance account (held by one check at a time). */
   balanceAccountWaitMs?: number
-  /** Which balance account it held: the settings it comes from (PIX_BALANCE, PIX_BALANCE_2, PIX_BALANCE_3). */
+  /** Which balance account it held: the settings it comes from (PIX_BALANCE, PIX_BALANCE_2, … PIX_BALANCE_8). */
   balanceAccountSetting?: string
   /** Its round trips: all requests, and how many of them ran one after another (harness/meta.ts). */
   traffic?: { requests: number; rounds: number }

@@ -1,4 +1,4 @@
-// Who exists in the reference: three accounts, each with client credentials, a full and a limited
+// Who exists in the reference: ten accounts, each with client credentials, a full and a limited
 // API key, PIX keys, buyers and a holder; a limited OAuth client of account 1; a CA and three client
 // certificates. Made once per start (random secrets) and re-applied unchanged by /control/reset.
 import { randomBytes, randomUUID } from 'node:crypto'
@@ -104,8 +104,11 @@ function accountSeed(n: number): AccountSeed {
   }
 }
 
-/** Account 1 is the main one, 2 the other (isolation checks), 3 to 5 the balance accounts. */
-const ACCOUNTS = 5
+/**
+ * Account 1 is the main one, 2 the other (isolation checks), 3 to 10 the balance accounts: eight,
+ * as many as a client may name (PIX_BALANCE_* to PIX_BALANCE_8_*).
+ */
+const ACCOUNTS = 10
 
 export async function createIdentities(): Promise<Identities> {
   const accounts = Array.from({ length: ACCOUNTS }, (_, i) => accountSeed(i + 1))
@@ -140,7 +143,7 @@ export async function persistentIdentities(stateDir: string): Promise<Identities
   try {
     const saved = JSON.parse(await readFile(file, 'utf8')) as SavedIdentities
     if (saved.accounts.length < ACCOUNTS) {
-      // a state folder from before the balance accounts (3 to 5): it gains them, the rest stays
+      // a state folder from before some of the balance accounts (3 to 10): it gains them, the rest stays
       for (let n = saved.accounts.length + 1; n <= ACCOUNTS; n++) {
         const added = accountSeed(n)
         saved.accounts.push(added)

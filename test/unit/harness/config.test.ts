@@ -75,6 +75,10 @@ describe('loadConfig', () => {
     expect(usesBalanceAccount(loadConfig({ ...minimal, ...second }))).toBe(true)  // the second alone is one balance account
     const third = loadConfig({ ...minimal, ...first, ...second, PIX_BALANCE_3_CLIENT_ID: 'b3', PIX_BALANCE_3_CLIENT_SECRET: 'balance-3-secret-0123', PIX_BALANCE_3_API_KEY: 'balance-3-key-0123' })
     expect(third.balanceAccounts.map(unavailableKeyOf)).toEqual(['balanceAccount', 'balanceAccount2', 'balanceAccount3'])
+    const eighth = loadConfig({ ...minimal, ...second, PIX_BALANCE_8_CLIENT_ID: 'b8', PIX_BALANCE_8_CLIENT_SECRET: 'balance-8-secret-0123', PIX_BALANCE_8_API_KEY: 'balance-8-key-0123' })
+    expect(eighth.balanceAccounts.map((a) => [a.prefix, unavailableKeyOf(a)])).toEqual([['PIX_BALANCE_2', 'balanceAccount2'], ['PIX_BALANCE_8', 'balanceAccount8']])
+    expect(secretValues(eighth).map((v) => v.name)).toEqual(expect.arrayContaining(['PIX_BALANCE_8_CLIENT_SECRET', 'PIX_BALANCE_8_API_KEY']))
+    expect(configError({ ...minimal, ...second, PIX_BALANCE_8_CLIENT_ID: 'b8' }).message).toMatch(/^PIX_BALANCE_8_CLIENT_SECRET: is required with PIX_BALANCE_8_CLIENT_ID/)
     expect(secretValues(c).map((v) => v.name)).toEqual(expect.arrayContaining(['PIX_BALANCE_2_CLIENT_SECRET', 'PIX_BALANCE_2_API_KEY']))
   })
 

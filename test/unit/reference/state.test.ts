@@ -40,6 +40,7 @@ test('a state folder saved with two accounts (before the balance accounts) gains
     expect(second.env.PIX_BALANCE_CLIENT_ID).toBe('reference-client-3')
     expect(second.env.PIX_BALANCE_2_CLIENT_ID).toBe('reference-client-4')
     expect(second.env.PIX_BALANCE_3_CLIENT_ID).toBe('reference-client-5')
+    expect(second.env.PIX_BALANCE_8_CLIENT_ID).toBe('reference-client-10')
     const token = await fetch(`${second.baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: second.env.PIX_BALANCE_CLIENT_ID, clientSecret: second.env.PIX_BALANCE_CLIENT_SECRET }) })
     expect(token.status).toBeLessThan(300)
   } finally {
