@@ -216,8 +216,10 @@ export interface CheckContext {
 export interface ModelRun<Model extends object, Real> {
   commands: Arbitrary<AsyncCommand<Model, Real>>[]
   maxCommands?: number
-  /** The model and the real system a sequence starts from, set up afresh for each. */
-  setup: () => Promise<{ model: Model; real: Real }>
+  /** The model and the real system a sequence starts from, set up afresh for each, on the account of `t` (the check's, or another balance account: ModelRunOptions.apart). */
+  setup(t: CheckContext): Promise<{ model: Model; real: Real }>
+  /** What an account the sequences ran on is left with, after them (the check's own included). */
+  leave?(t: CheckContext): Promise<void>
 }
 
 export interface ModelRunOptions<Model extends object, Real> {
@@ -226,6 +228,8 @@ export interface ModelRunOptions<Model extends object, Real> {
   /** Requests per sequence, weighed against the depth's cases. */
   cost?: number
   timeLimitMs?: number
+  /** Each sequence starts from a blank account of its own: on a balance account they may run side by side over the balance accounts free, the same sequences; a failure is run again one after another, and shrunk. */
+  apart?: boolean
 }
 
 /** Declares a check; unknown clause ids or needs throw when the suite is collected. */

@@ -17,12 +17,12 @@ import type { Exchange } from './exchange.ts'
 import {
   HttpClient, createClients, type AccountClients, type BearerClient, type CertTokenClient, type GatewayClient, type RawClient,
 } from './http.ts'
-import { NO_CONTROL, READONLY_CONTROL, skipCheck, type Need } from './needs.ts'
+import { NO_CONTROL, READONLY_CONTROL, skipCheck, workerConfig, type Need } from './needs.ts'
 import { pacerFor, type ClockMove } from './pacing.ts'
-import { runModel, runProperty, type ModelRun, type ModelRunOptions, type PropertyOptions } from './property.ts'
+import { runModel, runProperty, type AnotherAccount, type ModelRun, type ModelRunOptions, type PropertyOptions } from './property.ts'
 import type { Recorder, RecordedExchange } from './recorder.ts'
 import { noteControlExchange, noteTargetExchange, operationOf, type ProbeKit } from './routes.ts'
-import { balanceAccountWaitMs } from './lanes.ts'
+import { anotherBalanceAccount, balanceAccountWaitMs } from './lanes.ts'
 import { notAlone, onlyItsAccount, type RunMode } from './schedule.ts'
 import { noteTargetDate } from './target-clock.ts'
 import type { TraceContext } from './trace.ts'
@@ -320,8 +320,30 @@ export async function buildContext(
     property: ((first: readonly fc.Arbitrary<unknown>[] | ModelRun<object, unknown>, second?: unknown, third?: unknown) =>
       Array.isArray(first)
         ? runProperty(meta, c, first as fc.Arbitrary<unknown>[], second as (...a: unknown[]) => unknown, third as PropertyOptions<unknown[]>)
-        : runModel(meta, c, first as ModelRun<object, unknown>, second as ModelRunOptions<object, unknown>)) as CheckContext['property'],
+        : runModel(meta, c, t, first as ModelRun<object, unknown>, second as ModelRunOptions<object, unknown>, another)) as CheckContext['property'],
   }
+  // A model run on a balance account may spread its sequences over the others free (ModelRunOptions.apart):
+  // the same check (its state, evidence and trace) on each, given back once done with as the check's own is.
+  const another: AnotherAccount | undefined = onBalanceAccount
+    ? async () => {
+      const taken = anotherBalanceAccount(workerConfig(), c.clientId, meta.alone)
+      if (!taken) return undefined
+      try {
+        const built = await buildContext(ctx, taken.config, state, needs, recorder, mode)
+        return {
+          t: built.t,
+          release: async () => {
+            await built.hooks?.leaveAccountChannel().catch(() => {})
+            await built.keeper?.restore().catch(() => {})
+            taken.release()
+          },
+        }
+      } catch (err) {
+        taken.release()
+        throw err
+      }
+    }
+    : undefined
   return { t, kit, keeper, hooks }
 }
 

@@ -5,7 +5,7 @@
 import { balanceAccountConfig, resetsBalanceAccount, runCheckTimeoutMs, usableBalanceAccounts, usesBalanceAccount, type BalanceAccount, type TargetConfig } from './config.ts'
 import type { CheckMeta } from './meta.ts'
 import { workerConfig, type Need } from './needs.ts'
-import { ALONE, holdBalanceAccount, type Phase, type RunMode } from './schedule.ts'
+import { ALONE, holdBalanceAccount, tryHoldBalanceAccount, type Phase, type RunMode } from './schedule.ts'
 
 /** What only the main account has (balanceAccountConfig leaves it out): a check that needs it stays on the main account. */
 const MAIN_ACCOUNT_NEEDS: readonly Need[] = ['certs', 'otherAccountCert', 'unlinkedCert', 'limitedKey']
@@ -79,8 +79,7 @@ export async function takeBalanceAccount(
   meta: Partial<CheckMeta>,
 ): Promise<{ config: TargetConfig; release: () => void }> {
   const asked = performance.now()
-  const keys = accounts.map((a) => `${process.env.PIX_RUN_ID ?? 'no run id'}\n${main.gatewayUrl}\n${a.clientId}`)
-  const held = await holdBalanceAccount(keys, waitMs, signal, accounts.map((a) => `${a.prefix}_*`).join(', '))
+  const held = await holdBalanceAccount(accounts.map((a) => holdKey(main, a)), waitMs, signal, accounts.map((a) => `${a.prefix}_*`).join(', '))
   try {
     const account = accounts[held.index] as BalanceAccount
     const config = balanceAccountConfig(main, account)
@@ -91,4 +90,21 @@ export async function takeBalanceAccount(
     held.release()
     throw err
   }
+}
+
+/** The hold of one balance account in this run (harness/schedule.ts holdBalanceAccount): the run, its gateway and the account. */
+function holdKey(main: TargetConfig, account: BalanceAccount): string {
+  return `${process.env.PIX_RUN_ID ?? 'no run id'}\n${main.gatewayUrl}\n${account.clientId}`
+}
+
+/**
+ * Another balance account for a check that holds `held` already, if one is free now (the ones a
+ * check of `alone`'s kind tries, in its order), without waiting: its config, and the release.
+ */
+export function anotherBalanceAccount(main: TargetConfig, held: string, alone: string | undefined): { config: TargetConfig; account: BalanceAccount; release: () => void } | undefined {
+  const accounts = accountsToTry(main, 'balance-account', alone).filter((a) => a.clientId !== held)
+  const taken = tryHoldBalanceAccount(accounts.map((a) => holdKey(main, a)))
+  if (!taken) return undefined
+  const account = accounts[taken.index] as BalanceAccount
+  return { config: balanceAccountConfig(main, account), account, release: taken.release }
 }

@@ -1,11 +1,14 @@
 // t.property: fast-check properties run against the target, seeded by the config. The cases that
 // decide a clause run first and in full; then the seed's random cases, side by side, as many as the
 // depth gives; a failure is replayed alone through fast-check to shrink it, within the property's
-// time limit. A model-based property (ModelRun) runs random command sequences one after another.
+// time limit. A model-based property (ModelRun) runs random command sequences one after another;
+// on a balance account, those that each start from a blank account (apart) side by side over the
+// balance accounts free, a failure then run again one after another to shrink it.
 import fc from 'fast-check'
 import { CheckFailure, show } from './assertions.ts'
 import { isSkip } from './clause-scope.ts'
 import type { TargetConfig } from './config.ts'
+import type { CheckContext } from './context.ts'
 import type { CheckMeta } from './meta.ts'
 import { sharedRedactor } from './redact.ts'
 import { ClauseFailure, Inconclusive } from './verdicts.ts'
@@ -35,8 +38,13 @@ export const CASES_IN_FLIGHT = 8
 export interface ModelRun<Model extends object, Real> {
   commands: fc.Arbitrary<fc.AsyncCommand<Model, Real>>[]
   maxCommands?: number
-  /** The model and the real system a sequence starts from, set up afresh for each (a blank account, say). */
-  setup: () => Promise<{ model: Model; real: Real }>
+  /**
+   * The model and the real system a sequence starts from, set up afresh for each (a blank account,
+   * say), on the account of `t`: the check's own, or another balance account (ModelRunOptions.apart).
+   */
+  setup(t: CheckContext): Promise<{ model: Model; real: Real }>
+  /** What an account the sequences ran on is left with, after them (the check's own included), failed or not. */
+  leave?(t: CheckContext): Promise<void>
 }
 
 export interface ModelRunOptions<Model extends object, Real> {
@@ -45,7 +53,20 @@ export interface ModelRunOptions<Model extends object, Real> {
   /** Requests per sequence, weighed against the depth's cases as PropertyOptions.cost. */
   cost?: number
   timeLimitMs?: number
+  /**
+   * Each sequence starts from nothing another left (its setup blanks the account it runs on): on a
+   * balance account the check may run them side by side, each on a balance account of its own (its
+   * own, and others free meanwhile). The same sequences run (the seed's, the examples first); a
+   * failure is run again one after another on the check's account, and shrunk, as without it.
+   */
+  apart?: boolean
 }
+
+/**
+ * Another balance account for a check's model run (ModelRunOptions.apart), if one is free now: the
+ * check's context on it, and what gives it back (the account's URLs put back, the hold released).
+ */
+export type AnotherAccount = () => Promise<{ t: CheckContext; release: () => Promise<void> } | undefined>
 
 /** Time budget of one property check, shrinking included (fast-check's interruptAfterTimeLimit). */
 export const PROPERTY_TIME_LIMIT_MS = 20_000
@@ -113,34 +134,115 @@ export async function runProperty(
  * A model-based property: fast-check draws the sequences, runs them one at a time (the examples
  * first) and shrinks a failing one, all within the time limit. The failure of the command that
  * broke the model comes first (its clause, expected, got, the exchange), then the sequence and how
- * to replay it.
+ * to replay it. With `apart` and `another` (a check on a balance account), the same sequences run
+ * first side by side over the balance accounts free (runApart); only a failure comes back here.
  */
 export async function runModel<Model extends object, Real>(
   meta: Partial<CheckMeta>,
   c: TargetConfig,
+  t: CheckContext,
   model: ModelRun<Model, Real>,
   opts: ModelRunOptions<Model, Real> = {},
+  another?: AnotherAccount,
 ): Promise<void> {
   meta.seed = c.seed
   const requested = propertyRuns(c, opts.cost)
   const limit = opts.timeLimitMs ?? PROPERTY_TIME_LIMIT_MS
   const sequences = fc.commands(model.commands, model.maxCommands === undefined ? {} : { maxCommands: model.maxCommands })
   const property = fc.asyncProperty(sequences, async (commands) => {
-    const start = await model.setup()
+    const start = await model.setup(t)
     await fc.asyncModelRun(() => start, commands)
   })
   const examples = (opts.examples ?? []).map((sequence) => [sequence] as [Iterable<fc.AsyncCommand<Model, Real>>])
-  const details = await fc.check(property, { seed: c.seed, numRuns: requested, interruptAfterTimeLimit: limit, markInterruptAsFailure: false, examples })
-  const interrupted = details.interrupted && !details.failed
-  const reason = interrupted ? `stopped by the ${limit / 1000} s time limit after ${details.numRuns} of ${requested} runs` : undefined
-  // fast-check counts the example sequences among its runs
-  recordRuns(meta, requested, 0, details.numRuns, interrupted, reason)
-  if (interrupted && c.strictDepth) throw new Inconclusive(`the model run ${reason} (--strict-depth)`)
-  if (!details.failed) return
-  const replayPath = /replayPath="([^"]*)"/.exec(String(details.counterexample?.[0] ?? ''))?.[1]
-  meta.replay = `seed=${details.seed} path=${details.counterexamplePath ?? ''}${replayPath ? ` replayPath=${replayPath}` : ''}`
-  const sequence = sharedRedactor.text(String(details.counterexample?.[0] ?? '(none)'))
-  throw withCase(details.errorInstance, `command sequence (after ${details.numShrinks} shrinks): ${sequence}\nreplay: ${meta.replay} (run with --seed ${details.seed})`)
+  try {
+    let apartFailure: unknown
+    if (opts.apart && another) {
+      // the values fc.check would run for this seed, the examples first (fc.sample draws them alike)
+      const values = fc.sample(property, { seed: c.seed, numRuns: requested, examples }) as [Iterable<fc.AsyncCommand<Model, Real>>][]
+      const apart = await runApart(values.map(([commands]) => commands), model, t, another, limit)
+      if (!apart.failed) {
+        const interrupted = apart.ran < values.length
+        const reason = interrupted ? `stopped by the ${limit / 1000} s time limit after ${apart.ran} of ${requested} runs` : undefined
+        recordRuns(meta, requested, 0, apart.ran, interrupted, reason)
+        if (interrupted && c.strictDepth) throw new Inconclusive(`the model run ${reason} (--strict-depth)`)
+        return
+      }
+      apartFailure = apart.failed.error
+    }
+    const details = await fc.check(property, { seed: c.seed, numRuns: requested, interruptAfterTimeLimit: limit, markInterruptAsFailure: false, examples })
+    const interrupted = details.interrupted && !details.failed
+    const reason = interrupted ? `stopped by the ${limit / 1000} s time limit after ${details.numRuns} of ${requested} runs` : undefined
+    // fast-check counts the example sequences among its runs
+    recordRuns(meta, requested, 0, details.numRuns, interrupted, reason)
+    if (!details.failed && apartFailure !== undefined) {
+      // failed beside the others, passed when run again one after another: reported as it failed
+      throw withCase(apartFailure, 'a sequence run beside the others on the balance accounts (it passed when run again one after another: not shrunk)')
+    }
+    if (interrupted && c.strictDepth) throw new Inconclusive(`the model run ${reason} (--strict-depth)`)
+    if (!details.failed) return
+    const replayPath = /replayPath="([^"]*)"/.exec(String(details.counterexample?.[0] ?? ''))?.[1]
+    meta.replay = `seed=${details.seed} path=${details.counterexamplePath ?? ''}${replayPath ? ` replayPath=${replayPath}` : ''}`
+    const sequence = sharedRedactor.text(String(details.counterexample?.[0] ?? '(none)'))
+    throw withCase(details.errorInstance, `command sequence (after ${details.numShrinks} shrinks): ${sequence}\nreplay: ${meta.replay} (run with --seed ${details.seed})`)
+  } finally {
+    await model.leave?.(t)
+  }
+}
+
+/** How often a model run spread over the balance accounts looks for one more free. */
+const ANOTHER_ACCOUNT_POLL_MS = 50
+
+/**
+ * Runs `sequences` in their order, each from a fresh setup on one account: the check's own (`t`),
+ * and every other balance account that comes free before they are all taken (`another`), each
+ * given back once no sequence is left to take. Stops taking sequences at the first failure (the
+ * ones under way finish) or when `limitMs` has passed.
+ */
+export async function runApart<Model extends object, Real>(
+  sequences: readonly Iterable<fc.AsyncCommand<Model, Real>>[],
+  model: Pick<ModelRun<Model, Real>, 'setup' | 'leave'>,
+  t: CheckContext,
+  another: AnotherAccount,
+  limitMs: number,
+): Promise<{ ran: number; failed?: { index: number; error: unknown } }> {
+  const started = Date.now()
+  let next = 0
+  let ran = 0
+  let failed: { index: number; error: unknown } | undefined
+  const more = () => failed === undefined && next < sequences.length && Date.now() - started < limitMs
+  const runOn = async (on: CheckContext) => {
+    while (more()) {
+      const index = next++
+      try {
+        const start = await model.setup(on)
+        await fc.asyncModelRun(() => start, sequences[index] as Iterable<fc.AsyncCommand<Model, Real>>)
+        ran++
+      } catch (error) {
+        if (failed === undefined || index < failed.index) failed = { index, error }
+      }
+    }
+  }
+  const others: Promise<void>[] = []
+  const recruit = async () => {
+    while (more()) {
+      const other = await another().catch(() => undefined)
+      if (other) {
+        others.push((async () => {
+          try {
+            await runOn(other.t)
+          } finally {
+            await model.leave?.(other.t).catch(() => {})
+            await other.release()
+          }
+        })())
+      } else {
+        await new Promise((r) => setTimeout(r, ANOTHER_ACCOUNT_POLL_MS))
+      }
+    }
+  }
+  await Promise.all([runOn(t), recruit()])
+  await Promise.all(others)
+  return failed ? { ran, failed } : { ran }
 }
 
 /** What a property ran, added to what the check's earlier properties ran (meta.property). */

@@ -143,18 +143,33 @@ export async function holdAccountUrls(key: string, waitMs: number): Promise<() =
  * in a key means a folder left by a crashed run blocks no other.
  */
 async function holdOneOf(kind: string, keys: string[], waitMs: number, signal: AbortSignal | undefined, blocked: () => Blocked): Promise<{ index: number; release: () => void }> {
-  const dirs = keys.map((key) => join(tmpdir(), `pix-kit-${kind}-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`))
   const giveUpAt = Date.now() + waitMs
   for (;;) {
-    for (const [index, dir] of dirs.entries()) {
-      try {
-        mkdirSync(dir)
-        return { index, release: () => rmSync(dir, { recursive: true, force: true }) }
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-      }
-    }
+    const held = tryHoldOneOf(kind, keys)
+    if (held) return held
     if (signal?.aborted || Date.now() >= giveUpAt) throw blocked()
     await new Promise((r) => setTimeout(r, HOLD_POLL_MS))
   }
+}
+
+/** The first free of `keys` as holdOneOf takes it, or undefined at once when none is free. */
+function tryHoldOneOf(kind: string, keys: string[]): { index: number; release: () => void } | undefined {
+  for (const [index, key] of keys.entries()) {
+    const dir = join(tmpdir(), `pix-kit-${kind}-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`)
+    try {
+      mkdirSync(dir)
+      return { index, release: () => rmSync(dir, { recursive: true, force: true }) }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+    }
+  }
+  return undefined
+}
+
+/**
+ * A balance account (`keys` as for holdBalanceAccount) if one is free now, without waiting: for a
+ * check that holds one already and may spread its work over more (the ledger model's sequences).
+ */
+export function tryHoldBalanceAccount(keys: string[]): { index: number; release: () => void } | undefined {
+  return tryHoldOneOf('balance-account', keys)
 }

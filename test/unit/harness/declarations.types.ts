@@ -37,7 +37,9 @@ is<typeof Published.setting>(kit.setting)
 
 // what the kit hands a check
 is<Same<keyof Harness.CheckContext, keyof Published.CheckContext>>(true)
-is<Omit<Published.CheckContext, 'config'>>(null as unknown as Harness.CheckContext)
+// property's model runs get a context (ModelRun.setup, leave), whose config is the one widening:
+// property is held to the harness through its options below
+is<Omit<Published.CheckContext, 'config' | 'property'>>(null as unknown as Harness.CheckContext)
 // the one widening: the declared config also lets an extension read a setting of its own, as unknown
 is<Published.TargetConfig>(null as unknown as TargetConfig & { readonly [setting: string]: unknown })
 is<Published.Exchange>(null as unknown as Harness.Exchange)
@@ -52,6 +54,8 @@ is<Harness.CheckOptions>(null as unknown as Published.CheckOptions)
 is<Same<keyof Published.PropertyOptions<[number]>, keyof Harness.PropertyOptions<[number]>>>(true)
 is<Harness.PropertyOptions<[number]>>(null as unknown as Published.PropertyOptions<[number]>)
 is<Same<keyof Published.ModelRun<typeof model, string>, keyof ModelRun<typeof model, string>>>(true)
-is<ModelRun<typeof model, string>>(null as unknown as Published.ModelRun<typeof model, string>)
+is<Omit<ModelRun<typeof model, string>, 'setup' | 'leave'>>(null as unknown as Published.ModelRun<typeof model, string>)
+is<Same<Parameters<Published.ModelRun<typeof model, string>['setup']>[0], Published.CheckContext>>(true)
+is<Same<Parameters<ModelRun<typeof model, string>['setup']>[0], Harness.CheckContext>>(true)
 is<Same<keyof Published.ModelRunOptions<typeof model, string>, keyof ModelRunOptions<typeof model, string>>>(true)
 is<ModelRunOptions<typeof model, string>>(null as unknown as Published.ModelRunOptions<typeof model, string>)

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startVitest } from 'vitest/node'
 import type { Reporter, TestCase } from 'vitest/node'
-import { ALONE, holdAccountUrls, holdBalanceAccount, inPhase, runModeOf } from '../../../harness/schedule.ts'
+import { ALONE, holdAccountUrls, holdBalanceAccount, inPhase, runModeOf, tryHoldBalanceAccount } from '../../../harness/schedule.ts'
 import { Blocked } from '../../../harness/verdicts.ts'
 import { fakeServer, json, type FakeServer } from './fake-server.ts'
 
@@ -153,6 +153,19 @@ test('with two balance accounts, two checks hold one each at once, and a third w
   expect((await third).index).toBe(1)
   first.release()
   ;(await third).release()
+})
+
+test('a check holding a balance account takes another only if one is free now, held as any other', async () => {
+  const keys = [`schedule-test-${process.pid}-${Date.now()}-try-1`, `schedule-test-${process.pid}-${Date.now()}-try-2`]
+  const first = await holdBalanceAccount(keys, 50)
+  const another = tryHoldBalanceAccount(keys)
+  expect(another?.index).toBe(1)
+  expect(tryHoldBalanceAccount(keys)).toBeUndefined()
+  const waiting = holdBalanceAccount(keys, 5_000)
+  setTimeout(() => another?.release(), 30)
+  expect((await waiting).index).toBe(1)
+  ;(await waiting).release()
+  first.release()
 })
 
 test("the account's URLs are held by one worker at a time; a wait too long is blocked, not failed", async () => {
