@@ -15,6 +15,7 @@ import { buildContext, newCheckState, type CheckContext, type CheckState } from 
 import { closeSharedAgent } from './http.ts'
 import { accountsToTry, balanceAccountWaitMs, laneOf, laneTimeoutMs, takeBalanceAccount } from './lanes.ts'
 import type { CheckMeta } from './meta.ts'
+import type { ModelRun as ModelRunOn } from './property.ts'
 import { NEEDS, skipCheck, unmetNeed, workerConfig, type Need } from './needs.ts'
 import { flushPacingLogs } from './pacing.ts'
 import { Recorder, type RecordedExchange } from './recorder.ts'
@@ -30,7 +31,9 @@ import type { CheckHooks } from './webhooks.ts'
 // What the suites import from here: the declaration, and the parts of the harness it is made of.
 export { EVENT_DEADLINE_MS, QUIET_PERIOD_MS, type CheckContext } from './context.ts'
 export { NEEDS, unmetNeed, workerConfig, type Need } from './needs.ts'
-export { CASES_IN_FLIGHT, PROPERTY_TIME_LIMIT_MS, propertyRuns, type ModelRun, type ModelRunOptions, type PropertyOptions } from './property.ts'
+export { CASES_IN_FLIGHT, PROPERTY_TIME_LIMIT_MS, propertyRuns, type ModelRunOptions, type PropertyOptions } from './property.ts'
+/** A model-based property's sequences and their start (t.property), on a check's context. */
+export type ModelRun<Model extends object, Real> = ModelRunOn<Model, Real, CheckContext>
 
 export interface CheckOptions {
   clauses: string[]

@@ -132,7 +132,7 @@ export interface CheckContext {
    * after another; `examples` (sequences that exercise every command) run first, at every depth.
    * The failing command's failure is reported with the shrunk sequence and how to replay it.
    */
-  property<Model extends object, Real>(model: ModelRun<Model, Real>, opts?: ModelRunOptions<Model, Real>): Promise<void>
+  property<Model extends object, Real>(model: ModelRun<Model, Real, CheckContext>, opts?: ModelRunOptions<Model, Real>): Promise<void>
 }
 
 /** How long a check waits for a notification that must come, and for one that must not. */
@@ -317,14 +317,14 @@ export async function buildContext(
       if (arrived.length > 0) on(clause, [], () => fail(`no notification: ${what}`, `none within ${quiet} ms`, `${arrived.length}: ${show(arrived[0]!.body)}`))
       await expectAccountChannelIntact(capturedHooks(), `no ${what}`, opts.channel)
     },
-    property: ((first: readonly fc.Arbitrary<unknown>[] | ModelRun<object, unknown>, second?: unknown, third?: unknown) =>
+    property: ((first: readonly fc.Arbitrary<unknown>[] | ModelRun<object, unknown, CheckContext>, second?: unknown, third?: unknown) =>
       Array.isArray(first)
         ? runProperty(meta, c, first as fc.Arbitrary<unknown>[], second as (...a: unknown[]) => unknown, third as PropertyOptions<unknown[]>)
-        : runModel(meta, c, t, first as ModelRun<object, unknown>, second as ModelRunOptions<object, unknown>, another)) as CheckContext['property'],
+        : runModel(meta, c, t, first as ModelRun<object, unknown, CheckContext>, second as ModelRunOptions<object, unknown>, another)) as CheckContext['property'],
   }
   // A model run on a balance account may spread its sequences over the others free (ModelRunOptions.apart):
   // the same check (its state, evidence and trace) on each, given back once done with as the check's own is.
-  const another: AnotherAccount | undefined = onBalanceAccount
+  const another: AnotherAccount<CheckContext> | undefined = onBalanceAccount
     ? async () => {
       const taken = anotherBalanceAccount(workerConfig(), c.clientId, meta.alone)
       if (!taken) return undefined

@@ -8,7 +8,6 @@ import fc from 'fast-check'
 import { CheckFailure, show } from './assertions.ts'
 import { isSkip } from './clause-scope.ts'
 import type { TargetConfig } from './config.ts'
-import type { CheckContext } from './context.ts'
 import type { CheckMeta } from './meta.ts'
 import { sharedRedactor } from './redact.ts'
 import { ClauseFailure, Inconclusive } from './verdicts.ts'
@@ -35,7 +34,7 @@ export const CASES_IN_FLIGHT = 8
  * A model-based property: random sequences of `commands` (fast-check's fc.commands), each run from
  * a fresh start through fc.asyncModelRun, one sequence after another (they share the account).
  */
-export interface ModelRun<Model extends object, Real> {
+export interface ModelRun<Model extends object, Real, CheckContext = unknown> {
   commands: fc.Arbitrary<fc.AsyncCommand<Model, Real>>[]
   maxCommands?: number
   /**
@@ -66,7 +65,7 @@ export interface ModelRunOptions<Model extends object, Real> {
  * Another balance account for a check's model run (ModelRunOptions.apart), if one is free now: the
  * check's context on it, and what gives it back (the account's URLs put back, the hold released).
  */
-export type AnotherAccount = () => Promise<{ t: CheckContext; release: () => Promise<void> } | undefined>
+export type AnotherAccount<CheckContext = unknown> = () => Promise<{ t: CheckContext; release: () => Promise<void> } | undefined>
 
 /** Time budget of one property check, shrinking included (fast-check's interruptAfterTimeLimit). */
 export const PROPERTY_TIME_LIMIT_MS = 20_000
@@ -137,13 +136,13 @@ export async function runProperty(
  * to replay it. With `apart` and `another` (a check on a balance account), the same sequences run
  * first side by side over the balance accounts free (runApart); only a failure comes back here.
  */
-export async function runModel<Model extends object, Real>(
+export async function runModel<Model extends object, Real, CheckContext>(
   meta: Partial<CheckMeta>,
   c: TargetConfig,
   t: CheckContext,
-  model: ModelRun<Model, Real>,
+  model: ModelRun<Model, Real, CheckContext>,
   opts: ModelRunOptions<Model, Real> = {},
-  another?: AnotherAccount,
+  another?: AnotherAccount<CheckContext>,
 ): Promise<void> {
   meta.seed = c.seed
   const requested = propertyRuns(c, opts.cost)
@@ -198,11 +197,11 @@ const ANOTHER_ACCOUNT_POLL_MS = 50
  * given back once no sequence is left to take. Stops taking sequences at the first failure (the
  * ones under way finish) or when `limitMs` has passed.
  */
-export async function runApart<Model extends object, Real>(
+export async function runApart<Model extends object, Real, CheckContext>(
   sequences: readonly Iterable<fc.AsyncCommand<Model, Real>>[],
-  model: Pick<ModelRun<Model, Real>, 'setup' | 'leave'>,
+  model: Pick<ModelRun<Model, Real, CheckContext>, 'setup' | 'leave'>,
   t: CheckContext,
-  another: AnotherAccount,
+  another: AnotherAccount<CheckContext>,
   limitMs: number,
 ): Promise<{ ran: number; failed?: { index: number; error: unknown } }> {
   const started = Date.now()

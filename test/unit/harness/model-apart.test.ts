@@ -35,7 +35,7 @@ interface Run { sequences: string[]; accounts: string[]; left: string[]; release
 async function run(limit: number, apart: boolean, onlyOn?: string, free = ['b', 'c']): Promise<Run> {
   const logs: string[][] = []
   const r: Run = { sequences: [], accounts: [], left: [], released: [], meta: {} }
-  const model: ModelRun<Counter, Real> = {
+  const model: ModelRun<Counter, Real, CheckContext> = {
     commands: [fc.integer({ min: 0, max: 3 }).map((by) => new Add(by, limit, onlyOn))],
     maxCommands: 6,
     setup: async (t) => {
@@ -46,7 +46,7 @@ async function run(limit: number, apart: boolean, onlyOn?: string, free = ['b', 
     },
     leave: async (t) => void r.left.push(t.id),
   }
-  const another: AnotherAccount = async () => {
+  const another: AnotherAccount<CheckContext> = async () => {
     const name = free.shift()
     return name === undefined ? undefined : { t: account(name), release: async () => void r.released.push(name) }
   }
