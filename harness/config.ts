@@ -116,11 +116,14 @@ export const MAX_TIMEOUT_MS = 3_600_000
  * 100 ms RTT four workers finished the side-by-side phase in about two thirds of the time two took,
  * while on loopback (a run that waits more than it computes) four cost no more than two, even on a
  * two-core machine; so four, whatever the cores. A distant target (no answer to the preflight
- * faster than DISTANT_TARGET_MS) gets five: at 100 ms five brought the shared phase from about 23 s
- * to 20 s, next to the ledger model's 18 s, while on loopback the fifth cost CPU for nothing.
+ * faster than DISTANT_TARGET_MS) gets seven: at 100 ms RTT the side-by-side files keep every worker
+ * busy to the shared phase's end (the ledger model spread over the balance accounts no longer sets
+ * it), and it ended at 18.4 s with five, 18.9 / 17.4 s with six, 15.5 / 16.8 s with seven, 17.3 /
+ * 17.7 s with eight (whose eight starting processes put the first check 2–2.5 s later on two cores);
+ * on loopback the extra workers cost CPU for nothing.
  */
 export const DEFAULT_WORKERS = 4
-export const DEFAULT_WORKERS_DISTANT = 5
+export const DEFAULT_WORKERS_DISTANT = 7
 /** The preflight's fastest answer this slow (mostly one round trip) means a target some 40 ms or more away. */
 export const DISTANT_TARGET_MS = 40
 export const DEFAULT_CONCURRENCY = 8
