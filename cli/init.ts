@@ -5,7 +5,7 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { BALANCE_ACCOUNT_SETTINGS, MAX_BALANCE_ACCOUNTS } from '../harness/config.ts'
 import { FLAGS, defaultsLines, flagHelp, flagSyntax } from './flags.ts'
 
-const ORDINALS = ['fourth', 'fifth', 'sixth', 'seventh', 'eighth']
+const ORDINALS = ['a fourth', 'a fifth', 'a sixth', 'a seventh', 'an eighth']
 
 interface Setting {
   name: string
@@ -50,7 +50,7 @@ const OPTIONAL: Setting[] = [
   ...account('PIX_BALANCE', 'an account no one else uses during the run', "the checks that read balances to the cent, or point the account's notification URLs at their own channel, run on it beside the others, not alone after them (faster on a distant target)"),
   ...account('PIX_BALANCE_2', 'a second such account', 'two of those checks at a time; and, with a driver that resets one account (--reset), the ledger model on one of them beside the others too'),
   ...account('PIX_BALANCE_3', 'a third such account', 'three of those checks at a time'),
-  ...BALANCE_ACCOUNT_SETTINGS.slice(3).flatMap((prefix, i) => account(prefix, `a ${ORDINALS[i]} such account (up to ${MAX_BALANCE_ACCOUNTS})`, `${i + 4} of those checks at a time, and the ledger model's sequences spread over the free ones (a distant target: each adds a lane)`)),
+  ...BALANCE_ACCOUNT_SETTINGS.slice(3).flatMap((prefix, i) => account(prefix, `${ORDINALS[i]} such account (up to ${MAX_BALANCE_ACCOUNTS})`, `${i + 4} of those checks at a time, and the ledger model's sequences spread over the free ones (a distant target: each adds a lane)`)),
   { name: 'PIX_BUYER_UUID', what: 'a stored buyer of the account', enables: 'the buyer read checks (§4.17)' },
   { name: 'PIX_PIX_KEY', what: 'a PIX key of the account', enables: 'the pix-key listing and the charge key bound' },
   { name: 'PIX_DELIVERY_POLICY_FILE', what: "the webhook delivery policy the vendor declares (YAML or JSON: attempts, intervalsMs, toleranceMs, endsOn200)", enables: 'holding the observed retries to the declaration (without it they are only reported)' },
