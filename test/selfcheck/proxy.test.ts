@@ -1,7 +1,7 @@
 // The proxy itself: transparent without hooks, hooks rewrite what they say, and webhook
 // deliveries reach the kit's capture server through the relay, where onWebhook sees them.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { request } from 'undici'
+import { Agent, request } from 'undici'
 import { WebhookCapture } from '../../harness/webhook-capture.ts'
 import { startReference, type RunningReference } from '../../reference/index.ts'
 import { jsonObjectOf, jsonResponse, matches, type ProxyHooks } from './fault.ts'
@@ -68,6 +68,25 @@ describe('without hooks', () => {
     expect(seenByTarget.json.webhookUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/relay\/r\d+$/)
     const seenByKit = await call(proxy.controlUrl, 'GET', `/control/accounts/${reference.env.PIX_CLIENT_ID}`)
     expect(seenByKit.json.webhookUrl).toBe(url)
+  })
+
+  test('a sender that hangs up on the relay hangs up on the receiver too', async () => {
+    proxy.use()
+    await call(proxy.controlUrl, 'POST', '/control/trust-ca', { pem: capture.caPem })
+    capture.script('silent', [{ silenceMs: 30_000 }])
+    await call(proxy.controlUrl, 'POST', `/control/accounts/${reference.env.PIX_CLIENT_ID}/webhook-urls`, { webhookUrl: capture.url('silent') })
+    const relayUrl = (await call(reference.controlUrl, 'GET', `/control/accounts/${reference.env.PIX_CLIENT_ID}`)).json.webhookUrl as string
+    const sender = new Agent({ connect: { ca: proxy.relayCaPem } })
+    try {
+      const post = request(relayUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', dispatcher: sender, signal: AbortSignal.timeout(300) })
+      await expect(post).rejects.toThrow()
+      const delivered = await capture.waitFor(() => true, 5_000, 'silent')
+      await expect.poll(() => delivered.senderClosedAfterMs, { timeout: 5_000 }).toBeTypeOf('number')
+      expect(proxy.errors.filter((e) => e.startsWith('relay'))).toEqual([])
+    } finally {
+      await sender.close()
+      capture.script('silent', [])
+    }
   })
 
   test('leaves plain-HTTP URLs alone, so the target still refuses them', async () => {

@@ -216,6 +216,12 @@ export class FaultProxy {
   // ── the target's side: webhook deliveries ─────────────────────────────────────────────────
 
   private async serveRelay(incoming: IncomingMessage, out: ServerResponse): Promise<void> {
+    // the target giving up (its timeout, a reset) gives up the relayed deliveries too, so the
+    // receiver sees the sender hang up as it would without the relay
+    const gaveUp = new AbortController()
+    out.once('close', () => {
+      if (!out.writableFinished) gaveUp.abort()
+    })
     try {
       const id = /^\/relay\/([^/?]+)$/.exec(pathOnly(incoming.url))?.[1]
       const destination = id === undefined ? undefined : this.relayTargets.get(id)
@@ -225,9 +231,10 @@ export class FaultProxy {
       const deliveries = await this.applyWebhookHooks({ url: destination, headers, body, json: parseJson(headers, body) })
       if (deliveries.length === 0) return send(out, { status: 200, headers: {}, body: Buffer.alloc(0) })
       // a hook that posts copies elsewhere: the target hears the first delivery's answer
-      const answers = await Promise.all(deliveries.map((d) => this.deliver(incoming.method ?? 'POST', d)))
+      const answers = await Promise.all(deliveries.map((d) => this.deliver(incoming.method ?? 'POST', d, gaveUp.signal)))
       send(out, answers[0]!)
     } catch (e) {
+      if (gaveUp.signal.aborted) return // the target hung up first: nothing to answer, nothing wrong
       this.note(`relay ${pathOnly(incoming.url)}: ${(e as Error).message}`)
       send(out, errorAnswer(502, `self-check relay: ${(e as Error).message}`))
     }
@@ -250,13 +257,13 @@ export class FaultProxy {
     return current
   }
 
-  private async deliver(method: string, d: WebhookDelivery): Promise<ProxyResponse> {
+  private async deliver(method: string, d: WebhookDelivery, gaveUp: AbortSignal): Promise<ProxyResponse> {
     const res = await request(d.url, {
       method: method as 'POST',
       headers: forwardable(d.headers),
       body: d.body,
       dispatcher: this.relayAgent,
-      signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
+      signal: AbortSignal.any([gaveUp, AbortSignal.timeout(UPSTREAM_TIMEOUT_MS)]),
     })
     const body = Buffer.from(await res.body.arrayBuffer())
     return { status: res.statusCode, headers: withoutHopByHop(flatHeaders(res.headers)), body }
