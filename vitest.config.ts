@@ -2,7 +2,7 @@ import { relative } from 'node:path'
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 import { SMALL_HEAP_FLAGS } from './bin/small-heap.js'
-import { DEFAULT_CONCURRENCY, DEFAULT_WORKERS } from './harness/config.ts'
+import { ALONE_WORKERS, DEFAULT_CONCURRENCY, DEFAULT_WORKERS } from './harness/config.ts'
 import { SHARED_PHASE_REASONS, suiteFilesDeclaringAlone } from './harness/suite-files.ts'
 
 /**
@@ -74,10 +74,11 @@ const alonePhase = {
     execArgv: SMALL_HEAP_FLAGS,
     setupFiles: [WORKER_EXIT],
     include: [...ALONE_SUITE_FILES, ...EXTENSION_SUITES],
-    fileParallelism: false,
     isolate: false,
     testTimeout: 30_000,
-    maxWorkers: 1,
+    // the clock group's checks side by side in these workers, the others one at a time (harness/clock-barrier.ts)
+    maxWorkers: ALONE_WORKERS,
+    maxConcurrency: positive(process.env.PIX_CONCURRENCY, DEFAULT_CONCURRENCY),
     provide: { pixPhase: 'alone' },
     sequence: { groupOrder: 1 },
   },
@@ -97,6 +98,8 @@ const alonePhase = {
  */
 const START_FIRST: Record<string, string[]> = {
   'conformance-shared': suiteFilesDeclaringAlone(['accountReset']),
+  // the ledger model with the clock: the longest chain of the clock group
+  'conformance-alone': ['suites/model/ledger.test.ts'],
   robustness: ['test/hostile/hostile.test.ts', 'test/foreign/configuration.test.ts', 'test/profiles/delivery-audit.test.ts'],
   selfcheck: ['test/selfcheck/faults.test.ts', 'test/selfcheck/variants.test.ts', 'test/selfcheck/balance-account.test.ts', 'test/selfcheck/flaky.test.ts'],
 }

@@ -8,6 +8,7 @@ import { TestRunner, afterAll, test, type TestContext } from 'vitest'
 import { CLAUSES_PATH, clauseById, extensionCatalogue } from '../generators/clauses.ts'
 import { CheckFailure } from './assertions.ts'
 import { settleCases } from './cases.ts'
+import { clockBarrierFor, type Seat, type SeatKind } from './clock-barrier.ts'
 import { asPrecondition, isSkip } from './clause-scope.ts'
 import { balanceAccountConfig } from './config.ts'
 import type { AccountUrlsKeeper } from './control.ts'
@@ -20,7 +21,7 @@ import { flushPacingLogs } from './pacing.ts'
 import { Recorder, type RecordedExchange } from './recorder.ts'
 import { sharedRedactor } from './redact.ts'
 import { operationOf, whyNotLive, type ProbeKit } from './routes.ts'
-import { inPhase, runModeOf, schedulingPhase, type RunMode } from './schedule.ts'
+import { holdsABalanceAccount, inClockGroup, inPhase, runModeOf, schedulingPhase, type RunMode } from './schedule.ts'
 import { selectedByTags } from './tags.ts'
 import { traceForCheck } from './trace.ts'
 import { failingCheckFor, refusedValidRequest } from './valid-requests.ts'
@@ -56,19 +57,21 @@ export function check(title: string, options: CheckOptions, fn: (t: CheckContext
   const phase = schedulingPhase()
   const lane = laneOf(phase, options.alone, needs)
   if (!inPhase(phase, options.alone, lane.balanceAccount, lane.resetsIt)) return
-  const mode = runModeOf(phase, options.alone, lane.balanceAccount, lane.resetsIt)
+  const mode = runModeOf(phase, options.alone, lane.balanceAccount, lane.resetsIt, needs.includes('reset'))
   const meta: CheckMeta = { clauses, needs, tags, ...(options.alone ? { alone: options.alone } : {}), ...(mode === 'balance-account' ? { balanceAccount: true } : {}) }
   const file = TestRunner.getCurrentSuite()?.file
   const area = areaOf(file?.filepath)
   if (area) meta.area = area
   releaseResourcesAfter(file)
   const timeout = laneTimeoutMs(options.timeout, mode)
+  // in the alone phase every check takes a seat at the clock barrier: one of the group, or one alone
+  const seat: SeatKind | undefined = phase === 'alone' ? (inClockGroup(mode) ? 'group' : 'exclusive') : undefined
   test(title, { meta, ...(timeout ? { timeout } : {}), ...(mode === 'alone' ? {} : { concurrent: true }) }, async (ctx) => {
-    await runCheck(ctx, clauses, needs, fn, mode, mode === 'balance-account' ? balanceAccountWaitMs(options.timeout) : 0)
+    await runCheck(ctx, clauses, needs, fn, mode, holdsABalanceAccount(mode) ? balanceAccountWaitMs(options.timeout) : 0, seat)
   })
 }
 
-async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: (t: CheckContext) => Promise<void> | void, mode: RunMode, waitMs: number): Promise<void> {
+async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: (t: CheckContext) => Promise<void> | void, mode: RunMode, waitMs: number, seatKind?: SeatKind): Promise<void> {
   const meta = ctx.task.meta
   meta.area ??= areaOf(ctx.task.file.filepath)
   keepEarlierAttempt(ctx)
@@ -86,15 +89,18 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
   let hooks: CheckHooks | undefined
   let kit: ProbeKit | undefined
   let release: (() => void) | undefined
+  let seat: Seat | undefined
   try {
     const unmet = unmetNeed(config, needs)
     if (unmet) skipCheck(ctx, unmet)
-    if (mode === 'balance-account') {
+    if (holdsABalanceAccount(mode)) {
       const taken = await takeBalanceAccount(main, accounts, waitMs, ctx.signal, meta)
       release = taken.release
       config = taken.config
     }
-    const built = await buildContext(ctx, config, state, needs, recorder, mode)
+    // before the check's first request: from here no clock move comes but those it asks for
+    if (seatKind) seat = await clockBarrierFor(process.env.PIX_RUN_ID ?? 'no run id', main.controlUrl ?? '').enter(seatKind, ctx.signal)
+    const built = await buildContext(ctx, config, state, needs, recorder, mode, seat)
     kit = built.kit
     keeper = built.keeper
     hooks = built.hooks
@@ -127,6 +133,7 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
     // check's channel, where no one reads them).
     await hooks?.leaveAccountChannel().catch(() => {})
     await keeper?.restore().catch(() => {})
+    seat?.leave()
     release?.()
   }
 }

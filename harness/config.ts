@@ -124,6 +124,11 @@ export const DEFAULT_WORKERS_DISTANT = 5
 /** The preflight's fastest answer this slow (mostly one round trip) means a target some 40 ms or more away. */
 export const DISTANT_TARGET_MS = 40
 export const DEFAULT_CONCURRENCY = 8
+/**
+ * Workers of a certification's alone phase (vitest.config.ts): the checks of its clock group run
+ * side by side in them (harness/clock-barrier.ts), the others one at a time, in whichever worker.
+ */
+export const ALONE_WORKERS = 4
 export const MAX_WORKERS = 16
 export const MAX_CONCURRENCY = 64
 export const MAX_NUM_RUNS = 1_000_000

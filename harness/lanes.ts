@@ -5,7 +5,7 @@
 import { balanceAccountConfig, resetsBalanceAccount, runCheckTimeoutMs, usableBalanceAccounts, usesBalanceAccount, type BalanceAccount, type TargetConfig } from './config.ts'
 import type { CheckMeta } from './meta.ts'
 import { workerConfig, type Need } from './needs.ts'
-import { ALONE, holdBalanceAccount, type Phase, type RunMode } from './schedule.ts'
+import { ALONE, holdBalanceAccount, holdsABalanceAccount, inClockGroup, type Phase, type RunMode } from './schedule.ts'
 
 /** What only the main account has (balanceAccountConfig leaves it out): a check that needs it stays on the main account. */
 const MAIN_ACCOUNT_NEEDS: readonly Need[] = ['certs', 'otherAccountCert', 'unlinkedCert', 'limitedKey']
@@ -50,11 +50,12 @@ export function balanceAccountWaitMs(timeout: number | undefined): number {
 const WAIT_MARGIN_MS = 5_000
 
 /**
- * On the balance account a check may wait for the others on it, and an account-events check for
- * the worker holding the account's URLs: the wait is given time of its own.
+ * On the balance account a check may wait for the others on it, an account-events check for the
+ * worker holding the account's URLs, and a check of the clock group for the others' moves: the
+ * wait is given time of its own.
  */
 export function laneTimeoutMs(timeout: number | undefined, mode: RunMode): number | undefined {
-  return mode === 'balance-account' || mode === 'account-events' ? checkTimeoutMs(timeout) + balanceAccountWaitMs(timeout) + WAIT_MARGIN_MS : timeout
+  return holdsABalanceAccount(mode) || mode === 'account-events' || inClockGroup(mode) ? checkTimeoutMs(timeout) + balanceAccountWaitMs(timeout) + WAIT_MARGIN_MS : timeout
 }
 
 /**
@@ -63,7 +64,7 @@ export function laneTimeoutMs(timeout: number | undefined, mode: RunMode): numbe
  * one, so they seldom queue behind it.
  */
 export function accountsToTry(main: TargetConfig, mode: RunMode, alone: string | undefined): BalanceAccount[] {
-  const usable = mode === 'balance-account' ? usableBalanceAccounts(main) : []
+  const usable = holdsABalanceAccount(mode) ? usableBalanceAccounts(main) : []
   return alone === ALONE.accountReset ? [...usable].reverse() : usable
 }
 

@@ -40,17 +40,45 @@ export function schedulingPhase(): Phase | undefined {
 /**
  * How a check runs in the phase it registered in: side by side with the rest (the shared phase);
  * there too, taking its own notifications from the account's channel while its worker holds the
- * main account's URLs (`ALONE.accountEvents`), or on a balance account of its own; or alone.
+ * main account's URLs (`ALONE.accountEvents`), or on a balance account of its own; in the alone
+ * phase, in the clock group (harness/clock-barrier.ts), on the main account or on a balance account
+ * of its own; or alone.
  */
-export type RunMode = 'side-by-side' | 'account-events' | 'balance-account' | 'alone'
+export type RunMode = 'side-by-side' | 'account-events' | 'balance-account' | 'clock-group' | 'clock-group-balance-account' | 'alone'
 
-export function runModeOf(phase: Phase | undefined, alone: string | undefined, balanceAccount = false, resetsIt = false): RunMode {
+export function runModeOf(phase: Phase | undefined, alone: string | undefined, balanceAccount = false, resetsIt = false, needsReset = false): RunMode {
   if (phase === 'shared') {
     if (onTheBalanceAccount(alone, balanceAccount, resetsIt)) return 'balance-account'
     return alone === ALONE.accountEvents ? 'account-events' : 'side-by-side'
   }
+  if (phase === 'alone') return clockGroupMode(alone, balanceAccount, resetsIt, needsReset) ?? 'alone'
   return 'alone'
 }
+
+/**
+ * Whether a check of the alone phase joins the clock group, and on which account; undefined when it
+ * runs alone. It joins when what it shares with the others is only the clock, which the barrier
+ * moves for it alone: a check declared `ALONE.clock`, on the main account; one that also starts
+ * from a blank account (`needsReset`: the ledger model's `blank`) only on a balance account whose
+ * driver resets one account (`resetsIt`), else it would reset the sandbox; and a check declared
+ * `ALONE.rateWindow` on a balance account, whose windows (per account, per API key: interface
+ * §4.12, §4.13) are then its own. Every other check of the phase (a sandbox reset, the settings,
+ * the main account's exact balances, a rate window of the main account) runs alone.
+ */
+export function clockGroupMode(alone: string | undefined, balanceAccount: boolean, resetsIt: boolean, needsReset: boolean): RunMode | undefined {
+  if (alone === ALONE.clock) {
+    if (!needsReset) return 'clock-group'
+    return balanceAccount && resetsIt ? 'clock-group-balance-account' : undefined
+  }
+  if (alone === ALONE.rateWindow && balanceAccount) return 'clock-group-balance-account'
+  return undefined
+}
+
+/** Whether a check of `mode` runs on a balance account it holds. */
+export const holdsABalanceAccount = (mode: RunMode): boolean => mode === 'balance-account' || mode === 'clock-group-balance-account'
+
+/** Whether a check of `mode` moves the clock through the barrier, beside the other checks of the group. */
+export const inClockGroup = (mode: RunMode): boolean => mode === 'clock-group' || mode === 'clock-group-balance-account'
 
 /**
  * Whether a check declared alone runs on a balance account instead, in the shared phase, one at a
