@@ -38,8 +38,11 @@ export interface ClockMover {
 /** A check's place at the barrier, from its first request to its end. */
 export interface Seat {
   readonly kind: SeatKind
-  /** Moves the clock by `seconds` once every group check waits or has left (group seats only). */
-  advance(seconds: number, mover: ClockMover): Promise<{ now: string }>
+  /**
+   * Moves the clock by `seconds` once every group check waits or has left (group seats only);
+   * `atLeast`: any further move does as well (the check reads where the clock went from the answer).
+   */
+  advance(seconds: number, mover: ClockMover, atLeast?: boolean): Promise<{ now: string }>
   /** Gives the place up (idempotent): the others no longer wait for this check. */
   leave(): void
 }
@@ -47,8 +50,13 @@ export interface Seat {
 interface SeatState {
   pid: number
   kind: SeatKind
-  /** The positions its pending moves want, epoch ms on the target's clock, by ask id. */
-  asks: Record<string, number>
+  /** Its pending moves, by ask id: the position each wants (epoch ms on the target's clock), and whether a further one would do. */
+  asks: Record<string, Ask>
+}
+
+interface Ask {
+  want: number
+  atLeast: boolean
 }
 
 interface State {
@@ -127,14 +135,14 @@ export class ClockBarrier {
     return {
       kind,
       leave,
-      advance: (seconds, mover) => {
+      advance: (seconds, mover, atLeast = false) => {
         if (kind !== 'group') throw new Error('an exclusive seat moves the clock itself, not through the barrier')
-        return this.advance(id, seconds, mover, signal)
+        return this.advance(id, seconds, mover, atLeast, signal)
       },
     }
   }
 
-  private async advance(id: string, seconds: number, mover: ClockMover, signal: AbortSignal | undefined): Promise<{ now: string }> {
+  private async advance(id: string, seconds: number, mover: ClockMover, atLeast: boolean, signal: AbortSignal | undefined): Promise<{ now: string }> {
     if (this.read().clock === undefined) {
       // No move can come while this check runs (it holds a seat and does not wait): a reading now is exact.
       const sent = Date.now()
@@ -145,7 +153,7 @@ export class ClockBarrier {
     this.update((s) => {
       const seat = s.seats[id]
       if (!seat) throw new Error('the check left the clock barrier before its move')
-      seat.asks[ask] = estimate(s) + seconds * 1000
+      seat.asks[ask] = { want: estimate(s) + seconds * 1000, atLeast }
     })
     debug(`ask ${ask} ${seconds}`)
     for (;;) {
@@ -158,11 +166,15 @@ export class ClockBarrier {
         prune(s)
         const group = Object.values(s.seats).filter((seat) => seat.kind === 'group')
         if (s.moving || group.some((seat) => Object.keys(seat.asks).length === 0)) return undefined
-        // every check of the group waits here: the clock goes to the earliest position wanted
-        const earliest = Math.min(...group.flatMap((seat) => Object.values(seat.asks)))
+        // Every check of the group waits here: the clock goes as far as the asks allow, to the
+        // furthest position wanted but no further than the earliest one wanted exactly (asks
+        // content with any further move are released together, not one after another).
+        const asks = group.flatMap((seat) => Object.values(seat.asks))
+        const exact = asks.filter((a) => !a.atLeast).map((a) => a.want)
+        const to = Math.min(Math.max(...asks.map((a) => a.want)), ...exact)
         s.moving = { id, pid: process.pid }
         // whole seconds, rounded up: a driver may take no fractions, and a move falls short of none
-        return { move: Math.max(0, Math.ceil((earliest - estimate(s)) / 1000)) }
+        return { move: Math.max(0, Math.ceil((to - estimate(s)) / 1000)) }
       })
       if (step && 'now' in step) return step
       if (step) {
@@ -189,7 +201,7 @@ export class ClockBarrier {
       this.update((s) => {
         s.clock = { targetMs, atMs }
         for (const seat of Object.values(s.seats)) {
-          for (const [ask, want] of Object.entries(seat.asks)) {
+          for (const [ask, { want }] of Object.entries(seat.asks)) {
             if (want > targetMs) continue
             s.released[ask] = answer.now
             delete seat.asks[ask]

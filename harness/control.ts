@@ -147,11 +147,13 @@ export class ControlClient {
   }
   /**
    * Moves the clock `seconds` on: at once, or, for a check of the clock group, once every check of
-   * the group waits for a move (the clock then goes to the earliest position wanted, this one's
-   * or another's, and this call answers once its own is reached).
+   * the group waits for a move (harness/clock-barrier.ts: the move made may be another's too, and
+   * this call answers once its own position is reached). `atLeast`: the check is content with a
+   * further move, and reads where the clock went from the answer; otherwise the move is the one
+   * asked (give or take the second the barrier rounds it up to).
    */
-  advance(seconds: number): Promise<{ now: string }> {
-    if (this.clockSeat) return this.clockSeat.advance(seconds, { move: (s) => this.moveClock(s), read: () => this.clock() })
+  advance(seconds: number, opts: { atLeast?: boolean } = {}): Promise<{ now: string }> {
+    if (this.clockSeat) return this.clockSeat.advance(seconds, { move: (s) => this.moveClock(s), read: () => this.clock() }, opts.atLeast)
     this.exclusive?.("moves the sandbox's clock (POST /control/clock/advance)", 'sandbox')
     return this.moveClock(seconds)
   }

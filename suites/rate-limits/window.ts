@@ -3,7 +3,7 @@
 // requests each limit counts (the gateway balance per API key, the resend per account).
 //
 // A window is made clean and rolled either with the control clock (POST /control/clock/advance by
-// 61 s: every window of the target rolls) or, behind --slow, by waiting in real time. Either way
+// 61 s or more: every window of the target rolls) or, behind --slow, by waiting in real time. Either way
 // the kit's pacer is told, so it neither waits for nothing nor lets a later check hit a 429.
 import type { CheckContext } from '../../harness/check.ts'
 import type { Exchange } from '../../harness/exchange.ts'
@@ -40,7 +40,7 @@ export async function rollWindow(t: CheckContext, slot: Slot, prefer: 'clock' | 
   if (!t.config.controlUrl) {
     t.skip('rolling a 60 s rate window needs the control clock (PIX_CONTROL_URL) or real-time waiting (--slow)')
   }
-  await t.control.advance(WINDOW_S + 1)
+  await t.control.advance(WINDOW_S + 1, { atLeast: true })
   pacerFor(t.config.gatewayUrl).forget()
   return 'clock'
 }
@@ -51,7 +51,7 @@ export async function rollWindow(t: CheckContext, slot: Slot, prefer: 'clock' | 
  */
 export async function leaveWindow(t: CheckContext, slot: Slot): Promise<void> {
   if (t.config.controlUrl) {
-    await t.control.advance(WINDOW_S + 1)
+    await t.control.advance(WINDOW_S + 1, { atLeast: true })
     pacerFor(t.config.gatewayUrl).forget()
     return
   }
