@@ -63,10 +63,11 @@ export function check(title: string, options: CheckOptions, fn: (t: CheckContext
   const area = areaOf(file?.filepath)
   if (area) meta.area = area
   releaseResourcesAfter(file)
-  const timeout = laneTimeoutMs(options.timeout, mode)
-  // in the alone phase every check takes a seat at the clock barrier: one of the group, or one alone
+  // In the alone phase every check takes a seat at the clock barrier, one of the group or one alone,
+  // and waits there for it: the checks of a file start together, so one waiting holds back no other.
   const seat: SeatKind | undefined = phase === 'alone' ? (inClockGroup(mode) ? 'group' : 'exclusive') : undefined
-  test(title, { meta, ...(timeout ? { timeout } : {}), ...(mode === 'alone' ? {} : { concurrent: true }) }, async (ctx) => {
+  const timeout = laneTimeoutMs(options.timeout, mode, seat !== undefined)
+  test(title, { meta, ...(timeout ? { timeout } : {}), ...(mode === 'alone' && !seat ? {} : { concurrent: true }) }, async (ctx) => {
     await runCheck(ctx, clauses, needs, fn, mode, holdsABalanceAccount(mode) ? balanceAccountWaitMs(options.timeout) : 0, seat)
   })
 }

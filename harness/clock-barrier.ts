@@ -6,7 +6,8 @@
 // position wanted (the target's clock at the ask plus Δ), and the checks whose position is reached
 // go on. So a check sees the clock move only when it asked and by what it asked (the real time it
 // spent waiting is taken out of the move, not added to it), never in the middle of its own requests.
-// The other checks of the alone phase take an exclusive seat: one at a time, no group check running.
+// The other checks of the alone phase take an exclusive seat: one at a time, when no check of the
+// group holds a seat.
 //
 // The workers are processes: the state is one JSON file under the OS temp folder, named for the
 // run and the control URL, read and written under a lock (a directory: mkdir is atomic), polled
@@ -61,8 +62,6 @@ interface Ask {
 
 interface State {
   seats: Record<string, SeatState>
-  /** Exclusive checks waiting for their seat (by id, their process): no group check takes a seat meanwhile. */
-  pending: Record<string, number>
   /** Asks whose position was reached, and the clock the move answered. */
   released: Record<string, string>
   /** The target's clock as last answered (targetMs) and when that was, on this machine (atMs). */
@@ -71,7 +70,7 @@ interface State {
   moving?: { id: string; pid: number }
 }
 
-const emptyState = (): State => ({ seats: {}, pending: {}, released: {} })
+const emptyState = (): State => ({ seats: {}, released: {} })
 
 export class ClockBarrier {
   private readonly file: string
@@ -85,32 +84,23 @@ export class ClockBarrier {
   }
 
   /**
-   * Takes a seat: a group one once no move is in flight and no exclusive check holds or waits for
-   * one; an exclusive one once no seat is taken and no move is in flight. Rejects with the signal's
-   * reason when it aborts first.
+   * Takes a seat: a group one once no move is in flight and no exclusive check holds one; an
+   * exclusive one once no seat is taken and no move is in flight (so the group's checks go first,
+   * and the exclusive ones in its gaps and after it: none waits for a group to drain while the
+   * others' workers idle). Rejects with the signal's reason when it aborts first.
    */
   async enter(kind: SeatKind, signal?: AbortSignal): Promise<Seat> {
     const id = `${process.pid}-${++this.count}-${randomUUID().slice(0, 8)}`
     for (;;) {
       const seated = this.update((s) => {
         prune(s)
-        if (kind === 'exclusive') s.pending[id] = process.pid
-        const free = kind === 'group'
-          ? !s.moving && Object.keys(s.pending).length === 0 && !Object.values(s.seats).some((seat) => seat.kind === 'exclusive')
-          : !s.moving && Object.keys(s.seats).length === 0
+        const free = kind === 'group' ? !s.moving && !Object.values(s.seats).some((seat) => seat.kind === 'exclusive') : !s.moving && Object.keys(s.seats).length === 0
         if (!free) return false
-        delete s.pending[id]
         s.seats[id] = { pid: process.pid, kind, asks: {} }
         return true
       })
-      if (seated) {
-        debug(`seat ${kind} ${id}`)
-        return this.seat(id, kind, signal)
-      }
-      if (signal?.aborted) {
-        this.update((s) => void delete s.pending[id])
-        throw signal.reason ?? new Error('aborted')
-      }
+      if (seated) return this.seat(id, kind, signal)
+      if (signal?.aborted) throw signal.reason ?? new Error('aborted')
       await sleep(this.pollMs)
     }
   }
@@ -120,7 +110,6 @@ export class ClockBarrier {
     const leave = () => {
       if (left) return
       left = true
-      debug(`leave ${id}`)
       signal?.removeEventListener('abort', leave)
       this.update((s) => {
         const seat = s.seats[id]
@@ -155,7 +144,6 @@ export class ClockBarrier {
       if (!seat) throw new Error('the check left the clock barrier before its move')
       seat.asks[ask] = { want: estimate(s) + seconds * 1000, atLeast }
     })
-    debug(`ask ${ask} ${seconds}`)
     for (;;) {
       const step = this.update((s): { now: string } | { move: number } | undefined => {
         const released = s.released[ask]
@@ -178,7 +166,6 @@ export class ClockBarrier {
       })
       if (step && 'now' in step) return step
       if (step) {
-        debug(`move ${step.move} by ${id}`)
         await this.move(id, step.move, mover)
         continue
       }
@@ -229,7 +216,7 @@ export class ClockBarrier {
     try {
       const s = this.read()
       const out = fn(s)
-      if (Object.keys(s.seats).length === 0 && Object.keys(s.pending).length === 0 && !s.moving) rmSync(this.file, { force: true })
+      if (Object.keys(s.seats).length === 0 && !s.moving) rmSync(this.file, { force: true })
       else {
         const tmp = `${this.file}.${process.pid}.tmp`
         writeFileSync(tmp, JSON.stringify(s))
@@ -286,7 +273,6 @@ function prune(s: State): void {
     delete s.seats[id]
     for (const ask of Object.keys(seat.asks)) delete s.released[ask]
   }
-  for (const [id, pid] of Object.entries(s.pending)) if (!alive(pid)) delete s.pending[id]
   if (s.moving && !alive(s.moving.pid)) delete s.moving
 }
 
@@ -300,8 +286,6 @@ function alive(pid: number): boolean {
   }
 }
 
-import { appendFileSync } from 'node:fs'
-const debug = (line: string) => process.env.PIX_CLOCK_DEBUG && appendFileSync(process.env.PIX_CLOCK_DEBUG, `${Date.now()} ${line}\n`)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** One barrier per run and control URL, in every worker of the run (`runId`: PIX_RUN_ID). */

@@ -5,7 +5,7 @@
 import { balanceAccountConfig, resetsBalanceAccount, runCheckTimeoutMs, usableBalanceAccounts, usesBalanceAccount, type BalanceAccount, type TargetConfig } from './config.ts'
 import type { CheckMeta } from './meta.ts'
 import { workerConfig, type Need } from './needs.ts'
-import { ALONE, holdBalanceAccount, holdsABalanceAccount, inClockGroup, type Phase, type RunMode } from './schedule.ts'
+import { ALONE, holdBalanceAccount, holdsABalanceAccount, type Phase, type RunMode } from './schedule.ts'
 
 /** What only the main account has (balanceAccountConfig leaves it out): a check that needs it stays on the main account. */
 const MAIN_ACCOUNT_NEEDS: readonly Need[] = ['certs', 'otherAccountCert', 'unlinkedCert', 'limitedKey']
@@ -51,21 +51,24 @@ const WAIT_MARGIN_MS = 5_000
 
 /**
  * On the balance account a check may wait for the others on it, an account-events check for the
- * worker holding the account's URLs, and a check of the clock group for the others' moves: the
- * wait is given time of its own.
+ * worker holding the account's URLs, and a check of the alone phase (`seated`) for its seat at the
+ * clock barrier and the others' moves: the wait is given time of its own.
  */
-export function laneTimeoutMs(timeout: number | undefined, mode: RunMode): number | undefined {
-  return holdsABalanceAccount(mode) || mode === 'account-events' || inClockGroup(mode) ? checkTimeoutMs(timeout) + balanceAccountWaitMs(timeout) + WAIT_MARGIN_MS : timeout
+export function laneTimeoutMs(timeout: number | undefined, mode: RunMode, seated = false): number | undefined {
+  return holdsABalanceAccount(mode) || mode === 'account-events' || seated ? checkTimeoutMs(timeout) + balanceAccountWaitMs(timeout) + WAIT_MARGIN_MS : timeout
 }
 
 /**
  * The balance accounts a check of `mode` may take, in the order it tries them. The ledger model
  * holds its account for many seconds: it tries the last one first and the short checks the first
- * one, so they seldom queue behind it.
+ * one, so they seldom queue behind it. In the clock group the last one is kept for the ledger
+ * model with the clock (the group's longest chain) and the rate windows queue on the others:
+ * started a little after them, it waited seconds for an account.
  */
 export function accountsToTry(main: TargetConfig, mode: RunMode, alone: string | undefined): BalanceAccount[] {
   const usable = holdsABalanceAccount(mode) ? usableBalanceAccounts(main) : []
-  return alone === ALONE.accountReset ? [...usable].reverse() : usable
+  if (alone === ALONE.accountReset || (mode === 'clock-group-balance-account' && alone === ALONE.clock)) return [...usable].reverse()
+  return mode === 'clock-group-balance-account' && usable.length > 1 ? usable.slice(0, -1) : usable
 }
 
 /**

@@ -6,6 +6,7 @@
 // 61 s or more: every window of the target rolls) or, behind --slow, by waiting in real time. Either way
 // the kit's pacer is told, so it neither waits for nothing nor lets a later check hit a 429.
 import type { CheckContext } from '../../harness/check.ts'
+import { isBalanceAccount, resetsBalanceAccount } from '../../harness/config.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { CONNECTIONS_PER_ORIGIN, type GatewayClient } from '../../harness/http.ts'
 import { flushPacingLogs, pacerFor, type Slot } from '../../harness/pacing.ts'
@@ -45,12 +46,18 @@ export async function rollWindow(t: CheckContext, slot: Slot, prefer: 'clock' | 
   return 'clock'
 }
 
+const resetsItsAccount = (t: CheckContext): boolean => isBalanceAccount(t.config, t.config.clientId) && resetsBalanceAccount(t.config)
+
 /**
- * After a check that exhausted a window: roll it with the control clock when there is one;
+ * After a check that exhausted a window: roll it with the control clock (or the balance account's
+ * reset) when there is one;
  * otherwise (--slow) wait it out, so no later check has to wait for the kit's own burst.
  */
 export async function leaveWindow(t: CheckContext, slot: Slot): Promise<void> {
   if (t.config.controlUrl) {
+    // On a balance account whose driver resets one account (its windows with it), that reset
+    // leaves them clean without moving the clock the other checks of the alone phase see.
+    if (resetsItsAccount(t)) return t.control.resetAccount()
     await t.control.advance(WINDOW_S + 1, { atLeast: true })
     pacerFor(t.config.gatewayUrl).forget()
     return
