@@ -77,8 +77,11 @@ export class ClockBarrier {
   private readonly lock: string
   private count = 0
 
-  /** `base`: the path the state file and its lock are named after (one per run and control URL). */
-  constructor(base: string, private readonly pollMs = POLL_MS) {
+  /**
+   * `base`: the path the state file and its lock are named after (one per run and control URL);
+   * `now`: this machine's clock (tests stop it, so that a target's clock moves only when moved).
+   */
+  constructor(base: string, private readonly pollMs = POLL_MS, private readonly now: () => number = Date.now) {
     this.file = `${base}.json`
     this.lock = `${base}.lock`
   }
@@ -134,15 +137,15 @@ export class ClockBarrier {
   private async advance(id: string, seconds: number, mover: ClockMover, atLeast: boolean, signal: AbortSignal | undefined): Promise<{ now: string }> {
     if (this.read().clock === undefined) {
       // No move can come while this check runs (it holds a seat and does not wait): a reading now is exact.
-      const sent = Date.now()
+      const sent = this.now()
       const targetMs = nowOf(await mover.read())
-      this.update((s) => void (s.clock ??= { targetMs, atMs: midway(sent) }))
+      this.update((s) => void (s.clock ??= { targetMs, atMs: this.midway(sent) }))
     }
     const ask = `${id}:${++this.count}`
     this.update((s) => {
       const seat = s.seats[id]
       if (!seat) throw new Error('the check left the clock barrier before its move')
-      seat.asks[ask] = { want: estimate(s) + seconds * 1000, atLeast }
+      seat.asks[ask] = { want: this.estimate(s) + seconds * 1000, atLeast }
     })
     for (;;) {
       const step = this.update((s): { now: string } | { move: number } | undefined => {
@@ -162,7 +165,7 @@ export class ClockBarrier {
         const to = Math.min(Math.max(...asks.map((a) => a.want)), ...exact)
         s.moving = { id, pid: process.pid }
         // whole seconds, rounded up: a driver may take no fractions, and a move falls short of none
-        return { move: Math.max(0, Math.ceil((to - estimate(s)) / 1000)) }
+        return { move: Math.max(0, Math.ceil((to - this.estimate(s)) / 1000)) }
       })
       if (step && 'now' in step) return step
       if (step) {
@@ -177,13 +180,13 @@ export class ClockBarrier {
   /** Makes the move (or, when every wanted position is already reached, reads the clock) and releases the asks it reached. */
   private async move(id: string, seconds: number, mover: ClockMover): Promise<void> {
     try {
-      let sent = Date.now()
+      let sent = this.now()
       let answer = seconds > 0 ? await mover.move(seconds) : await mover.read()
       if (Number.isNaN(Date.parse(String(answer?.now)))) {
-        sent = Date.now()
+        sent = this.now()
         answer = await mover.read()
       }
-      const atMs = midway(sent)
+      const atMs = this.midway(sent)
       const targetMs = nowOf(answer)
       this.update((s) => {
         s.clock = { targetMs, atMs }
@@ -200,6 +203,16 @@ export class ClockBarrier {
         if (s.moving?.id === id) delete s.moving
       })
     }
+  }
+
+  /** The target's clock now, from its last answer and the time since on this machine (this machine's before any answer: the first ask reads it). */
+  private estimate(s: State): number {
+    return s.clock ? s.clock.targetMs + (this.now() - s.clock.atMs) : this.now()
+  }
+
+  /** When a clock answering a request sent at `sent` read itself, on this machine: half way to its answer. */
+  private midway(sent: number): number {
+    return sent + (this.now() - sent) / 2
   }
 
   private read(): State {
@@ -251,14 +264,6 @@ function lockAgeMs(lock: string): number {
     return 0
   }
 }
-
-/** The target's clock now, from its last answer and the time since on this machine (0 when never read: the first ask reads it). */
-function estimate(s: State): number {
-  return s.clock ? s.clock.targetMs + (Date.now() - s.clock.atMs) : Date.now()
-}
-
-/** When a clock answered a request sent at `sent` read itself, on this machine: half way to its answer. */
-const midway = (sent: number): number => sent + (Date.now() - sent) / 2
 
 function nowOf(answer: { now: string } | undefined): number {
   const ms = Date.parse(String(answer?.now))
