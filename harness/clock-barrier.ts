@@ -66,8 +66,8 @@ interface State {
   released: Record<string, string>
   /** The target's clock as last answered (targetMs) and when that was, on this machine (atMs). */
   clock?: { targetMs: number; atMs: number }
-  /** A move in flight, made by seat `id` of process `pid`. */
-  moving?: { id: string; pid: number }
+  /** A move in flight, made by seat `id` of process `pid`, meant to take the clock to `reach`. */
+  moving?: { id: string; pid: number; reach: number }
 }
 
 const emptyState = (): State => ({ seats: {}, released: {} })
@@ -163,9 +163,10 @@ export class ClockBarrier {
         const asks = group.flatMap((seat) => Object.values(seat.asks))
         const exact = asks.filter((a) => !a.atLeast).map((a) => a.want)
         const to = Math.min(Math.max(...asks.map((a) => a.want)), ...exact)
-        s.moving = { id, pid: process.pid }
         // whole seconds, rounded up: a driver may take no fractions, and a move falls short of none
-        return { move: Math.max(0, Math.ceil((to - this.estimate(s)) / 1000)) }
+        const move = Math.max(0, Math.ceil((to - this.estimate(s)) / 1000))
+        s.moving = { id, pid: process.pid, reach: this.estimate(s) + move * 1000 }
+        return { move }
       })
       if (step && 'now' in step) return step
       if (step) {
@@ -190,9 +191,12 @@ export class ClockBarrier {
       const targetMs = nowOf(answer)
       this.update((s) => {
         s.clock = { targetMs, atMs }
+        // the asks the move was made for, whatever clock the target answers (one that did not move
+        // is the checks' to judge, not a reason to move again)
+        const reached = Math.max(targetMs, s.moving?.id === id ? s.moving.reach : -Infinity)
         for (const seat of Object.values(s.seats)) {
           for (const [ask, { want }] of Object.entries(seat.asks)) {
-            if (want > targetMs) continue
+            if (want > reached) continue
             s.released[ask] = answer.now
             delete seat.asks[ask]
           }

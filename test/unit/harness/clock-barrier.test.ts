@@ -124,6 +124,13 @@ describe('checks of the group in one process', () => {
     further.leave()
   })
 
+  test('a target whose clock does not move when told: the check gets what it answered, and judges it (no move again and again)', async () => {
+    const stuck: ClockMover = { move: async () => ({ now: new Date(START).toISOString() }), read: async () => ({ now: new Date(START).toISOString() }) }
+    const seat = await barrier.enter('group')
+    expect(await seat.advance(60, stuck)).toEqual({ now: new Date(START).toISOString() })
+    seat.leave()
+  })
+
   test('a check that throws gives its place up: the others are not left waiting', async () => {
     const clock = new FakeClock()
     const failing = (async () => {
