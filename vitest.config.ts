@@ -98,8 +98,10 @@ const alonePhase = {
  */
 const START_FIRST: Record<string, string[]> = {
   'conformance-shared': suiteFilesDeclaringAlone(['accountReset']),
-  // the ledger model with the clock: the longest chain of the clock group
-  'conformance-alone': ['suites/model/ledger.test.ts'],
+  // the clock group's files, its longest chains first (the ledger model with the clock, the rate
+  // windows queueing for the balance accounts): started behind a file whose exclusive check waits
+  // for the group to end, they began seconds late
+  'conformance-alone': [...new Set(['suites/model/ledger.test.ts', ...suiteFilesDeclaringAlone(['rateWindow']), ...suiteFilesDeclaringAlone(['clock'])])],
   robustness: ['test/hostile/hostile.test.ts', 'test/foreign/configuration.test.ts', 'test/profiles/delivery-audit.test.ts'],
   selfcheck: ['test/selfcheck/faults.test.ts', 'test/selfcheck/variants.test.ts', 'test/selfcheck/balance-account.test.ts', 'test/selfcheck/flaky.test.ts'],
 }

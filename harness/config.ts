@@ -128,7 +128,7 @@ export const DEFAULT_CONCURRENCY = 8
  * Workers of a certification's alone phase (vitest.config.ts): the checks of its clock group run
  * side by side in them (harness/clock-barrier.ts), the others one at a time, in whichever worker.
  */
-export const ALONE_WORKERS = 4
+export const ALONE_WORKERS = 6
 export const MAX_WORKERS = 16
 export const MAX_CONCURRENCY = 64
 export const MAX_NUM_RUNS = 1_000_000
