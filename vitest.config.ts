@@ -90,8 +90,8 @@ const alonePhase = {
  * first, measures none of this):
  * - a certification's shared phase: the suite files whose check holds a balance account longest.
  *   The ledger model's in-order chain is that phase's floor on a distant target, and started after
- *   other files it began seconds late, behind the short checks that had taken its account. (In the
- *   alone phase, where it resets the whole sandbox, vitest's order stands.)
+ *   other files it began seconds late, behind the short checks that had taken its account.
+ * - a certification's alone phase: the clock group's files (below).
  * - the kit's own tests: the files that take longest, most of it waiting on their certification
  *   children (webhook deadlines, late answers, hung targets), each beside a file that keeps the CPU
  *   busy (the fault rounds beside the variants run, the configuration runs beside the hostile targets).

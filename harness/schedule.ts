@@ -6,7 +6,13 @@
 //           lanes beside them, the checks that declared `alone` for the sake of one account: on a
 //           balance account of their own (`holdBalanceAccount`), or, for `ALONE.accountEvents`,
 //           while their worker holds the main account's notification URLs (`holdAccountUrls`);
-//   alone:  then, in one worker, the other checks that declared `alone`, one after another.
+//   alone:  then the other checks that declared `alone`, in ALONE_WORKERS workers, each with a seat
+//           at the clock barrier (harness/clock-barrier.ts): the clock group (`clockGroupMode`:
+//           the clock checks, on the main account or, when they also reset, on a balance account;
+//           the rate windows on a balance account) side by side, each clock move made once every
+//           check of the group waits for one, so a check sees the clock move only when it asked;
+//           the others (a sandbox reset, the settings, the main account's exact balances or rate
+//           windows) one at a time, when no check of the group holds a seat.
 // A round trip to a distant target costs 50–150 ms; run one after another, a certification is its
 // request count times that. Side by side, it is its longest chain of requests, plus the alone phase.
 //
