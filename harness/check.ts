@@ -58,7 +58,7 @@ export function check(title: string, options: CheckOptions, fn: (t: CheckContext
   const lane = laneOf(phase, options.alone, needs)
   if (!inPhase(phase, options.alone, lane.balanceAccount, lane.resetsIt)) return
   const mode = runModeOf(phase, options.alone, lane.balanceAccount, lane.resetsIt, needs.includes('reset'))
-  const meta: CheckMeta = { clauses, needs, tags, ...(options.alone ? { alone: options.alone } : {}), ...(mode === 'balance-account' ? { balanceAccount: true } : {}) }
+  const meta: CheckMeta = { clauses, needs, tags, ...(options.alone ? { alone: options.alone } : {}), ...(mode === 'balance-account' ? { balanceAccount: true } : {}), ...(inClockGroup(mode) ? { clockGroup: true } : {}) }
   const file = TestRunner.getCurrentSuite()?.file
   const area = areaOf(file?.filepath)
   if (area) meta.area = area
