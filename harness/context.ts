@@ -24,7 +24,7 @@ import { runModel, runProperty, type ModelRun, type ModelRunOptions, type Proper
 import type { Recorder, RecordedExchange } from './recorder.ts'
 import { noteControlExchange, noteTargetExchange, operationOf, type ProbeKit } from './routes.ts'
 import { balanceAccountWaitMs } from './lanes.ts'
-import { holdsABalanceAccount, inClockGroup, notAlone, onlyItsAccount, type RunMode } from './schedule.ts'
+import { holdsABalanceAccount, inClockGroup, inTheClockGroup, notAlone, onlyItsAccount, type RunMode } from './schedule.ts'
 import { noteTargetDate } from './target-clock.ts'
 import type { TraceContext } from './trace.ts'
 import { expectEventSchema, expectSchemaOf } from './validate.ts'
@@ -209,7 +209,7 @@ export async function buildContext(
   // the balance account has that account to itself; a check of the clock group moves the clock
   // through the barrier, and on the main account may point its URLs at its own channel: no other
   // check of the group does).
-  const guard = mode === 'alone' ? undefined : onBalanceAccount || inClockGroup(mode) ? onlyItsAccount(ctx.task.name) : notAlone(ctx.task.name)
+  const guard = mode === 'alone' ? undefined : inClockGroup(mode) ? inTheClockGroup(ctx.task.name) : onBalanceAccount ? onlyItsAccount(ctx.task.name) : notAlone(ctx.task.name)
   const control = drivable ? new ControlClient(controlHttp, c.controlUrl!, c.clientId, { exclusive: guard, keeper, namesAccount: onBalanceAccount, onClockMove, ...(clockSeat ? { clockSeat } : {}) }) : undefined
   const skip = (reason: string): never => skipCheck(ctx, reason)
   const hooks = needs.includes('webhooks')

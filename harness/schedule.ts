@@ -127,6 +127,18 @@ export function notAlone(title: string): Exclusive {
  */
 export type Exclusive = (what: string, scope: 'sandbox' | 'account') => void
 
+/**
+ * The guard of a check of the alone phase's clock group: its clock moves go through the barrier
+ * (harness/clock-barrier.ts); it may change its account's URLs (on the main account no other check
+ * of the group does; a balance account is its own), but any other change of the whole sandbox (a
+ * reset, the settings) the checks beside it would see.
+ */
+export function inTheClockGroup(title: string): Exclusive {
+  return (what, scope) => {
+    if (scope === 'sandbox') throw new KitError(`check "${title}" ${what}, which the other checks of the alone phase's clock group would see: declare the reason it needs the sandbox to itself (\`alone: ALONE.reset\`, \`ALONE.settings\`), not \`ALONE.clock\` (harness/schedule.ts)`)
+  }
+}
+
 /** A check on the balance account may change that account's URLs (it is the only check on it), not the sandbox. */
 export function onlyItsAccount(title: string): Exclusive {
   const guard = notAlone(title)
