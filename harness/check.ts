@@ -21,7 +21,7 @@ import { flushPacingLogs } from './pacing.ts'
 import { Recorder, type RecordedExchange } from './recorder.ts'
 import { sharedRedactor } from './redact.ts'
 import { operationOf, whyNotLive, type ProbeKit } from './routes.ts'
-import { holdsABalanceAccount, inClockGroup, inPhase, runModeOf, schedulingPhase, type RunMode } from './schedule.ts'
+import { ALONE, holdsABalanceAccount, inClockGroup, inPhase, runModeOf, schedulingPhase, type RunMode } from './schedule.ts'
 import { selectedByTags } from './tags.ts'
 import { traceForCheck } from './trace.ts'
 import { failingCheckFor, refusedValidRequest } from './valid-requests.ts'
@@ -67,12 +67,15 @@ export function check(title: string, options: CheckOptions, fn: (t: CheckContext
   // and waits there for it: the checks of a file start together, so one waiting holds back no other.
   const seat: SeatKind | undefined = phase === 'alone' ? (inClockGroup(mode) ? 'group' : 'exclusive') : undefined
   const timeout = laneTimeoutMs(options.timeout, mode, seat !== undefined)
+  // a rate window's check takes its balance account reset, when the driver resets one account: its
+  // windows start empty with no clock move (which would wait for the whole group)
+  const resetFirst = mode === 'clock-group-balance-account' && options.alone === ALONE.rateWindow && lane.resetsIt
   test(title, { meta, ...(timeout ? { timeout } : {}), ...(mode === 'alone' && !seat ? {} : { concurrent: true }) }, async (ctx) => {
-    await runCheck(ctx, clauses, needs, fn, mode, holdsABalanceAccount(mode) ? balanceAccountWaitMs(options.timeout) : 0, seat)
+    await runCheck(ctx, clauses, needs, fn, mode, holdsABalanceAccount(mode) ? balanceAccountWaitMs(options.timeout) : 0, seat, resetFirst)
   })
 }
 
-async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: (t: CheckContext) => Promise<void> | void, mode: RunMode, waitMs: number, seatKind?: SeatKind): Promise<void> {
+async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: (t: CheckContext) => Promise<void> | void, mode: RunMode, waitMs: number, seatKind?: SeatKind, resetFirst = false): Promise<void> {
   const meta = ctx.task.meta
   meta.area ??= areaOf(ctx.task.file.filepath)
   keepEarlierAttempt(ctx)
@@ -101,7 +104,7 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
     }
     // before the check's first request: from here no clock move comes but those it asks for
     if (seatKind) seat = await clockBarrierFor(process.env.PIX_RUN_ID ?? 'no run id', main.controlUrl ?? '').enter(seatKind, ctx.signal)
-    const built = await buildContext(ctx, config, state, needs, recorder, mode, seat)
+    const built = await buildContext(ctx, config, state, needs, recorder, mode, seat, resetFirst)
     kit = built.kit
     keeper = built.keeper
     hooks = built.hooks

@@ -23,7 +23,7 @@ import { pacerFor, type ClockMove } from './pacing.ts'
 import { runModel, runProperty, type ModelRun, type ModelRunOptions, type PropertyOptions } from './property.ts'
 import type { Recorder, RecordedExchange } from './recorder.ts'
 import { noteControlExchange, noteTargetExchange, operationOf, type ProbeKit } from './routes.ts'
-import { balanceAccountWaitMs } from './lanes.ts'
+import { balanceAccountWaitMs, noteTakenReset } from './lanes.ts'
 import { holdsABalanceAccount, inClockGroup, inTheClockGroup, notAlone, onlyItsAccount, type RunMode } from './schedule.ts'
 import { noteTargetDate } from './target-clock.ts'
 import type { TraceContext } from './trace.ts'
@@ -179,6 +179,7 @@ export async function buildContext(
   recorder: Recorder,
   mode: RunMode,
   clockSeat?: Seat,
+  resetAccountFirst = false,
 ): Promise<{ t: CheckContext; kit: ProbeKit; keeper: AccountUrlsKeeper | undefined; hooks: CheckHooks | undefined }> {
   const record = (ex: Exchange) => {
     noteSpan(state, ex)
@@ -212,6 +213,10 @@ export async function buildContext(
   const guard = mode === 'alone' ? undefined : inClockGroup(mode) ? inTheClockGroup(ctx.task.name) : onBalanceAccount ? onlyItsAccount(ctx.task.name) : notAlone(ctx.task.name)
   const control = drivable ? new ControlClient(controlHttp, c.controlUrl!, c.clientId, { exclusive: guard, keeper, namesAccount: onBalanceAccount, onClockMove, ...(clockSeat ? { clockSeat } : {}) }) : undefined
   const skip = (reason: string): never => skipCheck(ctx, reason)
+  if (resetAccountFirst && control) {
+    await preconditionOf('the balance account reset when taken (POST /control/accounts/{id}/reset)', () => control.resetAccount())
+    noteTakenReset(c)
+  }
   const hooks = needs.includes('webhooks')
     ? await preconditionOf('the webhook capture set up on the target', () => checkHooks(c, ctx.task.id, clients.gateway, () => control, {
       exclusive: guard, keeper, accountEvents: mode === 'account-events', driver: probeControl, accountUrlsWaitMs: balanceAccountWaitMs(undefined),

@@ -46,6 +46,21 @@ export function balanceAccountWaitMs(timeout: number | undefined): number {
   return 4 * checkTimeoutMs(timeout)
 }
 
+/**
+ * The configs of the checks that took their balance account reset (a rate window's check in the
+ * alone phase's clock group, when the driver resets one account): its windows are empty, so the
+ * check needs no clock move to start from clean ones (suites/rate-limits/window.ts cleanWindow).
+ */
+const takenReset = new WeakSet<TargetConfig>()
+
+export function noteTakenReset(c: TargetConfig): void {
+  takenReset.add(c)
+}
+
+export function wasTakenReset(c: TargetConfig): boolean {
+  return takenReset.has(c)
+}
+
 /** Between giving up the wait (blocked) and the test's own time limit. */
 const WAIT_MARGIN_MS = 5_000
 
