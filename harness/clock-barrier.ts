@@ -23,6 +23,12 @@ import { join } from 'node:path'
 
 /** How often a check waiting for its seat or its move looks again. */
 const POLL_MS = 10
+/**
+ * How much further than asked a move content with a further one may go: what a check created
+ * before it (a slip due in ten days, suites/common/slips.ts) must not expire on a move it did not
+ * ask for. The group's checks ask at most 27 h (suites/conventions/meaning.test.ts).
+ */
+const FURTHER_AT_MOST_MS = 86_400_000
 /** A lock older than this was left by a killed process (the work inside takes microseconds). */
 const STALE_LOCK_MS = 2_000
 
@@ -41,7 +47,7 @@ export interface Seat {
   readonly kind: SeatKind
   /**
    * Moves the clock by `seconds` once every group check waits or has left (group seats only);
-   * `atLeast`: any further move does as well (the check reads where the clock went from the answer).
+   * `atLeast`: a further move (up to a day further) does as well (the check reads where the clock went from the answer).
    */
   advance(seconds: number, mover: ClockMover, atLeast?: boolean): Promise<{ now: string }>
   /** Gives the place up (idempotent): the others no longer wait for this check. */
@@ -162,11 +168,11 @@ export class ClockBarrier {
         const group = Object.values(s.seats).filter((seat) => seat.kind === 'group')
         if (s.moving || group.some((seat) => Object.keys(seat.asks).length === 0)) return undefined
         // Every check of the group waits here: the clock goes as far as the asks allow, to the
-        // furthest position wanted but no further than the earliest one wanted exactly (asks
-        // content with any further move are released together, not one after another).
+        // furthest position wanted but no further than the earliest one wanted exactly, nor more
+        // than a day past any other (asks content with a further move are released together, not
+        // one after another).
         const asks = group.flatMap((seat) => Object.values(seat.asks))
-        const exact = asks.filter((a) => !a.atLeast).map((a) => a.want)
-        const to = Math.min(Math.max(...asks.map((a) => a.want)), ...exact)
+        const to = Math.min(Math.max(...asks.map((a) => a.want)), ...asks.map((a) => a.want + (a.atLeast ? FURTHER_AT_MOST_MS : 0)))
         // whole seconds, rounded up: a driver may take no fractions, and a move falls short of none
         const move = Math.max(0, Math.ceil((to - this.estimate(s)) / 1000))
         s.moving = { id, pid: process.pid, reach: this.estimate(s) + move * 1000 }

@@ -107,10 +107,20 @@ describe('checks of the group in one process', () => {
   test('asks content with a further move go together: one move for all when none is exact', async () => {
     const clock = new FakeClock()
     const seats = await Promise.all([barrier.enter('group'), barrier.enter('group'), barrier.enter('group')])
-    const answers = await Promise.all(seats.map((seat, i) => seat.advance([61, 433, 98_220][i]!, clock.mover, true)))
-    expect(clock.moves.map((m) => m.seconds)).toEqual([98_220])
+    const answers = await Promise.all(seats.map((seat, i) => seat.advance([61, 433, 3600][i]!, clock.mover, true)))
+    expect(clock.moves.map((m) => m.seconds)).toEqual([3600])
     expect(new Set(answers.map((a) => a.now)).size).toBe(1)
     for (const seat of seats) seat.leave()
+  })
+
+  test('a move content with a further one goes at most a day further than asked', async () => {
+    const clock = new FakeClock()
+    const [near, far] = await Promise.all([barrier.enter('group'), barrier.enter('group')])
+    const [a, b] = await Promise.all([near.advance(433, clock.mover, true).finally(() => near.leave()), far.advance(3 * 86_400, clock.mover, true)])
+    expect(clock.moves.map((m) => m.seconds)).toEqual([433 + 86_400, 2 * 86_400 - 433])
+    expect(Date.parse(a.now) - START).toBe((433 + 86_400) * 1000)
+    expect(Date.parse(b.now) - START).toBe(3 * 86_400_000)
+    far.leave()
   })
 
   test('an exact ask bounds the move: a further one waits for a second move', async () => {
