@@ -2,7 +2,7 @@ import { relative } from 'node:path'
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 import { SMALL_HEAP_FLAGS } from './bin/small-heap.js'
-import { ALONE_WORKERS, DEFAULT_CONCURRENCY, DEFAULT_WORKERS } from './harness/config.ts'
+import { DEFAULT_CONCURRENCY, DEFAULT_WORKERS, aloneWorkers } from './harness/config.ts'
 import { SHARED_PHASE_REASONS, suiteFilesDeclaringAlone } from './harness/suite-files.ts'
 
 /**
@@ -77,7 +77,7 @@ const alonePhase = {
     isolate: false,
     testTimeout: 30_000,
     // the clock group's checks side by side in these workers, the others one at a time (harness/clock-barrier.ts)
-    maxWorkers: ALONE_WORKERS,
+    maxWorkers: aloneWorkers(positive(process.env.PIX_WORKERS, DEFAULT_WORKERS)),
     maxConcurrency: positive(process.env.PIX_CONCURRENCY, DEFAULT_CONCURRENCY),
     provide: { pixPhase: 'alone' },
     sequence: { groupOrder: 1 },

@@ -127,8 +127,14 @@ export const DEFAULT_CONCURRENCY = 8
 /**
  * Workers of a certification's alone phase (vitest.config.ts): the checks of its clock group run
  * side by side in them (harness/clock-barrier.ts), the others one at a time, in whichever worker.
+ * A run with fewer workers than the default has them for a reason (one capture port:
+ * PIX_WEBHOOK_LISTEN or a public URL; --max-in-flight; --workers): its alone phase has as many.
  */
 export const ALONE_WORKERS = 6
+
+export function aloneWorkers(runWorkers: number): number {
+  return runWorkers < DEFAULT_WORKERS ? Math.max(1, runWorkers) : ALONE_WORKERS
+}
 export const MAX_WORKERS = 16
 export const MAX_CONCURRENCY = 64
 export const MAX_NUM_RUNS = 1_000_000

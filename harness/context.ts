@@ -12,7 +12,7 @@ import {
 import { caseClauses, runCase, type CaseRecord } from './cases.ts'
 import type { Seat } from './clock-barrier.ts'
 import { clauseScope, inPrecondition, preconditionOf, requireClauses } from './clause-scope.ts'
-import { ALONE_WORKERS, type TargetConfig } from './config.ts'
+import { aloneWorkers, type TargetConfig } from './config.ts'
 import { AccountUrlsKeeper, ControlClient } from './control.ts'
 import type { Exchange } from './exchange.ts'
 import {
@@ -190,7 +190,7 @@ export async function buildContext(
   }
   // the alone phase comes after the shared phase: a check alone gets the run's whole rate (--max-rps),
   // one of the clock group its worker's share
-  const clients = createClients(mode === 'alone' ? { ...c, workers: 1 } : inClockGroup(mode) ? { ...c, workers: ALONE_WORKERS } : c, record, state.trace)
+  const clients = createClients(mode === 'alone' ? { ...c, workers: 1 } : inClockGroup(mode) ? { ...c, workers: aloneWorkers(c.workers) } : c, record, state.trace)
   // The control API is the sandbox's driver, not the target's surface; readonly runs never drive it.
   const onControl = (ex: Exchange) => {
     noteSpan(state, ex)
