@@ -127,10 +127,12 @@ export const DEFAULT_CONCURRENCY = 8
 /**
  * Workers of a certification's alone phase (vitest.config.ts): the checks of its clock group run
  * side by side in them (harness/clock-barrier.ts), the others one at a time, in whichever worker.
+ * Three: at 100 ms six made the phase no shorter (11.3–13.2 s against 11.5 s), and on loopback
+ * their start cost about a second more before its first check (bench/README.md).
  * A run with fewer workers than the default has them for a reason (one capture port:
  * PIX_WEBHOOK_LISTEN or a public URL; --max-in-flight; --workers): its alone phase has as many.
  */
-export const ALONE_WORKERS = 6
+export const ALONE_WORKERS = 3
 
 export function aloneWorkers(runWorkers: number): number {
   return runWorkers < DEFAULT_WORKERS ? Math.max(1, runWorkers) : ALONE_WORKERS
