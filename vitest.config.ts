@@ -2,7 +2,7 @@ import { relative } from 'node:path'
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 import { SMALL_HEAP_FLAGS } from './bin/small-heap.js'
-import { DEFAULT_CONCURRENCY, DEFAULT_WORKERS } from './harness/config.ts'
+import { DEFAULT_CONCURRENCY, DEFAULT_WORKERS, aloneWorkers } from './harness/config.ts'
 import { SHARED_PHASE_REASONS, suiteFilesDeclaringAlone } from './harness/suite-files.ts'
 
 /**
@@ -74,10 +74,11 @@ const alonePhase = {
     execArgv: SMALL_HEAP_FLAGS,
     setupFiles: [WORKER_EXIT],
     include: [...ALONE_SUITE_FILES, ...EXTENSION_SUITES],
-    fileParallelism: false,
     isolate: false,
     testTimeout: 30_000,
-    maxWorkers: 1,
+    // the clock group's checks side by side in these workers, the others one at a time (harness/clock-barrier.ts)
+    maxWorkers: aloneWorkers(positive(process.env.PIX_WORKERS, DEFAULT_WORKERS)),
+    maxConcurrency: positive(process.env.PIX_CONCURRENCY, DEFAULT_CONCURRENCY),
     provide: { pixPhase: 'alone' },
     sequence: { groupOrder: 1 },
   },
@@ -89,14 +90,18 @@ const alonePhase = {
  * first, measures none of this):
  * - a certification's shared phase: the suite files whose check holds a balance account longest.
  *   The ledger model's in-order chain is that phase's floor on a distant target, and started after
- *   other files it began seconds late, behind the short checks that had taken its account. (In the
- *   alone phase, where it resets the whole sandbox, vitest's order stands.)
+ *   other files it began seconds late, behind the short checks that had taken its account.
+ * - a certification's alone phase: the clock group's files (below).
  * - the kit's own tests: the files that take longest, most of it waiting on their certification
  *   children (webhook deadlines, late answers, hung targets), each beside a file that keeps the CPU
  *   busy (the fault rounds beside the variants run, the configuration runs beside the hostile targets).
  */
 const START_FIRST: Record<string, string[]> = {
   'conformance-shared': suiteFilesDeclaringAlone(['accountReset']),
+  // the clock group's files, its longest chains first (the ledger model with the clock, the rate
+  // windows queueing for the balance accounts): started behind a file whose exclusive check waits
+  // for the group to end, they began seconds late
+  'conformance-alone': [...new Set(['suites/model/ledger.test.ts', ...suiteFilesDeclaringAlone(['rateWindow']), ...suiteFilesDeclaringAlone(['clock'])])],
   robustness: ['test/hostile/hostile.test.ts', 'test/foreign/configuration.test.ts', 'test/profiles/delivery-audit.test.ts'],
   selfcheck: ['test/selfcheck/faults.test.ts', 'test/selfcheck/variants.test.ts', 'test/selfcheck/balance-account.test.ts', 'test/selfcheck/flaky.test.ts'],
 }

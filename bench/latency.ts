@@ -145,7 +145,7 @@ function report(runs: Map<ProfileId, ProfileRun>, line: (s?: string) => void): R
     const onAccounts = floor.balanceAccounts > 1 ? `the balance accounts' checks, one after another on each of ${floor.balanceAccounts}, ${seconds(floor.balanceAccountMs)}` : `the balance account's checks one after another ${seconds(floor.balanceAccountMs)}`
     const widest = Math.max(floor.longest?.ms ?? 0, floor.balanceAccountMs, floor.accountUrlsMs)
     const shared = widest === floor.balanceAccountMs ? onAccounts : widest === floor.accountUrlsMs ? `the account-events checks, one file's at a time, ${seconds(floor.accountUrlsMs)}` : `longest check ${longestText}`
-    line(`  floor at ${RTT_MS} ms RTT: ${seconds(floor.ms)} = ${shared} + ${seconds(floor.aloneMs)} of ${floor.aloneCount} checks that run alone`)
+    line(`  floor at ${RTT_MS} ms RTT: ${seconds(floor.ms)} = ${shared} + ${seconds(floor.clockGroupMs)} for the ${floor.clockGroupCount} checks of the alone phase's clock group side by side + ${seconds(floor.aloneMs)} of ${floor.aloneCount} checks that run alone`)
     line(`  the same checks one after another would take ${seconds(floor.serialMs)} (sum over checks of own time + rounds × ${RTT_MS} ms)`)
     const overFloor = distant.results.run.durationMs / floor.ms
     ratios.push({ name: '(g) 100 ms RTT / its floor', ratio: overFloor, target: `<= ${FLOOR_TARGET.toFixed(2)}`, ok: overFloor <= FLOOR_TARGET })
@@ -176,6 +176,12 @@ interface Floor {
   accountUrlsMs: number
   aloneMs: number
   aloneCount: number
+  /**
+   * The alone phase's clock group (harness/clock-barrier.ts), side by side: its longest check, or
+   * the checks on one balance account one after another, when that is more.
+   */
+  clockGroupMs: number
+  clockGroupCount: number
   /** Every check's floor added up: a run with no overlap at all. */
   serialMs: number
 }
@@ -186,12 +192,14 @@ interface Floor {
  * lasts at least its longest check, at least the checks on the balance accounts one after
  * another, shared among the accounts, and at least the account-events checks (`ALONE.accountEvents`)
  * of one file after another's (one worker at a time holds the account's URLs; a file's run side by
- * side, and count with their longest); then come the checks that run alone, added up.
+ * side, and count with their longest); then come the alone phase's clock group (its longest check,
+ * or one balance account's checks one after another) and the checks that run alone, added up.
  */
 export function floorAt(rttMs: number, loopback: CheckResult[], distant: CheckResult[]): Floor {
   // a check's own time leaves out its wait for the balance account (another check's time)
   const ownMs = new Map(loopback.map((c) => [c.id, c.durationMs - (c.balanceAccountWaitMs ?? 0)]))
-  const floor: Floor = { ms: 0, balanceAccountMs: 0, balanceAccounts: 0, accountUrlsMs: 0, aloneMs: 0, aloneCount: 0, serialMs: 0 }
+  const floor: Floor = { ms: 0, balanceAccountMs: 0, balanceAccounts: 0, accountUrlsMs: 0, aloneMs: 0, aloneCount: 0, clockGroupMs: 0, clockGroupCount: 0, serialMs: 0 }
+  const groupByAccount = new Map<string, number>()
   const accountEventsByFile = new Map<string, number>()
   const balanceAccounts = new Set<string>()
   let onBalanceAccounts = 0
@@ -204,6 +212,10 @@ export function floorAt(rttMs: number, loopback: CheckResult[], distant: CheckRe
       balanceAccounts.add(check.balanceAccountSetting ?? 'PIX_BALANCE')
       onBalanceAccounts += ms
       longestOnOne = Math.max(longestOnOne, ms)
+    } else if (check.clockGroup) {
+      const lane = check.balanceAccountSetting ?? check.id
+      groupByAccount.set(lane, (groupByAccount.get(lane) ?? 0) + ms)
+      floor.clockGroupCount++
     } else if (check.alone === ALONE.accountEvents) {
       accountEventsByFile.set(check.file, Math.max(accountEventsByFile.get(check.file) ?? 0, ms))
     } else if (check.alone !== undefined) {
@@ -216,7 +228,8 @@ export function floorAt(rttMs: number, loopback: CheckResult[], distant: CheckRe
   for (const ms of accountEventsByFile.values()) floor.accountUrlsMs += ms
   floor.balanceAccounts = balanceAccounts.size
   floor.balanceAccountMs = Math.max(longestOnOne, onBalanceAccounts / Math.max(1, balanceAccounts.size))
-  floor.ms = Math.max(floor.longest?.ms ?? 0, floor.balanceAccountMs, floor.accountUrlsMs) + floor.aloneMs
+  floor.clockGroupMs = Math.max(0, ...groupByAccount.values())
+  floor.ms = Math.max(floor.longest?.ms ?? 0, floor.balanceAccountMs, floor.accountUrlsMs) + floor.clockGroupMs + floor.aloneMs
   return floor
 }
 

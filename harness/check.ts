@@ -8,6 +8,7 @@ import { TestRunner, afterAll, test, type TestContext } from 'vitest'
 import { CLAUSES_PATH, clauseById, extensionCatalogue } from '../generators/clauses.ts'
 import { CheckFailure } from './assertions.ts'
 import { settleCases } from './cases.ts'
+import { clockBarrierFor, type Seat, type SeatKind } from './clock-barrier.ts'
 import { asPrecondition, isSkip } from './clause-scope.ts'
 import { balanceAccountConfig } from './config.ts'
 import type { AccountUrlsKeeper } from './control.ts'
@@ -21,7 +22,7 @@ import { flushPacingLogs } from './pacing.ts'
 import { Recorder, type RecordedExchange } from './recorder.ts'
 import { sharedRedactor } from './redact.ts'
 import { operationOf, whyNotLive, type ProbeKit } from './routes.ts'
-import { inPhase, runModeOf, schedulingPhase, type RunMode } from './schedule.ts'
+import { ALONE, holdsABalanceAccount, inClockGroup, inPhase, runModeOf, schedulingPhase, type RunMode } from './schedule.ts'
 import { selectedByTags } from './tags.ts'
 import { traceForCheck } from './trace.ts'
 import { failingCheckFor, refusedValidRequest } from './valid-requests.ts'
@@ -59,19 +60,25 @@ export function check(title: string, options: CheckOptions, fn: (t: CheckContext
   const phase = schedulingPhase()
   const lane = laneOf(phase, options.alone, needs)
   if (!inPhase(phase, options.alone, lane.balanceAccount, lane.resetsIt)) return
-  const mode = runModeOf(phase, options.alone, lane.balanceAccount, lane.resetsIt)
-  const meta: CheckMeta = { clauses, needs, tags, ...(options.alone ? { alone: options.alone } : {}), ...(mode === 'balance-account' ? { balanceAccount: true } : {}) }
+  const mode = runModeOf(phase, options.alone, lane.balanceAccount, lane.resetsIt, needs.includes('reset'))
+  const meta: CheckMeta = { clauses, needs, tags, ...(options.alone ? { alone: options.alone } : {}), ...(mode === 'balance-account' ? { balanceAccount: true } : {}), ...(inClockGroup(mode) ? { clockGroup: true } : {}) }
   const file = TestRunner.getCurrentSuite()?.file
   const area = areaOf(file?.filepath)
   if (area) meta.area = area
   releaseResourcesAfter(file)
-  const timeout = laneTimeoutMs(options.timeout, mode)
-  test(title, { meta, ...(timeout ? { timeout } : {}), ...(mode === 'alone' ? {} : { concurrent: true }) }, async (ctx) => {
-    await runCheck(ctx, clauses, needs, fn, mode, mode === 'balance-account' ? balanceAccountWaitMs(options.timeout) : 0)
+  // In the alone phase every check takes a seat at the clock barrier, one of the group or one alone,
+  // and waits there for it: the checks of a file start together, so one waiting holds back no other.
+  const seat: SeatKind | undefined = phase === 'alone' ? (inClockGroup(mode) ? 'group' : 'exclusive') : undefined
+  const timeout = laneTimeoutMs(options.timeout, mode, seat !== undefined)
+  // a rate window's check takes its balance account reset, when the driver resets one account: its
+  // windows start empty with no clock move (which would wait for the whole group)
+  const resetFirst = mode === 'clock-group-balance-account' && options.alone === ALONE.rateWindow && lane.resetsIt
+  test(title, { meta, ...(timeout ? { timeout } : {}), ...(mode === 'alone' && !seat ? {} : { concurrent: true }) }, async (ctx) => {
+    await runCheck(ctx, clauses, needs, fn, mode, holdsABalanceAccount(mode) ? balanceAccountWaitMs(options.timeout) : 0, seat, resetFirst)
   })
 }
 
-async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: (t: CheckContext) => Promise<void> | void, mode: RunMode, waitMs: number): Promise<void> {
+async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: (t: CheckContext) => Promise<void> | void, mode: RunMode, waitMs: number, seatKind?: SeatKind, resetFirst = false): Promise<void> {
   const meta = ctx.task.meta
   meta.area ??= areaOf(ctx.task.file.filepath)
   keepEarlierAttempt(ctx)
@@ -89,15 +96,18 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
   let hooks: CheckHooks | undefined
   let kit: ProbeKit | undefined
   let release: (() => void) | undefined
+  let seat: Seat | undefined
   try {
     const unmet = unmetNeed(config, needs)
     if (unmet) skipCheck(ctx, unmet)
-    if (mode === 'balance-account') {
+    if (holdsABalanceAccount(mode)) {
       const taken = await takeBalanceAccount(main, accounts, waitMs, ctx.signal, meta)
       release = taken.release
       config = taken.config
     }
-    const built = await buildContext(ctx, config, state, needs, recorder, mode)
+    // before the check's first request: from here no clock move comes but those it asks for
+    if (seatKind) seat = await clockBarrierFor(process.env.PIX_RUN_ID ?? 'no run id', main.controlUrl ?? '').enter(seatKind, ctx.signal)
+    const built = await buildContext(ctx, config, state, needs, recorder, mode, seat, resetFirst)
     kit = built.kit
     keeper = built.keeper
     hooks = built.hooks
@@ -130,6 +140,7 @@ async function runCheck(ctx: TestContext, clauses: string[], needs: Need[], fn: 
     // check's channel, where no one reads them).
     await hooks?.leaveAccountChannel().catch(() => {})
     await keeper?.restore().catch(() => {})
+    seat?.leave()
     release?.()
   }
 }

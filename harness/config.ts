@@ -127,6 +127,19 @@ export const DEFAULT_WORKERS_DISTANT = 7
 /** The preflight's fastest answer this slow (mostly one round trip) means a target some 40 ms or more away. */
 export const DISTANT_TARGET_MS = 40
 export const DEFAULT_CONCURRENCY = 8
+/**
+ * Workers of a certification's alone phase (vitest.config.ts): the checks of its clock group run
+ * side by side in them (harness/clock-barrier.ts), the others one at a time, in whichever worker.
+ * Three: at 100 ms six made the phase no shorter (11.3–13.2 s against 11.5 s), and on loopback
+ * their start cost about a second more before its first check (bench/README.md).
+ * A run with fewer workers than the default has them for a reason (one capture port:
+ * PIX_WEBHOOK_LISTEN or a public URL; --max-in-flight; --workers): its alone phase has as many.
+ */
+export const ALONE_WORKERS = 3
+
+export function aloneWorkers(runWorkers: number): number {
+  return runWorkers < DEFAULT_WORKERS ? Math.max(1, runWorkers) : ALONE_WORKERS
+}
 export const MAX_WORKERS = 16
 export const MAX_CONCURRENCY = 64
 export const MAX_NUM_RUNS = 1_000_000

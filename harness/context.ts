@@ -10,8 +10,9 @@ import {
   expectRefused, expectStatus, fail, isRefusal, jsonObject, show, type DateTimeShape, type NumberShape, type ShapeOptions, type Shaped, type StringShape,
 } from './assertions.ts'
 import { caseClauses, runCase, type CaseRecord } from './cases.ts'
+import type { Seat } from './clock-barrier.ts'
 import { clauseScope, inPrecondition, preconditionOf, requireClauses } from './clause-scope.ts'
-import type { TargetConfig } from './config.ts'
+import { aloneWorkers, type TargetConfig } from './config.ts'
 import { AccountUrlsKeeper, ControlClient } from './control.ts'
 import type { Exchange } from './exchange.ts'
 import {
@@ -22,8 +23,8 @@ import { pacerFor, type ClockMove } from './pacing.ts'
 import { runModel, runProperty, type AnotherAccount, type ModelRun, type ModelRunOptions, type PropertyOptions } from './property.ts'
 import type { Recorder, RecordedExchange } from './recorder.ts'
 import { noteControlExchange, noteTargetExchange, operationOf, type ProbeKit } from './routes.ts'
-import { anotherBalanceAccount, balanceAccountWaitMs } from './lanes.ts'
-import { notAlone, onlyItsAccount, type RunMode } from './schedule.ts'
+import { anotherBalanceAccount, balanceAccountWaitMs, noteTakenReset } from './lanes.ts'
+import { holdsABalanceAccount, inClockGroup, inTheClockGroup, notAlone, onlyItsAccount, type RunMode } from './schedule.ts'
 import { noteTargetDate } from './target-clock.ts'
 import type { TraceContext } from './trace.ts'
 import { expectEventSchema, expectSchemaOf } from './validate.ts'
@@ -177,6 +178,8 @@ export async function buildContext(
   needs: Need[],
   recorder: Recorder,
   mode: RunMode,
+  clockSeat?: Seat,
+  resetAccountFirst = false,
 ): Promise<{ t: CheckContext; kit: ProbeKit; keeper: AccountUrlsKeeper | undefined; hooks: CheckHooks | undefined }> {
   const record = (ex: Exchange) => {
     noteSpan(state, ex)
@@ -185,8 +188,9 @@ export async function buildContext(
     state.answers.push(ex)
     state.recorded.set(ex, recorder.record(ex))
   }
-  // the alone phase runs one worker, after the shared phase: its checks get the run's whole rate (--max-rps)
-  const clients = createClients(mode === 'alone' ? { ...c, workers: 1 } : c, record, state.trace)
+  // the alone phase comes after the shared phase: a check alone gets the run's whole rate (--max-rps),
+  // one of the clock group its worker's share
+  const clients = createClients(mode === 'alone' ? { ...c, workers: 1 } : inClockGroup(mode) ? { ...c, workers: aloneWorkers(c.workers) } : c, record, state.trace)
   // The control API is the sandbox's driver, not the target's surface; readonly runs never drive it.
   const onControl = (ex: Exchange) => {
     noteSpan(state, ex)
@@ -198,15 +202,21 @@ export async function buildContext(
   const controlHttp = new HttpClient({ timeoutMs: c.timeoutMs, onExchange: onControl, trace: state.trace })
   const drivable = c.controlUrl !== undefined && c.profile !== 'readonly'
   // A route probe leaves the account as it found it (harness/routes.ts), so it may run beside others.
-  const onBalanceAccount = mode === 'balance-account'
+  const onBalanceAccount = holdsABalanceAccount(mode)
   const probeControl = drivable ? new ControlClient(controlHttp, c.controlUrl!, c.clientId, { namesAccount: onBalanceAccount, onClockMove }) : undefined
   const keeper = probeControl ? new AccountUrlsKeeper(probeControl) : undefined
   // Beside other checks, a check may not change what they all see (the account-events checks share
   // the account's channel through their hooks, their worker holding the account's URLs; a check on
-  // the balance account has that account to itself).
-  const guard = mode === 'alone' ? undefined : onBalanceAccount ? onlyItsAccount(ctx.task.name) : notAlone(ctx.task.name)
-  const control = drivable ? new ControlClient(controlHttp, c.controlUrl!, c.clientId, { exclusive: guard, keeper, namesAccount: onBalanceAccount, onClockMove }) : undefined
+  // the balance account has that account to itself; a check of the clock group moves the clock
+  // through the barrier, and on the main account may point its URLs at its own channel: no other
+  // check of the group does).
+  const guard = mode === 'alone' ? undefined : inClockGroup(mode) ? inTheClockGroup(ctx.task.name) : onBalanceAccount ? onlyItsAccount(ctx.task.name) : notAlone(ctx.task.name)
+  const control = drivable ? new ControlClient(controlHttp, c.controlUrl!, c.clientId, { exclusive: guard, keeper, namesAccount: onBalanceAccount, onClockMove, ...(clockSeat ? { clockSeat } : {}) }) : undefined
   const skip = (reason: string): never => skipCheck(ctx, reason)
+  if (resetAccountFirst && control) {
+    await preconditionOf('the balance account reset when taken (POST /control/accounts/{id}/reset)', () => control.resetAccount())
+    noteTakenReset(c)
+  }
   const hooks = needs.includes('webhooks')
     ? await preconditionOf('the webhook capture set up on the target', () => checkHooks(c, ctx.task.id, clients.gateway, () => control, {
       exclusive: guard, keeper, accountEvents: mode === 'account-events', driver: probeControl, accountUrlsWaitMs: balanceAccountWaitMs(undefined),

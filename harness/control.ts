@@ -1,6 +1,7 @@
 // Typed driver of the sandbox control API (specs/control.yaml, its only description): the outside world acting on the target
 // (a payer pays, the bank settles, time passes). Any non-2xx answer throws, naming the route.
 import { describeExchange } from './assertions.ts'
+import type { Seat } from './clock-barrier.ts'
 import type { Exchange } from './exchange.ts'
 import type { HttpClient } from './http.ts'
 import type { ClockMove } from './pacing.ts'
@@ -92,6 +93,11 @@ export interface ControlOptions {
   keeper?: AccountUrlsKeeper
   /** Incoming payments name `defaultAccount` (it is not the primary account, the driver's default). */
   namesAccount?: boolean
+  /**
+   * The check's seat in the alone phase's clock group (harness/clock-barrier.ts): its clock moves
+   * wait there for the other checks of the group, and the move made may be another's earlier one.
+   */
+  clockSeat?: Seat
 }
 
 export class ControlClient {
@@ -99,6 +105,7 @@ export class ControlClient {
   private readonly keeper: AccountUrlsKeeper | undefined
   private readonly namesAccount: boolean
   private readonly onClockMove: ((move: ClockMove) => void) | undefined
+  private readonly clockSeat: Seat | undefined
 
   constructor(
     private readonly http: HttpClient,
@@ -111,6 +118,7 @@ export class ControlClient {
     this.keeper = options.keeper
     this.namesAccount = options.namesAccount ?? false
     this.onClockMove = options.onClockMove
+    this.clockSeat = options.clockSeat?.kind === 'group' ? options.clockSeat : undefined
   }
 
   /**
@@ -137,8 +145,19 @@ export class ControlClient {
   clock(): Promise<{ now: string }> {
     return this.call('GET', '/control/clock')
   }
-  advance(seconds: number): Promise<{ now: string }> {
+  /**
+   * Moves the clock `seconds` on: at once, or, for a check of the clock group, once every check of
+   * the group waits for a move (harness/clock-barrier.ts: the move made may be another's too, and
+   * this call answers once its own position is reached). `atLeast`: the check is content with a
+   * further move, and reads where the clock went from the answer; otherwise the move is the one
+   * asked (give or take the second the barrier rounds it up to).
+   */
+  advance(seconds: number, opts: { atLeast?: boolean } = {}): Promise<{ now: string }> {
+    if (this.clockSeat) return this.clockSeat.advance(seconds, { move: (s) => this.moveClock(s), read: () => this.clock() }, opts.atLeast)
     this.exclusive?.("moves the sandbox's clock (POST /control/clock/advance)", 'sandbox')
+    return this.moveClock(seconds)
+  }
+  private moveClock(seconds: number): Promise<{ now: string }> {
     return this.call<{ now: string }>('POST', '/control/clock/advance', { seconds }).then((now) => {
       this.onClockMove?.({ kind: 'advance', seconds })
       return now

@@ -5,7 +5,7 @@
 import { balanceAccountConfig, resetsBalanceAccount, runCheckTimeoutMs, usableBalanceAccounts, usesBalanceAccount, type BalanceAccount, type TargetConfig } from './config.ts'
 import type { CheckMeta } from './meta.ts'
 import { workerConfig, type Need } from './needs.ts'
-import { ALONE, holdBalanceAccount, tryHoldBalanceAccount, type Phase, type RunMode } from './schedule.ts'
+import { ALONE, holdBalanceAccount, holdsABalanceAccount, tryHoldBalanceAccount, type Phase, type RunMode } from './schedule.ts'
 
 /** What only the main account has (balanceAccountConfig leaves it out): a check that needs it stays on the main account. */
 const MAIN_ACCOUNT_NEEDS: readonly Need[] = ['certs', 'otherAccountCert', 'unlinkedCert', 'limitedKey']
@@ -46,25 +46,44 @@ export function balanceAccountWaitMs(timeout: number | undefined): number {
   return 4 * checkTimeoutMs(timeout)
 }
 
+/**
+ * The configs of the checks that took their balance account reset (a rate window's check in the
+ * alone phase's clock group, when the driver resets one account): its windows are empty, so the
+ * check needs no clock move to start from clean ones (suites/rate-limits/window.ts cleanWindow).
+ */
+const takenReset = new WeakSet<TargetConfig>()
+
+export function noteTakenReset(c: TargetConfig): void {
+  takenReset.add(c)
+}
+
+export function wasTakenReset(c: TargetConfig): boolean {
+  return takenReset.has(c)
+}
+
 /** Between giving up the wait (blocked) and the test's own time limit. */
 const WAIT_MARGIN_MS = 5_000
 
 /**
- * On the balance account a check may wait for the others on it, and an account-events check for
- * the worker holding the account's URLs: the wait is given time of its own.
+ * On the balance account a check may wait for the others on it, an account-events check for the
+ * worker holding the account's URLs, and a check of the alone phase (`seated`) for its seat at the
+ * clock barrier and the others' moves: the wait is given time of its own.
  */
-export function laneTimeoutMs(timeout: number | undefined, mode: RunMode): number | undefined {
-  return mode === 'balance-account' || mode === 'account-events' ? checkTimeoutMs(timeout) + balanceAccountWaitMs(timeout) + WAIT_MARGIN_MS : timeout
+export function laneTimeoutMs(timeout: number | undefined, mode: RunMode, seated = false): number | undefined {
+  return holdsABalanceAccount(mode) || mode === 'account-events' || seated ? checkTimeoutMs(timeout) + balanceAccountWaitMs(timeout) + WAIT_MARGIN_MS : timeout
 }
 
 /**
  * The balance accounts a check of `mode` may take, in the order it tries them. The ledger model
  * holds its account for many seconds: it tries the last one first and the short checks the first
- * one, so they seldom queue behind it.
+ * one, so they seldom queue behind it. In the clock group the last one is kept for the ledger
+ * model with the clock (the group's longest chain) and the rate windows queue on the others:
+ * started a little after them, it waited seconds for an account.
  */
 export function accountsToTry(main: TargetConfig, mode: RunMode, alone: string | undefined): BalanceAccount[] {
-  const usable = mode === 'balance-account' ? usableBalanceAccounts(main) : []
-  return alone === ALONE.accountReset ? [...usable].reverse() : usable
+  const usable = holdsABalanceAccount(mode) ? usableBalanceAccounts(main) : []
+  if (alone === ALONE.accountReset || (mode === 'clock-group-balance-account' && alone === ALONE.clock)) return [...usable].reverse()
+  return mode === 'clock-group-balance-account' && usable.length > 1 ? usable.slice(0, -1) : usable
 }
 
 /**

@@ -11,6 +11,8 @@ export interface CheckMeta {
   alone?: string
   /** It ran on the balance account beside the shared phase, one at a time with the others there, not alone. */
   balanceAccount?: boolean
+  /** It ran in the alone phase's clock group (harness/clock-barrier.ts), beside the group's other checks, not alone. */
+  clockGroup?: boolean
   /** How long it waited for the balance account (part of its duration). */
   balanceAccountWaitMs?: number
   /** Which balance account it held: the settings it comes from (PIX_BALANCE, PIX_BALANCE_2, … PIX_BALANCE_8). */

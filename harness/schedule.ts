@@ -6,7 +6,13 @@
 //           lanes beside them, the checks that declared `alone` for the sake of one account: on a
 //           balance account of their own (`holdBalanceAccount`), or, for `ALONE.accountEvents`,
 //           while their worker holds the main account's notification URLs (`holdAccountUrls`);
-//   alone:  then, in one worker, the other checks that declared `alone`, one after another.
+//   alone:  then the other checks that declared `alone`, in ALONE_WORKERS workers, each with a seat
+//           at the clock barrier (harness/clock-barrier.ts): the clock group (`clockGroupMode`:
+//           the clock checks, on the main account or, when they also reset, on a balance account;
+//           the rate windows on a balance account) side by side, each clock move made once every
+//           check of the group waits for one, so a check sees the clock move only when it asked;
+//           the others (a sandbox reset, the settings, the main account's exact balances or rate
+//           windows) one at a time, when no check of the group holds a seat.
 // A round trip to a distant target costs 50–150 ms; run one after another, a certification is its
 // request count times that. Side by side, it is its longest chain of requests, plus the alone phase.
 //
@@ -40,17 +46,45 @@ export function schedulingPhase(): Phase | undefined {
 /**
  * How a check runs in the phase it registered in: side by side with the rest (the shared phase);
  * there too, taking its own notifications from the account's channel while its worker holds the
- * main account's URLs (`ALONE.accountEvents`), or on a balance account of its own; or alone.
+ * main account's URLs (`ALONE.accountEvents`), or on a balance account of its own; in the alone
+ * phase, in the clock group (harness/clock-barrier.ts), on the main account or on a balance account
+ * of its own; or alone.
  */
-export type RunMode = 'side-by-side' | 'account-events' | 'balance-account' | 'alone'
+export type RunMode = 'side-by-side' | 'account-events' | 'balance-account' | 'clock-group' | 'clock-group-balance-account' | 'alone'
 
-export function runModeOf(phase: Phase | undefined, alone: string | undefined, balanceAccount = false, resetsIt = false): RunMode {
+export function runModeOf(phase: Phase | undefined, alone: string | undefined, balanceAccount = false, resetsIt = false, needsReset = false): RunMode {
   if (phase === 'shared') {
     if (onTheBalanceAccount(alone, balanceAccount, resetsIt)) return 'balance-account'
     return alone === ALONE.accountEvents ? 'account-events' : 'side-by-side'
   }
+  if (phase === 'alone') return clockGroupMode(alone, balanceAccount, resetsIt, needsReset) ?? 'alone'
   return 'alone'
 }
+
+/**
+ * Whether a check of the alone phase joins the clock group, and on which account; undefined when it
+ * runs alone. It joins when what it shares with the others is only the clock, which the barrier
+ * moves for it alone: a check declared `ALONE.clock`, on the main account; one that also starts
+ * from a blank account (`needsReset`: the ledger model's `blank`) only on a balance account whose
+ * driver resets one account (`resetsIt`), else it would reset the sandbox; and a check declared
+ * `ALONE.rateWindow` on a balance account, whose windows (per account, per API key: interface
+ * §4.12, §4.13) are then its own. Every other check of the phase (a sandbox reset, the settings,
+ * the main account's exact balances, a rate window of the main account) runs alone.
+ */
+export function clockGroupMode(alone: string | undefined, balanceAccount: boolean, resetsIt: boolean, needsReset: boolean): RunMode | undefined {
+  if (alone === ALONE.clock) {
+    if (!needsReset) return 'clock-group'
+    return balanceAccount && resetsIt ? 'clock-group-balance-account' : undefined
+  }
+  if (alone === ALONE.rateWindow && balanceAccount) return 'clock-group-balance-account'
+  return undefined
+}
+
+/** Whether a check of `mode` runs on a balance account it holds. */
+export const holdsABalanceAccount = (mode: RunMode): boolean => mode === 'balance-account' || mode === 'clock-group-balance-account'
+
+/** Whether a check of `mode` moves the clock through the barrier, beside the other checks of the group. */
+export const inClockGroup = (mode: RunMode): boolean => mode === 'clock-group' || mode === 'clock-group-balance-account'
 
 /**
  * Whether a check declared alone runs on a balance account instead, in the shared phase, one at a
@@ -92,6 +126,18 @@ export function notAlone(title: string): Exclusive {
  * check's account (its notification URLs). Throws when the check may not make it.
  */
 export type Exclusive = (what: string, scope: 'sandbox' | 'account') => void
+
+/**
+ * The guard of a check of the alone phase's clock group: its clock moves go through the barrier
+ * (harness/clock-barrier.ts); it may change its account's URLs (on the main account no other check
+ * of the group does; a balance account is its own), but any other change of the whole sandbox (a
+ * reset, the settings) the checks beside it would see.
+ */
+export function inTheClockGroup(title: string): Exclusive {
+  return (what, scope) => {
+    if (scope === 'sandbox') throw new KitError(`check "${title}" ${what}, which the other checks of the alone phase's clock group would see: declare the reason it needs the sandbox to itself (\`alone: ALONE.reset\`, \`ALONE.settings\`), not \`ALONE.clock\` (harness/schedule.ts)`)
+  }
+}
 
 /** A check on the balance account may change that account's URLs (it is the only check on it), not the sandbox. */
 export function onlyItsAccount(title: string): Exclusive {

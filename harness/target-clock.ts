@@ -125,11 +125,13 @@ export async function targetNow(t: ClockReader): Promise<Date> {
 }
 
 /**
- * Moves the target's clock by `seconds` (POST /control/clock/advance) and returns where it moved
- * to, as the advance answers it (specs/control.yaml Clock: a reading of the moved clock, one round
- * trip fewer than reading it again), else as read after.
+ * Moves the target's clock by `seconds` or more (POST /control/clock/advance: in the alone phase's
+ * clock group the move may be another check's further one, harness/clock-barrier.ts) and returns
+ * where it moved to, as the advance answers it (specs/control.yaml Clock: a reading of the moved
+ * clock, one round trip fewer than reading it again), else as read after. What comes after is
+ * judged against that position, never against the position plus `seconds`.
  */
 export async function advancedClock(t: ClockReader & { control: ControlClient }, seconds: number): Promise<TargetTime> {
-  const moved = Date.parse(String((await t.control.advance(seconds))?.now))
+  const moved = Date.parse(String((await t.control.advance(seconds, { atLeast: true }))?.now))
   return Number.isNaN(moved) ? targetTime(t) : { nowMs: moved, skewMs: 0 }
 }

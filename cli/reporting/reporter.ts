@@ -54,6 +54,7 @@ interface CheckMeta {
   balanceAccount?: unknown
   balanceAccountWaitMs?: unknown
   balanceAccountSetting?: unknown
+  clockGroup?: unknown
 }
 
 const MAX_MESSAGE_CHARS = 4_000
@@ -179,6 +180,7 @@ export class ConformanceReporter implements Reporter {
     if (isPropertyRun(meta.property)) check.property = meta.property
     if (typeof meta.alone === 'string') check.alone = meta.alone
     if (meta.balanceAccount === true) check.balanceAccount = true
+    if (meta.clockGroup === true) check.clockGroup = true
     if (typeof meta.balanceAccountWaitMs === 'number') check.balanceAccountWaitMs = meta.balanceAccountWaitMs
     if (typeof meta.balanceAccountSetting === 'string') check.balanceAccountSetting = meta.balanceAccountSetting
     if (meta.traffic && typeof meta.traffic.requests === 'number' && typeof meta.traffic.rounds === 'number') {

@@ -69,6 +69,8 @@ export interface CheckResult {
   alone?: string
   /** It ran on a balance account (PIX_BALANCE_*, PIX_BALANCE_2_* to PIX_BALANCE_8_*) beside the other checks, one at a time with those on that account, instead of alone. */
   balanceAccount?: true
+  /** It ran in the alone phase's clock group, beside the group's other checks, its clock moves made together with theirs (harness/clock-barrier.ts). */
+  clockGroup?: true
   /** How much of its duration it waited for the balance account (held by one check at a time). */
   balanceAccountWaitMs?: number
   /** Which balance account it held: the settings it comes from (PIX_BALANCE, PIX_BALANCE_2, … PIX_BALANCE_8). */

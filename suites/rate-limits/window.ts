@@ -3,9 +3,11 @@
 // requests each limit counts (the gateway balance per API key, the resend per account).
 //
 // A window is made clean and rolled either with the control clock (POST /control/clock/advance by
-// 61 s: every window of the target rolls) or, behind --slow, by waiting in real time. Either way
+// 61 s or more: every window of the target rolls) or, behind --slow, by waiting in real time. Either way
 // the kit's pacer is told, so it neither waits for nothing nor lets a later check hit a 429.
 import type { CheckContext } from '../../harness/check.ts'
+import { isBalanceAccount, resetsBalanceAccount } from '../../harness/config.ts'
+import { wasTakenReset } from '../../harness/lanes.ts'
 import type { Exchange } from '../../harness/exchange.ts'
 import { CONNECTIONS_PER_ORIGIN, type GatewayClient } from '../../harness/http.ts'
 import { flushPacingLogs, pacerFor, type Slot } from '../../harness/pacing.ts'
@@ -40,18 +42,24 @@ export async function rollWindow(t: CheckContext, slot: Slot, prefer: 'clock' | 
   if (!t.config.controlUrl) {
     t.skip('rolling a 60 s rate window needs the control clock (PIX_CONTROL_URL) or real-time waiting (--slow)')
   }
-  await t.control.advance(WINDOW_S + 1)
+  await t.control.advance(WINDOW_S + 1, { atLeast: true })
   pacerFor(t.config.gatewayUrl).forget()
   return 'clock'
 }
 
+const resetsItsAccount = (t: CheckContext): boolean => isBalanceAccount(t.config, t.config.clientId) && resetsBalanceAccount(t.config)
+
 /**
- * After a check that exhausted a window: roll it with the control clock when there is one;
+ * After a check that exhausted a window: roll it with the control clock (or the balance account's
+ * reset) when there is one;
  * otherwise (--slow) wait it out, so no later check has to wait for the kit's own burst.
  */
 export async function leaveWindow(t: CheckContext, slot: Slot): Promise<void> {
   if (t.config.controlUrl) {
-    await t.control.advance(WINDOW_S + 1)
+    // On a balance account whose driver resets one account (its windows with it), that reset
+    // leaves them clean without moving the clock the other checks of the alone phase see.
+    if (resetsItsAccount(t)) return t.control.resetAccount()
+    await t.control.advance(WINDOW_S + 1, { atLeast: true })
     pacerFor(t.config.gatewayUrl).forget()
     return
   }
@@ -64,6 +72,8 @@ export async function leaveWindow(t: CheckContext, slot: Slot): Promise<void> {
  */
 export async function cleanWindow(t: CheckContext, slot: Slot): Promise<void> {
   if (t.config.controlUrl) {
+    // a balance account the check took reset (harness/lanes.ts): its own windows are empty already
+    if (wasTakenReset(t.config) && [resendSlot(t).key, balanceSlot(t).key].includes(slot.key)) return
     await rollWindow(t, slot)
     return
   }

@@ -1,7 +1,9 @@
 // The certification's two phases (harness/schedule.ts), as the CLI configures them: the checks
 // that did not declare `alone` run side by side, and the account-events ones beside them while
-// their worker holds the account's URLs; then the alone ones, one at a time, with nothing else in
-// flight; a check that moves shared state without declaring alone fails as a kit bug.
+// their worker holds the account's URLs; then the alone ones, the clock group side by side (its
+// moves through the barrier, test/unit/harness/clock-barrier.test.ts), the others one at a time;
+// a check that moves shared state without declaring alone fails as a kit bug, and so does a clock
+// check of the group that resets the sandbox.
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startVitest } from 'vitest/node'
@@ -51,10 +53,11 @@ const row = (name: string): Row => {
 
 test('each check registers in one phase: alone ones in the alone phase only', () => {
   expect(rows.filter((r) => r.project === 'alone').map((r) => r.name).sort()).toEqual([
+    'a clock check that resets the sandbox is a kit bug naming ALONE.reset',
     'an alone check may move the clock',
     'an alone check runs after every shared check, with none in flight',
   ])
-  expect(rows.length).toBe(7)
+  expect(rows.length).toBe(8)
   expect(row('an alone check may move the clock').alone).toMatch(/clock/)
 })
 
@@ -83,6 +86,25 @@ test("account-events checks run in the shared phase side by side, sharing one po
   expect(events.indexOf('/mark/eventsB/start')).toBeLessThan(events.indexOf('/mark/eventsA/end'))
   expect(marks.indexOf('/mark/eventsA/end')).toBeLessThan(alone)
   expect(target.requests.filter((q) => q.url === '/v1/account/webhook')).toHaveLength(1)
+})
+
+test("a check of the alone phase's clock group that resets the sandbox fails as a kit bug that names ALONE.reset, before any request", () => {
+  const r = row('a clock check that resets the sandbox is a kit bug naming ALONE.reset')
+  expect(r.state).toBe('failed')
+  expect(r.errors.join('\n')).toMatch(/resets the sandbox .*clock group .*ALONE\.reset/)
+  expect(target.requests.filter((q) => q.url === '/control/reset')).toHaveLength(0)
+})
+
+test("the alone phase's clock group: clock checks on the main account, or, when they reset, on a balance account the driver resets alone; rate windows on a balance account; the rest alone", () => {
+  expect(runModeOf('alone', ALONE.clock)).toBe('clock-group')
+  expect(runModeOf('alone', ALONE.clock, true, true)).toBe('clock-group')
+  expect(runModeOf('alone', ALONE.clock, true, true, true)).toBe('clock-group-balance-account')
+  expect(runModeOf('alone', ALONE.clock, true, false, true)).toBe('alone')
+  expect(runModeOf('alone', ALONE.clock, false, true, true)).toBe('alone')
+  expect(runModeOf('alone', ALONE.rateWindow, true)).toBe('clock-group-balance-account')
+  expect(runModeOf('alone', ALONE.rateWindow, false)).toBe('alone')
+  for (const reason of [ALONE.reset, ALONE.settings, ALONE.balances, ALONE.accountUrls, ALONE.accountReset]) expect(runModeOf('alone', reason, false)).toBe('alone')
+  expect(runModeOf(undefined, ALONE.clock)).toBe('alone')  // outside a certification: no group, no barrier
 })
 
 test('a shared check that moves the clock fails as a kit bug that names `alone`, before any request', () => {

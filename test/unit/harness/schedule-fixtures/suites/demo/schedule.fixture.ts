@@ -38,6 +38,10 @@ check('an alone check may move the clock', { alone: ALONE.clock, clauses: ['2.3.
   await t.control.advance(60)
 })
 
+check('a clock check that resets the sandbox is a kit bug naming ALONE.reset', { alone: ALONE.clock, clauses: ['2.3.gateway-id'], needs: ['control'] }, async (t) => {
+  await t.control.reset()
+})
+
 let eventsBStarted: () => void = () => {}
 const eventsBHasStarted = new Promise<void>((resolve) => (eventsBStarted = resolve))
 
