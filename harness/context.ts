@@ -1,6 +1,8 @@
 // The context a check receives (`t`): its clients, bound to the check's evidence and trace; its
 // verdict verbs, each naming the clause it proves; its notifications, and its properties. Built
-// for one check by harness/check.ts, which turns what the check throws into its verdict.
+// for one check by harness/check.ts, which turns what the check throws into its verdict. The file
+// is long because the clients, the verbs and the scheduling of a check (its balance account, its
+// clock-group seat) are all bound here to the one check's evidence.
 import { isDeepStrictEqual } from 'node:util'
 import type fc from 'fast-check'
 import type { TestContext } from 'vitest'
