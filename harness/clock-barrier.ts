@@ -93,7 +93,7 @@ export class ClockBarrier {
   }
 
   /**
-   * Takes a seat: a group one once no move is in flight or asked for and no exclusive check holds one; an
+   * Takes a seat: a group one once no move is in flight or due (every seated check waiting for one) and no exclusive check holds one; an
    * exclusive one once no seat is taken and no move is in flight (so the group's checks go first,
    * and the exclusive ones in its gaps and after it: none waits for a group to drain while the
    * others' workers idle). Rejects with the signal's reason when it aborts first.
@@ -103,11 +103,15 @@ export class ClockBarrier {
     for (;;) {
       const seated = this.update((s) => {
         prune(s)
-        // a group seat waits while a check waits for a move: checks coming one after another (the
-        // rate windows on one balance account) would otherwise keep a move from ever being made
+        // a group seat waits while a move is due (every check of the group waits for one): checks
+        // coming one after another (the rate windows on one balance account) would otherwise keep
+        // a move from ever being made; while one of the group is still running, a check coming in
+        // delays no move but its own first steps' worth
+        const seats = Object.values(s.seats)
+        const moveDue = seats.length > 0 && seats.every((seat) => seat.kind === 'group' && Object.keys(seat.asks).length > 0)
         const free = kind === 'group'
-          ? !s.moving && !Object.values(s.seats).some((seat) => seat.kind === 'exclusive' || Object.keys(seat.asks).length > 0)
-          : !s.moving && Object.keys(s.seats).length === 0
+          ? !s.moving && !moveDue && !seats.some((seat) => seat.kind === 'exclusive')
+          : !s.moving && seats.length === 0
         if (!free) return false
         s.seats[id] = { pid: process.pid, kind, asks: {} }
         return true

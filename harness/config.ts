@@ -129,16 +129,18 @@ export const DISTANT_TARGET_MS = 40
 export const DEFAULT_CONCURRENCY = 8
 /**
  * Workers of a certification's alone phase (vitest.config.ts): the checks of its clock group run
- * side by side in them (harness/clock-barrier.ts), the others one at a time, in whichever worker.
- * Three: at 100 ms six made the phase no shorter (11.3–13.2 s against 11.5 s), and on loopback
- * their start cost about a second more before its first check (bench/README.md).
- * A run with fewer workers than the default has them for a reason (one capture port:
+ * side by side in them (harness/clock-barrier.ts), a worker's files one after another, the others
+ * one at a time, in whichever worker. Near (the default count of workers): three, since on loopback
+ * the start of more cost about a second before the phase's first check and saved nothing. A run
+ * with more workers than the default (a distant target, DEFAULT_WORKERS_DISTANT, or --workers) has
+ * as many there: at 100 ms three workers ran the group's files three at a time (alone 10.2–10.3 s),
+ * seven all at once (8.8 s). A run with fewer has them for a reason (one capture port:
  * PIX_WEBHOOK_LISTEN or a public URL; --max-in-flight; --workers): its alone phase has as many.
  */
 export const ALONE_WORKERS = 3
 
 export function aloneWorkers(runWorkers: number): number {
-  return runWorkers < DEFAULT_WORKERS ? Math.max(1, runWorkers) : ALONE_WORKERS
+  return runWorkers === DEFAULT_WORKERS ? ALONE_WORKERS : Math.max(1, runWorkers)
 }
 export const MAX_WORKERS = 16
 export const MAX_CONCURRENCY = 64

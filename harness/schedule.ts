@@ -6,7 +6,7 @@
 //           lanes beside them, the checks that declared `alone` for the sake of one account: on a
 //           balance account of their own (`holdBalanceAccount`), or, for `ALONE.accountEvents`,
 //           while their worker holds the main account's notification URLs (`holdAccountUrls`);
-//   alone:  then the other checks that declared `alone`, in ALONE_WORKERS workers, each with a seat
+//   alone:  then the other checks that declared `alone`, in as many workers as the run has (three near: aloneWorkers), each with a seat
 //           at the clock barrier (harness/clock-barrier.ts): the clock group (`clockGroupMode`:
 //           the clock checks, on the main account or, when they also reset, on a balance account;
 //           the rate windows on a balance account) side by side, each clock move made once every
