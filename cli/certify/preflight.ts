@@ -145,13 +145,19 @@ export async function preflight(config: TargetConfig, { driveBalanceAccounts = t
 async function balanceAccountProblem(config: TargetConfig, account: BalanceAccount, clients: AccountClients, timeoutMs: number, resets: Map<string, true | string> | undefined): Promise<readonly [string, string] | undefined> {
   const need = unavailableKeyOf(account)
   const { prefix } = account
-  const [token, key] = await Promise.all([clients.base.requestToken(), clients.gateway.get('/v1/account/balance')])
+  // its checks drive it (incoming payments, settlements): the driver must know it; asked beside
+  // its credentials (a read), so a distant target waits one round trip for both
+  const driver = config.controlUrl && config.profile !== 'readonly' && resets
+    ? new ControlClient(new HttpClient({ timeoutMs }), config.controlUrl, account.clientId, { namesAccount: true })
+    : undefined
+  const [token, key, known] = await Promise.all([
+    clients.base.requestToken(),
+    clients.gateway.get('/v1/account/balance'),
+    driver?.account().then(() => undefined, (err: unknown) => (err instanceof ControlError ? answer(err.exchange) : String(err))),
+  ])
   if (!hasToken(token)) return [need, `${prefix}_CLIENT_SECRET (with ${prefix}_CLIENT_ID) is refused by POST /oauth/token: ${answer(token)}`] as const
   if (key.response.status === 401 || key.response.status === 403) return [need, `${prefix}_API_KEY is refused by GET /v1/account/balance: ${answer(key)}`] as const
-  if (!config.controlUrl || config.profile === 'readonly' || !resets) return undefined
-  // its checks drive it (incoming payments, settlements): the driver must know it
-  const driver = new ControlClient(new HttpClient({ timeoutMs }), config.controlUrl, account.clientId, { namesAccount: true })
-  const known = await driver.account().then(() => undefined, (err: unknown) => (err instanceof ControlError ? answer(err.exchange) : String(err)))
+  if (!driver || !resets) return undefined
   if (known !== undefined) return [need, `the sandbox driver does not know ${prefix}_CLIENT_ID: GET /control/accounts/{id} answered ${known}`] as const
   // A driver that ignored `account` would credit the main account, and the balance checks would
   // blame the target: one cent paid to the balance account must be that account's to see.

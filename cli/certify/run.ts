@@ -178,9 +178,10 @@ async function certifyInto(args: CliArgs, place: RunPlace): Promise<number> {
 
     // vitest loads while the preflight waits on the target (a distant one answers in round trips)
     loadVitestNode().catch(() => {})  // a failure surfaces where the run awaits it
-    urls = await guardAccountUrls(config)
+    // the URLs are read beside the preflight, which changes none of them
+    const guarding = guardAccountUrls(config).then((guard) => (urls = guard))
     const [checked, collectorDown] = await Promise.all([
-      preflight(config, { driveBalanceAccounts: selectsBalanceAccountChecks(args) }),
+      preflight(config, { driveBalanceAccounts: selectsBalanceAccountChecks(args) }).finally(() => guarding),
       args.otlpEndpoint ? import('../reporting/otlp.ts').then((m) => m.probeCollector(args.otlpEndpoint!)) : undefined,
     ])
     for (const warning of checked.warnings) complain(progress('run.warning', { text: consoleMessageIn(currentLang(), warning) }))
