@@ -345,10 +345,11 @@ export function isBalanceAccount(c: Pick<TargetConfig, 'balanceAccounts'>, clien
 
 /**
  * The config a check on a balance account sees: that account's credentials in place of the main
- * account's, and none of the main account's certificates, limited credentials or data.
+ * account's, and none of the main account's certificates, limited credentials or data (the second
+ * account's certificate stays: it is another account's to the balance account too).
  */
 export function balanceAccountConfig(c: TargetConfig, account: BalanceAccount): TargetConfig {
-  const { certFile: _cert, certUnlinkedFile: _unlinked, certOtherAccountFile: _otherCert, apiKeyLimited: _limitedKey, limitedClientId: _limitedId,
+  const { certFile: _cert, certUnlinkedFile: _unlinked, apiKeyLimited: _limitedKey, limitedClientId: _limitedId,
     limitedClientSecret: _limitedSecret, buyerUuid: _buyer, pixKey: _pixKey, ...rest } = c
   return { ...rest, clientId: account.clientId, clientSecret: account.clientSecret, apiKey: account.apiKey }
 }

@@ -7,8 +7,12 @@ import type { CheckMeta } from './meta.ts'
 import { workerConfig, type Need } from './needs.ts'
 import { ALONE, holdBalanceAccount, holdsABalanceAccount, tryHoldBalanceAccount, type Phase, type RunMode } from './schedule.ts'
 
-/** What only the main account has (balanceAccountConfig leaves it out): a check that needs it stays on the main account. */
-const MAIN_ACCOUNT_NEEDS: readonly Need[] = ['certs', 'otherAccountCert', 'unlinkedCert', 'limitedKey']
+/**
+ * What only the main account has (balanceAccountConfig leaves it out): a check that needs it stays
+ * on the main account. The second account's certificate (otherAccountCert) is not among them: it
+ * is another account's to a balance account too.
+ */
+const MAIN_ACCOUNT_NEEDS: readonly Need[] = ['certs', 'unlinkedCert', 'limitedKey']
 
 export interface Lane {
   /** The run has a usable balance account, and the check may run on one. */
