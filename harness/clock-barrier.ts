@@ -47,9 +47,12 @@ export interface Seat {
   readonly kind: SeatKind
   /**
    * Moves the clock by `seconds` once every group check waits or has left (group seats only);
-   * `atLeast`: a further move (up to a day further) does as well (the check reads where the clock went from the answer).
+   * `atLeast`: a further move (up to a day further) does as well (the check reads where the clock went from the answer);
+   * `thereafter`: so does any move made while the rest of the check runs (it only reads what a later
+   * clock keeps: an expired token, a removed charge, a rolled window's service), so from then on its
+   * seat holds no move back.
    */
-  advance(seconds: number, mover: ClockMover, atLeast?: boolean): Promise<{ now: string }>
+  advance(seconds: number, mover: ClockMover, atLeast?: boolean, thereafter?: boolean): Promise<{ now: string }>
   /** Gives the place up (idempotent): the others no longer wait for this check. */
   leave(): void
 }
@@ -59,6 +62,8 @@ interface SeatState {
   kind: SeatKind
   /** Its pending moves, by ask id: the position each wants (epoch ms on the target's clock), and whether a further one would do. */
   asks: Record<string, Ask>
+  /** Content with any move from its last one on (`thereafter`): the group's moves wait for it no more. */
+  passive?: boolean
 }
 
 interface Ask {
@@ -108,7 +113,8 @@ export class ClockBarrier {
         // a move from ever being made; while one of the group is still running, a check coming in
         // delays no move but its own first steps' worth
         const seats = Object.values(s.seats)
-        const moveDue = seats.length > 0 && seats.every((seat) => seat.kind === 'group' && Object.keys(seat.asks).length > 0)
+        const asking = (seat: SeatState) => Object.keys(seat.asks).length > 0
+        const moveDue = seats.some(asking) && seats.every((seat) => seat.kind === 'group' && (asking(seat) || seat.passive))
         const free = kind === 'group'
           ? !s.moving && !moveDue && !seats.some((seat) => seat.kind === 'exclusive')
           : !s.moving && seats.length === 0
@@ -141,14 +147,14 @@ export class ClockBarrier {
     return {
       kind,
       leave,
-      advance: (seconds, mover, atLeast = false) => {
+      advance: (seconds, mover, atLeast = false, thereafter = false) => {
         if (kind !== 'group') throw new Error('an exclusive seat moves the clock itself, not through the barrier')
-        return this.advance(id, seconds, mover, atLeast, signal)
+        return this.advance(id, seconds, mover, atLeast, thereafter, signal)
       },
     }
   }
 
-  private async advance(id: string, seconds: number, mover: ClockMover, atLeast: boolean, signal: AbortSignal | undefined): Promise<{ now: string }> {
+  private async advance(id: string, seconds: number, mover: ClockMover, atLeast: boolean, thereafter: boolean, signal: AbortSignal | undefined): Promise<{ now: string }> {
     if (this.read().clock === undefined) {
       // No move can come while this check runs (it holds a seat and does not wait): a reading now is exact.
       const sent = this.now()
@@ -166,11 +172,13 @@ export class ClockBarrier {
         const released = s.released[ask]
         if (released !== undefined) {
           delete s.released[ask]
+          const seat = s.seats[id]
+          if (seat && thereafter) seat.passive = true
           return { now: released }
         }
         prune(s)
         const group = Object.values(s.seats).filter((seat) => seat.kind === 'group')
-        if (s.moving || group.some((seat) => Object.keys(seat.asks).length === 0)) return undefined
+        if (s.moving || group.some((seat) => !seat.passive && Object.keys(seat.asks).length === 0)) return undefined
         // Every check of the group waits here: the clock goes as far as the asks allow, to the
         // furthest position wanted but no further than the earliest one wanted exactly, nor more
         // than a day past any other (asks content with a further move are released together, not

@@ -150,10 +150,11 @@ export class ControlClient {
    * the group waits for a move (harness/clock-barrier.ts: the move made may be another's too, and
    * this call answers once its own position is reached). `atLeast`: the check is content with a
    * further move, and reads where the clock went from the answer; otherwise the move is the one
-   * asked (give or take the second the barrier rounds it up to).
+   * asked (give or take the second the barrier rounds it up to). `thereafter`: the rest of the check
+   * is content with any further move too, so the group's moves no longer wait for its requests.
    */
-  advance(seconds: number, opts: { atLeast?: boolean } = {}): Promise<{ now: string }> {
-    if (this.clockSeat) return this.clockSeat.advance(seconds, { move: (s) => this.moveClock(s), read: () => this.clock() }, opts.atLeast)
+  advance(seconds: number, opts: { atLeast?: boolean; thereafter?: boolean } = {}): Promise<{ now: string }> {
+    if (this.clockSeat) return this.clockSeat.advance(seconds, { move: (s) => this.moveClock(s), read: () => this.clock() }, opts.atLeast, opts.thereafter)
     this.exclusive?.("moves the sandbox's clock (POST /control/clock/advance)", 'sandbox')
     return this.moveClock(seconds)
   }

@@ -11,8 +11,11 @@ import { type Exchange } from '../../harness/exchange.ts'
 
 /** Seconds of slack on either side of a lifetime: requests and the clock do not move in one instant. */
 const SLACK_S = 10
-/** Past the lifetime any further move does as well (in the alone phase's clock group, another check's may be made with it). */
-const PAST_EXPIRY = { atLeast: true }
+/**
+ * Past the lifetime any further move does as well, then and while the token's refusals are read (in
+ * the alone phase's clock group, another check's may be made with it or after it).
+ */
+const PAST_EXPIRY = { atLeast: true, thereafter: true }
 
 // ---- checks -----------------------------------------------------------------------------------
 

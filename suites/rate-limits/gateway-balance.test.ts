@@ -61,7 +61,7 @@ check('gateway balance: the window rolls, a throttled key is served again once 6
   await cleanWindow(t, slot)
   try {
     await throttlePrimaryKey(t)
-    const how = await rollWindow(t, slot, 'real-time')
+    const how = await rollWindow(t, slot, 'real-time', true)
     const ex = await balanceUnpaced(t.gateway)
     expectBalanceNotThrottled(t, ex, `HTTP 200 once ${WINDOW_S} s passed (${how === 'clock' ? 'control clock' : 'real time'})`)
     t.expectStatus(RATE, ex, 200)

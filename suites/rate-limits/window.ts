@@ -32,8 +32,10 @@ export function slotOf(t: CheckContext, method: string, path: string, apiKey: st
  * Rolls every window of the target with the control clock (then the pacer forgets its logs), or,
  * with --slow and no control API, waits in real time until `slot` holds none of the kit's requests.
  * `prefer: 'real-time'` waits in real time whenever --slow is set, even with a control API.
+ * `thereafter`: what the check does next is content with any further move (a throttled caller
+ * served again stays served), so the clock group's moves wait for it no more; not so before a burst.
  */
-export async function rollWindow(t: CheckContext, slot: Slot, prefer: 'clock' | 'real-time' = 'clock'): Promise<'clock' | 'real-time'> {
+export async function rollWindow(t: CheckContext, slot: Slot, prefer: 'clock' | 'real-time' = 'clock', thereafter = false): Promise<'clock' | 'real-time'> {
   const realTime = t.config.slow && (prefer === 'real-time' || !t.config.controlUrl)
   if (realTime) {
     await pacerFor(t.config.gatewayUrl).waitForClearWindow(slot)
@@ -42,7 +44,7 @@ export async function rollWindow(t: CheckContext, slot: Slot, prefer: 'clock' | 
   if (!t.config.controlUrl) {
     t.skip('rolling a 60 s rate window needs the control clock (PIX_CONTROL_URL) or real-time waiting (--slow)')
   }
-  await t.control.advance(WINDOW_S + 1, { atLeast: true })
+  await t.control.advance(WINDOW_S + 1, { atLeast: true, thereafter })
   pacerFor(t.config.gatewayUrl).forget()
   return 'clock'
 }
@@ -59,7 +61,7 @@ export async function leaveWindow(t: CheckContext, slot: Slot): Promise<void> {
     // On a balance account whose driver resets one account (its windows with it), that reset
     // leaves them clean without moving the clock the other checks of the alone phase see.
     if (resetsItsAccount(t)) return t.control.resetAccount()
-    await t.control.advance(WINDOW_S + 1, { atLeast: true })
+    await t.control.advance(WINDOW_S + 1, { atLeast: true, thereafter: true })
     pacerFor(t.config.gatewayUrl).forget()
     return
   }

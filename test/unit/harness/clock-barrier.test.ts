@@ -134,6 +134,31 @@ describe('checks of the group in one process', () => {
     further.leave()
   })
 
+  test('a check content with any move thereafter holds no move back while it goes on; one that is not, does', async () => {
+    const clock = new FakeClock()
+    const tail = await barrier.enter('group')
+    await tail.advance(61, clock.mover, true, true)
+    // the tail's requests go on (it never asks again); a check joining meanwhile has its move made
+    clock.inSegment.add('tail')
+    const other = await barrier.enter('group')
+    await other.advance(120, clock.mover)
+    expect(clock.moves.map((m) => [m.seconds, m.during])).toEqual([[61, []], [120, ['tail']]])
+    clock.inSegment.delete('tail')
+    other.leave()
+    // without thereafter, a check that runs holds the move back until it asks or leaves
+    const busy = await barrier.enter('group')
+    await busy.advance(61, clock.mover, true)
+    const asker = await barrier.enter('group')
+    let moved = false
+    const asked = asker.advance(120, clock.mover).then(() => (moved = true))
+    await yieldTurns(10)
+    expect(moved).toBe(false)
+    busy.leave()
+    await asked
+    asker.leave()
+    tail.leave()
+  })
+
   test('a target whose clock does not move when told: the check gets what it answered, and judges it (no move again and again)', async () => {
     const stuck: ClockMover = { move: async () => ({ now: new Date(START).toISOString() }), read: async () => ({ now: new Date(START).toISOString() }) }
     const seat = await barrier.enter('group')
